@@ -1,0 +1,102 @@
+"""Perft speed: boardctl's rules core against python-chess, in one run.
+
+Both sides count leaf nodes the same way: the moves of the last ply are
+counted with the library's own counter (``Position.count_legal`` /
+``Board.legal_moves.count``), not made.  A second pair of figures counts the
+last ply by building the move list (``len(legal_codes())`` /
+``len(list(board.legal_moves))``) for those who want that comparison too.
+
+Run: ``make bench`` (or ``.venv/bin/python bench/perft.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import chess
+
+from boardctl.rules import Position, get_variant
+
+FALCON_CASES = [
+    ("falcon start", None, 4),
+    # A middle game with all four castling rights, falcons of both sides out
+    # and 62 legal moves (picked from 400 random 18-ply games as the busiest).
+    ("falcon middle game",
+     "rnbfqk1b1r/3Qp1p1pp/2p6n/1p2fp1p2/3P2PN2/2N4P2/PPP1PP2PP/R1BF1KFB1R w KQkq - 1 10", 3),
+]
+CHESS_CASES = [
+    ("chess start", chess.STARTING_FEN, 4),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+]
+
+
+def falcon_perft(pos: Position, depth: int, leaf: Callable[[Position], int]) -> int:
+    if depth == 1:
+        return leaf(pos)
+    total = 0
+    for code in pos.legal_codes():
+        pos.make(code)
+        total += falcon_perft(pos, depth - 1, leaf)
+        pos.unmake()
+    return total
+
+
+def chess_perft(board: chess.Board, depth: int, leaf: Callable[[chess.Board], int]) -> int:
+    if depth == 1:
+        return leaf(board)
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += chess_perft(board, depth - 1, leaf)
+        board.pop()
+    return total
+
+
+def best_of(runs: int, fn: Callable[[], int]) -> tuple[int, float]:
+    """Best wall time of several runs: the least disturbed by the machine."""
+    best = float("inf")
+    nodes = 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        nodes = fn()
+        best = min(best, time.perf_counter() - start)
+    return nodes, best
+
+
+def measure(mode: str, falcon_leaf: Callable[[Position], int],
+            chess_leaf: Callable[[chess.Board], int]) -> float:
+    falcon_nodes = falcon_time = 0.0
+    chess_nodes = chess_time = 0.0
+    variant = get_variant("falcon")
+    for name, fen, depth in FALCON_CASES:
+        pos = Position(fen, variant)
+        nodes, secs = best_of(3, lambda p=pos, d=depth: falcon_perft(p, d, falcon_leaf))
+        print(f"  boardctl      {name:22} depth {depth}: {nodes:>9} nodes "
+              f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s")
+        falcon_nodes += nodes
+        falcon_time += secs
+    for name, fen, depth in CHESS_CASES:
+        board = chess.Board(fen)
+        nodes, secs = best_of(3, lambda b=board, d=depth: chess_perft(b, d, chess_leaf))
+        print(f"  python-chess  {name:22} depth {depth}: {nodes:>9} nodes "
+              f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s")
+        chess_nodes += nodes
+        chess_time += secs
+    ratio = (falcon_nodes / falcon_time) / (chess_nodes / chess_time)
+    print(f"  {mode}: boardctl {falcon_nodes / falcon_time:,.0f} nodes/s, "
+          f"python-chess {chess_nodes / chess_time:,.0f} nodes/s, ratio {ratio:.2f}")
+    return ratio
+
+
+def main() -> None:
+    print(f"python-chess {chess.__version__}")
+    print("Last ply counted by each library's counter:")
+    measure("counted leaves", Position.count_legal, lambda b: b.legal_moves.count())
+    print("Last ply counted by building the move list:")
+    measure("listed leaves", lambda p: len(p.legal_codes()),
+            lambda b: len(list(b.legal_moves)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""A game: the moves played from a start position, and how it ended.
+
+A board has nobody to claim a draw to, so the claimable draws (threefold
+repetition, fifty moves) end the game as soon as they arise, like checkmate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .moves import Move
+from .notation import parse_move, san
+from .pieces import BISHOP, KING, KNIGHT, WHITE, Color
+from .position import Position
+from .variants import DEFAULT_VARIANT, Variant
+
+
+class Termination(Enum):
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    THREEFOLD_REPETITION = "threefold repetition"
+    FIFTY_MOVES = "fifty-move rule"
+    INSUFFICIENT_MATERIAL = "insufficient material"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: Termination
+    winner: Color | None
+
+    @property
+    def result(self) -> str:
+        """``1-0``, ``0-1`` or ``1/2-1/2``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == WHITE else "0-1"
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return f"draw by {self.termination.value}"
+        side = "White" if self.winner == WHITE else "Black"
+        return f"{side} wins by {self.termination.value}"
+
+
+class Game:
+    """Moves from a start position, with their history and outcome.
+
+    :raises FenError: when ``fen`` is malformed.
+    """
+
+    def __init__(self, variant: Variant = DEFAULT_VARIANT, fen: str | None = None) -> None:
+        self.variant = variant
+        self.position = Position(fen, variant)
+        self.start_fen = self.position.fen()
+        self.moves: list[Move] = []
+        self._hashes = [self.position.hash]
+
+    @property
+    def is_standard_start(self) -> bool:
+        return self.start_fen == Position(None, self.variant).fen()
+
+    def push(self, move: Move) -> None:
+        """Play a move.  :raises IllegalMoveError: when it is not legal."""
+        self.position.push(move)
+        self.moves.append(move)
+        self._hashes.append(self.position.hash)
+
+    def push_text(self, text: str) -> Move:
+        """Play a move given in coordinate notation or SAN."""
+        move = parse_move(self.position, text)
+        self.push(move)
+        return move
+
+    def pop(self) -> Move:
+        """Take back the last move.  :raises IndexError: when there is none."""
+        if not self.moves:
+            raise IndexError("no move to take back")
+        self.position.unmake()
+        self._hashes.pop()
+        return self.moves.pop()
+
+    def sans(self) -> list[str]:
+        """The moves in SAN."""
+        replay = Position(self.start_fen, self.variant)
+        out = []
+        for move in self.moves:
+            out.append(san(replay, move))
+            replay.push(move)
+        return out
+
+    def repetitions(self) -> int:
+        """How often the current position has stood on the board so far.
+
+        Only positions since the last capture or pawn move can repeat it.
+        """
+        window = self._hashes[-1 - self.position.halfmove_clock:]
+        return window.count(self.position.hash)
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        pos = self.position
+        if pos.count_legal() == 0:
+            if pos.is_check():
+                return Outcome(Termination.CHECKMATE, pos.turn ^ 1)
+            return Outcome(Termination.STALEMATE, None)
+        if is_dead_position(pos):
+            return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+        if self.repetitions() >= 3:
+            return Outcome(Termination.THREEFOLD_REPETITION, None)
+        if pos.halfmove_clock >= 100:
+            return Outcome(Termination.FIFTY_MOVES, None)
+        return None
+
+
+def is_dead_position(pos: Position) -> bool:
+    """No sequence of legal moves can mate: K v K, K+B v K, K+N v K, and
+    kings with bishops that all stand on squares of one colour.
+
+    K+F v K is not dead: mates exist (RULES.md, "End of the game").
+    """
+    others = pos.colors[0] | pos.colors[1]
+    for ptype in (KING, BISHOP, KNIGHT):
+        others &= ~pos.pieces[ptype]
+    if others:
+        return False
+    knights = pos.pieces[KNIGHT]
+    bishops = pos.pieces[BISHOP]
+    if knights:
+        return not bishops and knights & (knights - 1) == 0
+    geo = pos.geometry
+    colours = {geo.is_light(sq) for sq in geo.squares(bishops)}
+    return len(colours) <= 1

@@ -1,0 +1,146 @@
+"""PGN export and import for Falcon Chess games.
+
+A game carries ``[Variant "Falcon"]`` (or the preset's name for the other
+presets) and, when it does not start from the variant's start position,
+``[SetUp "1"]`` and ``[FEN "…"]``.  Import reads SAN or coordinate moves and
+skips comments, variations, NAGs and move numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import BoardctlError, PgnError
+from .game import Game
+from .variants import VARIANTS, Variant
+
+_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\$\d+|\(|\)|[^\s(){};]+")
+_MOVE_NUMBER = re.compile(r"^\d+\.+$|^\d+\.+(?=\S)")
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def export(game: Game, headers: dict[str, str] | None = None) -> str:
+    """The game as PGN text (tags, then movetext wrapped at 80 columns)."""
+    outcome = game.outcome()
+    tags = {name: "?" for name in _ROSTER}
+    tags["Result"] = outcome.result if outcome else "*"
+    tags.update(headers or {})
+    tags["Variant"] = game.variant.pgn_name
+    if not game.is_standard_start:
+        tags["SetUp"] = "1"
+        tags["FEN"] = game.start_fen
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    words = []
+    number = int(game.start_fen.split()[5])
+    black_first = game.start_fen.split()[1] == "b"
+    for i, text in enumerate(game.sans()):
+        black = (i % 2 == 1) != black_first
+        if not black:
+            words.append(f"{number}.")
+        elif i == 0:
+            words.append(f"{number}...")
+        words.append(text)
+        if black:
+            number += 1
+    words.append(tags["Result"])
+    movetext, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > 80:
+            movetext.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    movetext.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(movetext) + "\n"
+
+
+def variant_for(tag: str | None) -> Variant:
+    """The preset a PGN ``Variant`` tag names (none: the default).
+
+    :raises PgnError: for a variant boardctl does not play.
+    """
+    if tag is None or tag.strip().lower() in ("falcon", "falcon chess"):
+        return VARIANTS["falcon"]
+    name = tag.strip().lower()
+    if name in VARIANTS:
+        return VARIANTS[name]
+    raise PgnError(f"variant {tag!r} is not one boardctl plays (known: {', '.join(VARIANTS)})")
+
+
+def read_games(text: str) -> list[tuple[dict[str, str], Game]]:
+    """Every game in a PGN text, with its tags.
+
+    :raises PgnError: naming the game and the move that could not be read.
+    """
+    games = []
+    for number, (tags, movetext) in enumerate(_split(text), start=1):
+        try:
+            games.append((tags, _replay(tags, movetext)))
+        except PgnError as exc:
+            raise PgnError(f"game {number}: {exc}") from None
+    return games
+
+
+def read_game(text: str) -> tuple[dict[str, str], Game]:
+    """The first game in a PGN text.  :raises PgnError: when there is none."""
+    games = read_games(text)
+    if not games:
+        raise PgnError("no game found")
+    return games[0]
+
+
+def _split(text: str) -> list[tuple[dict[str, str], str]]:
+    games: list[tuple[dict[str, str], str]] = []
+    tags: dict[str, str] = {}
+    movetext: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("%"):
+            continue
+        if line.startswith("["):
+            if movetext:
+                games.append((tags, "\n".join(movetext)))
+                tags, movetext = {}, []
+            match = _TAG.match(line)
+            if not match:
+                raise PgnError(f"malformed tag line: {line}")
+            tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+        elif line:
+            movetext.append(line)
+    if tags or movetext:
+        games.append((tags, "\n".join(movetext)))
+    return games
+
+
+def _replay(tags: dict[str, str], movetext: str) -> Game:
+    variant = variant_for(tags.get("Variant"))
+    fen = tags.get("FEN") if tags.get("SetUp", "1" if "FEN" in tags else "0") == "1" else None
+    try:
+        game = Game(variant, fen)
+    except BoardctlError as exc:
+        raise PgnError(str(exc)) from None
+    depth = 0
+    for token in _TOKEN.findall(movetext):
+        if token == "(":
+            depth += 1
+            continue
+        if token == ")":
+            depth -= 1
+            continue
+        if depth or token[0] in "{;$" or token in _RESULTS:
+            continue
+        token = _MOVE_NUMBER.sub("", token)
+        if not token:
+            continue
+        try:
+            game.push_text(token)
+        except BoardctlError as exc:
+            ply = len(game.moves) + 1
+            raise PgnError(f"ply {ply} ({token}): {exc}") from None
+    return game

@@ -1,0 +1,518 @@
+"""A Falcon Chess position: pieces, side to move, rights; FEN; make/unmake.
+
+State is kept three ways at once because each is fastest for something:
+``squares`` (a mailbox: what stands on a square), ``pieces[type]`` and
+``colors[colour]`` (bitboards for move generation).  ``make`` and ``unmake``
+keep them and the Zobrist ``hash`` in step incrementally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import movegen
+from .errors import FenError, IllegalMoveError
+from .geometry import Bitboard, Geometry, Square, SquareError
+from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, encode
+from .pieces import (
+    BLACK,
+    KING,
+    PAWN,
+    ROOK,
+    WHITE,
+    Color,
+    PieceType,
+    piece_from_symbol,
+    piece_symbol,
+)
+from .variants import DEFAULT_VARIANT, Variant
+from .zobrist import keys_for
+
+_Undo = tuple[int, int, int, "Square | None", int, int, int]
+
+
+class Position:
+    """A position of one variant.  ``Position()`` is the start position.
+
+    :raises FenError: when ``fen`` is malformed; ``.field`` names the part.
+    """
+
+    __slots__ = (
+        "_ep_key",
+        "_last_rank",
+        "_rights_lost",
+        "_stack",
+        "castling",
+        "colors",
+        "ep_square",
+        "fullmove_number",
+        "geometry",
+        "halfmove_clock",
+        "hash",
+        "kings",
+        "pieces",
+        "squares",
+        "tables",
+        "turn",
+        "variant",
+        "zobrist",
+    )
+
+    def __init__(self, fen: str | None = None, variant: Variant = DEFAULT_VARIANT) -> None:
+        self.variant = variant
+        self.geometry = variant.geometry
+        self.tables = self.geometry.tables
+        self.zobrist = keys_for(self.geometry.size, self.geometry.files)
+        t = self.tables
+        self._last_rank = (t.rank_bb[-1], t.rank_bb[0])
+        self._rights_lost = [0] * self.geometry.size
+        for rank in (0, self.geometry.ranks - 1):
+            rooks = 0
+            for rook_file in variant.rook_files:
+                rook_sq = self.geometry.square(rook_file, rank)
+                self._rights_lost[rook_sq] = 1 << rook_sq
+                rooks |= 1 << rook_sq
+            self._rights_lost[self.geometry.square(variant.king_file, rank)] = rooks
+        self._stack: list[_Undo] = []
+        self.set_fen(variant.start_fen if fen is None else fen)
+
+    # ------------------------------------------------------------------ FEN
+    def set_fen(self, fen: str) -> None:
+        """Replace the whole position (and clear the move stack).
+
+        :raises FenError: naming the field that is wrong.
+        """
+        geo = self.geometry
+        parts = fen.split()
+        if len(parts) not in (4, 6):
+            raise FenError("layout", f"expected 6 space-separated fields, got {len(parts)}")
+        placement, turn, castling, ep = parts[:4]
+        squares = _parse_placement(placement, geo)
+        if turn not in ("w", "b"):
+            raise FenError("side to move", f"expected 'w' or 'b', got {turn!r}")
+        self.squares = squares
+        self.turn = WHITE if turn == "w" else BLACK
+        self.pieces = [0] * 8
+        self.colors = [0, 0]
+        self.kings = [-1, -1]
+        for sq, piece in enumerate(squares):
+            if piece:
+                self.pieces[piece & 7] |= 1 << sq
+                self.colors[piece >> 3] |= 1 << sq
+                if piece & 7 == KING:
+                    if self.kings[piece >> 3] != -1:
+                        raise FenError("piece placement", "more than one king of a colour")
+                    self.kings[piece >> 3] = sq
+        if -1 in self.kings:
+            raise FenError("piece placement", "each side needs exactly one king")
+        if self.pieces[PAWN] & (self._last_rank[WHITE] | self._last_rank[BLACK]):
+            raise FenError("piece placement", "a pawn stands on the first or last rank")
+        self.castling = self._parse_castling(castling)
+        self.ep_square = self._parse_ep(ep)
+        if len(parts) == 6:
+            self.halfmove_clock = _parse_counter(parts[4], "halfmove clock", 0)
+            self.fullmove_number = _parse_counter(parts[5], "fullmove number", 1)
+        else:
+            self.halfmove_clock, self.fullmove_number = 0, 1
+        if self.is_attacked(self.kings[self.turn ^ 1], self.turn):
+            raise FenError("position", "the side not to move is in check")
+        self._stack = []
+        self._ep_key = self._ep_key_for(self.ep_square)
+        self.hash = self.compute_hash()
+
+    def _parse_castling(self, text: str) -> Bitboard:
+        if text == "-":
+            return 0
+        geo, variant = self.geometry, self.variant
+        rights = 0
+        for letter in text:
+            if letter not in "KQkq" or text.count(letter) > 1:
+                raise FenError("castling", f"unexpected {letter!r} in {text!r}")
+            colour = WHITE if letter.isupper() else BLACK
+            rank = 0 if colour == WHITE else geo.ranks - 1
+            rook_file = variant.rook_files[1 if letter in "Kk" else 0]
+            king_sq = geo.square(variant.king_file, rank)
+            rook_sq = geo.square(rook_file, rank)
+            if self.squares[king_sq] != KING | colour << 3:
+                raise FenError(
+                    "castling", f"{letter!r} needs the king on {geo.name(king_sq)}"
+                )
+            if self.squares[rook_sq] != ROOK | colour << 3:
+                raise FenError(
+                    "castling", f"{letter!r} needs a rook on {geo.name(rook_sq)}"
+                )
+            rights |= 1 << rook_sq
+        return rights
+
+    def _parse_ep(self, text: str) -> Square | None:
+        if text == "-":
+            return None
+        geo = self.geometry
+        try:
+            sq = geo.parse_square(text)
+        except SquareError:
+            raise FenError("en passant", f"{text!r} is not a square") from None
+        forward = geo.files if self.turn == WHITE else -geo.files
+        rank = geo.ranks - 3 if self.turn == WHITE else 2
+        pawn = PAWN | (self.turn ^ 1) << 3
+        if (
+            geo.rank_of(sq) != rank
+            or self.squares[sq]
+            or self.squares[sq + forward]
+            or self.squares[sq - forward] != pawn
+        ):
+            raise FenError(
+                "en passant", f"{text} is not behind a pawn that just moved two squares"
+            )
+        return sq
+
+    def fen(self) -> str:
+        geo = self.geometry
+        rows = []
+        for rank in range(geo.ranks - 1, -1, -1):
+            row, empty = "", 0
+            for file in range(geo.files):
+                piece = self.squares[geo.square(file, rank)]
+                if piece:
+                    row += (str(empty) if empty else "") + piece_symbol(piece)
+                    empty = 0
+                else:
+                    empty += 1
+            rows.append(row + (str(empty) if empty else ""))
+        castling = ""
+        for letter in "KQkq":
+            rank = 0 if letter.isupper() else geo.ranks - 1
+            file = self.variant.rook_files[1 if letter in "Kk" else 0]
+            if self.castling >> geo.square(file, rank) & 1:
+                castling += letter
+        ep = "-" if self.ep_square is None else geo.name(self.ep_square)
+        return " ".join((
+            "/".join(rows), "w" if self.turn == WHITE else "b", castling or "-", ep,
+            str(self.halfmove_clock), str(self.fullmove_number),
+        ))
+
+    def board_fen(self) -> str:
+        return self.fen().split()[0]
+
+    # ----------------------------------------------------------------- hash
+    def compute_hash(self) -> int:
+        """The Zobrist hash from scratch (make/unmake keep ``hash`` up to date)."""
+        z = self.zobrist
+        h = 0
+        for sq, piece in enumerate(self.squares):
+            h ^= z.piece[piece][sq]
+        if self.turn == BLACK:
+            h ^= z.black_to_move
+        return h ^ z.castling(self.castling) ^ self._ep_key
+
+    def _ep_key_for(self, ep: Square | None) -> int:
+        """Hash the en-passant file only when a capture there is possible.
+
+        Otherwise two positions that differ only in a useless ep square would
+        hash apart, and threefold repetition would be missed.
+        """
+        if ep is None:
+            return 0
+        capturers = self.tables.pawn_attacks[self.turn ^ 1][ep]
+        if capturers & self.pieces[PAWN] & self.colors[self.turn]:
+            return self.zobrist.ep_file[ep % self.geometry.files]
+        return 0
+
+    # ------------------------------------------------------------ make/unmake
+    def make(self, code: int) -> None:
+        """Play a packed move from :meth:`legal_codes` (no legality check)."""
+        frm = code & 127
+        to = code >> 7 & 127
+        flag = code >> 17
+        sqs = self.squares
+        pieces = self.pieces
+        colors = self.colors
+        zp = self.zobrist.piece
+        us = self.turn
+        piece = sqs[frm]
+        ptype = piece & 7
+        captured = 0 if flag == CASTLE else sqs[to]
+        h = self.hash ^ self._ep_key ^ self.zobrist.black_to_move
+        self._stack.append((
+            code, captured, self.castling, self.ep_square, self.halfmove_clock,
+            self.hash, self._ep_key,
+        ))
+        frm_bb = 1 << frm
+        to_bb = 1 << to
+        if captured:
+            pieces[captured & 7] ^= to_bb
+            colors[us ^ 1] ^= to_bb
+            h ^= zp[captured][to]
+        pieces[ptype] ^= frm_bb | to_bb
+        colors[us] ^= frm_bb | to_bb
+        sqs[frm] = 0
+        sqs[to] = piece
+        h ^= zp[piece][frm] ^ zp[piece][to]
+        if ptype == KING:
+            self.kings[us] = to
+        self.ep_square = None
+        self._ep_key = 0
+        if ptype == PAWN or captured:
+            self.halfmove_clock = 0
+        else:
+            self.halfmove_clock += 1
+        if flag:
+            if flag == DOUBLE_PUSH:
+                ep = (frm + to) >> 1
+                self.ep_square = ep
+                if self.tables.pawn_attacks[us][ep] & pieces[PAWN] & colors[us ^ 1]:
+                    self._ep_key = self.zobrist.ep_file[ep % self.geometry.files]
+                    h ^= self._ep_key
+            elif flag == EN_PASSANT:
+                victim = to - self.geometry.files if us == WHITE else to + self.geometry.files
+                vbb = 1 << victim
+                vpiece = sqs[victim]
+                pieces[PAWN] ^= vbb
+                colors[us ^ 1] ^= vbb
+                sqs[victim] = 0
+                h ^= zp[vpiece][victim]
+            elif flag == CASTLE:
+                rook_from, rook_to = self.castle_rook_squares(frm, to)
+                rook = sqs[rook_from]
+                rbb = (1 << rook_from) | (1 << rook_to)
+                pieces[ROOK] ^= rbb
+                colors[us] ^= rbb
+                h ^= zp[rook][rook_from] ^ zp[rook][rook_to]
+                # The rook may land on the king's start square (one-square
+                # castling), so the mailbox is written in this order.
+                sqs[rook_from] = 0
+                sqs[to] = piece
+                sqs[rook_to] = rook
+        promo = code >> 14 & 7
+        if promo:
+            new = promo | us << 3
+            pieces[PAWN] ^= to_bb
+            pieces[promo] |= to_bb
+            sqs[to] = new
+            h ^= zp[piece][to] ^ zp[new][to]
+        lost = self._rights_lost[frm] | self._rights_lost[to]
+        if self.castling & lost:
+            z = self.zobrist
+            h ^= z.castling(self.castling)
+            self.castling &= ~lost
+            h ^= z.castling(self.castling)
+        if us == BLACK:
+            self.fullmove_number += 1
+        self.turn = us ^ 1
+        self.hash = h
+
+    def unmake(self) -> int:
+        """Take back the last :meth:`make`; returns its packed move."""
+        code, captured, castling, ep, halfmove, h, ep_key = self._stack.pop()
+        frm = code & 127
+        to = code >> 7 & 127
+        flag = code >> 17
+        us = self.turn ^ 1
+        sqs = self.squares
+        pieces = self.pieces
+        colors = self.colors
+        piece = sqs[to]
+        frm_bb = 1 << frm
+        to_bb = 1 << to
+        if code >> 14 & 7:
+            pieces[piece & 7] ^= to_bb
+            pieces[PAWN] |= to_bb
+            piece = PAWN | us << 3
+        ptype = piece & 7
+        if flag == CASTLE:
+            rook_from, rook_to = self.castle_rook_squares(frm, to)
+            rook = sqs[rook_to]
+            rbb = (1 << rook_from) | (1 << rook_to)
+            pieces[ROOK] ^= rbb
+            colors[us] ^= rbb
+            sqs[rook_to] = 0
+            sqs[to] = 0
+            sqs[rook_from] = rook
+        pieces[ptype] ^= frm_bb | to_bb
+        colors[us] ^= frm_bb | to_bb
+        sqs[to] = captured
+        sqs[frm] = piece
+        if captured:
+            pieces[captured & 7] |= to_bb
+            colors[us ^ 1] |= to_bb
+        if flag == EN_PASSANT:
+            victim = to - self.geometry.files if us == WHITE else to + self.geometry.files
+            vbb = 1 << victim
+            pieces[PAWN] |= vbb
+            colors[us ^ 1] |= vbb
+            sqs[victim] = PAWN | (us ^ 1) << 3
+        if ptype == KING:
+            self.kings[us] = frm
+        if us == BLACK:
+            self.fullmove_number -= 1
+        self.turn = us
+        self.castling = castling
+        self.ep_square = ep
+        self.halfmove_clock = halfmove
+        self.hash = h
+        self._ep_key = ep_key
+        return code
+
+    def castle_rook_squares(self, king_from: Square, king_to: Square) -> tuple[Square, Square]:
+        """Where the rook comes from and goes to when the king castles so."""
+        base = king_from - self.geometry.file_of(king_from)
+        if king_to < king_from:
+            return base + self.variant.rook_files[0], king_to + 1
+        return base + self.variant.rook_files[1], king_to - 1
+
+    @property
+    def ply_stack(self) -> list[int]:
+        """Packed moves made since the last :meth:`set_fen`, oldest first."""
+        return [entry[0] for entry in self._stack]
+
+    # -------------------------------------------------------------- queries
+    def piece_at(self, sq: Square) -> tuple[PieceType, Color] | None:
+        piece = self.squares[sq]
+        return (PieceType(piece & 7), piece >> 3) if piece else None
+
+    def attackers(self, sq: Square, by: Color, occupied: Bitboard | None = None) -> Bitboard:
+        """Pieces of colour ``by`` that attack ``sq`` (with ``occupied`` as the blockers)."""
+        occ = self.colors[0] | self.colors[1] if occupied is None else occupied
+        return movegen.attackers(self, sq, by, occ)
+
+    def is_attacked(self, sq: Square, by: Color) -> bool:
+        return bool(movegen.attackers(self, sq, by, self.colors[0] | self.colors[1]))
+
+    def checkers(self) -> Bitboard:
+        return self.attackers(self.kings[self.turn], self.turn ^ 1)
+
+    def is_check(self) -> bool:
+        return self.is_attacked(self.kings[self.turn], self.turn ^ 1)
+
+    def legal_codes(self) -> list[int]:
+        """Every legal move, packed (the fast interface for perft and the engine)."""
+        return movegen.legal_codes(self)
+
+    def count_legal(self) -> int:
+        """How many legal moves there are, without building them."""
+        return movegen.count_legal(self)
+
+    def copy(self) -> Position:
+        """An independent position with the same state (the move stack is not copied)."""
+        return Position(self.fen(), self.variant)
+
+    # --------------------------------------------------- moves as values
+    def to_move(self, code: int) -> Move:
+        frm = code & 127
+        to = code >> 7 & 127
+        if code >> 17 == CASTLE and abs(to - frm) == 1:
+            to = self.castle_rook_squares(frm, to)[0]
+        promo = code >> 14 & 7
+        return Move(frm, to, PieceType(promo) if promo else None)
+
+    def legal_moves(self) -> list[Move]:
+        return [self.to_move(code) for code in self.legal_codes()]
+
+    def iter_legal(self) -> Iterator[tuple[Move, int]]:
+        for code in self.legal_codes():
+            yield self.to_move(code), code
+
+    def code_of(self, move: Move) -> int:
+        """The packed form of a legal move.
+
+        :raises IllegalMoveError: when the move is not legal here.
+        """
+        for candidate, code in self.iter_legal():
+            if candidate == move:
+                return code
+        raise IllegalMoveError(f"illegal move {self.uci(move)} in {self.fen()}")
+
+    def is_legal(self, move: Move) -> bool:
+        return any(candidate == move for candidate, _ in self.iter_legal())
+
+    def push(self, move: Move) -> None:
+        """Play a move.  :raises IllegalMoveError: when it is not legal."""
+        self.make(self.code_of(move))
+
+    def pop(self) -> Move:
+        return self.to_move(self.unmake())
+
+    def is_castling(self, move: Move) -> bool:
+        return any(
+            candidate == move and code >> 17 == CASTLE for candidate, code in self.iter_legal()
+        )
+
+    def is_capture(self, move: Move) -> bool:
+        code = self.code_of(move)
+        flag = code >> 17
+        return flag == EN_PASSANT or (flag != CASTLE and bool(self.squares[code >> 7 & 127]))
+
+    def uci(self, move: Move) -> str:
+        """Coordinate notation: ``e2e4``, ``b7b8f``, ``f1j1`` (see ``moves``)."""
+        name = self.geometry.name
+        promo = move.promotion.symbol if move.promotion else ""
+        return f"{name(move.from_square)}{name(move.to_square)}{promo}"
+
+    def open_falcon_paths(self, frm: Square, to: Square) -> list[tuple[Square, Square]]:
+        """The paths from ``frm`` to ``to`` whose two intermediate squares are empty.
+
+        Each path is ``(first, second)``: the squares the falcon crosses, in
+        order.  Empty when ``to`` is not a falcon move away.
+        """
+        occ = self.colors[0] | self.colors[1]
+        paths = self.tables.falcon_paths[frm].get(to, ())
+        return [(a, b) for a, b in paths if not (occ >> a & 1 or occ >> b & 1)]
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r}, variant={self.variant.name!r})"
+
+    def __str__(self) -> str:
+        geo = self.geometry
+        lines = []
+        for rank in range(geo.ranks - 1, -1, -1):
+            cells = []
+            for file in range(geo.files):
+                piece = self.squares[geo.square(file, rank)]
+                cells.append(piece_symbol(piece) if piece else ".")
+            lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+
+def _parse_placement(text: str, geo: Geometry) -> list[int]:
+    rows = text.split("/")
+    if len(rows) != geo.ranks:
+        raise FenError("piece placement", f"expected {geo.ranks} ranks, got {len(rows)}")
+    squares = [0] * geo.size
+    for i, row in enumerate(rows):
+        rank = geo.ranks - 1 - i
+        file = 0
+        digits = ""
+        for ch in row + "/":
+            if ch.isdigit():
+                digits += ch
+                continue
+            if digits:
+                if digits.startswith("0"):
+                    raise FenError(
+                        "piece placement", f"bad empty count {digits!r} in rank {rank + 1}"
+                    )
+                file += int(digits)
+                digits = ""
+            if ch == "/":
+                break
+            piece = piece_from_symbol(ch)
+            if not piece:
+                raise FenError("piece placement", f"unknown piece {ch!r} in rank {rank + 1}")
+            if file < geo.files:
+                squares[geo.square(file, rank)] = piece
+            file += 1
+        if file != geo.files:
+            raise FenError(
+                "piece placement",
+                f"rank {rank + 1} has {file} squares where the board has {geo.files}",
+            )
+    return squares
+
+
+def _parse_counter(text: str, field: str, minimum: int) -> int:
+    if not text.isdigit() or int(text) < minimum:
+        raise FenError(field, f"expected a whole number ≥ {minimum}, got {text!r}")
+    return int(text)
+
+
+__all__ = ["Position", "encode"]

@@ -1,0 +1,84 @@
+"""FEN in and out, and the clear errors for malformed FEN."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardctl.rules import FenError, Position, get_variant
+
+from .helpers import pos, sq
+
+START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
+
+
+def test_start_position_is_the_inventors_setup():
+    p = Position()
+    assert p.fen() == START
+    names = [p.piece_at(sq(p, f"{f}1"))[0].symbol for f in "abcdefghij"]
+    assert "".join(names) == "rnbfqkfbnr"
+    assert p.piece_at(sq(p, "e8"))[0].symbol == "q" and p.piece_at(sq(p, "f8"))[0].symbol == "k"
+
+
+def test_a1_is_light_j1_dark_and_the_white_queen_stands_on_light():
+    p = Position()
+    geo = p.geometry
+    assert geo.is_light(sq(p, "a1")) and not geo.is_light(sq(p, "j1"))
+    assert geo.is_light(sq(p, "e1"))
+
+
+@pytest.mark.parametrize("fen", [
+    START,
+    "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R b Kq - 12 40",
+    "k9/4p5/10/3P6/10/10/10/9K w - - 0 1",
+    "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1",
+])
+def test_fen_round_trips(fen):
+    variant = get_variant("falcon-8x8" if fen.startswith("rnbfkbnr") else "falcon")
+    assert Position(fen, variant).fen() == fen
+
+
+def test_four_field_fen_gets_default_counters():
+    assert pos("k9/10/10/10/10/10/10/9K w - -").fen().endswith(" 0 1")
+
+
+@pytest.mark.parametrize(("fen", "field"), [
+    ("", "layout"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP w KQkq - 0 1", "piece placement"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNRR w KQkq - 0 1",
+     "piece placement"),
+    ("rnbfqkfbnr/pppppppppp/9/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+     "piece placement"),
+    ("rnbfqkfbnr/ppppxppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+     "piece placement"),
+    ("rnbfqkfbnr/pppppppppp/010/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+     "piece placement"),
+    ("rnbfqqfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+     "piece placement"),
+    ("pnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+     "piece placement"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR x KQkq - 0 1", "side to move"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkx - 0 1", "castling"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KKkq - 0 1", "castling"),
+    # Castling rights whose king or rook is not on its start square.
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBN1 w KQkq - 0 1", "castling"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFKQFBNR w KQkq - 0 1", "castling"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq e3 0 1", "en passant"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq z9 0 1", "en passant"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - -1 1",
+     "halfmove clock"),
+    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 0",
+     "fullmove number"),
+    # Black in check with White to move.
+    ("5k4/10/10/10/10/10/10/5R3K w - - 0 1", "position"),
+])
+def test_malformed_fen_names_the_field(fen, field):
+    with pytest.raises(FenError) as info:
+        Position(fen)
+    assert info.value.field == field
+    assert field in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_8x8_fen_must_have_eight_files():
+    with pytest.raises(FenError):
+        Position(START, get_variant("falcon-8x8"))

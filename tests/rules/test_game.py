@@ -1,0 +1,93 @@
+"""Game history and outcomes (RULES.md, "End of the game")."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardctl.rules import Game, Termination, get_variant, is_dead_position
+
+from .helpers import pos
+
+
+def play(game: Game, moves: str) -> None:
+    for text in moves.split():
+        game.push_text(text)
+
+
+def test_history_push_and_pop():
+    game = Game()
+    play(game, "e2e4 e7e5 Nc3")
+    assert [game.position.uci(m) for m in game.moves] == ["e2e4", "e7e5", "b1c3"]
+    assert game.sans() == ["e4", "e5", "Nc3"]
+    assert game.position.uci(game.pop()) == "b1c3"
+    assert len(game.moves) == 2
+    game.pop()
+    game.pop()
+    assert game.position.fen() == game.start_fen
+    with pytest.raises(IndexError):
+        game.pop()
+
+
+def test_checkmate_with_king_and_falcon():
+    # RULES.md: White Kc2, Fd3, Black Ka1 is mate.
+    game = Game(fen="10/10/10/10/10/3F6/2K7/k9 b - - 0 1")
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.termination is Termination.CHECKMATE
+    assert outcome.result == "1-0"
+    assert str(outcome) == "White wins by checkmate"
+
+
+def test_stalemate():
+    # Black king a8, white queen c7 and king j1: no move, no check.
+    game = Game(fen="k9/2Q7/10/10/10/10/10/9K b - - 0 1")
+    assert game.outcome().termination is Termination.STALEMATE
+    assert game.outcome().result == "1/2-1/2"
+
+
+def test_threefold_repetition_counts_the_same_position_three_times():
+    game = Game()
+    shuffle = "Nc3 Nc6 Nb1 Nb8"
+    play(game, shuffle)
+    assert game.repetitions() == 2 and game.outcome() is None
+    play(game, shuffle)
+    assert game.repetitions() == 3
+    assert game.outcome().termination is Termination.THREEFOLD_REPETITION
+
+
+def test_fifty_move_rule():
+    game = Game(fen="k9/10/10/10/10/10/10/1R7K w - - 99 80")
+    assert game.outcome() is None
+    play(game, "b1b2")
+    assert game.outcome().termination is Termination.FIFTY_MOVES
+
+
+def test_mate_on_the_hundredth_halfmove_is_still_mate():
+    game = Game(fen="k9/10/1K8/10/10/10/10/9R w - - 99 80")
+    play(game, "j1j8")
+    assert game.outcome().termination is Termination.CHECKMATE
+
+
+@pytest.mark.parametrize(("fen", "dead"), [
+    ("k9/10/10/10/10/10/10/9K w - - 0 1", True),              # K v K
+    ("k9/10/10/10/10/10/10/8BK w - - 0 1", True),             # K+B v K
+    ("k9/10/10/10/10/10/10/8NK w - - 0 1", True),             # K+N v K
+    ("k9/10/10/10/10/10/10/8FK w - - 0 1", False),            # K+F v K: mates exist
+    ("k9/10/10/10/10/10/10/7NNK w - - 0 1", False),           # two knights
+    ("kb8/10/10/10/10/10/10/8BK w - - 0 1", True),            # b8, i1: both light
+    ("k1b7/10/10/10/10/10/10/8BK w - - 0 1", False),          # c8 dark, i1 light
+    ("k9/10/10/10/10/10/P9/9K w - - 0 1", False),             # a pawn
+])
+def test_dead_positions(fen, dead):
+    assert is_dead_position(pos(fen)) is dead
+
+
+def test_insufficient_material_ends_the_game():
+    game = Game(fen="k9/10/10/10/10/10/10/8BK w - - 0 1")
+    assert game.outcome().termination is Termination.INSUFFICIENT_MATERIAL
+
+
+def test_game_of_another_variant():
+    game = Game(get_variant("falcon-8x8"))
+    play(game, "e2e4")
+    assert game.position.fen().startswith("rnbfkbnr/pppppppp/8/8/4P3")

@@ -1,0 +1,82 @@
+"""PGN export and import."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardctl.rules import Game, PgnError, get_variant
+from boardctl.rules.pgn import export, read_game, read_games
+
+OPEN = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"
+
+
+def test_export_has_the_roster_the_variant_and_numbered_san():
+    game = Game()
+    for text in ("e2e4", "e7e5", "i1h3"):
+        game.push_text(text)
+    text = export(game, {"White": "Duke", "Event": "Club night"})
+    assert '[Variant "Falcon"]' in text
+    assert '[White "Duke"]' in text and '[Event "Club night"]' in text
+    assert '[Result "*"]' in text
+    assert "SetUp" not in text and "[FEN" not in text
+    assert text.rstrip().endswith("1. e4 e5 2. Nh3 *")
+
+
+def test_export_of_a_set_up_position_carries_setup_and_fen():
+    game = Game(fen=OPEN.replace(" w ", " b "))
+    game.push_text("f8i8")
+    text = export(game)
+    assert '[SetUp "1"]' in text
+    assert f'[FEN "{game.start_fen}"]' in text
+    assert "1... O-O:i8" in text
+
+
+def test_round_trip_keeps_moves_and_result():
+    game = Game()
+    for text in "Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8".split():
+        game.push_text(text)
+    text = export(game)
+    assert '[Result "1/2-1/2"]' in text
+    _, again = read_game(text)
+    assert again.moves == game.moves
+    assert again.position.fen() == game.position.fen()
+
+
+def test_other_presets_write_their_name_and_read_back():
+    game = Game(get_variant("falcon-xboard"), OPEN)
+    game.push_text("f1i1")
+    text = export(game)
+    assert '[Variant "falcon-xboard"]' in text
+    _, again = read_game(text)
+    assert again.variant.name == "falcon-xboard"
+    assert again.position.fen() == game.position.fen()
+
+
+def test_import_skips_comments_variations_nags_and_reads_coordinates():
+    text = """[Event "?"]
+[Variant "Falcon"]
+
+1. e4 {a comment} e5 $1 (1... d5 2. exd5) 2. i1h3 ; to the rim
+2... Nc6 1-0
+"""
+    _, game = read_game(text)
+    assert game.sans() == ["e4", "e5", "Nh3", "Nc6"]
+
+
+def test_two_games_in_one_file():
+    one = export(Game())
+    game = Game()
+    game.push_text("e4")
+    assert len(read_games(one + "\n" + export(game))) == 2
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[Variant "Capablanca"]\n\n1. e4 *', "Capablanca"),
+    ('[Variant "Falcon"]\n\n1. e4 e4 *', "ply 2"),
+    ('[Variant "Falcon"]\n[SetUp "1"]\n[FEN "nonsense"]\n\n*', "FEN"),
+    ('[Variant "Falcon"\n\n*', "malformed tag"),
+])
+def test_bad_pgn_says_what_is_wrong(text, message):
+    with pytest.raises(PgnError) as info:
+        read_games(text)
+    assert message in str(info.value)
