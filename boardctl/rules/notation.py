@@ -19,8 +19,9 @@ from .pieces import PAWN, SYMBOLS, PieceType
 from .position import Position
 
 _UCI = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})([qfrbn]?)$")
+# The disambiguating file skips "x", or it would swallow the capture mark.
 _SAN = re.compile(
-    r"^([NBRQKF])?([a-z])?([0-9]{1,2})?(x)?([a-z][0-9]{1,2})(?:=?([NBRQFnbrqf]))?$"
+    r"^([NBRQKF])?([a-wyz])?([0-9]{1,2})?(x)?([a-z][0-9]{1,2})(?:=?([NBRQFnbrqf]))?$"
 )
 _CASTLE = re.compile(r"^([O0]-[O0](?:-[O0])?)(?::([a-z][0-9]{1,2}))?$")
 

@@ -108,3 +108,11 @@ def test_parse_move_takes_either_notation():
     assert parse_move(p, "Nc3") == parse_move(p, "b1c3")
     with pytest.raises(InvalidMoveError):
         parse_move(p, "hello")
+
+
+def test_piece_captures_parse_with_the_x():
+    # After 1. g3 Na6 the bishop on h1 sees b7 down the long diagonal.
+    p = pos("r1bfqkfbnr/pppppppppp/n9/10/10/6P3/PPPPPP1PPP/RNBFQKFBNR w KQkq - 1 2")
+    move = parse_san(p, "Bxb7")
+    assert p.uci(move) == "h1b7"
+    assert san(p, move) == "Bxb7"

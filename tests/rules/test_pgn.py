@@ -33,7 +33,7 @@ def test_export_of_a_set_up_position_carries_setup_and_fen():
 
 def test_round_trip_keeps_moves_and_result():
     game = Game()
-    for text in "Nc3 Nc6 Nb1 Nb8 Nc3 Nc6 Nb1 Nb8".split():
+    for text in ["Nc3", "Nc6", "Nb1", "Nb8", "Nc3", "Nc6", "Nb1", "Nb8"]:
         game.push_text(text)
     text = export(game)
     assert '[Result "1/2-1/2"]' in text

@@ -1,0 +1,544 @@
+"""A deliberately naive Falcon Chess move generator, for cross-checking perft.
+
+This is test-support code: an independent second implementation of the rules in
+RULES.md, written to be obviously correct rather than fast. It imports nothing from
+boardctl and nothing outside the standard library.
+
+How it works:
+- A board is a dict ``{(file, rank): piece}`` with 0-based file and rank (a1 is (0, 0))
+  and pieces as FEN letters (``'P'`` white pawn, ``'f'`` black falcon, ...).
+- Pseudo-legal moves are found by walking direction offsets from every own piece.
+- A move is legal if, after making it on a copy of the board, no enemy piece can reach
+  the own king's square by its movement rule (brute force over every enemy piece).
+- The falcon is generated straight from its definition: every ordering of its three
+  unit steps is a path, and a destination counts if at least one path is open.
+
+Public API: ``VARIANTS``, ``legal_moves``, ``perft``, ``divide`` and, for tests,
+``play`` (apply coordinate moves to a FEN and return the new FEN).
+
+Moves are coordinate text ``<from><to>[q|f|r|b|n]`` (``e2e4``, ``b7b8f``). Castling is
+the king's from- and to-square (``f1c1``), except when the king goes one square towards
+the rook (free castling to e1/g1): that is written king-takes-rook (``f1a1``, ``f1j1``)
+so it differs from the plain king step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+FILE_LETTERS = "abcdefghij"
+RANK_COUNT = 8
+PIECE_LETTERS = "PNBRQKF"
+
+# The eight one-square steps, clockwise from north: neighbours in this list
+# (cyclically) are exactly 45 degrees apart.
+STEPS = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
+ORTHOGONAL_STEPS = [step for step in STEPS if 0 in step]
+DIAGONAL_STEPS = [step for step in STEPS if 0 not in step]
+KNIGHT_OFFSETS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+SLIDER_DIRECTIONS = {"R": ORTHOGONAL_STEPS, "B": DIAGONAL_STEPS, "Q": STEPS}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rule preset: board width, start position and castling style.
+
+    The king starts on ``king_file``; the rooks castle from the corners. A castling
+    king goes to one of ``queenside_king_files`` (towards the a-file rook) or
+    ``kingside_king_files`` (towards the last-file rook); the rook then lands on the
+    square next to the king, on the side of the king's start square.
+    """
+
+    name: str
+    width: int
+    start_fen: str
+    king_file: int
+    queenside_king_files: tuple[int, ...]
+    kingside_king_files: tuple[int, ...]
+    # False: "no attacked square on the king's way" is judged before castling, with
+    # the king still on its start square. True (XBoard / Fairy-Max): judged in the
+    # position after castling, for the start square too.
+    attacks_judged_after_castling: bool = False
+    promotions: str = "qfrbn"
+
+
+START_FEN_8X10 = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
+START_FEN_8X8 = "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1"
+
+# Files: a=0 b=1 c=2 d=3 e=4 f=5 g=6 h=7 i=8 j=9.
+VARIANTS: dict[str, Variant] = {
+    "falcon": Variant(
+        name="falcon",
+        width=10,
+        start_fen=START_FEN_8X10,
+        king_file=5,
+        queenside_king_files=(1, 2, 3, 4),  # b, c, d, e
+        kingside_king_files=(6, 7, 8),  # g, h, i
+    ),
+    "falcon-orthodox-castling": Variant(
+        name="falcon-orthodox-castling",
+        width=10,
+        start_fen=START_FEN_8X10,
+        king_file=5,
+        queenside_king_files=(3,),  # d (rook to e)
+        kingside_king_files=(7,),  # h (rook to g)
+    ),
+    "falcon-modified-free": Variant(
+        name="falcon-modified-free",
+        width=10,
+        start_fen=START_FEN_8X10,
+        king_file=5,
+        queenside_king_files=(1, 2, 3),  # b, c, d -- not e
+        kingside_king_files=(7, 8),  # h, i -- not g
+    ),
+    "falcon-xboard": Variant(
+        name="falcon-xboard",
+        width=10,
+        start_fen=START_FEN_8X10,
+        king_file=5,
+        queenside_king_files=(2,),  # c (rook to d)
+        kingside_king_files=(8,),  # i (rook to h)
+        attacks_judged_after_castling=True,
+    ),
+    "falcon-8x8": Variant(
+        name="falcon-8x8",
+        width=8,
+        start_fen=START_FEN_8X8,
+        king_file=4,
+        queenside_king_files=(2,),  # c (rook to d)
+        kingside_king_files=(6,),  # g (rook to f)
+        # The falcon replaces the queen in this game, so no queen to promote to.
+        promotions="frbn",
+    ),
+}
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise ValueError(f"unknown variant {name!r}; known: {sorted(VARIANTS)}") from None
+
+
+# --------------------------------------------------------------------------- squares
+
+
+def square_name(square: tuple[int, int]) -> str:
+    file, rank = square
+    return FILE_LETTERS[file] + str(rank + 1)
+
+
+def parse_square(name: str) -> tuple[int, int]:
+    return (FILE_LETTERS.index(name[0]), int(name[1:]) - 1)
+
+
+def on_board(square: tuple[int, int], width: int) -> bool:
+    file, rank = square
+    return 0 <= file < width and 0 <= rank < RANK_COUNT
+
+
+def add(square: tuple[int, int], step: tuple[int, int]) -> tuple[int, int]:
+    return (square[0] + step[0], square[1] + step[1])
+
+
+def is_white(piece: str) -> bool:
+    return piece.isupper()
+
+
+# ------------------------------------------------------------------------- position
+
+
+@dataclass(frozen=True)
+class Position:
+    board: dict  # {(file, rank): piece letter}
+    white_to_move: bool
+    castling: str  # subset of "KQkq"
+    en_passant: tuple[int, int] | None
+    halfmove_clock: int
+    fullmove_number: int
+    variant: Variant
+
+
+@dataclass(frozen=True)
+class Move:
+    start: tuple[int, int]
+    end: tuple[int, int]
+    promotion: str = ""  # lower-case letter or ""
+    en_passant: bool = False
+    castling_rook_start: tuple[int, int] | None = None
+    castling_rook_end: tuple[int, int] | None = None
+
+    def notation(self) -> str:
+        if self.castling_rook_start is not None and abs(self.end[0] - self.start[0]) == 1:
+            # The king goes one square towards the rook: written king-takes-rook.
+            return square_name(self.start) + square_name(self.castling_rook_start)
+        return square_name(self.start) + square_name(self.end) + self.promotion
+
+
+def parse_fen(fen: str, variant: Variant) -> Position:
+    fields = fen.split()
+    if len(fields) < 4:
+        raise ValueError(f"FEN needs at least 4 fields: {fen!r}")
+    placement, side, castling, en_passant = fields[:4]
+    halfmove = int(fields[4]) if len(fields) > 4 else 0
+    fullmove = int(fields[5]) if len(fields) > 5 else 1
+
+    rows = placement.split("/")
+    if len(rows) != RANK_COUNT:
+        raise ValueError(f"FEN needs {RANK_COUNT} ranks: {placement!r}")
+    board = {}
+    for row_index, row in enumerate(rows):
+        rank = RANK_COUNT - 1 - row_index
+        file = 0
+        digits = ""
+        for char in row + " ":  # a trailing space flushes a final run of digits
+            if char.isdigit():
+                digits += char
+                continue
+            if digits:
+                file += int(digits)
+                digits = ""
+            if char == " ":
+                break
+            if char.upper() not in PIECE_LETTERS:
+                raise ValueError(f"unknown piece {char!r} in FEN {fen!r}")
+            board[(file, rank)] = char
+            file += 1
+        if file != variant.width:
+            raise ValueError(f"rank {rank + 1} has {file} squares, expected {variant.width}")
+
+    if side not in ("w", "b"):
+        raise ValueError(f"bad side to move {side!r}")
+    if castling != "-" and any(char not in "KQkq" for char in castling):
+        raise ValueError(f"bad castling field {castling!r}")
+    ep_square = None if en_passant == "-" else parse_square(en_passant)
+    return Position(
+        board=board,
+        white_to_move=(side == "w"),
+        castling="" if castling == "-" else castling,
+        en_passant=ep_square,
+        halfmove_clock=halfmove,
+        fullmove_number=fullmove,
+        variant=variant,
+    )
+
+
+def to_fen(position: Position) -> str:
+    rows = []
+    for rank in range(RANK_COUNT - 1, -1, -1):
+        row = ""
+        empty = 0
+        for file in range(position.variant.width):
+            piece = position.board.get((file, rank))
+            if piece is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += piece
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    castling = "".join(char for char in "KQkq" if char in position.castling) or "-"
+    en_passant = square_name(position.en_passant) if position.en_passant else "-"
+    side = "w" if position.white_to_move else "b"
+    return (
+        f"{'/'.join(rows)} {side} {castling} {en_passant} "
+        f"{position.halfmove_clock} {position.fullmove_number}"
+    )
+
+
+# -------------------------------------------------------------------------- attacks
+
+
+def falcon_reach(board: dict, start: tuple[int, int], width: int) -> set:
+    """Squares a falcon on ``start`` reaches, whatever stands on them.
+
+    Straight from the definition: a falcon move is two like steps pointing the same
+    way plus one unlike step at 45 degrees to them (two straight + one diagonal, or
+    two diagonal + one straight). Every ordering of the three steps is a path; a
+    destination is reached if on at least one path both intermediate squares are on
+    the board and empty.
+    """
+    reached = set()
+    for index, like_step in enumerate(STEPS):
+        for unlike_step in (STEPS[(index + 1) % 8], STEPS[(index - 1) % 8]):
+            for path in set(permutations((like_step, like_step, unlike_step))):
+                first = add(start, path[0])
+                second = add(first, path[1])
+                destination = add(second, path[2])
+                if not on_board(destination, width):
+                    continue
+                if not (on_board(first, width) and on_board(second, width)):
+                    continue
+                if first in board or second in board:
+                    continue
+                reached.add(destination)
+    return reached
+
+
+def attacked_by_piece(board: dict, start: tuple[int, int], width: int) -> set:
+    """Every square the piece on ``start`` attacks (could capture on)."""
+    piece = board[start]
+    kind = piece.upper()
+    squares = set()
+    if kind == "P":
+        forward = 1 if is_white(piece) else -1
+        for side in (-1, 1):
+            squares.add(add(start, (side, forward)))
+    elif kind == "N":
+        for offset in KNIGHT_OFFSETS:
+            squares.add(add(start, offset))
+    elif kind == "K":
+        for step in STEPS:
+            squares.add(add(start, step))
+    elif kind in SLIDER_DIRECTIONS:
+        for step in SLIDER_DIRECTIONS[kind]:
+            square = add(start, step)
+            while on_board(square, width):
+                squares.add(square)
+                if square in board:
+                    break
+                square = add(square, step)
+    elif kind == "F":
+        squares = falcon_reach(board, start, width)
+    return {square for square in squares if on_board(square, width)}
+
+
+def is_attacked(board: dict, square: tuple[int, int], by_white: bool, width: int) -> bool:
+    """Can any piece of the given colour reach ``square`` by its movement rule?"""
+    for start, piece in board.items():
+        if is_white(piece) == by_white and square in attacked_by_piece(board, start, width):
+            return True
+    return False
+
+
+def king_square(board: dict, white: bool) -> tuple[int, int] | None:
+    king = "K" if white else "k"
+    for square, piece in board.items():
+        if piece == king:
+            return square
+    return None
+
+
+def king_attacked(board: dict, white: bool, width: int) -> bool:
+    square = king_square(board, white)
+    return square is not None and is_attacked(board, square, not white, width)
+
+
+# ------------------------------------------------------------------ making moves
+
+
+def corner_of_right(right: str, width: int) -> tuple[int, int]:
+    """The rook corner of a castling right; a move from or to it loses the right."""
+    file = 0 if right in "Qq" else width - 1
+    rank = 0 if right in "KQ" else RANK_COUNT - 1
+    return (file, rank)
+
+
+def make_move(position: Position, move: Move) -> Position:
+    width = position.variant.width
+    board = dict(position.board)
+    piece = board.pop(move.start)
+    captured = board.get(move.end)
+
+    if move.castling_rook_start is not None:
+        rook = board.pop(move.castling_rook_start)
+        board[move.end] = piece
+        board[move.castling_rook_end] = rook
+        captured = None
+    else:
+        if move.en_passant:
+            captured = board.pop((move.end[0], move.start[1]))
+        if move.promotion:
+            piece = move.promotion.upper() if is_white(piece) else move.promotion
+        board[move.end] = piece
+
+    castling = position.castling
+    if piece.upper() == "K":
+        castling = "".join(c for c in castling if is_white(c) != is_white(piece))
+    for right in "KQkq":
+        if corner_of_right(right, width) in (move.start, move.end):
+            castling = castling.replace(right, "")
+
+    en_passant = None
+    if piece.upper() == "P" and abs(move.end[1] - move.start[1]) == 2:
+        en_passant = (move.start[0], (move.start[1] + move.end[1]) // 2)
+
+    pawn_move = piece.upper() == "P" or bool(move.promotion)
+    return Position(
+        board=board,
+        white_to_move=not position.white_to_move,
+        castling=castling,
+        en_passant=en_passant,
+        halfmove_clock=0 if (pawn_move or captured) else position.halfmove_clock + 1,
+        fullmove_number=position.fullmove_number + (0 if position.white_to_move else 1),
+        variant=position.variant,
+    )
+
+
+# --------------------------------------------------------------- move generation
+
+
+def pawn_moves(position: Position, start: tuple[int, int]) -> list[Move]:
+    board = position.board
+    width = position.variant.width
+    white = position.white_to_move
+    forward = 1 if white else -1
+    start_rank = 1 if white else RANK_COUNT - 2
+    last_rank = RANK_COUNT - 1 if white else 0
+
+    def with_promotions(end, en_passant=False):
+        if end[1] == last_rank:
+            return [Move(start, end, promotion=p) for p in position.variant.promotions]
+        return [Move(start, end, en_passant=en_passant)]
+
+    moves = []
+    one_step = add(start, (0, forward))
+    if on_board(one_step, width) and one_step not in board:
+        moves += with_promotions(one_step)
+        two_steps = add(one_step, (0, forward))
+        if start[1] == start_rank and two_steps not in board:
+            moves.append(Move(start, two_steps))
+    for side in (-1, 1):
+        target = add(start, (side, forward))
+        if not on_board(target, width):
+            continue
+        if target in board and is_white(board[target]) != white:
+            moves += with_promotions(target)
+        elif target == position.en_passant and target not in board:
+            victim = board.get((target[0], start[1]))
+            if victim == ("p" if white else "P"):
+                moves.append(Move(start, target, en_passant=True))
+    return moves
+
+
+def piece_moves(position: Position, start: tuple[int, int]) -> list[Move]:
+    """Non-pawn moves: every attacked square not holding an own piece."""
+    board = position.board
+    white = position.white_to_move
+    moves = []
+    for end in attacked_by_piece(board, start, position.variant.width):
+        if end in board and is_white(board[end]) == white:
+            continue
+        moves.append(Move(start, end))
+    return moves
+
+
+def castling_moves(position: Position) -> list[Move]:
+    """Castling moves whose own rules hold (the caller still checks the king's safety)."""
+    variant = position.variant
+    width = variant.width
+    board = position.board
+    white = position.white_to_move
+    back_rank = 0 if white else RANK_COUNT - 1
+    king_start = (variant.king_file, back_rank)
+    if board.get(king_start) != ("K" if white else "k"):
+        return []
+
+    moves = []
+    sides = (("K", width - 1, variant.kingside_king_files), ("Q", 0, variant.queenside_king_files))
+    for right, rook_file, king_files in sides:
+        if (right if white else right.lower()) not in position.castling:
+            continue
+        rook_start = (rook_file, back_rank)
+        if board.get(rook_start) != ("R" if white else "r"):
+            continue
+        low, high = sorted((variant.king_file, rook_file))
+        if any((file, back_rank) in board for file in range(low + 1, high)):
+            continue
+        for king_file in king_files:
+            toward_rook = 1 if king_file > variant.king_file else -1
+            move = Move(
+                king_start,
+                (king_file, back_rank),
+                castling_rook_start=rook_start,
+                castling_rook_end=(king_file - toward_rook, back_rank),
+            )
+            # The start square, the squares passed over and the landing square.
+            king_way = [
+                (file, back_rank)
+                for file in range(variant.king_file, king_file + toward_rook, toward_rook)
+            ]
+            if variant.attacks_judged_after_castling:
+                judged_board = make_move(position, move).board
+            else:
+                judged_board = board
+            if any(is_attacked(judged_board, square, not white, width) for square in king_way):
+                continue
+            moves.append(move)
+    return moves
+
+
+def pseudo_legal_moves(position: Position) -> list[Move]:
+    moves = []
+    for start, piece in position.board.items():
+        if is_white(piece) != position.white_to_move:
+            continue
+        if piece.upper() == "P":
+            moves += pawn_moves(position, start)
+        else:
+            moves += piece_moves(position, start)
+    moves += castling_moves(position)
+    return moves
+
+
+def legal_move_list(position: Position) -> list[Move]:
+    """Pseudo-legal moves that do not leave the mover's own king attacked."""
+    width = position.variant.width
+    legal = []
+    for move in pseudo_legal_moves(position):
+        after = make_move(position, move)
+        if not king_attacked(after.board, position.white_to_move, width):
+            legal.append(move)
+    return legal
+
+
+# --------------------------------------------------------------------- public API
+
+
+def legal_moves(fen: str, variant: str = "falcon") -> list[str]:
+    """All legal moves of the side to move, in coordinate notation, sorted."""
+    position = parse_fen(fen, get_variant(variant))
+    return sorted(move.notation() for move in legal_move_list(position))
+
+
+def _perft(position: Position, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = legal_move_list(position)
+    if depth == 1:
+        return len(moves)
+    return sum(_perft(make_move(position, move), depth - 1) for move in moves)
+
+
+def perft(fen: str, depth: int, variant: str = "falcon") -> int:
+    """Number of leaf positions ``depth`` plies below ``fen`` (depth 0 -> 1)."""
+    return _perft(parse_fen(fen, get_variant(variant)), depth)
+
+
+def divide(fen: str, depth: int, variant: str = "falcon") -> dict[str, int]:
+    """Perft split by first move: {move notation: leaves below it at depth - 1}."""
+    if depth < 1:
+        raise ValueError("divide needs depth >= 1")
+    position = parse_fen(fen, get_variant(variant))
+    return {
+        move.notation(): _perft(make_move(position, move), depth - 1)
+        for move in sorted(legal_move_list(position), key=Move.notation)
+    }
+
+
+def play(fen: str, moves: list[str], variant: str = "falcon") -> str:
+    """Apply coordinate moves one after another; return the resulting FEN.
+
+    :raises ValueError: if a move is not legal in its position.
+    """
+    position = parse_fen(fen, get_variant(variant))
+    for text in moves:
+        by_notation = {move.notation(): move for move in legal_move_list(position)}
+        if text not in by_notation:
+            raise ValueError(f"illegal move {text!r} in {to_fen(position)}")
+        position = make_move(position, by_notation[text])
+    return to_fen(position)

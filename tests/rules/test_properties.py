@@ -1,0 +1,71 @@
+"""Properties that hold in every position reached by random legal play."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardctl.rules import VARIANTS, Game, Position, parse_san, parse_uci, san
+from boardctl.rules.pgn import export, read_game
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    game = Game(VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))])
+    for _ in range(draw(st.integers(0, 60))):
+        moves = game.position.legal_moves()
+        if not moves or game.outcome():
+            break
+        game.push(draw(st.sampled_from(moves)))
+    return game
+
+
+@SETTINGS
+@given(games())
+def test_make_unmake_and_the_incremental_hash(game):
+    pos = game.position
+    fen, key = pos.fen(), pos.hash
+    assert key == pos.compute_hash()
+    assert Position(fen, game.variant).hash == key
+    for code in pos.legal_codes():
+        pos.make(code)
+        assert pos.hash == pos.compute_hash()
+        assert Position(pos.fen(), game.variant).fen() == pos.fen()
+        pos.unmake()
+        assert pos.fen() == fen and pos.hash == key
+
+
+@SETTINGS
+@given(games())
+def test_every_legal_move_round_trips_through_both_notations(game):
+    pos = game.position
+    texts = set()
+    for move in pos.legal_moves():
+        assert parse_uci(pos, pos.uci(move)) == move
+        text = san(pos, move)
+        assert parse_san(pos, text) == move
+        texts.add(text)
+    assert len(texts) == len(pos.legal_moves())
+
+
+@SETTINGS
+@given(games())
+def test_no_legal_move_leaves_the_own_king_attacked(game):
+    pos = game.position
+    us = pos.turn
+    for code in pos.legal_codes():
+        pos.make(code)
+        assert not pos.is_attacked(pos.kings[us], us ^ 1)
+        pos.unmake()
+
+
+@SETTINGS
+@given(games())
+def test_pgn_round_trip(game):
+    _, again = read_game(export(game))
+    assert again.moves == game.moves
+    assert again.position.fen() == game.position.fen()
+    assert again.variant == game.variant
