@@ -21,7 +21,7 @@ run: $(VENV)/.run-installed
 	$(BIN)/boardctl perft 3 --divide
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check boardctl tests bench
+	$(BIN)/ruff check boardctl tests bench scripts
 	$(BIN)/mypy --strict boardctl/rules
 
 test: lint

@@ -269,7 +269,8 @@ def _king_moves(
 
 
 def _castles(pos: Position, out: list[int] | None, king: int, occ: Bitboard) -> int:
-    """Castling moves; the caller has made sure the king is not in check."""
+    """Castling moves.  Unless the variant judges castling after the fact,
+    the caller has made sure the king is not in check."""
     t = pos.tables
     variant = pos.variant
     them = pos.turn ^ 1
@@ -354,6 +355,10 @@ def _evasions(
     t = pos.tables
     us = pos.turn
     n = _king_moves(pos, out, king, own, occ)
+    if pos.variant.castle_judged_after and pos.castling & own:
+        # Fairy-Max judges castling only in the position after it, so a
+        # castling whose rook blocks the check is legal there.
+        n += _castles(pos, out, king, occ)
     if checkers & (checkers - 1):
         return n
     checker = checkers.bit_length() - 1

@@ -128,3 +128,33 @@ def test_king_step_and_one_square_castle_are_different_moves():
     assert not p.is_castling(step) and p.is_castling(castle)
     with pytest.raises(IllegalMoveError):
         parse_uci(pos(OPEN, "falcon-modified-free"), "f1j1")
+
+
+# falcon-xboard: Fairy-Max's castling, established in docs/fairymax-castling.md.
+
+def test_xboard_king_moves_exactly_three_squares():
+    p = pos(OPEN, "falcon-xboard")
+    assert [m for m in moves_from(p, "f1") if p.is_castling(parse_uci(p, m))] == [
+        "f1c1", "f1i1",
+    ]
+    p.push(parse_uci(p, "f1c1"))
+    assert p.board_fen().endswith("/2KR5R")
+
+
+def test_xboard_castles_out_of_check_when_the_rook_blocks_it():
+    # Black falcon i2 checks f1 only through h1 and g1 (the h2 pawn shuts its
+    # other paths); after f1i1 the rook stands on h1.
+    fen = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPfP/R4K3R w KQkq - 0 1"
+    p = pos(fen, "falcon-xboard")
+    assert p.is_check()
+    assert "f1i1" in moves_from(p, "f1")
+    assert "f1i1" not in moves_from(pos(fen), "f1")  # the default rules forbid it
+
+
+def test_xboard_counts_attacks_that_castling_opens_through_f1():
+    # Black falcon h2 reaches e1 through g1 and f1 once the king has left f1
+    # (the g2 pawn shuts its other paths).  The default rules judge with the
+    # king still on f1 and allow f1c1; Fairy-Max judges after and refuses it.
+    fen = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPf2/R4K3R w KQkq - 0 1"
+    assert "f1c1" in moves_from(pos(fen), "f1")
+    assert "f1c1" not in moves_from(pos(fen, "falcon-xboard"), "f1")
