@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from itertools import permutations
 
 FILE_LETTERS = "abcdefghij"
-RANK_COUNT = 8
 PIECE_LETTERS = "PNBRQKF"
 
 # The eight one-square steps, clockwise from north: neighbours in this list
@@ -61,6 +60,10 @@ class Variant:
     # position after castling, for the start square too.
     attacks_judged_after_castling: bool = False
     promotions: str = "qfrbn"
+    height: int = 8
+    # Rank (counted from the own side, 0 = back rank) where pawns start and
+    # from where they may step twice.
+    pawn_rank: int = 1
 
 
 START_FEN_8X10 = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
@@ -111,6 +114,16 @@ VARIANTS: dict[str, Variant] = {
         # The falcon replaces the queen in this game, so no queen to promote to.
         promotions="frbn",
     ),
+    "falcon-10x10": Variant(
+        name="falcon-10x10",
+        width=10,
+        height=10,
+        start_fen="rnbfqkfbnr/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/RNBFQKFBNR w KQkq - 0 1",
+        king_file=5,
+        queenside_king_files=(1, 2, 3, 4),
+        kingside_king_files=(6, 7, 8),
+        pawn_rank=2,
+    ),
 }
 
 
@@ -133,9 +146,9 @@ def parse_square(name: str) -> tuple[int, int]:
     return (FILE_LETTERS.index(name[0]), int(name[1:]) - 1)
 
 
-def on_board(square: tuple[int, int], width: int) -> bool:
+def on_board(square: tuple[int, int], variant: Variant) -> bool:
     file, rank = square
-    return 0 <= file < width and 0 <= rank < RANK_COUNT
+    return 0 <= file < variant.width and 0 <= rank < variant.height
 
 
 def add(square: tuple[int, int], step: tuple[int, int]) -> tuple[int, int]:
@@ -185,11 +198,11 @@ def parse_fen(fen: str, variant: Variant) -> Position:
     fullmove = int(fields[5]) if len(fields) > 5 else 1
 
     rows = placement.split("/")
-    if len(rows) != RANK_COUNT:
-        raise ValueError(f"FEN needs {RANK_COUNT} ranks: {placement!r}")
+    if len(rows) != variant.height:
+        raise ValueError(f"FEN needs {variant.height} ranks: {placement!r}")
     board = {}
     for row_index, row in enumerate(rows):
-        rank = RANK_COUNT - 1 - row_index
+        rank = variant.height - 1 - row_index
         file = 0
         digits = ""
         for char in row + " ":  # a trailing space flushes a final run of digits
@@ -226,7 +239,7 @@ def parse_fen(fen: str, variant: Variant) -> Position:
 
 def to_fen(position: Position) -> str:
     rows = []
-    for rank in range(RANK_COUNT - 1, -1, -1):
+    for rank in range(position.variant.height - 1, -1, -1):
         row = ""
         empty = 0
         for file in range(position.variant.width):
@@ -253,7 +266,7 @@ def to_fen(position: Position) -> str:
 # -------------------------------------------------------------------------- attacks
 
 
-def falcon_reach(board: dict, start: tuple[int, int], width: int) -> set:
+def falcon_reach(board: dict, start: tuple[int, int], variant: Variant) -> set:
     """Squares a falcon on ``start`` reaches, whatever stands on them.
 
     Straight from the definition: a falcon move is two like steps pointing the same
@@ -269,9 +282,9 @@ def falcon_reach(board: dict, start: tuple[int, int], width: int) -> set:
                 first = add(start, path[0])
                 second = add(first, path[1])
                 destination = add(second, path[2])
-                if not on_board(destination, width):
+                if not on_board(destination, variant):
                     continue
-                if not (on_board(first, width) and on_board(second, width)):
+                if not (on_board(first, variant) and on_board(second, variant)):
                     continue
                 if first in board or second in board:
                     continue
@@ -279,7 +292,7 @@ def falcon_reach(board: dict, start: tuple[int, int], width: int) -> set:
     return reached
 
 
-def attacked_by_piece(board: dict, start: tuple[int, int], width: int) -> set:
+def attacked_by_piece(board: dict, start: tuple[int, int], variant: Variant) -> set:
     """Every square the piece on ``start`` attacks (could capture on)."""
     piece = board[start]
     kind = piece.upper()
@@ -297,20 +310,20 @@ def attacked_by_piece(board: dict, start: tuple[int, int], width: int) -> set:
     elif kind in SLIDER_DIRECTIONS:
         for step in SLIDER_DIRECTIONS[kind]:
             square = add(start, step)
-            while on_board(square, width):
+            while on_board(square, variant):
                 squares.add(square)
                 if square in board:
                     break
                 square = add(square, step)
     elif kind == "F":
-        squares = falcon_reach(board, start, width)
-    return {square for square in squares if on_board(square, width)}
+        squares = falcon_reach(board, start, variant)
+    return {square for square in squares if on_board(square, variant)}
 
 
-def is_attacked(board: dict, square: tuple[int, int], by_white: bool, width: int) -> bool:
+def is_attacked(board: dict, square: tuple[int, int], by_white: bool, variant: Variant) -> bool:
     """Can any piece of the given colour reach ``square`` by its movement rule?"""
     for start, piece in board.items():
-        if is_white(piece) == by_white and square in attacked_by_piece(board, start, width):
+        if is_white(piece) == by_white and square in attacked_by_piece(board, start, variant):
             return True
     return False
 
@@ -323,23 +336,22 @@ def king_square(board: dict, white: bool) -> tuple[int, int] | None:
     return None
 
 
-def king_attacked(board: dict, white: bool, width: int) -> bool:
+def king_attacked(board: dict, white: bool, variant: Variant) -> bool:
     square = king_square(board, white)
-    return square is not None and is_attacked(board, square, not white, width)
+    return square is not None and is_attacked(board, square, not white, variant)
 
 
 # ------------------------------------------------------------------ making moves
 
 
-def corner_of_right(right: str, width: int) -> tuple[int, int]:
+def corner_of_right(right: str, variant: Variant) -> tuple[int, int]:
     """The rook corner of a castling right; a move from or to it loses the right."""
-    file = 0 if right in "Qq" else width - 1
-    rank = 0 if right in "KQ" else RANK_COUNT - 1
+    file = 0 if right in "Qq" else variant.width - 1
+    rank = 0 if right in "KQ" else variant.height - 1
     return (file, rank)
 
 
 def make_move(position: Position, move: Move) -> Position:
-    width = position.variant.width
     board = dict(position.board)
     piece = board.pop(move.start)
     captured = board.get(move.end)
@@ -360,7 +372,7 @@ def make_move(position: Position, move: Move) -> Position:
     if piece.upper() == "K":
         castling = "".join(c for c in castling if is_white(c) != is_white(piece))
     for right in "KQkq":
-        if corner_of_right(right, width) in (move.start, move.end):
+        if corner_of_right(right, position.variant) in (move.start, move.end):
             castling = castling.replace(right, "")
 
     en_passant = None
@@ -384,11 +396,11 @@ def make_move(position: Position, move: Move) -> Position:
 
 def pawn_moves(position: Position, start: tuple[int, int]) -> list[Move]:
     board = position.board
-    width = position.variant.width
+    variant = position.variant
     white = position.white_to_move
     forward = 1 if white else -1
-    start_rank = 1 if white else RANK_COUNT - 2
-    last_rank = RANK_COUNT - 1 if white else 0
+    start_rank = variant.pawn_rank if white else variant.height - 1 - variant.pawn_rank
+    last_rank = variant.height - 1 if white else 0
 
     def with_promotions(end, en_passant=False):
         if end[1] == last_rank:
@@ -397,14 +409,14 @@ def pawn_moves(position: Position, start: tuple[int, int]) -> list[Move]:
 
     moves = []
     one_step = add(start, (0, forward))
-    if on_board(one_step, width) and one_step not in board:
+    if on_board(one_step, variant) and one_step not in board:
         moves += with_promotions(one_step)
         two_steps = add(one_step, (0, forward))
         if start[1] == start_rank and two_steps not in board:
             moves.append(Move(start, two_steps))
     for side in (-1, 1):
         target = add(start, (side, forward))
-        if not on_board(target, width):
+        if not on_board(target, variant):
             continue
         if target in board and is_white(board[target]) != white:
             moves += with_promotions(target)
@@ -420,7 +432,7 @@ def piece_moves(position: Position, start: tuple[int, int]) -> list[Move]:
     board = position.board
     white = position.white_to_move
     moves = []
-    for end in attacked_by_piece(board, start, position.variant.width):
+    for end in attacked_by_piece(board, start, position.variant):
         if end in board and is_white(board[end]) == white:
             continue
         moves.append(Move(start, end))
@@ -433,7 +445,7 @@ def castling_moves(position: Position) -> list[Move]:
     width = variant.width
     board = position.board
     white = position.white_to_move
-    back_rank = 0 if white else RANK_COUNT - 1
+    back_rank = 0 if white else variant.height - 1
     king_start = (variant.king_file, back_rank)
     if board.get(king_start) != ("K" if white else "k"):
         return []
@@ -466,7 +478,7 @@ def castling_moves(position: Position) -> list[Move]:
                 judged_board = make_move(position, move).board
             else:
                 judged_board = board
-            if any(is_attacked(judged_board, square, not white, width) for square in king_way):
+            if any(is_attacked(judged_board, square, not white, variant) for square in king_way):
                 continue
             moves.append(move)
     return moves
@@ -487,11 +499,10 @@ def pseudo_legal_moves(position: Position) -> list[Move]:
 
 def legal_move_list(position: Position) -> list[Move]:
     """Pseudo-legal moves that do not leave the mover's own king attacked."""
-    width = position.variant.width
     legal = []
     for move in pseudo_legal_moves(position):
         after = make_move(position, move)
-        if not king_attacked(after.board, position.white_to_move, width):
+        if not king_attacked(after.board, position.white_to_move, position.variant):
             legal.append(move)
     return legal
 

@@ -76,7 +76,7 @@ def test_falcon_definition_gives_the_16_squares_of_rules_md():
     # RULES.md: the 16 destinations are exactly the squares of the surrounding 7x7
     # that neither a queen nor a knight reaches. Check the step-ordering definition
     # against that characterisation on an empty board.
-    reached = naive_falcon.falcon_reach({}, (4, 4), width=10)
+    reached = naive_falcon.falcon_reach({}, (4, 4), naive_falcon.VARIANTS["falcon"])
     offsets = {(f - 4, r - 4) for f, r in reached}
     knight = set(naive_falcon.KNIGHT_OFFSETS)
     expected = {

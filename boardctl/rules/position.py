@@ -153,7 +153,8 @@ class Position:
         except SquareError:
             raise FenError("en passant", f"{text!r} is not a square") from None
         forward = geo.files if self.turn == WHITE else -geo.files
-        rank = geo.ranks - 3 if self.turn == WHITE else 2
+        pawn_rank = self.variant.pawn_rank
+        rank = geo.ranks - 2 - pawn_rank if self.turn == WHITE else pawn_rank + 1
         pawn = PAWN | (self.turn ^ 1) << 3
         if (
             geo.rank_of(sq) != rank

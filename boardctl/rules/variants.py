@@ -35,6 +35,7 @@ class Variant:
     castle_min: int = 1
     castle_max: int | None = None
     castle_judged_after: bool = False
+    pawn_rank: int = 1
     promotions: tuple[PieceType, ...] = (QUEEN, FALCON, ROOK, BISHOP, KNIGHT)
 
     @property
@@ -73,6 +74,13 @@ _PRESETS = (
     Variant(
         "falcon-xboard", "Falcon Chess as XBoard and Fairy-Max play it", 10, 8,
         FALCON_START, king_file=5, castle_min=3, castle_max=3, castle_judged_after=True,
+    ),
+    # RULES.md: pawns on the third rank on 10×10, otherwise not specified; the
+    # back rank and free castling are the 8×10 game's, rank 2 stays empty.
+    Variant(
+        "falcon-10x10", "Falcon Chess on 10×10", 10, 10,
+        "rnbfqkfbnr/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/RNBFQKFBNR w KQkq - 0 1",
+        king_file=5, pawn_rank=2,
     ),
     Variant(
         "falcon-8x8", "Falcon Chess on 8×8, falcon for queen", 8, 8,

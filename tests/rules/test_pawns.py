@@ -87,3 +87,10 @@ def test_8x8_promotes_without_a_queen():
 
 def test_start_position_has_24_moves_and_a_double_step_for_every_pawn():
     assert len(moves(pos())) == 24
+
+
+def test_10x10_pawns_start_on_the_third_rank_and_step_twice_from_there():
+    p = pos(None, "falcon-10x10")
+    assert moves_from(p, "e3") == ["e3e4", "e3e5"]
+    p.push(parse_uci(p, "e3e5"))
+    assert p.fen().split()[3] == "e4"
