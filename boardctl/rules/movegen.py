@@ -137,26 +137,18 @@ def _piece_moves(
         bb ^= low
         sq = low.bit_length() - 1
         jobs.append((sq, knight[sq] & target))
-    bb = (p[BISHOP] | p[QUEEN]) & movers
-    diag_att, diag_mask, anti_att, anti_mask = t.diag_att, t.diag_mask, t.anti_att, t.anti_mask
-    while bb:
-        low = bb & -bb
-        bb ^= low
-        sq = low.bit_length() - 1
-        jobs.append((
-            sq,
-            (diag_att[sq][occ & diag_mask[sq]] | anti_att[sq][occ & anti_mask[sq]]) & target,
-        ))
-    bb = (p[ROOK] | p[QUEEN]) & movers
-    rank_att, rank_mask, file_att, file_mask = t.rank_att, t.rank_mask, t.file_att, t.file_mask
-    while bb:
-        low = bb & -bb
-        bb ^= low
-        sq = low.bit_length() - 1
-        jobs.append((
-            sq,
-            (rank_att[sq][occ & rank_mask[sq]] | file_att[sq][occ & file_mask[sq]]) & target,
-        ))
+    for sliders, (att1, mask1, att2, mask2) in (
+        (p[BISHOP] | p[QUEEN], (t.diag_att, t.diag_mask, t.anti_att, t.anti_mask)),
+        (p[ROOK] | p[QUEEN], (t.rank_att, t.rank_mask, t.file_att, t.file_mask)),
+    ):
+        bb = sliders & movers
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            jobs.append((
+                sq, (att1[sq][occ & mask1[sq]] | att2[sq][occ & mask2[sq]]) & target,
+            ))
     bb = p[FALCON] & movers
     quadrants = t.falcon_quadrants
     while bb:
