@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
+from .board.replay import replay
 from .errors import BoardctlError
-from .rules import Position, divide, get_variant, perft
+from .rules import Game, Position, divide, get_variant, perft
 
 
 class UsageError(BoardctlError, ValueError):
@@ -33,6 +35,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fen", help="start from this position (default: the variant's start)")
     p.add_argument("--variant", default="falcon", help="rule preset (default: falcon)")
     p.add_argument("--divide", action="store_true", help="print the count below each move")
+    p = commands.add_parser("replay", help="feed a sensor log through the move reconciler")
+    p.add_argument("log", help="sensor log: '<seconds> lift|place <square>' or 'choose <piece>'")
+    p.add_argument("--fen", help="the position the log starts from (default: the start)")
+    p.add_argument("--variant", default="falcon", help="rule preset (default: falcon)")
     return parser
 
 
@@ -50,11 +56,24 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace) -> int:
+    game = Game(get_variant(args.variant), args.fen)
+    try:
+        text = Path(args.log).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"boardctl replay: cannot read {args.log}: {exc}") from None
+    for line in replay(text, game):
+        print(line)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _build_parser().parse_args(argv)
         if args.command == "perft":
             return _perft(args)
+        if args.command == "replay":
+            return _replay(args)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -63,6 +63,31 @@ def count_legal(pos: Position) -> int:
     return _generate(pos, None)
 
 
+def pseudo_legal_codes(pos: Position) -> list[int]:
+    """Moves that follow the pieces' movement rules but may leave the own king
+    attacked (castling only where legal): what a player might try on the board."""
+    t = pos.tables
+    own = pos.colors[pos.turn]
+    occ = own | pos.colors[pos.turn ^ 1]
+    king = pos.kings[pos.turn]
+    out: list[int] = []
+    _piece_moves(pos, out, t.all & ~own, own, occ)
+    _pawn_moves(pos, out, own, t.all, occ)
+    targets = t.king[king] & ~own
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        out.append(king | (low.bit_length() - 1) << 7)
+    if pos.ep_square is not None:
+        pawns = t.pawn_attacks[pos.turn ^ 1][pos.ep_square] & pos.pieces[PAWN] & own
+        while pawns:
+            low = pawns & -pawns
+            pawns ^= low
+            out.append((low.bit_length() - 1) | pos.ep_square << 7 | EN_PASSANT << 17)
+    out.extend(code for code in legal_codes(pos) if code >> 17 == CASTLE)
+    return out
+
+
 def _shields(pos: Position, king: int, own: Bitboard, occ: Bitboard) -> dict[int, Bitboard]:
     """Own pieces that shield the king, mapped to the squares they may move to."""
     t = pos.tables

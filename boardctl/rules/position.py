@@ -389,6 +389,10 @@ class Position:
         """Every legal move, packed (the fast interface for perft and the engine)."""
         return movegen.legal_codes(self)
 
+    def pseudo_legal_codes(self) -> list[int]:
+        """Moves by the pieces' movement rules, legal or not (see movegen)."""
+        return movegen.pseudo_legal_codes(self)
+
     def count_legal(self) -> int:
         """How many legal moves there are, without building them."""
         return movegen.count_legal(self)

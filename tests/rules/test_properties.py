@@ -69,3 +69,17 @@ def test_pgn_round_trip(game):
     assert again.moves == game.moves
     assert again.position.fen() == game.position.fen()
     assert again.variant == game.variant
+
+
+@SETTINGS
+@given(games())
+def test_legal_moves_are_the_pseudo_legal_ones_that_keep_the_king_safe(game):
+    pos = game.position
+    us = pos.turn
+    safe = set()
+    for code in pos.pseudo_legal_codes():
+        pos.make(code)
+        if not pos.is_attacked(pos.kings[us], us ^ 1):
+            safe.add(code)
+        pos.unmake()
+    assert safe == set(pos.legal_codes())

@@ -1,0 +1,646 @@
+"""The Reconciler: from occupancy readings to the moves that were played.
+
+A pure state machine.  The daemon (or ``boardctl replay``, or a test) feeds it
+readings of the 80 presence sensors with their time, the player's choices and
+the engine's moves; it answers with events (moves, amendments, takebacks, a
+new game, errors and prompts) and keeps an LED scene and a prompt for the
+display.  It never reads a pin, a port or a clock: time comes in with the
+readings, and :meth:`tick` lets timers run out when nothing changes.
+
+How a reading is judged, once it has been still for ``settle`` seconds:
+
+1. the position itself: in sync, nothing to do;
+2. the end of a legal move: commit it (a capture by the same piece onto one
+   of several squares is told apart by the square last put down or lifted);
+3. while the last move may still be amended (the opponent has touched
+   nothing): the end of another move from the position before it: amend;
+   the position before it: take it back;
+4. the position before the last move: take it back (if allowed);
+5. the start position: a new game (at once after the game ended, or after
+   being held for ``new_game_hold`` seconds);
+6. a stage of a legal move (a piece in the air, a capture half done): wait;
+7. anything else: after ``grace`` seconds, show one fix.
+
+A move seen (2) but not yet settled is committed at once when the next
+reading only makes sense after it: a quick reply must not be missed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..rules import FenError, Game, IllegalMoveError, Move, PieceType, Position, san
+from ..rules.moves import CASTLE
+from ..rules.pieces import FALCON
+from .events import (
+    ErrorShown,
+    Event,
+    GameOver,
+    MoveAmended,
+    MoveMade,
+    MoveTakenBack,
+    NewGame,
+    Prompt,
+)
+from .explain import Candidate, Explainer, footprint, occupancy, pseudo_match
+from .guidance import Fix, next_fix, piece_name
+from .scene import EMPTY_SCENE, FALCON_PATH_ROLES, LedScene, Role
+
+
+@dataclass(frozen=True)
+class ReconcilerConfig:
+    """Timing and policy; every duration is in seconds."""
+
+    settle: float = 0.3
+    # A capture where the target never read empty looks exactly like a piece
+    # held in the air: it is taken only after this long.
+    swap_wait: float = 2.0
+    grace: float = 1.5
+    new_game_hold: float = 3.0
+    promotion_wait: float = 5.0
+    allow_takeback: bool = True
+    default_promotion: PieceType = PieceType.QUEEN
+    teaching: bool = False
+
+
+class State(Enum):
+    SYNCED = "synced"            # the board shows the game's position
+    BUSY = "busy"                # a move is being carried out
+    UNEXPLAINED = "unexplained"  # not (yet) a position the game accepts
+    ERROR = "error"              # a fix is being shown
+    CHOOSING = "choosing"        # capture square or promotion piece to choose
+    GAME_OVER = "game over"
+
+
+@dataclass
+class _Episode:
+    """What happened on the board since it last agreed with the game."""
+
+    recent: list[int] = field(default_factory=list)   # squares, latest change last
+    placed: list[int] = field(default_factory=list)   # squares put down, latest last
+
+    def note(self, lifted: list[int], placed: list[int]) -> None:
+        for sq in lifted + placed:
+            if sq in self.recent:
+                self.recent.remove(sq)
+            self.recent.append(sq)
+        for sq in placed:
+            if sq in self.placed:
+                self.placed.remove(sq)
+            self.placed.append(sq)
+
+    def touched(self, sq: int) -> bool:
+        return sq in self.recent
+
+
+@dataclass
+class _Amendable:
+    """The last human move, while the opponent has not touched anything;
+    ``episode`` runs on from before that move."""
+
+    move: Move
+    before: Position
+    episode: _Episode
+
+
+@dataclass
+class _Promotion:
+    candidates: list[Candidate]
+    deadline: float
+
+
+@dataclass
+class _Ambiguity:
+    candidates: list[Candidate]
+
+
+class Reconciler:
+    """Turns presence readings into moves of ``game`` (see module docstring).
+
+    ``engine_side`` is the colour the engine plays (None: two humans).  Feed
+    readings with :meth:`feed`, let time pass with :meth:`tick` (call it at
+    :meth:`next_deadline` at the latest), pass the engine's move with
+    :meth:`set_engine_move` and the player's promotion choice with
+    :meth:`choose`.  Each returns the events it caused.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        config: ReconcilerConfig | None = None,
+        engine_side: int | None = None,
+        reading: int | None = None,
+    ) -> None:
+        self.game = game
+        self.config = config or ReconcilerConfig()
+        self.engine_side = engine_side
+        self.reading = occupancy(game.position) if reading is None else reading
+        self.changed_at = 0.0
+        self.state = State.SYNCED
+        self.prompt = ""
+        self.engine_move: Move | None = None
+        self._start_occ = occupancy(Position(None, game.variant))
+        self._history = self._replayed_occupancies(game)
+        self._explainer: Explainer | None = None
+        self._episode = _Episode()
+        self._judge_due: float | None = None
+        self._tentative: Candidate | None = None
+        self._amendable: _Amendable | None = None
+        self._promotion: _Promotion | None = None
+        self._ambiguity: _Ambiguity | None = None
+        self._choice: PieceType | None = None
+        self._unexplained_since: float | None = None
+        self._fix: Fix | None = None
+        self._new_game_due: float | None = None
+        if self.reading != occupancy(game.position):
+            self._judge_due = self.config.settle
+
+    @staticmethod
+    def _replayed_occupancies(game: Game) -> list[tuple[int, int]]:
+        """(occupancy before, footprint) of each move so far, for takebacks."""
+        pos = Position(game.start_fen, game.variant)
+        out = []
+        for move in game.moves:
+            out.append((occupancy(pos), footprint(pos, pos.code_of(move))[0]))
+            pos.push(move)
+        return out
+
+    # ------------------------------------------------------------ inputs
+    def feed(self, reading: int, now: float) -> list[Event]:
+        """A new reading of all squares at time ``now``."""
+        # Timers that ran out before this reading came belong to the last one.
+        events: list[Event] = self.tick(now)
+        if reading != self.reading:
+            changed = reading ^ self.reading
+            geo = self.game.position.geometry
+            lifted = geo.squares(changed & self.reading)
+            placed = geo.squares(changed & reading)
+            self._episode.note(lifted, placed)
+            if self._amendable and changed & self.game.position.colors[self._side_to_move]:
+                self._amendable = None  # the opponent touched one of their pieces
+            if self._amendable:
+                self._amendable.episode.note(lifted, placed)
+            self.reading = reading
+            self.changed_at = now
+            self._judge_due = now + self.config.settle
+            self._promotion = None
+            self._new_game_due = None
+            events += self._quick_reply()
+        events += self.tick(now)
+        return events
+
+    def tick(self, now: float) -> list[Event]:
+        """Let time pass: settle, grace, promotion and new-game timers."""
+        events: list[Event] = []
+        if self._judge_due is not None and now >= self._judge_due:
+            self._judge_due = None
+            events += self._judge(now)
+        if self._promotion and now >= self._promotion.deadline:
+            events += self._promote(self._default_promotion(), now)
+        if self._new_game_due is not None and now >= self._new_game_due:
+            events += self._new_game()
+        if (
+            self._unexplained_since is not None
+            and self._fix is None
+            and now >= self._unexplained_since + self.config.grace
+        ):
+            events += self._show_fix()
+        return events
+
+    def next_deadline(self) -> float | None:
+        """The earliest time at which :meth:`tick` has something to do."""
+        times = []
+        if self._judge_due is not None:
+            times.append(self._judge_due)
+        if self._promotion:
+            times.append(self._promotion.deadline)
+        if self._new_game_due is not None:
+            times.append(self._new_game_due)
+        if self._unexplained_since is not None and self._fix is None:
+            times.append(self._unexplained_since + self.config.grace)
+        return min(times) if times else None
+
+    def choose(self, piece: PieceType, now: float) -> list[Event]:
+        """The player picked a promotion piece (before or during the promotion)."""
+        self._choice = piece
+        if self._promotion:
+            return self._promote(piece, now)
+        return []
+
+    def set_engine_move(self, move: Move) -> None:
+        """The engine's move, for the player to carry out on the board.
+
+        :raises IllegalMoveError: when it is not legal (or not the engine's turn).
+        """
+        if self.engine_side != self._side_to_move or not self.game.position.is_legal(move):
+            uci = self.game.position.uci(move)
+            raise IllegalMoveError(f"engine move {uci} is not playable now")
+        self.engine_move = move
+        self._explainer = None
+        self._judge_due = self.changed_at + self.config.settle
+
+    # ------------------------------------------------------------ queries
+    @property
+    def _side_to_move(self) -> int:
+        return self.game.position.turn
+
+    @property
+    def _human_to_move(self) -> bool:
+        return self.engine_side != self._side_to_move
+
+    def _explain(self) -> Explainer:
+        if self._explainer is None or self._explainer.position is not self.game.position \
+                or self._explainer.base != occupancy(self.game.position):
+            self._explainer = Explainer(self.game.position)
+        return self._explainer
+
+    def _allowed(self, candidates: list[Candidate]) -> list[Candidate]:
+        """Moves the board may show now: any human move, or the engine's own."""
+        if self.game.outcome() is not None:
+            return []
+        if self._human_to_move:
+            return candidates
+        return [c for c in candidates if c.move == self.engine_move]
+
+    def _explained(self, reading: int) -> bool:
+        ex = self._explain()
+        if reading == ex.base:
+            return True
+        return bool(self._allowed(ex.matches(reading)) or self._allowed(ex.in_progress(reading)))
+
+    # ------------------------------------------------------------ judging
+    def _quick_reply(self) -> list[Event]:
+        """Commit a move not yet settled (or the engine's) at once when the new
+        reading makes sense only after it: the reply has begun."""
+        ex = self._explain()
+        pending = self._tentative
+        if not self._human_to_move and self.engine_move is not None:
+            engine = [c for c in ex.candidates if c.move == self.engine_move]
+            if self.reading == engine[0].after:
+                return self._commit(engine[0], by_engine=True)
+            pending = engine[0]
+        matches = [c for c in self._allowed(ex.matches(self.reading)) if not self._is_swap(c)]
+        self._tentative = matches[0] if len(matches) == 1 else None
+        if pending is None or self._explained(self.reading):
+            return []
+        after = self.game.position.copy()
+        after.push(pending.move)
+        later = Explainer(after)
+        if self.reading == later.base or later.matches(self.reading) \
+                or later.in_progress(self.reading):
+            return self._commit(pending, by_engine=not self._human_to_move)
+        return []
+
+    def _judge(self, now: float) -> list[Event]:
+        """The reading has settled: decide what it is (module docstring)."""
+        reading = self.reading
+        ex = self._explain()
+        self._ambiguity = None
+        if reading == ex.base:
+            self._synced()
+            return []
+        events: list[Event] = []
+        matches = self._allowed(ex.matches(reading))
+        if matches:
+            swap_due = self.changed_at + self.config.swap_wait
+            if all(self._is_swap(c) for c in matches) and now < swap_due:
+                self._judge_due = swap_due
+                self.state = State.BUSY
+                return []
+            return self._take(matches, now, by_engine=not self._human_to_move)
+        amend = self._try_amend(now)
+        if amend is not None:
+            return amend
+        if self.config.allow_takeback and self._history and reading == self._history[-1][0]:
+            return self._take_back()
+        if reading == self._start_occ and self.game.moves:
+            if self.game.outcome() is not None:
+                return self._new_game()
+            # Setting up the start position mid-game: a new game if it is held.
+            self._new_game_due = self.changed_at + self.config.new_game_hold
+            self._unexplained_since = None
+            self._clear_fix()
+            self.state = State.BUSY
+            hold = f"{self.config.new_game_hold:g}"
+            return self._set_prompt(f"Keep the start position for {hold} s for a new game")
+        if self._in_progress(reading):
+            self._unexplained_since = None
+            self._clear_fix()
+            self.state = State.BUSY
+            return events
+        if self.game.outcome() is not None:
+            self.state = State.GAME_OVER
+            return events
+        self.state = State.UNEXPLAINED
+        if self._unexplained_since is None:
+            self._unexplained_since = self.changed_at
+        if self._fix is not None or now >= self._unexplained_since + self.config.grace:
+            events += self._show_fix()
+        return events
+
+    def _is_swap(self, c: Candidate) -> bool:
+        """A capture whose target square has not changed: pieces swapped, or
+        the capturing piece still in the player's hand."""
+        return c.capture >= 0 and not self._episode.touched(c.capture)
+
+    def _in_progress(self, reading: int) -> bool:
+        ex = self._explain()
+        if self._allowed(ex.in_progress(reading)):
+            return True
+        if self._amendable and Explainer(self._amendable.before).in_progress(reading):
+            return True
+        if self.config.allow_takeback and self._history:
+            # Undoing the last move, half done: changes only on its squares.
+            earlier, squares = self._history[-1]
+            return not (reading ^ ex.base) & ~squares and (reading & squares).bit_count() <= (
+                earlier & squares
+            ).bit_count()
+        return False
+
+    def _pick(self, matches: list[Candidate], episode: _Episode | None = None) -> list[Candidate]:
+        """Narrow moves that leave the same occupancy by what the player handled.
+
+        Castling f1j1 and the rook move j1g1 fill the same squares, as do all
+        captures by one piece: the move whose squares include every square
+        touched wins, then the capture square put down (or lifted) last.
+        """
+        episode = episode or self._episode
+        covering = [
+            c for c in matches if all(c.footprint >> sq & 1 for sq in episode.recent)
+        ]
+        if covering:
+            matches = covering
+        squares = {c.move.to_square for c in matches}
+        if len({(c.move.from_square, c.move.to_square) for c in matches}) == 1:
+            return matches
+        for sq in reversed(episode.placed):
+            if sq in squares:
+                return [c for c in matches if c.move.to_square == sq]
+        touched = [c for c in matches if c.capture >= 0 and episode.touched(c.capture)]
+        if len({c.move.to_square for c in touched}) == 1:
+            return touched
+        return matches
+
+    def _take(self, matches: list[Candidate], now: float, by_engine: bool) -> list[Event]:
+        picked = self._pick(matches)
+        if len({(c.move.from_square, c.move.to_square) for c in picked}) > 1:
+            return self._ask_capture_square(picked)
+        if len(picked) > 1:  # one square, several promotion pieces
+            if self._choice is not None:
+                return self._promote(self._choice, now, picked)
+            self._promotion = _Promotion(picked, now + self.config.promotion_wait)
+            self.state = State.CHOOSING
+            names = ", ".join(c.move.promotion.title for c in picked if c.move.promotion)
+            return self._set_prompt(f"Choose the new piece: {names}")
+        return self._commit(picked[0], by_engine)
+
+    def _ask_capture_square(self, picked: list[Candidate]) -> list[Event]:
+        self._ambiguity = _Ambiguity(picked)
+        self.state = State.CHOOSING
+        piece = piece_name(self.game.position, picked[0].from_square)
+        return self._set_prompt(
+            f"Which piece did the {piece} take? Lift it and put it down on that square"
+        )
+
+    def _promote(self, piece: PieceType, now: float,
+                 candidates: list[Candidate] | None = None) -> list[Event]:
+        pool = candidates or (self._promotion.candidates if self._promotion else [])
+        self._promotion = None
+        chosen = [c for c in pool if c.move.promotion == piece] or [
+            c for c in pool if c.move.promotion == self._default_promotion()
+        ]
+        if not chosen:
+            return []
+        self._choice = None
+        return self._commit(chosen[0], by_engine=not self._human_to_move)
+
+    def _default_promotion(self) -> PieceType:
+        allowed = self.game.variant.promotions
+        wanted = self.config.default_promotion
+        return wanted if wanted in allowed else allowed[0]
+
+    def _try_amend(self, now: float) -> list[Event] | None:
+        amendable = self._amendable
+        if amendable is None:
+            return None
+        before = Explainer(amendable.before)
+        if self.reading == before.base:
+            return self._take_back()
+        matches = [c for c in before.matches(self.reading) if c.move != amendable.move]
+        if not matches:
+            return None
+        picked = self._pick(matches, amendable.episode)
+        if len({c.move for c in picked}) != 1:
+            return None
+        new = picked[0]
+        pos = amendable.before
+        old_uci, new_uci = pos.uci(amendable.move), pos.uci(new.move)
+        text = san(pos, new.move)
+        self.game.pop()
+        self._history.pop()
+        events: list[Event] = [MoveAmended(amendable.move, new.move, old_uci, new_uci, text)]
+        events += self._commit(new, by_engine=False, quiet=True)
+        return events
+
+    # ------------------------------------------------------------ outcomes
+    def _commit(self, c: Candidate, by_engine: bool, quiet: bool = False) -> list[Event]:
+        pos = self.game.position
+        before = pos.copy()
+        text = san(pos, c.move)
+        uci = pos.uci(c.move)
+        self._history.append((occupancy(pos), c.footprint))
+        self.game.push(c.move)
+        self._explainer = None
+        self._tentative = None
+        self._promotion = None
+        self._ambiguity = None
+        self.engine_move = None
+        self._amendable = None if by_engine else _Amendable(c.move, before, self._episode)
+        self._episode = _Episode()
+        self._new_game_due = None
+        events: list[Event] = [] if quiet else [MoveMade(c.move, uci, text, by_engine)]
+        events += self._after_change()
+        return events
+
+    def _take_back(self) -> list[Event]:
+        pos = self.game.position
+        move = self.game.pop()
+        self._history.pop()
+        uci = pos.uci(move)
+        self._explainer = None
+        self._amendable = None
+        self.engine_move = None
+        self._tentative = None
+        self._episode = _Episode()
+        return [MoveTakenBack(move, uci), *self._after_change()]
+
+    def _new_game(self) -> list[Event]:
+        self._new_game_due = None
+        if self.reading != self._start_occ:
+            return []
+        self.game = Game(self.game.variant)
+        self.prompt = ""
+        self._history = []
+        self._explainer = None
+        self._amendable = None
+        self.engine_move = None
+        self._tentative = None
+        self._choice = None
+        self._episode = _Episode()
+        return [NewGame(), *self._after_change()]
+
+    def _after_change(self) -> list[Event]:
+        """After the game changed: judge the reading again from the new position."""
+        events: list[Event] = []
+        outcome = self.game.outcome()
+        if outcome is not None:
+            events.append(GameOver(outcome))
+        if self.reading == occupancy(self.game.position):
+            self._synced()
+            if outcome is not None:
+                self.state = State.GAME_OVER
+                text = str(outcome)
+                events += self._set_prompt(
+                    f"{text[0].upper()}{text[1:]}. Set up the pieces for a new game"
+                )
+        else:
+            # Judge the rest (a quick reply) once it has settled.
+            self._judge_due = self.changed_at + self.config.settle
+            self._unexplained_since = None
+            self._clear_fix()
+        return events
+
+    def _synced(self) -> None:
+        self.state = State.GAME_OVER if self.game.outcome() else State.SYNCED
+        self._episode = _Episode()
+        self._unexplained_since = None
+        self._new_game_due = None
+        self._ambiguity = None
+        self._tentative = None
+        had_fix = self._fix is not None
+        self._clear_fix()
+        if had_fix or self.prompt.startswith("Which piece") or self.prompt.startswith("Choose"):
+            self.prompt = ""
+
+    def _clear_fix(self) -> None:
+        if self._fix is not None:
+            self._fix = None
+            self.prompt = ""
+
+    def _set_prompt(self, text: str) -> list[Event]:
+        if text == self.prompt:
+            return []
+        self.prompt = text
+        return [Prompt(text)]
+
+    def _show_fix(self) -> list[Event]:
+        fix = self._diagnose()
+        if fix is None:
+            return []
+        self.state = State.ERROR
+        if fix == self._fix:
+            return []
+        self._fix = fix
+        self.prompt = fix.text
+        return [ErrorShown(fix.text)]
+
+    def _diagnose(self) -> Fix | None:
+        pos = self.game.position
+        recent = self._episode.recent
+        if not self._human_to_move:
+            if self.engine_move is not None:
+                target = pos.copy()
+                target.push(self.engine_move)
+                fix = next_fix(target, self.reading, recent, back=False)
+                return fix and Fix(fix.from_square, fix.to_square,
+                                   f"Play the engine's move: {fix.text[0].lower()}{fix.text[1:]}")
+            fix = next_fix(pos, self.reading, recent)
+            return fix and Fix(fix.from_square, fix.to_square,
+                               f"Wait for the engine's move. {fix.text}")
+        fix = next_fix(pos, self.reading, recent)
+        if fix is None:
+            return None
+        code = pseudo_match(pos, self.reading)
+        if code is not None and code >> 17 != CASTLE:
+            frm, to = code & 127, code >> 7 & 127
+            reason = "That move leaves your king in check" if not pos.is_check() \
+                else "Your king is in check"
+            name = piece_name(pos, frm)
+            return Fix(to, frm, f"{reason}: move the {name} back to {pos.geometry.name(frm)}")
+        return fix
+
+    # ------------------------------------------------------------ output
+    def scene(self) -> LedScene:
+        """What the LEDs should show now."""
+        pos = self.game.position
+        if self._fix is not None:
+            squares = {}
+            if self._fix.from_square is not None:
+                squares[self._fix.from_square] = Role.FIX_FROM
+            if self._fix.to_square is not None:
+                squares[self._fix.to_square] = Role.FIX_TO
+            return LedScene(squares, frozenset(squares))
+        if self._ambiguity is not None:
+            cands = {c.move.to_square: Role.CANDIDATE for c in self._ambiguity.candidates}
+            return LedScene(cands, frozenset(cands))
+        scene = EMPTY_SCENE
+        if self.engine_move is not None:
+            scene = scene.with_squares(self._engine_squares(pos, self.engine_move))
+        elif self._human_to_move or self.config.teaching:
+            scene = scene.with_squares(self._lifted_squares(pos))
+        if pos.is_check():
+            scene = scene.with_squares({pos.kings[pos.turn]: Role.CHECK})
+        return scene
+
+    def _engine_squares(self, pos: Position, move: Move) -> dict[int, Role]:
+        code = pos.code_of(move)
+        frm, to = code & 127, code >> 7 & 127
+        squares = {frm: Role.ENGINE_FROM, to: Role.ENGINE_TO}
+        paths = pos.open_falcon_paths(frm, to) if pos.squares[frm] & 7 == FALCON else []
+        between = pos.geometry.squares(pos.tables.between[frm][to])
+        for sq in (list(paths[0]) if paths else between):
+            squares[sq] = Role.ENGINE_PATH
+        if code >> 17 == CASTLE:
+            rook_from, rook_to = pos.castle_rook_squares(frm, to)
+            squares.setdefault(rook_from, Role.ENGINE_FROM)
+            squares[rook_to] = Role.ENGINE_TO
+        return squares
+
+    def _lifted_squares(self, pos: Position) -> dict[int, Role]:
+        """Legal destinations of each lifted piece; a falcon's open paths too."""
+        lifted = occupancy(pos) & ~self.reading
+        squares: dict[int, Role] = {}
+        for frm in pos.geometry.squares(lifted):
+            owner = pos.squares[frm] >> 3
+            source: Position | None = pos
+            if owner != pos.turn:
+                source = _with_turn(pos, owner) if self.config.teaching else None
+            if source is None:
+                continue
+            squares[frm] = Role.LIFTED
+            is_falcon = source.squares[frm] & 7 == FALCON
+            for move, code in source.iter_legal():
+                if move.from_square != frm:
+                    continue
+                to = code >> 7 & 127
+                if is_falcon:
+                    paths = source.open_falcon_paths(frm, to)
+                    for a, b in paths:
+                        squares.setdefault(a, Role.FALCON_PATH)
+                        squares.setdefault(b, Role.FALCON_PATH)
+                    squares[to] = FALCON_PATH_ROLES[len(paths)]
+                else:
+                    squares[to] = Role.LEGAL
+        return squares
+
+
+def _with_turn(pos: Position, colour: int) -> Position | None:
+    """The same position with ``colour`` to move, or None if that is no position."""
+    fields = pos.fen().split()
+    fields[1] = "w" if colour == 0 else "b"
+    fields[3] = "-"
+    try:
+        return Position(" ".join(fields), pos.variant)
+    except FenError:
+        return None
