@@ -1,0 +1,71 @@
+"""A tiny board simulator for reconciler tests: lift and place by name."""
+
+from __future__ import annotations
+
+from boardctl.board import Event, Reconciler, ReconcilerConfig
+from boardctl.rules import Game, get_variant
+
+
+class Table:
+    """A reconciler with a clock and a reading, driven like a person would."""
+
+    def __init__(self, fen: str | None = None, variant: str = "falcon",
+                 engine_side: int | None = None, **config: object) -> None:
+        self.game = Game(get_variant(variant), fen)
+        self.rec = Reconciler(self.game, ReconcilerConfig(**config), engine_side)  # type: ignore[arg-type]
+        self.reading = self.rec.reading
+        self.now = 0.0
+        self.events: list[Event] = []
+
+    def sq(self, name: str) -> int:
+        return self.game.position.geometry.parse_square(name)
+
+    def _feed(self) -> list[Event]:
+        out = self.rec.feed(self.reading, self.now)
+        self.events += out
+        return out
+
+    def lift(self, *names: str, after: float = 0.1) -> list[Event]:
+        self.now += after
+        for name in names:
+            self.reading &= ~(1 << self.sq(name))
+        return self._feed()
+
+    def place(self, *names: str, after: float = 0.1) -> list[Event]:
+        self.now += after
+        for name in names:
+            self.reading |= 1 << self.sq(name)
+        return self._feed()
+
+    def choose(self, letter: str) -> list[Event]:
+        from boardctl.rules import PieceType
+        from boardctl.rules.pieces import SYMBOLS
+
+        out = self.rec.choose(PieceType(SYMBOLS.index(letter)), self.now)
+        self.events += out
+        return out
+
+    def move(self, frm: str, to: str) -> list[Event]:
+        return self.lift(frm) + self.place(to)
+
+    def set_reading(self, reading: int, after: float = 0.1) -> list[Event]:
+        self.now += after
+        self.reading = reading
+        return self._feed()
+
+    def wait(self, seconds: float) -> list[Event]:
+        end = self.now + seconds
+        out: list[Event] = []
+        while True:
+            due = self.rec.next_deadline()
+            if due is None or due > end:
+                break
+            self.now = max(self.now, due)
+            out += self.rec.tick(self.now)
+        self.now = end
+        out += self.rec.tick(end)
+        self.events += out
+        return out
+
+    def lines(self) -> list[str]:
+        return [e.line() for e in self.events]
