@@ -186,6 +186,8 @@ class Reconciler:
             self._judge_due = now + self.config.settle
             self._promotion = None
             self._new_game_due = None
+            if self._fix is None:
+                self._unexplained_since = None  # grace runs for one unexplained reading
             events += self._quick_reply()
         events += self.tick(now)
         return events
@@ -203,6 +205,7 @@ class Reconciler:
         if (
             self._unexplained_since is not None
             and self._fix is None
+            and self._judge_due is None
             and now >= self._unexplained_since + self.config.grace
         ):
             events += self._show_fix()
@@ -217,7 +220,7 @@ class Reconciler:
             times.append(self._promotion.deadline)
         if self._new_game_due is not None:
             times.append(self._new_game_due)
-        if self._unexplained_since is not None and self._fix is None:
+        if self._unexplained_since is not None and self._fix is None and self._judge_due is None:
             times.append(self._unexplained_since + self.config.grace)
         return min(times) if times else None
 
@@ -271,26 +274,39 @@ class Reconciler:
 
     # ------------------------------------------------------------ judging
     def _quick_reply(self) -> list[Event]:
-        """Commit a move not yet settled (or the engine's) at once when the new
-        reading makes sense only after it: the reply has begun."""
+        """Accept the engine's move the moment the board shows it, and keep
+        track of the move the board last showed (see :meth:`_reply_started`)."""
         ex = self._explain()
-        pending = self._tentative
         if not self._human_to_move and self.engine_move is not None:
             engine = [c for c in ex.candidates if c.move == self.engine_move]
             if self.reading == engine[0].after:
                 return self._commit(engine[0], by_engine=True)
-            pending = engine[0]
-        matches = [c for c in self._allowed(ex.matches(self.reading)) if not self._is_swap(c)]
-        self._tentative = matches[0] if len(matches) == 1 else None
-        if pending is None or self._explained(self.reading):
+            self._tentative = engine[0]
             return []
+        matches = [c for c in self._allowed(ex.matches(self.reading)) if not self._is_swap(c)]
+        if len(matches) == 1:
+            self._tentative = matches[0]
+        elif self._explained(self.reading):
+            self._tentative = None  # the piece is on its way again
+        return []
+
+    def _reply_started(self, now: float) -> list[Event] | None:
+        """The settled reading makes sense only after the move last shown (or
+        the engine's): the reply began before that move settled.  Commit it,
+        then judge the rest.  Decided only now, once settled: a nudge of an
+        opponent's piece in the middle of a slide must not end the move."""
+        pending = self._tentative
+        if pending is None or self._explained(self.reading):
+            return None
         after = self.game.position.copy()
         after.push(pending.move)
         later = Explainer(after)
-        if self.reading == later.base or later.matches(self.reading) \
-                or later.in_progress(self.reading):
-            return self._commit(pending, by_engine=not self._human_to_move)
-        return []
+        if not (self.reading == later.base or later.matches(self.reading)
+                or later.in_progress(self.reading)):
+            return None
+        events = self._commit(pending, by_engine=not self._human_to_move)
+        self._judge_due = None
+        return events + self._judge(now)
 
     def _judge(self, now: float) -> list[Event]:
         """The reading has settled: decide what it is (module docstring)."""
@@ -301,6 +317,9 @@ class Reconciler:
             self._synced()
             return []
         events: list[Event] = []
+        reply = self._reply_started(now)
+        if reply is not None:
+            return reply
         matches = self._allowed(ex.matches(reading))
         if matches:
             swap_due = self.changed_at + self.config.swap_wait
@@ -362,23 +381,29 @@ class Reconciler:
         """Narrow moves that leave the same occupancy by what the player handled.
 
         Castling f1j1 and the rook move j1g1 fill the same squares, as do all
-        captures by one piece: the move whose squares include every square
-        touched wins, then the capture square put down (or lifted) last.
+        captures by one piece: the moves whose squares take in the most of the
+        squares touched win (slides and nudges touch squares outside every
+        move), then those with the fewest squares untouched, then the capture
+        square put down, or else lifted, last.
         """
         episode = episode or self._episode
-        covering = [
-            c for c in matches if all(c.footprint >> sq & 1 for sq in episode.recent)
-        ]
-        if covering:
-            matches = covering
-        squares = {c.move.to_square for c in matches}
+
+        def score(c: Candidate) -> tuple[int, int]:
+            covered = sum(1 for sq in episode.recent if c.footprint >> sq & 1)
+            # On a tie, the move with no square nobody touched: a1e1 over the
+            # castling that also needs the king moved.
+            return covered, covered - c.footprint.bit_count()
+
+        best = max(score(c) for c in matches)
+        matches = [c for c in matches if score(c) == best]
         if len({(c.move.from_square, c.move.to_square) for c in matches}) == 1:
             return matches
+        captures = {c.capture for c in matches if c.capture >= 0}
         for sq in reversed(episode.placed):
-            if sq in squares:
-                return [c for c in matches if c.move.to_square == sq]
+            if sq in captures:
+                return [c for c in matches if c.capture == sq]
         touched = [c for c in matches if c.capture >= 0 and episode.touched(c.capture)]
-        if len({c.move.to_square for c in touched}) == 1:
+        if len({c.capture for c in touched}) == 1:
             return touched
         return matches
 
@@ -518,9 +543,8 @@ class Reconciler:
         self._new_game_due = None
         self._ambiguity = None
         self._tentative = None
-        had_fix = self._fix is not None
-        self._clear_fix()
-        if had_fix or self.prompt.startswith("Which piece") or self.prompt.startswith("Choose"):
+        self._fix = None
+        if self.state is not State.GAME_OVER:
             self.prompt = ""
 
     def _clear_fix(self) -> None:

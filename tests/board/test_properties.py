@@ -1,0 +1,223 @@
+"""Property tests: any physical way of making a move yields that move; noise never hurts.
+
+A move is carried out as a person might: pieces lifted and put down in any
+order the squares allow, the moving piece slid over other empty squares with
+short pauses, unrelated pieces nudged and set straight, a capture done as a
+swap (the target never reading empty), king and rook of a castling
+interleaved in any way.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardctl.board import MoveMade, Reconciler, ReconcilerConfig, State
+from boardctl.board.explain import footprint, occupancy
+from boardctl.rules import VARIANTS, Game, PieceType, Position
+from boardctl.rules.moves import CASTLE, EN_PASSANT
+
+CONFIG = ReconcilerConfig()
+FAST = CONFIG.settle * 0.8   # longest pause that never lets a reading settle
+
+STARTS = [
+    ("falcon", None),
+    ("falcon", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"),
+    ("falcon", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R b KQkq - 0 1"),
+    ("falcon", "r1n2k2br/1P3P1P2/10/10/10/10/1p3p1p2/R1N2K2BR w - - 0 1"),
+    ("falcon", "k9/3p6/10/4P5/10/10/10/9K b - - 0 1"),
+    ("falcon", "2f2k1f2/3n2p3/10/4F5/5f4/3N2F3/4PP4/5K4 b - - 0 1"),
+    ("falcon-xboard", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPfP/R4K3R w KQkq - 0 1"),
+    ("falcon-modified-free", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"),
+    ("falcon-8x8", None),
+]
+
+
+@dataclass(frozen=True)
+class Step:
+    verb: str          # "lift", "place" or "choose"
+    square: int = -1
+    piece: int = 0
+    pause: float = 0.1  # seconds before this step
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    variant, fen = draw(st.sampled_from(STARTS))
+    game = Game(VARIANTS[variant], fen)
+    for _ in range(draw(st.integers(0, 24))):
+        moves = game.position.legal_moves()
+        if not moves or game.outcome() is not None:
+            break
+        game.push(draw(st.sampled_from(moves)))
+    return game
+
+
+@st.composite
+def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Step]:
+    """The steps of carrying out ``code`` on the board, in a random physical order."""
+    frm, to, flag = code & 127, code >> 7 & 127, code >> 17
+    occ = occupancy(pos)
+    pause = st.floats(0.02, 1.2 if slow else FAST)
+    # Pieces to move: (from, to); pieces to take off: squares.
+    carries = [(frm, to)]
+    removals: list[int] = []
+    if flag == CASTLE:
+        carries.append(pos.castle_rook_squares(frm, to))
+    elif flag == EN_PASSANT:
+        removals.append(footprint(pos, code)[1])
+    elif occ >> to & 1:
+        removals.append(to)
+    swap = bool(removals) and removals[0] == to and draw(st.booleans())
+    if swap:
+        removals = []
+    pending = [("lift", s) for s, _ in carries] + [("off", s) for s in removals]
+    held: dict[int, int] = {}   # piece (by its from-square) -> where it goes
+    board = occ
+    steps: list[Step] = []
+    while pending or held:
+        options: list[tuple[str, int]] = list(pending)
+        for source, dest in held.items():
+            if not board >> dest & 1 or (swap and dest == to):
+                options.append(("place", source))
+        kind, square = draw(st.sampled_from(options))
+        if kind in ("lift", "off"):
+            pending.remove((kind, square))
+            steps.append(Step("lift", square, pause=draw(pause)))
+            board &= ~(1 << square)
+            if kind == "lift":
+                held[square] = dict(carries)[square]
+            continue
+        dest = held.pop(square)
+        # Slide over a few empty squares first, never long enough to settle.
+        for _ in range(draw(st.integers(0, 2)) if not slow else 0):
+            empty = [s for s in range(pos.geometry.size)
+                     if not board >> s & 1 and s != dest and s not in held.values()]
+            if not empty:
+                break
+            via = draw(st.sampled_from(empty))
+            steps.append(Step("place", via, pause=draw(st.floats(0.02, FAST))))
+            steps.append(Step("lift", via, pause=draw(st.floats(0.02, FAST))))
+        steps.append(Step("place", dest, pause=draw(pause)))
+        board |= 1 << dest
+    # Nudges: an uninvolved piece knocked and set straight, quickly.
+    if not slow:
+        others = [s for s in pos.geometry.squares(occ & ~footprint(pos, code)[0])]
+        for _ in range(draw(st.integers(0, 2))):
+            if not others:
+                break
+            sq = draw(st.sampled_from(others))
+            at = draw(st.integers(0, len(steps)))
+            steps[at:at] = [Step("lift", sq, pause=draw(st.floats(0.02, FAST))),
+                            Step("place", sq, pause=draw(st.floats(0.02, FAST)))]
+    promo = code >> 14 & 7
+    if promo and (promo != CONFIG.default_promotion or draw(st.booleans())):
+        steps.insert(draw(st.integers(0, len(steps))), Step("choose", piece=promo, pause=0.05))
+    return steps
+
+
+def carry_out(rec: Reconciler, steps: list[Step], now: float) -> tuple[float, list[str]]:
+    reading = rec.reading
+    lines: list[str] = []
+    for step in steps:
+        now = run(rec, now, now + step.pause, lines)
+        if step.verb == "choose":
+            lines += [e.line() for e in rec.choose(PieceType(step.piece), now)]
+            continue
+        bit = 1 << step.square
+        reading = reading & ~bit if step.verb == "lift" else reading | bit
+        lines += [e.line() for e in rec.feed(reading, now)]
+    return now, lines
+
+
+def run(rec: Reconciler, now: float, until: float, lines: list[str]) -> float:
+    """Let virtual time pass, firing every timer on time."""
+    while (due := rec.next_deadline()) is not None and due <= until:
+        now = max(now, due)
+        lines += [e.line() for e in rec.tick(now)]
+    return until
+
+
+# BOARDCTL_EXAMPLES=5000 for a long soak; the suite's default keeps CI quick.
+PROPERTY = settings(max_examples=int(os.environ.get("BOARDCTL_EXAMPLES", "250")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _check(data: st.DataObject, slow: bool) -> None:
+    game = data.draw(games())
+    pos = game.position
+    codes = pos.legal_codes()
+    if not codes or game.outcome() is not None:
+        return
+    code = data.draw(st.sampled_from(codes))
+    move = pos.to_move(code)
+    expected = pos.uci(move)
+    steps = data.draw(handlings(pos, code, slow))
+    start_fen = pos.fen()
+    rec = Reconciler(game, CONFIG)
+    played = len(game.moves)
+    now, lines = carry_out(rec, steps, 0.0)
+    now = run(rec, now, now + CONFIG.swap_wait + CONFIG.promotion_wait + 1, lines)
+    if rec.state is State.CHOOSING and rec._ambiguity is not None:
+        # Several captures fit a swap: the player answers by lifting the
+        # piece on the square it took and putting it down again.
+        now, more = carry_out(rec, [Step("lift", move.to_square), Step("place", move.to_square)],
+                              now)
+        lines += more
+        run(rec, now, now + 30, lines)
+    made = [rec.game.position.uci(m) for m in rec.game.moves[played:]]
+    assert made == [expected], (start_fen, lines, steps)
+    if not slow:
+        assert not [line for line in lines if line.startswith("error")], (start_fen, lines, steps)
+
+
+@PROPERTY
+@given(st.data())
+def test_any_quick_physical_handling_yields_exactly_the_move(data):
+    _check(data, slow=False)
+
+
+@PROPERTY
+@given(st.data())
+def test_slow_handling_with_pauses_yields_exactly_the_move(data):
+    _check(data, slow=True)
+
+
+@PROPERTY
+@given(games(), st.data())
+def test_noise_never_raises_and_restoring_the_board_brings_it_back(game, data):
+    rec = Reconciler(game, CONFIG)
+    size = game.position.geometry.size
+    reading = rec.reading
+    now = 0.0
+    lines: list[str] = []
+    for _ in range(data.draw(st.integers(1, 40))):
+        now = run(rec, now, now + data.draw(st.floats(0.0, 3.0)), lines)
+        if data.draw(st.integers(0, 9)) == 0:
+            lines += [e.line() for e in rec.choose(data.draw(st.sampled_from(
+                game.variant.promotions)), now)]
+            continue
+        reading ^= 1 << data.draw(st.integers(0, size - 1))
+        events = rec.feed(reading, now)
+        for event in events:
+            if isinstance(event, MoveMade):
+                # Every committed move is in the game, and so was legal.
+                assert (rec.game.moves and rec.game.moves[-1] == event.move) or any(
+                    isinstance(e, MoveMade) for e in events[events.index(event) + 1:])
+        lines += [e.line() for e in events]
+    # The player sets the board to the game's position: all is well again.
+    target = occupancy(rec.game.position)
+    moves_before = list(rec.game.moves)
+    rec.feed(target, now + 0.1)
+    run(rec, now + 0.1, now + 60, lines)
+    assert rec.game.moves == moves_before
+    assert rec.state in (State.SYNCED, State.GAME_OVER)
+    assert rec.prompt == "" or rec.state is State.GAME_OVER
+    assert rec.scene().squares.keys() <= {rec.game.position.kings[rec.game.position.turn]}
+    replay = Position(rec.game.start_fen, rec.game.variant)
+    for move in rec.game.moves:
+        replay.push(move)  # raises if any recorded move were illegal
+    assert replay.fen() == rec.game.position.fen()
