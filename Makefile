@@ -22,7 +22,7 @@ run: $(VENV)/.run-installed
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check boardctl tests bench scripts
-	$(BIN)/mypy --strict boardctl/rules
+	$(BIN)/mypy --strict boardctl/rules boardctl/board
 
 test: lint
 	$(BIN)/python -m pytest
