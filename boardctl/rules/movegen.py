@@ -63,6 +63,13 @@ def count_legal(pos: Position) -> int:
     return _generate(pos, None)
 
 
+def legal_captures(pos: Position) -> list[int]:
+    """Legal captures and promotions; every legal move when in check."""
+    out: list[int] = []
+    _generate(pos, out, captures=True)
+    return out
+
+
 def pseudo_legal_codes(pos: Position) -> list[int]:
     """Moves that follow the pieces' movement rules but may leave the own king
     attacked (castling only where legal): what a player might try on the board."""
@@ -119,8 +126,9 @@ def _shields(pos: Position, king: int, own: Bitboard, occ: Bitboard) -> dict[int
     return allowed
 
 
-def _generate(pos: Position, out: list[int] | None) -> int:
-    """Append legal moves to ``out``, or count them when ``out`` is None."""
+def _generate(pos: Position, out: list[int] | None, captures: bool = False) -> int:
+    """Append legal moves to ``out``, or count them when ``out`` is None;
+    with ``captures``, only captures and promotions (unless in check)."""
     t = pos.tables
     us = pos.turn
     them = us ^ 1
@@ -136,12 +144,13 @@ def _generate(pos: Position, out: list[int] | None) -> int:
     pinned = 0
     for sq in shields:
         pinned |= 1 << sq
-    n = _piece_moves(pos, out, t.all & ~own, own & ~pinned, occ)
+    target = opp if captures else t.all & ~own
+    n = _piece_moves(pos, out, target, own & ~pinned, occ)
     for sq, allowed in shields.items():
-        n += _one_piece(pos, out, sq, allowed & ~own, occ)
-    n += _pawn_moves(pos, out, own & ~pinned, t.all, occ)
-    n += _king_moves(pos, out, king, own, occ)
-    if pos.castling & own:
+        n += _one_piece(pos, out, sq, allowed & target, occ, captures)
+    n += _pawn_moves(pos, out, own & ~pinned, t.all, occ, captures)
+    n += _king_moves(pos, out, king, own | (~opp if captures else 0), occ)
+    if pos.castling & own and not captures:
         n += _castles(pos, out, king, occ)
     if pos.ep_square is not None:
         n += _en_passant(pos, out, p[PAWN] & own)
@@ -199,21 +208,24 @@ def _piece_moves(
 
 
 def _one_piece(
-    pos: Position, out: list[int] | None, sq: int, target: Bitboard, occ: Bitboard
+    pos: Position, out: list[int] | None, sq: int, target: Bitboard, occ: Bitboard,
+    captures: bool = False,
 ) -> int:
     """Moves of a single (shielding) piece onto ``target``."""
     bit = 1 << sq
     if pos.pieces[PAWN] & bit:
-        return _pawn_moves(pos, out, bit, target, occ)
+        return _pawn_moves(pos, out, bit, target, occ, captures)
     if pos.pieces[KING] & bit:
         return 0
     return _piece_moves(pos, out, target, bit, occ)
 
 
 def _pawn_moves(
-    pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard
+    pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard,
+    captures: bool = False,
 ) -> int:
-    """Pushes, double pushes, captures and promotions of the pawns in ``movers``."""
+    """Pushes, double pushes, captures and promotions of the pawns in ``movers``;
+    with ``captures``, pushes only when they promote."""
     t = pos.tables
     us = pos.turn
     w = t.files
@@ -238,6 +250,9 @@ def _pawn_moves(
         right = ((pawns & not_right) >> (w - 1)) & opp
         steps = (-w, -2 * w, -w - 1, -w + 1)
         last = t.rank_bb[0]
+    if captures:
+        single &= last
+        double = 0
     promos = pos.variant.promotions
     if out is None:
         return (

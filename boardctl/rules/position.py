@@ -303,8 +303,12 @@ class Position:
         self.hash = h
 
     def unmake(self) -> int:
-        """Take back the last :meth:`make`; returns its packed move."""
+        """Take back the last :meth:`make` (or null move); returns its packed move."""
         code, captured, castling, ep, halfmove, h, ep_key = self._stack.pop()
+        if code < 0:  # a null move (make_null)
+            self.turn ^= 1
+            self.ep_square, self.halfmove_clock, self.hash, self._ep_key = ep, halfmove, h, ep_key
+            return code
         frm = code & 127
         to = code >> 7 & 127
         flag = code >> 17
@@ -354,6 +358,25 @@ class Position:
         self._ep_key = ep_key
         return code
 
+    def make_null(self) -> None:
+        """Pass the move (for the engine's null-move pruning; never in check)."""
+        self._stack.append((
+            -1, 0, self.castling, self.ep_square, self.halfmove_clock, self.hash, self._ep_key,
+        ))
+        self.hash ^= self._ep_key ^ self.zobrist.black_to_move
+        self.ep_square = None
+        self._ep_key = 0
+        self.halfmove_clock += 1
+        self.turn ^= 1
+
+    def unmake_null(self) -> None:
+        """Take back :meth:`make_null` (:meth:`unmake` does the same)."""
+        self.unmake()
+
+    def hash_history(self) -> list[int]:
+        """The hash before each move made since the last :meth:`set_fen`."""
+        return [entry[5] for entry in self._stack]
+
     def castle_rook_squares(self, king_from: Square, king_to: Square) -> tuple[Square, Square]:
         """Where the rook comes from and goes to when the king castles so."""
         base = king_from - self.geometry.file_of(king_from)
@@ -392,6 +415,10 @@ class Position:
     def pseudo_legal_codes(self) -> list[int]:
         """Moves by the pieces' movement rules, legal or not (see movegen)."""
         return movegen.pseudo_legal_codes(self)
+
+    def legal_captures(self) -> list[int]:
+        """Legal captures and promotions, packed (all legal moves when in check)."""
+        return movegen.legal_captures(self)
 
     def count_legal(self) -> int:
         """How many legal moves there are, without building them."""

@@ -83,3 +83,33 @@ def test_legal_moves_are_the_pseudo_legal_ones_that_keep_the_king_safe(game):
             safe.add(code)
         pos.unmake()
     assert safe == set(pos.legal_codes())
+
+
+@SETTINGS
+@given(games())
+def test_legal_captures_are_the_captures_and_promotions_among_legal_moves(game):
+    pos = game.position
+    if pos.is_check():
+        assert sorted(pos.legal_captures()) == sorted(pos.legal_codes())
+        return
+    expected = []
+    for code in pos.legal_codes():
+        flag = code >> 17
+        target = pos.squares[code >> 7 & 127]
+        if (target and flag != 3) or flag == 2 or code >> 14 & 7:
+            expected.append(code)
+    assert sorted(pos.legal_captures()) == sorted(expected)
+
+
+@SETTINGS
+@given(games())
+def test_null_move_passes_the_turn_and_comes_back(game):
+    pos = game.position
+    if pos.is_check():
+        return
+    fen, key = pos.fen(), pos.hash
+    pos.make_null()
+    assert pos.hash == pos.compute_hash()
+    assert pos.fen().split()[1] != fen.split()[1]
+    pos.unmake_null()
+    assert pos.fen() == fen and pos.hash == key

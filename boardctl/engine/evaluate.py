@@ -1,0 +1,225 @@
+"""Static evaluation of a Falcon Chess position, in centipawns.
+
+Where the numbers come from
+---------------------------
+Material.  Three published estimates for Falcon Chess: the inventor's, from
+hundreds of games (queen 9, falcon 7, rook 5, bishop 3, knight 3, pawn 1.2);
+a later one (queen 9.5, falcon about 5, rook 5, bishop 3.5 plus 0.5 for the
+pair, knight 3); and Fairy-Max's ``fmax.ini`` (pawn 100, knight 310, bishop
+350, rook 475, falcon 450, queen 950).  The values below start from the
+middle of those: the falcon between the rook and the queen at 5.6, the
+bishop pair as in the second estimate, a pawn worth more in the endgame.
+Tuning so far is by hand from short self-play and Fairy-Max matches
+(``bench/match.py``); no automatic tuning has been run.
+
+Piece-square values.  Built from the board's shape rather than typed in, so
+they fit 10×8 (and the other presets): knights, bishops and falcons gain for
+central squares (the falcon reaches 16 squares only from the middle), pawns
+for advancing, rooks for the seventh rank, the king for staying home behind
+its pawns until the endgame, when it heads for the centre.
+
+Terms computed at the leaf: falcon mobility counted through open paths (4 cp
+a square), the bishop pair, doubled and isolated pawns and passed pawns
+(cached per pawn layout), rooks on open and half-open files, and the pawn
+shield in front of the king while queens and falcons are on the board.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..rules import Position
+from ..rules.geometry import Tables
+from ..rules.pieces import BISHOP, BLACK, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+
+# (middle game, endgame) material by piece type.
+VALUES = {
+    PAWN: (100, 125), KNIGHT: (310, 300), BISHOP: (335, 345), ROOK: (480, 530),
+    QUEEN: (950, 1000), FALCON: (560, 560), KING: (0, 0),
+}
+# Ordering values (MVV-LVA) by piece type index.
+ORDER_VALUE = [0, 100, 310, 335, 480, 950, 2000, 560]
+PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, FALCON: 2, QUEEN: 4}
+BISHOP_PAIR = 40
+FALCON_MOBILITY = 4
+DOUBLED = 15
+ISOLATED = 12
+PASSED = (0, 5, 10, 20, 35, 60, 100, 0, 0, 0)   # by ranks advanced (1 = start rank)
+ROOK_OPEN, ROOK_HALF_OPEN = 20, 10
+SHIELD = 10
+
+
+def _square_bonus(ptype: int, file: int, rank: int, files: int, ranks: int) -> tuple[int, int]:
+    """Positional (mg, eg) for a white piece; black uses the mirrored rank."""
+    df = abs(file - (files - 1) / 2)
+    dr = abs(rank - (ranks - 1) / 2)
+    centre = -(df + dr)
+    if ptype == PAWN:
+        advance = rank - 1
+        central = 6 if 0 < df < 2.5 and 2 <= rank <= 4 else 0
+        return 4 * advance + central, 12 * advance
+    if ptype == KNIGHT:
+        return int(6 * centre) + 10, int(4 * centre) + 6
+    if ptype == BISHOP:
+        return int(3 * centre) + 6, int(2 * centre) + 4
+    if ptype == FALCON:
+        return int(5 * centre) + 10, int(4 * centre) + 8
+    if ptype == ROOK:
+        return (15 if rank == ranks - 2 else 0) + (4 if df < 2 else 0), 0
+    if ptype == QUEEN:
+        return int(2 * centre) + 4, int(3 * centre) + 6
+    # King: at home in the middle game, to the centre in the endgame.
+    home = 12 if rank == 0 and df > 1.5 else 0
+    return home - 18 * rank, int(8 * centre) + 20
+
+
+@cache
+def square_tables(files: int, ranks: int) -> tuple[list[list[int]], list[list[int]]]:
+    """(mg, eg)[piece code][square]: material plus position, white-positive."""
+    size = files * ranks
+    mg = [[0] * size for _ in range(16)]
+    eg = [[0] * size for _ in range(16)]
+    for ptype, (mv, ev) in VALUES.items():
+        for sq in range(size):
+            file, rank = sq % files, sq // files
+            pm, pe = _square_bonus(ptype, file, rank, files, ranks)
+            mg[ptype][sq] = mv + pm
+            eg[ptype][sq] = ev + pe
+            mirror = (ranks - 1 - rank) * files + file
+            mg[ptype | BLACK << 3][mirror] = -(mv + pm)
+            eg[ptype | BLACK << 3][mirror] = -(ev + pe)
+    return mg, eg
+
+
+def material_sums(pos: Position) -> tuple[int, int]:
+    """The (mg, eg) sums of :func:`square_tables` from scratch."""
+    mg, eg = square_tables(pos.geometry.files, pos.geometry.ranks)
+    total_mg = total_eg = 0
+    for sq, piece in enumerate(pos.squares):
+        if piece:
+            total_mg += mg[piece][sq]
+            total_eg += eg[piece][sq]
+    return total_mg, total_eg
+
+
+class Evaluator:
+    """Leaf evaluation; keeps a cache of pawn-structure scores."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+        self.pawn_cache: dict[tuple[int, int], int] = {}
+        files = tables.files
+        file_bb = tables.file_bb
+        self.adjacent = [
+            (file_bb[f - 1] if f > 0 else 0) | (file_bb[f + 1] if f < files - 1 else 0)
+            for f in range(files)
+        ]
+        self.full_phase = 2 * (2 * 1 + 2 * 1 + 2 * 2 + 2 * 2 + 4)
+
+    def evaluate(self, pos: Position, mg: int, eg: int) -> int:
+        """Score for the side to move; ``mg``/``eg`` are the incremental sums."""
+        t = self.t
+        p = pos.pieces
+        white, black = pos.colors
+        occ = white | black
+        phase = (
+            (p[KNIGHT] | p[BISHOP]).bit_count()
+            + 2 * (p[ROOK] | p[FALCON]).bit_count()
+            + 4 * p[QUEEN].bit_count()
+        )
+        phase = min(phase, self.full_phase)
+        score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
+        falcons = p[FALCON]
+        while falcons:
+            low = falcons & -falcons
+            falcons ^= low
+            sq = low.bit_length() - 1
+            att = 0
+            for mask, table in t.falcon_quadrants[sq]:
+                att |= table[occ & mask]
+            if white & low:
+                score += FALCON_MOBILITY * (att & ~white).bit_count()
+            else:
+                score -= FALCON_MOBILITY * (att & ~black).bit_count()
+        bishops = p[BISHOP]
+        if (bishops & white).bit_count() >= 2:
+            score += BISHOP_PAIR
+        if (bishops & black).bit_count() >= 2:
+            score -= BISHOP_PAIR
+        pawns = p[PAWN]
+        key = (pawns & white, pawns & black)
+        structure = self.pawn_cache.get(key)
+        if structure is None:
+            structure = self._pawns(key[0], key[1])
+            if len(self.pawn_cache) > 100_000:
+                self.pawn_cache.clear()
+            self.pawn_cache[key] = structure
+        score += structure
+        score += self._rooks(p[ROOK], white, black, pawns)
+        if phase * 2 > self.full_phase:
+            score += self._shield(pos, WHITE) - self._shield(pos, BLACK)
+        return score if pos.turn == WHITE else -score
+
+    def _pawns(self, wp: int, bp: int) -> int:
+        t = self.t
+        files = t.files
+        score = 0
+        for f in range(files):
+            mask = t.file_bb[f]
+            for own, enemy, sign in ((wp, bp, 1), (bp, wp, -1)):
+                here = own & mask
+                if not here:
+                    continue
+                count = here.bit_count()
+                if count > 1:
+                    score -= sign * DOUBLED * (count - 1)
+                if not own & self.adjacent[f]:
+                    score -= sign * ISOLATED * count
+                # Passed: no enemy pawn ahead on this or the adjacent files.
+                front = here.bit_length() - 1 if sign == 1 else (here & -here).bit_length() - 1
+                rank = front // files
+                span = mask | self.adjacent[f]
+                if sign == 1:
+                    ahead = span & ~((1 << ((rank + 1) * files)) - 1)
+                    advanced = rank
+                else:
+                    ahead = span & ((1 << (rank * files)) - 1)
+                    advanced = t.ranks - 1 - rank
+                if not enemy & ahead:
+                    score += sign * PASSED[min(advanced, len(PASSED) - 1)]
+        return score
+
+    def _rooks(self, rooks: int, white: int, black: int, pawns: int) -> int:
+        t = self.t
+        score = 0
+        while rooks:
+            low = rooks & -rooks
+            rooks ^= low
+            sq = low.bit_length() - 1
+            file_mask = t.file_bb[sq % t.files]
+            is_white = bool(white & low)
+            own = white if is_white else black
+            if not pawns & file_mask:
+                bonus = ROOK_OPEN
+            elif not pawns & own & file_mask:
+                bonus = ROOK_HALF_OPEN
+            else:
+                continue
+            score += bonus if is_white else -bonus
+        return score
+
+    def _shield(self, pos: Position, colour: int) -> int:
+        king = pos.kings[colour]
+        t = self.t
+        files = t.files
+        rank = king // files
+        forward = rank + 1 if colour == WHITE else rank - 1
+        if not 0 <= forward < t.ranks:
+            return 0
+        file = king % files
+        shield = 0
+        for f in (file - 1, file, file + 1):
+            if 0 <= f < files:
+                shield |= 1 << (forward * files + f)
+        own_pawns = pos.pieces[PAWN] & pos.colors[colour]
+        return SHIELD * (shield & own_pawns).bit_count()

@@ -1,0 +1,460 @@
+"""The search: iterative deepening PVS with quiescence, on the rules core.
+
+Contract of :meth:`Engine.search`: it searches the position it is given
+(making and unmaking moves on it, so the position's own history counts for
+repetitions) and leaves it exactly as it was; it reports each finished
+iteration through ``on_info``; it polls ``stop`` and the clock every
+``CHECK_EVERY`` nodes and returns promptly with the best move of the last
+finished iteration (or the best so far in this one); it returns None only
+when there is no legal move.
+
+Techniques: transposition table keyed by the Zobrist hash, move ordering
+(hash move, MVV-LVA captures, two killers per ply, history), null-move
+pruning, late-move reductions of quiet moves, check extension, mate-distance
+pruning and scores, aspiration windows, and a quiescence search of captures
+and promotions (all moves when in check).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from ..rules import Move, Position
+from ..rules.pieces import KING, PAWN
+from .evaluate import ORDER_VALUE, Evaluator, material_sums, square_tables
+from .limits import Info, Limits
+
+MAX_SKILL = 20
+MATE = 30_000
+MATE_BOUND = MATE - 1000      # scores beyond this are mates
+INF = 32_000
+MAX_PLY = 96
+CHECK_EVERY = 512             # nodes between looks at the clock and at stop()
+EXACT, LOWER, UPPER = 0, 1, 2
+NULL_REDUCTION = 2
+TT_LIMIT = 1_500_000          # entries before the table is cleared
+ASPIRATION = 40
+
+
+class _Stop(Exception):
+    """Unwinds the search when time is up or stop() says so."""
+
+
+class Engine:
+    """A Falcon Chess engine: one search at a time.
+
+    ``skill`` runs from 0 (a beginner: shallow, with large random errors in
+    how it rates moves, so it makes human-like mistakes) to ``MAX_SKILL``
+    (full strength, with a little randomness among near-equal moves in the
+    opening so that games differ).
+    """
+
+    def __init__(self, skill: int = MAX_SKILL, seed: int | None = None) -> None:
+        self.skill = skill
+        self.rng = random.Random(seed)
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.history: dict[int, int] = {}
+        self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.nodes = 0
+        self._evaluators: dict[tuple[int, int], Evaluator] = {}
+
+    def new_game(self) -> None:
+        """Forget what was learnt about earlier positions."""
+        self.tt.clear()
+        self.history.clear()
+
+    # ------------------------------------------------------------- driver
+    def search(
+        self,
+        pos: Position,
+        limits: Limits,
+        stop: Callable[[], bool] | None = None,
+        on_info: Callable[[Info], None] | None = None,
+    ) -> Move | None:
+        root_moves = pos.legal_codes()
+        if not root_moves:
+            return None
+        self._prepare(pos, limits, stop)
+        self._noise = self._root_noise(pos, root_moves)
+        best = root_moves[0]
+        best_score = -INF
+        max_depth = self._max_depth(limits)
+        stack_depth = len(pos.ply_stack)
+        try:
+            for depth in range(1, max_depth + 1):
+                score, move = self._iterate(depth, best, best_score)
+                best, best_score = move, score
+                info = self._info(depth, score)
+                if on_info:
+                    on_info(info)
+                wanted = limits.mate
+                if wanted is not None and info.mate is not None and 0 < info.mate <= wanted:
+                    break
+                if abs(score) > MATE_BOUND and depth > 2 * (MATE - abs(score)) + 2:
+                    break  # a forced mate is found and confirmed deeper
+                if self._soft_deadline is not None and time.perf_counter() >= self._soft_deadline:
+                    break
+                if len(root_moves) == 1 and self._soft_deadline is not None:
+                    break  # the only move: no need to think
+        except _Stop:
+            while len(pos.ply_stack) > stack_depth:
+                pos.unmake()
+            if self._current_best:
+                best = self._current_best
+        return pos.to_move(best)
+
+    def _prepare(self, pos: Position, limits: Limits, stop: Callable[[], bool] | None) -> None:
+        self.pos = pos
+        self.stop = stop
+        self.nodes = 0
+        self.seldepth = 0
+        self.start = time.perf_counter()
+        self.node_limit = limits.nodes
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        if len(self.tt) > TT_LIMIT:
+            self.tt.clear()
+        key = (pos.geometry.files, pos.geometry.ranks)
+        if key not in self._evaluators:
+            self._evaluators[key] = Evaluator(pos.tables)
+        self.evaluator = self._evaluators[key]
+        self.mg_table, self.eg_table = square_tables(*key)
+        mg, eg = material_sums(pos)
+        self.mg_stack = [mg]
+        self.eg_stack = [eg]
+        # Positions since the last capture or pawn move, for repetitions.
+        history = pos.hash_history()
+        self.path = history[len(history) - pos.halfmove_clock:] if pos.halfmove_clock else []
+        self.path.append(pos.hash)
+        self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
+        self._current_best = 0
+        self.pv_table: dict[int, int] = {}
+
+    def _deadlines(self, pos: Position, limits: Limits) -> tuple[float | None, float | None]:
+        if limits.infinite:
+            return None, None
+        if limits.movetime is not None:
+            # Leave a little for the process to answer; never think past it.
+            budget = max(limits.movetime - 0.02, limits.movetime * 0.9)
+            return self.start + budget, self.start + budget
+        clock = limits.wtime if pos.turn == 0 else limits.btime
+        if clock is None:
+            return None, None
+        inc = limits.winc if pos.turn == 0 else limits.binc
+        moves_left = limits.movestogo or 30
+        share = clock / moves_left + 0.8 * inc
+        hard = min(clock * 0.4, share * 3)
+        share = min(share, hard)
+        return self.start + hard, self.start + share * 0.6
+
+    def _max_depth(self, limits: Limits) -> int:
+        depth = limits.depth or MAX_PLY
+        if limits.mate is not None:
+            depth = min(depth, 2 * limits.mate + 1)
+        if self.skill < MAX_SKILL:
+            depth = min(depth, 1 + self.skill // 3)
+        return max(1, min(depth, MAX_PLY))
+
+    def _root_noise(self, pos: Position, moves: list[int]) -> dict[int, int]:
+        """Random points added to each root move: large at low skill (mistakes),
+        small in the opening at full strength (variety among near-equal moves)."""
+        spread = (MAX_SKILL - self.skill) * 15
+        if self.skill >= MAX_SKILL:
+            opening = pos.fullmove_number <= 6 and (pos.colors[0] | pos.colors[1]).bit_count() >= 30
+            spread = 12 if opening else 0
+        if not spread:
+            return {}
+        return {code: self.rng.randint(-spread, spread) for code in moves}
+
+    def _info(self, depth: int, score: int) -> Info:
+        elapsed = time.perf_counter() - self.start
+        mate = None
+        cp: int | None = score
+        if abs(score) > MATE_BOUND:
+            plies = MATE - abs(score)
+            mate = (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
+            cp = None
+        return Info(depth, cp, mate, self.nodes, elapsed, self._pv(depth), self.seldepth)
+
+    def _pv(self, depth: int) -> list[Move]:
+        pos = self.pos
+        moves: list[Move] = []
+        made = 0
+        seen = set()
+        for _ in range(depth):
+            entry = self.tt.get(pos.hash)
+            if entry is None or not entry[3] or pos.hash in seen:
+                break
+            seen.add(pos.hash)
+            code = entry[3]
+            if code not in pos.legal_codes():
+                break
+            moves.append(pos.to_move(code))
+            pos.make(code)
+            made += 1
+        for _ in range(made):
+            pos.unmake()
+        return moves
+
+    # --------------------------------------------------------------- root
+    def _iterate(self, depth: int, best: int, best_score: int) -> tuple[int, int]:
+        if depth >= 4 and abs(best_score) < MATE_BOUND:
+            alpha, beta = best_score - ASPIRATION, best_score + ASPIRATION
+            score, move = self._root(depth, alpha, beta, best)
+            if alpha < score < beta:
+                return score, move
+        return self._root(depth, -INF, INF, best)
+
+    def _root(self, depth: int, alpha: int, beta: int, first: int) -> tuple[int, int]:
+        pos = self.pos
+        moves = self._order(pos.legal_codes(), first, 0)
+        best_move = moves[0]
+        best = -INF
+        noise = self._noise
+        for i, code in enumerate(moves):
+            bonus = noise.get(code, 0)
+            self._make(code)
+            if i == 0:
+                raw = -self._negamax(depth - 1, -beta + bonus, -alpha + bonus, 1)
+            else:
+                raw = -self._negamax(depth - 1, -alpha + bonus - 1, -alpha + bonus, 1)
+                if alpha < raw + bonus < beta:
+                    raw = -self._negamax(depth - 1, -beta + bonus, -alpha + bonus, 1)
+            self._unmake()
+            # The noise rates ordinary moves, never a forced mate.
+            score = raw if abs(raw) > MATE_BOUND else raw + bonus
+            if score > best:
+                best, best_move = score, code
+                if depth > 1:
+                    self._current_best = code
+            if score > alpha:
+                alpha = score
+            if alpha >= beta:
+                break
+        self.tt[pos.hash] = (depth, EXACT if best < beta else LOWER, best, best_move)
+        return best, best_move
+
+    # ------------------------------------------------------------- search
+    def _make(self, code: int) -> None:
+        """Make a move and keep the incremental material sums."""
+        pos = self.pos
+        sqs = pos.squares
+        frm = code & 127
+        to = code >> 7 & 127
+        flag = code >> 17
+        piece = sqs[frm]
+        mgt, egt = self.mg_table, self.eg_table
+        mg = self.mg_stack[-1] - mgt[piece][frm]
+        eg = self.eg_stack[-1] - egt[piece][frm]
+        if flag == 3:  # castling: the rook moves too
+            rook_from, rook_to = pos.castle_rook_squares(frm, to)
+            rook = sqs[rook_from]
+            mg += mgt[rook][rook_to] - mgt[rook][rook_from]
+            eg += egt[rook][rook_to] - egt[rook][rook_from]
+        else:
+            captured = sqs[to]
+            if captured:
+                mg -= mgt[captured][to]
+                eg -= egt[captured][to]
+            elif flag == 2:  # en passant
+                victim = to - pos.geometry.files if piece >> 3 == 0 else to + pos.geometry.files
+                mg -= mgt[sqs[victim]][victim]
+                eg -= egt[sqs[victim]][victim]
+        promo = code >> 14 & 7
+        if promo:
+            piece = promo | (piece & 8)
+        mg += mgt[piece][to]
+        eg += egt[piece][to]
+        pos.make(code)
+        self.mg_stack.append(mg)
+        self.eg_stack.append(eg)
+        self.path.append(pos.hash)
+
+    def _unmake(self) -> None:
+        self.pos.unmake()
+        self.mg_stack.pop()
+        self.eg_stack.pop()
+        self.path.pop()
+
+    def _check(self) -> None:
+        if self._hard_deadline is not None and time.perf_counter() >= self._hard_deadline:
+            raise _Stop
+        if self.stop is not None and self.stop():
+            raise _Stop
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _Stop
+
+    def _evaluate(self) -> int:
+        return self.evaluator.evaluate(self.pos, self.mg_stack[-1], self.eg_stack[-1])
+
+    def _repeated(self) -> bool:
+        path = self.path
+        key = path[-1]
+        # Only positions with the same side to move, back to the last
+        # irreversible move, can repeat this one.
+        limit = min(self.pos.halfmove_clock, len(path) - 1)
+        return any(path[-1 - i] == key for i in range(2, limit + 1, 2))
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int, allow_null: bool = True) -> int:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0:
+            self._check()
+        pos = self.pos
+        if pos.halfmove_clock >= 100 or self._repeated():
+            return 0
+        # Mate-distance pruning: no line can beat a mate already found nearer.
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
+        in_check = pos.is_check()
+        if in_check:
+            depth += 1
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(alpha, beta, ply)
+        key = pos.hash
+        entry = self.tt.get(key)
+        tt_move = 0
+        pv_node = beta - alpha > 1
+        if entry is not None:
+            e_depth, e_flag, e_score, tt_move = entry
+            if e_depth >= depth and not pv_node:
+                if e_score > MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -MATE_BOUND:
+                    e_score += ply
+                if e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (
+                    e_flag == UPPER and e_score <= alpha
+                ):
+                    return e_score
+        if (
+            allow_null and not pv_node and not in_check and depth >= 3
+            and self._has_pieces(pos) and self._evaluate() >= beta
+        ):
+            pos.make_null()
+            self.path.append(pos.hash)
+            score = -self._negamax(depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1, False)
+            self.path.pop()
+            pos.unmake_null()
+            if score >= beta and score < MATE_BOUND:
+                return beta
+        moves = pos.legal_codes()
+        if not moves:
+            return -MATE + ply if in_check else 0
+        moves = self._order(moves, tt_move, ply)
+        best = -INF
+        best_move = 0
+        flag = UPPER
+        sqs = pos.squares
+        history = self.history
+        for i, code in enumerate(moves):
+            quiet = not sqs[code >> 7 & 127] and not code >> 14 & 7 and code >> 17 != 2
+            self._make(code)
+            if i == 0:
+                score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+            else:
+                reduction = 0
+                if depth >= 3 and i >= 3 and quiet and not in_check:
+                    reduction = 1 if i < 8 else 2
+                score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
+                if score > alpha and (reduction or score < beta):
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+            self._unmake()
+            if score > best:
+                best = score
+                best_move = code
+                if score > alpha:
+                    alpha = score
+                    flag = EXACT
+                    if alpha >= beta:
+                        flag = LOWER
+                        if quiet:
+                            killers = self.killers[ply]
+                            if killers[0] != code:
+                                killers[1] = killers[0]
+                                killers[0] = code
+                            history[code & 16383] = history.get(code & 16383, 0) + depth * depth
+                        break
+        stored = best
+        if stored > MATE_BOUND:
+            stored += ply
+        elif stored < -MATE_BOUND:
+            stored -= ply
+        self.tt[key] = (depth, flag, stored, best_move)
+        return best
+
+    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0:
+            self._check()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        pos = self.pos
+        in_check = pos.is_check()
+        if in_check:
+            moves = pos.legal_codes()
+            if not moves:
+                return -MATE + ply
+            best = -INF
+        else:
+            best = self._evaluate()
+            if best >= beta or ply >= MAX_PLY:
+                return best
+            if best > alpha:
+                alpha = best
+            moves = pos.legal_captures()
+        sqs = pos.squares
+        scored = []
+        for code in moves:
+            victim = sqs[code >> 7 & 127] & 7
+            gain = ORDER_VALUE[victim] + (ORDER_VALUE[code >> 14 & 7] if code >> 14 & 7 else 0)
+            if code >> 17 == 2:
+                gain = ORDER_VALUE[PAWN]
+            if not in_check and best + gain + 200 < alpha:
+                continue  # delta pruning: even winning this cannot reach alpha
+            scored.append((gain * 16 - ORDER_VALUE[sqs[code & 127] & 7] // 16, code))
+        scored.sort(reverse=True)
+        for _, code in scored:
+            self._make(code)
+            score = -self._quiesce(-beta, -alpha, ply + 1)
+            self._unmake()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    @staticmethod
+    def _has_pieces(pos: Position) -> bool:
+        """Null move is unsafe in pawn endings (zugzwang)."""
+        own = pos.colors[pos.turn]
+        return bool(own & ~pos.pieces[PAWN] & ~pos.pieces[KING])
+
+    def _order(self, moves: list[int], tt_move: int, ply: int) -> list[int]:
+        sqs = self.pos.squares
+        killers = self.killers[ply] if ply < len(self.killers) else [0, 0]
+        history = self.history
+        keyed = []
+        for code in moves:
+            if code == tt_move:
+                key = 1 << 30
+            else:
+                victim = sqs[code >> 7 & 127]
+                promo = code >> 14 & 7
+                if victim and code >> 17 != 3:
+                    attacker = ORDER_VALUE[sqs[code & 127] & 7]
+                    key = (1 << 24) + ORDER_VALUE[victim & 7] * 16 - attacker // 16
+                elif promo:
+                    key = (1 << 24) + ORDER_VALUE[promo] * 16
+                elif code == killers[0]:
+                    key = 1 << 23
+                elif code == killers[1]:
+                    key = (1 << 23) - 1
+                else:
+                    key = history.get(code & 16383, 0)
+            keyed.append((key, code))
+        keyed.sort(reverse=True)
+        return [code for _, code in keyed]

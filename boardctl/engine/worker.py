@@ -1,0 +1,183 @@
+"""The engine in a process of its own, so the daemon's loop never waits on it.
+
+The daemon calls :meth:`EngineWorker.go` with a position and limits and gets
+a request number back; it calls :meth:`poll` from its loop to collect
+:class:`Thinking` (one per finished iteration) and :class:`BestMove`
+messages, each tagged with its request.  :meth:`stop`, or a new :meth:`go`,
+cancels the running search: the search polls a shared counter every few
+hundred nodes (see ``search.CHECK_EVERY``), so it ends within milliseconds
+and still answers with the best move it has.
+
+Cancellation is "every request up to N": a stop can never be lost to a race
+with a request that is still on its way to the worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ..rules import BoardctlError, Position, get_variant, parse_uci
+from .limits import Info, Limits
+from .search import MAX_SKILL, Engine
+
+
+class WorkerError(BoardctlError, RuntimeError):
+    """The engine process is gone or answered nonsense."""
+
+
+@dataclass(frozen=True)
+class Thinking:
+    request: int
+    info: Info
+
+
+@dataclass(frozen=True)
+class BestMove:
+    request: int
+    move: str | None          # coordinate notation; None when there is no legal move
+
+
+@dataclass(frozen=True)
+class Failed:
+    request: int
+    reason: str
+
+
+Message = Thinking | BestMove | Failed
+
+
+def _serve(conn: Connection, cancelled: Any, skill: int, seed: int | None) -> None:
+    """The worker process: searches what it is sent until told to quit."""
+    engine = Engine(skill, seed)
+    while True:
+        try:
+            command = conn.recv()
+        except (EOFError, OSError):
+            return
+        kind = command[0]
+        if kind == "quit":
+            return
+        if kind == "new_game":
+            engine.new_game()
+        elif kind == "skill":
+            engine.skill = command[1]
+        elif kind == "go":
+            _, request, variant, fen, moves, limits = command
+            try:
+                pos = Position(fen, get_variant(variant))
+                for text in moves:
+                    pos.push(parse_uci(pos, text))
+            except BoardctlError as exc:
+                conn.send(Failed(request, str(exc)))
+                continue
+
+            def report(info: Info, request: int = request) -> None:
+                conn.send(Thinking(request, info))
+
+            def stop(request: int = request) -> bool:
+                return bool(cancelled.value >= request)
+
+            move = engine.search(pos, limits, stop=stop, on_info=report)
+            conn.send(BestMove(request, pos.uci(move) if move else None))
+
+
+class EngineWorker:
+    """Starts the engine process on first use; see the module docstring."""
+
+    def __init__(self, skill: int = MAX_SKILL, seed: int | None = None) -> None:
+        self._ctx = mp.get_context("spawn")
+        self._skill = skill
+        self._seed = seed
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._cancelled: Any = self._ctx.Value("q", 0)
+        self._request = 0
+
+    def start(self) -> None:
+        if self._process is not None and self._process.is_alive():
+            return
+        parent, child = self._ctx.Pipe()
+        self._process = self._ctx.Process(
+            target=_serve, args=(child, self._cancelled, self._skill, self._seed),
+            name="boardctl-engine", daemon=True,
+        )
+        self._process.start()
+        child.close()
+        self._conn = parent
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.is_alive()
+
+    def _send(self, command: tuple[object, ...]) -> None:
+        self.start()
+        assert self._conn is not None
+        try:
+            self._conn.send(command)
+        except (OSError, BrokenPipeError) as exc:
+            raise WorkerError(f"engine process is gone: {exc}") from None
+
+    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
+        """Start searching; a search still running is cancelled first."""
+        self.stop()
+        self._request += 1
+        self._send(("go", self._request, variant, fen, list(moves), limits))
+        return self._request
+
+    def stop(self) -> None:
+        """Cancel every request made so far (their best moves still arrive)."""
+        with self._cancelled.get_lock():
+            self._cancelled.value = self._request
+
+    def new_game(self) -> None:
+        self._send(("new_game",))
+
+    def set_skill(self, skill: int) -> None:
+        self._skill = skill
+        self._send(("skill", skill))
+
+    def poll(self, timeout: float = 0.0) -> list[Message]:
+        """Messages that have arrived (waiting up to ``timeout`` for the first).
+
+        :raises WorkerError: when the engine process has died.
+        """
+        if self._conn is None:
+            return []
+        out: list[Message] = []
+        try:
+            while self._conn.poll(timeout if not out else 0):
+                out.append(self._conn.recv())
+        except (EOFError, OSError) as exc:
+            raise WorkerError(f"engine process is gone: {exc}") from None
+        if not out and self._process is not None and not self._process.is_alive():
+            raise WorkerError(f"engine process exited with code {self._process.exitcode}")
+        return out
+
+    def close(self) -> None:
+        """Stop the search and the process (killed if it does not go quietly)."""
+        if self._process is None:
+            return
+        self.stop()
+        try:
+            if self._conn is not None:
+                self._conn.send(("quit",))
+        except OSError:
+            pass
+        self._process.join(2)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join(2)
+        if self._conn is not None:
+            self._conn.close()
+        self._process = None
+        self._conn = None
+
+    def __enter__(self) -> EngineWorker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,79 @@
+"""The engine worker process: requests, cancellation, failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardctl.engine import Limits
+from boardctl.engine.worker import BestMove, EngineWorker, Failed, Thinking, WorkerError
+from boardctl.rules import Position, parse_uci
+
+START = Position().fen()
+
+
+def wait_for(worker: EngineWorker, request: int, kind: type, limit: int = 600) -> list:
+    """Messages until one of ``kind`` for ``request`` (each poll waits up to 0.1 s)."""
+    seen = []
+    for _ in range(limit):
+        for message in worker.poll(0.1):
+            seen.append(message)
+            if isinstance(message, kind) and message.request == request:
+                return seen
+    raise AssertionError(f"no {kind.__name__} for request {request}: {seen}")
+
+
+@pytest.fixture
+def worker():
+    with EngineWorker(seed=1) as w:
+        yield w
+
+
+def test_a_search_reports_progress_and_a_legal_best_move(worker):
+    request = worker.go(START, ["e2e4"], Limits(depth=3))
+    seen = wait_for(worker, request, BestMove)
+    assert [m.info.depth for m in seen if isinstance(m, Thinking)] == [1, 2, 3]
+    pos = Position()
+    pos.push(parse_uci(pos, "e2e4"))
+    parse_uci(pos, seen[-1].move)  # legal for Black, or this raises
+
+
+def test_stop_ends_an_infinite_search_with_a_move(worker):
+    request = worker.go(START, [], Limits(infinite=True))
+    wait_for(worker, request, Thinking)
+    worker.stop()
+    seen = wait_for(worker, request, BestMove)
+    assert seen[-1].move is not None
+
+
+def test_a_new_position_cancels_the_search_before_it(worker):
+    first = worker.go(START, [], Limits(infinite=True))
+    wait_for(worker, first, Thinking)
+    second = worker.go(START, ["e2e4"], Limits(depth=2))
+    seen = wait_for(worker, second, BestMove)
+    best = [m for m in seen if isinstance(m, BestMove)]
+    assert [m.request for m in best] == [first, second]
+
+
+def test_a_bad_position_fails_that_request_only(worker):
+    request = worker.go("not a fen", [], Limits(depth=1))
+    assert isinstance(wait_for(worker, request, Failed)[-1], Failed)
+    request = worker.go(START, ["e2e5"], Limits(depth=1))
+    assert "illegal" in wait_for(worker, request, Failed)[-1].reason
+    request = worker.go(START, [], Limits(depth=1))
+    assert wait_for(worker, request, BestMove)[-1].move
+
+
+def test_no_legal_move_is_answered_with_none(worker):
+    mated = "10/10/10/10/10/3F6/2K7/k9 b - - 0 1"
+    request = worker.go(mated, [], Limits(depth=2))
+    assert wait_for(worker, request, BestMove)[-1].move is None
+
+
+def test_a_dead_engine_process_is_reported():
+    worker = EngineWorker()
+    worker.start()
+    worker._process.kill()
+    worker._process.join(5)
+    with pytest.raises(WorkerError):
+        worker.poll(0.1)
+    worker.close()
