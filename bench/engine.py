@@ -1,0 +1,97 @@
+"""Engine speed: nodes per second, time to depth, time to find forced mates,
+and how fast the worker process answers a stop.
+
+Prints figures only; nothing here is a test.  Run: ``.venv/bin/python bench/engine.py``
+(``--depth N`` for the time-to-depth runs, default 6).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from boardctl.engine import Engine, Limits
+from boardctl.engine.worker import BestMove, EngineWorker, Thinking
+from boardctl.rules import Position
+
+POSITIONS = [
+    ("start", Position().fen()),
+    ("open castling", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"),
+    ("middle game",
+     "rnbfqk1b1r/3Qp1p1pp/2p6n/1p2fp1p2/3P2PN2/2N4P2/PPP1PP2PP/R1BF1KFB1R w KQkq - 1 10"),
+    ("falcons everywhere", "2f2k1f2/3n2p3/10/4F5/5f4/3N2F3/4PP4/5K4 b - - 0 1"),
+    ("endgame", "8k1/5pp3/10/3F6/10/6P3/5PKP2/10 w - - 0 1"),
+]
+MATES = Path(__file__).resolve().parent.parent / "tests" / "engine" / "mates.txt"
+
+
+def time_to_depth(depth: int) -> None:
+    print(f"Time to depth {depth} (fresh engine per position):")
+    rates = []
+    for name, fen in POSITIONS:
+        engine = Engine(seed=0)
+        pos = Position(fen)
+        reached: list[tuple[int, float, int]] = []
+        engine.search(pos, Limits(depth=depth),
+                      on_info=lambda i: reached.append((i.depth, i.time, i.nodes)))
+        d, secs, nodes = reached[-1]
+        rates.append(nodes / secs)
+        steps = "  ".join(f"d{dd}:{tt:.2f}s" for dd, tt, _ in reached)
+        print(f"  {name:20} {nodes:>9} nodes {secs:6.2f} s {nodes / secs:>8,.0f} nodes/s   {steps}")
+    print(f"  mean {statistics.mean(rates):,.0f} nodes/s")
+
+
+def mates() -> None:
+    print("Time to find forced mates (Limits(mate=N)):")
+    for line in MATES.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        n, fen = (part.strip() for part in line.split("|"))
+        pos = Position(fen)
+        found: list[tuple[int | None, float, int]] = []
+        start = time.perf_counter()
+        move = Engine(seed=0).search(pos, Limits(mate=int(n)),
+                                     on_info=lambda i: found.append((i.mate, i.time, i.nodes)))
+        total = time.perf_counter() - start
+        mate, _, nodes = found[-1]
+        ok = "found" if mate == int(n) else f"NOT FOUND (mate {mate})"
+        print(f"  mate in {n}: {total * 1000:8.1f} ms {nodes:>8} nodes  {ok}  "
+              f"{pos.uci(move) if move else '-'}  {fen}")
+
+
+def stop_latency(trials: int) -> None:
+    print(f"Worker: time from stop() to the best move arriving ({trials} trials):")
+    waits = []
+    with EngineWorker(seed=0) as worker:
+        for _ in range(trials):
+            request = worker.go(POSITIONS[2][1], [], Limits(infinite=True))
+            while not any(isinstance(m, Thinking) and m.request == request and m.info.depth >= 3
+                          for m in worker.poll(0.05)):
+                pass
+            time.sleep(0.2)
+            start = time.perf_counter()
+            worker.stop()
+            done = False
+            while not done:
+                done = any(isinstance(m, BestMove) and m.request == request
+                           for m in worker.poll(0.001))
+            waits.append(time.perf_counter() - start)
+    print(f"  median {statistics.median(waits) * 1000:.1f} ms, max {max(waits) * 1000:.1f} ms")
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--stops", type=int, default=10)
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}")
+    time_to_depth(args.depth)
+    mates()
+    stop_latency(args.stops)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
