@@ -36,8 +36,8 @@ def time_to_depth(depth: int) -> None:
         pos = Position(fen)
         reached: list[tuple[int, float, int]] = []
         engine.search(pos, Limits(depth=depth),
-                      on_info=lambda i: reached.append((i.depth, i.time, i.nodes)))
-        d, secs, nodes = reached[-1]
+                      on_info=lambda i, out=reached: out.append((i.depth, i.time, i.nodes)))
+        _, secs, nodes = reached[-1]
         rates.append(nodes / secs)
         steps = "  ".join(f"d{dd}:{tt:.2f}s" for dd, tt, _ in reached)
         print(f"  {name:20} {nodes:>9} nodes {secs:6.2f} s {nodes / secs:>8,.0f} nodes/s   {steps}")
@@ -54,7 +54,8 @@ def mates() -> None:
         found: list[tuple[int | None, float, int]] = []
         start = time.perf_counter()
         move = Engine(seed=0).search(pos, Limits(mate=int(n)),
-                                     on_info=lambda i: found.append((i.mate, i.time, i.nodes)))
+                                     on_info=lambda i, out=found: out.append(
+                                         (i.mate, i.time, i.nodes)))
         total = time.perf_counter() - start
         mate, _, nodes = found[-1]
         ok = "found" if mate == int(n) else f"NOT FOUND (mate {mate})"
