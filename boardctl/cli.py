@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .board.replay import replay
+from .engine import uci
 from .errors import BoardctlError
 from .rules import Game, Position, divide, get_variant, perft
 
@@ -39,6 +40,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("log", help="sensor log: '<seconds> lift|place <square>' or 'choose <piece>'")
     p.add_argument("--fen", help="the position the log starts from (default: the start)")
     p.add_argument("--variant", default="falcon", help="rule preset (default: falcon)")
+    commands.add_parser("uci", help="play as a UCI engine on stdin and stdout (for chess GUIs)")
     return parser
 
 
@@ -74,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _perft(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "uci":
+            return uci.main()
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2

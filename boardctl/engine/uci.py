@@ -1,0 +1,408 @@
+"""The UCI front end for the built-in engine: ``boardctl uci``.
+
+A chess GUI (or a match runner) talks to the engine over stdin/stdout in the
+Universal Chess Interface, one command per line::
+
+    uci                                   -> id ..., option ..., uciok
+    setoption name UCI_Variant value falcon-8x8
+    setoption name Skill Level value 5
+    isready                               -> readyok
+    ucinewgame
+    position startpos moves e2e4 e7e5
+    go wtime 60000 btime 60000 winc 1000  -> info depth ... pv ..., bestmove g1h3
+    stop | quit
+
+Moves are in the rules core's coordinate notation (files a-j, promotion
+letters q f r b n, the one-square castle written king-takes-rook).  The
+search runs in a background thread, so ``isready``, ``stop`` and ``quit`` are
+answered while it thinks; all other state lives in the one thread that reads
+the commands (:func:`run`).  A command that cannot be carried out changes
+nothing and answers ``info string error: <why>``; the loop never dies of bad
+input.  Drive it from a test with :func:`run` and any pair of text streams::
+
+    out = io.StringIO()
+    run(io.StringIO("uci\\nisready\\n"), out)
+
+The module is three layers: pure parsers and formatters (``parse_go``,
+``parse_position``, ``parse_setoption``, ``format_info``), the background
+search (:class:`SearchThread`) and the command dispatch (:class:`UciSession`).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+from collections.abc import Callable
+from typing import Protocol, TextIO
+
+from .. import __version__
+from ..rules import (
+    DEFAULT_VARIANT,
+    VARIANTS,
+    BoardctlError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Position,
+    Variant,
+    get_variant,
+    parse_uci,
+)
+from . import MAX_SKILL, Engine, Info, Limits
+
+NULL_MOVE = "0000"               # the bestmove when there is no legal move
+ERROR_PREFIX = "info string error: "
+MS = 1000.0                      # times are milliseconds on the wire, seconds in Limits
+
+
+class UciError(BoardctlError, ValueError):
+    """A UCI command that is malformed or asks for something the engine lacks."""
+
+
+class SearchEngine(Protocol):
+    """What the front end needs from an engine (:class:`Engine`, or a test fake)."""
+
+    skill: int
+
+    def new_game(self) -> None: ...
+
+    def search(
+        self,
+        pos: Position,
+        limits: Limits,
+        stop: Callable[[], bool] | None = None,
+        on_info: Callable[[Info], None] | None = None,
+    ) -> Move | None: ...
+
+
+# ---------------------------------------------------------------- parsing
+_GO_INTS = {"depth": 1, "nodes": 1, "mate": 1, "movestogo": 1}  # name -> minimum
+_GO_TIMES = ("movetime", "wtime", "btime", "winc", "binc")
+_GO_CLOCKS = ("wtime", "btime")  # GUIs send a negative clock when it has run out
+
+
+def _integer(name: str, text: str | None, minimum: int | None) -> int:
+    if text is None:
+        raise UciError(f"{name} needs a value")
+    try:
+        value = int(text)
+    except ValueError:
+        raise UciError(f"{name} must be a whole number, got {text!r}") from None
+    if minimum is not None and value < minimum:
+        raise UciError(f"{name} must be {minimum} or more, got {value}")
+    return value
+
+
+def parse_go(args: list[str]) -> Limits:
+    """The limits of ``go <args>``; times on the wire are milliseconds.
+
+    With no limit at all (a bare ``go``) the engine searches until ``stop``;
+    unlike ``go infinite``, its ``bestmove`` is sent as soon as it has one.
+
+    :raises UciError: on an unknown word, a missing or bad number, or a repeat.
+    """
+    counts: dict[str, int] = {}
+    times: dict[str, float] = {}
+    infinite = False
+    words = iter(args)
+    for word in words:
+        if word in counts or word in times or (word == "infinite" and infinite):
+            raise UciError(f"{word} given twice")
+        if word == "infinite":
+            infinite = True
+        elif word in _GO_INTS:
+            counts[word] = _integer(word, next(words, None), _GO_INTS[word])
+        elif word in _GO_TIMES:
+            minimum = None if word in _GO_CLOCKS else 0
+            times[word] = max(_integer(word, next(words, None), minimum), 0) / MS
+        elif word in ("searchmoves", "ponder"):
+            raise UciError(f"{word} is not supported")
+        else:
+            raise UciError(f"unknown argument {word!r}")
+    return Limits(
+        depth=counts.get("depth"),
+        movetime=times.get("movetime"),
+        nodes=counts.get("nodes"),
+        mate=counts.get("mate"),
+        wtime=times.get("wtime"),
+        btime=times.get("btime"),
+        winc=times.get("winc", 0.0),
+        binc=times.get("binc", 0.0),
+        movestogo=counts.get("movestogo"),
+        infinite=infinite,
+    )
+
+
+def parse_position(args: list[str], variant: Variant) -> Position:
+    """The position of ``position startpos|fen <FEN> [moves <m1> <m2> ...]``.
+
+    :raises UciError: when the command is malformed.
+    :raises FenError: on a bad FEN.
+    :raises IllegalMoveError: naming the first move of the list that is not legal.
+    """
+    if "moves" in args:
+        split = args.index("moves")
+        setup, moves = args[:split], args[split + 1:]
+    else:
+        setup, moves = args, []
+    match setup:
+        case ["startpos"]:
+            pos = Position(None, variant)
+        case ["fen"]:
+            raise UciError("fen needs a FEN")
+        case ["fen", *fen]:
+            pos = Position(" ".join(fen), variant)
+        case ["startpos", *extra]:
+            raise UciError(f"unexpected {' '.join(extra)!r} after startpos")
+        case []:
+            raise UciError("expected startpos or fen <FEN>")
+        case [word, *_]:
+            raise UciError(f"expected startpos or fen <FEN>, got {word!r}")
+    for number, text in enumerate(moves, 1):
+        try:
+            pos.push(parse_uci(pos, text))
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number} ({text}): {exc}") from None
+        except InvalidMoveError as exc:
+            raise InvalidMoveError(f"move {number} ({text}): {exc}") from None
+    return pos
+
+
+def parse_setoption(args: list[str]) -> tuple[str, str | None]:
+    """``(name, value)`` of ``setoption name <name> [value <value>]``.
+
+    Names may hold spaces (``Skill Level``); ``value`` is ``None`` when absent.
+
+    :raises UciError: when ``name`` is missing.
+    """
+    if not args or args[0] != "name" or len(args) == 1 or args[1] == "value":
+        raise UciError("expected 'setoption name <name> [value <value>]'")
+    if "value" in args:
+        split = args.index("value")
+        return " ".join(args[1:split]), " ".join(args[split + 1:])
+    return " ".join(args[1:]), None
+
+
+def _no_args(args: list[str]) -> None:
+    if args:
+        raise UciError(f"unexpected {' '.join(args)!r}")
+
+
+def format_info(info: Info, pos: Position) -> str:
+    """The ``info`` line for one finished iteration; ``pos`` names the moves."""
+    parts = [f"info depth {info.depth}", f"seldepth {info.seldepth}"]
+    if info.mate is not None:
+        parts.append(f"score mate {info.mate}")
+    elif info.score_cp is not None:
+        parts.append(f"score cp {info.score_cp}")
+    parts.append(f"nodes {info.nodes} nps {info.nps} time {round(info.time * MS)}")
+    if info.pv:
+        parts.append("pv " + " ".join(pos.uci(move) for move in info.pv))
+    return " ".join(parts)
+
+
+def id_lines() -> list[str]:
+    """The answer to ``uci``, ``uciok`` last."""
+    combo = " ".join(f"var {name}" for name in VARIANTS)
+    return [
+        f"id name boardctl {__version__}",
+        "id author boardctl developers",
+        f"option name UCI_Variant type combo default {DEFAULT_VARIANT.name} {combo}",
+        f"option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}",
+        "uciok",
+    ]
+
+
+# ---------------------------------------------------------------- output
+class Output:
+    """Whole lines to the GUI, flushed at once; the search thread writes here too."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._lock = threading.Lock()
+
+    def line(self, text: str) -> None:
+        with self._lock:
+            self._stream.write(text + "\n")
+            self._stream.flush()
+
+    def error(self, message: str) -> None:
+        self.line(ERROR_PREFIX + message)
+
+
+# ---------------------------------------------------------------- search
+class SearchThread:
+    """One ``go``: the engine searches in a daemon thread, then ``bestmove`` is sent.
+
+    ``stop()`` asks the engine to finish and waits for the ``bestmove`` line.
+    An infinite search holds its ``bestmove`` back until ``stop()``, as UCI
+    requires, even when the engine is done earlier.  ``pos`` belongs to this
+    thread while it runs: the session replaces its position on ``position``
+    and never changes one in place.
+    """
+
+    def __init__(self, engine: SearchEngine, pos: Position, limits: Limits, out: Output) -> None:
+        self._engine = engine
+        self._pos = pos
+        self._limits = limits
+        self._out = out
+        self._stopped = threading.Event()
+        # Asked for before the search may move pieces about: the answer when
+        # the engine has none to give (its contract says only when mated or
+        # stalemated) or fails.
+        legal = pos.legal_moves()
+        self._fallback = pos.uci(legal[0]) if legal else NULL_MOVE
+        self._thread = threading.Thread(target=self._run, name="uci-search", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join()
+
+    def _info(self, info: Info) -> None:
+        self._out.line(format_info(info, self._pos))
+
+    def _run(self) -> None:
+        best = self._fallback
+        try:
+            move = self._engine.search(self._pos, self._limits, self._stopped.is_set, self._info)
+            if move is not None:
+                best = self._pos.uci(move)
+        except Exception as exc:  # the GUI waits for a bestmove whatever happens
+            self._out.error(f"search failed: {exc!r}")
+        if self._limits.infinite:
+            self._stopped.wait()
+        self._out.line(f"bestmove {best}")
+
+
+# ---------------------------------------------------------------- session
+class UciSession:
+    """The engine's state between commands, and one handler per command.
+
+    :meth:`handle` takes one line and returns ``False`` on ``quit``;
+    :meth:`close` ends a running search (its ``bestmove`` is still sent).
+    """
+
+    def __init__(self, out: Output, engine: SearchEngine) -> None:
+        self.out = out
+        self.engine = engine
+        self.variant = DEFAULT_VARIANT
+        self.position = Position(None, self.variant)
+        self._search: SearchThread | None = None
+        self._commands: dict[str, Callable[[list[str]], None]] = {
+            "uci": self._uci,
+            "debug": self._debug,
+            "isready": self._isready,
+            "setoption": self._setoption,
+            "ucinewgame": self._ucinewgame,
+            "position": self._position,
+            "go": self._go,
+            "stop": self._stop,
+        }
+
+    def handle(self, line: str) -> bool:
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        if command == "quit":
+            self.close()
+            return False
+        handler = self._commands.get(command)
+        if handler is None:
+            self.out.error(f"unknown command {command!r}")
+            return True
+        try:
+            handler(args)
+        except BoardctlError as exc:
+            self.out.error(f"{command}: {exc}")
+        except Exception as exc:  # a bug must not take the GUI's engine away
+            self.out.error(f"{command}: internal error: {exc!r}")
+        return True
+
+    def close(self) -> None:
+        if self._search is not None:
+            self._search.stop()
+            self._search = None
+
+    # One handler per command: ``args`` are the words after the command.
+    def _uci(self, args: list[str]) -> None:
+        _no_args(args)
+        for text in id_lines():
+            self.out.line(text)
+
+    def _debug(self, args: list[str]) -> None:
+        if args not in (["on"], ["off"]):
+            raise UciError("expected 'debug on' or 'debug off'")
+
+    def _isready(self, args: list[str]) -> None:
+        _no_args(args)
+        self.out.line("readyok")
+
+    def _setoption(self, args: list[str]) -> None:
+        name, value = parse_setoption(args)
+        key = name.lower()
+        if key not in ("uci_variant", "skill level"):
+            raise UciError(f"unknown option {name!r}")
+        if not value:
+            raise UciError(f"{name} needs a value")
+        if key == "uci_variant":
+            self.variant = get_variant(value.lower())
+            self.position = Position(None, self.variant)
+        else:
+            skill = _integer(name, value, 0)
+            if skill > MAX_SKILL:
+                raise UciError(f"{name} must be {MAX_SKILL} or less, got {skill}")
+            self.engine.skill = skill
+
+    def _ucinewgame(self, args: list[str]) -> None:
+        _no_args(args)
+        self.close()
+        self.engine.new_game()
+        self.position = Position(None, self.variant)
+
+    def _position(self, args: list[str]) -> None:
+        self.position = parse_position(args, self.variant)
+
+    def _go(self, args: list[str]) -> None:
+        limits = parse_go(args)
+        self.close()
+        # The thread has this Position to itself while it runs: the session
+        # only ever replaces ``self.position``, never changes it.
+        self._search = SearchThread(self.engine, self.position, limits, self.out)
+        self._search.start()
+
+    def _stop(self, args: list[str]) -> None:
+        _no_args(args)
+        self.close()
+
+
+# ---------------------------------------------------------------- the loop
+def run(
+    stdin: TextIO, stdout: TextIO, engine_factory: Callable[[], SearchEngine] = Engine
+) -> int:
+    """Answer UCI commands from ``stdin`` on ``stdout`` until ``quit`` or end of input.
+
+    End of input is ``quit``: a running search is stopped and its ``bestmove``
+    sent before this returns 0.
+    """
+    session = UciSession(Output(stdout), engine_factory())
+    try:
+        for line in iter(stdin.readline, ""):
+            if not session.handle(line):
+                break
+    finally:
+        session.close()
+    return 0
+
+
+def main() -> int:
+    """``boardctl uci``: :func:`run` on this process's stdin and stdout."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # stray bytes are a bad command, not a crash
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
+    return run(sys.stdin, sys.stdout)
