@@ -425,8 +425,17 @@ class Position:
         return movegen.count_legal(self)
 
     def copy(self) -> Position:
-        """An independent position with the same state (the move stack is not copied)."""
-        return Position(self.fen(), self.variant)
+        """An independent position with the same state and move history
+        (so repetitions and :meth:`unmake` work on the copy too)."""
+        new = Position.__new__(Position)
+        for name in self.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.squares = self.squares[:]
+        new.pieces = self.pieces[:]
+        new.colors = self.colors[:]
+        new.kings = self.kings[:]
+        new._stack = self._stack[:]
+        return new
 
     # --------------------------------------------------- moves as values
     def to_move(self, code: int) -> Move:

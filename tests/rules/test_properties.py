@@ -113,3 +113,20 @@ def test_null_move_passes_the_turn_and_comes_back(game):
     assert pos.fen().split()[1] != fen.split()[1]
     pos.unmake_null()
     assert pos.fen() == fen and pos.hash == key
+
+
+@SETTINGS
+@given(games())
+def test_copy_is_independent_and_keeps_the_history(game):
+    pos = game.position
+    clone = pos.copy()
+    assert clone.fen() == pos.fen() and clone.hash_history() == pos.hash_history()
+    fen = pos.fen()
+    codes = clone.legal_codes()
+    if codes:
+        clone.make(codes[0])
+        assert pos.fen() == fen
+    while clone.ply_stack:
+        clone.unmake()
+    assert clone.fen() == game.start_fen
+    assert pos.fen() == fen
