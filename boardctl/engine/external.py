@@ -1,0 +1,599 @@
+"""Any UCI engine as the daemon's opponent, behind the :class:`EngineWorker` interface.
+
+:class:`ExternalEngine` starts the engine program as a subprocess and speaks
+UCI to it over pipes.  A reader thread puts every line the engine writes into
+a queue; everything else happens in the caller's thread, in :meth:`poll`,
+which turns the lines into the worker's messages (:class:`Thinking`,
+:class:`BestMove`, :class:`Failed`).  Every wait is bounded: an engine that
+does not answer ``uciok`` or ``readyok`` within ``timeout`` seconds is killed
+and :class:`WorkerError` raised; so is one that exits.
+
+UCI has no request ids.  Commands and answers are in order, though, so the
+client keeps a FIFO of the searches it has asked for: an ``info`` line belongs
+to the oldest search whose ``bestmove`` has not arrived, and a ``bestmove``
+ends it.  A :meth:`go` while a search runs sends ``stop`` first; the stale
+``bestmove`` that follows is reported with the old request number.  A request
+that fails here (a bad FEN, a variant the engine does not play) is never sent;
+it waits in the FIFO and its :class:`Failed` comes out in turn.
+
+Wiring: the engine must speak UCI on stdin/stdout and use boardctl's
+coordinate notation (files a-j on the 10-file board, the one-square castle
+written king-takes-rook).  If it offers ``UCI_Variant`` it is set before each
+search; if not, it is taken to play ``falcon`` and nothing else.  ``Skill
+Level`` is set by :meth:`set_skill` when offered.  The engine's stderr is
+left to this process's.  Use::
+
+    with ExternalEngine([sys.executable, "-m", "boardctl", "uci"]) as engine:
+        request = engine.go(fen, ["e2e4"], Limits(depth=4))
+        while True:
+            for message in engine.poll(0.1):
+                ...                       # Thinking, then BestMove(request, "e7e5")
+
+One thread at a time: the client is not thread-safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import IO
+
+from ..rules import (
+    DEFAULT_VARIANT,
+    BoardctlError,
+    Move,
+    Position,
+    UnknownVariantError,
+    get_variant,
+    parse_uci,
+)
+from .limits import Info, Limits
+from .worker import BestMove, Failed, Message, Thinking, WorkerError
+
+DEFAULT_TIMEOUT = 10.0      # seconds for uciok, and for each readyok
+QUIT_GRACE = 2.0            # seconds for the process to exit after `quit`
+KILL_GRACE = 2.0            # seconds for it to die after SIGKILL
+TRANSCRIPT_LINES = 50       # lines of the conversation kept for error reports
+MS = 1000.0                 # UCI times are milliseconds, Limits' seconds
+
+VARIANT_OPTION = "UCI_Variant"
+SKILL_OPTION = "Skill Level"
+NO_MOVE = ("0000", "(none)")
+
+_OPTION_KEYS = ("name", "type", "default", "min", "max", "var")
+_INFO_NUMBERS = (
+    "depth", "seldepth", "time", "nodes", "multipv", "currmovenumber",
+    "hashfull", "nps", "tbhits", "sbhits", "cpuload",
+)
+_INFO_KEYS = frozenset(
+    (*_INFO_NUMBERS, "pv", "score", "currmove", "refutation", "currline", "string")
+)
+
+
+# ---------------------------------------------------------------- parsing
+@dataclass(frozen=True)
+class EngineOption:
+    """One ``option name … type …`` line of the engine's answer to ``uci``."""
+
+    name: str
+    type: str
+    default: str | None = None
+    min: str | None = None
+    max: str | None = None
+    choices: tuple[str, ...] = ()       # the ``var`` values of a combo
+
+
+def parse_option(words: list[str]) -> EngineOption | None:
+    """The option of ``option <words>``, or None when it has no name.
+
+    Each value runs to the next keyword, so names and defaults may hold spaces.
+    """
+    segments: list[tuple[str, list[str]]] = []
+    for word in words:
+        if word in _OPTION_KEYS:
+            segments.append((word, []))
+        elif segments:
+            segments[-1][1].append(word)
+    fields = {key: " ".join(value) for key, value in segments if key != "var"}
+    choices = tuple(" ".join(value) for key, value in segments if key == "var")
+    if not fields.get("name"):
+        return None
+    return EngineOption(
+        fields["name"], fields.get("type", ""), fields.get("default"),
+        fields.get("min"), fields.get("max"), choices,
+    )
+
+
+def go_command(limits: Limits) -> str:
+    """The ``go`` line for ``limits`` (times in milliseconds, never negative).
+
+    No limit at all gives a bare ``go``, as ``boardctl uci`` reads it.
+    """
+    parts = ["go"]
+    if limits.infinite:
+        parts.append("infinite")
+    counts = (
+        ("depth", limits.depth), ("nodes", limits.nodes),
+        ("mate", limits.mate), ("movestogo", limits.movestogo),
+    )
+    times = (
+        ("movetime", limits.movetime), ("wtime", limits.wtime), ("btime", limits.btime),
+        ("winc", limits.winc or None), ("binc", limits.binc or None),
+    )
+    parts += [f"{name} {value}" for name, value in counts if value is not None]
+    parts += [f"{name} {max(0, round(value * MS))}" for name, value in times if value is not None]
+    return " ".join(parts)
+
+
+def parse_info(words: list[str], pos: Position) -> Info | None:
+    """The :class:`Info` of ``info <words>``, the search being from ``pos``.
+
+    None for a line that is not a finished iteration of the main line: no
+    ``depth``, neither ``score`` nor ``pv`` (``currmove`` progress), a bound
+    (``lowerbound``/``upperbound``), a second ``multipv`` line, or a bad
+    number.  The principal variation stops at its first move that is not
+    legal coordinate notation; ``pos`` is left as it was.
+    """
+    numbers: dict[str, int] = {}
+    score: tuple[str, int] | None = None
+    bound = False
+    pv: list[str] | None = None
+    i = 0
+    try:
+        while i < len(words):
+            word = words[i]
+            if word == "string":
+                break
+            if word in _INFO_NUMBERS:
+                numbers[word] = int(words[i + 1])
+                i += 2
+            elif word == "score":
+                score = (words[i + 1], int(words[i + 2]))
+                i += 3
+                while i < len(words) and words[i] in ("lowerbound", "upperbound"):
+                    bound = True
+                    i += 1
+            elif word == "pv":
+                end = i + 1
+                while end < len(words) and words[end] not in _INFO_KEYS:
+                    end += 1
+                pv = words[i + 1:end]
+                i = end
+            else:
+                i += 1      # a word we do not use, or its value
+    except (IndexError, ValueError):
+        return None
+    if "depth" not in numbers or bound or numbers.get("multipv", 1) != 1:
+        return None
+    if score is None and pv is None:
+        return None
+    kind, value = score if score is not None else ("", 0)
+    return Info(
+        depth=numbers["depth"],
+        score_cp=value if kind == "cp" else None,
+        mate=value if kind == "mate" else None,
+        nodes=numbers.get("nodes", 0),
+        time=numbers.get("time", 0) / MS,
+        pv=_moves(pos, pv or []),
+        seldepth=numbers.get("seldepth", 0),
+    )
+
+
+def _moves(pos: Position, texts: list[str]) -> list[Move]:
+    line = pos.copy()
+    moves: list[Move] = []
+    for text in texts:
+        try:
+            move = parse_uci(line, text)
+        except BoardctlError:
+            break
+        line.push(move)
+        moves.append(move)
+    return moves
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    """Reader thread: every line of ``stream`` into ``lines``, then ``None``."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in stream:
+            lines.put(line.rstrip("\r\n"))
+    lines.put(None)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One ``go``: sent to the engine (``pos`` set) or failed here (``failure``)."""
+
+    number: int
+    pos: Position | None
+    failure: str | None = None
+
+
+# ---------------------------------------------------------------- the client
+class ExternalEngine:
+    """A UCI engine program behind :class:`EngineWorker`'s interface.
+
+    :param command: the program and its arguments; a string is split as a
+        shell would (:func:`shlex.split`), but no shell is run.
+    :param options: UCI options set after ``uciok`` (names as the engine
+        spells them, in any case).
+    :param timeout: seconds to wait for ``uciok``, and for each ``readyok``.
+    :param clock: monotonic seconds; injected for tests.
+    :raises ValueError: when ``command`` is empty.
+
+    The process starts on :meth:`start` (or the first command); :meth:`start`
+    after it has died or been closed starts a fresh one.
+    """
+
+    def __init__(
+        self,
+        command: list[str] | str,
+        options: Mapping[str, str] | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.command:
+            raise ValueError("the engine command is empty")
+        self.options = dict(options or {})
+        self.timeout = timeout
+        self.clock = clock
+        self.name = self.command[0]
+        self.offered: dict[str, EngineOption] = {}    # by lower-case name
+        self.transcript: deque[str] = deque(maxlen=TRANSCRIPT_LINES)
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader: threading.Thread | None = None
+        self._dead: str | None = None                   # why, once the engine has gone
+        self._requests: deque[_Request] = deque()       # oldest first, bestmove not yet read
+        self._running: _Request | None = None           # the last go sent, until stopped
+        self._ready_deadlines: deque[float] = deque()   # one per isready not yet answered
+        self._request = 0
+        self._variant: str | None = None                # UCI_Variant as last set
+        self._skill: int | None = None
+        self._skill_sent: int | None = None
+
+    # ------------------------------------------------------------ lifecycle
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._dead is None and self._proc.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def start(self) -> None:
+        """Start the program: ``uci``/``uciok``, the options, ``isready``/``readyok``.
+
+        Does nothing while it is running.
+
+        :raises WorkerError: when it cannot be started, does not answer in
+            time, exits, or lacks one of ``options`` (it is killed first).
+        """
+        if self.alive:
+            return
+        self.close()
+        try:
+            proc = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+                errors="replace",
+            )
+        except OSError as exc:
+            raise WorkerError(f"cannot start engine {shlex.join(self.command)}: {exc}") from exc
+        assert proc.stdout is not None
+        self._proc = proc
+        self._lines = queue.Queue()
+        self._reader = threading.Thread(
+            target=_read_lines, args=(proc.stdout, self._lines),
+            name=f"uci-reader-{proc.pid}", daemon=True,
+        )
+        self._reader.start()
+        self._handshake()
+
+    def _handshake(self) -> None:
+        self._send("uci")
+        deadline = self.clock() + self.timeout
+        while (line := self._next_line(deadline, "uciok")) != "uciok":
+            words = line.split()
+            if words[:2] == ["id", "name"] and len(words) > 2:
+                self.name = " ".join(words[2:])
+            elif words[:1] == ["option"]:
+                option = parse_option(words[1:])
+                if option is not None:
+                    self.offered[option.name.lower()] = option
+        for name, value in self.options.items():
+            option = self.offered.get(name.lower())
+            if option is None:
+                self._abandon()
+                self.close()
+                raise WorkerError(f"engine {self.name} has no option {name!r}")
+            self._send(f"setoption name {option.name} value {value}")
+        self._apply_skill()
+        self._send("isready")
+        deadline = self.clock() + self.timeout
+        while self._next_line(deadline, "readyok") != "readyok":
+            pass
+
+    def close(self) -> None:
+        """Send ``quit``, wait for the process to exit, kill it if it does not.
+
+        Safe at any time, more than once, and on a dead engine.
+        """
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            if proc.poll() is None and proc.stdin is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    proc.stdin.write("quit\n")
+                    proc.stdin.flush()
+            if proc.stdin is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    proc.stdin.close()
+            try:
+                proc.wait(timeout=QUIT_GRACE)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=KILL_GRACE)
+            if self._reader is not None:
+                self._reader.join(timeout=KILL_GRACE)
+            # Left open while the reader still blocks on it (a child of the
+            # engine may hold the pipe): closing it then could block us too.
+            if proc.stdout is not None and not (self._reader and self._reader.is_alive()):
+                with contextlib.suppress(OSError, ValueError):
+                    proc.stdout.close()
+        self._reader = None
+        self._dead = None
+        self._requests.clear()
+        self._running = None
+        self._ready_deadlines.clear()
+        self._variant = None
+        self._skill_sent = None
+        self.offered = {}
+
+    def __enter__(self) -> ExternalEngine:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ commands
+    def go(
+        self, fen: str, moves: list[str], limits: Limits, variant: str = DEFAULT_VARIANT.name
+    ) -> int:
+        """Start searching; a search still running is stopped first.
+
+        :returns: the request number its messages carry.  A position that
+            does not parse, or a variant the engine does not play, gives a
+            :class:`Failed` for it and sends nothing.
+        :raises WorkerError: when the engine cannot be (re)started or is gone.
+        """
+        self.start()
+        self.stop()
+        self._request += 1
+        try:
+            pos = Position(fen, get_variant(variant))
+            for text in moves:
+                pos.push(parse_uci(pos, text))
+            setting = self._variant_setting(variant)
+        except BoardctlError as exc:
+            self._requests.append(_Request(self._request, None, str(exc)))
+            return self._request
+        commands = []
+        if setting is not None and setting != self._variant:
+            commands.append(f"setoption name {VARIANT_OPTION} value {setting}")
+            self._variant = setting
+        commands.append(" ".join(["position fen", fen, *(["moves", *moves] if moves else [])]))
+        commands.append(go_command(limits))
+        self._apply_skill()
+        self._send(*commands)
+        request = _Request(self._request, pos)
+        self._requests.append(request)
+        self._running = request
+        return self._request
+
+    def stop(self) -> None:
+        """Stop the running search (its best move still arrives, with its request).
+
+        Sends ``stop`` and ``isready``: :meth:`poll` raises :class:`WorkerError`
+        if ``readyok`` does not follow within ``timeout``.
+        """
+        if self._running is not None and self.alive:
+            self._running = None
+            self._send("stop")
+            self._ping()
+
+    def new_game(self) -> None:
+        """``ucinewgame`` (the running search is stopped first)."""
+        self.start()
+        self.stop()
+        self._send("ucinewgame")
+        self._ping()
+
+    def set_skill(self, skill: int) -> None:
+        """Set ``Skill Level`` when offered, clamped to its range; else nothing.
+
+        Sent at once when no search runs, otherwise with the next :meth:`go`.
+        """
+        self._skill = skill
+        self._apply_skill()
+
+    def poll(self, timeout: float = 0.0) -> list[Message]:
+        """Messages that have arrived (waiting up to ``timeout`` for the first).
+
+        :raises WorkerError: when the engine has exited, or has not answered
+            ``isready`` in time (it is killed).
+        """
+        out: list[Message] = []
+        self._flush_failed(out)
+        if self._proc is None:
+            return out
+        deadline = self.clock() + timeout
+        while self._dead is None:
+            wait = 0.0 if out else max(0.0, deadline - self.clock())
+            try:
+                line = self._lines.get(timeout=wait)
+            except queue.Empty:
+                break
+            if line is None:
+                code = self._abandon()
+                self._dead = f"engine {self.name} exited{_code_text(code)}{self._recent()}"
+                break
+            self.transcript.append(f"< {line}")
+            self._handle(line.split(), out)
+            self._flush_failed(out)
+        if self._dead is not None and not out:
+            raise WorkerError(self._dead)
+        if self._ready_deadlines and self.clock() > self._ready_deadlines[0]:
+            self._abandon()
+            self._dead = f"engine {self.name} did not answer isready within {self.timeout} s"
+            raise WorkerError(f"{self._dead}; it has been stopped{self._recent()}")
+        return out
+
+    # ------------------------------------------------------------ the answers
+    def _handle(self, words: list[str], out: list[Message]) -> None:
+        match words:
+            case ["bestmove", *rest] if self._requests:
+                request = self._requests.popleft()
+                if request is self._running:
+                    self._running = None
+                out.append(self._best_move(request, rest[0] if rest else NO_MOVE[0]))
+            case ["info", *rest] if self._requests:
+                request = self._requests[0]
+                assert request.pos is not None      # failed requests were flushed
+                info = parse_info(rest, request.pos)
+                if info is not None:
+                    out.append(Thinking(request.number, info))
+            case ["readyok"] if self._ready_deadlines:
+                self._ready_deadlines.popleft()
+            case _:
+                pass        # id, option, info string, a stray bestmove, noise
+
+    def _best_move(self, request: _Request, text: str) -> Message:
+        if text in NO_MOVE:
+            return BestMove(request.number, None)
+        assert request.pos is not None
+        try:
+            move = parse_uci(request.pos, text)
+        except BoardctlError as exc:
+            return Failed(request.number, f"engine {self.name} answered {text!r}: {exc}")
+        return BestMove(request.number, request.pos.uci(move))
+
+    def _flush_failed(self, out: list[Message]) -> None:
+        """The failures at the head of the FIFO, whose turn has come."""
+        while self._requests and self._requests[0].failure is not None:
+            request = self._requests.popleft()
+            out.append(Failed(request.number, request.failure or ""))
+
+    # ------------------------------------------------------------ plumbing
+    def _variant_setting(self, variant: str) -> str | None:
+        """What to set ``UCI_Variant`` to, or None when the engine has no such option.
+
+        :raises UnknownVariantError: when the engine does not play ``variant``.
+        """
+        option = self.offered.get(VARIANT_OPTION.lower())
+        if option is None:
+            if variant != DEFAULT_VARIANT.name:
+                raise UnknownVariantError(
+                    f"engine {self.name} plays only {DEFAULT_VARIANT.name} "
+                    f"(it has no {VARIANT_OPTION} option), not {variant}"
+                )
+            return None
+        if not option.choices:
+            return variant
+        for choice in option.choices:
+            if choice.lower() == variant.lower():
+                return choice
+        raise UnknownVariantError(
+            f"engine {self.name} does not play {variant} (it offers {', '.join(option.choices)})"
+        )
+
+    def _apply_skill(self) -> None:
+        option = self.offered.get(SKILL_OPTION.lower())
+        if option is None or self._skill is None or self._running is not None:
+            return
+        low, high = _number(option.min, self._skill), _number(option.max, self._skill)
+        skill = min(max(self._skill, low), high)
+        if skill != self._skill_sent and self.alive:
+            self._send(f"setoption name {option.name} value {skill}")
+            self._skill_sent = skill
+
+    def _ping(self) -> None:
+        self._send("isready")
+        self._ready_deadlines.append(self.clock() + self.timeout)
+
+    def _send(self, *lines: str) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None or self._dead is not None:
+            raise WorkerError(self._dead or f"engine {self.name} is not running")
+        try:
+            for line in lines:
+                proc.stdin.write(line + "\n")
+                self.transcript.append(f"> {line}")
+            proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            code = self._abandon()
+            self._dead = f"engine {self.name} exited{_code_text(code)}: {exc}"
+            raise WorkerError(self._dead) from exc
+
+    def _next_line(self, deadline: float, waiting_for: str) -> str:
+        """The next line, by ``deadline``; during :meth:`start` only."""
+        try:
+            line = self._lines.get(timeout=max(deadline - self.clock(), 0.0))
+        except queue.Empty:
+            self._abandon()
+            self.close()
+            raise WorkerError(
+                f"no {waiting_for} from {self.name} within {self.timeout} s "
+                f"(is it a UCI engine?); it has been stopped{self._recent()}"
+            ) from None
+        if line is None:
+            code = self._abandon()
+            self.close()
+            raise WorkerError(
+                f"engine {self.name} exited{_code_text(code)} while we waited for "
+                f"{waiting_for}{self._recent()}"
+            )
+        self.transcript.append(f"< {line}")
+        return line.strip()
+
+    def _abandon(self) -> int | None:
+        """Kill the process after a failure, keeping its state; its exit code if known."""
+        proc = self._proc
+        if proc is None:
+            return None
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=KILL_GRACE)
+        if proc.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                proc.stdin.close()
+        return proc.returncode
+
+    def _recent(self) -> str:
+        tail = list(self.transcript)[-6:]
+        return "; last lines: " + " | ".join(tail) if tail else ""
+
+
+def _number(text: str | None, default: int) -> int:
+    try:
+        return int(text) if text is not None else default
+    except ValueError:
+        return default
+
+
+def _code_text(code: int | None) -> str:
+    return "" if code is None else f" with code {code}"
