@@ -1,0 +1,5 @@
+"""Hardware drivers behind small interfaces (see ``base``); simulated ones too."""
+
+from .base import OFF, Buttons, Colour, LedSink, Press, Reading, SensorSource
+
+__all__ = ["OFF", "Buttons", "Colour", "LedSink", "Press", "Reading", "SensorSource"]

@@ -1,0 +1,64 @@
+"""The small interfaces every hardware driver implements, and their values.
+
+The daemon sees only these: a :class:`SensorSource` gives whole-board
+occupancy readings with their time, a :class:`LedSink` shows a colour per
+square, :class:`Buttons` report presses.  Each has a simulated implementation
+in this package (used by the desktop simulator and the tests) that goes
+through the same code paths as the real drivers.  Nothing here imports
+``boardctl.board``: drivers know squares and colours, not chess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+Colour = tuple[int, int, int]          # 0-255 each, before brightness scaling
+OFF: Colour = (0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every square's occupancy at one moment: bit ``sq`` set = occupied
+    (squares numbered as in the rules core: a1 = 0, rank by rank)."""
+
+    occupancy: int
+    time: float
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button pressed: its name from the configuration (e.g. "ok", "next")."""
+
+    button: str
+    time: float
+
+
+class SensorSource(Protocol):
+    """Where occupancy readings come from (GPIO matrix, serial board, simulator)."""
+
+    def read(self, now: float) -> Reading | None:
+        """The latest stable reading if it changed since the last call (or a
+        heartbeat is due), else None.  Never blocks for long."""
+
+    @property
+    def healthy(self) -> bool:
+        """False while the source is disconnected or failing (shown to the user)."""
+
+    def close(self) -> None: ...
+
+
+class LedSink(Protocol):
+    """Where LED frames go: a colour for each square that should light."""
+
+    def show(self, colours: dict[int, Colour]) -> None:
+        """Light exactly these squares (all others off)."""
+
+    def close(self) -> None: ...
+
+
+class Buttons(Protocol):
+    def presses(self, now: float) -> list[Press]:
+        """Presses since the last call."""
+
+    def close(self) -> None: ...
