@@ -33,7 +33,10 @@ INF = 32_000
 MAX_PLY = 96
 CHECK_EVERY = 512             # nodes between looks at the clock and at stop()
 EXACT, LOWER, UPPER = 0, 1, 2
-NULL_REDUCTION = 2
+NULL_REDUCTION = 2             # plus one more from depth 6
+LAZY_MARGIN = 250             # positional terms rarely add up to more than this
+FUTILITY = (0, 150, 300)      # by remaining depth: quiet moves that cannot reach alpha
+REVERSE_FUTILITY = 110        # per ply of depth: a lead that no reply will undo
 TT_LIMIT = 1_500_000          # entries before the table is cleared
 ASPIRATION = 40
 
@@ -328,13 +331,20 @@ class Engine:
                     e_flag == UPPER and e_score <= alpha
                 ):
                     return e_score
+        static = -INF
+        if not in_check and not pv_node:
+            static = self._evaluate()
+            # Reverse futility: far above beta with little depth left.
+            if depth <= 3 and abs(beta) < MATE_BOUND and static - REVERSE_FUTILITY * depth >= beta:
+                return static
         if (
             allow_null and not pv_node and not in_check and depth >= 3
-            and self._has_pieces(pos) and self._evaluate() >= beta
+            and self._has_pieces(pos) and static >= beta
         ):
             pos.make_null()
             self.path.append(pos.hash)
-            score = -self._negamax(depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1, False)
+            reduce = NULL_REDUCTION + (1 if depth >= 6 else 0)
+            score = -self._negamax(depth - 1 - reduce, -beta, -beta + 1, ply + 1, False)
             self.path.pop()
             pos.unmake_null()
             if score >= beta and score < MATE_BOUND:
@@ -348,8 +358,14 @@ class Engine:
         flag = UPPER
         sqs = pos.squares
         history = self.history
+        futile = (
+            depth < len(FUTILITY) and not in_check and not pv_node and abs(alpha) < MATE_BOUND
+            and static + FUTILITY[depth] <= alpha
+        )
         for i, code in enumerate(moves):
             quiet = not sqs[code >> 7 & 127] and not code >> 14 & 7 and code >> 17 != 2
+            if futile and quiet and i > 0 and code != tt_move:
+                continue  # a quiet move cannot lift this far below alpha
             self._make(code)
             if i == 0:
                 score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
@@ -398,7 +414,13 @@ class Engine:
                 return -MATE + ply
             best = -INF
         else:
-            best = self._evaluate()
+            ev = self.evaluator
+            best = ev.material(pos, self.mg_stack[-1], self.eg_stack[-1])
+            # Lazy: far outside the window, the positional terms cannot matter.
+            if best - LAZY_MARGIN >= beta:
+                return best
+            if best + LAZY_MARGIN > alpha:
+                best = self._evaluate()
             if best >= beta or ply >= MAX_PLY:
                 return best
             if best > alpha:
