@@ -1,0 +1,220 @@
+# Runs the firmware's logic (scanner, link, LED strip, app) through a board
+# session with stand-ins for the hardware, so that it is exercised by the
+# interpreter it ships on, not only by CPython:
+#
+#     micropython check_logic.py        (the unix port)
+#     python3 check_logic.py            (CPython)
+#
+# Prints one line per failed check and a summary; exits with status 1 on any
+# failure.  A development tool: it is not copied to the Pico.
+
+import sys
+
+import app
+import link
+import protocol
+import scanner
+import ws2812
+
+START = ((1 << 20) - 1) | (((1 << 20) - 1) << 60)
+SHAPE = protocol.Shape(10, 8, 80)
+
+
+def sq(name):
+    return "abcdefghij".index(name[0]) + (int(name[1:]) - 1) * 10
+
+
+class Sensors:
+    """A reader: the board's occupancy, optionally bouncing."""
+
+    def __init__(self, occupancy):
+        self.occupancy = occupancy
+
+    def read(self, rows):
+        for rank in range(8):
+            rows[rank] = (self.occupancy >> (10 * rank)) & 0x3FF
+
+
+class Output:
+    def __init__(self):
+        self.frames = []
+
+    def write(self, words):
+        self.frames.append(list(words))
+
+
+class Serial:
+    def __init__(self):
+        self.inbox = bytearray()
+        self.lines = []
+        self.full = False
+
+    def read(self, limit, stop):
+        n = min(limit, len(self.inbox))
+        for i in range(n):
+            if self.inbox[i] == stop:
+                n = i + 1
+                break
+        data = bytes(self.inbox[:n])
+        self.inbox = self.inbox[n:]
+        return data
+
+    def write(self, line):
+        if self.full:
+            return False
+        self.lines.append(line)
+        return True
+
+    def take(self):
+        """The lines written since the last take, decoded."""
+        out = []
+        for line in self.lines:
+            out.append(protocol.decode(line[:-2], SHAPE))
+        self.lines = []
+        return out
+
+
+class Checks:
+    def __init__(self):
+        self.count = 0
+        self.failures = []
+
+    def check(self, ok, what):
+        self.count += 1
+        if not ok:
+            self.failures.append(what)
+
+
+def commands(decoded, command):
+    return [value for _, c, value in decoded if c == command]
+
+
+def run_session(c):
+    sensors = Sensors(START)
+    output = Output()
+    serial = Serial()
+    device = link.DeviceLink(SHAPE, [("FW", app.FIRMWARE_VERSION)], 0)
+    strip = ws2812.LedStrip(output, 80, 10, True, 64)
+    fw = app.Firmware(scanner.Scanner(sensors, 10, 8, app.DEBOUNCE_READS), strip, serial, device)
+    now = [0]
+
+    def steps(ms):
+        end = now[0] + ms
+        while now[0] < end:
+            c.check(fw.step(now[0]), "no REPL escape expected")
+            now[0] += 2                       # a 500 Hz scan in this session
+        return serial.take()
+
+    host_seq = [0]
+
+    def host(command, value):
+        seq = host_seq[0]
+        host_seq[0] = (seq + 1) & 0xFF
+        serial.inbox.extend(protocol.encode(seq, command, value, SHAPE))
+        return seq
+
+    # Boot with nobody listening: HELLO at once, the board after 4 scans.
+    out = steps(10)
+    c.check([x[1] for x in out] == ["HELLO", "SNAP"], "boot: HELLO then SNAP")
+    c.check(commands(out, "SNAP") == [START], "boot: the start position")
+    c.check(output.frames and not any(output.frames[-1]), "no host: LEDs dark")
+
+    # A second passes: heartbeat (and HELLO again, not yet acknowledged).
+    out = steps(1000)
+    c.check(commands(out, "SNAP") == [START], "heartbeat after 1 s")
+    c.check(len(commands(out, "HELLO")) == 1, "HELLO repeated until acknowledged")
+
+    # The host says hello: ACK, our HELLO, a SNAP at once.
+    hello_seq = host("HELLO", (1, None, None, None, [("SW", "check")]))
+    out = steps(4)
+    c.check(commands(out, "ACK") == [hello_seq], "host HELLO acknowledged")
+    c.check(len(commands(out, "HELLO")) == 1 and commands(out, "SNAP") == [START],
+            "HELLO and SNAP answer a host HELLO")
+    for seq, command, _ in out:
+        if command in ("HELLO", "SNAP"):
+            host("ACK", seq)
+    out = steps(4)
+    c.check(device.counters["STALE"] == 0, "ACKs matched")
+
+    # An LED frame: e2 lit with palette 1 (red), capped at 64.
+    frame = bytearray(80)
+    frame[sq("e2")] = 1
+    led_seq = host("LED", bytes(frame))
+    out = steps(4)
+    c.check(commands(out, "ACK") == [led_seq], "LED frame acknowledged")
+    words = output.frames[-1]
+    c.check(words[15] == 64 << 8 and sum(1 for w in words if w) == 1,
+            "e2 red at chain position 15 (serpentine), nothing else")
+
+    # A damaged line: NAK with its claimed number, nothing changes.
+    line = protocol.encode(host_seq[0], "LED", bytes(80), SHAPE)
+    serial.inbox.extend(line.replace(b"LED 0", b"LED 1"))
+    out = steps(4)
+    c.check(commands(out, "NAK") == [(host_seq[0], "CRC")], "damaged line nakked")
+    c.check(device.counters["CRC"] == 1, "damage counted")
+    c.check(output.frames[-1][15] == 64 << 8, "the damaged frame was not shown")
+
+    # Garbage and a cut line, then a good line: resynchronised.
+    serial.inbox.extend(b"\x00\xffjunk\r\n$05 LE")
+    stat_seq = host("STAT", None)
+    out = steps(4)
+    c.check(commands(out, "ACK") == [stat_seq], "STAT after garbage acknowledged")
+    reports = commands(out, "COUNTERS")
+    names = [name for report in reports for name, _ in report]
+    c.check("SCANS" in names and "NOISE" in names, "counters reported")
+    c.check(device.counters["NOISE"] == 1 and device.counters["TRUNC"] == 1,
+            "garbage counted by reason")
+
+    # A pawn lifted from e2, bouncing first: one SNAP once it is still.
+    for bounce in (0, 1, 0, 1):
+        sensors.occupancy = START & ~(1 << sq("e2")) if bounce == 0 else START
+        steps(2)
+    sensors.occupancy = START & ~(1 << sq("e2"))
+    out = steps(20)
+    c.check(commands(out, "SNAP") == [START & ~(1 << sq("e2"))], "one SNAP for the lift")
+
+    # Unacknowledged: sent again 3 times, 250 ms apart, then given up.
+    out = steps(1200)
+    snaps = commands(out, "SNAP")
+    c.check(len(snaps) >= 4, "retries while the host is present")
+    c.check(device.counters["RETRY"] >= 3, "retries counted")
+
+    # The host falls silent: LEDs dark after 3 s, scanning goes on.
+    scans = fw.scanner.scans
+    steps(3000)
+    c.check(not any(output.frames[-1]), "host gone: LEDs dark")
+    c.check(fw.scanner.scans > scans + 1000, "scanning goes on")
+
+    # The port takes nothing: no blocking, the outbox stays bounded.
+    serial.full = True
+    steps(20000)
+    c.check(len(device.outbox) <= link.OUTBOX_MAX, "outbox bounded")
+    c.check(device.counters["TXDROP"] > 0, "dropped lines counted")
+    serial.full = False
+    steps(10)
+
+    # The host comes back (no HELLO): the frame shows again.
+    host("ACK", 0)
+    steps(4)
+    c.check(output.frames[-1][15] == 64 << 8, "host back: the frame shows again")
+
+    # Byte 0x03: step returns False, what follows stays unread.
+    serial.inbox.extend(b"\r\x03\r\x01")
+    c.check(fw.step(now[0]) is False, "0x03 stops the firmware")
+    c.check(bytes(serial.inbox) == b"\r\x01", "bytes after 0x03 left for the REPL")
+
+
+def main():
+    c = Checks()
+    try:
+        run_session(c)
+    except Exception as error:               # a crash is a failure too
+        c.failures.append(f"raised {error!r}")
+    for failure in c.failures:
+        print("FAIL " + failure)
+    print(f"{c.count} checks, {len(c.failures)} failed ({sys.implementation.name})")
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+# The thin hardware layer: the only module that imports machine, rp2 and
+# micropython, and the only one that touches the USB serial port and the
+# clock.  Everything else gets these objects passed in, so the logic runs
+# under CPython with fakes (tests/hw/fakes/) and under the unix port.
+
+import select
+import sys
+import time
+
+import machine
+import micropython
+import rp2
+
+_SIO_GPIO_IN = 0xD0000004     # RP2040 SIO register: the level of every GPIO, one bit each
+
+
+def disable_ctrl_c():
+    """Byte 0x03 from the host becomes data instead of KeyboardInterrupt."""
+    micropython.kbd_intr(-1)
+
+
+def enable_ctrl_c():
+    micropython.kbd_intr(3)
+
+
+def print_exception(error):
+    sys.print_exception(error)
+
+
+def reset():
+    machine.reset()
+
+
+def unique_id():
+    """The flash chip's unique id as upper-case hex (a HELLO value)."""
+    return "".join([f"{b:02X}" for b in machine.unique_id()])
+
+
+class Clock:
+    """MicroPython's wrapping tick counters."""
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def ticks_add(self, ticks, delta):
+        return time.ticks_add(ticks, delta)
+
+    def ticks_diff(self, end, start):
+        return time.ticks_diff(end, start)
+
+    def sleep_us(self, us):
+        time.sleep_us(us)
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+
+class MatrixPort:
+    """Ranks driven high one at a time, files read with pull-downs.
+
+    read_row(rank) returns bit f set when the square on file f is closed.
+    When the file pins are consecutive GPIOs, all are read at once from the
+    SIO input register."""
+
+    def __init__(self, rank_pins, file_pins, settle_us):
+        self._ranks = [machine.Pin(n, machine.Pin.OUT, value=0) for n in rank_pins]
+        self._files = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_DOWN) for n in file_pins]
+        self._settle_us = settle_us
+        first = file_pins[0]
+        consecutive = list(file_pins) == list(range(first, first + len(file_pins)))
+        self._shift = first if consecutive else None
+        self._mask = (1 << len(file_pins)) - 1
+
+    def read_row(self, rank):
+        pin = self._ranks[rank]
+        pin.value(1)
+        time.sleep_us(self._settle_us)
+        if self._shift is not None:
+            bits = (machine.mem32[_SIO_GPIO_IN] >> self._shift) & self._mask
+        else:
+            bits = 0
+            for f, file_pin in enumerate(self._files):
+                if file_pin.value():
+                    bits |= 1 << f
+        pin.value(0)
+        return bits
+
+
+class ShiftRegPort:
+    """A chain of 74HC165 on SPI: pulse SH/LD low to latch, then clock the
+    bytes out (SPI mode 0: QH is sampled on the same rising edge that
+    shifts the next bit, before the 74HC165's propagation delay)."""
+
+    def __init__(self, spi_id, sck, mosi, miso, load, baudrate, nbytes):
+        self._spi = machine.SPI(spi_id, baudrate=baudrate, polarity=0, phase=0, bits=8,
+                                firstbit=machine.SPI.MSB, sck=machine.Pin(sck),
+                                mosi=machine.Pin(mosi), miso=machine.Pin(miso))
+        self._load = machine.Pin(load, machine.Pin.OUT, value=1)
+        self._buf = bytearray(nbytes)
+
+    def read(self):
+        self._load.value(0)
+        self._load.value(1)
+        self._spi.readinto(self._buf)
+        return self._buf
+
+
+# The standard WS2812 program: 800 kHz, one bit every 10 PIO cycles.  The
+# names inside are the PIO assembler's; rp2.asm_pio provides them.
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
+             autopull=True, pull_thresh=24)
+def _ws2812_program():
+    wrap_target()                                    # noqa: F821
+    label("bitloop")                                 # noqa: F821
+    out(x, 1).side(0)[2]                             # noqa: F821
+    jmp(not_x, "do_zero").side(1)[1]                 # noqa: F821
+    jmp("bitloop").side(1)[4]                        # noqa: F821
+    label("do_zero")                                 # noqa: F821
+    nop().side(0)[4]                                 # noqa: F821
+    wrap()                                           # noqa: F821
+
+
+class Ws2812Pio:
+    """write(words): one 24-bit GRB word per LED, shifted out by PIO.  Blocks
+    while the PIO FIFO drains: about 30 us per LED."""
+
+    def __init__(self, pin, sm_id):
+        self._sm = rp2.StateMachine(sm_id, _ws2812_program, freq=8000000,
+                                    sideset_base=machine.Pin(pin))
+        self._sm.active(1)
+
+    def write(self, words):
+        self._sm.put(words, 8)
+
+
+class StatusLed:
+    def __init__(self, pin):
+        self._pin = machine.Pin(pin, machine.Pin.OUT, value=0)
+
+    def set(self, on):
+        self._pin.value(1 if on else 0)
+
+
+class UsbSerial:
+    """The USB serial port (also the REPL), never blocking for long.
+
+    read(limit) returns the bytes waiting (at most limit); write(line)
+    returns False, writing nothing, when the port has no room.  A write the
+    port has some room for can still wait for MicroPython's USB TX timeout
+    if a host holds the port open without reading."""
+
+    def __init__(self, stdin=None, stdout=None):
+        self._in = stdin if stdin is not None else sys.stdin.buffer
+        self._out = stdout if stdout is not None else sys.stdout.buffer
+        self._readable = select.poll()
+        self._readable.register(self._in, select.POLLIN)
+        self._writable = select.poll()
+        self._writable.register(self._out, select.POLLOUT)
+
+    def read(self, limit, stop):
+        """The bytes waiting, at most limit, up to and including the byte
+        `stop`: what follows it stays unread (for the REPL)."""
+        data = bytearray()
+        while len(data) < limit and self._readable.poll(0):
+            byte = self._in.read(1)
+            if not byte:
+                break
+            data.extend(byte)
+            if byte[0] == stop:
+                break
+        return bytes(data)
+
+    def write(self, line):
+        if not self._writable.poll(0):
+            return False
+        self._out.write(line)
+        return True

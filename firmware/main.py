@@ -1,0 +1,90 @@
+# Entry point on the Pico: MicroPython runs main.py at boot.
+#
+# Builds the hardware objects from pins.py, turns off Ctrl-C (the USB
+# serial port is the REPL and the protocol's port at once) and runs the
+# scan loop until the host sends byte 0x03, which the protocol never uses:
+# then it leaves the LEDs dark, turns Ctrl-C back on and returns to the
+# REPL, so that `mpremote` and a serial terminal can take over.
+
+import app
+import hal
+import link
+import pins
+import protocol
+import scanner
+import ws2812
+
+
+def build(now, serial=None):
+    """The Firmware for the board pins.py describes (serial: the USB port,
+    or a stand-in)."""
+    shape = protocol.Shape(pins.FILES, pins.RANKS, pins.LED_COUNT)
+    if pins.SENSOR == "matrix":
+        port = hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, pins.MATRIX_SETTLE_US)
+        reader = scanner.MatrixReader(port, pins.RANKS)
+    elif pins.SENSOR == "shiftreg":
+        port = hal.ShiftRegPort(pins.SR_SPI, pins.SR_SCK_PIN, pins.SR_MOSI_PIN, pins.SR_MISO_PIN,
+                                pins.SR_LOAD_PIN, pins.SR_BAUDRATE, (shape.squares + 7) // 8)
+        reader = scanner.ShiftRegReader(port, pins.FILES, pins.RANKS)
+    else:
+        raise ValueError("pins.SENSOR must be 'matrix' or 'shiftreg'")
+    scan = scanner.Scanner(reader, pins.FILES, pins.RANKS, app.DEBOUNCE_READS,
+                           pins.SENSOR_ACTIVE_LOW)
+    strip = ws2812.LedStrip(hal.Ws2812Pio(pins.LED_PIN, pins.LED_PIO_SM), pins.LED_COUNT,
+                            pins.LED_WIDTH, pins.LED_SERPENTINE, pins.LED_MAX_LEVEL,
+                            pins.LED_ALONG, pins.LED_FIRST, pins.LED_COLOUR_ORDER)
+    info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
+    device = link.DeviceLink(shape, info, now)
+    if serial is None:
+        serial = hal.UsbSerial()
+    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN))
+
+
+def loop(firmware, clock, steps=None):
+    """Step every SCAN_PERIOD_US until the REPL escape (or `steps` steps).
+    The firmware sees milliseconds as a count that does not wrap, going on
+    from its last step."""
+    now = firmware.now
+    last_ms = clock.ticks_ms()
+    due = clock.ticks_us()
+    while steps is None or steps > 0:
+        if steps is not None:
+            steps -= 1
+        ms = clock.ticks_ms()
+        now += clock.ticks_diff(ms, last_ms)
+        last_ms = ms
+        if not firmware.step(now):
+            return False
+        due = clock.ticks_add(due, app.SCAN_PERIOD_US)
+        wait = clock.ticks_diff(due, clock.ticks_us())
+        if wait > 0:
+            clock.sleep_us(wait)
+        else:
+            firmware.overruns += 1        # late: count it and do not try to catch up
+            due = clock.ticks_us()
+    return True
+
+
+RESTART_DELAY_MS = 3000
+
+
+def run(serial=None):
+    clock = hal.Clock()
+    firmware = build(0, serial)
+    hal.disable_ctrl_c()
+    try:
+        loop(firmware, clock)
+    except Exception as error:            # a bug: show it, then start afresh
+        firmware.stop()
+        hal.enable_ctrl_c()               # Ctrl-C in the delay keeps the REPL
+        hal.print_exception(error)
+        print(f"boardctl firmware crashed: reset in {RESTART_DELAY_MS} ms")
+        clock.sleep_ms(RESTART_DELAY_MS)
+        hal.reset()
+    firmware.stop()
+    hal.enable_ctrl_c()
+    print("boardctl firmware stopped: REPL")
+
+
+if __name__ == "__main__":
+    run()

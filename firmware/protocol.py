@@ -1,0 +1,326 @@
+# The wire protocol, firmware side: codec and line assembler.
+#
+# The specification is PROTOCOL.md in this directory; boardctl/hw/protocol.py
+# is the host's implementation of the same spec.  Both are checked against
+# vectors.txt.  This file runs under MicroPython and CPython alike: no
+# f-strings, no typing, no dataclasses, no imports.
+#
+# Messages are (command, value) pairs; the value depends on the command:
+#   "HELLO"     (version, files, ranks, leds, info)   files/ranks/leds may be None,
+#                                                      info a list of (key, text)
+#   "SNAP"      occupancy int, bit sq = square sq (a1 = 0)
+#   "LED"       bytes, one palette index (0-15) per LED
+#   "PAL"       list of (r, g, b), 1 to 15 entries
+#   "STAT"      None
+#   "COUNTERS"  list of (name, int)
+#   "ACK"       sequence number acknowledged
+#   "NAK"       (sequence number, reason)
+
+VERSION = 1
+SUPPORTED = (1,)
+MAX_LINE = 200          # bytes from "$" to the last checksum digit
+PALETTE_SIZE = 15
+MAX_FILES = 16
+MAX_RANKS = 16
+MAX_LEDS = 180
+
+# Drop reasons: each is also the name of its counter.
+NOISE = "NOISE"
+TRUNC = "TRUNC"
+LONG = "LONG"
+CHAR = "CHAR"
+FORMAT = "FORMAT"
+CRC = "CRC"
+CMD = "CMD"
+ARG = "ARG"
+VER = "VER"
+DROP_REASONS = (NOISE, TRUNC, LONG, CHAR, FORMAT, CRC, CMD, ARG, VER)
+NAK_REASONS = (CRC, CMD, ARG, VER)
+
+COMMANDS = ("HELLO", "SNAP", "LED", "PAL", "STAT", "COUNTERS", "ACK", "NAK")
+
+DEFAULT_PALETTE = (
+    (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255),
+    (255, 0, 255), (255, 255, 255), (255, 128, 0), (128, 0, 0), (0, 128, 0),
+    (0, 0, 128), (128, 128, 0), (0, 128, 128), (128, 0, 128), (128, 128, 128),
+)
+
+_HEX = "0123456789ABCDEF"
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_KEY_REST = _UPPER + "0123456789"
+_VALUE_CHARS = _KEY_REST + "abcdefghijklmnopqrstuvwxyz._:+-"
+_NUMBER_KEYS = ("P", "F", "R", "L")
+
+
+def _make_crc_table():
+    table = bytearray(256)
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+        table[byte] = crc
+    return bytes(table)
+
+
+_CRC_TABLE = _make_crc_table()
+
+
+def crc8(data):
+    """CRC-8/SMBUS (poly 0x07, init 0, no reflection): crc8(b"123456789") == 0xF4."""
+    crc = 0
+    table = _CRC_TABLE
+    for byte in data:
+        crc = table[crc ^ byte]
+    return crc
+
+
+class Shape:
+    """Files, ranks and LED count: the board the device announces in HELLO."""
+
+    def __init__(self, files=10, ranks=8, leds=80):
+        if not (1 <= files <= MAX_FILES and 1 <= ranks <= MAX_RANKS and 1 <= leds <= MAX_LEDS):
+            raise ValueError("board shape out of range")
+        self.files = files
+        self.ranks = ranks
+        self.leds = leds
+        self.squares = files * ranks
+        self.snap_digits = (self.squares + 3) // 4
+
+
+class ProtocolError(Exception):
+    """A line that cannot be accepted: reason is the counter it goes to,
+    nak the sequence number to answer with NAK (None: no answer)."""
+
+    def __init__(self, reason, nak=None):
+        super().__init__(reason)
+        self.reason = reason
+        self.nak = nak
+
+
+# ------------------------------------------------------------------ encoding
+
+
+def _hex2(value):
+    return _HEX[(value >> 4) & 15] + _HEX[value & 15]
+
+
+def _is_key(text):
+    return bool(text) and text[0] in _UPPER and all(c in _KEY_REST for c in text)
+
+
+def _is_value(text):
+    return bool(text) and all(c in _VALUE_CHARS for c in text)
+
+
+def _snap_hex(occupancy, digits):
+    text = f"{occupancy:X}"
+    return "0" * (digits - len(text)) + text
+
+
+def _args(command, value, shape):
+    if command == "HELLO":
+        version, files, ranks, leds, info = value
+        args = []
+        for key, number in (("P", version), ("F", files), ("R", ranks), ("L", leds)):
+            if number is not None:
+                args.append(f"{key}={number}")
+        for key, text in info:
+            if not _is_key(key) or key in _NUMBER_KEYS or not _is_value(text):
+                raise ValueError("bad HELLO field")
+            args.append(key + "=" + text)
+        return args
+    if command == "SNAP":
+        if not 0 <= value < (1 << shape.squares):
+            raise ValueError("occupancy out of range")
+        return [_snap_hex(value, shape.snap_digits)]
+    if command == "LED":
+        if len(value) != shape.leds:
+            raise ValueError("LED frame length")
+        return ["".join([_HEX[i] for i in value])]
+    if command == "PAL":
+        if not 1 <= len(value) <= PALETTE_SIZE:
+            raise ValueError("palette size")
+        return [_hex2(r) + _hex2(g) + _hex2(b) for r, g, b in value]
+    if command == "STAT":
+        return []
+    if command == "COUNTERS":
+        return [f"{name}={number}" for name, number in value]
+    if command == "ACK":
+        return [_hex2(value)]
+    if command == "NAK":
+        return [_hex2(value[0]), value[1]]
+    raise ValueError("unknown command")
+
+
+def frame(seq, command, value, shape):
+    """The frame for a message: "$" body "*" checksum, without terminator."""
+    parts = [_hex2(seq), command]
+    parts.extend(_args(command, value, shape))      # MicroPython has no [a, *b]
+    body = " ".join(parts)
+    line = "$" + body + "*" + _hex2(crc8(body.encode()))
+    if len(line) > MAX_LINE:
+        raise ValueError("line too long")
+    return line.encode()
+
+
+def encode(seq, command, value, shape):
+    """The line to send: the frame and CR LF (CR so that terminals show lines)."""
+    return frame(seq, command, value, shape) + b"\r\n"
+
+
+# ------------------------------------------------------------------ decoding
+
+
+def _is_hex(text, digits):
+    return len(text) == digits and all(c in _HEX for c in text)
+
+
+def _decimal(text):
+    if not text or len(text) > 10 or (len(text) > 1 and text[0] == "0"):
+        return None
+    for c in text:
+        if c not in "0123456789":
+            return None
+    return int(text)
+
+
+def _pairs(args, seq):
+    pairs = []
+    seen = []
+    for arg in args:
+        key, eq, text = arg.partition("=")
+        if not eq or not _is_key(key) or not _is_value(text) or key in seen:
+            raise ProtocolError(ARG, seq)
+        seen.append(key)
+        pairs.append((key, text))
+    return pairs
+
+
+def _decode_hello(args, seq):
+    pairs = _pairs(args, seq)
+    fields = {}
+    for key, text in pairs:
+        fields[key] = text
+    if "P" not in fields or _decimal(fields["P"]) is None:
+        raise ProtocolError(ARG, seq)
+    version = int(fields["P"])
+    if version not in SUPPORTED:
+        raise ProtocolError(VER, seq)
+    numbers = []
+    for key, high in (("F", MAX_FILES), ("R", MAX_RANKS), ("L", MAX_LEDS)):
+        number = None
+        if key in fields:
+            number = _decimal(fields[key])
+            if number is None or not 1 <= number <= high:
+                raise ProtocolError(ARG, seq)
+        numbers.append(number)
+    info = [(k, t) for k, t in pairs if k not in _NUMBER_KEYS]
+    return (version, numbers[0], numbers[1], numbers[2], info)
+
+
+def _decode_value(command, args, seq, shape):
+    if command == "HELLO":
+        return _decode_hello(args, seq)
+    if command == "SNAP":
+        if len(args) == 1 and _is_hex(args[0], shape.snap_digits):
+            occupancy = int(args[0], 16)
+            if occupancy < (1 << shape.squares):
+                return occupancy
+    elif command == "LED":
+        if len(args) == 1 and _is_hex(args[0], shape.leds):
+            return bytes([_HEX.index(c) for c in args[0]])
+    elif command == "PAL":
+        if 1 <= len(args) <= PALETTE_SIZE:
+            colours = []
+            for arg in args:
+                if not _is_hex(arg, 6):
+                    break
+                colours.append((int(arg[0:2], 16), int(arg[2:4], 16), int(arg[4:6], 16)))
+            else:
+                return colours
+    elif command == "STAT":
+        if not args:
+            return None
+    elif command == "COUNTERS":
+        values = []
+        for key, text in _pairs(args, seq):
+            number = _decimal(text)
+            if number is None:
+                break
+            values.append((key, number))
+        else:
+            return values
+    elif command == "ACK":
+        if len(args) == 1 and _is_hex(args[0], 2):
+            return int(args[0], 16)
+    elif command == "NAK":
+        if len(args) == 2 and _is_hex(args[0], 2) and args[1] in NAK_REASONS:
+            return (int(args[0], 16), args[1])
+    else:
+        raise ProtocolError(CMD, seq)
+    raise ProtocolError(ARG, seq)
+
+
+def decode(frame_bytes, shape):
+    """(seq, command, value) from a frame ("$" ... checksum, no terminator).
+    Raises ProtocolError."""
+    if len(frame_bytes) > MAX_LINE:
+        raise ProtocolError(LONG)
+    for byte in frame_bytes:
+        if byte < 0x20 or byte > 0x7E:
+            raise ProtocolError(CHAR)
+    text = frame_bytes.decode()
+    star = text.find("*")
+    if not text or text[0] != "$" or star < 0 or not _is_hex(text[star + 1:], 2):
+        raise ProtocolError(FORMAT)
+    body = text[1:star]
+    if crc8(body.encode()) != int(text[star + 1:], 16):
+        nak = None
+        if _is_hex(body[:2], 2) and body[2:3] in ("", " "):
+            nak = int(body[:2], 16)
+        raise ProtocolError(CRC, nak)
+    tokens = body.split(" ")
+    if len(tokens) < 2 or not _is_hex(tokens[0], 2) or "" in tokens:
+        raise ProtocolError(FORMAT)
+    seq = int(tokens[0], 16)
+    return seq, tokens[1], _decode_value(tokens[1], tokens[2:], seq, shape)
+
+
+class LineAssembler:
+    """Cuts the byte stream into frames.  feed(data) returns a list whose
+    items are frames (bytes, "$" ... checksum) or drop reasons (str), in
+    order.  A "$" always starts a new frame."""
+
+    def __init__(self):
+        self._frame = None          # bytearray since the last "$", or None
+        self._overlong = False
+        self._junk = False          # non-whitespace seen outside a frame
+
+    def feed(self, data):
+        out = []
+        for byte in data:
+            if byte == 0x24 or byte == 0x0A:       # "$" or LF
+                frame_buf = self._frame
+                if frame_buf is not None:
+                    size = len(frame_buf)
+                    if byte == 0x0A and size and frame_buf[size - 1] == 0x0D:
+                        size -= 1
+                    if self._overlong or size > MAX_LINE:
+                        out.append(LONG)
+                    elif byte == 0x24:
+                        out.append(TRUNC)
+                    else:
+                        out.append(bytes(frame_buf[:size]))
+                elif self._junk:
+                    out.append(NOISE)
+                self._frame = bytearray(b"$") if byte == 0x24 else None
+                self._overlong = False
+                self._junk = False
+            elif self._frame is not None:
+                if len(self._frame) <= MAX_LINE:   # room for one CR before the LF
+                    self._frame.append(byte)
+                else:
+                    self._overlong = True
+            elif byte != 0x20 and byte != 0x09 and byte != 0x0D:
+                self._junk = True
+        return out

@@ -1,0 +1,103 @@
+# Reading the sensors and debouncing them.
+#
+# A reader fills `rows` with one int per rank: bit f set = the square on file
+# f of that rank reads closed.  Two readers: a diode switch matrix (ranks are
+# driven one at a time, files read together) and a chain of 74HC165 shift
+# registers read over SPI.  The hardware is a port object from hal.py, or a
+# fake in the tests.
+#
+# Scanner debounces: a square changes only after `reads` equal reads in a
+# row that differ from its stable value.  Everything is per-rank small ints,
+# so a scan allocates nothing on MicroPython.
+
+
+class MatrixReader:
+    """port.read_row(rank) drives one rank and returns its files as bits."""
+
+    def __init__(self, port, ranks):
+        self._port = port
+        self._ranks = ranks
+
+    def read(self, rows):
+        port = self._port
+        for rank in range(self._ranks):
+            rows[rank] = port.read_row(rank)
+
+
+class ShiftRegReader:
+    """port.read() returns the chain's bytes, first byte out first.  Read as
+    one big-endian number, bit sq is square sq (a1 = 0): the first bit
+    clocked out is the last square (j8 on 8 x 10).  Wire the chain so."""
+
+    def __init__(self, port, files, ranks):
+        self._port = port
+        self._files = files
+        self._ranks = ranks
+        self._mask = (1 << files) - 1
+
+    def read(self, rows):
+        number = int.from_bytes(self._port.read(), "big")
+        files = self._files
+        mask = self._mask
+        for rank in range(self._ranks):
+            rows[rank] = (number >> (rank * files)) & mask
+
+
+class Scanner:
+    """Calls the reader once per scan() and keeps the debounced board."""
+
+    def __init__(self, reader, files, ranks, reads=4, active_low=False):
+        if reads < 1:
+            raise ValueError("reads must be at least 1")
+        self._reader = reader
+        self._files = files
+        self._ranks = ranks
+        self._reads = reads
+        self._invert = (1 << files) - 1 if active_low else 0
+        self._history = [[0] * ranks for _ in range(reads)]
+        self._slot = 0
+        self.stable = [0] * ranks
+        self.scans = 0
+        self._occupancy = 0
+
+    @property
+    def ready(self):
+        """True once `reads` scans have been made: the stable board means something."""
+        return self.scans >= self._reads
+
+    def scan(self):
+        """Read the sensors once; True if the stable board changed."""
+        raw = self._history[self._slot]
+        self._reader.read(raw)
+        invert = self._invert
+        if invert:
+            for rank in range(self._ranks):
+                raw[rank] ^= invert
+        self._slot = (self._slot + 1) % self._reads
+        self.scans += 1
+        if self.scans < self._reads:
+            return False
+        changed = False
+        history = self._history
+        stable = self.stable
+        for rank in range(self._ranks):
+            ones = -1
+            anys = 0
+            for past in history:
+                ones &= past[rank]
+                anys |= past[rank]
+            new = ones | (stable[rank] & anys)     # all 1 -> 1, all 0 -> 0, else keep
+            if new != stable[rank]:
+                stable[rank] = new
+                changed = True
+        if changed or self.scans == self._reads:
+            number = 0
+            for rank in range(self._ranks - 1, -1, -1):
+                number = (number << self._files) | stable[rank]
+            self._occupancy = number
+            return True
+        return False
+
+    def occupancy(self):
+        """The debounced board, bit sq = square sq; None until ready."""
+        return self._occupancy if self.ready else None

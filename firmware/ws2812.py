@@ -1,0 +1,99 @@
+# WS2812 LEDs: from LED frames (a palette index per LED) to the words the
+# PIO state machine in hal.py shifts out.
+#
+# LEDs are numbered in the protocol's logical order: row by row from the a1
+# corner, `width` LEDs per row (the files for one LED per square, files + 1
+# for a grid of corner LEDs).  How the chain really runs is described as in
+# hardware/pinout.toml [leds]: lines along ranks or along files, starting at
+# the corner `first` (a1, j1, a8 or j8), straight or serpentine.  Colours are
+# capped at `max_level` per channel: 80 LEDs at full white draw about 5 A.
+
+import array
+
+import protocol
+
+
+def chain_positions(count, width, serpentine=False, along="ranks", first="a1"):
+    """The chain position of each logical LED."""
+    height = count // width
+    if height * width != count or first not in ("a1", "j1", "a8", "j8") \
+            or along not in ("ranks", "files"):
+        raise ValueError("LED layout")
+    positions = []
+    for i in range(count):
+        y, x = divmod(i, width)               # x along a rank, y along a file
+        if first[0] == "j":
+            x = width - 1 - x
+        if first[1] == "8":
+            y = height - 1 - y
+        if along == "ranks":
+            line, step, length = y, x, width
+        else:
+            line, step, length = x, y, height
+        if serpentine and line % 2:
+            step = length - 1 - step
+        positions.append(line * length + step)
+    return positions
+
+
+def pack(colour, max_level, order="GRB"):
+    """One LED's 24-bit word, each channel scaled to at most max_level."""
+    r, g, b = colour
+    r = r * max_level // 255
+    g = g * max_level // 255
+    b = b * max_level // 255
+    if order == "RGB":
+        return (r << 16) | (g << 8) | b
+    return (g << 16) | (r << 8) | b
+
+
+class LedStrip:
+    """output.write(words) sends one 24-bit word per LED, in chain order."""
+
+    def __init__(self, output, count, width, serpentine=False, max_level=255,
+                 along="ranks", first="a1", order="GRB"):
+        self._out = output
+        self.count = count
+        self._max = max_level
+        self._order = order
+        self._positions = chain_positions(count, width, serpentine, along, first)
+        self._words = array.array("I", [0] * count)
+        self._colours = array.array("I", [0] * (protocol.PALETTE_SIZE + 1))
+        self.frame = bytes(count)
+        self.writes = 0
+        self._shown_dark = None
+        self.reset()
+
+    def reset(self):
+        """Dark, with the default palette (the state at boot and after a host HELLO)."""
+        self.set_palette(protocol.DEFAULT_PALETTE)
+        self.set_frame(bytes(self.count))
+
+    def set_palette(self, colours):
+        """Colours for indices 1, 2, ...; the indices not given are off."""
+        table = self._colours
+        for index in range(1, protocol.PALETTE_SIZE + 1):
+            colour = colours[index - 1] if index <= len(colours) else (0, 0, 0)
+            table[index] = pack(colour, self._max, self._order)
+        self._shown_dark = None
+
+    def set_frame(self, frame):
+        if len(frame) != self.count:
+            raise ValueError("LED frame length")
+        self.frame = bytes(frame)
+        self._shown_dark = None
+
+    def show(self, dark):
+        """Write the frame (all off if dark) if anything changed; True if written."""
+        if dark == self._shown_dark:
+            return False
+        words = self._words
+        positions = self._positions
+        colours = self._colours
+        frame = self.frame
+        for i in range(self.count):
+            words[positions[i]] = 0 if dark else colours[frame[i]]
+        self._out.write(words)
+        self._shown_dark = dark
+        self.writes += 1
+        return True

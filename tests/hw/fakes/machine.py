@@ -1,0 +1,142 @@
+"""A fake of MicroPython's ``machine`` module, wired to a simulated board.
+
+Only what ``firmware/hal.py`` uses.  The test sets ``board`` to a
+:class:`FakeBoard` before building anything; pins, SPI and ``mem32`` read
+and drive it.  A fresh copy of this module is loaded for every test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SIO_GPIO_IN = 0xD0000004
+
+
+class FakeReset(Exception):
+    """``machine.reset()`` was called."""
+
+
+@dataclass
+class FakeBoard:
+    """Pins and sensors.  ``closed`` is the set of squares whose sensor is
+    closed (a piece on it), square = rank * files + file.
+
+    Matrix: rank pins driven high select a rank; a file pin reads high when
+    a selected rank's square on that file is closed (the diodes stop
+    everything else).  Shift registers: a low pulse on ``load_pin`` latches
+    the sensors; SPI then clocks out the 80-bit chain, j8 first, reading 0
+    for a closed sensor (``active_low``).
+    """
+
+    files: int = 10
+    ranks: int = 8
+    rank_pins: tuple[int, ...] = ()
+    file_pins: tuple[int, ...] = ()
+    load_pin: int | None = None
+    active_low: bool = True
+    closed: set[int] = field(default_factory=set)
+    pins: dict[object, Pin] = field(default_factory=dict)
+    latched: int | None = None
+    loads: int = 0
+
+    def level(self, pin: Pin) -> int:
+        if pin.mode == Pin.OUT:
+            return pin.out
+        if pin.id in self.file_pins:
+            f = self.file_pins.index(pin.id)
+            selected = [r for r, p in enumerate(self.rank_pins) if self._driven(p)]
+            if len(selected) > 1:
+                raise AssertionError(f"ranks {selected} driven at once: ghost readings")
+            if any(r * self.files + f in self.closed for r in selected):
+                return 1
+        return 1 if pin.pull == Pin.PULL_UP else 0
+
+    def _driven(self, pin_id: int) -> bool:
+        pin = self.pins.get(pin_id)
+        return pin is not None and pin.mode == Pin.OUT and pin.out == 1
+
+    def gpio_in(self) -> int:
+        """The SIO GPIO_IN register: bit n = level of GPn."""
+        word = 0
+        for pin_id, pin in self.pins.items():
+            if isinstance(pin_id, int) and self.level(pin):
+                word |= 1 << pin_id
+        return word
+
+    def output_changed(self, pin: Pin, old: int) -> None:
+        if pin.id == self.load_pin and old == 1 and pin.out == 0:
+            squares = self.files * self.ranks
+            value = sum(1 << sq for sq in self.closed)
+            self.latched = value ^ ((1 << squares) - 1) if self.active_low else value
+            self.loads += 1
+
+    def clock_out(self, buf: bytearray) -> None:
+        if self.latched is None:
+            raise AssertionError("SPI read without a load pulse first")
+        buf[:] = self.latched.to_bytes(len(buf), "big")
+        self.latched = None
+
+
+board = FakeBoard()
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, id: object, mode: int = -1, pull: int = -1, *,
+                 value: int | None = None) -> None:
+        self.id = id
+        self.mode = mode
+        self.pull = pull
+        self.out = value or 0
+        board.pins[id] = self
+
+    def value(self, v: int | None = None) -> int | None:
+        if v is None:
+            return board.level(self)
+        old = self.out
+        self.out = 1 if v else 0
+        board.output_changed(self, old)
+        return None
+
+    def on(self) -> None:
+        self.value(1)
+
+    def off(self) -> None:
+        self.value(0)
+
+
+class SPI:
+    MSB = 0
+    LSB = 1
+
+    def __init__(self, id: int, baudrate: int = 1000000, *, polarity: int = 0, phase: int = 0,
+                 bits: int = 8, firstbit: int = 0, sck: Pin | None = None,
+                 mosi: Pin | None = None, miso: Pin | None = None) -> None:
+        self.id = id
+        self.settings = dict(baudrate=baudrate, polarity=polarity, phase=phase, bits=bits,
+                             firstbit=firstbit, sck=sck, mosi=mosi, miso=miso)
+
+    def readinto(self, buf: bytearray, write: int = 0) -> None:
+        board.clock_out(buf)
+
+
+class _Mem32:
+    def __getitem__(self, address: int) -> int:
+        if address != SIO_GPIO_IN:
+            raise AssertionError(f"unexpected mem32 read at {address:#x}")
+        return board.gpio_in()
+
+
+mem32 = _Mem32()
+
+
+def unique_id() -> bytes:
+    return bytes.fromhex("E6614C311B4F7E2A")
+
+
+def reset() -> None:
+    raise FakeReset

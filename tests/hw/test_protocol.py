@@ -1,0 +1,625 @@
+"""The host side of the wire protocol: codec against firmware/vectors.txt,
+properties of the codec and the line assembler, and the host link in
+sessions with a scripted device (virtual time: no clocks, no sleeping)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardctl.hw.protocol import (
+    ACK_TIMEOUT,
+    DEFAULT_PALETTE,
+    DEFAULT_SHAPE,
+    HEARTBEAT,
+    HELLO_INTERVAL,
+    LED_REFRESH,
+    LINK_TIMEOUT,
+    MAX_LINE,
+    MAX_RETRIES,
+    Ack,
+    Action,
+    BoardShape,
+    Counters,
+    DeviceCounters,
+    DropReason,
+    Event,
+    Frame,
+    Hello,
+    HostLink,
+    Led,
+    LineAssembler,
+    LinkState,
+    Message,
+    Nak,
+    NakReason,
+    Palette,
+    ProtocolError,
+    Received,
+    Reopened,
+    RequestCounters,
+    Send,
+    SetPalette,
+    ShowLeds,
+    Snap,
+    SnapshotReceived,
+    Stat,
+    StateChanged,
+    Tick,
+    crc8,
+    decode,
+    encode,
+)
+
+VECTORS = Path(__file__).resolve().parents[2] / "firmware" / "vectors.txt"
+FILES = "abcdefghijklmnop"
+START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
+
+
+# --------------------------------------------------------------------- vectors
+
+
+@dataclass(frozen=True)
+class Record:
+    line: int
+    shape: BoardShape
+    kind: str
+    text: str
+
+
+def unescape(text: str) -> bytes:
+    out = bytearray()
+    i = 0
+    while i < len(text):
+        if text[i] == "\\":
+            code = text[i + 1]
+            if code == "x":
+                out.append(int(text[i + 2:i + 4], 16))
+                i += 4
+                continue
+            out.append({"n": 10, "r": 13, "\\": 92}[code])
+            i += 2
+        else:
+            out.append(ord(text[i]))
+            i += 1
+    return bytes(out)
+
+
+def read_vectors() -> list[Record]:
+    shape = DEFAULT_SHAPE
+    records = []
+    for number, line in enumerate(VECTORS.read_text(encoding="ascii").splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        kind, _, rest = line.partition(" ")
+        if kind == "shape":
+            files, ranks, leds = map(int, rest.split())
+            shape = BoardShape(files, ranks, leds)
+        else:
+            records.append(Record(number, shape, kind, rest))
+    return records
+
+
+RECORDS = read_vectors()
+
+
+def name(square: int, shape: BoardShape) -> str:
+    return FILES[square % shape.files] + str(square // shape.files + 1)
+
+
+def meaning(frame: Frame, shape: BoardShape) -> dict[str, Any]:
+    """A decoded frame as the vectors' JSON meaning."""
+    result: dict[str, Any] = {"seq": frame.seq}
+    match frame.message:
+        case Hello(version, files, ranks, leds, info):
+            result.update(cmd="HELLO", version=version, files=files, ranks=ranks, leds=leds,
+                          info=[list(pair) for pair in info])
+        case Snap(occupancy):
+            result.update(cmd="SNAP", occupied=[name(sq, shape) for sq in range(shape.squares)
+                                                if occupancy >> sq & 1])
+        case Led(indices):
+            result.update(cmd="LED", lit=[[i, v] for i, v in enumerate(indices) if v])
+        case Palette(colours):
+            result.update(cmd="PAL", colours=[list(c) for c in colours])
+        case Stat():
+            result.update(cmd="STAT")
+        case Counters(values):
+            result.update(cmd="COUNTERS", counters=[list(pair) for pair in values])
+        case Ack(ref):
+            result.update(cmd="ACK", ack=ref)
+        case Nak(ref, reason):
+            result.update(cmd="NAK", nak=ref, reason=reason.value)
+    return result
+
+
+def message_of(m: dict[str, Any], shape: BoardShape) -> Message:
+    """The inverse of :func:`meaning`."""
+    match m["cmd"]:
+        case "HELLO":
+            return Hello(m["version"], m["files"], m["ranks"], m["leds"],
+                         tuple((k, v) for k, v in m["info"]))
+        case "SNAP":
+            return Snap(sum(1 << (FILES.index(n[0]) + (int(n[1:]) - 1) * shape.files)
+                            for n in m["occupied"]))
+        case "LED":
+            indices = [0] * shape.leds
+            for i, v in m["lit"]:
+                indices[i] = v
+            return Led(tuple(indices))
+        case "PAL":
+            return Palette(tuple((r, g, b) for r, g, b in m["colours"]))
+        case "STAT":
+            return Stat()
+        case "COUNTERS":
+            return Counters(tuple((k, v) for k, v in m["counters"]))
+        case "ACK":
+            return Ack(m["ack"])
+        case "NAK":
+            return Nak(m["nak"], NakReason(m["reason"]))
+    raise AssertionError(m)
+
+
+def outcomes(data: bytes, shape: BoardShape) -> list[tuple[Any, int | None]]:
+    """What a fresh assembler and decoder make of ``data``: (meaning or
+    lower-case reason, NAK seq) per frame or drop."""
+    results: list[tuple[Any, int | None]] = []
+    for item in LineAssembler().feed(data):
+        if isinstance(item, DropReason):
+            results.append((item.value.lower(), None))
+            continue
+        try:
+            results.append((meaning(decode(item, shape), shape), None))
+        except ProtocolError as error:
+            results.append((error.reason.value.lower(), error.nak))
+    return results
+
+
+def test_the_crc_is_crc8_smbus() -> None:
+    assert crc8(b"123456789") == 0xF4
+    assert crc8(b"") == 0
+
+
+def test_the_vectors_are_all_read() -> None:
+    kinds = {r.kind for r in RECORDS}
+    assert kinds == {"ok", "bad", "stream"}
+    assert len(RECORDS) > 100
+
+
+def test_the_vectors_cover_every_command_and_reason() -> None:
+    commands = {json.loads(r.text.partition(" => ")[2])["cmd"] for r in RECORDS if r.kind == "ok"}
+    assert commands == {"HELLO", "SNAP", "LED", "PAL", "STAT", "COUNTERS", "ACK", "NAK"}
+    reasons = {r.text.split(" ")[0] for r in RECORDS if r.kind == "bad"}
+    reasons |= {x for r in RECORDS if r.kind == "stream"
+                for x in json.loads(r.text.rpartition(" => ")[2]) if isinstance(x, str)}
+    assert reasons == {d.value.lower() for d in DropReason}
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: f"line{r.line}-{r.kind}")
+def test_vector(record: Record) -> None:
+    shape = record.shape
+    if record.kind == "ok":
+        text, _, expected = record.text.partition(" => ")
+        frame, want = unescape(text), json.loads(expected)
+        assert outcomes(frame + b"\n", shape) == [(want, None)]
+        assert encode(Frame(want["seq"], message_of(want, shape)), shape) == frame + b"\n"
+    elif record.kind == "bad":
+        reason, nak, text = record.text.split(" ", 2)
+        want_nak = None if nak == "-" else int(nak, 16)
+        assert outcomes(unescape(text) + b"\n", shape) == [(reason, want_nak)]
+    else:
+        data, _, expected = record.text.rpartition(" => ")
+        assert [o for o, _ in outcomes(unescape(data), shape)] == json.loads(expected)
+
+
+# --------------------------------------------------------------------- codec properties
+
+keys = st.from_regex(r"[A-Z][A-Z0-9]{0,6}", fullmatch=True).filter(lambda k: k not in "PFRL")
+values = st.from_regex(r"[0-9A-Za-z._:+-]{1,16}", fullmatch=True)
+seqs = st.integers(0, 255)
+colours = st.tuples(*[st.integers(0, 255)] * 3)
+
+
+def messages(shape: BoardShape) -> st.SearchStrategy[Message]:
+    small = st.none() | st.integers(1, 16)
+    return st.one_of(
+        st.builds(Hello, st.just(1), small, small, st.none() | st.integers(1, 180),
+                  st.lists(st.tuples(keys, values), max_size=4,
+                           unique_by=lambda kv: kv[0]).map(tuple)),
+        st.integers(0, (1 << shape.squares) - 1).map(Snap),
+        st.lists(st.integers(0, 15), min_size=shape.leds, max_size=shape.leds)
+        .map(lambda v: Led(tuple(v))),
+        st.lists(colours, min_size=1, max_size=15).map(lambda c: Palette(tuple(c))),
+        st.just(Stat()),
+        st.lists(st.tuples(keys, st.integers(0, 9_999_999_999)), max_size=6,
+                 unique_by=lambda kv: kv[0]).map(lambda v: Counters(tuple(v))),
+        seqs.map(Ack),
+        st.builds(Nak, seqs, st.sampled_from(NakReason)),
+    )
+
+
+shapes = st.builds(BoardShape, st.integers(1, 16), st.integers(1, 16), st.integers(1, 180))
+frames = st.builds(Frame, seqs, messages(DEFAULT_SHAPE))
+
+
+@given(shape=shapes, data=st.data())
+def test_encode_then_decode_gives_the_frame_back(shape: BoardShape, data: st.DataObject) -> None:
+    frame = Frame(data.draw(seqs), data.draw(messages(shape)))
+    line = encode(frame, shape)
+    assert line.endswith(b"\n") and len(line) - 1 <= MAX_LINE
+    assert all(0x20 <= b <= 0x7E for b in line[:-1]), "printable ASCII only: never 0x03"
+    assert LineAssembler().feed(line) == [line[:-1]]
+    assert decode(line[:-1], shape) == frame
+
+
+@given(st.binary(max_size=800))
+def test_garbage_never_raises_and_every_piece_is_counted(data: bytes) -> None:
+    link = HostLink()
+    pieces = len(LineAssembler().feed(data))
+    link.feed(Received(data), now=0.0)
+    counted = link.counters["RX"] + sum(link.counters[r.value] for r in DropReason)
+    assert counted == pieces
+
+
+@given(st.lists(st.one_of(st.binary(max_size=40), frames.map(encode)), max_size=12))
+def test_garbage_among_good_lines_never_raises(chunks: list[bytes]) -> None:
+    link = HostLink()
+    for now, chunk in enumerate(chunks):
+        link.feed(Received(chunk), now=now * 0.01)
+
+
+@given(st.binary(min_size=1, max_size=200).filter(
+    lambda b: b"$" not in b and b"\n" not in b and any(x not in b" \t\r" for x in b)))
+def test_a_line_of_junk_is_one_noise(junk: bytes) -> None:
+    assert LineAssembler().feed(junk + b"\n") == [DropReason.NOISE]
+
+
+@given(garbage=st.binary(max_size=400), frame=frames)
+def test_the_next_frame_after_any_garbage_gets_through(garbage: bytes, frame: Frame) -> None:
+    out = LineAssembler().feed(garbage + encode(frame))
+    assert isinstance(out[-1], bytes)
+    assert decode(out[-1]) == frame
+
+
+@given(frame=frames, data=st.data())
+def test_any_single_byte_damage_is_caught(frame: Frame, data: st.DataObject) -> None:
+    line = encode(frame)[:-1]
+    i = data.draw(st.integers(0, len(line) - 1))
+    byte = data.draw(st.integers(0, 255).filter(lambda b: b not in (line[i], 0x24, 0x0A)))
+    damaged = line[:i] + bytes([byte]) + line[i + 1:]
+    for item in LineAssembler().feed(damaged + b"\n"):
+        if isinstance(item, bytes):
+            with pytest.raises(ProtocolError):
+                decode(item)
+
+
+def test_encode_refuses_what_the_protocol_cannot_carry() -> None:
+    with pytest.raises(ValueError):
+        encode(Frame(256, Stat()))
+    with pytest.raises(ValueError):
+        encode(Frame(0, Snap(1 << 80)))
+    with pytest.raises(ValueError):
+        encode(Frame(0, Led((0,) * 79)))
+    with pytest.raises(ValueError):
+        encode(Frame(0, Palette(())))
+    with pytest.raises(ValueError):
+        encode(Frame(0, Hello(info=(("F", "x"),))))
+    with pytest.raises(ValueError):
+        encode(Frame(0, Hello(info=(("FW", "a b"),))))
+    with pytest.raises(ValueError):
+        encode(Frame(0, Counters(tuple((f"K{i}", 10**9) for i in range(20)))))
+    with pytest.raises(ValueError):
+        BoardShape(17, 8, 80)
+
+
+def test_protocol_errors_are_boardctl_value_errors() -> None:
+    from boardctl.errors import BoardctlError
+
+    with pytest.raises(ProtocolError) as caught:
+        decode(b"$05 ACK 04*00")
+    assert isinstance(caught.value, BoardctlError) and isinstance(caught.value, ValueError)
+    assert caught.value.reason is DropReason.CRC and caught.value.nak == 5
+
+
+# --------------------------------------------------------------------- the host link
+
+DEVICE_HELLO = Hello(1, 10, 8, 80, (("FW", "0.1.0"),))
+
+
+@dataclass
+class Session:
+    """The host link and a scripted device, in virtual time."""
+
+    link: HostLink = field(default_factory=HostLink)
+    now: float = 0.0
+    seq: int = 0
+    actions: list[Action] = field(default_factory=list)
+
+    def feed(self, event: Event) -> list[Action]:
+        got = self.link.feed(event, self.now)
+        self.actions += got
+        return got
+
+    def wait(self, seconds: float, step: float = 1 / 32) -> list[Action]:
+        """Let time pass, ticking like the daemon's loop (steps that binary
+        floating point adds up exactly)."""
+        got: list[Action] = []
+        start = self.now
+        for k in range(1, round(seconds / step) + 1):
+            self.now = start + k * step
+            got += self.feed(Tick())
+        return got
+
+    def device(self, message: Message, seq: int | None = None) -> list[Action]:
+        """The device sends a line."""
+        if seq is None:
+            seq, self.seq = self.seq, (self.seq + 1) % 256
+        return self.feed(Received(encode(Frame(seq, message))))
+
+    def connect(self) -> None:
+        self.feed(Tick())
+        self.device(DEVICE_HELLO)
+        assert self.link.state is LinkState.UP
+        for f in sent(self.actions):
+            if not isinstance(f.message, Ack | Nak):
+                self.device(Ack(f.seq))
+        self.actions.clear()
+
+
+def sent(actions: list[Action]) -> list[Frame]:
+    return [decode(a.data[:-1]) for a in actions if isinstance(a, Send)]
+
+
+def sent_messages(actions: list[Action]) -> list[Message]:
+    return [f.message for f in sent(actions)]
+
+
+def test_the_host_says_hello_at_once_and_every_second_until_the_device_answers() -> None:
+    s = Session()
+    assert sent_messages(s.feed(Tick())) == [Hello(1, info=(("SW", "boardctl-0.1.0"),))]
+    assert s.link.state is LinkState.CONNECTING and not s.link.healthy
+    hellos = [m for m in sent_messages(s.wait(3.0)) if isinstance(m, Hello)]
+    assert len(hellos) == 3
+    assert all(a.data.startswith(b"$") and a.data.endswith(b"\n")
+               for a in s.actions if isinstance(a, Send))
+
+
+def test_the_device_hello_brings_the_link_up_and_gets_palette_and_frame() -> None:
+    s = Session()
+    s.feed(Tick())
+    got = s.device(DEVICE_HELLO)
+    assert StateChanged(LinkState.UP, "device firmware 0.1.0") in got
+    assert sent_messages(got) == [Ack(0), Palette(DEFAULT_PALETTE), Led((0,) * 80)]
+    assert s.link.healthy and s.link.device == DEVICE_HELLO
+
+
+def test_snapshots_are_acknowledged_and_passed_on_with_their_time() -> None:
+    s = Session()
+    s.connect()
+    s.now = 0.75
+    got = s.device(Snap(START))
+    assert SnapshotReceived(START, 0.75) in got
+    assert sent_messages(got) == [Ack(s.seq - 1)]
+
+
+def test_snapshots_before_the_device_hello_are_acknowledged_but_not_used() -> None:
+    s = Session()
+    s.feed(Tick())
+    got = s.device(Snap(START))
+    assert sent_messages(got) == [Ack(0)]
+    assert not any(isinstance(a, SnapshotReceived) for a in got)
+
+
+def test_a_device_with_another_board_is_incompatible() -> None:
+    s = Session()
+    s.feed(Tick())
+    got = s.device(Hello(1, 10, 10, 100))
+    assert any(isinstance(a, StateChanged) and a.state is LinkState.INCOMPATIBLE for a in got)
+    assert not s.link.healthy
+    assert not any(isinstance(a, SnapshotReceived) for a in s.device(Snap(0)))
+
+
+def test_a_device_speaking_another_version_is_nakked_and_incompatible() -> None:
+    s = Session()
+    s.feed(Tick())
+    body = b"00 HELLO P=2 F=10 R=8 L=80"
+    got = s.feed(Received(b"$" + body + b"*%02X\n" % crc8(body)))
+    assert sent_messages(got) == [Nak(0, NakReason.VER)]
+    assert s.link.state is LinkState.INCOMPATIBLE
+    assert s.link.counters["VER"] == 1
+
+
+def test_an_unacknowledged_frame_is_sent_three_more_times_then_given_up() -> None:
+    s = Session()
+    s.connect()
+    frame = tuple(1 if i == 14 else 0 for i in range(80))
+    first = s.feed(ShowLeds(frame))
+    line = next(a.data for a in first if isinstance(a, Send))
+    # The device keeps the link alive with heartbeats but never ACKs the frame.
+    resent: list[bytes] = []
+    for _ in range(8):
+        resent += [a.data for a in s.wait(ACK_TIMEOUT / 2) if isinstance(a, Send)]
+        s.device(Snap(START))
+    assert resent == [line] * MAX_RETRIES          # byte for byte, same sequence number
+    assert s.link.counters["RETRY"] == MAX_RETRIES
+    assert s.link.counters["GIVEUP"] == 1
+
+
+def test_an_ack_stops_the_retries() -> None:
+    s = Session()
+    s.connect()
+    (frame,) = sent(s.feed(ShowLeds((2,) * 80)))
+    s.device(Ack(frame.seq))
+    assert not sent(s.wait(1.0))
+    assert s.link.counters["RETRY"] == 0
+
+
+def test_nak_crc_gets_the_line_again_at_once_and_nak_arg_drops_it() -> None:
+    s = Session()
+    s.connect()
+    (frame,) = sent(s.feed(ShowLeds((3,) * 80)))
+    assert sent(s.device(Nak(frame.seq, NakReason.CRC))) == [frame]
+    assert s.link.counters["NAKRX"] == 1 and s.link.counters["RETRY"] == 1
+    s.device(Nak(frame.seq, NakReason.ARG))
+    assert not sent(s.wait(1.0))
+
+
+def test_the_newest_frame_replaces_a_pending_one() -> None:
+    s = Session()
+    s.connect()
+    (old,) = sent(s.feed(ShowLeds((1,) * 80)))
+    (new,) = sent(s.feed(ShowLeds((2,) * 80)))
+    retried = sent(s.wait(ACK_TIMEOUT + 0.01))
+    assert retried == [new] and old.seq != new.seq
+
+
+def test_the_same_frame_twice_is_sent_once() -> None:
+    s = Session()
+    s.connect()
+    assert len(sent(s.feed(ShowLeds((1,) * 80)))) == 1
+    assert sent(s.feed(ShowLeds((1,) * 80))) == []
+
+
+def test_palette_and_frame_are_refreshed_every_five_seconds() -> None:
+    s = Session()
+    s.connect()
+    s.feed(SetPalette(((9, 9, 9),)))
+    got: list[Action] = []
+    while s.now < LED_REFRESH + 0.1:
+        got += s.wait(HEARTBEAT)
+        for f in sent(got):                    # a device that ACKs everything
+            if not isinstance(f.message, Ack | Nak):
+                s.device(Ack(f.seq))
+        got = [a for a in got if not isinstance(a, Send)]
+        s.device(Snap(START))
+    refreshed = sent_messages(s.actions)
+    assert Palette(((9, 9, 9),)) in refreshed and Led((0,) * 80) in refreshed
+
+
+def test_a_silent_device_takes_the_link_back_to_connecting() -> None:
+    s = Session()
+    s.connect()
+    got = s.wait(LINK_TIMEOUT - 0.1)
+    assert not any(isinstance(a, StateChanged) for a in got)
+    got = s.wait(0.2)
+    assert StateChanged(LinkState.CONNECTING, "the device is silent") in got
+    assert any(isinstance(m, Hello) for m in sent_messages(got))
+
+
+def test_a_device_reset_is_noticed_by_its_hello_and_the_leds_are_sent_again() -> None:
+    s = Session()
+    s.connect()
+    s.feed(ShowLeds((4,) * 80))
+    s.device(Snap(START))
+    got = s.device(DEVICE_HELLO, seq=0)         # rebooted: numbering starts again
+    assert Led((4,) * 80) in sent_messages(got)
+    assert s.link.counters["LOST"] == 0 and s.link.counters["DUP"] == 0
+
+
+def test_missing_and_repeated_lines_are_counted() -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(0), seq=10)
+    before = s.link.counters
+    s.device(Snap(0), seq=13)                   # 11 and 12 missing
+    s.device(Snap(0), seq=13)                   # a retransmission
+    s.device(Snap(0), seq=12)                   # an old one, late
+    s.device(Snap(0), seq=14)
+    assert s.link.counters["LOST"] - before["LOST"] == 2
+    assert s.link.counters["DUP"] - before["DUP"] == 2
+
+
+def test_commands_that_go_the_other_way_are_nakked() -> None:
+    s = Session()
+    s.connect()
+    got = s.device(Led((0,) * 80), seq=40)
+    assert sent_messages(got) == [Nak(40, NakReason.CMD)]
+    assert s.link.counters["CMD"] == 1
+
+
+def test_garbage_then_a_good_line_resynchronises() -> None:
+    s = Session()
+    s.connect()
+    rx = s.link.counters["RX"]
+    junk = b"Traceback (most recent\r\n" + b"\x00\xff" + b"$05 SN"   # noise, noise, trunc
+    got = s.feed(Received(junk + encode(Frame(60, Snap(7)))))
+    assert SnapshotReceived(7, s.now) in got
+    assert s.link.counters["NOISE"] == 2 and s.link.counters["TRUNC"] == 1
+    assert s.link.counters["RX"] == rx + 1
+
+
+def test_a_damaged_device_line_is_nakked_with_its_claimed_number() -> None:
+    s = Session()
+    s.connect()
+    line = encode(Frame(33, Snap(START))).replace(b"FFFFF0", b"FFFFF1")
+    got = s.feed(Received(line))
+    assert sent_messages(got) == [Nak(33, NakReason.CRC)]
+    assert not any(isinstance(a, SnapshotReceived) for a in got)
+
+
+def test_counters_are_asked_for_and_reported() -> None:
+    s = Session()
+    s.connect()
+    assert sent_messages(s.feed(RequestCounters())) == [Stat()]
+    got = s.device(Counters((("RX", 5), ("SCANS", 4000))))
+    assert DeviceCounters((("RX", 5), ("SCANS", 4000))) in got
+
+
+def test_reopening_the_port_starts_afresh() -> None:
+    s = Session()
+    s.connect()
+    got = s.feed(Reopened())
+    assert StateChanged(LinkState.CONNECTING, "port reopened") in got
+    assert any(isinstance(m, Hello) for m in sent_messages(got))
+
+
+def test_a_frame_that_does_not_fit_the_board_is_refused() -> None:
+    s = Session()
+    with pytest.raises(ValueError):
+        s.feed(ShowLeds((0,) * 79))
+    with pytest.raises(ValueError):
+        s.feed(ShowLeds((16,) * 80))
+    with pytest.raises(ValueError):
+        s.feed(SetPalette(((0, 0, 0),) * 16))
+
+
+def test_no_line_the_host_sends_contains_a_control_byte() -> None:
+    s = Session()
+    s.connect()
+    s.feed(ShowLeds(tuple(i % 16 for i in range(80))))
+    s.feed(SetPalette(DEFAULT_PALETTE))
+    s.wait(HELLO_INTERVAL * 6)
+    for action in s.actions:
+        if isinstance(action, Send):
+            assert all(0x20 <= b <= 0x7E for b in action.data[:-1])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(["tick", "hello", "snap", "ack", "junk", "leds", "silence"]),
+                max_size=40))
+def test_any_sequence_of_events_keeps_the_link_consistent(script: list[str]) -> None:
+    s = Session()
+    for step in script:
+        match step:
+            case "tick":
+                s.wait(0.1)
+            case "hello":
+                s.device(DEVICE_HELLO)
+            case "snap":
+                s.device(Snap(START))
+            case "ack":
+                for f in sent(s.actions[-6:]):
+                    s.device(Ack(f.seq))
+            case "junk":
+                s.feed(Received(b"\x00$12 SN\xff\r\n"))
+            case "leds":
+                s.feed(ShowLeds(tuple((int(s.now * 10) + i) % 16 for i in range(80))))
+            case "silence":
+                s.wait(LINK_TIMEOUT + 0.1, step=0.5)
+    assert s.link.healthy == (s.link.state is LinkState.UP)
+    assert len(s.link._pending) <= 5            # one per kind: never grows without bound

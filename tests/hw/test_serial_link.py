@@ -1,0 +1,339 @@
+"""The serial board against a fake microcontroller on a pty (tests/hw/fake_mcu.py).
+
+The fake runs the firmware's own link logic; the host opens the pty by name
+through pyserial.  No assertion depends on timing: every wait is a bounded
+polling loop, and the tests about timers (heartbeats, retries, the watchdog)
+share a clock the test moves by hand between the host and the fake.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boardctl.hw.base import Reading
+from boardctl.hw.protocol import ACK_TIMEOUT, LINK_TIMEOUT, MAX_RETRIES, BoardShape
+from boardctl.hw.serial_link import SerialBoard, SerialStatus
+
+from .fake_mcu import FakeMcu
+from .helpers import START, bits, sq
+
+pytest.importorskip("serial")
+
+# e2-e4: the pawn lifted from e2 and put on e4.
+MOVED = START & ~bits("e2") | bits("e4")
+WAIT = 20.0          # seconds a polling loop may take before the test fails
+
+
+class ManualClock:
+    """Time that moves only when the test says; host and fake share it."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Session:
+    """A :class:`SerialBoard` driven as the daemon's loop drives it."""
+
+    def __init__(self, board: SerialBoard, clock: Callable[[], float]) -> None:
+        self.board = board
+        self.clock = clock
+        self.readings: list[Reading] = []
+        self.health: list[bool] = []
+
+    def poll(self) -> None:
+        reading = self.board.read(self.clock())
+        if reading is not None:
+            self.readings.append(reading)
+        self.health.append(self.board.healthy)
+
+    def pump(self, until: Callable[[], bool], what: str) -> None:
+        """Poll until ``until()`` holds; fail after :data:`WAIT` seconds."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            self.poll()
+            if until():
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"gave up waiting for {what}; "
+                                     f"status {self.board.status}, {self.board.counters}")
+            time.sleep(0.001)
+
+    def past(self, count: Callable[[], int], before: int, what: str) -> None:
+        """Poll until ``count()`` has gone past ``before``."""
+        self.pump(lambda: count() > before, what)
+
+    def polls(self, count: int) -> None:
+        for _ in range(count):
+            self.poll()
+            time.sleep(0.001)
+
+    @property
+    def occupancies(self) -> list[int]:
+        return [r.occupancy for r in self.readings]
+
+    def counter(self, name: str) -> int:
+        return self.board.counters[name]
+
+    def up(self, occupancy: int = START) -> None:
+        """Wait for the handshake and the first snapshot."""
+        self.pump(lambda: self.board.healthy and bool(self.readings)
+                  and self.readings[-1].occupancy == occupancy, "the first snapshot")
+
+    def settle(self, fake: FakeMcu) -> None:
+        """Up, and done with connecting: the first LED frame is shown and
+        the host has read the ACKs for it."""
+        self.up()
+        self.pump(lambda: len(fake.led_frames) >= 1, "the LED frame sent on connecting")
+        self.sync(fake)
+
+    def sync(self, fake: FakeMcu) -> None:
+        """Wait until the host has read every line the fake wrote so far: the
+        fake writes a line of noise after them, and the host counts it."""
+        noise = self.counter("NOISE")
+        fake.send_garbage(b"# sync\n")
+        self.pump(lambda: self.counter("NOISE") > noise, "the host to catch up")
+
+
+Start = Callable[..., tuple[FakeMcu, Session]]
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Start]:
+    """start(clock=None, occupancy=START, **board options) -> (fake, session)."""
+    with ExitStack() as stack:
+        def make(clock: Callable[[], float] = time.monotonic, occupancy: int = START,
+                 mcu: dict[str, Any] | None = None, **options: Any) -> tuple[FakeMcu, Session]:
+            fake = stack.enter_context(FakeMcu(tmp_path, occupancy, clock=clock, **(mcu or {})))
+            options.setdefault("reconnect_interval", 0.05)
+            options.setdefault("reconnect_max", 0.2)
+            board = SerialBoard(fake.port, **options)
+            stack.callback(board.close)
+            return fake, Session(board, clock)
+        yield make
+
+
+def lit(fake: FakeMcu, square: int) -> tuple[int, int, int]:
+    return fake.colours()[square]
+
+
+# ---------------------------------------------------------------- connecting
+
+
+def test_handshake_brings_the_link_up_with_the_board_as_it_stands(start: Start) -> None:
+    fake, s = start()
+    s.up()
+    device = s.board.device
+    assert device is not None and device.shape() == BoardShape(10, 8, 80)
+    assert dict(device.info)["FW"] == "0.1.0-fake"
+    assert s.board.status is SerialStatus.UP
+    assert fake.host_hellos >= 1
+    assert s.occupancies[0] == START
+    assert s.counter("OPENS") == 1 and s.counter("OPENFAIL") == 0
+    assert sum(s.board.dropped.values()) == 0
+
+
+def test_a_move_arrives_as_exactly_one_new_reading(start: Start) -> None:
+    clock = ManualClock()
+    fake, s = start(clock, heartbeat=None)
+    s.settle(fake)
+    fake.occupancy = MOVED
+    clock.advance(0.05)                       # past the firmware's 20 ms between snapshots
+    s.pump(lambda: s.occupancies[-1] == MOVED, "the move")
+    assert s.readings[-1] == Reading(MOVED, clock.now)
+    for _ in range(2):                        # two heartbeats later: nothing new
+        received = s.counter("RX")
+        clock.advance(1.0)
+        s.past(lambda: s.counter("RX"), received, "a heartbeat")
+    assert s.occupancies == [START, MOVED]
+
+
+def test_heartbeats_keep_it_healthy_and_silence_trips_the_watchdog(start: Start) -> None:
+    clock = ManualClock()
+    fake, s = start(clock)
+    s.settle(fake)
+    s.health.clear()
+    for _ in range(5):                        # 5 s: longer than the link timeout
+        received = s.counter("RX")
+        clock.advance(1.0)
+        s.past(lambda: s.counter("RX"), received, "a heartbeat")
+    assert all(s.health)
+    assert len(s.readings) >= 5 and set(s.occupancies) == {START}   # heartbeat readings
+    fake.mute()                               # the firmware hangs
+    clock.advance(LINK_TIMEOUT + 0.5)
+    s.pump(lambda: not s.board.healthy, "the watchdog")
+    assert s.board.status is SerialStatus.CONNECTING
+    count = len(s.readings)
+    fake.unmute()
+    s.pump(lambda: s.board.healthy, "the device to answer again")
+    s.pump(lambda: len(s.readings) > count, "a snapshot")
+    assert set(s.occupancies) == {START}
+
+
+# ---------------------------------------------------------------- damaged lines
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_corrupted_lines_never_become_readings(start: Start, seed: int) -> None:
+    fake, s = start(mcu={"seed": seed})
+    s.up()
+    fake.corrupt_ratio = 0.3                  # one line in three to the host loses a byte
+    rng = random.Random(seed)
+    for turn in range(120):
+        lines = fake.counters()["TX"]
+        fake.occupancy = rng.getrandbits(80)
+        if turn % 20 == 0:
+            fake.send_garbage(rng.randbytes(rng.randrange(1, 300)))
+        s.past(lambda: fake.counters()["TX"], lines, "the fake to send")
+    final = rng.getrandbits(80)
+    fake.occupancy = final
+    s.pump(lambda: bool(s.readings) and s.readings[-1].occupancy == final, "the final board")
+    sent = set(fake.snaps_sent)
+    assert [o for o in s.occupancies if o not in sent] == []
+    assert fake.corrupted_tx > 20
+    assert s.board.dropped["CRC"] > 0
+    assert len(set(s.occupancies)) > 10       # many boards did get through
+
+
+def test_a_lost_snapshot_is_put_right_by_the_next_one(start: Start) -> None:
+    fake, s = start()
+    s.up()
+    with fake.lock:                           # the move's snapshot and all its retries are lost
+        fake.occupancy = MOVED
+        fake.drop_next("SNAP", count=1 + MAX_RETRIES)
+    s.pump(lambda: s.occupancies[-1] == MOVED, "the heartbeat after the lost snapshot")
+    assert fake.dropped_tx == 1 + MAX_RETRIES
+    assert set(s.occupancies) == {START, MOVED}
+    assert s.counter("LOST") >= 1
+    assert s.board.healthy
+
+
+def test_garbage_including_ctrl_c_never_crashes_the_host(start: Start) -> None:
+    fake, s = start()
+    s.up()
+    garbage = [
+        bytes(range(256)),
+        b"\x03\x03\x03\r\nTraceback (most recent call last):\r\nKeyboardInterrupt\r\n>>> ",
+        b"$$$\n$00 SNAP\n$01 SNAP FFFFFFFFFFFFFFFFFFFF*00\n",
+        b"$" + b"7" * 500 + b"\n",
+        b"\x03$02 SNAP 0000\x03000000000000000*E0\n",
+        b"\xff\xfe\x00\x80" * 50,
+    ]
+    for chunk in garbage:
+        fake.send_garbage(chunk)
+        s.polls(5)
+    fake.occupancy = MOVED
+    s.pump(lambda: s.occupancies[-1] == MOVED, "the move after the garbage")
+    assert set(s.occupancies) == {START, MOVED}
+    dropped = s.board.dropped
+    assert dropped["NOISE"] > 0 and dropped["LONG"] > 0 and dropped["CRC"] > 0
+    assert s.board.healthy
+
+
+# ---------------------------------------------------------------- LED frames
+
+
+def test_an_led_frame_is_sent_and_acknowledged(start: Start) -> None:
+    clock = ManualClock()
+    fake, s = start(clock)
+    s.settle(fake)
+    s.board.show({sq("e4"): (10, 20, 30), sq("e2"): (255, 0, 0)})
+    s.pump(lambda: len(fake.led_frames) == 2, "the frame")
+    assert lit(fake, sq("e4")) == (10, 20, 30) and lit(fake, sq("e2")) == (255, 0, 0)
+    s.sync(fake)                              # the host has read the ACKs (PAL and LED) ...
+    clock.advance(4 * ACK_TIMEOUT)            # ... so the time for retries passes quietly
+    received = s.counter("RX")
+    s.pump(lambda: s.counter("RX") > received, "a heartbeat")
+    assert (s.counter("RETRY"), s.counter("GIVEUP"), s.counter("STALE")) == (0, 0, 0)
+    assert len(fake.led_frames) == 2 and fake.counters()["DUP"] == 0
+
+
+def test_a_nak_makes_the_host_send_the_frame_again(start: Start) -> None:
+    clock = ManualClock()
+    fake, s = start(clock)
+    s.settle(fake)
+    fake.corrupt_incoming("LED")
+    s.board.show({sq("a1"): (0, 0, 255)})
+    s.pump(lambda: lit(fake, sq("a1")) == (0, 0, 255), "the frame, sent again")
+    assert fake.counters()["CRC"] == 1        # the firmware saw the damage and said NAK
+    assert s.counter("NAKRX") == 1 and s.counter("RETRY") == 1 and s.counter("GIVEUP") == 0
+
+
+def test_without_an_ack_the_host_retries_then_gives_up(start: Start) -> None:
+    clock = ManualClock()
+    fake, s = start(clock)
+    s.settle(fake)
+    fake.drop_incoming("LED", count=1 + MAX_RETRIES)
+    s.board.show({sq("j8"): (0, 255, 0)})
+    s.pump(lambda: fake.dropped_rx == 1, "the frame")
+    for retry in range(1, MAX_RETRIES + 1):
+        clock.advance(ACK_TIMEOUT + 0.01)
+        s.past(lambda: fake.dropped_rx, retry, f"retry {retry}")
+        assert s.counter("RETRY") == retry
+    clock.advance(ACK_TIMEOUT + 0.01)
+    s.pump(lambda: s.counter("GIVEUP") == 1, "giving up")
+    assert s.counter("RETRY") == MAX_RETRIES
+    assert lit(fake, sq("j8")) == (0, 0, 0)
+    assert s.board.healthy                    # a lost LED frame is not a dead board
+
+
+# ---------------------------------------------------------------- unplug and reset
+
+
+def test_unplug_and_replug(start: Start) -> None:
+    fake, s = start()
+    s.up()
+    s.board.show({sq("c3"): (255, 255, 0)})
+    s.pump(lambda: lit(fake, sq("c3")) == (255, 255, 0), "the LED frame")
+    fake.unplug()
+    s.pump(lambda: not s.board.healthy, "the host to notice")
+    assert s.board.status is SerialStatus.DISCONNECTED
+    assert s.counter("PORTLOST") == 1
+    s.pump(lambda: s.counter("OPENFAIL") >= 3, "attempts to reopen")
+    assert s.board.last_error is not None and "open" in s.board.last_error
+    s.board.show({sq("c3"): (255, 255, 0), sq("d4"): (0, 255, 255)})   # dropped for now
+    fake.occupancy = MOVED                    # a move made while the cable was out
+    fake.plug()
+    s.pump(lambda: s.board.healthy and s.occupancies[-1] == MOVED, "the board after replug")
+    s.pump(lambda: lit(fake, sq("d4")) == (0, 255, 255), "the LED frame after replug")
+    assert lit(fake, sq("c3")) == (255, 255, 0)
+    assert set(s.occupancies) == {START, MOVED}
+    assert (s.counter("OPENS"), s.counter("RECONNECTS")) == (2, 1)
+    assert fake.boots == 2
+
+
+def test_a_reset_microcontroller_is_resynchronised(start: Start) -> None:
+    fake, s = start()
+    s.up()
+    s.board.show({sq("f5"): (255, 0, 255)})
+    s.pump(lambda: lit(fake, sq("f5")) == (255, 0, 255), "the LED frame")
+    with fake.lock:
+        fake.occupancy = MOVED
+        fake.reset()
+        assert lit(fake, sq("f5")) == (0, 0, 0)       # rebooted dark
+    s.pump(lambda: lit(fake, sq("f5")) == (255, 0, 255), "the frame sent again")
+    s.pump(lambda: s.occupancies[-1] == MOVED, "the board after the reset")
+    assert s.counter("RESYNCS") >= 1
+    assert fake.boots == 2
+    assert set(s.occupancies) == {START, MOVED}
+    assert s.board.healthy and s.counter("PORTLOST") == 0
+
+
+def test_a_device_with_another_board_is_refused(start: Start) -> None:
+    _, s = start(mcu={"leds": 99})
+    s.pump(lambda: s.board.status is SerialStatus.INCOMPATIBLE, "the device's HELLO")
+    s.polls(20)
+    assert not s.board.healthy and s.readings == []
+    assert s.board.last_error is not None and "board" in s.board.last_error
