@@ -1,0 +1,359 @@
+"""The status screen: a :class:`DisplayState` drawn onto a pygame surface.
+
+The board fills the left of the screen (last move tinted, king in check red,
+squares named by the prompt outlined); the panel on the right shows, top to
+bottom, the clock of the side at the top of the board, the reconciler's
+prompt, the engine, the latest moves in SAN, the clock of the side at the
+bottom, and a status line.  The row of the side to move is lit.
+
+Wiring: make one renderer per screen and call :meth:`Renderer.render` with
+each new state, then flip the display::
+
+    screen = pygame.display.set_mode((480, 320), pygame.FULLSCREEN)  # KMSDRM on a Pi
+    renderer = Renderer(screen.get_size())
+    renderer.render(DisplayState.from_game(game, engine_status="thinking"), screen)
+    pygame.display.flip()
+
+Rendering needs only ``pygame.font``; headless, set ``SDL_VIDEODRIVER=dummy``
+and draw onto a plain ``pygame.Surface`` (see :mod:`boardctl.ui.screenshot`).
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ..rules import WHITE, PieceType, Position, get_variant
+from .layout import BODY_MIN_PX, Layout, compute_layout
+from .pieces import sprite
+from .state import DisplayState, iter_move_rows
+from .text import Fonts, clock_text, ellipsize, wrap
+
+RGB = tuple[int, int, int]
+
+BACKGROUND: RGB = (28, 30, 36)
+LIGHT: RGB = (240, 217, 181)
+DARK: RGB = (181, 136, 99)
+LAST_MOVE_LIGHT: RGB = (205, 210, 106)
+LAST_MOVE_DARK: RGB = (170, 162, 58)
+CHECK_LIGHT: RGB = (236, 80, 64)
+CHECK_DARK: RGB = (206, 50, 40)
+MARK: RGB = (30, 120, 235)
+LABEL: RGB = (175, 180, 190)
+
+PANEL: RGB = (44, 48, 58)
+TEXT: RGB = (236, 236, 236)
+DIM_TEXT: RGB = (160, 166, 178)
+ROW_IDLE: RGB = (60, 65, 77)
+ROW_ACTIVE: RGB = (236, 236, 228)
+ROW_ACTIVE_TEXT: RGB = (16, 16, 16)
+LOW_TIME: RGB = (222, 36, 36)
+LOW_TIME_IDLE: RGB = (255, 120, 108)
+LOW_TIME_SECONDS = 10.0
+LAST_PLY_BG: RGB = (84, 92, 110)
+ALERT: RGB = (255, 96, 84)
+PROMPT_BG: dict[str, RGB] = {
+    "info": (34, 90, 164),
+    "choice": (22, 118, 106),
+    "error": (200, 24, 24),
+}
+ENGINE_DOT: dict[str, RGB] = {
+    "thinking": (244, 184, 40),
+    "ready": (80, 200, 120),
+    "off": (120, 124, 132),
+}
+CHOICE_BG: RGB = (214, 210, 200)
+CHOICE_CHOSEN_BG: RGB = (250, 226, 110)
+VEIL_ALPHA = 150
+
+
+class Renderer:
+    """Draws display states onto surfaces of one size (fonts and sprites built once).
+
+    :raises ValueError: when ``size`` is too small for a readable layout.
+    """
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = (int(size[0]), int(size[1]))
+        self.fonts = Fonts()
+        self._layouts: dict[tuple[int, int], Layout] = {}
+        self.layout(10, 8)  # fail now, not at the first render, on a bad size
+
+    def layout(self, files: int, ranks: int) -> Layout:
+        """The layout for a board of ``files`` × ``ranks`` on this screen."""
+        found = self._layouts.get((files, ranks))
+        if found is None:
+            found = self._layouts[files, ranks] = compute_layout(self.size, files, ranks)
+        return found
+
+    def render(self, state: DisplayState, surface: pygame.Surface) -> None:
+        """Draw the whole screen for ``state`` onto ``surface``.
+
+        :raises FenError: when ``state.fen`` is malformed.
+        :raises UnknownVariantError: when ``state.variant`` names no preset.
+        :raises ValueError: when the surface is not this renderer's size.
+        """
+        if surface.get_size() != self.size:
+            raise ValueError(f"surface is {surface.get_size()}, the renderer draws {self.size}")
+        pos = Position(state.fen, get_variant(state.variant))
+        lay = self.layout(pos.geometry.files, pos.geometry.ranks)
+        surface.fill(BACKGROUND)
+        self._board(surface, lay, state, pos)
+        if state.choices:
+            self._choices(surface, lay, state)
+        self._panel(surface, lay, state)
+
+    # ------------------------------------------------------------------ board
+    def square_rect(self, state: DisplayState, square: int) -> pygame.Rect:
+        """Where ``square`` is on the screen for ``state`` (its variant and orientation)."""
+        variant = get_variant(state.variant)
+        return self.cell(self.layout(variant.files, variant.ranks), state, square)
+
+    def square_at(self, state: DisplayState, point: tuple[int, int]) -> int | None:
+        """The square under a screen point (a tap, a click), or None off the board."""
+        variant = get_variant(state.variant)
+        lay = self.layout(variant.files, variant.ranks)
+        if not lay.board.collidepoint(point):
+            return None
+        column = (point[0] - lay.board.left) // lay.square
+        row = (point[1] - lay.board.top) // lay.square
+        if state.orientation == WHITE:
+            return (lay.ranks - 1 - row) * lay.files + column
+        return row * lay.files + (lay.files - 1 - column)
+
+    @staticmethod
+    def cell(lay: Layout, state: DisplayState, square: int) -> pygame.Rect:
+        """Screen rect of ``square`` in ``lay`` with the board turned as ``state`` says."""
+        file, rank = square % lay.files, square // lay.files
+        if state.orientation == WHITE:
+            return lay.square_rect(file, lay.ranks - 1 - rank)
+        return lay.square_rect(lay.files - 1 - file, rank)
+
+    def _board(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
+               pos: Position) -> None:
+        geo = pos.geometry
+        tinted = set(state.last_move or ())
+        for sq in range(geo.size):
+            light = geo.is_light(sq)
+            if sq == state.check_square:
+                colour = CHECK_LIGHT if light else CHECK_DARK
+            elif sq in tinted:
+                colour = LAST_MOVE_LIGHT if light else LAST_MOVE_DARK
+            else:
+                colour = LIGHT if light else DARK
+            rect = self.cell(lay, state, sq)
+            surface.fill(colour, rect)
+            if sq in state.marks:
+                pygame.draw.rect(surface, MARK, rect, max(2, lay.square // 11))
+            found = pos.piece_at(sq)
+            if found is not None:
+                surface.blit(sprite(found[0], found[1], lay.square), rect)
+        font = self.fonts.get(round(lay.labels * 0.85))
+        for file in range(geo.files):
+            rect = self.cell(lay, state, geo.square(file, 0))
+            text = font.render(geo.name(file)[0], True, LABEL)
+            surface.blit(text, text.get_rect(centerx=rect.centerx,
+                                             centery=lay.board.bottom + lay.labels // 2))
+        for rank in range(geo.ranks):
+            rect = self.cell(lay, state, geo.square(0, rank))
+            text = font.render(str(rank + 1), True, LABEL)
+            surface.blit(text, text.get_rect(centerx=lay.board.left - lay.labels // 2,
+                                             centery=rect.centery))
+
+    def _choices(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
+        """The options drawn large across the middle of the (dimmed) board."""
+        board = lay.board
+        veil = pygame.Surface(board.size, pygame.SRCALPHA)
+        veil.fill((0, 0, 0, VEIL_ALPHA))
+        surface.blit(veil, board)
+        count = len(state.choices)
+        gap = max(3, lay.square // 8)
+        cell = min(round(lay.square * 1.5), (board.width - gap * (count + 1)) // count)
+        name_font = self.fonts.get(lay.body)
+        total = count * cell + (count - 1) * gap
+        left = board.centerx - total // 2
+        top = board.centery - (cell + gap + name_font.get_height()) // 2
+        border = max(3, cell // 14)
+        for index, choice in enumerate(state.choices):
+            rect = pygame.Rect(left + index * (cell + gap), top, cell, cell)
+            chosen = index == state.chosen
+            pygame.draw.rect(surface, CHOICE_CHOSEN_BG if chosen else CHOICE_BG, rect,
+                             border_radius=border)
+            if chosen:
+                pygame.draw.rect(surface, MARK, rect.inflate(border, border), border,
+                                 border_radius=border * 2)
+            if isinstance(choice, PieceType):
+                inner = cell - 2 * border
+                surface.blit(sprite(choice, state.turn, inner), (rect.left + border,
+                                                                  rect.top + border))
+            else:
+                font = self.fonts.fitting(choice, cell - 2 * border, lay.body, 8)
+                text = font.render(choice, True, ROW_ACTIVE_TEXT)
+                surface.blit(text, text.get_rect(center=rect.center))
+        if state.chosen is not None:
+            choice = state.choices[state.chosen]
+            name = choice.title.capitalize() if isinstance(choice, PieceType) else choice
+            text = name_font.render(ellipsize(name, name_font, board.width), True, TEXT)
+            surface.blit(text, text.get_rect(centerx=board.centerx, top=top + cell + gap))
+
+    # ------------------------------------------------------------------ panel
+    def _panel(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
+        panel, pad = lay.panel, lay.pad
+        pygame.draw.rect(surface, PANEL, panel, border_radius=pad)
+        status = state.status or ("" if state.variant == "falcon" else state.variant)
+        status_h = lay.small + pad if status else 0
+        row_h = lay.big + pad
+        top_row = pygame.Rect(panel.left, panel.top, panel.width, row_h)
+        bottom_row = pygame.Rect(panel.left, panel.bottom - status_h - row_h, panel.width, row_h)
+        self._side(surface, lay, state, state.orientation ^ 1, top_row)
+        self._side(surface, lay, state, state.orientation, bottom_row)
+        if status:
+            font = self.fonts.get(lay.small)
+            colour = ALERT if state.status_alert else DIM_TEXT
+            text = font.render(ellipsize(status, font, panel.width - 2 * pad), True, colour)
+            surface.blit(text, text.get_rect(centerx=panel.centerx,
+                                             bottom=panel.bottom - pad // 2))
+        middle = pygame.Rect(panel.left + pad, top_row.bottom + pad,
+                             panel.width - 2 * pad, bottom_row.top - top_row.bottom - 2 * pad)
+        engine_h = self._engine_height(lay, state)
+        y = middle.top
+        if state.prompt:
+            room = pygame.Rect(middle.left, y, middle.width, middle.height - engine_h - pad)
+            y += self._prompt(surface, lay, state, room) + pad
+        y += self._engine(surface, lay, state, pygame.Rect(middle.left, y, middle.width, engine_h))
+        self._moves(surface, lay, state,
+                    pygame.Rect(middle.left, y + pad, middle.width, middle.bottom - y - pad))
+
+    def _side(self, surface: pygame.Surface, lay: Layout, state: DisplayState, colour: int,
+              rect: pygame.Rect) -> None:
+        """One player's row: a disc of their colour and their clock (or name); lit on move."""
+        active = colour == state.turn
+        pygame.draw.rect(surface, ROW_ACTIVE if active else ROW_IDLE, rect,
+                         border_radius=lay.pad)
+        radius = max(4, round(rect.height * 0.26))
+        centre = (rect.left + lay.pad + radius, rect.centery)
+        fill, edge = ((250, 248, 240), (20, 20, 20)) if colour == WHITE else ((24, 24, 24),
+                                                                               (200, 200, 200))
+        pygame.draw.circle(surface, fill, centre, radius)
+        pygame.draw.circle(surface, edge, centre, radius, max(1, radius // 5))
+        seconds = state.white_clock if colour == WHITE else state.black_clock
+        largest = lay.big
+        if seconds is None:
+            label = "White" if colour == WHITE else "Black"
+            ink = ROW_ACTIVE_TEXT if active else TEXT
+            largest = lay.body
+        else:
+            label = clock_text(seconds)
+            low = seconds <= LOW_TIME_SECONDS
+            ink = (LOW_TIME if active else LOW_TIME_IDLE) if low else (
+                ROW_ACTIVE_TEXT if active else TEXT)
+        room = rect.right - lay.pad - (centre[0] + radius + lay.pad)
+        font = self.fonts.fitting(label, room, largest, lay.small)
+        text = font.render(label, True, ink)
+        surface.blit(text, text.get_rect(centerx=centre[0] + radius + lay.pad + room // 2,
+                                         centery=rect.centery))
+
+    def _prompt(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
+                room: pygame.Rect) -> int:
+        """The prompt in a coloured box, as large as fits; returns the height used."""
+        inset = max(3, lay.pad)
+        width = room.width - 2 * inset
+        smallest = min(lay.body, max(18, round(lay.body * 0.8)))
+        for height in range(lay.body, smallest - 1, -1):
+            font = self.fonts.get(height)
+            lines = wrap(state.prompt, font, width)
+            if len(lines) * font.get_linesize() + 2 * inset <= room.height:
+                break
+        fit = max(1, (room.height - 2 * inset) // font.get_linesize())
+        if len(lines) > fit:
+            lines = lines[:fit]
+            lines[-1] = ellipsize(lines[-1], font, width, always=True)
+        box = pygame.Rect(room.left, room.top, room.width,
+                          len(lines) * font.get_linesize() + 2 * inset)
+        pygame.draw.rect(surface, PROMPT_BG[state.prompt_kind], box, border_radius=inset)
+        y = box.top + inset
+        for line in lines:
+            surface.blit(font.render(line, True, TEXT), (box.left + inset, y))
+            y += font.get_linesize()
+        return box.height
+
+    def _engine_height(self, lay: Layout, state: DisplayState) -> int:
+        has_line = state.engine_depth is not None or bool(state.engine_score)
+        return lay.small + (lay.body + lay.pad // 2 if has_line else 0)
+
+    def _engine(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
+                rect: pygame.Rect) -> int:
+        """Engine state (a coloured dot and a word), then depth and score; returns height."""
+        small = self.fonts.get(lay.small)
+        radius = max(3, lay.small // 4)
+        dot = ENGINE_DOT.get(state.engine_status, ALERT)
+        pygame.draw.circle(surface, dot, (rect.left + radius, rect.top + lay.small // 2), radius)
+        room = rect.width - 3 * radius
+        words = f"engine {state.engine_status}"
+        font = self.fonts.fitting(words, room, lay.small, lay.small - 2)
+        if font.size(words)[0] > room:
+            words, font = state.engine_status, small
+        text = font.render(ellipsize(words, font, room), True, DIM_TEXT)
+        surface.blit(text, text.get_rect(left=rect.left + 3 * radius,
+                                         centery=rect.top + lay.small // 2))
+        parts = [f"d{state.engine_depth}"] if state.engine_depth is not None else []
+        if state.engine_score:
+            parts.append(state.engine_score)
+        if parts:
+            line = "  ".join(parts)
+            font = self.fonts.fitting(line, rect.width, lay.body, lay.small)
+            surface.blit(font.render(ellipsize(line, font, rect.width), True, TEXT),
+                         (rect.left, rect.top + lay.small + lay.pad // 2))
+        return rect.height
+
+    def _moves(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
+               rect: pygame.Rect) -> None:
+        """The latest moves: "12. Nf3  Nc6" rows when they fit, else one ply a line."""
+        if not state.moves:
+            return
+        rows = list(iter_move_rows(state))
+        heights = [lay.body]
+        if round(lay.body * 0.8) >= BODY_MIN_PX:
+            heights.append(round(lay.body * 0.8))
+        for height in heights:
+            font = self.fonts.get(height)
+            shown = rows[-(rect.height // font.get_linesize()):] if rect.height > 0 else []
+            if not shown:
+                return
+            number_w = font.size(f"{shown[-1][0]}. ")[0]
+            sans = [text for row in shown for text in row[1:] if text]
+            gap = max(lay.pad, height // 2)
+            san_w = max(font.size(text)[0] for text in sans) + gap
+            if number_w + 2 * san_w - gap <= rect.width:
+                y = rect.top
+                for index, (number, white, black) in enumerate(shown):
+                    final = index == len(shown) - 1
+                    self._ply(surface, font, f"{number}.", (rect.left, y), False)
+                    x = rect.left + number_w
+                    self._ply(surface, font, white or "…", (x, y), final and black is None)
+                    if black is not None:
+                        self._ply(surface, font, black, (x + san_w, y), final)
+                    y += font.get_linesize()
+                return
+        font = self.fonts.get(lay.body)
+        plies = []
+        for number, white, black in rows:
+            if white is not None:
+                plies.append((f"{number}.{white}", white))
+            if black is not None:
+                plies.append((f"{number}…{black}", black))
+        plies = plies[-(rect.height // font.get_linesize()):] if rect.height > 0 else []
+        for index, (numbered, bare) in enumerate(plies):
+            y = rect.top + index * font.get_linesize()
+            text = numbered if font.size(numbered)[0] <= rect.width else bare
+            self._ply(surface, font, ellipsize(text, font, rect.width), (rect.left, y),
+                      index == len(plies) - 1)
+
+    @staticmethod
+    def _ply(surface: pygame.Surface, font: pygame.font.Font, text: str,
+             at: tuple[int, int], last: bool) -> None:
+        """One move (or move number); the last ply played stands out."""
+        image = font.render(text, True, TEXT if last else DIM_TEXT)
+        if last:
+            back = image.get_rect(topleft=at).inflate(6, 0)
+            pygame.draw.rect(surface, LAST_PLY_BG, back, border_radius=3)
+        surface.blit(image, at)

@@ -1,0 +1,144 @@
+"""What the status screen shows, as one plain value.
+
+The daemon builds a :class:`DisplayState` from the game, the engine and the
+reconciler, and hands it to the renderer; the renderer draws nothing that is
+not in it.  This module imports no pygame, so any part of boardctl can build
+one (and tests can compare them) without a display library installed.
+
+Example::
+
+    state = DisplayState.from_fen(fen, prompt="Put the knight back on h3", marks=(27,))
+    Renderer((480, 320)).render(state, surface)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..rules import BLACK, DEFAULT_VARIANT, WHITE, Game, PieceType, Position, get_variant
+
+PromptKind = Literal["info", "error", "choice"]
+PROMPT_KINDS: tuple[PromptKind, ...] = ("info", "error", "choice")
+
+
+@dataclass(frozen=True)
+class DisplayState:
+    """Everything the screen shows.  ``DisplayState()`` is the start position.
+
+    Squares are the rules core's ints (a1 = 0, b1 = 1, … j8 = 79 on 10 files).
+
+    :param fen: the position on the board.
+    :param variant: rule preset name (see :func:`boardctl.rules.get_variant`); it
+        fixes the board's size.
+    :param orientation: the colour whose pieces stand at the bottom of the screen
+        (``WHITE`` or ``BLACK``), as the physical board faces the screen.
+    :param last_move: (from, to) squares of the move that led here, tinted.
+    :param check_square: the king in check, shown red.  :meth:`from_fen` finds it.
+    :param moves: the game's moves in SAN, ending at ``fen`` (numbering follows).
+    :param engine_status: ``"thinking"``, ``"ready"``, ``"off"`` or any short word.
+    :param engine_depth: search depth reached, or None.
+    :param engine_score: score text from the engine's point of view of White,
+        e.g. ``"+0.35"`` or ``"M3"``; ``""`` for none.
+    :param white_clock: White's remaining time in seconds, or None for no clock.
+    :param black_clock: Black's, likewise.
+    :param prompt: what the player must do or know ("Put the knight back on h3").
+    :param prompt_kind: ``"info"``, ``"error"`` (drawn in a strong colour) or
+        ``"choice"`` (with ``choices`` drawn over the board).
+    :param choices: options to pick from: piece types (drawn as pieces of the side to
+        move, e.g. the promotion set) or short texts.
+    :param chosen: index into ``choices`` of the highlighted option, or None.
+    :param marks: squares the prompt talks about, outlined on the board.
+    :param status: one short line about the machine ("simulator", "sensors lost").
+    :param status_alert: draw the status line as a fault.
+    :raises ValueError: for an unknown prompt kind, orientation or choice index.
+    """
+
+    fen: str = DEFAULT_VARIANT.start_fen
+    variant: str = "falcon"
+    orientation: int = WHITE
+    last_move: tuple[int, int] | None = None
+    check_square: int | None = None
+    moves: tuple[str, ...] = ()
+    engine_status: str = "off"
+    engine_depth: int | None = None
+    engine_score: str = ""
+    white_clock: float | None = None
+    black_clock: float | None = None
+    prompt: str = ""
+    prompt_kind: PromptKind = "info"
+    choices: tuple[PieceType | str, ...] = ()
+    chosen: int | None = None
+    marks: tuple[int, ...] = ()
+    status: str = ""
+    status_alert: bool = False
+
+    def __post_init__(self) -> None:
+        # Lists are welcome on the way in; the value keeps tuples so it stays hashable.
+        object.__setattr__(self, "moves", tuple(self.moves))
+        object.__setattr__(self, "choices", tuple(self.choices))
+        object.__setattr__(self, "marks", tuple(self.marks))
+        if self.prompt_kind not in PROMPT_KINDS:
+            raise ValueError(f"prompt_kind must be one of {PROMPT_KINDS}, got {self.prompt_kind!r}")
+        if self.orientation not in (WHITE, BLACK):
+            raise ValueError(f"orientation must be WHITE (0) or BLACK (1): {self.orientation!r}")
+        if self.chosen is not None and not 0 <= self.chosen < len(self.choices):
+            raise ValueError(f"chosen={self.chosen} is no index into {len(self.choices)} choices")
+
+    # ------------------------------------------------------------ derived
+    @property
+    def turn(self) -> int:
+        """The side to move, as the FEN says (``WHITE`` when it cannot tell)."""
+        parts = self.fen.split()
+        return BLACK if len(parts) > 1 and parts[1] == "b" else WHITE
+
+    @property
+    def first_ply(self) -> int:
+        """Half-move index (0 = White's first move) of ``moves[0]``, from the FEN's counters."""
+        parts = self.fen.split()
+        try:
+            fullmove = int(parts[5]) if len(parts) >= 6 else 1
+        except ValueError:
+            fullmove = 1
+        return max(0, (fullmove - 1) * 2 + self.turn - len(self.moves))
+
+    # ------------------------------------------------------------ builders
+    @classmethod
+    def from_fen(
+        cls, fen: str | None = None, variant: str = "falcon", **fields: Any,
+    ) -> DisplayState:
+        """A state for ``fen`` (default: the variant's start) with the check found.
+
+        :raises FenError: when the FEN is malformed.
+        :raises UnknownVariantError: when there is no such variant.
+        """
+        pos = Position(fen, get_variant(variant))
+        fields.setdefault("check_square", pos.kings[pos.turn] if pos.is_check() else None)
+        return cls(fen=pos.fen(), variant=variant, **fields)
+
+    @classmethod
+    def from_game(cls, game: Game, **fields: Any) -> DisplayState:
+        """A state for the game's current position, its last move, check and SAN list."""
+        pos = game.position
+        if game.moves:
+            last = game.moves[-1]
+            fields.setdefault("last_move", (last.from_square, last.to_square))
+        fields.setdefault("check_square", pos.kings[pos.turn] if pos.is_check() else None)
+        fields.setdefault("moves", tuple(game.sans()))
+        return cls(fen=pos.fen(), variant=game.variant.name, **fields)
+
+
+def iter_move_rows(state: DisplayState) -> Iterable[tuple[int, str | None, str | None]]:
+    """``(move number, white SAN or None, black SAN or None)`` rows of the move list."""
+    ply = state.first_ply
+    row: list[str | None] = [None, None]
+    number = ply // 2 + 1
+    for text in state.moves:
+        if ply // 2 + 1 != number:
+            yield number, row[0], row[1]
+            row, number = [None, None], ply // 2 + 1
+        row[ply % 2] = text
+        ply += 1
+    if state.moves:
+        yield number, row[0], row[1]

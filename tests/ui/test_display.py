@@ -1,0 +1,307 @@
+"""The status screen, read back pixel by pixel: squares, tints, pieces, panel text."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from boardctl.rules import BLACK, WHITE, FenError, Game, PieceType, get_variant
+from boardctl.ui import display
+from boardctl.ui.display import Renderer
+from boardctl.ui.pieces import PALETTES
+from boardctl.ui.state import DisplayState
+
+GEO = get_variant("falcon").geometry
+SQ = GEO.parse_square
+RGB = tuple[int, int, int]
+
+
+def rgb(surface: pygame.Surface, at: tuple[int, int]) -> RGB:
+    colour = surface.get_at(at)
+    return (colour.r, colour.g, colour.b)
+
+
+def corner(surface: pygame.Surface, rect: pygame.Rect) -> RGB:
+    """A pixel just inside the square's top-left corner, where no piece reaches."""
+    return rgb(surface, (rect.left + 1, rect.top + 1))
+
+
+def cell(renderer: Renderer, state: DisplayState, square: int) -> pygame.Rect:
+    return renderer.square_rect(state, square)
+
+
+def pixels(surface: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], RGB]]:
+    return [((x, y), rgb(surface, (x, y)))
+            for y in range(rect.top, rect.bottom) for x in range(rect.left, rect.right)]
+
+
+def count(surface: pygame.Surface, rect: pygame.Rect, colour: RGB) -> int:
+    return sum(1 for _, found in pixels(surface, rect) if found == colour)
+
+
+def plain(square: int) -> RGB:
+    return display.LIGHT if GEO.is_light(square) else display.DARK
+
+
+def checked_game() -> Game:
+    """Black's rook comes down from j8 to j1 and checks the white king on f1."""
+    game = Game(get_variant("falcon"), "5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
+    game.push_text("j8j1")
+    return game
+
+
+# ---------------------------------------------------------------- the board
+@pytest.mark.parametrize("orientation", [WHITE, BLACK], ids=["white-bottom", "black-bottom"])
+def test_every_square_of_the_start_position_has_its_colour(size, draw, orientation):
+    state = DisplayState(orientation=orientation)
+    surface, renderer = draw(state, size)
+    for square in range(GEO.size):
+        assert corner(surface, cell(renderer, state, square)) == plain(square), GEO.name(square)
+    assert plain(SQ("a1")) == display.LIGHT and plain(SQ("j1")) == display.DARK
+
+
+def test_a1_is_bottom_left_for_white_and_top_right_for_black(size, draw):
+    white, black = DisplayState(), DisplayState(orientation=BLACK)
+    surface_w, renderer = draw(white, size)
+    surface_b, _ = draw(black, size)
+    board = renderer.layout(10, 8).board
+    a1_w, a1_b = cell(renderer, white, SQ("a1")), cell(renderer, black, SQ("a1"))
+    assert a1_w.bottomleft == board.bottomleft
+    assert a1_b.topright == board.topright
+    # The same screen square holds the white rook one way round and the black rook the other.
+    assert rgb(surface_w, a1_w.center) == PALETTES[WHITE].fill
+    assert rgb(surface_b, a1_w.center) == PALETTES[BLACK].fill
+
+
+@pytest.mark.parametrize("orientation", [WHITE, BLACK], ids=["white-bottom", "black-bottom"])
+@pytest.mark.parametrize("variant", ["falcon", "falcon-8x8"])
+def test_a_tap_finds_the_square_under_it(size, orientation, variant):
+    renderer = Renderer(size)
+    state = DisplayState.from_fen(None, variant, orientation=orientation)
+    squares = get_variant(variant).geometry.size
+    for square in range(squares):
+        rect = renderer.square_rect(state, square)
+        assert renderer.square_at(state, rect.center) == square
+        assert renderer.square_at(state, (rect.right - 1, rect.bottom - 1)) == square
+    assert renderer.square_at(state, (size[0] - 2, size[1] // 2)) is None   # the panel
+
+
+def test_turning_the_board_moves_the_last_move_tint_to_the_mirrored_squares(size, draw):
+    fen = "rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1"
+    white = DisplayState(fen=fen, last_move=(SQ("e2"), SQ("e4")))
+    black = DisplayState(fen=fen, last_move=(SQ("e2"), SQ("e4")), orientation=BLACK)
+    surface_w, renderer = draw(white, size)
+    surface_b, _ = draw(black, size)
+    e2_on_screen = cell(renderer, white, SQ("e2"))
+    assert corner(surface_w, e2_on_screen) == display.LAST_MOVE_DARK   # e2 is dark
+    assert corner(surface_b, e2_on_screen) == plain(SQ("f7"))          # now f7 stands there
+    assert corner(surface_b, cell(renderer, black, SQ("e2"))) == display.LAST_MOVE_DARK
+
+
+def test_check_square_is_red_and_the_last_move_is_tinted(size, draw):
+    state = DisplayState.from_game(checked_game())
+    assert state.check_square == SQ("f1")
+    assert state.last_move == (SQ("j8"), SQ("j1"))
+    surface, renderer = draw(state, size)
+    red = corner(surface, cell(renderer, state, SQ("f1")))
+    assert red == (display.CHECK_LIGHT if GEO.is_light(SQ("f1")) else display.CHECK_DARK)
+    assert red[0] > red[1] + 120 and red[0] > red[2] + 120
+    assert corner(surface, cell(renderer, state, SQ("j8"))) == display.LAST_MOVE_LIGHT
+    assert corner(surface, cell(renderer, state, SQ("j1"))) == display.LAST_MOVE_DARK
+    for square in set(range(GEO.size)) - {SQ("f1"), SQ("j8"), SQ("j1")}:
+        assert corner(surface, cell(renderer, state, square)) == plain(square)
+
+
+def test_a_square_the_prompt_names_is_outlined(size, draw):
+    state = DisplayState(prompt="Put the knight back on h3", marks=(SQ("h3"),))
+    surface, renderer = draw(state, size)
+    rect = cell(renderer, state, SQ("h3"))
+    assert corner(surface, rect) == display.MARK
+    assert corner(surface, cell(renderer, state, SQ("g3"))) == plain(SQ("g3"))
+
+
+def _footprint(draw, size, letter: str) -> set[tuple[int, int]]:
+    """Pixels of the d1 square that a piece changes (relative to the square)."""
+    empty = DisplayState(fen="k9/10/10/10/10/10/10/9K w - - 0 1")
+    with_piece = DisplayState(fen=f"k9/10/10/10/10/10/10/3{letter}5K w - - 0 1")
+    bare, renderer = draw(empty, size)
+    surface, _ = draw(with_piece, size)
+    rect = cell(renderer, with_piece, SQ("d1"))
+    return {(x - rect.left, y - rect.top) for (x, y), colour in pixels(surface, rect)
+            if colour != rgb(bare, (x, y))}
+
+
+def _overlap(a: set[tuple[int, int]], b: set[tuple[int, int]]) -> float:
+    return len(a & b) / len(a | b)
+
+
+@pytest.mark.parametrize("colour", ["white", "black"])
+def test_the_falcon_looks_like_no_orthodox_piece(size, draw, colour):
+    """A falcon on d1 changes a pattern of pixels unlike a queen's, rook's, bishop's or
+    knight's there: further from its nearest orthodox piece than any of those four is
+    from its own nearest."""
+    shapes = {
+        symbol: _footprint(draw, size, symbol.upper() if colour == "white" else symbol)
+        for symbol in "fqrbn"
+    }
+    square = draw(DisplayState(), size)[1].layout(10, 8).square
+    falcon = shapes.pop("f")
+    assert len(falcon) > square * square // 5
+    nearest_to_falcon = max(_overlap(falcon, shape) for shape in shapes.values())
+    nearest_among_orthodox = min(
+        max(_overlap(shape, other) for name, other in shapes.items() if name != own)
+        for own, shape in shapes.items()
+    )
+    assert nearest_to_falcon < 0.7
+    assert nearest_to_falcon < nearest_among_orthodox - 0.05
+    # Spread wings: the falcon reaches the outer sixths of the square in its upper half.
+    edge = square // 6
+    assert any(x < edge and y < square // 2 for x, y in falcon)
+    assert any(x >= square - edge and y < square // 2 for x, y in falcon)
+
+
+# ---------------------------------------------------------------- the panel
+def _panel_only(renderer: Renderer) -> pygame.Rect:
+    return renderer.layout(10, 8).panel
+
+
+def test_prompt_text_occupies_pixels_in_the_panel(size, draw):
+    quiet = DisplayState()
+    prompted = DisplayState(prompt="Put the knight back on h3", prompt_kind="error")
+    before, renderer = draw(quiet, size)
+    after, _ = draw(prompted, size)
+    panel = _panel_only(renderer)
+    box = count(after, panel, display.PROMPT_BG["error"])
+    ink = [at for at, colour in pixels(after, panel)
+           if colour == display.TEXT and rgb(before, at) != display.TEXT]
+    assert box > 1000
+    assert len(ink) > 150
+    assert all(panel.collidepoint(at) for at in ink)
+
+
+def test_prompt_lines_are_readable_at_arms_length(draw):
+    state = DisplayState(prompt="Hg", prompt_kind="error")
+    surface, renderer = draw(state, (480, 320))
+    layout = renderer.layout(10, 8)
+    assert layout.body >= 18
+    box = [at for at, colour in pixels(surface, layout.panel)
+           if colour == display.PROMPT_BG["error"]]
+    top, bottom = min(y for _, y in box), max(y for _, y in box)
+    left, right = min(x for x, _ in box), max(x for x, _ in box)
+    ink = [y for (x, y), colour in pixels(surface, layout.panel)
+           if colour == display.TEXT and left <= x <= right and top <= y <= bottom]
+    assert max(ink) - min(ink) + 1 >= 15      # cap height plus descender of an 18 px line
+
+
+def test_an_error_is_drawn_in_a_strong_colour_and_info_is_not(size, draw):
+    error, renderer = draw(DisplayState(prompt="Take the piece off e5", prompt_kind="error"), size)
+    info, _ = draw(DisplayState(prompt="Take the piece off e5"), size)
+    panel = _panel_only(renderer)
+    assert count(error, panel, display.PROMPT_BG["error"]) > 1000
+    assert count(info, panel, display.PROMPT_BG["error"]) == 0
+    assert count(info, panel, display.PROMPT_BG["info"]) > 1000
+    r, g, b = display.PROMPT_BG["error"]
+    assert r > 180 and g < 60 and b < 60
+
+
+def test_a_long_prompt_stays_inside_the_panel(size, draw):
+    text = ("That move leaves your king in check: move the falcon back to d1 and "
+            "then think again about the knight on h3 before touching anything else")
+    surface, renderer = draw(DisplayState(prompt=text, prompt_kind="error"), size)
+    bare, _ = draw(DisplayState(), size)
+    panel = _panel_only(renderer)
+    outside = [at for at, colour in pixels(surface, surface.get_rect())
+               if colour != rgb(bare, at) and not panel.collidepoint(at)]
+    assert outside == []
+
+
+def test_panel_content_never_draws_over_the_board(size, draw):
+    busy = DisplayState.from_game(
+        checked_game(), engine_status="thinking", engine_depth=17, engine_score="-M3",
+        white_clock=3725.0, black_clock=7.5, prompt="Put the rook back on j8",
+        status="sensor link lost", status_alert=True,
+    )
+    quiet = DisplayState.from_game(checked_game())
+    surface, renderer = draw(busy, size)
+    bare, _ = draw(quiet, size)
+    panel = _panel_only(renderer)
+    left = pygame.Rect(0, 0, panel.left, size[1])
+    assert all(colour == rgb(bare, at) for at, colour in pixels(surface, left))
+
+
+def test_the_side_to_move_row_is_lit_and_low_time_is_red(size, draw):
+    state = DisplayState(
+        fen="rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1",
+        white_clock=300.0, black_clock=8.4,
+    )
+    surface, renderer = draw(state, size)
+    panel = _panel_only(renderer)
+    top = pygame.Rect(panel.left, panel.top, panel.width, panel.height // 4)
+    bottom = pygame.Rect(panel.left, panel.bottom - panel.height // 4, panel.width,
+                         panel.height // 4)
+    assert count(surface, top, display.ROW_ACTIVE) > 500          # Black (top) to move
+    assert count(surface, bottom, display.ROW_ACTIVE) == 0
+    assert count(surface, top, display.LOW_TIME) > 20
+
+
+def test_engine_state_depth_and_score_are_shown(size, draw):
+    thinking = DisplayState(engine_status="thinking", engine_depth=12, engine_score="+0.35")
+    surface, renderer = draw(thinking, size)
+    off, _ = draw(DisplayState(), size)
+    panel = _panel_only(renderer)
+    assert count(surface, panel, display.ENGINE_DOT["thinking"]) > 5
+    assert count(off, panel, display.ENGINE_DOT["thinking"]) == 0
+    assert count(surface, panel, display.TEXT) > count(off, panel, display.TEXT) + 50
+
+
+def test_the_last_move_in_the_list_is_highlighted(size, draw):
+    game = Game()
+    for text in ("e4", "e5", "Nh3", "Nc6"):
+        game.push_text(text)
+    surface, renderer = draw(DisplayState.from_game(game), size)
+    assert count(surface, _panel_only(renderer), display.LAST_PLY_BG) > 30
+
+
+def test_promotion_choices_are_drawn_large_with_the_chosen_one_framed(size, draw):
+    choices = (PieceType.QUEEN, PieceType.FALCON, PieceType.ROOK, PieceType.BISHOP,
+               PieceType.KNIGHT)
+    fen = "4k5/1P8/10/10/10/10/10/5K4 w - - 0 40"
+    state = DisplayState(fen=fen, prompt="Choose the new piece", prompt_kind="choice",
+                         choices=choices, chosen=1)
+    surface, renderer = draw(state, size)
+    plain_surface, _ = draw(DisplayState(fen=fen), size)
+    board = renderer.layout(10, 8).board
+    assert count(surface, board, display.CHOICE_CHOSEN_BG) > 200
+    assert count(surface, board, display.MARK) > 100
+    # The board underneath is dimmed.
+    a8 = cell(renderer, state, SQ("a8"))
+    assert sum(corner(surface, a8)) < sum(corner(plain_surface, a8)) - 150
+
+
+# ---------------------------------------------------------------- sizes and errors
+@pytest.mark.parametrize("other", [(320, 240), (1024, 600), (1280, 720), (480, 480),
+                                   (160, 120)])
+@pytest.mark.parametrize("variant", ["falcon", "falcon-8x8", "falcon-10x10"])
+def test_other_sizes_and_board_shapes_render(draw, other, variant):
+    start = DisplayState.from_fen(None, variant)
+    state = DisplayState(
+        fen=start.fen, variant=variant, moves=("e4", "e5"), prompt="Put the knight back on h3",
+        engine_status="thinking", engine_depth=3, engine_score="+0.1", white_clock=59.0,
+        black_clock=61.0, choices=(PieceType.FALCON, "undo"), chosen=0, status="ok",
+    )
+    surface, renderer = draw(state, other)
+    files, ranks = get_variant(variant).files, get_variant(variant).ranks
+    layout = renderer.layout(files, ranks)
+    assert surface.get_rect().contains(layout.board)
+    assert layout.panel.width > 0 and layout.panel.left >= layout.board.right
+    assert layout.square * ranks + layout.labels <= other[1]
+
+
+def test_bad_inputs_fail_clearly():
+    renderer = Renderer((480, 320))
+    with pytest.raises(ValueError, match="surface"):
+        renderer.render(DisplayState(), pygame.Surface((800, 480)))
+    with pytest.raises(FenError):
+        renderer.render(DisplayState(fen="not a fen"), pygame.Surface((480, 320)))
+    with pytest.raises(ValueError, match="smaller"):
+        Renderer((100, 80))
