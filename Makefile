@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[display]'
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
@@ -18,11 +18,11 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 run: $(VENV)/.run-installed
-	$(BIN)/boardctl perft 3 --divide
+	$(BIN)/boardctl sim
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check boardctl tests bench scripts
-	$(BIN)/mypy --strict boardctl/rules boardctl/board
+	$(BIN)/mypy --strict boardctl
 
 test: lint
 	$(BIN)/python -m pytest

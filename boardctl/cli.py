@@ -7,15 +7,23 @@ status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
+import tempfile
 from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import fields
 from pathlib import Path
 from typing import NoReturn
 
+from . import app
 from .board.replay import replay
+from .config import Config, load_config, parse_config
 from .engine import uci
 from .errors import BoardctlError
+from .headless import run_script
 from .rules import Game, Position, divide, get_variant, perft
+from .store import GameStore, default_db_path, pgn_command
 
 
 class UsageError(BoardctlError, ValueError):
@@ -41,6 +49,26 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fen", help="the position the log starts from (default: the start)")
     p.add_argument("--variant", default="falcon", help="rule preset (default: falcon)")
     commands.add_parser("uci", help="play as a UCI engine on stdin and stdout (for chess GUIs)")
+    p = commands.add_parser("run", help="run the board (the service's main loop)")
+    p.add_argument("--config", type=Path, help="configuration file (default /etc/boardctl/"
+                   "config.toml if it exists)")
+    p = commands.add_parser("sim", help="the desktop simulator (a window, or --headless)")
+    p.add_argument("--config", type=Path, help="configuration file")
+    p.add_argument("--mode", choices=("engine", "two-players", "teaching"),
+                   help="override the configured mode")
+    p.add_argument("--human", choices=("white", "black"), help="the human's colour")
+    p.add_argument("--variant", help="rule preset")
+    p.add_argument("--headless", action="store_true", help="no window: play --script")
+    p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
+    p = commands.add_parser("pgn", help="export stored games as PGN")
+    p.add_argument("game", nargs="?", type=int, help="game number (default: the latest)")
+    p.add_argument("--all", action="store_true", help="every stored game")
+    p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
+    p = commands.add_parser("screenshot", help="render the display for a position to a PNG")
+    p.add_argument("out", help="PNG file to write")
+    p.add_argument("--fen", help="position (default: the start)")
+    p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
+    p.add_argument("--variant", default="falcon", help="rule preset")
     return parser
 
 
@@ -69,6 +97,60 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _config(args: argparse.Namespace) -> Config:
+    config = load_config(args.config)
+    game = config.game
+    overrides = {
+        key: getattr(args, key) for key in ("mode", "human", "variant")
+        if getattr(args, key, None) is not None
+    }
+    if overrides:
+        config = parse_config({
+            "game": {**{f.name: getattr(game, f.name) for f in fields(game)}, **overrides},
+            **{name: {f.name: getattr(getattr(config, name), f.name)
+                      for f in fields(getattr(config, name))}
+               for name in ("board", "leds", "display", "engine", "buttons")},
+        }, config.source)
+    return config
+
+
+def _sim(args: argparse.Namespace) -> int:
+    config = _config(args)
+    if not args.headless:
+        if args.script:
+            raise UsageError("boardctl sim: --script needs --headless")
+        return app.sim(config)
+    if args.script is None:
+        raise UsageError("boardctl sim: --headless needs --script LOG")
+    try:
+        text = args.script.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"boardctl sim: cannot read {args.script}: {exc}") from None
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        # A headless run is a test: its games go to a throw-away database.
+        store = GameStore(Path(tmp) / "games.sqlite")
+        stack.callback(store.close)
+        opponent = app.make_opponent(config)
+        if opponent is not None:
+            stack.callback(opponent.close)
+        run_script(config, text, store, opponent=opponent)
+    return 0
+
+
+def _pgn(args: argparse.Namespace) -> int:
+    db = args.db or default_db_path()
+    if args.all and args.game is not None:
+        raise UsageError("boardctl pgn: give a game number or --all, not both")
+    return pgn_command(db, args.game, args.all, sys.stdout)
+
+
+def _screenshot(args: argparse.Namespace) -> int:
+    from .ui.screenshot import screenshot_command
+
+    print(screenshot_command(args.fen, args.out, args.size, get_variant(args.variant).name))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _build_parser().parse_args(argv)
@@ -78,6 +160,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if args.command == "uci":
             return uci.main()
+        if args.command == "run":
+            logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                                format="%(levelname)s %(message)s")
+            return app.run(_config(args))
+        if args.command == "sim":
+            return _sim(args)
+        if args.command == "pgn":
+            return _pgn(args)
+        if args.command == "screenshot":
+            return _screenshot(args)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2

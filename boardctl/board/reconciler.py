@@ -79,12 +79,16 @@ class _Episode:
 
     recent: list[int] = field(default_factory=list)   # squares, latest change last
     placed: list[int] = field(default_factory=list)   # squares put down, latest last
+    changed_at: dict[int, int] = field(default_factory=dict)  # square -> change number
+    count: int = 0
 
     def note(self, lifted: list[int], placed: list[int]) -> None:
         for sq in lifted + placed:
             if sq in self.recent:
                 self.recent.remove(sq)
             self.recent.append(sq)
+            self.count += 1
+            self.changed_at[sq] = self.count
         for sq in placed:
             if sq in self.placed:
                 self.placed.remove(sq)
@@ -92,6 +96,11 @@ class _Episode:
 
     def touched(self, sq: int) -> bool:
         return sq in self.recent
+
+    def handled_after(self, sq: int, mover: int) -> bool:
+        """Did ``sq`` change after the piece on ``mover`` was lifted?  A
+        capture square touched only before that was a nudge."""
+        return self.changed_at.get(sq, 0) > self.changed_at.get(mover, 0)
 
 
 @dataclass
@@ -377,7 +386,8 @@ class Reconciler:
             ).bit_count()
         return False
 
-    def _pick(self, matches: list[Candidate], episode: _Episode | None = None) -> list[Candidate]:
+    def _pick(self, matches: list[Candidate], episode: _Episode | None = None,
+              base: int | None = None) -> list[Candidate]:
         """Narrow moves that leave the same occupancy by what the player handled.
 
         Castling f1j1 and the rook move j1g1 fill the same squares, as do all
@@ -387,9 +397,22 @@ class Reconciler:
         square put down, or else lifted, last.
         """
         episode = episode or self._episode
+        before = self._explain().base if base is None else base
+
+        def counts(c: Candidate, sq: int) -> bool:
+            if not c.footprint >> sq & 1:
+                return False
+            if before >> sq & 1 and c.after >> sq & 1:
+                # A square the move empties and fills again (a capture target,
+                # the king's square when the rook lands on it) is handled only
+                # if it changed after the squares the move vacates were lifted.
+                vacated = c.footprint & before & ~c.after
+                return all(episode.handled_after(sq, v)
+                           for v in range(vacated.bit_length()) if vacated >> v & 1)
+            return True
 
         def score(c: Candidate) -> tuple[int, int]:
-            covered = sum(1 for sq in episode.recent if c.footprint >> sq & 1)
+            covered = sum(1 for sq in episode.recent if counts(c, sq))
             # On a tie, the move with no square nobody touched: a1e1 over the
             # castling that also needs the king moved.
             return covered, covered - c.footprint.bit_count()
@@ -401,8 +424,12 @@ class Reconciler:
         captures = {c.capture for c in matches if c.capture >= 0}
         for sq in reversed(episode.placed):
             if sq in captures:
-                return [c for c in matches if c.capture == sq]
-        touched = [c for c in matches if c.capture >= 0 and episode.touched(c.capture)]
+                picked = [c for c in matches if c.capture == sq
+                          and episode.handled_after(sq, c.from_square)]
+                if picked:
+                    return picked
+        touched = [c for c in matches if c.capture >= 0 and episode.touched(c.capture)
+                   and episode.handled_after(c.capture, c.from_square)]
         if len({c.capture for c in touched}) == 1:
             return touched
         return matches
@@ -455,7 +482,7 @@ class Reconciler:
         matches = [c for c in before.matches(self.reading) if c.move != amendable.move]
         if not matches:
             return None
-        picked = self._pick(matches, amendable.episode)
+        picked = self._pick(matches, amendable.episode, before.base)
         if len({c.move for c in picked}) != 1:
             return None
         new = picked[0]

@@ -1,0 +1,185 @@
+"""From a configuration to a running daemon: which drivers, which engine,
+which store, which screen.  ``boardctl run`` and ``boardctl sim`` start here.
+
+Drivers that need a Pi (gpiozero's backends, spidev, a serial port) are
+imported only when the configuration asks for them, so the simulator runs
+anywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import time
+from contextlib import ExitStack
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from .board.explain import occupancy
+from .config import Config
+from .daemon import Daemon, Opponent
+from .hw import LedSink, SensorSource
+from .hw.pins import Pinout, default_pinout, load_pinout
+from .hw.sim import SimBoard
+from .rules import BoardctlError, Game, get_variant
+from .store import GameStore, default_db_path
+
+log = logging.getLogger("boardctl")
+
+
+class StartError(BoardctlError, RuntimeError):
+    """Something the daemon needs is not there; the message says what."""
+
+
+def _pinout(config: Config) -> Pinout:
+    return load_pinout(Path(config.board.pinout)) if config.board.pinout else default_pinout()
+
+
+def make_sensors(config: Config, start: Game) -> SensorSource:
+    kind = config.board.sensors
+    pos = start.position
+    if kind == "sim":
+        return SimBoard(pos.geometry.squares(occupancy(pos)))
+    pinout = _pinout(config)
+    if kind == "gpio":
+        from .hw.matrix import GpioMatrix
+
+        return GpioMatrix.from_pinout(pinout.pi.matrix)
+    if kind == "shiftreg":
+        from .hw.shiftreg import ShiftRegisterSensor
+
+        return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg)
+    from .hw.protocol import BoardShape
+    from .hw.serial_link import SerialBoard
+
+    shape = BoardShape(pos.geometry.files, pos.geometry.ranks, pinout.leds.count)
+    return SerialBoard(config.board.serial_port, brightness=config.leds.brightness, shape=shape)
+
+
+def make_leds(config: Config) -> LedSink | None:
+    if not config.leds.enabled or config.board.sensors == "sim":
+        return None
+    if config.board.sensors == "serial":
+        return None  # the microcontroller drives the LEDs: the SerialBoard is the sink
+    from .hw.leds import SpiLeds
+
+    return SpiLeds.open(_pinout(config), brightness=config.leds.brightness)
+
+
+def make_opponent(config: Config) -> Opponent | None:
+    if config.game.mode != "engine":
+        return None
+    if config.engine.external:
+        from .engine.external import ExternalEngine
+
+        return ExternalEngine(config.engine.external)
+    from .engine.worker import EngineWorker
+
+    return EngineWorker(config.engine.skill)
+
+
+def open_store(config: Config) -> GameStore:
+    store = GameStore(default_db_path())
+    if store.notice:
+        log.warning("%s", store.notice)
+    return store
+
+
+def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = None,
+          now: float = 0.0, **extra: Any) -> Daemon:
+    """A daemon with everything the configuration asks for, closed by ``stack``."""
+    store = open_store(config)
+    stack.callback(store.close)
+    resume = store.resume()
+    if resume is not None and resume[1].variant.name != config.game.variant:
+        log.warning("the unfinished game is %s, the configuration says %s: starting anew",
+                    resume[1].variant.name, config.game.variant)
+        resume = None
+    if resume is not None:
+        log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
+    start = resume[1] if resume else Game(get_variant(config.game.variant))
+    if sensors is None:
+        sensors = make_sensors(config, start)
+    stack.callback(sensors.close)
+    opponent = make_opponent(config)
+    if opponent is not None:
+        stack.callback(opponent.close)
+    leds = make_leds(config)
+    if leds is not None:
+        stack.callback(leds.close)
+    elif config.board.sensors == "serial" and config.leds.enabled:
+        leds = sensors  # type: ignore[assignment]  # SerialBoard is both
+    return Daemon(config, sensors, store, opponent=opponent, leds=leds, resume=resume,
+                  now=now, **extra)
+
+
+def run(config: Config) -> int:
+    """``boardctl run``: the service's main loop, until SIGTERM or SIGINT."""
+    from .notify import Notifier
+
+    notifier = Notifier.from_env()
+    with ExitStack() as stack:
+        display = None
+        if config.display.enabled:
+            try:
+                from .ui.screen import Screen
+
+                display = Screen(config.display_size, config.display.fullscreen)
+                stack.callback(display.close)
+            except Exception as exc:  # no screen is no reason not to play
+                log.warning("no display (%s): running without one", exc)
+        recorder = None
+        if config.board.record:
+            recorder = stack.enter_context(open(config.board.record, "a", encoding="utf-8"))
+        daemon = build(config, stack, display=display, notifier=notifier, recorder=recorder,
+                       now=time.monotonic())
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            daemon.stopping = True
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        notifier.ready(f"playing {config.game.variant}, {config.game.mode}")
+        log.info("boardctl running: sensors %s, mode %s", config.board.sensors, config.game.mode)
+        daemon.run(time.monotonic, time.sleep)
+        notifier.stopping()
+    return 0
+
+
+def sim(config: Config) -> int:
+    """``boardctl sim``: the desktop simulator window."""
+    import os
+
+    try:
+        import pygame
+    except ImportError:
+        print("boardctl sim: pygame-ce is not installed (pip install 'boardctl[display]')",
+              file=sys.stderr)
+        return 2
+    os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "boardctl")
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+            or os.environ.get("SDL_VIDEODRIVER")):
+        print("boardctl sim: no display available (no DISPLAY or WAYLAND_DISPLAY); run it "
+              "headless with 'boardctl sim --headless --script LOG'", file=sys.stderr)
+        return 2
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_mode((1, 1))
+    except pygame.error as exc:
+        print(f"boardctl sim: no display available ({exc}); run it headless with "
+              "'boardctl sim --headless --script LOG'", file=sys.stderr)
+        return 2
+    from .ui.sim import SimWindow
+
+    # Whatever the configuration says about sensors, the simulator's are simulated.
+    config = replace(config, board=replace(config.board, sensors="sim"))
+    with ExitStack() as stack:
+        daemon = build(config, stack, now=0.0)
+        board = daemon.sensors
+        assert isinstance(board, SimBoard)
+        SimWindow(daemon, board, config.display_size).run()
+    return 0

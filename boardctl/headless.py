@@ -1,0 +1,81 @@
+"""The simulator without a window: a sensor log played on the simulated board,
+through the real daemon, in virtual time.
+
+The board is :class:`~boardctl.hw.sim.SimBoard`, scanned and debounced like
+the real matrix; LEDs go to :class:`~boardctl.hw.sim.SimLeds`, which encodes
+every frame as the SPI bus would carry it.  Virtual time advances in steps of
+``1 / SCAN_HZ``; when the engine is thinking, virtual time waits for its
+answer, so a script plays out the same way on a fast or a slow machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .board.explain import occupancy
+from .board.replay import RUN_ON, parse_log
+from .config import Config
+from .daemon import Daemon, Opponent, Store
+from .hw.sim import SimBoard, SimLeds
+from .rules import Game, get_variant
+
+SCAN_HZ = 100
+ENGINE_WAIT = 120.0   # real seconds an engine may take before the run gives up
+
+
+def run_script(
+    config: Config,
+    log_text: str,
+    store: Store,
+    *,
+    opponent: Opponent | None = None,
+    resume: tuple[int, Game] | None = None,
+    emit: Callable[[str], None] = print,
+) -> Daemon:
+    """Play ``log_text`` (the replay format) and emit one line per event.
+
+    Lines are those of ``boardctl replay`` plus ``engine <move>`` when the
+    engine's move is shown on the board.
+
+    :raises LogError: for a malformed log line.
+    """
+    variant = get_variant(config.game.variant)
+    events = list(parse_log(log_text, variant))
+    start = resume[1].position if resume else Game(variant).position
+    board = SimBoard(start.geometry.squares(occupancy(start)), scan_hz=SCAN_HZ)
+    leds = SimLeds()
+    daemon = Daemon(config, board, store, opponent=opponent, leds=leds, resume=resume)
+    step = 1.0 / SCAN_HZ
+    now = 0.0
+    shown: object = None
+    seen = 0
+
+    def advance(until: float) -> None:
+        nonlocal now, shown, seen
+        while now <= until:
+            daemon.step(now)
+            if daemon.request is not None:
+                daemon.wait_for_engine(ENGINE_WAIT)
+            for event in daemon.events[seen:]:
+                emit(event.line())
+            seen = len(daemon.events)
+            move = daemon.reconciler.engine_move
+            if move is not None and move != shown:
+                emit(f"engine {daemon.game.position.uci(move)}")
+            shown = move
+            now = round(now + step, 6)
+
+    for event in events:
+        advance(event.time)
+        if event.verb == "lift":
+            board.lift(event.square)
+        elif event.verb == "place":
+            board.place(event.square)
+        elif event.piece is not None:
+            daemon.choose(event.piece, now)
+    advance((events[-1].time if events else 0.0) + RUN_ON)
+    pos = daemon.game.position
+    moves = " ".join(pos.uci(m) for m in daemon.game.moves)
+    emit(f"game {moves}" if moves else "game")
+    emit(f"fen {pos.fen()}")
+    return daemon

@@ -1,0 +1,69 @@
+"""Fakes for daemon tests: a store in memory and an opponent that plays a script."""
+
+from __future__ import annotations
+
+from boardctl.engine import Limits
+from boardctl.engine.worker import BestMove, Message
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.games: dict[int, dict[str, object]] = {}
+        self.calls: list[tuple[object, ...]] = []
+
+    def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
+                 now: float) -> int:
+        game_id = len(self.games) + 1
+        self.games[game_id] = {"variant": variant, "moves": [], "result": None}
+        self.calls.append(("new_game", game_id))
+        return game_id
+
+    def moves(self, game_id: int) -> list[str]:
+        return self.games[game_id]["moves"]  # type: ignore[return-value]
+
+    def add_move(self, game_id: int, ply: int, uci: str, now: float) -> None:
+        assert len(self.moves(game_id)) == ply - 1, (ply, self.moves(game_id))
+        self.moves(game_id).append(uci)
+        self.calls.append(("add_move", game_id, ply, uci))
+
+    def remove_last_move(self, game_id: int) -> None:
+        self.moves(game_id).pop()
+        self.calls.append(("remove_last_move", game_id))
+
+    def amend_last_move(self, game_id: int, uci: str, now: float) -> None:
+        self.moves(game_id)[-1] = uci
+        self.calls.append(("amend_last_move", game_id, uci))
+
+    def finish(self, game_id: int, result: str, termination: str, now: float) -> None:
+        self.games[game_id]["result"] = (result, termination)
+        self.calls.append(("finish", game_id, result))
+
+
+class ScriptedOpponent:
+    """Answers each ``go`` with the next move of its script."""
+
+    def __init__(self, moves: list[str]) -> None:
+        self.script = list(moves)
+        self.requests = 0
+        self.outbox: list[Message] = []
+        self.asked: list[list[str]] = []
+        self.stops = 0
+
+    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
+        self.requests += 1
+        self.asked.append(list(moves))
+        self.outbox.append(BestMove(self.requests, self.script.pop(0) if self.script else None))
+        return self.requests
+
+    def stop(self) -> None:
+        self.stops += 1
+
+    def new_game(self) -> None:
+        pass
+
+    def poll(self, timeout: float = 0.0) -> list[Message]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,103 @@
+"""The daemon loop, end to end on simulated hardware (headless, virtual time)."""
+
+from __future__ import annotations
+
+from boardctl.config import parse_config
+from boardctl.headless import run_script
+from boardctl.rules import Game
+
+from .daemon_fakes import MemoryStore, ScriptedOpponent
+
+TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
+ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})
+ENGINE_WHITE = parse_config({"game": {"mode": "engine", "human": "black"}})
+
+
+def test_two_players_moves_are_stored_in_order():
+    store = MemoryStore()
+    lines: list[str] = []
+    run_script(TWO_PLAYERS, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store,
+               emit=lines.append)
+    assert lines[:2] == ["move e2e4", "move e7e5"]
+    assert lines[-2] == "game e2e4 e7e5"
+    assert store.moves(1) == ["e2e4", "e7e5"]
+
+
+def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
+    store = MemoryStore()
+    opponent = ScriptedOpponent(["e7e5"])
+    lines: list[str] = []
+    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n",
+                        store, opponent=opponent, emit=lines.append)
+    assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
+    assert opponent.asked == [["e2e4"]]
+    assert store.moves(1) == ["e2e4", "e7e5"]
+    assert daemon.engine_text == "plays e7e5"
+
+
+def test_engine_playing_white_moves_first():
+    store = MemoryStore()
+    lines: list[str] = []
+    run_script(ENGINE_WHITE, "1 lift d2\n1.3 place d4\n", store,
+               opponent=ScriptedOpponent(["d2d4"]), emit=lines.append)
+    assert lines[:2] == ["engine d2d4", "move d2d4"]
+
+
+def test_takeback_is_removed_from_the_store():
+    store = MemoryStore()
+    run_script(TWO_PLAYERS, "0 lift e2\n0.4 place e4\n2 lift e4\n2.4 place e2\n", store,
+               emit=lambda line: None)
+    assert store.moves(1) == []
+    assert ("remove_last_move", 1) in store.calls
+
+
+def test_amendment_rewrites_the_stored_move():
+    store = MemoryStore()
+    log = "0 lift a1\n0.2 place a3\n1.5 lift a3\n1.7 place a6\n"
+    config = parse_config({"game": {"mode": "two-players", "variant": "falcon"}})
+    lines: list[str] = []
+    resume = (1, Game(fen="9k/10/10/10/10/10/10/R8K w - - 0 1"))
+    store.new_game("falcon", resume[1].start_fen, "a", "b", "x", 0)
+    run_script(config, log, store, resume=resume, emit=lines.append)
+    assert lines[:2] == ["move a1a3", "amend a1a3 a1a6"]
+    assert store.moves(1) == ["a1a6"]
+
+
+def test_leds_show_the_engine_move_until_it_is_played():
+    store = MemoryStore()
+    frames: list[dict[int, tuple[int, int, int]]] = []
+    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n", store,
+                        opponent=ScriptedOpponent(["e7e5"]), emit=lambda line: None)
+    frames.append(daemon.led_colours(0.0))
+    pos = daemon.game.position
+    lit = {pos.geometry.name(sq) for sq in frames[-1]}
+    assert {"e7", "e6", "e5"} <= lit
+    assert daemon.leds is not None
+
+
+def test_moves_are_stored_before_the_display_shows_them():
+    store = MemoryStore()
+    seen: list[tuple[int, int]] = []
+
+    class Display:
+        def show(self, status):
+            seen.append((len(status.moves), len(store.moves(1))))
+
+    from boardctl.daemon import Daemon
+    from boardctl.hw.sim import SimBoard
+
+    game = Game()
+    board = SimBoard(game.position.geometry.squares(game.position.colors[0]
+                                                     | game.position.colors[1]))
+    daemon = Daemon(TWO_PLAYERS, board, store, display=Display())
+    now = 0.0
+    for when, verb, square in ((0.0, "lift", "e2"), (0.3, "place", "e4")):
+        while now < when:
+            daemon.step(now)
+            now += 0.01
+        getattr(board, verb)(game.position.geometry.parse_square(square))
+    while now < 2:
+        daemon.step(now)
+        now += 0.01
+    assert seen[-1] == (1, 1)
+    assert all(shown <= stored for shown, stored in seen)
