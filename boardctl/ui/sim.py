@@ -28,6 +28,7 @@ LIGHT_WOOD = (222, 190, 140)
 DARK_WOOD = (150, 100, 60)
 FRAME = (90, 55, 30)
 FPS = 50
+CAPTURE_GAP = 0.1   # seconds between taking a piece off and landing on its square
 
 
 class SimWindow:
@@ -54,6 +55,8 @@ class SimWindow:
         self.pressed_at: int | None = None
         self.flip = daemon.engine_side == 0          # black at the bottom if the engine is White
         self.moves_seen = -1
+        self.landing: tuple[int, float] | None = None  # a capture's piece about to land
+        self.clock = 0.0
 
     # ----------------------------------------------------------- geometry
     def square_at(self, x: int, y: int) -> int | None:
@@ -78,22 +81,23 @@ class SimWindow:
             self.board.lift(sq)
 
     def place(self, sq: int) -> None:
-        if self.held is None:
+        if self.held is None or self.landing is not None:
             return
         if sq in self.pieces:
-            # A capture: the piece standing there comes off first.
+            # A capture: the piece standing there comes off first, and the
+            # capturing piece lands a moment later, as with a real hand.
             del self.pieces[sq]
             self.board.lift(sq)
-            self._scan_briefly()
+            self.landing = (sq, self.clock + CAPTURE_GAP)
+            return
+        self._land(sq)
+
+    def _land(self, sq: int) -> None:
+        assert self.held is not None
         self.pieces[sq] = self.held[0]
         self.held = None
+        self.landing = None
         self.board.place(sq)
-
-    def _scan_briefly(self) -> None:
-        """Let the sensors see the square empty, as with a real hand."""
-        for _ in range(4):
-            self.daemon.step(self.now())
-            time.sleep(0.012)
 
     def sync_identities(self) -> None:
         """After a committed move, name the pieces as the game does (a promoted
@@ -117,13 +121,20 @@ class SimWindow:
                 ):
                     return
                 self.handle(event)
-            self.daemon.step(self.now())
-            if len(self.daemon.game.moves) != self.moves_seen:
-                self.moves_seen = len(self.daemon.game.moves)
-                self.sync_identities()
+            self.tick(self.now())
             self.draw()
             pygame.display.flip()
             clock.tick(FPS)
+
+    def tick(self, now: float) -> None:
+        """One turn: land a capturing piece when due, run the daemon."""
+        self.clock = now
+        if self.landing is not None and now >= self.landing[1]:
+            self._land(self.landing[0])
+        self.daemon.step(now)
+        if len(self.daemon.game.moves) != self.moves_seen:
+            self.moves_seen = len(self.daemon.game.moves)
+            self.sync_identities()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:

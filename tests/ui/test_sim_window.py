@@ -1,0 +1,87 @@
+"""The simulator window: mouse clicks become sensor readings and moves."""
+
+from __future__ import annotations
+
+import pygame
+
+from boardctl.config import parse_config
+from boardctl.daemon import Daemon
+from boardctl.hw.sim import SimBoard
+from boardctl.rules import Game
+from boardctl.ui.sim import SimWindow
+from tests.daemon_fakes import MemoryStore, ScriptedOpponent
+
+
+def make_window(mode: str = "two-players", opponent=None) -> SimWindow:
+    pygame.display.init()
+    pygame.font.init()
+    game = Game()
+    pos = game.position
+    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+    config = parse_config({"game": {"mode": mode}})
+    daemon = Daemon(config, board, MemoryStore(), opponent=opponent)
+    window = SimWindow(daemon, board, (480, 320))
+    window.started = 0.0
+    return window
+
+
+def click(window: SimWindow, name: str, clock: list[float]) -> None:
+    sq = window.daemon.game.position.geometry.parse_square(name)
+    rect = window.square_rect(sq)
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        window.handle(pygame.event.Event(kind, button=1, pos=rect.center))
+    run_frames(window, clock, 0.2)
+
+
+def run_frames(window: SimWindow, clock: list[float], seconds: float) -> None:
+    end = clock[0] + seconds
+    while clock[0] < end:
+        window.tick(clock[0])
+        clock[0] += 0.01
+
+
+def test_click_lift_and_click_place_plays_a_move():
+    window = make_window()
+    clock = [0.0]
+    click(window, "e2", clock)
+    click(window, "e4", clock)
+    run_frames(window, clock, 1.0)
+    assert [e.line() for e in window.daemon.events] == ["move e2e4"]
+
+
+def test_a_lifted_piece_lights_its_squares_in_the_window():
+    window = make_window()
+    clock = [0.0]
+    click(window, "b1", clock)
+    window.now = lambda: clock[0]  # type: ignore[method-assign]
+    window.draw()
+    pos = window.daemon.game.position
+    a3 = window.square_rect(pos.geometry.parse_square("a3")).center
+    d4 = window.square_rect(pos.geometry.parse_square("d4")).center
+    lit, dark = window.window.get_at(a3), window.window.get_at(d4)
+    assert lit != dark and lit.g > lit.r  # the knight's destination glows green
+    pygame.image.save(window.window, "/tmp/sim-window.png")
+
+
+def test_capture_by_clicking_an_occupied_square_takes_the_piece_off():
+    window = make_window()
+    clock = [0.0]
+    window.now = lambda: clock[0]  # type: ignore[method-assign]
+    for frm, to in (("e2", "e4"), ("d7", "d5"), ("e4", "d5")):
+        click(window, frm, clock)
+        click(window, to, clock)
+        run_frames(window, clock, 1.0)
+    assert [e.line() for e in window.daemon.events] == ["move e2e4", "move d7d5", "move e4d5"]
+
+
+def test_the_engine_reply_is_shown_and_carried_out_with_the_mouse():
+    window = make_window("engine", ScriptedOpponent(["e7e5"]))
+    clock = [0.0]
+    click(window, "e2", clock)
+    click(window, "e4", clock)
+    run_frames(window, clock, 1.0)
+    assert window.daemon.reconciler.engine_move is not None
+    click(window, "e7", clock)
+    click(window, "e5", clock)
+    run_frames(window, clock, 0.5)
+    assert [e.line() for e in window.daemon.events] == ["move e2e4", "move e7e5"]
