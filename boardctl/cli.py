@@ -69,6 +69,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fen", help="position (default: the start)")
     p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
     p.add_argument("--variant", default="falcon", help="rule preset")
+    p = commands.add_parser("diag", help="check a newly built board: LEDs, sensors, wiring")
+    p.add_argument("--config", type=Path, help="configuration file")
+    p.add_argument("--sim", action="store_true",
+                   help="a simulated board and a scripted user (a smoke test, no input)")
+    p.add_argument("--steps", help="comma-separated, of walk,live,sweep,order (default: all)")
     return parser
 
 
@@ -170,6 +175,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _pgn(args)
         if args.command == "screenshot":
             return _screenshot(args)
+        if args.command == "diag":
+            from .diag import diag_command
+
+            return diag_command(load_config(args.config), sim=args.sim, steps=args.steps)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
