@@ -33,7 +33,7 @@ from .config import Config
 from .engine import Limits
 from .engine.worker import BestMove, Failed, Message, Thinking
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
-from .rules import BLACK, WHITE, Game, IllegalMoveError, PieceType, get_variant, parse_uci
+from .rules import BLACK, WHITE, Game, IllegalMoveError, Move, PieceType, get_variant, parse_uci
 from .rules.pieces import SYMBOLS
 from .ui.state import DisplayState, PromptKind
 
@@ -143,6 +143,7 @@ class Daemon:
         self.increment = clock[1] if clock else 0.0
         self.clock_since = now
         self.last_reading: int | None = None
+        self._sans: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
         self.start_time = now
         self.stopping = False
         self.watchdog_due = now
@@ -368,7 +369,7 @@ class Daemon:
             fen=pos.fen(), variant=self.variant.name,
             orientation=BLACK if self.engine_side == WHITE else WHITE,
             last_move=last, check_square=pos.kings[pos.turn] if pos.is_check() else None,
-            moves=tuple(self.game.sans()), engine_status=self.engine_text,
+            moves=self._move_texts(), engine_status=self.engine_text,
             engine_depth=self.engine_depth, engine_score=self.engine_score,
             white_clock=self.clocks[0] if self.clocks else None,
             black_clock=self.clocks[1] if self.clocks else None,
@@ -377,6 +378,15 @@ class Daemon:
             status="" if self.sensors.healthy else "board not connected",
             status_alert=not self.sensors.healthy,
         )
+
+    def _move_texts(self) -> tuple[str, ...]:
+        """The game's moves in SAN, worked out again only when they change:
+        replaying the whole game at every turn of the loop takes longer than
+        a turn once the game is long."""
+        key = (self.game.start_fen, tuple(self.game.moves))
+        if key != self._sans[0]:
+            self._sans = (key, tuple(self.game.sans()))
+        return self._sans[1]
 
     def _outputs(self, now: float) -> None:
         if self.leds is not None:

@@ -1,0 +1,47 @@
+"""Shared pieces of the end-to-end tests: a screen that keeps what it was
+shown, square names, and the LED frame an engine move should light."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from boardctl.board import Role
+from boardctl.daemon import PALETTE
+from boardctl.hw import Colour
+from boardctl.rules import get_variant
+from boardctl.ui.state import DisplayState
+
+GEOMETRY = get_variant("falcon").geometry
+WAIT = 30.0          # real seconds any one wait may take before a test fails
+
+
+def sq(name: str) -> int:
+    return GEOMETRY.parse_square(name)
+
+
+def names(squares: Iterable[int]) -> set[str]:
+    return {GEOMETRY.name(s) for s in squares}
+
+
+class Screen:
+    """A display that keeps every distinct state it was shown, in order."""
+
+    def __init__(self) -> None:
+        self.states: list[DisplayState] = []
+
+    def show(self, state: DisplayState) -> None:
+        if not self.states or self.states[-1] != state:
+            self.states.append(state)
+
+    @property
+    def last(self) -> DisplayState:
+        return self.states[-1]
+
+
+def engine_frame(uci: str, path: Iterable[str] = ()) -> dict[int, Colour]:
+    """The LED frame that shows the engine's move ``uci``: its from and to
+    squares and the squares it passes over (``path``), in the daemon's colours."""
+    frame = {sq(name): PALETTE[Role.ENGINE_PATH] for name in path}
+    frame[sq(uci[:2])] = PALETTE[Role.ENGINE_FROM]
+    frame[sq(uci[2:4])] = PALETTE[Role.ENGINE_TO]
+    return frame
