@@ -112,8 +112,21 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
-    return Daemon(config, sensors, store, opponent=opponent, leds=leds, resume=resume,
-                  now=now, **extra)
+    if config.buttons.enabled and "buttons" not in extra:
+        from .hw.buttons import GpioButtons
+
+        buttons = GpioButtons(_pinout(config).pi.buttons)
+        stack.callback(buttons.close)
+        extra["buttons"] = buttons
+    daemon = Daemon(config, sensors, store, opponent=opponent, leds=leds, resume=resume,
+                    adviser=lambda: make_opponent(replace(config, game=replace(
+                        config.game, mode="engine"))) or _no_engine(), now=now, **extra)
+    stack.callback(daemon.close)
+    return daemon
+
+
+def _no_engine() -> Opponent:
+    raise StartError("no engine for hints")
 
 
 def run(config: Config) -> int:

@@ -33,7 +33,17 @@ from .config import Config
 from .engine import Limits
 from .engine.worker import BestMove, Failed, Message, Thinking
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
-from .rules import BLACK, WHITE, Game, IllegalMoveError, Move, PieceType, get_variant, parse_uci
+from .rules import (
+    BLACK,
+    WHITE,
+    Game,
+    IllegalMoveError,
+    Move,
+    PieceType,
+    get_variant,
+    parse_uci,
+    san,
+)
 from .rules.pieces import SYMBOLS
 from .ui.state import DisplayState, PromptKind
 
@@ -99,6 +109,7 @@ class Daemon:
         store: Store,
         *,
         opponent: Opponent | None = None,
+        adviser: Callable[[], Opponent] | None = None,
         leds: LedSink | None = None,
         buttons: Buttons | None = None,
         display: Display | None = None,
@@ -111,6 +122,10 @@ class Daemon:
         self.sensors = sensors
         self.store = store
         self.opponent = opponent if config.game.mode == "engine" else None
+        # Hints come from the opponent, or from an engine started on first use.
+        self._adviser_factory = adviser
+        self._adviser: Opponent | None = None
+        self.hint_request: int | None = None
         self.leds = leds
         self.buttons = buttons
         self.display = display
@@ -138,6 +153,7 @@ class Daemon:
         self.events: list[Event] = []        # everything that happened, for tests and logs
         self.choice = 0                      # highlighted promotion piece
         self.hint: str | None = None
+        self.hint_move: tuple[int, int] | None = None
         clock = config.clock_seconds
         self.clocks: list[float] | None = [clock[0], clock[0]] if clock else None
         self.increment = clock[1] if clock else 0.0
@@ -168,6 +184,7 @@ class Daemon:
             self._handle(event, now)
         self._tick_clock(now)
         self._engine(now)
+        self._poll_adviser()
         self._outputs(now)
         if self.notifier is not None and now >= self.watchdog_due:
             # From the loop itself, so a hung loop really trips systemd's watchdog.
@@ -198,7 +215,7 @@ class Daemon:
     # ------------------------------------------------------------ events
     def _handle(self, event: Event, now: float) -> None:
         log.info("%s", event.line())
-        self.hint = None
+        self._clear_hint()
         if isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
             self.store.add_move(self.game_id, len(self.game.moves), event.uci, now)
@@ -270,7 +287,10 @@ class Daemon:
             self.engine_text = "thinking"
             self.engine_due = None
         for message in self.opponent.poll(0):
-            self._engine_message(message)
+            if self.opponent is self._adviser and message.request == self.hint_request:
+                self._hint_message(message)
+            else:
+                self._engine_message(message)
 
     def _engine_message(self, message: Message) -> None:
         if message.request != self.request:
@@ -309,10 +329,63 @@ class Daemon:
         self.request = None
         self.engine_text = "ready" if self.opponent is not None else "off"
 
+    # -------------------------------------------------------------- hints
+    def request_hint(self, seconds: float = 1.0) -> None:
+        """Ask an engine for the side to move's best move (the "hint" button)."""
+        if self.game.outcome() is not None or self._engine_to_move():
+            return
+        adviser = self.opponent
+        if adviser is None:
+            if self._adviser_factory is None:
+                return
+            if self._adviser is None:
+                self._adviser = self._adviser_factory()
+            adviser = self._adviser
+        self._adviser = adviser
+        moves = [self.game.position.uci(m) for m in self.game.moves]
+        self.hint_request = adviser.go(self.game.start_fen, moves, Limits(movetime=seconds),
+                                       self.variant.name)
+        self.hint = "Thinking about a hint…"
+
+    def _poll_adviser(self) -> None:
+        if self._adviser is None or self._adviser is self.opponent:
+            return
+        for message in self._adviser.poll(0):
+            self._hint_message(message)
+
+    def _hint_message(self, message: Message) -> None:
+        if message.request != self.hint_request or not isinstance(message, BestMove):
+            return
+        self.hint_request = None
+        if message.move is None:
+            self._clear_hint()
+            return
+        pos = self.game.position
+        try:
+            move = parse_uci(pos, message.move)
+        except IllegalMoveError:
+            self._clear_hint()
+            return
+        self.hint = f"Hint: {san(pos, move)}"
+        self.hint_move = (move.from_square, move.to_square)
+
+    def _clear_hint(self) -> None:
+        self.hint = None
+        self.hint_move = None
+        self.hint_request = None
+
+    def close(self) -> None:
+        """Stop an engine started for hints (the opponent is the caller's)."""
+        if self._adviser is not None and self._adviser is not self.opponent:
+            self._adviser.close()
+            self._adviser = None
+
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
         choices = self.variant.promotions
-        if name == "next":
+        if name == "hint":
+            self.request_hint()
+        elif name == "next":
             self.choice = (self.choice + 1) % len(choices)
         elif name == "ok" and self.reconciler.state is State.CHOOSING:
             return self.reconciler.choose(choices[self.choice], now)
@@ -340,10 +413,14 @@ class Daemon:
     def led_colours(self, now: float) -> dict[int, Colour]:
         scene: LedScene = self.reconciler.scene()
         blink_off = int(now * BLINK_HZ * 2) % 2 == 1
-        return {
+        colours = {
             sq: PALETTE[role] for sq, role in scene.squares.items()
             if not (blink_off and sq in scene.blink)
         }
+        if self.hint_move is not None and not scene.squares:
+            colours[self.hint_move[0]] = PALETTE[Role.ENGINE_FROM]
+            colours[self.hint_move[1]] = PALETTE[Role.ENGINE_TO]
+        return colours
 
     def status(self) -> DisplayState:
         """What the screen shows now."""

@@ -101,3 +101,38 @@ def test_moves_are_stored_before_the_display_shows_them():
         now += 0.01
     assert seen[-1] == (1, 1)
     assert all(shown <= stored for shown, stored in seen)
+
+
+def _stepped(daemon, seconds: float, start: float = 0.0) -> float:
+    now = start
+    while now < start + seconds:
+        daemon.step(now)
+        now += 0.01
+    return now
+
+
+def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
+    from boardctl.daemon import Daemon
+    from boardctl.hw.sim import SimButtons
+
+    game = Game()
+    pos = game.position
+    from boardctl.hw.sim import SimBoard
+
+    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+    buttons = SimButtons()
+    advisers: list[ScriptedOpponent] = []
+
+    def adviser() -> ScriptedOpponent:
+        advisers.append(ScriptedOpponent(["g2g4"]))
+        return advisers[-1]
+
+    daemon = Daemon(TWO_PLAYERS, board, MemoryStore(), buttons=buttons, adviser=adviser)
+    now = _stepped(daemon, 0.2)
+    buttons.press("hint", now)
+    now = _stepped(daemon, 0.2, now)
+    assert daemon.status().prompt == "Hint: g4"
+    lit = {pos.geometry.name(sq) for sq in daemon.led_colours(now)}
+    assert lit == {"g2", "g4"}
+    assert len(advisers) == 1 and advisers[0].asked == [[]]
+    daemon.close()
