@@ -43,7 +43,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import IO
 
 from ..rules import (
     DEFAULT_VARIANT,
@@ -55,6 +54,7 @@ from ..rules import (
     parse_uci,
 )
 from .limits import Info, Limits
+from .pipes import spawn
 from .worker import BestMove, Failed, Message, Thinking, WorkerError
 
 DEFAULT_TIMEOUT = 10.0      # seconds for uciok, and for each readyok
@@ -199,14 +199,6 @@ def _moves(pos: Position, texts: list[str]) -> list[Move]:
     return moves
 
 
-def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
-    """Reader thread: every line of ``stream`` into ``lines``, then ``None``."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in stream:
-            lines.put(line.rstrip("\r\n"))
-    lines.put(None)
-
-
 @dataclass(frozen=True)
 class _Request:
     """One ``go``: sent to the engine (``pos`` set) or failed here (``failure``)."""
@@ -282,24 +274,9 @@ class ExternalEngine:
             return
         self.close()
         try:
-            proc = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                bufsize=1,
-                errors="replace",
-            )
+            self._proc, self._lines, self._reader = spawn(self.command, "uci-reader")
         except OSError as exc:
             raise WorkerError(f"cannot start engine {shlex.join(self.command)}: {exc}") from exc
-        assert proc.stdout is not None
-        self._proc = proc
-        self._lines = queue.Queue()
-        self._reader = threading.Thread(
-            target=_read_lines, args=(proc.stdout, self._lines),
-            name=f"uci-reader-{proc.pid}", daemon=True,
-        )
-        self._reader.start()
         self._handshake()
 
     def _handshake(self) -> None:

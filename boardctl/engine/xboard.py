@@ -45,9 +45,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import IO
 
 from ..rules import BoardctlError, IllegalMoveError, InvalidMoveError
+from .pipes import spawn
 
 DEFAULT_PATH = "/usr/games/fairymax"
 VARIANT = "falcon"
@@ -95,14 +95,6 @@ class NoMoveError(BoardctlError, RuntimeError):
     def __init__(self, reply: str) -> None:
         super().__init__(f"engine did not move: {reply}")
         self.reply = reply
-
-
-def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
-    """Reader thread: every line of ``stream`` into ``lines``, then ``None``."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in stream:
-            lines.put(line.rstrip("\r\n"))
-    lines.put(None)
 
 
 class FairyMax:
@@ -172,25 +164,11 @@ class FairyMax:
         if self._proc is not None:
             return
         try:
-            proc = subprocess.Popen(
-                [self.path, *self.args],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-                errors="replace",
+            self._proc, self._lines, self._reader = spawn(
+                [self.path, *self.args], "xboard-reader", stderr=subprocess.DEVNULL
             )
         except OSError as exc:
             raise EngineError(f"cannot start {self.path}: {exc}") from exc
-        assert proc.stdout is not None
-        self._proc = proc
-        self._lines = queue.Queue()
-        self._reader = threading.Thread(
-            target=_read_lines, args=(proc.stdout, self._lines),
-            name=f"xboard-reader-{proc.pid}", daemon=True,
-        )
-        self._reader.start()
         self._in_game = False
         self._moves = []
         self.features = {}

@@ -360,17 +360,24 @@ def _en_passant(pos: Position, out: list[int] | None, pawns: Bitboard) -> int:
     rank can open a line (or a falcon path) to the king."""
     ep = pos.ep_square
     assert ep is not None
+    capturers = pos.tables.pawn_attacks[pos.turn ^ 1][ep] & pawns
+    codes = []
+    while capturers:
+        low = capturers & -capturers
+        capturers ^= low
+        codes.append((low.bit_length() - 1) | ep << 7 | EN_PASSANT << 17)
+    return _keep_safe(pos, out, codes)
+
+
+def _keep_safe(pos: Position, out: list[int] | None, codes: list[int]) -> int:
+    """Make each move and keep those after which the mover's king is not attacked."""
     us = pos.turn
-    candidates = pos.tables.pawn_attacks[us ^ 1][ep] & pawns
     n = 0
-    while candidates:
-        low = candidates & -candidates
-        candidates ^= low
-        code = (low.bit_length() - 1) | ep << 7 | EN_PASSANT << 17
+    for code in codes:
         pos.make(code)
-        legal = not attackers(pos, pos.kings[us], us ^ 1, pos.colors[0] | pos.colors[1])
+        safe = not attackers(pos, pos.kings[us], us ^ 1, pos.colors[0] | pos.colors[1])
         pos.unmake()
-        if legal:
+        if safe:
             if out is None:
                 n += 1
             else:
@@ -413,13 +420,4 @@ def _evasions(
             low = pawns & -pawns
             pawns ^= low
             candidates.append((low.bit_length() - 1) | ep << 7 | EN_PASSANT << 17)
-    for code in candidates:
-        pos.make(code)
-        legal = not attackers(pos, king, us ^ 1, pos.colors[0] | pos.colors[1])
-        pos.unmake()
-        if legal:
-            if out is None:
-                n += 1
-            else:
-                out.append(code)
-    return n
+    return n + _keep_safe(pos, out, candidates)

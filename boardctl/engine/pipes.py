@@ -1,0 +1,42 @@
+"""An engine program on pipes: started once, its output read by a thread.
+
+Both engine clients (UCI in ``external.py``, XBoard in ``xboard.py``) talk
+line by line to a child process and must never block on its output, so a
+reader thread moves every line into a queue and puts ``None`` at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import subprocess
+import threading
+from collections.abc import Sequence
+from typing import IO, Any
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    """Reader thread: every line of ``stream`` into ``lines``, then ``None``."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in stream:
+            lines.put(line.rstrip("\r\n"))
+    lines.put(None)
+
+
+def spawn(
+    argv: Sequence[str], name: str, stderr: Any = None,
+) -> tuple[subprocess.Popen[str], queue.Queue[str | None], threading.Thread]:
+    """Start ``argv`` with text pipes and a reader thread called ``name-<pid>``.
+
+    :raises OSError: when the program cannot be started.
+    """
+    proc = subprocess.Popen(
+        list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        text=True, bufsize=1, errors="replace",
+    )
+    assert proc.stdout is not None
+    lines: queue.Queue[str | None] = queue.Queue()
+    reader = threading.Thread(target=_read_lines, args=(proc.stdout, lines),
+                              name=f"{name}-{proc.pid}", daemon=True)
+    reader.start()
+    return proc, lines, reader
