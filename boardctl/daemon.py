@@ -158,6 +158,7 @@ class Daemon:
         self.clocks: list[float] | None = [clock[0], clock[0]] if clock else None
         self.increment = clock[1] if clock else 0.0
         self.clock_since = now
+        self.flagged: int | None = None      # the side whose time ran out
         self.last_reading: int | None = None
         self._sans: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
         self.start_time = now
@@ -238,6 +239,7 @@ class Daemon:
                 self.opponent.new_game()
             clock = self.config.clock_seconds
             self.clocks = [clock[0], clock[0]] if clock else None
+            self.flagged = None
             self.clock_since = now
             self.engine_due = now
         elif isinstance(event, GameOver):
@@ -259,7 +261,8 @@ class Daemon:
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
         return (
-            self.opponent is not None
+            self.flagged is None
+            and self.opponent is not None
             and self.game.position.turn == self.engine_side
             and self.game.outcome() is None
         )
@@ -395,12 +398,20 @@ class Daemon:
 
     # ------------------------------------------------------------- clocks
     def _tick_clock(self, now: float) -> None:
-        if self.clocks is None or self.game.outcome() is not None or not self.game.moves:
+        if (self.clocks is None or self.game.outcome() is not None or not self.game.moves
+                or self.flagged is not None):
             self.clock_since = now
             return
         side = self.game.position.turn
         self.clocks[side] = max(0.0, self.clocks[side] - (now - self.clock_since))
         self.clock_since = now
+        if self.clocks[side] == 0.0:
+            # Time is up: the game is lost on time (the board may still be played
+            # on, but nothing is stored or asked of the engine until a new game).
+            self.flagged = side
+            self.store.finish(self.game_id, "0-1" if side == WHITE else "1-0",
+                              "time forfeit", now)
+            self._cancel_engine()
 
     def _switch_clock(self, now: float) -> None:
         if self.clocks is None:
@@ -438,6 +449,9 @@ class Daemon:
         elif state is State.CHOOSING and prompt.startswith("Choose"):
             kind = "choice"
             choices = self.variant.promotions
+        if not prompt and self.flagged is not None:
+            loser, winner = ("White", "Black") if self.flagged == WHITE else ("Black", "White")
+            prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
         if not prompt and self.hint:
             prompt = self.hint
         marks = tuple(sq for sq, role in self.reconciler.scene().squares.items()

@@ -136,3 +136,15 @@ def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
     assert lit == {"g2", "g4"}
     assert len(advisers) == 1 and advisers[0].asked == [[]]
     daemon.close()
+
+
+def test_a_flag_fall_ends_the_game_on_time():
+    store = MemoryStore()
+    config = parse_config({"game": {"mode": "two-players", "clock": "0.05+0"}})  # 3 s each
+    daemon = run_script(config, "0 lift e2\n0.4 place e4\n1 lift e7\n1.4 place e5\n", store,
+                        emit=lambda line: None)
+    # White's clock started with Black's reply and ran out during the 30 s run-on.
+    assert daemon.flagged == 0
+    assert store.games[1]["result"] == ("0-1", "time forfeit")
+    assert daemon.status().prompt.startswith("White's time is up: Black wins")
+    assert daemon.clocks is not None and daemon.clocks[0] == 0.0
