@@ -32,7 +32,7 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TextIO
 
 from boardctl.engine import Engine, Limits
 from boardctl.engine.xboard import (
@@ -53,6 +53,7 @@ from boardctl.rules import (
     get_variant,
     parse_uci,
 )
+from boardctl.rules.pgn import export
 
 VARIANT = "falcon-xboard"
 MAX_PLIES = 200
@@ -235,6 +236,7 @@ class Match:
     opponent: str
     records: list[GameRecord] = field(default_factory=list)
     clocks: dict[str, Clock] = field(default_factory=dict)
+    pgn: TextIO | None = None
 
 
 def loud(text: str) -> None:
@@ -264,6 +266,14 @@ def play_game(
     boardctl_colour = WHITE if players[WHITE].name == "boardctl" else BLACK
 
     def record(result: str, reason: str) -> GameRecord:
+        if match.pgn is not None:
+            names = {side: players[side].name for side in (WHITE, BLACK)}
+            match.pgn.write(export(game, {
+                "Event": "bench/match.py", "Round": str(number),
+                "White": names[WHITE], "Black": names[BLACK], "Result": result,
+                "Termination": reason,
+            }) + "\n")
+            match.pgn.flush()
         return GameRecord(number, opening, boardctl_colour, result, len(game.moves), reason)
 
     try:
@@ -362,7 +372,7 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(f"match: cannot start Fairy-Max: {exc}", file=sys.stderr)
         return 1
-    match = Match(args.opponent)
+    match = Match(args.opponent, pgn=args.pgn)
     try:
         opening: list[str] = []
         for number in range(1, args.games + 1):
@@ -396,6 +406,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--plies", type=int, default=4, help="random opening plies (default 4)")
     parser.add_argument("--seed", type=int, help="seed for openings, opponents and boardctl")
     parser.add_argument("--skill", type=int, default=20, help="boardctl's skill (default 20)")
+    parser.add_argument("--pgn", type=argparse.FileType("a"), metavar="FILE",
+                        help="append every game to FILE as PGN, for analysis")
     parser.add_argument("--fairymax", default=DEFAULT_PATH, help=f"default {DEFAULT_PATH}")
     parser.add_argument("--fairymax-hash", type=int, metavar="MB",
                         help="Fairy-Max's hash size (default: its own, about 100 MB)")
