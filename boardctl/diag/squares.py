@@ -1,0 +1,54 @@
+"""Squares as ``boardctl diag`` speaks of them: names a1 … j8, sets of squares
+as the bits of an int (square ``rank * FILES + file``), and the board drawn as text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import BoardctlError
+from ..hw.pins import FILES, RANKS, SQUARES
+
+FILE_NAMES = "abcdefghij"
+ALL_SQUARES = (1 << SQUARES) - 1
+
+
+class DiagError(BoardctlError, ValueError):
+    """A bad ``--steps`` list or check square."""
+
+
+def square_name(square: int) -> str:
+    rank, file = divmod(square, FILES)
+    return f"{FILE_NAMES[file]}{rank + 1}"
+
+
+def parse_square(name: str) -> int:
+    """``"e4"`` as a square number.  :raises DiagError: for a square off the board."""
+    if len(name) >= 2 and name[0] in FILE_NAMES and name[1:].isdigit():
+        rank = int(name[1:]) - 1
+        if 0 <= rank < RANKS:
+            return rank * FILES + FILE_NAMES.index(name[0])
+    raise DiagError(f"no square {name!r} on the board (a1 … j8)")
+
+
+def squares_in(bits: int) -> tuple[int, ...]:
+    """The squares whose bits are set, lowest first."""
+    return tuple(sq for sq in range(SQUARES) if bits >> sq & 1)
+
+
+def square_names(squares: Iterable[int]) -> str:
+    """``"a1, e4"``: the squares' names, comma-separated."""
+    return ", ".join(square_name(sq) for sq in squares)
+
+
+def render_board(occupancy: int | None, lit: int | None = None) -> str:
+    """The board as text, rank 8 at the top: ``#`` occupied, ``.`` empty,
+    ``?`` unknown, the lit square in brackets."""
+    lines = ["     " + "  ".join(FILE_NAMES)]
+    for rank in range(RANKS - 1, -1, -1):
+        cells = []
+        for file in range(FILES):
+            square = rank * FILES + file
+            mark = "?" if occupancy is None else "#" if occupancy >> square & 1 else "."
+            cells.append(f"[{mark}]" if square == lit else f" {mark} ")
+        lines.append(f" {rank + 1:>2} {''.join(cells)}".rstrip())
+    return "\n".join(lines)
