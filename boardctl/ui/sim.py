@@ -6,7 +6,7 @@ dragging works too).  Every lift and place goes to a
 readings the real board would give, and everything else (reconciler, engine,
 store, LEDs, display) is the daemon's own.  Putting a piece on an occupied
 square first takes the piece that stood there off the board, as a hand would.
-Keys: q f r b n choose a promotion piece, Esc quits.
+Keys: q f r b n choose a promotion piece, h asks for a hint, Esc quits.
 """
 
 from __future__ import annotations
@@ -155,6 +155,8 @@ class SimWindow:
             self.pressed_at = None
         elif event.type == pygame.KEYDOWN and event.unicode in ("q", "f", "r", "b", "n"):
             self.daemon.choose(PieceType(SYMBOLS.index(event.unicode)), self.now())
+        elif event.type == pygame.KEYDOWN and event.unicode == "h":
+            self.daemon.request_hint()
 
     # ---------------------------------------------------------------- draw
     def draw(self) -> None:

@@ -85,3 +85,12 @@ def test_the_engine_reply_is_shown_and_carried_out_with_the_mouse():
     click(window, "e5", clock)
     run_frames(window, clock, 0.5)
     assert [e.line() for e in window.daemon.events] == ["move e2e4", "move e7e5"]
+
+
+def test_h_asks_for_a_hint():
+    window = make_window("engine", ScriptedOpponent(["d2d4"]))
+    clock = [0.0]
+    run_frames(window, clock, 0.3)
+    window.handle(pygame.event.Event(pygame.KEYDOWN, unicode="h", key=pygame.K_h))
+    run_frames(window, clock, 0.3)
+    assert window.daemon.status().prompt == "Hint: d4"
