@@ -54,7 +54,7 @@ from ..rules import (
     parse_uci,
 )
 from .limits import Info, Limits
-from .pipes import spawn
+from .pipes import spawn, stop
 from .worker import BestMove, Failed, Message, Thinking, WorkerError
 
 DEFAULT_TIMEOUT = 10.0      # seconds for uciok, and for each readyok
@@ -310,26 +310,7 @@ class ExternalEngine:
         """
         proc, self._proc = self._proc, None
         if proc is not None:
-            if proc.poll() is None and proc.stdin is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    proc.stdin.write("quit\n")
-                    proc.stdin.flush()
-            if proc.stdin is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    proc.stdin.close()
-            try:
-                proc.wait(timeout=QUIT_GRACE)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(timeout=KILL_GRACE)
-            if self._reader is not None:
-                self._reader.join(timeout=KILL_GRACE)
-            # Left open while the reader still blocks on it (a child of the
-            # engine may hold the pipe): closing it then could block us too.
-            if proc.stdout is not None and not (self._reader and self._reader.is_alive()):
-                with contextlib.suppress(OSError, ValueError):
-                    proc.stdout.close()
+            stop(proc, self._reader, quit_grace=QUIT_GRACE, kill_grace=KILL_GRACE)
         self._reader = None
         self._dead = None
         self._requests.clear()

@@ -40,3 +40,31 @@ def spawn(
                               name=f"{name}-{proc.pid}", daemon=True)
     reader.start()
     return proc, lines, reader
+
+
+def stop(proc: subprocess.Popen[str], reader: threading.Thread | None, *,
+         quit_grace: float, kill_grace: float) -> None:
+    """Ask the engine to ``quit``, wait ``quit_grace`` seconds, then kill it.
+
+    Safe on a process that is already dead.  Its stdout is left open while
+    the reader still blocks on it (a child of the engine may hold the pipe):
+    closing it then could block the caller too.
+    """
+    if proc.poll() is None and proc.stdin is not None:
+        with contextlib.suppress(OSError, ValueError):
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+    if proc.stdin is not None:
+        with contextlib.suppress(OSError, ValueError):
+            proc.stdin.close()
+    try:
+        proc.wait(timeout=quit_grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=kill_grace)
+    if reader is not None:
+        reader.join(timeout=kill_grace)
+    if proc.stdout is not None and not (reader and reader.is_alive()):
+        with contextlib.suppress(OSError, ValueError):
+            proc.stdout.close()

@@ -35,7 +35,6 @@ read, so a write cannot block on a full pipe in practice.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import queue
 import re
@@ -47,7 +46,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 
 from ..rules import BoardctlError, IllegalMoveError, InvalidMoveError
-from .pipes import spawn
+from .pipes import spawn, stop
 
 DEFAULT_PATH = "/usr/games/fairymax"
 VARIANT = "falcon"
@@ -210,25 +209,8 @@ class FairyMax:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if proc.poll() is None and proc.stdin is not None:
-            with contextlib.suppress(OSError, ValueError):
-                proc.stdin.write("quit\n")
-                proc.stdin.flush()
-        if proc.stdin is not None:
-            with contextlib.suppress(OSError, ValueError):
-                proc.stdin.close()
-        try:
-            proc.wait(timeout=QUIT_GRACE)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=KILL_GRACE)
-        if self._reader is not None:
-            self._reader.join(timeout=KILL_GRACE)
-            self._reader = None
-        if proc.stdout is not None:
-            with contextlib.suppress(OSError, ValueError):
-                proc.stdout.close()
+        stop(proc, self._reader, quit_grace=QUIT_GRACE, kill_grace=KILL_GRACE)
+        self._reader = None
 
     def restart(self) -> None:
         """A fresh process; the current game, if any, is replayed into it.
