@@ -421,8 +421,9 @@ class Daemon:
         self.clocks[mover] += self.increment
 
     # ------------------------------------------------------------ outputs
-    def led_colours(self, now: float) -> dict[int, Colour]:
-        scene: LedScene = self.reconciler.scene()
+    def led_colours(self, now: float, scene: LedScene | None = None) -> dict[int, Colour]:
+        if scene is None:
+            scene = self.reconciler.scene()
         blink_off = int(now * BLINK_HZ * 2) % 2 == 1
         colours = {
             sq: PALETTE[role] for sq, role in scene.squares.items()
@@ -433,7 +434,7 @@ class Daemon:
             colours[self.hint_move[1]] = PALETTE[Role.ENGINE_TO]
         return colours
 
-    def status(self) -> DisplayState:
+    def status(self, scene: LedScene | None = None) -> DisplayState:
         """What the screen shows now."""
         pos = self.game.position
         last = None
@@ -454,7 +455,9 @@ class Daemon:
             prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
         if not prompt and self.hint:
             prompt = self.hint
-        marks = tuple(sq for sq, role in self.reconciler.scene().squares.items()
+        if scene is None:
+            scene = self.reconciler.scene()
+        marks = tuple(sq for sq, role in scene.squares.items()
                       if role in (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE))
         return DisplayState(
             fen=pos.fen(), variant=self.variant.name,
@@ -480,10 +483,13 @@ class Daemon:
         return self._sans[1]
 
     def _outputs(self, now: float) -> None:
+        if self.leds is None and self.display is None:
+            return
+        scene = self.reconciler.scene()  # once for both: it walks the lifted pieces' moves
         if self.leds is not None:
-            self.leds.show(self.led_colours(now))
+            self.leds.show(self.led_colours(now, scene))
         if self.display is not None:
-            self.display.show(self.status())
+            self.display.show(self.status(scene))
 
     def _record(self, reading: Reading) -> None:
         """Write the raw sensor stream in the replay format (for bug reports)."""

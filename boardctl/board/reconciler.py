@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..rules import FenError, Game, IllegalMoveError, Move, PieceType, Position, san
+from ..rules import FenError, Game, IllegalMoveError, Move, Outcome, PieceType, Position, san
 from ..rules.moves import CASTLE
 from ..rules.pieces import FALCON
 from .events import (
@@ -111,6 +111,13 @@ class _Amendable:
     move: Move
     before: Position
     episode: _Episode
+    explainer: Explainer | None = None
+
+    def explain(self) -> Explainer:
+        """The position before the move, explained once (it does not change)."""
+        if self.explainer is None:
+            self.explainer = Explainer(self.before)
+        return self.explainer
 
 
 @dataclass
@@ -162,6 +169,8 @@ class Reconciler:
         self._unexplained_since: float | None = None
         self._fix: Fix | None = None
         self._new_game_due: float | None = None
+        self._outcome_key: tuple[int, int, int] | None = None
+        self._outcome_value: Outcome | None = None
         if self.reading != occupancy(game.position):
             self._judge_due = self.config.settle
 
@@ -261,6 +270,15 @@ class Reconciler:
     def _human_to_move(self) -> bool:
         return self.engine_side != self._side_to_move
 
+    def _outcome(self) -> Outcome | None:
+        """The game's outcome, worked out once per position of the game: it
+        costs a full move count and is asked several times per reading."""
+        key = (id(self.game), len(self.game.moves), self.game.position.hash)
+        if key != self._outcome_key:
+            self._outcome_key = key
+            self._outcome_value = self.game.outcome()
+        return self._outcome_value
+
     def _explain(self) -> Explainer:
         if self._explainer is None or self._explainer.position is not self.game.position \
                 or self._explainer.base != occupancy(self.game.position):
@@ -269,7 +287,7 @@ class Reconciler:
 
     def _allowed(self, candidates: list[Candidate]) -> list[Candidate]:
         """Moves the board may show now: any human move, or the engine's own."""
-        if self.game.outcome() is not None:
+        if self._outcome() is not None:
             return []
         if self._human_to_move:
             return candidates
@@ -343,7 +361,7 @@ class Reconciler:
         if self.config.allow_takeback and self._history and reading == self._history[-1][0]:
             return self._take_back()
         if reading == self._start_occ and self.game.moves:
-            if self.game.outcome() is not None:
+            if self._outcome() is not None:
                 return self._new_game()
             # Setting up the start position mid-game: a new game if it is held.
             self._new_game_due = self.changed_at + self.config.new_game_hold
@@ -357,7 +375,7 @@ class Reconciler:
             self._clear_fix()
             self.state = State.BUSY
             return events
-        if self.game.outcome() is not None:
+        if self._outcome() is not None:
             self.state = State.GAME_OVER
             return events
         self.state = State.UNEXPLAINED
@@ -376,7 +394,7 @@ class Reconciler:
         ex = self._explain()
         if self._allowed(ex.in_progress(reading)):
             return True
-        if self._amendable and Explainer(self._amendable.before).in_progress(reading):
+        if self._amendable and self._amendable.explain().in_progress(reading):
             return True
         if self.config.allow_takeback and self._history:
             # Undoing the last move, half done: changes only on its squares.
@@ -476,7 +494,7 @@ class Reconciler:
         amendable = self._amendable
         if amendable is None:
             return None
-        before = Explainer(amendable.before)
+        before = amendable.explain()
         if self.reading == before.base:
             return self._take_back()
         matches = [c for c in before.matches(self.reading) if c.move != amendable.move]
@@ -532,6 +550,7 @@ class Reconciler:
         if self.reading != self._start_occ:
             return []
         self.game = Game(self.game.variant)
+        self._outcome_key = None
         self.prompt = ""
         self._history = []
         self._explainer = None
@@ -545,7 +564,7 @@ class Reconciler:
     def _after_change(self) -> list[Event]:
         """After the game changed: judge the reading again from the new position."""
         events: list[Event] = []
-        outcome = self.game.outcome()
+        outcome = self._outcome()
         if outcome is not None:
             events.append(GameOver(outcome))
         if self.reading == occupancy(self.game.position):
@@ -564,7 +583,7 @@ class Reconciler:
         return events
 
     def _synced(self) -> None:
-        self.state = State.GAME_OVER if self.game.outcome() else State.SYNCED
+        self.state = State.GAME_OVER if self._outcome() else State.SYNCED
         self._episode = _Episode()
         self._unexplained_since = None
         self._new_game_due = None
