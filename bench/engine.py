@@ -1,8 +1,12 @@
 """Engine speed: nodes per second, time to depth, time to find forced mates,
 and how fast the worker process answers a stop.
 
+Both search cores run in the same run: the compiled one (``_core.c``) and the
+Python reference, to the same depth, and their speed ratio is printed; then
+the compiled one alone to a deeper depth.
+
 Prints figures only; nothing here is a test.  Run: ``.venv/bin/python bench/engine.py``
-(``--depth N`` for the time-to-depth runs, default 6).
+(``--depth N`` for the shared time-to-depth runs, default 6; ``--deep N``, default 10).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from boardctl.engine import Engine, Limits
+from boardctl.engine import Engine, Limits, core
 from boardctl.engine.worker import BestMove, EngineWorker, Thinking
 from boardctl.rules import Position
 
@@ -28,11 +32,13 @@ POSITIONS = [
 MATES = Path(__file__).resolve().parent.parent / "tests" / "engine" / "mates.txt"
 
 
-def time_to_depth(depth: int) -> None:
-    print(f"Time to depth {depth} (fresh engine per position):")
+def time_to_depth(depth: int, compiled: bool) -> float:
+    """Prints the runs and returns the mean nodes per second."""
+    label = "compiled core" if compiled else "Python core"
+    print(f"Time to depth {depth}, {label} (fresh engine per position):")
     rates = []
     for name, fen in POSITIONS:
-        engine = Engine(seed=0)
+        engine = Engine(seed=0, compiled=compiled)
         pos = Position(fen)
         reached: list[tuple[int, float, int]] = []
         engine.search(pos, Limits(depth=depth),
@@ -41,7 +47,9 @@ def time_to_depth(depth: int) -> None:
         rates.append(nodes / secs)
         steps = "  ".join(f"d{dd}:{tt:.2f}s" for dd, tt, _ in reached)
         print(f"  {name:20} {nodes:>9} nodes {secs:6.2f} s {nodes / secs:>8,.0f} nodes/s   {steps}")
-    print(f"  mean {statistics.mean(rates):,.0f} nodes/s")
+    mean = statistics.mean(rates)
+    print(f"  mean {mean:,.0f} nodes/s")
+    return mean
 
 
 def mates() -> None:
@@ -86,10 +94,17 @@ def stop_latency(trials: int) -> None:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--deep", type=int, default=10)
     parser.add_argument("--stops", type=int, default=10)
     args = parser.parse_args(argv)
     print(f"Python {sys.version.split()[0]}")
-    time_to_depth(args.depth)
+    python = time_to_depth(args.depth, compiled=False)
+    if core.available():
+        compiled = time_to_depth(args.depth, compiled=True)
+        print(f"Compiled / Python: {compiled / python:.1f}x the nodes per second")
+        time_to_depth(args.deep, compiled=True)
+    else:
+        print("The compiled core is not built: no comparison.")
     mates()
     stop_latency(args.stops)
 

@@ -50,6 +50,8 @@ ISOLATED = 12
 PASSED = (0, 5, 10, 20, 35, 60, 100, 0, 0, 0)   # by ranks advanced (1 = start rank)
 ROOK_OPEN, ROOK_HALF_OPEN = 20, 10
 SHIELD = 10
+# The weights in the order the compiled core (_core.c) takes them.
+CORE_WEIGHTS = (BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN, ROOK_HALF_OPEN, SHIELD)
 
 
 def _square_bonus(ptype: int, file: int, rank: int, files: int, ranks: int) -> tuple[int, int]:

@@ -8,6 +8,12 @@ iteration through ``on_info``; it polls ``stop`` and the clock every
 finished iteration (or the best so far in this one); it returns None only
 when there is no legal move.
 
+Two cores run the same search: the compiled one (``_core.c``, through
+:mod:`.core`), used whenever it was built, and this module's Python code,
+the reference, used when it was not (or when asked for with
+``compiled=False``).  The iterative deepening, time management, skill and
+reporting below are shared.
+
 Techniques: transposition table keyed by the Zobrist hash, move ordering
 (hash move, MVV-LVA captures, two killers per ply, history), null-move
 pruning, late-move reductions of quiet moves, check extension, mate-distance
@@ -23,6 +29,7 @@ from collections.abc import Callable
 
 from ..rules import Move, Position
 from ..rules.pieces import KING, PAWN
+from . import core
 from .evaluate import ORDER_VALUE, Evaluator, material_sums, square_tables
 from .limits import Info, Limits
 
@@ -54,8 +61,14 @@ class Engine:
     opening so that games differ).
     """
 
-    def __init__(self, skill: int = MAX_SKILL, seed: int | None = None) -> None:
+    def __init__(
+        self, skill: int = MAX_SKILL, seed: int | None = None, compiled: bool | None = None
+    ) -> None:
         self.skill = skill
+        # None: the compiled core when it was built, else the Python search.
+        self.compiled = core.available() if compiled is None else compiled
+        self._cores: dict[str, core.Core] = {}
+        self._core: core.Core | None = None
         self.rng = random.Random(seed)
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history: dict[int, int] = {}
@@ -67,6 +80,8 @@ class Engine:
         """Forget what was learnt about earlier positions."""
         self.tt.clear()
         self.history.clear()
+        for one in self._cores.values():
+            one.new_game()
 
     # ------------------------------------------------------------- driver
     def search(
@@ -132,7 +147,14 @@ class Engine:
         self.path.append(pos.hash)
         self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
         self._current_best = 0
-        self.pv_table: dict[int, int] = {}
+        self._core = None
+        if self.compiled:
+            name = pos.variant.name
+            if name not in self._cores:
+                self._cores[name] = core.build(pos.variant)
+            self._core = self._cores[name]
+            core.load(self._core, pos)
+            self._core.reset_best()
 
     def _deadlines(self, pos: Position, limits: Limits) -> tuple[float | None, float | None]:
         if limits.infinite:
@@ -184,6 +206,14 @@ class Engine:
         pos = self.pos
         moves: list[Move] = []
         made = 0
+        if self._core is not None:
+            for code in self._core.pv(depth):
+                moves.append(pos.to_move(code))
+                pos.make(code)
+                made += 1
+            for _ in range(made):
+                pos.unmake()
+            return moves
         seen = set()
         for _ in range(depth):
             entry = self.tt.get(pos.hash)
@@ -210,6 +240,8 @@ class Engine:
         return self._root(depth, -INF, INF, best)
 
     def _root(self, depth: int, alpha: int, beta: int, first: int) -> tuple[int, int]:
+        if self._core is not None:
+            return self._core_root(self._core, depth, alpha, beta, first)
         pos = self.pos
         moves = self._order(pos.legal_codes(), first, 0)
         best_move = moves[0]
@@ -237,6 +269,28 @@ class Engine:
                 break
         self.tt[pos.hash] = (depth, EXACT if best < beta else LOWER, best, best_move)
         return best, best_move
+
+    def _core_root(
+        self, engine: core.Core, depth: int, alpha: int, beta: int, first: int
+    ) -> tuple[int, int]:
+        moves = [first, *(code for code in self.pos.legal_codes() if code != first)]
+        noise = [self._noise.get(code, 0) for code in moves]
+        seconds = -1.0
+        if self._hard_deadline is not None:
+            seconds = max(0.0, self._hard_deadline - time.perf_counter())
+        nodes = 0
+        if self.node_limit is not None:
+            nodes = max(1, self.node_limit - self.nodes)
+        score, move, stopped, searched, seldepth, so_far = engine.root(
+            depth, alpha, beta, moves, noise, seconds, nodes, self.stop,
+        )
+        self.nodes += searched
+        self.seldepth = max(self.seldepth, seldepth)
+        if so_far:
+            self._current_best = so_far
+        if stopped:
+            raise _Stop
+        return score, move
 
     # ------------------------------------------------------------- search
     def _make(self, code: int) -> None:

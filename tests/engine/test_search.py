@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardctl.engine import MAX_SKILL, Engine, Limits
+from boardctl.engine import MAX_SKILL, Engine, Limits, core
 from boardctl.rules import VARIANTS, Game, Position
 from tests.engine_mates import forces_mate_with
 
@@ -19,6 +19,16 @@ MATES = [
         if line.strip() and not line.startswith("#")
     )
 ]
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def backend(request, monkeypatch):
+    """Every test here runs on both search cores (the compiled one where built)."""
+    if request.param == "compiled" and not core.available():
+        pytest.skip("the compiled core is not built")
+    if request.param == "python":
+        monkeypatch.setattr(core, "available", lambda: False)
+    return request.param
 
 
 @pytest.mark.parametrize(("n", "fen"), MATES,

@@ -1,0 +1,1291 @@
+/*
+ * boardctl.engine._core: the engine's search in C.
+ *
+ * The Python search (search.py) and the rules core (boardctl/rules) are the
+ * reference; this is the same search on a mailbox board, some 30 times
+ * faster, because a Pi must think as deep as Fairy-Max does in C.  It takes
+ * everything that defines the game from Python at construction (board size,
+ * castling preset, promotions, the rules core's Zobrist keys, the
+ * evaluation's square tables and weights), so a position's hash here is
+ * its hash in the rules core, and tests/engine/test_core.py checks move
+ * lists, perft counts, hashes and evaluations against the Python code.
+ *
+ * Board: 16 columns by 16 rows with three rows and columns of padding, so
+ * a falcon's or knight's step never leaves the array; OFF marks padding.
+ * Pieces are coded as in boardctl/rules/pieces.py: type | colour << 3.
+ * Moves inside: from | to << 8 | promo << 16 | flag << 20 (mailbox squares);
+ * Python sees the rules core's packed codes (from | to << 7 | promo << 14 |
+ * flag << 17, squares numbered rank * files + file).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define STRIDE 16
+#define PAD 3
+#define NSQ 256
+#define OFF 0x20
+#define PAWN 1
+#define KNIGHT 2
+#define BISHOP 3
+#define ROOK 4
+#define QUEEN 5
+#define KING 6
+#define FALCON 7
+#define BLACKBIT 8
+
+#define F_DOUBLE 1
+#define F_EP 2
+#define F_CASTLE 3
+
+#define MAX_PLY 96
+#define MAX_STACK 1024
+#define MAX_MOVES 320
+#define MATE 30000
+#define MATE_BOUND (MATE - 1000)
+#define INF 32000
+#define EXACT 0
+#define LOWER 1
+#define UPPER 2
+#define CHECK_EVERY 4096
+
+typedef uint32_t Move;
+#define M_FROM(m) ((int)((m) & 255))
+#define M_TO(m) ((int)(((m) >> 8) & 255))
+#define M_PROMO(m) ((int)(((m) >> 16) & 15))
+#define M_FLAG(m) ((int)((m) >> 20))
+#define MOVE(f, t, p, fl) ((Move)(f) | (Move)(t) << 8 | (Move)(p) << 16 | (Move)(fl) << 20)
+
+static const int KNIGHT_STEPS[8] = {33, 31, 18, 14, -14, -18, -31, -33};
+static const int KING_STEPS[8] = {1, -1, 16, -16, 17, 15, -15, -17};
+static const int ROOK_DIRS[4] = {1, -1, 16, -16};
+static const int BISHOP_DIRS[4] = {17, 15, -15, -17};
+/* Ordering values by piece type (search.py's ORDER_VALUE). */
+static const int ORDER_VALUE[8] = {0, 100, 310, 335, 480, 950, 2000, 560};
+
+/* The falcon's 16 destinations, each with three paths of two squares. */
+typedef struct { int to; int path[3][2]; } FalconStep;
+static FalconStep FALCON_STEPS[16];
+
+static void init_falcon(void) {
+    int n = 0;
+    for (int dx = -3; dx <= 3; dx++) {
+        for (int dy = -3; dy <= 3; dy++) {
+            int ax = abs(dx), ay = abs(dy);
+            int camel = (ax == 1 && ay == 3) || (ax == 3 && ay == 1);
+            int zebra = (ax == 2 && ay == 3) || (ax == 3 && ay == 2);
+            if (!camel && !zebra) continue;
+            int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+            int twice, once;          /* the repeated step and the single one */
+            if (camel) {
+                int diag = sy * STRIDE + sx;
+                int straight = ay == 3 ? sy * STRIDE : sx;
+                twice = straight; once = diag;
+            } else {
+                int diag = sy * STRIDE + sx;
+                int straight = ay == 3 ? sy * STRIDE : sx;
+                twice = diag; once = straight;
+            }
+            FalconStep *f = &FALCON_STEPS[n++];
+            f->to = dy * STRIDE + dx;
+            int orders[3][3] = {{twice, twice, once}, {twice, once, twice}, {once, twice, twice}};
+            for (int p = 0; p < 3; p++) {
+                f->path[p][0] = orders[p][0];
+                f->path[p][1] = orders[p][0] + orders[p][1];
+            }
+        }
+    }
+}
+
+typedef struct {
+    Move move;
+    uint8_t captured;
+    uint8_t castling;
+    uint8_t ep;
+    uint8_t pad;
+    int halfmove;
+    int mg, eg;
+    uint64_t hash, epkey;
+} Undo;
+
+typedef struct {
+    uint64_t key;
+    int16_t score;
+    uint8_t depth;
+    uint8_t flag;
+    uint32_t move;
+} TTEntry;
+
+typedef struct {
+    PyObject_HEAD
+    /* the game */
+    int files, ranks, king_file, castle_min, castle_max, judged_after, pawn_rank;
+    int npromos;
+    int promos[5];
+    int sq2py[NSQ];
+    int py2sq[128];
+    uint8_t rights_lost[NSQ];
+    int rook_home[4];        /* bit i of the rights: white a-side, white far, black a, black far */
+    uint64_t zpiece[16][NSQ], zblack, zcastle[16], zep[16];
+    /* evaluation */
+    int mgt[16][NSQ], egt[16][NSQ];
+    int bishop_pair, falcon_mobility, doubled, isolated, passed[16], rook_open, rook_half, shield;
+    int full_phase;
+    /* the position */
+    uint8_t board[NSQ];
+    int turn, castling, ep, halfmove, king[2], count[16], mg, eg;
+    uint64_t hash, epkey;
+    Undo stack[MAX_STACK];
+    int sp;
+    uint64_t path[MAX_STACK + 256];
+    int plen;
+    /* the search */
+    TTEntry *tt;
+    uint64_t tt_mask;
+    Move killers[MAX_PLY + 2][2];
+    int32_t history[NSQ * NSQ];
+    uint64_t nodes, node_limit, next_check;
+    int seldepth, stopped, busy;
+    double deadline;
+    PyObject *stop_cb;
+    PyThreadState *ts;
+    int cb_error;
+    Move current_best;
+} Core;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static inline int sq_of(const Core *c, int file, int rank) {
+    (void)c;
+    return (rank + PAD) * STRIDE + file + PAD;
+}
+static inline int file_of(int sq) { return (sq & 15) - PAD; }
+static inline int rank_of(int sq) { return (sq >> 4) - PAD; }
+static inline int floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* ------------------------------------------------------------- attacks */
+
+static inline int falcon_open(const uint8_t *b, int sq, const FalconStep *f) {
+    return (!b[sq + f->path[0][0]] && !b[sq + f->path[0][1]])
+        || (!b[sq + f->path[1][0]] && !b[sq + f->path[1][1]])
+        || (!b[sq + f->path[2][0]] && !b[sq + f->path[2][1]]);
+}
+
+static int attacked(const Core *c, int sq, int by) {
+    const uint8_t *b = c->board;
+    int col = by << 3;
+    if (by == 0) {
+        if (b[sq - 15] == PAWN || b[sq - 17] == PAWN) return 1;
+    } else {
+        if (b[sq + 15] == (PAWN | BLACKBIT) || b[sq + 17] == (PAWN | BLACKBIT)) return 1;
+    }
+    for (int i = 0; i < 8; i++) {
+        if (b[sq + KNIGHT_STEPS[i]] == (KNIGHT | col)) return 1;
+        if (b[sq + KING_STEPS[i]] == (KING | col)) return 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        int d = ROOK_DIRS[i], t = sq + d;
+        while (!b[t]) t += d;
+        if (b[t] == (ROOK | col) || b[t] == (QUEEN | col)) return 1;
+        d = BISHOP_DIRS[i]; t = sq + d;
+        while (!b[t]) t += d;
+        if (b[t] == (BISHOP | col) || b[t] == (QUEEN | col)) return 1;
+    }
+    if (c->count[FALCON | col]) {
+        for (int i = 0; i < 16; i++) {
+            const FalconStep *f = &FALCON_STEPS[i];
+            if (b[sq + f->to] == (FALCON | col) && falcon_open(b, sq, f)) return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int in_check(const Core *c) { return attacked(c, c->king[c->turn], c->turn ^ 1); }
+
+/* ---------------------------------------------------------- generation */
+
+static inline int enemy_or_empty(uint8_t p, int us) {
+    return !p || (p != OFF && (p >> 3) != us);
+}
+static inline int enemy(uint8_t p, int us) { return p && p != OFF && (p >> 3) != us; }
+
+static void castle_rook_squares(const Core *c, int kfrom, int kto, int *rfrom, int *rto) {
+    int base = kfrom - file_of(kfrom);
+    if (kto < kfrom) { *rfrom = base; *rto = kto + 1; }
+    else { *rfrom = base + c->files - 1; *rto = kto - 1; }
+}
+
+/* Fairy-Max's test: the king's squares, judged with king and rook moved. */
+static int safe_after_castling(Core *c, int king, int dest, int rook, int step) {
+    uint8_t *b = c->board;
+    uint8_t kp = b[king], rp = b[rook];
+    int them = c->turn ^ 1, ok = 1;
+    b[king] = 0; b[rook] = 0; b[dest] = kp; b[dest - step] = rp;
+    for (int sq = king;; sq += step) {
+        if (attacked(c, sq, them)) { ok = 0; break; }
+        if (sq == dest) break;
+    }
+    b[dest - step] = 0; b[dest] = 0; b[rook] = rp; b[king] = kp;
+    return ok;
+}
+
+static int gen_castles(Core *c, Move *out, int n) {
+    int us = c->turn, them = us ^ 1, king = c->king[us];
+    if (!c->judged_after && attacked(c, king, them)) return n;
+    for (int side = 0; side < 2; side++) {
+        int bit = us * 2 + side;
+        if (!(c->castling >> bit & 1)) continue;
+        int rook = c->rook_home[bit];
+        int step = rook > king ? 1 : -1, blocked = 0;
+        for (int sq = king + step; sq != rook; sq += step)
+            if (c->board[sq]) { blocked = 1; break; }
+        if (blocked) continue;
+        int room = abs(file_of(rook) - file_of(king)) - 1;
+        int high = c->castle_max < 0 || c->castle_max > room ? room : c->castle_max;
+        if (high < c->castle_min) continue;
+        for (int d = 1; d <= high; d++) {
+            int dest = king + step * d;
+            if (c->judged_after) {
+                if (d < c->castle_min) continue;
+                if (!safe_after_castling(c, king, dest, rook, step)) continue;
+            } else if (attacked(c, dest, them)) {
+                break;
+            } else if (d < c->castle_min) {
+                continue;
+            }
+            out[n++] = MOVE(king, dest, 0, F_CASTLE);
+        }
+    }
+    return n;
+}
+
+static int add_pawn_move(const Core *c, Move *out, int n, int from, int to, int last) {
+    if (last) {
+        for (int i = 0; i < c->npromos; i++) out[n++] = MOVE(from, to, c->promos[i], 0);
+    } else {
+        out[n++] = MOVE(from, to, 0, 0);
+    }
+    return n;
+}
+
+/* Pseudo-legal moves (castling fully legal); with captures_only, captures,
+ * en passant and promotions.  Returns how many. */
+static int generate(Core *c, Move *out, int captures_only) {
+    const uint8_t *b = c->board;
+    int us = c->turn, n = 0;
+    int fwd = us == 0 ? STRIDE : -STRIDE;
+    int start_rank = us == 0 ? c->pawn_rank : c->ranks - 1 - c->pawn_rank;
+    int last_rank = us == 0 ? c->ranks - 1 : 0;
+    for (int r = 0; r < c->ranks; r++) {
+        for (int f = 0; f < c->files; f++) {
+            int sq = (r + PAD) * STRIDE + f + PAD;
+            uint8_t p = b[sq];
+            if (!p || (p >> 3) != us) continue;
+            int type = p & 7;
+            switch (type) {
+            case PAWN: {
+                int to = sq + fwd;
+                int last = rank_of(to) == last_rank;
+                if (!b[to]) {
+                    if (!captures_only || last) n = add_pawn_move(c, out, n, sq, to, last);
+                    if (!captures_only && r == start_rank && !b[to + fwd])
+                        out[n++] = MOVE(sq, to + fwd, 0, F_DOUBLE);
+                }
+                if (enemy(b[to - 1], us)) n = add_pawn_move(c, out, n, sq, to - 1, last);
+                if (enemy(b[to + 1], us)) n = add_pawn_move(c, out, n, sq, to + 1, last);
+                if (c->ep && (to - 1 == c->ep || to + 1 == c->ep))
+                    out[n++] = MOVE(sq, c->ep, 0, F_EP);
+                break;
+            }
+            case KNIGHT:
+            case KING: {
+                const int *steps = type == KNIGHT ? KNIGHT_STEPS : KING_STEPS;
+                for (int i = 0; i < 8; i++) {
+                    int to = sq + steps[i];
+                    uint8_t t = b[to];
+                    if (captures_only ? enemy(t, us) : enemy_or_empty(t, us))
+                        out[n++] = MOVE(sq, to, 0, 0);
+                }
+                break;
+            }
+            case FALCON:
+                for (int i = 0; i < 16; i++) {
+                    const FalconStep *fs = &FALCON_STEPS[i];
+                    int to = sq + fs->to;
+                    uint8_t t = b[to];
+                    if (!(captures_only ? enemy(t, us) : enemy_or_empty(t, us))) continue;
+                    if (falcon_open(b, sq, fs)) out[n++] = MOVE(sq, to, 0, 0);
+                }
+                break;
+            default: {
+                int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
+                for (int i = first; i < last; i++) {
+                    int d = i < 4 ? ROOK_DIRS[i] : BISHOP_DIRS[i - 4];
+                    int to = sq + d;
+                    while (!b[to]) {
+                        if (!captures_only) out[n++] = MOVE(sq, to, 0, 0);
+                        to += d;
+                    }
+                    if (enemy(b[to], us)) out[n++] = MOVE(sq, to, 0, 0);
+                }
+            }
+            }
+        }
+    }
+    if (!captures_only && c->castling >> (us * 2) & 3) n = gen_castles(c, out, n);
+    return n;
+}
+
+/* ---------------------------------------------------------- make/unmake */
+
+static inline void put(Core *c, int sq, int piece) {
+    c->board[sq] = (uint8_t)piece;
+    c->hash ^= c->zpiece[piece][sq];
+    c->mg += c->mgt[piece][sq];
+    c->eg += c->egt[piece][sq];
+    c->count[piece]++;
+}
+static inline void take(Core *c, int sq) {
+    int piece = c->board[sq];
+    c->board[sq] = 0;
+    c->hash ^= c->zpiece[piece][sq];
+    c->mg -= c->mgt[piece][sq];
+    c->eg -= c->egt[piece][sq];
+    c->count[piece]--;
+}
+
+static void make(Core *c, Move m) {
+    Undo *u = &c->stack[c->sp++];
+    int from = M_FROM(m), to = M_TO(m), flag = M_FLAG(m), promo = M_PROMO(m);
+    int us = c->turn;
+    uint8_t piece = c->board[from];
+    u->move = m; u->castling = (uint8_t)c->castling; u->ep = (uint8_t)c->ep;
+    u->halfmove = c->halfmove; u->mg = c->mg; u->eg = c->eg; u->hash = c->hash; u->epkey = c->epkey;
+    c->hash ^= c->epkey ^ c->zblack;
+    c->epkey = 0;
+    c->ep = 0;
+    if (flag == F_CASTLE) {
+        int rfrom, rto;
+        castle_rook_squares(c, from, to, &rfrom, &rto);
+        uint8_t rook = c->board[rfrom];
+        u->captured = 0;
+        take(c, from);
+        take(c, rfrom);
+        put(c, to, piece);
+        put(c, rto, rook);
+        c->king[us] = to;
+        c->halfmove++;
+    } else {
+        uint8_t captured = c->board[to];
+        u->captured = captured;
+        if (captured) take(c, to);
+        take(c, from);
+        put(c, to, promo ? promo | us << 3 : piece);
+        if ((piece & 7) == KING) c->king[us] = to;
+        if ((piece & 7) == PAWN || captured) c->halfmove = 0; else c->halfmove++;
+        if (flag == F_DOUBLE) {
+            int ep = (from + to) / 2;
+            c->ep = ep;
+            uint8_t theirs = PAWN | (us ^ 1) << 3;
+            int ahead = us == 0 ? STRIDE : -STRIDE;
+            if (c->board[ep + ahead - 1] == theirs || c->board[ep + ahead + 1] == theirs) {
+                c->epkey = c->zep[file_of(ep)];
+                c->hash ^= c->epkey;
+            }
+        } else if (flag == F_EP) {
+            take(c, us == 0 ? to - STRIDE : to + STRIDE);
+            c->halfmove = 0;
+        }
+    }
+    int lost = c->rights_lost[from] | c->rights_lost[to];
+    if (c->castling & lost) {
+        c->hash ^= c->zcastle[c->castling];
+        c->castling &= ~lost;
+        c->hash ^= c->zcastle[c->castling];
+    }
+    c->turn = us ^ 1;
+    c->path[c->plen++] = c->hash;
+}
+
+static void unmake(Core *c) {
+    Undo *u = &c->stack[--c->sp];
+    Move m = u->move;
+    int us = c->turn ^ 1;
+    c->plen--;
+    c->turn = us;
+    if (m) {
+        int from = M_FROM(m), to = M_TO(m), flag = M_FLAG(m);
+        if (flag == F_CASTLE) {
+            int rfrom, rto;
+            castle_rook_squares(c, from, to, &rfrom, &rto);
+            uint8_t king = c->board[to], rook = c->board[rto];
+            c->board[rto] = 0; c->board[to] = 0;
+            c->board[rfrom] = rook; c->board[from] = king;
+            c->king[us] = from;
+        } else {
+            uint8_t piece = c->board[to];
+            c->count[piece]--;
+            if (M_PROMO(m)) piece = PAWN | us << 3;
+            c->count[piece]++;
+            c->board[from] = piece;
+            c->board[to] = u->captured;
+            if (u->captured) c->count[u->captured]++;
+            if ((piece & 7) == KING) c->king[us] = from;
+            if (flag == F_EP) {
+                int victim = us == 0 ? to - STRIDE : to + STRIDE;
+                c->board[victim] = PAWN | (us ^ 1) << 3;
+                c->count[PAWN | (us ^ 1) << 3]++;
+            }
+        }
+    }
+    c->castling = u->castling; c->ep = u->ep; c->halfmove = u->halfmove;
+    c->mg = u->mg; c->eg = u->eg; c->hash = u->hash; c->epkey = u->epkey;
+}
+
+static void make_null(Core *c) {
+    Undo *u = &c->stack[c->sp++];
+    u->move = 0; u->castling = (uint8_t)c->castling; u->ep = (uint8_t)c->ep;
+    u->halfmove = c->halfmove; u->mg = c->mg; u->eg = c->eg; u->hash = c->hash; u->epkey = c->epkey;
+    c->hash ^= c->epkey ^ c->zblack;
+    c->epkey = 0; c->ep = 0;
+    c->halfmove++;
+    c->turn ^= 1;
+    c->path[c->plen++] = c->hash;
+}
+
+/* Make a pseudo-legal move; when it leaves the mover's king attacked, take
+ * it back and return 0.  Castling is legal as generated. */
+static int make_legal(Core *c, Move m) {
+    make(c, m);
+    if (M_FLAG(m) == F_CASTLE) return 1;
+    int us = c->turn ^ 1;
+    if (attacked(c, c->king[us], us ^ 1)) { unmake(c); return 0; }
+    return 1;
+}
+
+static int legal_moves(Core *c, Move *out) {
+    Move buf[MAX_MOVES];
+    int n = generate(c, buf, 0), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (make_legal(c, buf[i])) { unmake(c); out[k++] = buf[i]; }
+    }
+    return k;
+}
+
+/* ----------------------------------------------------------- evaluation */
+
+static int phase_of(const Core *c) {
+    const int *k = c->count;
+    int phase = k[KNIGHT] + k[KNIGHT | 8] + k[BISHOP] + k[BISHOP | 8]
+        + 2 * (k[ROOK] + k[ROOK | 8] + k[FALCON] + k[FALCON | 8]) + 4 * (k[QUEEN] + k[QUEEN | 8]);
+    return phase < c->full_phase ? phase : c->full_phase;
+}
+
+static int material(const Core *c) {
+    int phase = phase_of(c);
+    int score = floordiv(c->mg * phase + c->eg * (c->full_phase - phase), c->full_phase);
+    return c->turn == 0 ? score : -score;
+}
+
+static int shield(const Core *c, int colour) {
+    int king = c->king[colour];
+    int forward = rank_of(king) + (colour == 0 ? 1 : -1);
+    if (forward < 0 || forward >= c->ranks) return 0;
+    int file = file_of(king), n = 0;
+    uint8_t pawn = PAWN | colour << 3;
+    for (int f = file - 1; f <= file + 1; f++)
+        if (f >= 0 && f < c->files && c->board[sq_of(c, f, forward)] == pawn) n++;
+    return c->shield * n;
+}
+
+/* evaluate.py's Evaluator.evaluate, term for term. */
+static int evaluate(const Core *c) {
+    const uint8_t *b = c->board;
+    int phase = phase_of(c);
+    int score = floordiv(c->mg * phase + c->eg * (c->full_phase - phase), c->full_phase);
+    int pawns[2][16] = {{0}}, lo[2][16], hi[2][16];
+    int rooks[32], nrooks = 0;
+    for (int f = 0; f < 16; f++) { lo[0][f] = lo[1][f] = 99; hi[0][f] = hi[1][f] = -1; }
+    for (int r = 0; r < c->ranks; r++) {
+        for (int f = 0; f < c->files; f++) {
+            int sq = (r + PAD) * STRIDE + f + PAD;
+            uint8_t p = b[sq];
+            if (!p) continue;
+            int colour = p >> 3, type = p & 7;
+            if (type == PAWN) {
+                pawns[colour][f]++;
+                if (r < lo[colour][f]) lo[colour][f] = r;
+                if (r > hi[colour][f]) hi[colour][f] = r;
+            } else if (type == FALCON) {
+                int reach = 0;
+                for (int i = 0; i < 16; i++) {
+                    const FalconStep *fs = &FALCON_STEPS[i];
+                    uint8_t t = b[sq + fs->to];
+                    if ((!t || (t != OFF && (t >> 3) != colour)) && falcon_open(b, sq, fs)) reach++;
+                }
+                score += (colour ? -1 : 1) * c->falcon_mobility * reach;
+            } else if (type == ROOK && nrooks < 32) {
+                rooks[nrooks++] = sq;
+            }
+        }
+    }
+    if (c->count[BISHOP] >= 2) score += c->bishop_pair;
+    if (c->count[BISHOP | 8] >= 2) score -= c->bishop_pair;
+    for (int f = 0; f < c->files; f++) {
+        for (int colour = 0; colour < 2; colour++) {
+            int count = pawns[colour][f];
+            if (!count) continue;
+            int sign = colour ? -1 : 1, other = colour ^ 1;
+            if (count > 1) score -= sign * c->doubled * (count - 1);
+            int left = f > 0 ? pawns[colour][f - 1] : 0;
+            int right = f < c->files - 1 ? pawns[colour][f + 1] : 0;
+            if (!left && !right) score -= sign * c->isolated * count;
+            int passed = 1, advanced;
+            if (colour == 0) {
+                int front = hi[0][f];
+                for (int g = f - 1; g <= f + 1; g++)
+                    if (g >= 0 && g < c->files && hi[other][g] > front) passed = 0;
+                advanced = front;
+            } else {
+                int front = lo[1][f];
+                for (int g = f - 1; g <= f + 1; g++)
+                    if (g >= 0 && g < c->files && pawns[other][g] && lo[other][g] < front) passed = 0;
+                advanced = c->ranks - 1 - front;
+            }
+            if (passed) score += sign * c->passed[advanced < 15 ? advanced : 15];
+        }
+    }
+    if (phase * 2 > c->full_phase) score += shield(c, 0) - shield(c, 1);
+    for (int i = 0; i < nrooks; i++) {
+        int sq = rooks[i], f = file_of(sq), colour = b[sq] >> 3;
+        int bonus;
+        if (!pawns[0][f] && !pawns[1][f]) bonus = c->rook_open;
+        else if (!pawns[colour][f]) bonus = c->rook_half;
+        else continue;
+        score += colour ? -bonus : bonus;
+    }
+    return c->turn == 0 ? score : -score;
+}
+
+/* -------------------------------------------------------------- search */
+
+#define LAZY_MARGIN 250
+#define REVERSE_FUTILITY 110
+#define ASPIRATION 40
+static const int FUTILITY[3] = {0, 150, 300};
+
+/* Called when the node count reaches next_check: every CHECK_EVERY nodes,
+ * and exactly at the node limit. */
+static void check_limits(Core *c) {
+    c->next_check = c->nodes + CHECK_EVERY;
+    if (c->node_limit) {
+        if (c->nodes >= c->node_limit) { c->stopped = 1; return; }
+        if (c->next_check > c->node_limit) c->next_check = c->node_limit;
+    }
+    if (c->deadline > 0 && now() >= c->deadline) { c->stopped = 1; return; }
+    if (c->stop_cb) {
+        PyEval_RestoreThread(c->ts);
+        PyObject *r = PyObject_CallNoArgs(c->stop_cb);
+        if (!r) {
+            c->cb_error = 1;
+            c->stopped = 1;
+        } else {
+            if (PyObject_IsTrue(r)) c->stopped = 1;
+            Py_DECREF(r);
+        }
+        c->ts = PyEval_SaveThread();
+    }
+}
+
+static int repeated(const Core *c) {
+    uint64_t key = c->path[c->plen - 1];
+    int limit = c->halfmove < c->plen - 1 ? c->halfmove : c->plen - 1;
+    for (int i = 2; i <= limit; i += 2)
+        if (c->path[c->plen - 1 - i] == key) return 1;
+    return 0;
+}
+
+static int has_pieces(const Core *c) {
+    int col = c->turn << 3;
+    const int *k = c->count;
+    return k[KNIGHT | col] + k[BISHOP | col] + k[ROOK | col] + k[QUEEN | col] + k[FALCON | col] > 0;
+}
+
+static inline int victim_of(const Core *c, Move m) {
+    if (M_FLAG(m) == F_EP) return PAWN;
+    if (M_FLAG(m) == F_CASTLE) return 0;
+    return c->board[M_TO(m)] & 7;
+}
+
+static void score_moves(const Core *c, const Move *moves, int *keys, int n, Move tt_move, int ply) {
+    const Move *k = c->killers[ply];
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        int victim = victim_of(c, m), promo = M_PROMO(m);
+        if (m == tt_move) keys[i] = 1 << 30;
+        else if (victim) keys[i] = (1 << 24) + ORDER_VALUE[victim] * 16
+            - ORDER_VALUE[c->board[M_FROM(m)] & 7] / 16;
+        else if (promo) keys[i] = (1 << 24) + ORDER_VALUE[promo] * 16;
+        else if (m == k[0]) keys[i] = 1 << 23;
+        else if (m == k[1]) keys[i] = (1 << 23) - 1;
+        else keys[i] = c->history[M_FROM(m) * NSQ + M_TO(m)];
+    }
+}
+
+/* Bring the best-keyed of moves[i..n) to position i. */
+static inline void pick(Move *moves, int *keys, int i, int n) {
+    int best = i;
+    for (int j = i + 1; j < n; j++) if (keys[j] > keys[best]) best = j;
+    if (best != i) {
+        Move m = moves[i]; moves[i] = moves[best]; moves[best] = m;
+        int k = keys[i]; keys[i] = keys[best]; keys[best] = k;
+    }
+}
+
+static int quiesce(Core *c, int alpha, int beta, int ply) {
+    if (++c->nodes >= c->next_check) check_limits(c);
+    if (c->stopped) return 0;
+    if (ply > c->seldepth) c->seldepth = ply;
+    int check = in_check(c);
+    int best;
+    Move moves[MAX_MOVES];
+    int keys[MAX_MOVES];
+    int n;
+    if (check) {
+        best = -INF;
+        n = generate(c, moves, 0);
+    } else {
+        best = material(c);
+        if (best - LAZY_MARGIN >= beta) return best;
+        if (best + LAZY_MARGIN > alpha) best = evaluate(c);
+        if (best >= beta || ply >= MAX_PLY) return best;
+        if (best > alpha) alpha = best;
+        n = generate(c, moves, 1);
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        int victim = victim_of(c, m), promo = M_PROMO(m);
+        int gain = ORDER_VALUE[victim] + (promo ? ORDER_VALUE[promo] : 0);
+        if (!check && best + gain + 200 < alpha) continue;  /* delta pruning */
+        moves[k] = m;
+        keys[k++] = gain * 16 - ORDER_VALUE[c->board[M_FROM(m)] & 7] / 16;
+    }
+    int legal = 0;
+    for (int i = 0; i < k; i++) {
+        pick(moves, keys, i, k);
+        if (!make_legal(c, moves[i])) continue;
+        legal++;
+        int score = -quiesce(c, -beta, -alpha, ply + 1);
+        unmake(c);
+        if (c->stopped) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    if (check && !legal) return -MATE + ply;
+    return best;
+}
+
+static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_null) {
+    if (++c->nodes >= c->next_check) check_limits(c);
+    if (c->stopped) return 0;
+    if (c->halfmove >= 100 || repeated(c)) return 0;
+    if (alpha < -MATE + ply) alpha = -MATE + ply;
+    if (beta > MATE - ply - 1) beta = MATE - ply - 1;
+    if (alpha >= beta) return alpha;
+    int check = in_check(c);
+    if (check) depth++;
+    if (depth <= 0 || ply >= MAX_PLY) return quiesce(c, alpha, beta, ply);
+    uint64_t key = c->hash;
+    TTEntry *e = &c->tt[key & c->tt_mask];
+    Move tt_move = 0;
+    int pv_node = beta - alpha > 1;
+    if (e->key == key) {
+        tt_move = e->move;
+        if (e->depth >= depth && !pv_node) {
+            int s = e->score;
+            if (s > MATE_BOUND) s -= ply; else if (s < -MATE_BOUND) s += ply;
+            if (e->flag == EXACT || (e->flag == LOWER && s >= beta) || (e->flag == UPPER && s <= alpha))
+                return s;
+        }
+    }
+    int stat = -INF;
+    if (!check && !pv_node) {
+        stat = evaluate(c);
+        if (depth <= 3 && abs(beta) < MATE_BOUND && stat - REVERSE_FUTILITY * depth >= beta) return stat;
+    }
+    if (allow_null && !pv_node && !check && depth >= 3 && has_pieces(c) && stat >= beta) {
+        make_null(c);
+        int reduce = 2 + (depth >= 6);
+        int score = -negamax(c, depth - 1 - reduce, -beta, -beta + 1, ply + 1, 0);
+        unmake(c);
+        if (c->stopped) return 0;
+        if (score >= beta && score < MATE_BOUND) return beta;
+    }
+    Move moves[MAX_MOVES];
+    int keys[MAX_MOVES];
+    int n = generate(c, moves, 0);
+    score_moves(c, moves, keys, n, tt_move, ply);
+    int futile = depth < 3 && !check && !pv_node && abs(alpha) < MATE_BOUND
+        && stat + FUTILITY[depth] <= alpha;
+    int best = -INF, flag = UPPER, legal = 0;
+    Move best_move = 0;
+    for (int i = 0; i < n; i++) {
+        pick(moves, keys, i, n);
+        Move m = moves[i];
+        int quiet = !victim_of(c, m) && !M_PROMO(m);
+        if (futile && quiet && legal > 0 && m != tt_move) continue;
+        if (!make_legal(c, m)) continue;
+        int score;
+        if (legal == 0) {
+            score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
+        } else {
+            int reduction = 0;
+            if (depth >= 3 && legal >= 3 && quiet && !check) reduction = legal < 8 ? 1 : 2;
+            score = -negamax(c, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 1);
+            if (score > alpha && (reduction || score < beta))
+                score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
+        }
+        legal++;
+        unmake(c);
+        if (c->stopped) return 0;
+        if (score > best) {
+            best = score;
+            best_move = m;
+            if (score > alpha) {
+                alpha = score;
+                flag = EXACT;
+                if (alpha >= beta) {
+                    flag = LOWER;
+                    if (quiet) {
+                        Move *k = c->killers[ply];
+                        if (k[0] != m) { k[1] = k[0]; k[0] = m; }
+                        int32_t *h = &c->history[M_FROM(m) * NSQ + M_TO(m)];
+                        *h += depth * depth;
+                        if (*h > (1 << 22)) {
+                            for (int j = 0; j < NSQ * NSQ; j++) c->history[j] /= 2;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    /* Pruning waits for one legal move, so none searched means none exist. */
+    if (!legal) return check ? -MATE + ply : 0;
+    int stored = best;
+    if (stored > MATE_BOUND) stored += ply; else if (stored < -MATE_BOUND) stored -= ply;
+    e->key = key; e->depth = (uint8_t)depth; e->flag = (uint8_t)flag;
+    e->score = (int16_t)stored; e->move = best_move;
+    return best;
+}
+
+/* --------------------------------------------------------- Python glue */
+
+static int py_to_move(const Core *c, long code, Move *out) {
+    int from = (int)(code & 127), to = (int)(code >> 7 & 127);
+    int promo = (int)(code >> 14 & 7), flag = (int)(code >> 17);
+    int size = c->files * c->ranks;
+    if (code < 0 || from >= size || to >= size || flag > 3) return 0;
+    *out = MOVE(c->py2sq[from], c->py2sq[to], promo, flag);
+    return 1;
+}
+
+static long move_to_py(const Core *c, Move m) {
+    return (long)c->sq2py[M_FROM(m)] | (long)c->sq2py[M_TO(m)] << 7
+        | (long)M_PROMO(m) << 14 | (long)M_FLAG(m) << 17;
+}
+
+static int read_int_list(PyObject *seq, int *out, Py_ssize_t n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", what, n);
+        Py_DECREF(fast);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return 0; }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+static int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", what, n);
+        Py_DECREF(fast);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return 0; }
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+/* Per-square tables given in the rules core's numbering, moved to the mailbox. */
+static int read_square_table(Core *c, PyObject *rows, void *dst, int is_u64, const char *what) {
+    int size = c->files * c->ranks;
+    PyObject *fast = PySequence_Fast(rows, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) != 16) {
+        PyErr_Format(PyExc_ValueError, "%s: expected 16 rows", what);
+        Py_DECREF(fast);
+        return 0;
+    }
+    for (int piece = 0; piece < 16; piece++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(fast, piece);
+        if (is_u64) {
+            uint64_t vals[128];
+            if (!read_u64_list(row, vals, size, what)) { Py_DECREF(fast); return 0; }
+            for (int s = 0; s < size; s++) ((uint64_t (*)[NSQ])dst)[piece][c->py2sq[s]] = vals[s];
+        } else {
+            int vals[128];
+            if (!read_int_list(row, vals, size, what)) { Py_DECREF(fast); return 0; }
+            for (int s = 0; s < size; s++) ((int (*)[NSQ])dst)[piece][c->py2sq[s]] = vals[s];
+        }
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+static void Core_dealloc(Core *c) {
+    free(c->tt);
+    Py_XDECREF(c->stop_cb);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+static int Core_init(Core *c, PyObject *args, PyObject *kw) {
+    static char *names[] = {
+        "files", "ranks", "king_file", "castle_min", "castle_max", "judged_after", "pawn_rank",
+        "promotions", "zobrist_piece", "zobrist_black", "zobrist_castle", "zobrist_ep",
+        "mg_table", "eg_table", "weights", "passed", "tt_bits", NULL,
+    };
+    PyObject *promos, *zpiece, *zcastle, *zep, *mgt, *egt, *weights, *passed;
+    unsigned long long zblack;
+    int tt_bits = 20;
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kw, "iiiiipiOOKOOOOOO|i", names, &c->files, &c->ranks, &c->king_file,
+            &c->castle_min, &c->castle_max, &c->judged_after, &c->pawn_rank, &promos, &zpiece,
+            &zblack, &zcastle, &zep, &mgt, &egt, &weights, &passed, &tt_bits))
+        return -1;
+    if (c->files < 4 || c->files > 10 || c->ranks < 4 || c->ranks > 10) {
+        PyErr_SetString(PyExc_ValueError, "board must be 4..10 files by 4..10 ranks");
+        return -1;
+    }
+    if (tt_bits < 10 || tt_bits > 26) {
+        PyErr_SetString(PyExc_ValueError, "tt_bits must be 10..26");
+        return -1;
+    }
+    int size = c->files * c->ranks;
+    memset(c->board, OFF, sizeof c->board);
+    for (int s = 0; s < 128; s++) c->py2sq[s] = 0;
+    for (int s = 0; s < NSQ; s++) c->sq2py[s] = -1;
+    for (int s = 0; s < size; s++) {
+        int sq = sq_of(c, s % c->files, s / c->files);
+        c->py2sq[s] = sq;
+        c->sq2py[sq] = s;
+        c->board[sq] = 0;
+    }
+    PyObject *fast = PySequence_Fast(promos, "promotions");
+    if (!fast) return -1;
+    c->npromos = (int)PySequence_Fast_GET_SIZE(fast);
+    if (c->npromos < 1 || c->npromos > 5) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "promotions: 1..5 piece types");
+        return -1;
+    }
+    Py_DECREF(fast);
+    if (!read_int_list(promos, c->promos, c->npromos, "promotions")) return -1;
+    memset(c->zpiece, 0, sizeof c->zpiece);
+    if (!read_square_table(c, zpiece, c->zpiece, 1, "zobrist_piece")) return -1;
+    c->zblack = zblack;
+    uint64_t castle_keys[128], ep_keys[16];
+    if (!read_u64_list(zcastle, castle_keys, size, "zobrist_castle")) return -1;
+    if (!read_u64_list(zep, ep_keys, c->files, "zobrist_ep")) return -1;
+    memset(c->zep, 0, sizeof c->zep);
+    for (int f = 0; f < c->files; f++) c->zep[f] = ep_keys[f];
+    int top = c->ranks - 1;
+    int homes[4] = {0, c->files - 1, top * c->files, top * c->files + c->files - 1};
+    memset(c->rights_lost, 0, sizeof c->rights_lost);
+    for (int bit = 0; bit < 4; bit++) {
+        c->rook_home[bit] = c->py2sq[homes[bit]];
+        c->rights_lost[c->rook_home[bit]] |= (uint8_t)(1 << bit);
+    }
+    c->rights_lost[sq_of(c, c->king_file, 0)] |= 3;
+    c->rights_lost[sq_of(c, c->king_file, top)] |= 12;
+    for (int rights = 0; rights < 16; rights++) {
+        uint64_t k = 0;
+        for (int bit = 0; bit < 4; bit++) if (rights >> bit & 1) k ^= castle_keys[homes[bit]];
+        c->zcastle[rights] = k;
+    }
+    memset(c->mgt, 0, sizeof c->mgt);
+    memset(c->egt, 0, sizeof c->egt);
+    if (!read_square_table(c, mgt, c->mgt, 0, "mg_table")) return -1;
+    if (!read_square_table(c, egt, c->egt, 0, "eg_table")) return -1;
+    int w[7];
+    if (!read_int_list(weights, w, 7, "weights")) return -1;
+    c->bishop_pair = w[0]; c->falcon_mobility = w[1]; c->doubled = w[2]; c->isolated = w[3];
+    c->rook_open = w[4]; c->rook_half = w[5]; c->shield = w[6];
+    PyObject *pf = PySequence_Fast(passed, "passed");
+    if (!pf) return -1;
+    Py_ssize_t np = PySequence_Fast_GET_SIZE(pf);
+    Py_DECREF(pf);
+    if (np < 1 || np > 16) {
+        PyErr_SetString(PyExc_ValueError, "passed: 1..16 values");
+        return -1;
+    }
+    int pv[16];
+    if (!read_int_list(passed, pv, np, "passed")) return -1;
+    for (int i = 0; i < 16; i++) c->passed[i] = pv[i < np ? i : np - 1];
+    c->full_phase = 2 * (2 + 2 + 4 + 4 + 4);
+    free(c->tt);
+    c->tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
+    if (!c->tt) { PyErr_NoMemory(); return -1; }
+    c->tt_mask = ((uint64_t)1 << tt_bits) - 1;
+    c->sp = 0; c->plen = 0; c->turn = 0; c->castling = 0; c->ep = 0;
+    return 0;
+}
+
+static PyObject *Core_set_position(Core *c, PyObject *args) {
+    PyObject *squares, *rooks, *history;
+    int turn, ep, halfmove;
+    if (!PyArg_ParseTuple(args, "OiOiiO", &squares, &turn, &rooks, &ep, &halfmove, &history))
+        return NULL;
+    if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
+    int size = c->files * c->ranks, vals[128];
+    if (!read_int_list(squares, vals, size, "squares")) return NULL;
+    c->king[0] = c->king[1] = -1;
+    memset(c->count, 0, sizeof c->count);
+    c->hash = 0; c->mg = 0; c->eg = 0;
+    for (int s = 0; s < size; s++) c->board[c->py2sq[s]] = 0;
+    for (int s = 0; s < size; s++) {
+        int p = vals[s];
+        if (p < 0 || p > 15 || (p & 7) == 0) {
+            if (p == 0) continue;
+            PyErr_Format(PyExc_ValueError, "squares: bad piece code %d", p);
+            return NULL;
+        }
+        put(c, c->py2sq[s], p);
+        if ((p & 7) == KING) c->king[p >> 3] = c->py2sq[s];
+    }
+    if (c->king[0] < 0 || c->king[1] < 0) {
+        PyErr_SetString(PyExc_ValueError, "each side needs a king");
+        return NULL;
+    }
+    c->turn = turn & 1;
+    if (c->turn) c->hash ^= c->zblack;
+    PyObject *fast = PySequence_Fast(rooks, "castling");
+    if (!fast) return NULL;
+    c->castling = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        long s = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        for (int bit = 0; bit < 4; bit++)
+            if (s >= 0 && s < size && c->rook_home[bit] == c->py2sq[s]) c->castling |= 1 << bit;
+    }
+    Py_DECREF(fast);
+    c->hash ^= c->zcastle[c->castling];
+    c->ep = ep >= 0 && ep < size ? c->py2sq[ep] : 0;
+    c->epkey = 0;
+    if (c->ep) {
+        /* Hashed only when a pawn of the side to move can take there. */
+        uint8_t ours = PAWN | c->turn << 3;
+        int behind = c->turn == 0 ? -STRIDE : STRIDE;
+        if (c->board[c->ep + behind - 1] == ours || c->board[c->ep + behind + 1] == ours)
+            c->epkey = c->zep[file_of(c->ep)];
+        c->hash ^= c->epkey;
+    }
+    c->halfmove = halfmove;
+    c->sp = 0;
+    fast = PySequence_Fast(history, "history");
+    if (!fast) return NULL;
+    Py_ssize_t nh = PySequence_Fast_GET_SIZE(fast);
+    Py_ssize_t skip = nh > 256 ? nh - 256 : 0;
+    c->plen = 0;
+    for (Py_ssize_t i = skip; i < nh; i++) {
+        c->path[c->plen++] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) { Py_DECREF(fast); return NULL; }
+    }
+    Py_DECREF(fast);
+    c->path[c->plen++] = c->hash;
+    Py_RETURN_NONE;
+}
+
+static PyObject *move_list(const Core *c, const Move *moves, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(move_to_py(c, moves[i])));
+    return list;
+}
+
+static PyObject *Core_legal_codes(Core *c, PyObject *unused) {
+    (void)unused;
+    Move moves[MAX_MOVES];
+    return move_list(c, moves, legal_moves(c, moves));
+}
+
+static int find_legal(Core *c, long code, Move *out) {
+    Move want, moves[MAX_MOVES];
+    if (!py_to_move(c, code, &want)) return 0;
+    int n = legal_moves(c, moves);
+    for (int i = 0; i < n; i++) if (moves[i] == want) { *out = want; return 1; }
+    return 0;
+}
+
+static PyObject *Core_push(Core *c, PyObject *arg) {
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    Move m;
+    if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
+    if (c->sp >= MAX_STACK - MAX_PLY - 8 || !find_legal(c, code, &m)) {
+        PyErr_Format(PyExc_ValueError, "not a legal move here: %ld", code);
+        return NULL;
+    }
+    make(c, m);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_pop(Core *c, PyObject *unused) {
+    (void)unused;
+    if (c->busy || c->sp == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "no move to take back");
+        return NULL;
+    }
+    unmake(c);
+    Py_RETURN_NONE;
+}
+
+static uint64_t perft(Core *c, int depth) {
+    Move moves[MAX_MOVES];
+    int n = generate(c, moves, 0);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        if (!make_legal(c, moves[i])) continue;
+        total += depth > 1 ? perft(c, depth - 1) : 1;
+        unmake(c);
+    }
+    return total;
+}
+
+static PyObject *Core_perft(Core *c, PyObject *arg) {
+    long depth = PyLong_AsLong(arg);
+    if (depth == -1 && PyErr_Occurred()) return NULL;
+    if (depth < 0 || depth > 12) { PyErr_SetString(PyExc_ValueError, "depth 0..12"); return NULL; }
+    if (depth == 0) return PyLong_FromLong(1);
+    uint64_t n;
+    Py_BEGIN_ALLOW_THREADS
+    n = perft(c, (int)depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong(n);
+}
+
+static PyObject *Core_evaluate(Core *c, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(evaluate(c));
+}
+
+static PyObject *Core_hash(Core *c, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(c->hash);
+}
+
+static PyObject *Core_new_game(Core *c, PyObject *unused) {
+    (void)unused;
+    if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
+    memset(c->tt, 0, (size_t)(c->tt_mask + 1) * sizeof(TTEntry));
+    memset(c->history, 0, sizeof c->history);
+    Py_RETURN_NONE;
+}
+
+/* root(depth, alpha, beta, moves, noise, seconds, nodes, stop) ->
+ * (score, best code, stopped, nodes, seldepth, best code so far).
+ * ``moves`` are the legal root moves, best guess first; ``noise`` is added
+ * to each one's score (skill levels); ``seconds`` < 0 means no deadline and
+ * ``nodes`` 0 no node limit; ``stop`` is called now and then without
+ * arguments and ends the search when it returns true. */
+static PyObject *Core_root(Core *c, PyObject *args) {
+    int depth, alpha, beta;
+    PyObject *moves_obj, *noise_obj, *stop;
+    double seconds;
+    unsigned long long node_limit;
+    if (!PyArg_ParseTuple(args, "iiiOOdKO", &depth, &alpha, &beta, &moves_obj, &noise_obj,
+                          &seconds, &node_limit, &stop))
+        return NULL;
+    if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
+    if (depth < 1 || depth > MAX_PLY) { PyErr_SetString(PyExc_ValueError, "depth 1..96"); return NULL; }
+    if (c->sp > MAX_STACK - MAX_PLY - 8 || c->plen > MAX_STACK) {
+        PyErr_SetString(PyExc_ValueError, "too many moves pushed");
+        return NULL;
+    }
+    PyObject *fast = PySequence_Fast(moves_obj, "moves");
+    if (!fast) return NULL;
+    int n = (int)PySequence_Fast_GET_SIZE(fast);
+    Py_DECREF(fast);
+    if (n < 1 || n > MAX_MOVES) { PyErr_SetString(PyExc_ValueError, "moves: 1..320"); return NULL; }
+    int codes[MAX_MOVES], noise[MAX_MOVES], keys[MAX_MOVES];
+    Move moves[MAX_MOVES], legal[MAX_MOVES];
+    if (!read_int_list(moves_obj, codes, n, "moves")) return NULL;
+    if (!read_int_list(noise_obj, noise, n, "noise")) return NULL;
+    int nlegal = legal_moves(c, legal);
+    for (int i = 0; i < n; i++) {
+        int ok = py_to_move(c, codes[i], &moves[i]);
+        int found = 0;
+        for (int j = 0; ok && j < nlegal; j++) if (legal[j] == moves[i]) found = 1;
+        if (!found) {
+            PyErr_Format(PyExc_ValueError, "not a legal move here: %d", codes[i]);
+            return NULL;
+        }
+    }
+    /* Order: the caller's first move, then the usual keys; noise travels along. */
+    score_moves(c, moves, keys, n, moves[0], 0);
+    for (int i = 0; i < n; i++) {
+        int best = i;
+        for (int j = i + 1; j < n; j++) if (keys[j] > keys[best]) best = j;
+        Move m = moves[i]; moves[i] = moves[best]; moves[best] = m;
+        int k = keys[i]; keys[i] = keys[best]; keys[best] = k;
+        k = noise[i]; noise[i] = noise[best]; noise[best] = k;
+    }
+    c->stop_cb = stop == Py_None ? NULL : stop;
+    Py_XINCREF(c->stop_cb);
+    c->nodes = 0;
+    c->seldepth = 0;
+    c->stopped = 0;
+    c->cb_error = 0;
+    c->node_limit = node_limit;
+    c->next_check = node_limit && node_limit < CHECK_EVERY ? node_limit : CHECK_EVERY;
+    c->deadline = seconds >= 0 ? now() + seconds : 0;
+    memset(c->killers, 0, sizeof c->killers);
+    c->busy = 1;
+    int best = -INF;
+    Move best_move = moves[0];
+    c->ts = PyEval_SaveThread();
+    for (int i = 0; i < n; i++) {
+        int bonus = noise[i], raw;
+        make(c, moves[i]);
+        if (i == 0) {
+            raw = -negamax(c, depth - 1, -beta + bonus, -alpha + bonus, 1, 1);
+        } else {
+            raw = -negamax(c, depth - 1, -alpha + bonus - 1, -alpha + bonus, 1, 1);
+            if (!c->stopped && alpha < raw + bonus && raw + bonus < beta)
+                raw = -negamax(c, depth - 1, -beta + bonus, -alpha + bonus, 1, 1);
+        }
+        unmake(c);
+        if (c->stopped) break;
+        int score = abs(raw) > MATE_BOUND ? raw : raw + bonus;
+        if (score > best) {
+            best = score;
+            best_move = moves[i];
+            if (depth > 1) c->current_best = moves[i];
+        }
+        if (score > alpha) alpha = score;
+        if (alpha >= beta) break;
+    }
+    if (!c->stopped) {
+        TTEntry *e = &c->tt[c->hash & c->tt_mask];
+        e->key = c->hash; e->depth = (uint8_t)depth; e->flag = best < beta ? EXACT : LOWER;
+        e->score = (int16_t)best; e->move = best_move;
+    }
+    PyEval_RestoreThread(c->ts);
+    c->busy = 0;
+    Py_CLEAR(c->stop_cb);
+    if (c->cb_error) return NULL;
+    long so_far = c->current_best ? move_to_py(c, c->current_best) : 0;
+    return Py_BuildValue("(iliKil)", best, move_to_py(c, best_move), c->stopped,
+                         (unsigned long long)c->nodes, c->seldepth, so_far);
+}
+
+static PyObject *Core_reset_best(Core *c, PyObject *unused) {
+    (void)unused;
+    c->current_best = 0;
+    Py_RETURN_NONE;
+}
+
+/* The principal variation from the table, at most ``limit`` moves. */
+static PyObject *Core_pv(Core *c, PyObject *arg) {
+    long limit = PyLong_AsLong(arg);
+    if (limit == -1 && PyErr_Occurred()) return NULL;
+    if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
+    Move line[MAX_PLY];
+    int n = 0;
+    uint64_t seen[MAX_PLY];
+    while (n < limit && n < MAX_PLY && c->sp < MAX_STACK - 1) {
+        TTEntry *e = &c->tt[c->hash & c->tt_mask];
+        if (e->key != c->hash || !e->move) break;
+        int dup = 0;
+        for (int i = 0; i < n; i++) if (seen[i] == c->hash) dup = 1;
+        if (dup) break;
+        Move moves[MAX_MOVES];
+        int k = legal_moves(c, moves), found = 0;
+        for (int i = 0; i < k; i++) if (moves[i] == e->move) found = 1;
+        if (!found) break;
+        seen[n] = c->hash;
+        line[n++] = e->move;
+        make(c, e->move);
+    }
+    for (int i = 0; i < n; i++) unmake(c);
+    return move_list(c, line, n);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"set_position", (PyCFunction)Core_set_position, METH_VARARGS,
+     "set_position(squares, turn, castling_rooks, ep, halfmove, history)"},
+    {"legal_codes", (PyCFunction)Core_legal_codes, METH_NOARGS, "Legal moves as packed codes."},
+    {"push", (PyCFunction)Core_push, METH_O, "Play a legal packed move."},
+    {"pop", (PyCFunction)Core_pop, METH_NOARGS, "Take back the last push."},
+    {"perft", (PyCFunction)Core_perft, METH_O, "Leaf count at a depth."},
+    {"evaluate", (PyCFunction)Core_evaluate, METH_NOARGS, "Static score for the side to move."},
+    {"hash", (PyCFunction)Core_hash, METH_NOARGS, "The position's Zobrist hash."},
+    {"new_game", (PyCFunction)Core_new_game, METH_NOARGS, "Clear the table and history."},
+    {"root", (PyCFunction)Core_root, METH_VARARGS, "One iteration of the root search."},
+    {"reset_best", (PyCFunction)Core_reset_best, METH_NOARGS, "Forget the best move so far."},
+    {"pv", (PyCFunction)Core_pv, METH_O, "The principal variation from the table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "boardctl.engine._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The search core for one board size and rule preset.",
+    .tp_methods = Core_methods,
+    .tp_init = (initproc)Core_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "The engine's search in C.", -1, NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    init_falcon();
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,64 @@
+"""The compiled search core (``_core.c``), set up from the rules core.
+
+The core takes everything that defines the game from Python: the variant's
+board size, castling and promotions, the rules core's Zobrist keys (so a
+hash means the same on both sides) and the evaluation's square tables and
+weights (so there is one source for every number).  When the extension was
+not built (no C compiler on the machine), :func:`available` is False and
+the engine searches in Python instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..rules import Position
+from ..rules.variants import Variant
+from ..rules.zobrist import keys_for
+from . import evaluate
+
+try:
+    from . import _core
+except ImportError:  # built without a compiler: the Python search stands in
+    _core = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    from ._core import Core as Core
+
+TT_BITS = 20        # 2**20 entries of 16 bytes: 16 MiB, small for a Pi's memory
+
+
+def available() -> bool:
+    return _core is not None
+
+
+def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
+    """A core for ``variant``.
+
+    :raises RuntimeError: when the extension is not built.
+    """
+    if _core is None:
+        raise RuntimeError("the compiled search core is not built")
+    geo = variant.geometry
+    keys = keys_for(geo.size, geo.files)
+    mg, eg = evaluate.square_tables(geo.files, geo.ranks)
+    return _core.Core(
+        geo.files, geo.ranks, variant.king_file, variant.castle_min,
+        -1 if variant.castle_max is None else variant.castle_max,
+        variant.castle_judged_after, variant.pawn_rank,
+        [int(p) for p in variant.promotions],
+        keys.piece, keys.black_to_move, keys.castle, keys.ep_file,
+        mg, eg, list(evaluate.CORE_WEIGHTS), list(evaluate.PASSED), tt_bits,
+    )
+
+
+def load(core: Core, pos: Position) -> None:
+    """Give ``core`` the position, with the positions since the last capture
+    or pawn move so that it sees repetitions."""
+    size = pos.geometry.size
+    rooks = [sq for sq in range(size) if pos.castling >> sq & 1]
+    history = pos.hash_history()
+    clock = pos.halfmove_clock
+    path = history[max(0, len(history) - clock):] if clock else []
+    ep = -1 if pos.ep_square is None else pos.ep_square
+    core.set_position(pos.squares, pos.turn, rooks, ep, clock, path)
