@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
-from boardctl.engine import Engine, Limits
+from boardctl.engine import Engine, Limits, core
 from boardctl.engine.xboard import (
     DEFAULT_PATH,
     EngineError,
@@ -86,9 +86,9 @@ class Aborted(Exception):
 
 # ------------------------------------------------------------------ players
 class BoardctlPlayer:
-    def __init__(self, skill: int, seed: int, movetime: float) -> None:
+    def __init__(self, skill: int, seed: int, movetime: float, compiled: bool) -> None:
         self.name = "boardctl"
-        self.engine = Engine(skill=skill, seed=seed)
+        self.engine = Engine(skill=skill, seed=seed, compiled=compiled)
         self.limits = Limits(movetime=movetime)
 
     def new_game(self) -> None:
@@ -363,10 +363,13 @@ def make_opponent(args: argparse.Namespace, rng: random.Random) -> Player:
 
 def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(10**6)
-    print(f"boardctl (skill {args.skill}) v {args.opponent}: {args.games} games,"
+    if args.core == "compiled" and not core.available():
+        print("match: the compiled core is not built (see setup.py)", file=sys.stderr)
+        return 1
+    print(f"boardctl (skill {args.skill}, {args.core} core) v {args.opponent}: {args.games} games,"
           f" movetime {args.movetime:g} s, {args.plies} opening plies, seed {seed}", flush=True)
     openings_rng = random.Random(f"{seed}:openings")
-    boardctl = BoardctlPlayer(args.skill, seed, args.movetime)
+    boardctl = BoardctlPlayer(args.skill, seed, args.movetime, args.core == "compiled")
     try:
         opponent = make_opponent(args, random.Random(f"{seed}:opponent"))
     except EngineError as exc:
@@ -406,6 +409,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--plies", type=int, default=4, help="random opening plies (default 4)")
     parser.add_argument("--seed", type=int, help="seed for openings, opponents and boardctl")
     parser.add_argument("--skill", type=int, default=20, help="boardctl's skill (default 20)")
+    parser.add_argument("--core", choices=("compiled", "python"), default="compiled",
+                        help="boardctl's search core (default compiled)")
     parser.add_argument("--pgn", type=argparse.FileType("a"), metavar="FILE",
                         help="append every game to FILE as PGN, for analysis")
     parser.add_argument("--fairymax", default=DEFAULT_PATH, help=f"default {DEFAULT_PATH}")

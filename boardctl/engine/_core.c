@@ -51,6 +51,7 @@
 #define LOWER 1
 #define UPPER 2
 #define CHECK_EVERY 4096
+#define NWEIGHTS 22       /* evaluate.CORE_WEIGHTS */
 
 typedef uint32_t Move;
 #define M_FROM(m) ((int)((m) & 255))
@@ -133,6 +134,8 @@ typedef struct {
     /* evaluation */
     int mgt[16][NSQ], egt[16][NSQ];
     int bishop_pair, falcon_mobility, doubled, isolated, passed[16], rook_open, rook_half, shield;
+    int mobility[8], baseline[8], zone_weight[8], danger_scale, danger_cap;
+    int contempt;
     int full_phase;
     /* the position */
     uint8_t board[NSQ];
@@ -168,6 +171,10 @@ static inline int sq_of(const Core *c, int file, int rank) {
 }
 static inline int file_of(int sq) { return (sq & 15) - PAD; }
 static inline int rank_of(int sq) { return (sq >> 4) - PAD; }
+static inline int near(int sq, int king) {
+    int df = (sq & 15) - (king & 15), dr = (sq >> 4) - (king >> 4);
+    return df >= -1 && df <= 1 && dr >= -1 && dr <= 1;
+}
 static inline int floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* ------------------------------------------------------------- attacks */
@@ -513,28 +520,71 @@ static int evaluate(const Core *c) {
     int pawns[2][16] = {{0}}, lo[2][16], hi[2][16];
     int rooks[32], nrooks = 0;
     for (int f = 0; f < 16; f++) { lo[0][f] = lo[1][f] = 99; hi[0][f] = hi[1][f] = -1; }
+    int units[2] = {0, 0}, attackers[2] = {0, 0};
     for (int r = 0; r < c->ranks; r++) {
         for (int f = 0; f < c->files; f++) {
             int sq = (r + PAD) * STRIDE + f + PAD;
             uint8_t p = b[sq];
             if (!p) continue;
-            int colour = p >> 3, type = p & 7;
+            int colour = p >> 3, type = p & 7, sign = colour ? -1 : 1;
             if (type == PAWN) {
                 pawns[colour][f]++;
                 if (r < lo[colour][f]) lo[colour][f] = r;
                 if (r > hi[colour][f]) hi[colour][f] = r;
-            } else if (type == FALCON) {
-                int reach = 0;
+                continue;
+            }
+            if (type == KING) continue;
+            if (type == ROOK && nrooks < 32) rooks[nrooks++] = sq;
+            /* Squares reached (mobility: not onto an own piece) and how many
+             * of them lie next to the enemy king (king-zone pressure). */
+            int reach = 0, zone = 0, ek = c->king[colour ^ 1];
+            if (type == FALCON) {
                 for (int i = 0; i < 16; i++) {
                     const FalconStep *fs = &FALCON_STEPS[i];
-                    uint8_t t = b[sq + fs->to];
-                    if ((!t || (t != OFF && (t >> 3) != colour)) && falcon_open(b, sq, fs)) reach++;
+                    int to = sq + fs->to;
+                    uint8_t t = b[to];
+                    if (t == OFF || !falcon_open(b, sq, fs)) continue;
+                    if (!t || (t >> 3) != colour) reach++;
+                    zone += near(to, ek);
                 }
-                score += (colour ? -1 : 1) * c->falcon_mobility * reach;
-            } else if (type == ROOK && nrooks < 32) {
-                rooks[nrooks++] = sq;
+                score += sign * c->falcon_mobility * reach;
+            } else {
+                if (type == KNIGHT) {
+                    for (int i = 0; i < 8; i++) {
+                        int to = sq + KNIGHT_STEPS[i];
+                        uint8_t t = b[to];
+                        if (t == OFF) continue;
+                        if (!t || (t >> 3) != colour) reach++;
+                        zone += near(to, ek);
+                    }
+                } else {
+                    int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
+                    for (int i = first; i < last; i++) {
+                        int d = i < 4 ? ROOK_DIRS[i] : BISHOP_DIRS[i - 4];
+                        int to = sq + d;
+                        for (; !b[to]; to += d) { reach++; zone += near(to, ek); }
+                        if (b[to] != OFF) {
+                            if ((b[to] >> 3) != colour) reach++;
+                            zone += near(to, ek);
+                        }
+                    }
+                }
+                score += sign * c->mobility[type] * (reach - c->baseline[type]);
+            }
+            if (zone) {
+                units[colour] += zone * c->zone_weight[type];
+                attackers[colour]++;
             }
         }
+    }
+    /* King danger grows with the square of the pressure, once two pieces
+     * join in, and fades with the material left to attack. */
+    for (int colour = 0; colour < 2; colour++) {
+        if (attackers[colour] < 2) continue;
+        int danger = units[colour] * units[colour] * c->danger_scale / 16;
+        if (danger > c->danger_cap) danger = c->danger_cap;
+        danger = danger * phase / c->full_phase;
+        score += colour ? -danger : danger;
     }
     if (c->count[BISHOP] >= 2) score += c->bishop_pair;
     if (c->count[BISHOP | 8] >= 2) score -= c->bishop_pair;
@@ -576,7 +626,7 @@ static int evaluate(const Core *c) {
 
 /* -------------------------------------------------------------- search */
 
-#define LAZY_MARGIN 250
+#define LAZY_MARGIN 350   /* search.py LAZY_MARGIN */
 #define REVERSE_FUTILITY 110
 #define ASPIRATION 40
 static const int FUTILITY[3] = {0, 150, 300};
@@ -602,6 +652,11 @@ static void check_limits(Core *c) {
         }
         c->ts = PyEval_SaveThread();
     }
+}
+
+/* A draw is worth -contempt to the side to move at the root. */
+static inline int draw_score(const Core *c, int ply) {
+    return ply % 2 ? c->contempt : -c->contempt;
 }
 
 static int repeated(const Core *c) {
@@ -701,7 +756,7 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
 static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_null) {
     if (++c->nodes >= c->next_check) check_limits(c);
     if (c->stopped) return 0;
-    if (c->halfmove >= 100 || repeated(c)) return 0;
+    if (c->halfmove >= 100 || repeated(c)) return draw_score(c, ply);
     if (alpha < -MATE + ply) alpha = -MATE + ply;
     if (beta > MATE - ply - 1) beta = MATE - ply - 1;
     if (alpha >= beta) return alpha;
@@ -784,7 +839,7 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
         }
     }
     /* Pruning waits for one legal move, so none searched means none exist. */
-    if (!legal) return check ? -MATE + ply : 0;
+    if (!legal) return check ? -MATE + ply : draw_score(c, ply);
     int stored = best;
     if (stored > MATE_BOUND) stored += ply; else if (stored < -MATE_BOUND) stored -= ply;
     e->key = key; e->depth = (uint8_t)depth; e->flag = (uint8_t)flag;
@@ -941,10 +996,22 @@ static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     memset(c->egt, 0, sizeof c->egt);
     if (!read_square_table(c, mgt, c->mgt, 0, "mg_table")) return -1;
     if (!read_square_table(c, egt, c->egt, 0, "eg_table")) return -1;
-    int w[7];
-    if (!read_int_list(weights, w, 7, "weights")) return -1;
+    int w[NWEIGHTS];
+    if (!read_int_list(weights, w, NWEIGHTS, "weights")) return -1;
     c->bishop_pair = w[0]; c->falcon_mobility = w[1]; c->doubled = w[2]; c->isolated = w[3];
     c->rook_open = w[4]; c->rook_half = w[5]; c->shield = w[6];
+    memset(c->mobility, 0, sizeof c->mobility);
+    memset(c->baseline, 0, sizeof c->baseline);
+    memset(c->zone_weight, 0, sizeof c->zone_weight);
+    static const int movers[4] = {KNIGHT, BISHOP, ROOK, QUEEN};
+    for (int i = 0; i < 4; i++) {
+        c->mobility[movers[i]] = w[7 + 2 * i];
+        c->baseline[movers[i]] = w[8 + 2 * i];
+    }
+    static const int attackers[5] = {KNIGHT, BISHOP, ROOK, QUEEN, FALCON};
+    for (int i = 0; i < 5; i++) c->zone_weight[attackers[i]] = w[15 + i];
+    c->danger_scale = w[20];
+    c->danger_cap = w[21];
     PyObject *pf = PySequence_Fast(passed, "passed");
     if (!pf) return -1;
     Py_ssize_t np = PySequence_Fast_GET_SIZE(pf);
@@ -1115,7 +1182,7 @@ static PyObject *Core_new_game(Core *c, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-/* root(depth, alpha, beta, moves, noise, seconds, nodes, stop) ->
+/* root(depth, alpha, beta, moves, noise, seconds, nodes, stop, contempt) ->
  * (score, best code, stopped, nodes, seldepth, best code so far).
  * ``moves`` are the legal root moves, best guess first; ``noise`` is added
  * to each one's score (skill levels); ``seconds`` < 0 means no deadline and
@@ -1126,8 +1193,9 @@ static PyObject *Core_root(Core *c, PyObject *args) {
     PyObject *moves_obj, *noise_obj, *stop;
     double seconds;
     unsigned long long node_limit;
-    if (!PyArg_ParseTuple(args, "iiiOOdKO", &depth, &alpha, &beta, &moves_obj, &noise_obj,
-                          &seconds, &node_limit, &stop))
+    int contempt = 0;
+    if (!PyArg_ParseTuple(args, "iiiOOdKO|i", &depth, &alpha, &beta, &moves_obj, &noise_obj,
+                          &seconds, &node_limit, &stop, &contempt))
         return NULL;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
     if (depth < 1 || depth > MAX_PLY) { PyErr_SetString(PyExc_ValueError, "depth 1..96"); return NULL; }
@@ -1170,6 +1238,7 @@ static PyObject *Core_root(Core *c, PyObject *args) {
     c->stopped = 0;
     c->cb_error = 0;
     c->node_limit = node_limit;
+    c->contempt = contempt;
     c->next_check = node_limit && node_limit < CHECK_EVERY ? node_limit : CHECK_EVERY;
     c->deadline = seconds >= 0 ? now() + seconds : 0;
     memset(c->killers, 0, sizeof c->killers);

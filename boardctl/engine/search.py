@@ -41,11 +41,14 @@ MAX_PLY = 96
 CHECK_EVERY = 512             # nodes between looks at the clock and at stop()
 EXACT, LOWER, UPPER = 0, 1, 2
 NULL_REDUCTION = 2             # plus one more from depth 6
-LAZY_MARGIN = 250             # positional terms rarely add up to more than this
+LAZY_MARGIN = 350             # positional terms rarely add up to more than this
 FUTILITY = (0, 150, 300)      # by remaining depth: quiet moves that cannot reach alpha
 REVERSE_FUTILITY = 110        # per ply of depth: a lead that no reply will undo
 TT_LIMIT = 1_500_000          # entries before the table is cleared
 ASPIRATION = 40
+# A draw counts this much against the engine (from the root's side): it
+# plays on in level positions instead of repeating into a draw.
+CONTEMPT = 15
 
 
 class _Stop(Exception):
@@ -74,6 +77,7 @@ class Engine:
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
+        self.contempt = CONTEMPT
         self._evaluators: dict[tuple[int, int], Evaluator] = {}
 
     def new_game(self) -> None:
@@ -282,7 +286,7 @@ class Engine:
         if self.node_limit is not None:
             nodes = max(1, self.node_limit - self.nodes)
         score, move, stopped, searched, seldepth, so_far = engine.root(
-            depth, alpha, beta, moves, noise, seconds, nodes, self.stop,
+            depth, alpha, beta, moves, noise, seconds, nodes, self.stop, self.contempt,
         )
         self.nodes += searched
         self.seldepth = max(self.seldepth, seldepth)
@@ -342,6 +346,10 @@ class Engine:
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _Stop
 
+    def _draw(self, ply: int) -> int:
+        """A draw's score for the side to move ``ply`` plies below the root."""
+        return self.contempt if ply % 2 else -self.contempt
+
     def _evaluate(self) -> int:
         return self.evaluator.evaluate(self.pos, self.mg_stack[-1], self.eg_stack[-1])
 
@@ -359,7 +367,7 @@ class Engine:
             self._check()
         pos = self.pos
         if pos.halfmove_clock >= 100 or self._repeated():
-            return 0
+            return self._draw(ply)
         # Mate-distance pruning: no line can beat a mate already found nearer.
         alpha = max(alpha, -MATE + ply)
         beta = min(beta, MATE - ply - 1)
@@ -405,7 +413,7 @@ class Engine:
                 return beta
         moves = pos.legal_codes()
         if not moves:
-            return -MATE + ply if in_check else 0
+            return -MATE + ply if in_check else self._draw(ply)
         moves = self._order(moves, tt_move, ply)
         best = -INF
         best_move = 0
