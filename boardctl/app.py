@@ -76,8 +76,15 @@ def make_opponent(config: Config) -> Opponent | None:
         from .engine.external import ExternalEngine
 
         return ExternalEngine(config.engine.external)
+    from .engine import core
     from .engine.worker import EngineWorker
 
+    if core.available():
+        log.info("engine: the compiled search core, skill %d", config.engine.skill)
+    else:
+        # Some 30 times slower: a player should know why the engine is weak.
+        log.warning("engine: the compiled search core is not built (no C compiler or "
+                    "Python headers at install); searching in Python, much weaker")
     return EngineWorker(config.engine.skill)
 
 

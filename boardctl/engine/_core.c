@@ -863,7 +863,9 @@ static long move_to_py(const Core *c, Move m) {
         | (long)M_PROMO(m) << 14 | (long)M_FLAG(m) << 17;
 }
 
-static int read_int_list(PyObject *seq, int *out, Py_ssize_t n, const char *what) {
+/* Read exactly n numbers from a Python sequence into ints or, when ints
+ * is NULL, into unsigned 64-bit words (Zobrist keys). */
+static int read_list(PyObject *seq, int *ints, uint64_t *words, Py_ssize_t n, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return 0;
     if (PySequence_Fast_GET_SIZE(fast) != n) {
@@ -872,28 +874,21 @@ static int read_int_list(PyObject *seq, int *out, Py_ssize_t n, const char *what
         return 0;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return 0; }
-        out[i] = (int)v;
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (ints) ints[i] = (int)PyLong_AsLong(item);
+        else words[i] = PyLong_AsUnsignedLongLong(item);
+        if (PyErr_Occurred()) { Py_DECREF(fast); return 0; }
     }
     Py_DECREF(fast);
     return 1;
 }
 
-static int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return 0;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", what, n);
-        Py_DECREF(fast);
-        return 0;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) { Py_DECREF(fast); return 0; }
-    }
-    Py_DECREF(fast);
-    return 1;
+static inline int read_int_list(PyObject *seq, int *out, Py_ssize_t n, const char *what) {
+    return read_list(seq, out, NULL, n, what);
+}
+
+static inline int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what) {
+    return read_list(seq, NULL, out, n, what);
 }
 
 /* Per-square tables given in the rules core's numbering, moved to the mailbox. */

@@ -207,17 +207,20 @@ class Engine:
         return Info(depth, cp, mate, self.nodes, elapsed, self._pv(depth), self.seldepth)
 
     def _pv(self, depth: int) -> list[Move]:
+        codes = self._core.pv(depth) if self._core is not None else self._table_line(depth)
         pos = self.pos
         moves: list[Move] = []
-        made = 0
-        if self._core is not None:
-            for code in self._core.pv(depth):
-                moves.append(pos.to_move(code))
-                pos.make(code)
-                made += 1
-            for _ in range(made):
-                pos.unmake()
-            return moves
+        for code in codes:
+            moves.append(pos.to_move(code))
+            pos.make(code)
+        for _ in codes:
+            pos.unmake()
+        return moves
+
+    def _table_line(self, depth: int) -> list[int]:
+        """The best line as the Python core's table has it (the position is left as it was)."""
+        pos = self.pos
+        codes: list[int] = []
         seen = set()
         for _ in range(depth):
             entry = self.tt.get(pos.hash)
@@ -227,12 +230,11 @@ class Engine:
             code = entry[3]
             if code not in pos.legal_codes():
                 break
-            moves.append(pos.to_move(code))
+            codes.append(code)
             pos.make(code)
-            made += 1
-        for _ in range(made):
+        for _ in codes:
             pos.unmake()
-        return moves
+        return codes
 
     # --------------------------------------------------------------- root
     def _iterate(self, depth: int, best: int, best_score: int) -> tuple[int, int]:

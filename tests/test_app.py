@@ -1,0 +1,31 @@
+"""Wiring from the configuration: which opponent the daemon gets, and what it logs."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from boardctl import app
+from boardctl.config import parse_config
+from boardctl.engine import core
+from boardctl.engine.worker import EngineWorker
+
+
+def test_two_players_have_no_opponent():
+    assert app.make_opponent(parse_config({"game": {"mode": "two-players"}})) is None
+
+
+@pytest.mark.parametrize("built", [True, False])
+def test_the_log_says_which_search_core_the_engine_runs_on(built, monkeypatch, caplog):
+    monkeypatch.setattr(core, "available", lambda: built)
+    caplog.set_level(logging.INFO, logger="boardctl")
+    opponent = app.make_opponent(parse_config({"game": {"mode": "engine"}}))
+    assert isinstance(opponent, EngineWorker)
+    messages = [(r.levelno, r.getMessage()) for r in caplog.records if "engine:" in r.getMessage()]
+    assert len(messages) == 1
+    level, text = messages[0]
+    if built:
+        assert level == logging.INFO and "compiled search core" in text
+    else:
+        assert level == logging.WARNING and "not built" in text and "Python" in text
