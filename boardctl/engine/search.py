@@ -34,6 +34,7 @@ from .evaluate import ORDER_VALUE, Evaluator, material_sums, square_tables
 from .limits import Info, Limits
 
 MAX_SKILL = 20
+MAX_NOISE = 300               # centipawns of random error at the lowest levels
 MATE = 30_000
 MATE_BOUND = MATE - 1000      # scores beyond this are mates
 INF = 32_000
@@ -182,13 +183,15 @@ class Engine:
         if limits.mate is not None:
             depth = min(depth, 2 * limits.mate + 1)
         if self.skill < MAX_SKILL:
-            depth = min(depth, 1 + self.skill // 3)
+            depth = min(depth, 1 + self.skill // 2)
         return max(1, min(depth, MAX_PLY))
 
     def _root_noise(self, pos: Position, moves: list[int]) -> dict[int, int]:
         """Random points added to each root move: large at low skill (mistakes),
         small in the opening at full strength (variety among near-equal moves)."""
-        spread = (MAX_SKILL - self.skill) * 15
+        # Quadratic, so the top levels stay close to full strength and the
+        # ladder below it is gradual (measured against Fairy-Max, see README).
+        spread = min(MAX_NOISE, 3 * (MAX_SKILL - self.skill) ** 2)
         if self.skill >= MAX_SKILL:
             opening = pos.fullmove_number <= 6 and (pos.colors[0] | pos.colors[1]).bit_count() >= 30
             spread = 12 if opening else 0
