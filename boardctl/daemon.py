@@ -31,7 +31,7 @@ from .board import (
 from .board.reconciler import State
 from .config import Config
 from .engine import Limits
-from .engine.worker import BestMove, Failed, Message, Thinking
+from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
 from .rules import (
     BLACK,
@@ -52,6 +52,8 @@ log = logging.getLogger("boardctl")
 LOOP_HZ = 50
 BLINK_HZ = 2.0
 TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
+ENGINE_RETRIES = 3     # engine processes started again on one position before giving up
+ENGINE_RETRY_DELAY = 1.0
 
 PALETTE: dict[Role, Colour] = {
     Role.LEGAL: (0, 160, 0),
@@ -148,6 +150,7 @@ class Daemon:
         self.request: int | None = None      # the engine request whose answer we want
         self.engine_due: float | None = now  # when to ask the engine (if its turn)
         self.engine_text = "off" if self.opponent is None else "ready"
+        self.engine_failures = 0             # engine processes lost on this position
         self.engine_depth: int | None = None
         self.engine_score = ""
         self.events: list[Event] = []        # everything that happened, for tests and logs
@@ -162,6 +165,7 @@ class Daemon:
         self.last_reading: int | None = None
         self._sans: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
         self.start_time = now
+        self.now = now                       # the time of the last step
         self.stopping = False
         self.watchdog_due = now
 
@@ -172,6 +176,7 @@ class Daemon:
 
     def step(self, now: float) -> list[Event]:
         """One turn of the loop (never blocks)."""
+        self.now = now
         events: list[Event] = []
         reading = self.sensors.read(now)
         if reading is not None:
@@ -209,7 +214,12 @@ class Daemon:
             return
         waited = 0.0
         while self.request is not None and waited < timeout:
-            for message in self.opponent.poll(0.05):
+            try:
+                messages = self.opponent.poll(0.05)
+            except WorkerError as exc:
+                self._engine_lost(exc, self.now)
+                return
+            for message in messages:
                 self._engine_message(message)
             waited += 0.05
 
@@ -217,6 +227,7 @@ class Daemon:
     def _handle(self, event: Event, now: float) -> None:
         log.info("%s", event.line())
         self._clear_hint()
+        self.engine_failures = 0  # a new position: a lost engine gets new tries
         if isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
             self.store.add_move(self.game_id, len(self.game.moves), event.uci, now)
@@ -236,7 +247,10 @@ class Daemon:
             self.game_id = self._store_new_game(self.game, now)
             self._cancel_engine()
             if self.opponent is not None:
-                self.opponent.new_game()
+                try:
+                    self.opponent.new_game()
+                except WorkerError as exc:
+                    self._engine_lost(exc, now)
             clock = self.config.clock_seconds
             self.clocks = [clock[0], clock[0]] if clock else None
             self.flagged = None
@@ -276,24 +290,49 @@ class Daemon:
     def _engine(self, now: float) -> None:
         if self.opponent is None:
             return
-        if (
-            self.request is None
-            and self._engine_to_move()
-            and self.reconciler.engine_move is None
-            and self.engine_due is not None
-            and now >= self.engine_due
-            and self.reconciler.state in (State.SYNCED, State.BUSY)
+        if self.engine_failures and self.request is None and (
+            self.engine_due is None or now < self.engine_due
         ):
-            moves = [self.game.position.uci(m) for m in self.game.moves]
-            self.request = self.opponent.go(self.game.start_fen, moves, self._limits(),
-                                            self.variant.name)
-            self.engine_text = "thinking"
+            return  # lost: left alone until it is asked again (go() starts it anew)
+        try:
+            if (
+                self.request is None
+                and self._engine_to_move()
+                and self.reconciler.engine_move is None
+                and self.engine_due is not None
+                and now >= self.engine_due
+                and self.reconciler.state in (State.SYNCED, State.BUSY)
+            ):
+                moves = [self.game.position.uci(m) for m in self.game.moves]
+                self.request = self.opponent.go(self.game.start_fen, moves, self._limits(),
+                                                self.variant.name)
+                self.engine_text = "thinking"
+                self.engine_due = None
+            for message in self.opponent.poll(0):
+                if self.opponent is self._adviser and message.request == self.hint_request:
+                    self._hint_message(message)
+                else:
+                    self._engine_message(message)
+        except WorkerError as exc:
+            self._engine_lost(exc, now)
+
+    def _engine_lost(self, exc: WorkerError, now: float) -> None:
+        """The engine process died or cannot start: start it again a few
+        times (the next go() does), then stop asking until the position
+        changes, so a broken engine never stops the board."""
+        self.request = None
+        self.hint_request = None
+        self.engine_failures += 1
+        if self.engine_failures <= ENGINE_RETRIES:
+            log.warning("engine lost (%s): starting it again (%d of %d)", exc,
+                        self.engine_failures, ENGINE_RETRIES)
+            self.engine_due = now + ENGINE_RETRY_DELAY
+            self.engine_text = "restarting"
+        else:
+            log.error("engine lost %d times on this position (%s): not asking it again "
+                      "until the position changes", self.engine_failures, exc)
             self.engine_due = None
-        for message in self.opponent.poll(0):
-            if self.opponent is self._adviser and message.request == self.hint_request:
-                self._hint_message(message)
-            else:
-                self._engine_message(message)
+            self.engine_text = "engine error"
 
     def _engine_message(self, message: Message) -> None:
         if message.request != self.request:
@@ -310,6 +349,7 @@ class Daemon:
             self.engine_text = "thinking"
         elif isinstance(message, BestMove):
             self.request = None
+            self.engine_failures = 0
             if message.move is None:
                 self.engine_text = "no move"
                 return
@@ -346,15 +386,31 @@ class Daemon:
             adviser = self._adviser
         self._adviser = adviser
         moves = [self.game.position.uci(m) for m in self.game.moves]
-        self.hint_request = adviser.go(self.game.start_fen, moves, Limits(movetime=seconds),
-                                       self.variant.name)
+        try:
+            self.hint_request = adviser.go(self.game.start_fen, moves,
+                                           Limits(movetime=seconds), self.variant.name)
+        except WorkerError as exc:
+            self._adviser_lost(exc)
+            return
         self.hint = "Thinking about a hint…"
 
     def _poll_adviser(self) -> None:
         if self._adviser is None or self._adviser is self.opponent:
             return
-        for message in self._adviser.poll(0):
-            self._hint_message(message)
+        try:
+            for message in self._adviser.poll(0):
+                self._hint_message(message)
+        except WorkerError as exc:
+            self._adviser_lost(exc)
+
+    def _adviser_lost(self, exc: WorkerError) -> None:
+        """No hint this time; the next hint starts a fresh engine."""
+        log.warning("hint engine lost: %s", exc)
+        if self._adviser is not None and self._adviser is not self.opponent:
+            self._adviser.close()
+            self._adviser = None
+        self._clear_hint()
+        self.hint = "No hint: the engine is not answering"
 
     def _hint_message(self, message: Message) -> None:
         if message.request != self.hint_request or not isinstance(message, BestMove):

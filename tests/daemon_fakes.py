@@ -1,9 +1,10 @@
-"""Fakes for daemon tests: a store in memory and an opponent that plays a script."""
+"""Fakes for daemon tests: a store in memory, an opponent that plays a script, and
+one whose process keeps dying."""
 
 from __future__ import annotations
 
 from boardctl.engine import Limits
-from boardctl.engine.worker import BestMove, Message
+from boardctl.engine.worker import BestMove, Message, WorkerError
 
 
 class MemoryStore:
@@ -67,3 +68,32 @@ class ScriptedOpponent:
 
     def close(self) -> None:
         pass
+
+
+class FlakyOpponent(ScriptedOpponent):
+    """A scripted engine whose process dies, instead of answering, on its
+    first ``failures`` requests (as when it is killed or runs out of memory);
+    dead, it raises on every poll until the next ``go`` starts it again."""
+
+    def __init__(self, moves: list[str], failures: int) -> None:
+        super().__init__(moves)
+        self.failures = failures
+        self.dead = False
+
+    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
+        self.dead = False
+        return super().go(fen, moves, limits, variant)
+
+    def poll(self, timeout: float = 0.0) -> list[Message]:
+        if self.dead:
+            raise WorkerError("engine process exited with code -9")
+        if self.failures and self.outbox:
+            self.dead = True
+            self.failures -= 1
+            # The lost answer's move is still the one to play next time.
+            for message in reversed(self.outbox):
+                if isinstance(message, BestMove) and message.move:
+                    self.script.insert(0, message.move)
+            self.outbox = []
+            raise WorkerError("engine process exited with code -9")
+        return super().poll(timeout)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 from boardctl.config import parse_config
+from boardctl.daemon import ENGINE_RETRIES
 from boardctl.headless import run_script
 from boardctl.rules import Game
 
-from .daemon_fakes import MemoryStore, ScriptedOpponent
+from .daemon_fakes import FlakyOpponent, MemoryStore, ScriptedOpponent
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
 ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})
@@ -148,3 +151,56 @@ def test_a_flag_fall_ends_the_game_on_time():
     assert store.games[1]["result"] == ("0-1", "time forfeit")
     assert daemon.status().prompt.startswith("White's time is up: Black wins")
     assert daemon.clocks is not None and daemon.clocks[0] == 0.0
+
+
+def test_a_lost_engine_process_is_started_again_and_still_moves(caplog):
+    store = MemoryStore()
+    opponent = FlakyOpponent(["e7e5"], failures=2)
+    lines: list[str] = []
+    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n6 lift e7\n6.4 place e5\n",
+                        store, opponent=opponent, emit=lines.append)
+    assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
+    assert opponent.asked == [["e2e4"]] * 3  # asked again after each loss
+    assert store.moves(1) == ["e2e4", "e7e5"]
+    assert daemon.engine_failures == 0
+    assert sum("starting it again" in r.getMessage() for r in caplog.records) == 2
+
+
+def test_an_engine_that_keeps_dying_is_left_alone_until_the_position_changes():
+    store = MemoryStore()
+    opponent = FlakyOpponent(["e7e5"], failures=99)
+    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n", store, opponent=opponent,
+                        emit=lambda line: None)
+    # The first try and three more, then no more asking: the loop keeps running.
+    assert len(opponent.asked) == 1 + ENGINE_RETRIES
+    assert daemon.engine_text == "engine error"
+    assert daemon.status().engine_status == "engine error"
+    assert store.moves(1) == ["e2e4"]
+
+
+def test_a_real_engine_process_killed_while_thinking_is_replaced():
+    from boardctl.daemon import Daemon
+    from boardctl.engine.worker import EngineWorker
+    from boardctl.hw.sim import SimBoard
+
+    config = parse_config({"game": {"mode": "engine", "human": "black"},
+                           "engine": {"movetime": 0.3}})
+    pos = Game().position
+    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+    worker = EngineWorker(seed=0)
+    daemon = Daemon(config, board, MemoryStore(), opponent=worker)
+    try:
+        now = _stepped(daemon, 0.05)
+        assert daemon.request is not None and worker.alive
+        first = worker._process
+        first.kill()
+        first.join(5)
+        deadline = time.monotonic() + 30
+        while daemon.reconciler.engine_move is None and time.monotonic() < deadline:
+            daemon.step(now)
+            now += 0.05
+            time.sleep(0.01)
+        assert daemon.reconciler.engine_move is not None
+        assert worker.alive and worker._process is not first
+    finally:
+        daemon.close()

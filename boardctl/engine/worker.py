@@ -142,7 +142,8 @@ class EngineWorker:
     def poll(self, timeout: float = 0.0) -> list[Message]:
         """Messages that have arrived (waiting up to ``timeout`` for the first).
 
-        :raises WorkerError: when the engine process has died.
+        :raises WorkerError: once when the engine process has died; the
+            worker then forgets it, and the next :meth:`go` starts a new one.
         """
         if self._conn is None:
             return []
@@ -151,10 +152,22 @@ class EngineWorker:
             while self._conn.poll(timeout if not out else 0):
                 out.append(self._conn.recv())
         except (EOFError, OSError) as exc:
-            raise WorkerError(f"engine process is gone: {exc}") from None
+            self._forget()
+            raise WorkerError(f"engine process is gone: {exc or 'end of file'}") from None
         if not out and self._process is not None and not self._process.is_alive():
-            raise WorkerError(f"engine process exited with code {self._process.exitcode}")
+            code = self._process.exitcode
+            self._forget()
+            raise WorkerError(f"engine process exited with code {code}")
         return out
+
+    def _forget(self) -> None:
+        """Drop a dead process and its pipe."""
+        if self._conn is not None:
+            self._conn.close()
+        if self._process is not None:
+            self._process.join(1)
+        self._process = None
+        self._conn = None
 
     def close(self) -> None:
         """Stop the search and the process (killed if it does not go quietly)."""

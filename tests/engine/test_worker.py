@@ -77,3 +77,21 @@ def test_a_dead_engine_process_is_reported():
     with pytest.raises(WorkerError):
         worker.poll(0.1)
     worker.close()
+
+
+def test_a_dead_process_is_reported_once_and_the_next_go_starts_a_new_one():
+    with EngineWorker(seed=0) as worker:
+        first = worker._process
+        request = worker.go(START, [], Limits(infinite=True))
+        first.kill()
+        first.join(5)
+        with pytest.raises(WorkerError, match=r"gone|exited"):
+            while True:
+                worker.poll(0.1)
+        assert worker.poll(0.1) == []          # reported once, then forgotten
+        request = worker.go(START, [], Limits(depth=2))
+        assert worker._process is not first and worker.alive
+        answers: list[BestMove] = []
+        while not answers:
+            answers = [m for m in worker.poll(1.0) if isinstance(m, BestMove)]
+        assert answers[0].request == request and answers[0].move is not None
