@@ -45,6 +45,7 @@ from .rules import (
     san,
 )
 from .rules.pieces import SYMBOLS
+from .store import StoreError
 from .ui.state import DisplayState, PromptKind
 
 log = logging.getLogger("boardctl")
@@ -54,6 +55,9 @@ BLINK_HZ = 2.0
 TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
 ENGINE_RETRIES = 3     # engine processes started again on one position before giving up
 ENGINE_RETRY_DELAY = 1.0
+MAX_LEVEL = 20
+LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
+NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
 
 PALETTE: dict[Role, Colour] = {
     Role.LEGAL: (0, 160, 0),
@@ -78,6 +82,7 @@ class Opponent(Protocol):
     def go(self, fen: str, moves: list[str], limits: Limits, variant: str = ...) -> int: ...
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
+    def set_skill(self, skill: int) -> None: ...
     def poll(self, timeout: float = ...) -> list[Message]: ...
     def close(self) -> None: ...
 
@@ -89,6 +94,8 @@ class Store(Protocol):
     def remove_last_move(self, game_id: int) -> None: ...
     def amend_last_move(self, game_id: int, uci: str, now: float) -> None: ...
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None: ...
+    def setting(self, key: str) -> str | None: ...
+    def set_setting(self, key: str, value: str) -> None: ...
 
 
 class Display(Protocol):
@@ -157,6 +164,8 @@ class Daemon:
         self.choice = 0                      # highlighted promotion piece
         self.hint: str | None = None
         self.hint_move: tuple[int, int] | None = None
+        self.notice: tuple[str, float] | None = None  # a short message and until when
+        self.level = self._stored_level(config.engine.skill)
         clock = config.clock_seconds
         self.clocks: list[float] | None = [clock[0], clock[0]] if clock else None
         self.increment = clock[1] if clock else 0.0
@@ -444,13 +453,57 @@ class Daemon:
         choices = self.variant.promotions
         if name == "hint":
             self.request_hint()
-        elif name == "next":
-            self.choice = (self.choice + 1) % len(choices)
+        elif name in ("next", "prev"):
+            step = 1 if name == "next" else -1
+            if self.reconciler.state is State.CHOOSING:
+                self.choice = (self.choice + step) % len(choices)
+            else:
+                self.change_level(step, now)
         elif name == "ok" and self.reconciler.state is State.CHOOSING:
             return self.reconciler.choose(choices[self.choice], now)
         elif name in ("q", "f", "r", "b", "n"):
             return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now)
         return []
+
+    # ------------------------------------------------------------- levels
+    def _stored_level(self, configured: int) -> int:
+        """The level last set at the board, else the configuration's; the
+        engine is told when they differ."""
+        try:
+            text = self.store.setting(LEVEL_SETTING)
+        except StoreError as exc:
+            log.warning("cannot read the engine level from the store: %s", exc)
+            text = None
+        if text is None or not text.isdigit() or int(text) > MAX_LEVEL:
+            return configured
+        level = int(text)
+        if level != configured and self.opponent is not None:
+            try:
+                self.opponent.set_skill(level)
+            except WorkerError as exc:
+                log.warning("cannot set the engine level: %s", exc)
+        return level
+
+    def change_level(self, step: int, now: float) -> None:
+        """Raise or lower the engine's level (the next/prev buttons); it applies
+        from the engine's next move and is kept for the next start."""
+        if self.opponent is None:
+            self.notice = ("The level is for games against the engine", now + NOTICE_SECONDS)
+            return
+        level = max(0, min(MAX_LEVEL, self.level + step))
+        self.notice = (f"Engine level {level} of {MAX_LEVEL}", now + NOTICE_SECONDS)
+        if level == self.level:
+            return
+        self.level = level
+        try:
+            self.opponent.set_skill(level)
+        except WorkerError as exc:
+            self._engine_lost(exc, now)
+        try:
+            self.store.set_setting(LEVEL_SETTING, str(level))
+        except StoreError as exc:
+            log.warning("cannot keep the engine level: %s", exc)
+        log.info("engine level %d", level)
 
     # ------------------------------------------------------------- clocks
     def _tick_clock(self, now: float) -> None:
@@ -511,6 +564,8 @@ class Daemon:
             prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
         if not prompt and self.hint:
             prompt = self.hint
+        if not prompt and self.notice is not None and self.now < self.notice[1]:
+            prompt = self.notice[0]
         if scene is None:
             scene = self.reconciler.scene()
         marks = tuple(sq for sq, role in scene.squares.items()

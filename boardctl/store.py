@@ -78,6 +78,14 @@ _MIGRATIONS = (
         PRIMARY KEY (game_id, ply)
     ) WITHOUT ROWID;
     """,
+    # Version 2: what the player sets at the board (the engine's level), kept
+    # across restarts.
+    """
+    CREATE TABLE settings (
+        key         TEXT PRIMARY KEY,
+        value       TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -463,6 +471,18 @@ class GameStore:
                 "UPDATE games SET result = ?, termination = ?, ended_at = ? "
                 "WHERE id = ? AND result IS NULL", (result, termination, now, game_id))
             self._game_row(conn, game_id)
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` (replacing what was there)."""
+        with self._transaction("IMMEDIATE") as conn:
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                         (key, value))
+
+    def setting(self, key: str) -> str | None:
+        """The value kept under ``key``, or None."""
+        with self._transaction("DEFERRED") as conn:
+            row = conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
 
     # ------------------------------------------------------------ reads
     def load(self, game_id: int) -> StoredGame:

@@ -11,6 +11,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self.games: dict[int, dict[str, object]] = {}
         self.calls: list[tuple[object, ...]] = []
+        self.settings: dict[str, str] = {}
 
     def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
                  now: float) -> int:
@@ -39,6 +40,12 @@ class MemoryStore:
         self.games[game_id]["result"] = (result, termination)
         self.calls.append(("finish", game_id, result))
 
+    def setting(self, key: str) -> str | None:
+        return self.settings.get(key)
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.settings[key] = value
+
 
 class ScriptedOpponent:
     """Answers each ``go`` with the next move of its script."""
@@ -49,6 +56,7 @@ class ScriptedOpponent:
         self.outbox: list[Message] = []
         self.asked: list[list[str]] = []
         self.stops = 0
+        self.skills: list[int] = []
 
     def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
         self.requests += 1
@@ -61,6 +69,9 @@ class ScriptedOpponent:
 
     def new_game(self) -> None:
         pass
+
+    def set_skill(self, skill: int) -> None:
+        self.skills.append(skill)
 
     def poll(self, timeout: float = 0.0) -> list[Message]:
         out, self.outbox = self.outbox, []

@@ -204,3 +204,73 @@ def test_a_real_engine_process_killed_while_thinking_is_replaced():
         assert worker.alive and worker._process is not first
     finally:
         daemon.close()
+
+
+def _board_daemon(config, store, opponent):
+    from boardctl.daemon import Daemon
+    from boardctl.hw.sim import SimBoard, SimButtons
+
+    pos = Game().position
+    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+    buttons = SimButtons()
+    return Daemon(config, board, store, buttons=buttons, opponent=opponent), buttons
+
+
+def test_next_and_prev_change_the_engine_level_which_is_kept():
+    store = MemoryStore()
+    opponent = ScriptedOpponent([])
+    config = parse_config({"game": {"mode": "engine", "human": "white"},
+                           "engine": {"skill": 19}})
+    daemon, buttons = _board_daemon(config, store, opponent)
+    assert daemon.level == 19 and opponent.skills == []
+    for t, name in ((0.1, "next"), (0.2, "next"), (0.3, "prev"), (0.4, "prev"), (0.5, "prev")):
+        buttons.press(name, t)
+    now = _stepped(daemon, 0.6)
+    assert opponent.skills == [20, 19, 18, 17]  # 20 is the top: the second next changes nothing
+    assert daemon.level == 17 and store.settings == {"engine.level": "17"}
+    assert daemon.status().prompt == "Engine level 17 of 20"
+    _stepped(daemon, 3.5, now)
+    assert daemon.status().prompt == ""          # the notice goes after a few seconds
+    # The next start takes the level set at the board, and tells the engine.
+    again = ScriptedOpponent([])
+    daemon, _ = _board_daemon(config, store, again)
+    assert daemon.level == 17 and again.skills == [17]
+
+
+def test_prev_and_next_pick_the_promotion_piece_while_one_is_chosen():
+    store = MemoryStore()
+    config = parse_config({"game": {"mode": "two-players"}})
+    resume = (1, Game(fen="5k4/1P8/10/10/10/10/10/5K4 w - - 0 1"))
+    store.new_game("falcon", resume[1].start_fen, "a", "b", "x", 0)
+    from boardctl.daemon import Daemon
+    from boardctl.hw.sim import SimBoard, SimButtons
+
+    pos = resume[1].position
+    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+    buttons = SimButtons()
+    daemon = Daemon(config, board, store, buttons=buttons, resume=resume)
+    now = _stepped(daemon, 0.2)
+    board.lift(pos.geometry.parse_square("b7"))
+    now = _stepped(daemon, 0.3, now)
+    board.place(pos.geometry.parse_square("b8"))
+    now = _stepped(daemon, 1.0, now)
+    assert daemon.status().prompt_kind == "choice"
+    promotions = daemon.variant.promotions
+    buttons.press("prev", now)
+    buttons.press("prev", now + 0.1)
+    buttons.press("next", now + 0.2)
+    now = _stepped(daemon, 0.5, now)
+    assert daemon.choice == len(promotions) - 1
+    assert daemon.level == 20 and store.settings == {}   # no level change while choosing
+    buttons.press("ok", now)
+    _stepped(daemon, 0.5, now)
+    assert store.moves(1) == [f"b7b8{promotions[-1].symbol}"]
+
+
+def test_the_level_buttons_say_so_in_two_player_mode():
+    store = MemoryStore()
+    daemon, buttons = _board_daemon(TWO_PLAYERS, store, None)
+    buttons.press("next", 0.1)
+    _stepped(daemon, 0.3)
+    assert daemon.status().prompt == "The level is for games against the engine"
+    assert store.settings == {}

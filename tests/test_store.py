@@ -516,3 +516,33 @@ def test_a_writer_killed_at_random_points_loses_no_committed_move(tmp_path):
             assert all(row[2] is not None for row in rows)
             stored_plies = stored.plies
     assert reported > 0
+
+
+# ---------------------------------------------------------------- settings
+def test_settings_are_kept_across_reopening(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        assert store.setting("engine.level") is None
+        store.set_setting("engine.level", "12")
+        store.set_setting("engine.level", "14")
+    with GameStore(path) as store:
+        assert store.setting("engine.level") == "14"
+
+
+def test_a_version_1_store_gains_settings_and_keeps_its_games(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        game_id = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.0)
+        store.add_move(game_id, 1, "e2e4", 2.0)
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TABLE settings")
+    raw.execute("PRAGMA user_version = 1")
+    raw.commit()
+    raw.close()
+    with GameStore(path) as store:
+        assert [m for m in store.load(game_id).moves] == ["e2e4"]
+        store.set_setting("engine.level", "3")
+        assert store.setting("engine.level") == "3"
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+    raw.close()

@@ -70,12 +70,14 @@ select = 8               # CE0: claimed by the SPI driver, not connected
 speed_hz = 6400000       # one LED bit per SPI byte
 
 # Buttons between the GPIO and ground (internal pull-ups).  GPIO3 also wakes a
-# halted Pi.  Names are what the daemon sees in Press.button.
+# halted Pi.  Names are what the daemon sees in Press.button: prev/next pick a
+# promotion piece and ok takes it; otherwise prev/next lower and raise the
+# engine's level; hint asks the engine for a move.
 [pi.buttons]
 ok = 3
 next = 2
 prev = 18
-menu = 26
+hint = 26
 
 # ---------------------------------------------------------------------------
 # The Pico build: a Raspberry Pi Pico scans the sensors, drives the LEDs and

@@ -6,7 +6,8 @@ dragging works too).  Every lift and place goes to a
 readings the real board would give, and everything else (reconciler, engine,
 store, LEDs, display) is the daemon's own.  Putting a piece on an occupied
 square first takes the piece that stood there off the board, as a hand would.
-Keys: q f r b n choose a promotion piece, h asks for a hint, Esc quits.
+Keys: q f r b n choose a promotion piece, h asks for a hint, + and - raise and
+lower the engine's level (the board's next and prev buttons), Esc quits.
 """
 
 from __future__ import annotations
@@ -157,6 +158,8 @@ class SimWindow:
             self.daemon.choose(PieceType(SYMBOLS.index(event.unicode)), self.now())
         elif event.type == pygame.KEYDOWN and event.unicode == "h":
             self.daemon.request_hint()
+        elif event.type == pygame.KEYDOWN and event.unicode in ("+", "=", "-"):
+            self.daemon.change_level(-1 if event.unicode == "-" else 1, self.now())
 
     # ---------------------------------------------------------------- draw
     def draw(self) -> None:

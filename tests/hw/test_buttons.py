@@ -46,13 +46,13 @@ def test_a_press_is_queued_with_its_time(factory: Any, pinout: Pinout) -> None:
 def test_each_press_counts(factory: Any, pinout: Pinout) -> None:
     clock = Clock()
     buttons = open_buttons(factory, pinout, clock)
-    menu = factory.pin(pinout.pi.buttons["menu"])
+    hint = factory.pin(pinout.pi.buttons["hint"])
     for t in range(3):
         clock.now = float(t)
-        menu.drive_low()
-        menu.drive_high()
+        hint.drive_low()
+        hint.drive_high()
     assert [p.time for p in buttons.presses(3.0)] == [0.0, 1.0, 2.0]
-    assert buttons.names == ("ok", "next", "prev", "menu")
+    assert buttons.names == ("ok", "next", "prev", "hint")
 
 
 def test_the_queue_is_bounded(factory: Any) -> None:

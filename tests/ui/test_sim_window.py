@@ -94,3 +94,15 @@ def test_h_asks_for_a_hint():
     window.handle(pygame.event.Event(pygame.KEYDOWN, unicode="h", key=pygame.K_h))
     run_frames(window, clock, 0.3)
     assert window.daemon.status().prompt == "Hint: d4"
+
+
+def test_plus_and_minus_change_the_engine_level():
+    opponent = ScriptedOpponent([])
+    window = make_window("engine", opponent)
+    clock = [0.0]
+    run_frames(window, clock, 0.1)
+    for text, key in (("-", pygame.K_MINUS), ("-", pygame.K_MINUS), ("+", pygame.K_PLUS)):
+        window.handle(pygame.event.Event(pygame.KEYDOWN, unicode=text, key=key))
+    run_frames(window, clock, 0.1)
+    assert opponent.skills == [19, 18, 19]
+    assert window.daemon.status().prompt == "Engine level 19 of 20"
