@@ -54,7 +54,7 @@ from ..rules import (
     parse_uci,
 )
 from .limits import Info, Limits
-from .pipes import spawn, stop
+from .pipes import spawn, stop, write
 from .worker import BestMove, Failed, Message, Thinking, WorkerError
 
 DEFAULT_TIMEOUT = 10.0      # seconds for uciok, and for each readyok
@@ -497,10 +497,7 @@ class ExternalEngine:
         if proc is None or proc.stdin is None or self._dead is not None:
             raise WorkerError(self._dead or f"engine {self.name} is not running")
         try:
-            for line in lines:
-                proc.stdin.write(line + "\n")
-                self.transcript.append(f"> {line}")
-            proc.stdin.flush()
+            write(proc.stdin, lines, self.transcript)
         except (OSError, ValueError) as exc:
             code = self._abandon()
             self._dead = f"engine {self.name} exited{_code_text(code)}: {exc}"

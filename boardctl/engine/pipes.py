@@ -42,6 +42,18 @@ def spawn(
     return proc, lines, reader
 
 
+def write(stdin: IO[str], lines: Sequence[str], transcript: Any) -> None:
+    """Send ``lines`` and flush, noting each in ``transcript`` (``"> line"``).
+
+    :raises OSError, ValueError: when the pipe is broken or closed; each
+        client turns that into its own error.
+    """
+    for line in lines:
+        stdin.write(line + "\n")
+        transcript.append(f"> {line}")
+    stdin.flush()
+
+
 def stop(proc: subprocess.Popen[str], reader: threading.Thread | None, *,
          quit_grace: float, kill_grace: float) -> None:
     """Ask the engine to ``quit``, wait ``quit_grace`` seconds, then kill it.

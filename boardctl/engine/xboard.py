@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 
 from ..rules import BoardctlError, IllegalMoveError, InvalidMoveError
-from .pipes import spawn, stop
+from .pipes import spawn, stop, write
 
 DEFAULT_PATH = "/usr/games/fairymax"
 VARIANT = "falcon"
@@ -326,10 +326,7 @@ class FairyMax:
         if proc is None or proc.stdin is None:
             raise EngineError(f"{self.name} is not running (start() or restart() it)")
         try:
-            for line in lines:
-                proc.stdin.write(line + "\n")
-                self.transcript.append(f"> {line}")
-            proc.stdin.flush()
+            write(proc.stdin, lines, self.transcript)
         except (OSError, ValueError) as exc:
             code = self._abandon()
             raise EngineError(f"{self.name} has exited{_code_text(code)}: {exc}") from exc
