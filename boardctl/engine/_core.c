@@ -495,9 +495,13 @@ static int phase_of(const Core *c) {
     return phase < c->full_phase ? phase : c->full_phase;
 }
 
+/* Material and square values, tapered from middle game to endgame by phase. */
+static inline int tapered(const Core *c, int phase) {
+    return floordiv(c->mg * phase + c->eg * (c->full_phase - phase), c->full_phase);
+}
+
 static int material(const Core *c) {
-    int phase = phase_of(c);
-    int score = floordiv(c->mg * phase + c->eg * (c->full_phase - phase), c->full_phase);
+    int score = tapered(c, phase_of(c));
     return c->turn == 0 ? score : -score;
 }
 
@@ -516,7 +520,7 @@ static int shield(const Core *c, int colour) {
 static int evaluate(const Core *c) {
     const uint8_t *b = c->board;
     int phase = phase_of(c);
-    int score = floordiv(c->mg * phase + c->eg * (c->full_phase - phase), c->full_phase);
+    int score = tapered(c, phase);
     int pawns[2][16] = {{0}}, lo[2][16], hi[2][16];
     int rooks[32], nrooks = 0;
     for (int f = 0; f < 16; f++) { lo[0][f] = lo[1][f] = 99; hi[0][f] = hi[1][f] = -1; }

@@ -52,13 +52,19 @@ def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
     )
 
 
-def load(core: Core, pos: Position) -> None:
-    """Give ``core`` the position, with the positions since the last capture
-    or pawn move so that it sees repetitions."""
-    size = pos.geometry.size
-    rooks = [sq for sq in range(size) if pos.castling >> sq & 1]
+def reversible_history(pos: Position) -> list[int]:
+    """Hashes of the positions since the last capture or pawn move (before
+    each move since then): the only ones the current position can repeat."""
     history = pos.hash_history()
     clock = pos.halfmove_clock
-    path = history[max(0, len(history) - clock):] if clock else []
+    return history[max(0, len(history) - clock):] if clock else []
+
+
+def load(core: Core, pos: Position) -> None:
+    """Give ``core`` the position, with :func:`reversible_history` so that it
+    sees repetitions."""
+    size = pos.geometry.size
+    rooks = [sq for sq in range(size) if pos.castling >> sq & 1]
     ep = -1 if pos.ep_square is None else pos.ep_square
-    core.set_position(pos.squares, pos.turn, rooks, ep, clock, path)
+    core.set_position(pos.squares, pos.turn, rooks, ep, pos.halfmove_clock,
+                      reversible_history(pos))

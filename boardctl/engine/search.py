@@ -135,6 +135,18 @@ class Engine:
         self.seldepth = 0
         self.start = time.perf_counter()
         self.node_limit = limits.nodes
+        self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
+        self._current_best = 0
+        self._core = None
+        if self.compiled:
+            name = pos.variant.name
+            if name not in self._cores:
+                self._cores[name] = core.build(pos.variant)
+            self._core = self._cores[name]
+            core.load(self._core, pos)
+            self._core.reset_best()
+            return
+        # The Python core's own state.
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
@@ -146,20 +158,7 @@ class Engine:
         mg, eg = material_sums(pos)
         self.mg_stack = [mg]
         self.eg_stack = [eg]
-        # Positions since the last capture or pawn move, for repetitions.
-        history = pos.hash_history()
-        self.path = history[len(history) - pos.halfmove_clock:] if pos.halfmove_clock else []
-        self.path.append(pos.hash)
-        self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
-        self._current_best = 0
-        self._core = None
-        if self.compiled:
-            name = pos.variant.name
-            if name not in self._cores:
-                self._cores[name] = core.build(pos.variant)
-            self._core = self._cores[name]
-            core.load(self._core, pos)
-            self._core.reset_best()
+        self.path = [*core.reversible_history(pos), pos.hash]
 
     def _deadlines(self, pos: Position, limits: Limits) -> tuple[float | None, float | None]:
         if limits.infinite:

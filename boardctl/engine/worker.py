@@ -183,10 +183,7 @@ class EngineWorker:
         if self._process.is_alive():
             self._process.kill()
             self._process.join(2)
-        if self._conn is not None:
-            self._conn.close()
-        self._process = None
-        self._conn = None
+        self._forget()
 
     def __enter__(self) -> EngineWorker:
         self.start()
