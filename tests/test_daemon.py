@@ -206,14 +206,15 @@ def test_a_real_engine_process_killed_while_thinking_is_replaced():
         daemon.close()
 
 
-def _board_daemon(config, store, opponent):
+def _board_daemon(config, store, opponent, resume=None):
     from boardctl.daemon import Daemon
     from boardctl.hw.sim import SimBoard, SimButtons
 
-    pos = Game().position
+    pos = (resume[1] if resume else Game()).position
     board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
     buttons = SimButtons()
-    return Daemon(config, board, store, buttons=buttons, opponent=opponent), buttons
+    daemon = Daemon(config, board, store, buttons=buttons, opponent=opponent, resume=resume)
+    return daemon, buttons
 
 
 def test_next_and_prev_change_the_engine_level_which_is_kept():
@@ -242,13 +243,9 @@ def test_prev_and_next_pick_the_promotion_piece_while_one_is_chosen():
     config = parse_config({"game": {"mode": "two-players"}})
     resume = (1, Game(fen="5k4/1P8/10/10/10/10/10/5K4 w - - 0 1"))
     store.new_game("falcon", resume[1].start_fen, "a", "b", "x", 0)
-    from boardctl.daemon import Daemon
-    from boardctl.hw.sim import SimBoard, SimButtons
-
+    daemon, buttons = _board_daemon(config, store, None, resume)
+    board = daemon.sensors
     pos = resume[1].position
-    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
-    buttons = SimButtons()
-    daemon = Daemon(config, board, store, buttons=buttons, resume=resume)
     now = _stepped(daemon, 0.2)
     board.lift(pos.geometry.parse_square("b7"))
     now = _stepped(daemon, 0.3, now)
