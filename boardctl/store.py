@@ -234,7 +234,9 @@ class GameStore:
                     raise _Corrupt(" ".join(found.split())[:200])
                 version = self._schema_version(probe)  # refuses before anything is written
                 if not create:
-                    if version != SCHEMA_VERSION:
+                    # Every version from 1 has the games; an older file is
+                    # read as it is, and migrated only by the daemon.
+                    if version == 0:
                         raise StoreError(f"game database {self.path} holds no games yet")
                     return probe
             except sqlite3.Error as exc:

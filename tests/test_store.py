@@ -546,3 +546,23 @@ def test_a_version_1_store_gains_settings_and_keeps_its_games(tmp_path):
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
     raw.close()
+
+
+def test_a_version_1_store_is_read_before_the_daemon_migrates_it(tmp_path):
+    # boardctl upgraded, `boardctl pgn` run before the daemon has started:
+    # the reader must not mistake the older file for an empty one.
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        game_id = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.0)
+        store.add_move(game_id, 1, "e2e4", 2.0)
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TABLE settings")
+    raw.execute("PRAGMA user_version = 1")
+    raw.commit()
+    raw.close()
+    out = io.StringIO()
+    assert pgn_command(path, None, False, out) == 0
+    assert "1. e4" in out.getvalue()
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone() == (1,)  # a reader migrates nothing
+    raw.close()
