@@ -161,7 +161,6 @@ class Daemon:
         self.engine_depth: int | None = None
         self.engine_score = ""
         self.events: list[Event] = []        # everything that happened, for tests and logs
-        self.choice = 0                      # highlighted promotion piece
         self.hint: str | None = None
         self.hint_move: tuple[int, int] | None = None
         self.notice: tuple[str, float] | None = None  # a short message and until when
@@ -450,17 +449,19 @@ class Daemon:
 
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
-        choices = self.variant.promotions
+        rec = self.reconciler
+        choices = rec.promotion_choices
         if name == "hint":
             self.request_hint()
         elif name in ("next", "prev"):
             step = 1 if name == "next" else -1
-            if self.reconciler.state is State.CHOOSING:
-                self.choice = (self.choice + step) % len(choices)
+            if choices:
+                at = choices.index(rec.promotion_piece) if rec.promotion_piece in choices else 0
+                rec.highlight(choices[(at + step) % len(choices)])
             else:
                 self.change_level(step, now)
-        elif name == "ok" and self.reconciler.state is State.CHOOSING:
-            return self.reconciler.choose(choices[self.choice], now)
+        elif name == "ok" and choices:
+            return rec.choose(rec.promotion_piece, now)
         elif name in ("q", "f", "r", "b", "n"):
             return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now)
         return []
@@ -556,9 +557,9 @@ class Daemon:
         choices: tuple[PieceType, ...] = ()
         if state is State.ERROR:
             kind = "error"
-        elif state is State.CHOOSING and prompt.startswith("Choose"):
+        elif self.reconciler.promotion_choices:
             kind = "choice"
-            choices = self.variant.promotions
+            choices = self.reconciler.promotion_choices
         if not prompt and self.flagged is not None:
             loser, winner = ("White", "Black") if self.flagged == WHITE else ("Black", "White")
             prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
@@ -579,10 +580,18 @@ class Daemon:
             white_clock=self.clocks[0] if self.clocks else None,
             black_clock=self.clocks[1] if self.clocks else None,
             prompt=prompt, prompt_kind=kind,
-            choices=choices, chosen=self.choice if choices else None, marks=marks,
+            choices=choices, chosen=self.promotion_highlight(), marks=marks,
             status="" if self.sensors.healthy else "board not connected",
             status_alert=not self.sensors.healthy,
         )
+
+    def promotion_highlight(self) -> int | None:
+        """Index of the highlighted promotion piece while one is chosen."""
+        choices = self.reconciler.promotion_choices
+        piece = self.reconciler.promotion_piece
+        if not choices:
+            return None
+        return choices.index(piece) if piece in choices else 0
 
     def _move_texts(self) -> tuple[str, ...]:
         """The game's moves in SAN, worked out again only when they change:

@@ -257,7 +257,8 @@ def test_prev_and_next_pick_the_promotion_piece_while_one_is_chosen():
     buttons.press("prev", now + 0.1)
     buttons.press("next", now + 0.2)
     now = _stepped(daemon, 0.5, now)
-    assert daemon.choice == len(promotions) - 1
+    assert daemon.reconciler.promotion_piece == promotions[-1]
+    assert daemon.status().chosen == len(promotions) - 1
     assert daemon.level == 20 and store.settings == {}   # no level change while choosing
     buttons.press("ok", now)
     _stepped(daemon, 0.5, now)
@@ -271,3 +272,57 @@ def test_the_level_buttons_say_so_in_two_player_mode():
     _stepped(daemon, 0.3)
     assert daemon.status().prompt == "The level is for games against the engine"
     assert store.settings == {}
+
+
+PROMOTING = "k9/3P6/10/p9/10/10/10/9K w - - 0 1"
+
+
+def _promotion_daemon(config, opponent):
+    store = MemoryStore()
+    resume = (1, Game(fen=PROMOTING))
+    store.new_game("falcon", resume[1].start_fen, "a", "b", "x", 0)
+    daemon, buttons = _board_daemon(config, store, opponent, resume)
+    pos = resume[1].position
+    now = _stepped(daemon, 0.2)
+    daemon.sensors.lift(pos.geometry.parse_square("d7"))
+    now = _stepped(daemon, 0.3, now)
+    daemon.sensors.place(pos.geometry.parse_square("d8"))
+    now = _stepped(daemon, 1.0, now)
+    assert daemon.status().prompt_kind == "choice"
+    return daemon, buttons, store, now
+
+
+def test_against_the_engine_it_thinks_only_once_the_promotion_piece_is_settled():
+    opponent = ScriptedOpponent([])
+    daemon, buttons, store, now = _promotion_daemon(ENGINE_BLACK, opponent)
+    # The pawn stands on d8 but which piece it is remains open: no move yet,
+    # so nothing for the engine to think about.
+    now = _stepped(daemon, 2.0, now)
+    assert opponent.asked == [] and store.moves(1) == []
+    buttons.press("next", now)            # queen -> falcon
+    buttons.press("ok", now + 0.1)
+    _stepped(daemon, 0.5, now)
+    assert store.moves(1) == ["d7d8f"]
+    assert opponent.asked == [["d7d8f"]]
+
+
+def test_a_promotion_left_open_takes_the_highlighted_piece():
+    opponent = ScriptedOpponent([])
+    daemon, buttons, store, now = _promotion_daemon(ENGINE_BLACK, opponent)
+    buttons.press("prev", now)            # queen -> knight, the last of the list
+    now = _stepped(daemon, daemon.reconciler.config.promotion_wait + 0.5, now)
+    assert store.moves(1) == ["d7d8n"]
+    assert opponent.asked == [["d7d8n"]]
+
+
+def test_the_opponent_reaching_for_a_piece_takes_the_highlighted_promotion():
+    daemon, buttons, store, now = _promotion_daemon(TWO_PLAYERS, None)
+    buttons.press("next", now)
+    buttons.press("next", now + 0.1)      # queen -> falcon -> rook
+    now = _stepped(daemon, 0.3, now)
+    pos = daemon.game.position
+    daemon.sensors.lift(pos.geometry.parse_square("a8"))   # out of the rook's check
+    now = _stepped(daemon, 0.3, now)
+    daemon.sensors.place(pos.geometry.parse_square("a7"))
+    _stepped(daemon, 1.0, now)
+    assert store.moves(1) == ["d7d8r", "a8a7"]

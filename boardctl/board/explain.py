@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import Move, Position
-from ..rules.moves import CASTLE, EN_PASSANT
+from ..rules.moves import CASTLE, EN_PASSANT, code_flag, code_from, code_to
 
 
 def occupancy(pos: Position) -> int:
@@ -37,9 +37,7 @@ class Candidate:
 
 def footprint(pos: Position, code: int) -> tuple[int, int]:
     """The squares a move lifts from or places on, and its capture square (or -1)."""
-    frm = code & 127
-    to = code >> 7 & 127
-    flag = code >> 17
+    frm, to, flag = code_from(code), code_to(code), code_flag(code)
     squares = 1 << frm | 1 << to
     capture = to if pos.squares[to] and flag != CASTLE else -1
     if flag == EN_PASSANT:

@@ -27,12 +27,13 @@ reading only makes sense after it: a quick reply must not be missed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from ..rules import FenError, Game, IllegalMoveError, Move, Outcome, PieceType, Position, san
-from ..rules.moves import CASTLE
-from ..rules.pieces import FALCON
+from ..rules.moves import CASTLE, code_flag, code_from, code_to
+from ..rules.pieces import FALCON, piece_colour, piece_kind
 from .events import (
     ErrorShown,
     Event,
@@ -73,26 +74,26 @@ class State(Enum):
     GAME_OVER = "game over"
 
 
-@dataclass
-class _Episode:
+@dataclass(frozen=True)
+class Episode:
     """What happened on the board since it last agreed with the game."""
 
-    recent: list[int] = field(default_factory=list)   # squares, latest change last
-    placed: list[int] = field(default_factory=list)   # squares put down, latest last
-    changed_at: dict[int, int] = field(default_factory=dict)  # square -> change number
+    recent: tuple[int, ...] = ()     # squares, latest change last
+    placed: tuple[int, ...] = ()     # squares put down, latest last
+    changed_at: Mapping[int, int] = field(default_factory=dict)  # square -> change number
     count: int = 0
 
-    def note(self, lifted: list[int], placed: list[int]) -> None:
+    def noted(self, lifted: list[int], placed: list[int]) -> Episode:
+        """This episode with one more reading's changes."""
+        recent = [sq for sq in self.recent if sq not in lifted and sq not in placed]
+        recent += lifted + placed
+        changed_at = dict(self.changed_at)
+        count = self.count
         for sq in lifted + placed:
-            if sq in self.recent:
-                self.recent.remove(sq)
-            self.recent.append(sq)
-            self.count += 1
-            self.changed_at[sq] = self.count
-        for sq in placed:
-            if sq in self.placed:
-                self.placed.remove(sq)
-            self.placed.append(sq)
+            count += 1
+            changed_at[sq] = count
+        put = [sq for sq in self.placed if sq not in placed] + placed
+        return Episode(tuple(recent), tuple(put), changed_at, count)
 
     def touched(self, sq: int) -> bool:
         return sq in self.recent
@@ -103,32 +104,61 @@ class _Episode:
         return self.changed_at.get(sq, 0) > self.changed_at.get(mover, 0)
 
 
-@dataclass
-class _Amendable:
+NO_EPISODE = Episode()
+
+
+@dataclass(frozen=True)
+class Amendable:
     """The last human move, while the opponent has not touched anything;
     ``episode`` runs on from before that move."""
 
     move: Move
     before: Position
-    episode: _Episode
-    explainer: Explainer | None = None
-
-    def explain(self) -> Explainer:
-        """The position before the move, explained once (it does not change)."""
-        if self.explainer is None:
-            self.explainer = Explainer(self.before)
-        return self.explainer
+    episode: Episode
 
 
-@dataclass
-class _Promotion:
-    candidates: list[Candidate]
+@dataclass(frozen=True)
+class Promotion:
+    """A pawn has arrived; the piece it becomes is still to be chosen."""
+
+    candidates: tuple[Candidate, ...]
     deadline: float
 
 
-@dataclass
-class _Ambiguity:
-    candidates: list[Candidate]
+@dataclass(frozen=True)
+class SwapWait:
+    """A capture whose target never read empty, or the mover's piece in the
+    air: taken only at ``deadline`` (see ``ReconcilerConfig.swap_wait``)."""
+
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class Ambiguity:
+    """Several captures fit: the player shows the square by handling it."""
+
+    candidates: tuple[Candidate, ...]
+
+
+Waiting = Promotion | SwapWait | Ambiguity
+
+
+@dataclass(frozen=True)
+class Transient:
+    """Everything the reconciler knows beyond the game and the last reading:
+    the state of the move under way.  Replaced whole on each transition, so
+    each says what it keeps."""
+
+    episode: Episode = NO_EPISODE
+    judge_due: float | None = None          # when the reading will have settled
+    tentative: Candidate | None = None      # the move the board last showed, unsettled
+    amendable: Amendable | None = None
+    waiting: Waiting | None = None          # a choice or a wait that is the mover's
+    choice: PieceType | None = None         # promotion piece picked ahead
+    highlight: PieceType | None = None      # promotion piece the display highlights
+    unexplained_since: float | None = None  # start of the grace period
+    fix: Fix | None = None                  # the fix being shown
+    new_game_due: float | None = None       # start position held since
 
 
 class Reconciler:
@@ -156,23 +186,16 @@ class Reconciler:
         self.state = State.SYNCED
         self.prompt = ""
         self.engine_move: Move | None = None
+        self.t = Transient()
         self._start_occ = occupancy(Position(None, game.variant))
         self._history = self._replayed_occupancies(game)
+        # Caches, worked out again when what they depend on changes.
         self._explainer: Explainer | None = None
-        self._episode = _Episode()
-        self._judge_due: float | None = None
-        self._tentative: Candidate | None = None
-        self._amendable: _Amendable | None = None
-        self._promotion: _Promotion | None = None
-        self._ambiguity: _Ambiguity | None = None
-        self._choice: PieceType | None = None
-        self._unexplained_since: float | None = None
-        self._fix: Fix | None = None
-        self._new_game_due: float | None = None
+        self._before_explainer: Explainer | None = None
         self._outcome_key: tuple[int, int, int] | None = None
         self._outcome_value: Outcome | None = None
         if self.reading != occupancy(game.position):
-            self._judge_due = self.config.settle
+            self.t = Transient(judge_due=self.config.settle)
 
     @staticmethod
     def _replayed_occupancies(game: Game) -> list[tuple[int, int]]:
@@ -191,21 +214,29 @@ class Reconciler:
         events: list[Event] = self.tick(now)
         if reading != self.reading:
             changed = reading ^ self.reading
+            events += self._mover_done(changed, now)
             geo = self.game.position.geometry
             lifted = geo.squares(changed & self.reading)
             placed = geo.squares(changed & reading)
-            self._episode.note(lifted, placed)
-            if self._amendable and changed & self.game.position.colors[self._side_to_move]:
-                self._amendable = None  # the opponent touched one of their pieces
-            if self._amendable:
-                self._amendable.episode.note(lifted, placed)
+            t = self.t
+            amendable = t.amendable
+            if amendable and changed & self.game.position.colors[self._side_to_move]:
+                amendable = None  # the opponent touched one of their pieces
+            if amendable:
+                amendable = replace(amendable, episode=amendable.episode.noted(lifted, placed))
             self.reading = reading
             self.changed_at = now
-            self._judge_due = now + self.config.settle
-            self._promotion = None
-            self._new_game_due = None
-            if self._fix is None:
-                self._unexplained_since = None  # grace runs for one unexplained reading
+            self.t = replace(
+                t,
+                episode=t.episode.noted(lifted, placed),
+                amendable=amendable,
+                judge_due=now + self.config.settle,
+                # A promotion or a swap is judged again from this reading.
+                waiting=t.waiting if isinstance(t.waiting, Ambiguity) else None,
+                new_game_due=None,
+                # Grace runs for one unexplained reading.
+                unexplained_since=t.unexplained_since if t.fix else None,
+            )
             events += self._quick_reply()
         events += self.tick(now)
         return events
@@ -213,41 +244,68 @@ class Reconciler:
     def tick(self, now: float) -> list[Event]:
         """Let time pass: settle, grace, promotion and new-game timers."""
         events: list[Event] = []
-        if self._judge_due is not None and now >= self._judge_due:
-            self._judge_due = None
+        if self.t.judge_due is not None and now >= self.t.judge_due:
+            self.t = replace(self.t, judge_due=None)
             events += self._judge(now)
-        if self._promotion and now >= self._promotion.deadline:
-            events += self._promote(self._default_promotion(), now)
-        if self._new_game_due is not None and now >= self._new_game_due:
+        waiting = self.t.waiting
+        if isinstance(waiting, Promotion) and now >= waiting.deadline:
+            events += self._promote(self.promotion_piece, now)
+        if self.t.new_game_due is not None and now >= self.t.new_game_due:
             events += self._new_game()
-        if (
-            self._unexplained_since is not None
-            and self._fix is None
-            and self._judge_due is None
-            and now >= self._unexplained_since + self.config.grace
-        ):
+        grace_end = self._grace_end()
+        if grace_end is not None and now >= grace_end:
             events += self._show_fix()
         return events
 
+    def _grace_end(self) -> float | None:
+        t = self.t
+        if t.unexplained_since is None or t.fix is not None or t.judge_due is not None:
+            return None
+        return t.unexplained_since + self.config.grace
+
     def next_deadline(self) -> float | None:
         """The earliest time at which :meth:`tick` has something to do."""
-        times = []
-        if self._judge_due is not None:
-            times.append(self._judge_due)
-        if self._promotion:
-            times.append(self._promotion.deadline)
-        if self._new_game_due is not None:
-            times.append(self._new_game_due)
-        if self._unexplained_since is not None and self._fix is None and self._judge_due is None:
-            times.append(self._unexplained_since + self.config.grace)
-        return min(times) if times else None
+        waiting = self.t.waiting
+        times = [
+            self.t.judge_due,
+            waiting.deadline if isinstance(waiting, Promotion) else None,
+            self.t.new_game_due,
+            self._grace_end(),
+        ]
+        return min((x for x in times if x is not None), default=None)
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
         """The player picked a promotion piece (before or during the promotion)."""
-        self._choice = piece
-        if self._promotion:
+        self.t = replace(self.t, choice=piece)
+        if isinstance(self.t.waiting, Promotion):
             return self._promote(piece, now)
         return []
+
+    def highlight(self, piece: PieceType) -> None:
+        """The piece the display highlights while a promotion waits: it is the
+        one taken if the wait ends without a choice."""
+        self.t = replace(self.t, highlight=piece)
+
+    @property
+    def promotion_choices(self) -> tuple[PieceType, ...]:
+        """The pieces to choose from while a promotion waits, else ()."""
+        if not isinstance(self.t.waiting, Promotion):
+            return ()
+        return tuple(c.move.promotion for c in self.t.waiting.candidates if c.move.promotion)
+
+    @property
+    def capture_choices(self) -> tuple[int, ...]:
+        """The squares one of which the mover captured on, while the board
+        cannot tell which, else ()."""
+        if not isinstance(self.t.waiting, Ambiguity):
+            return ()
+        return tuple(sorted({c.move.to_square for c in self.t.waiting.candidates}))
+
+    @property
+    def promotion_piece(self) -> PieceType:
+        """The piece a promotion takes now: the one chosen, else the one
+        highlighted, else the default."""
+        return self.t.choice or self.t.highlight or self._default_promotion()
 
     def set_engine_move(self, move: Move) -> None:
         """The engine's move, for the player to carry out on the board.
@@ -259,7 +317,7 @@ class Reconciler:
             raise IllegalMoveError(f"engine move {uci} is not playable now")
         self.engine_move = move
         self._explainer = None
-        self._judge_due = self.changed_at + self.config.settle
+        self.t = replace(self.t, judge_due=self.changed_at + self.config.settle)
 
     # ------------------------------------------------------------ queries
     @property
@@ -285,6 +343,13 @@ class Reconciler:
             self._explainer = Explainer(self.game.position)
         return self._explainer
 
+    def _explain_before(self, amendable: Amendable) -> Explainer:
+        """The position before the amendable move, explained once (it does not change)."""
+        if self._before_explainer is None or self._before_explainer.position is not \
+                amendable.before:
+            self._before_explainer = Explainer(amendable.before)
+        return self._before_explainer
+
     def _allowed(self, candidates: list[Candidate]) -> list[Candidate]:
         """Moves the board may show now: any human move, or the engine's own."""
         if self._outcome() is not None:
@@ -300,6 +365,24 @@ class Reconciler:
         return bool(self._allowed(ex.matches(reading)) or self._allowed(ex.in_progress(reading)))
 
     # ------------------------------------------------------------ judging
+    def _mover_done(self, changed: int, now: float) -> list[Event]:
+        """The opponent's hand on one of their own pieces says the mover is
+        done: a move that waits only for the mover (the promotion piece, a
+        swap capture's wait) is taken as it stands."""
+        waiting = self.t.waiting
+        if self.engine_side is not None or not isinstance(waiting, Promotion | SwapWait):
+            return []
+        if not self._one_move(waiting.candidates):
+            return []   # which capture is still the mover's to show
+        sample = waiting.candidates[0]
+        theirs = self.game.position.colors[1 - self._side_to_move] & sample.after \
+            & ~sample.footprint
+        if not changed & theirs:
+            return []
+        self.t = replace(self.t, waiting=None)
+        return self._commit(self._promoting(waiting.candidates),
+                            by_engine=not self._human_to_move)
+
     def _quick_reply(self) -> list[Event]:
         """Accept the engine's move the moment the board shows it, and keep
         track of the move the board last showed (see :meth:`_reply_started`)."""
@@ -308,21 +391,38 @@ class Reconciler:
             engine = [c for c in ex.candidates if c.move == self.engine_move]
             if self.reading == engine[0].after:
                 return self._commit(engine[0], by_engine=True)
-            self._tentative = engine[0]
+            self.t = replace(self.t, tentative=engine[0])
             return []
         matches = [c for c in self._allowed(ex.matches(self.reading)) if not self._is_swap(c)]
         if len(matches) == 1:
-            self._tentative = matches[0]
+            self.t = replace(self.t, tentative=matches[0])
+        elif matches and self.engine_side is None and self._one_move(matches):
+            # A pawn on the last rank: an opponent who reaches for a piece
+            # before it settles takes the promotion piece as it stands.
+            self.t = replace(self.t, tentative=self._promoting(matches))
         elif self._explained(self.reading):
-            self._tentative = None  # the piece is on its way again
+            self.t = replace(self.t, tentative=None)  # the piece is on its way again
         return []
+
+    @staticmethod
+    def _one_move(candidates: Sequence[Candidate]) -> bool:
+        """Do ``candidates`` differ at most in the promotion piece?"""
+        return len({(c.from_square, c.move.to_square) for c in candidates}) == 1
+
+    def _promoting(self, candidates: Sequence[Candidate]) -> Candidate:
+        """The one of ``candidates`` (of one move) that a promotion would take now."""
+        for piece in (self.promotion_piece, self._default_promotion(), None):
+            for c in candidates:
+                if c.move.promotion == piece:
+                    return c
+        return candidates[0]
 
     def _reply_started(self, now: float) -> list[Event] | None:
         """The settled reading makes sense only after the move last shown (or
         the engine's): the reply began before that move settled.  Commit it,
         then judge the rest.  Decided only now, once settled: a nudge of an
         opponent's piece in the middle of a slide must not end the move."""
-        pending = self._tentative
+        pending = self.t.tentative
         if pending is None or self._explained(self.reading):
             return None
         after = self.game.position.copy()
@@ -331,15 +431,18 @@ class Reconciler:
         if not (self.reading == later.base or later.matches(self.reading)
                 or later.in_progress(self.reading)):
             return None
+        if pending.move.promotion:  # the piece may have been chosen since
+            pending = self._promoting(_same_squares(self._explain(), pending))
         events = self._commit(pending, by_engine=not self._human_to_move)
-        self._judge_due = None
+        self.t = replace(self.t, judge_due=None)
         return events + self._judge(now)
 
     def _judge(self, now: float) -> list[Event]:
         """The reading has settled: decide what it is (module docstring)."""
         reading = self.reading
         ex = self._explain()
-        self._ambiguity = None
+        if isinstance(self.t.waiting, Ambiguity):
+            self.t = replace(self.t, waiting=None)
         if reading == ex.base:
             self._synced()
             return []
@@ -351,7 +454,7 @@ class Reconciler:
         if matches:
             swap_due = self.changed_at + self.config.swap_wait
             if all(self._is_swap(c) for c in matches) and now < swap_due:
-                self._judge_due = swap_due
+                self.t = replace(self.t, judge_due=swap_due, waiting=SwapWait(tuple(matches)))
                 self.state = State.BUSY
                 return []
             return self._take(matches, now, by_engine=not self._human_to_move)
@@ -364,14 +467,14 @@ class Reconciler:
             if self._outcome() is not None:
                 return self._new_game()
             # Setting up the start position mid-game: a new game if it is held.
-            self._new_game_due = self.changed_at + self.config.new_game_hold
-            self._unexplained_since = None
+            self.t = replace(self.t, new_game_due=self.changed_at + self.config.new_game_hold,
+                             unexplained_since=None)
             self._clear_fix()
             self.state = State.BUSY
             hold = f"{self.config.new_game_hold:g}"
             return self._set_prompt(f"Keep the start position for {hold} s for a new game")
         if self._in_progress(reading):
-            self._unexplained_since = None
+            self.t = replace(self.t, unexplained_since=None)
             self._clear_fix()
             self.state = State.BUSY
             return events
@@ -379,22 +482,24 @@ class Reconciler:
             self.state = State.GAME_OVER
             return events
         self.state = State.UNEXPLAINED
-        if self._unexplained_since is None:
-            self._unexplained_since = self.changed_at
-        if self._fix is not None or now >= self._unexplained_since + self.config.grace:
+        if self.t.unexplained_since is None:
+            self.t = replace(self.t, unexplained_since=self.changed_at)
+        since = self.t.unexplained_since
+        if self.t.fix is not None or (since is not None and now >= since + self.config.grace):
             events += self._show_fix()
         return events
 
     def _is_swap(self, c: Candidate) -> bool:
         """A capture whose target square has not changed: pieces swapped, or
         the capturing piece still in the player's hand."""
-        return c.capture >= 0 and not self._episode.touched(c.capture)
+        return c.capture >= 0 and not self.t.episode.touched(c.capture)
 
     def _in_progress(self, reading: int) -> bool:
         ex = self._explain()
         if self._allowed(ex.in_progress(reading)):
             return True
-        if self._amendable and self._amendable.explain().in_progress(reading):
+        amendable = self.t.amendable
+        if amendable and self._explain_before(amendable).in_progress(reading):
             return True
         if self.config.allow_takeback and self._history:
             # Undoing the last move, half done: changes only on its squares.
@@ -404,7 +509,7 @@ class Reconciler:
             ).bit_count()
         return False
 
-    def _pick(self, matches: list[Candidate], episode: _Episode | None = None,
+    def _pick(self, matches: list[Candidate], episode: Episode | None = None,
               base: int | None = None) -> list[Candidate]:
         """Narrow moves that leave the same occupancy by what the player handled.
 
@@ -414,7 +519,7 @@ class Reconciler:
         move), then those with the fewest squares untouched, then the capture
         square put down, or else lifted, last.
         """
-        episode = episode or self._episode
+        seen = episode or self.t.episode
         before = self._explain().base if base is None else base
 
         def counts(c: Candidate, sq: int) -> bool:
@@ -425,12 +530,12 @@ class Reconciler:
                 # the king's square when the rook lands on it) is handled only
                 # if it changed after the squares the move vacates were lifted.
                 vacated = c.footprint & before & ~c.after
-                return all(episode.handled_after(sq, v)
+                return all(seen.handled_after(sq, v)
                            for v in range(vacated.bit_length()) if vacated >> v & 1)
             return True
 
         def score(c: Candidate) -> tuple[int, int]:
-            covered = sum(1 for sq in episode.recent if counts(c, sq))
+            covered = sum(1 for sq in seen.recent if counts(c, sq))
             # On a tie, the move with no square nobody touched: a1e1 over the
             # castling that also needs the king moved.
             return covered, covered - c.footprint.bit_count()
@@ -440,14 +545,14 @@ class Reconciler:
         if len({(c.move.from_square, c.move.to_square) for c in matches}) == 1:
             return matches
         captures = {c.capture for c in matches if c.capture >= 0}
-        for sq in reversed(episode.placed):
+        for sq in reversed(seen.placed):
             if sq in captures:
                 picked = [c for c in matches if c.capture == sq
-                          and episode.handled_after(sq, c.from_square)]
+                          and seen.handled_after(sq, c.from_square)]
                 if picked:
                     return picked
-        touched = [c for c in matches if c.capture >= 0 and episode.touched(c.capture)
-                   and episode.handled_after(c.capture, c.from_square)]
+        touched = [c for c in matches if c.capture >= 0 and seen.touched(c.capture)
+                   and seen.handled_after(c.capture, c.from_square)]
         if len({c.capture for c in touched}) == 1:
             return touched
         return matches
@@ -457,16 +562,17 @@ class Reconciler:
         if len({(c.move.from_square, c.move.to_square) for c in picked}) > 1:
             return self._ask_capture_square(picked)
         if len(picked) > 1:  # one square, several promotion pieces
-            if self._choice is not None:
-                return self._promote(self._choice, now, picked)
-            self._promotion = _Promotion(picked, now + self.config.promotion_wait)
+            if self.t.choice is not None:
+                return self._promote(self.t.choice, now, tuple(picked))
+            self.t = replace(self.t, waiting=Promotion(tuple(picked),
+                                                       now + self.config.promotion_wait))
             self.state = State.CHOOSING
             names = ", ".join(c.move.promotion.title for c in picked if c.move.promotion)
             return self._set_prompt(f"Choose the new piece: {names}")
         return self._commit(picked[0], by_engine)
 
     def _ask_capture_square(self, picked: list[Candidate]) -> list[Event]:
-        self._ambiguity = _Ambiguity(picked)
+        self.t = replace(self.t, waiting=Ambiguity(tuple(picked)))
         self.state = State.CHOOSING
         piece = piece_name(self.game.position, picked[0].from_square)
         return self._set_prompt(
@@ -474,15 +580,17 @@ class Reconciler:
         )
 
     def _promote(self, piece: PieceType, now: float,
-                 candidates: list[Candidate] | None = None) -> list[Event]:
-        pool = candidates or (self._promotion.candidates if self._promotion else [])
-        self._promotion = None
+                 candidates: tuple[Candidate, ...] | None = None) -> list[Event]:
+        """Commit one of ``candidates`` (by default the promotion waiting):
+        the one that promotes to ``piece``, else to the default piece."""
+        waiting = self.t.waiting
+        pool = candidates or (waiting.candidates if isinstance(waiting, Promotion) else ())
+        self.t = replace(self.t, waiting=None)
         chosen = [c for c in pool if c.move.promotion == piece] or [
             c for c in pool if c.move.promotion == self._default_promotion()
         ]
         if not chosen:
             return []
-        self._choice = None
         return self._commit(chosen[0], by_engine=not self._human_to_move)
 
     def _default_promotion(self) -> PieceType:
@@ -491,10 +599,10 @@ class Reconciler:
         return wanted if wanted in allowed else allowed[0]
 
     def _try_amend(self, now: float) -> list[Event] | None:
-        amendable = self._amendable
+        amendable = self.t.amendable
         if amendable is None:
             return None
-        before = amendable.explain()
+        before = self._explain_before(amendable)
         if self.reading == before.base:
             return self._take_back()
         matches = [c for c in before.matches(self.reading) if c.move != amendable.move]
@@ -522,13 +630,17 @@ class Reconciler:
         self._history.append((occupancy(pos), c.footprint))
         self.game.push(c.move)
         self._explainer = None
-        self._tentative = None
-        self._promotion = None
-        self._ambiguity = None
         self.engine_move = None
-        self._amendable = None if by_engine else _Amendable(c.move, before, self._episode)
-        self._episode = _Episode()
-        self._new_game_due = None
+        # A new position: nothing of the move before carries over but the
+        # timers still running on the reading and, for a human move, the
+        # chance to amend it.
+        t = self.t
+        self.t = Transient(
+            judge_due=t.judge_due,
+            unexplained_since=t.unexplained_since,
+            fix=t.fix,
+            amendable=None if by_engine else Amendable(c.move, before, t.episode),
+        )
         events: list[Event] = [] if quiet else [MoveMade(c.move, uci, text, by_engine)]
         events += self._after_change()
         return events
@@ -539,14 +651,14 @@ class Reconciler:
         self._history.pop()
         uci = pos.uci(move)
         self._explainer = None
-        self._amendable = None
         self.engine_move = None
-        self._tentative = None
-        self._episode = _Episode()
+        t = self.t
+        self.t = Transient(judge_due=t.judge_due, unexplained_since=t.unexplained_since,
+                           fix=t.fix)
         return [MoveTakenBack(move, uci), *self._after_change()]
 
     def _new_game(self) -> list[Event]:
-        self._new_game_due = None
+        self.t = replace(self.t, new_game_due=None)
         if self.reading != self._start_occ:
             return []
         self.game = Game(self.game.variant)
@@ -554,11 +666,10 @@ class Reconciler:
         self.prompt = ""
         self._history = []
         self._explainer = None
-        self._amendable = None
         self.engine_move = None
-        self._tentative = None
-        self._choice = None
-        self._episode = _Episode()
+        t = self.t
+        self.t = Transient(judge_due=t.judge_due, unexplained_since=t.unexplained_since,
+                           fix=t.fix)
         return [NewGame(), *self._after_change()]
 
     def _after_change(self) -> list[Event]:
@@ -577,25 +688,24 @@ class Reconciler:
                 )
         else:
             # Judge the rest (a quick reply) once it has settled.
-            self._judge_due = self.changed_at + self.config.settle
-            self._unexplained_since = None
+            self.t = replace(self.t, judge_due=self.changed_at + self.config.settle,
+                             unexplained_since=None)
             self._clear_fix()
         return events
 
     def _synced(self) -> None:
+        """The board shows the game's position: only the amendable move (and
+        a promotion piece picked ahead) outlive this."""
         self.state = State.GAME_OVER if self._outcome() else State.SYNCED
-        self._episode = _Episode()
-        self._unexplained_since = None
-        self._new_game_due = None
-        self._ambiguity = None
-        self._tentative = None
-        self._fix = None
+        t = self.t
+        self.t = Transient(judge_due=t.judge_due, amendable=t.amendable, choice=t.choice,
+                           highlight=t.highlight)
         if self.state is not State.GAME_OVER:
             self.prompt = ""
 
     def _clear_fix(self) -> None:
-        if self._fix is not None:
-            self._fix = None
+        if self.t.fix is not None:
+            self.t = replace(self.t, fix=None)
             self.prompt = ""
 
     def _set_prompt(self, text: str) -> list[Event]:
@@ -609,15 +719,15 @@ class Reconciler:
         if fix is None:
             return []
         self.state = State.ERROR
-        if fix == self._fix:
+        if fix == self.t.fix:
             return []
-        self._fix = fix
+        self.t = replace(self.t, fix=fix)
         self.prompt = fix.text
         return [ErrorShown(fix.text)]
 
     def _diagnose(self) -> Fix | None:
         pos = self.game.position
-        recent = self._episode.recent
+        recent = list(self.t.episode.recent)
         if not self._human_to_move:
             if self.engine_move is not None:
                 target = pos.copy()
@@ -632,8 +742,8 @@ class Reconciler:
         if fix is None:
             return None
         code = pseudo_match(pos, self.reading)
-        if code is not None and code >> 17 != CASTLE:
-            frm, to = code & 127, code >> 7 & 127
+        if code is not None and code_flag(code) != CASTLE:
+            frm, to = code_from(code), code_to(code)
             reason = "That move leaves your king in check" if not pos.is_check() \
                 else "Your king is in check"
             name = piece_name(pos, frm)
@@ -644,15 +754,16 @@ class Reconciler:
     def scene(self) -> LedScene:
         """What the LEDs should show now."""
         pos = self.game.position
-        if self._fix is not None:
+        fix, waiting = self.t.fix, self.t.waiting
+        if fix is not None:
             squares = {}
-            if self._fix.from_square is not None:
-                squares[self._fix.from_square] = Role.FIX_FROM
-            if self._fix.to_square is not None:
-                squares[self._fix.to_square] = Role.FIX_TO
+            if fix.from_square is not None:
+                squares[fix.from_square] = Role.FIX_FROM
+            if fix.to_square is not None:
+                squares[fix.to_square] = Role.FIX_TO
             return LedScene(squares, frozenset(squares))
-        if self._ambiguity is not None:
-            cands = {c.move.to_square: Role.CANDIDATE for c in self._ambiguity.candidates}
+        if isinstance(waiting, Ambiguity):
+            cands = {c.move.to_square: Role.CANDIDATE for c in waiting.candidates}
             return LedScene(cands, frozenset(cands))
         scene = EMPTY_SCENE
         if self.engine_move is not None:
@@ -665,13 +776,13 @@ class Reconciler:
 
     def _engine_squares(self, pos: Position, move: Move) -> dict[int, Role]:
         code = pos.code_of(move)
-        frm, to = code & 127, code >> 7 & 127
+        frm, to = code_from(code), code_to(code)
         squares = {frm: Role.ENGINE_FROM, to: Role.ENGINE_TO}
-        paths = pos.open_falcon_paths(frm, to) if pos.squares[frm] & 7 == FALCON else []
+        paths = pos.open_falcon_paths(frm, to) if piece_kind(pos.squares[frm]) == FALCON else []
         between = pos.geometry.squares(pos.tables.between[frm][to])
         for sq in (list(paths[0]) if paths else between):
             squares[sq] = Role.ENGINE_PATH
-        if code >> 17 == CASTLE:
+        if code_flag(code) == CASTLE:
             rook_from, rook_to = pos.castle_rook_squares(frm, to)
             squares.setdefault(rook_from, Role.ENGINE_FROM)
             squares[rook_to] = Role.ENGINE_TO
@@ -682,18 +793,18 @@ class Reconciler:
         lifted = occupancy(pos) & ~self.reading
         squares: dict[int, Role] = {}
         for frm in pos.geometry.squares(lifted):
-            owner = pos.squares[frm] >> 3
+            owner = piece_colour(pos.squares[frm])
             source: Position | None = pos
             if owner != pos.turn:
                 source = _with_turn(pos, owner) if self.config.teaching else None
             if source is None:
                 continue
             squares[frm] = Role.LIFTED
-            is_falcon = source.squares[frm] & 7 == FALCON
+            is_falcon = piece_kind(source.squares[frm]) == FALCON
             for move, code in source.iter_legal():
                 if move.from_square != frm:
                     continue
-                to = code >> 7 & 127
+                to = code_to(code)
                 if is_falcon:
                     paths = source.open_falcon_paths(frm, to)
                     for a, b in paths:
@@ -703,6 +814,12 @@ class Reconciler:
                 else:
                     squares[to] = Role.LEGAL
         return squares
+
+
+def _same_squares(ex: Explainer, c: Candidate) -> list[Candidate]:
+    """The moves of ``ex`` with the same squares as ``c`` (its promotion pieces)."""
+    return [o for o in ex.candidates if o.from_square == c.from_square
+            and o.move.to_square == c.move.to_square]
 
 
 def _with_turn(pos: Position, colour: int) -> Position | None:

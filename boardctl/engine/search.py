@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 
 from ..rules import Move, Position
+from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
 from . import core
 from .evaluate import ORDER_VALUE, Evaluator, material_sums, square_tables
@@ -312,7 +313,7 @@ class Engine:
         mgt, egt = self.mg_table, self.eg_table
         mg = self.mg_stack[-1] - mgt[piece][frm]
         eg = self.eg_stack[-1] - egt[piece][frm]
-        if flag == 3:  # castling: the rook moves too
+        if flag == CASTLE:  # the rook moves too
             rook_from, rook_to = pos.castle_rook_squares(frm, to)
             rook = sqs[rook_from]
             mg += mgt[rook][rook_to] - mgt[rook][rook_from]
@@ -322,7 +323,7 @@ class Engine:
             if captured:
                 mg -= mgt[captured][to]
                 eg -= egt[captured][to]
-            elif flag == 2:  # en passant
+            elif flag == EN_PASSANT:
                 victim = to - pos.geometry.files if piece >> 3 == 0 else to + pos.geometry.files
                 mg -= mgt[sqs[victim]][victim]
                 eg -= egt[sqs[victim]][victim]
@@ -429,7 +430,7 @@ class Engine:
             and static + FUTILITY[depth] <= alpha
         )
         for i, code in enumerate(moves):
-            quiet = not sqs[code >> 7 & 127] and not code >> 14 & 7 and code >> 17 != 2
+            quiet = not sqs[code >> 7 & 127] and not code >> 14 & 7 and code >> 17 != EN_PASSANT
             if futile and quiet and i > 0 and code != tt_move:
                 continue  # a quiet move cannot lift this far below alpha
             self._make(code)
@@ -497,7 +498,7 @@ class Engine:
         for code in moves:
             victim = sqs[code >> 7 & 127] & 7
             gain = ORDER_VALUE[victim] + (ORDER_VALUE[code >> 14 & 7] if code >> 14 & 7 else 0)
-            if code >> 17 == 2:
+            if code >> 17 == EN_PASSANT:
                 gain = ORDER_VALUE[PAWN]
             if not in_check and best + gain + 200 < alpha:
                 continue  # delta pruning: even winning this cannot reach alpha
@@ -532,7 +533,7 @@ class Engine:
             else:
                 victim = sqs[code >> 7 & 127]
                 promo = code >> 14 & 7
-                if victim and code >> 17 != 3:
+                if victim and code >> 17 != CASTLE:
                     attacker = ORDER_VALUE[sqs[code & 127] & 7]
                     key = (1 << 24) + ORDER_VALUE[victim & 7] * 16 - attacker // 16
                 elif promo:

@@ -41,6 +41,15 @@ PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, FALCON = (
 SYMBOLS = ("", "p", "n", "b", "r", "q", "k", "f")
 
 
+def piece_kind(piece: int) -> int:
+    """The type of a piece code (0 for an empty square)."""
+    return piece & 7
+
+
+def piece_colour(piece: int) -> Color:
+    return piece >> 3
+
+
 def piece_symbol(piece: int) -> str:
     """FEN letter of a piece code: upper case for white."""
     letter = SYMBOLS[piece & 7]

@@ -179,7 +179,7 @@ def _check(data: st.DataObject, slow: bool) -> None:
     played = len(game.moves)
     now, lines = carry_out(rec, steps, 0.0)
     now = run(rec, now, now + CONFIG.swap_wait + CONFIG.promotion_wait + 1, lines)
-    if rec.state is State.CHOOSING and rec._ambiguity is not None:
+    if rec.state is State.CHOOSING and rec.capture_choices:
         # Several captures fit a swap: the player answers by lifting the
         # piece on the square it took and putting it down again.
         now, more = carry_out(rec, [Step("lift", move.to_square), Step("place", move.to_square)],
