@@ -27,6 +27,7 @@ from .board import (
     Reconciler,
     ReconcilerConfig,
     Role,
+    lights,
 )
 from .board.reconciler import State
 from .config import Config
@@ -51,7 +52,6 @@ from .ui.state import DisplayState, PromptKind
 log = logging.getLogger("boardctl")
 
 LOOP_HZ = 50
-BLINK_HZ = 2.0
 TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
 ENGINE_RETRIES = 3     # engine processes started again on one position before giving up
 ENGINE_RETRY_DELAY = 1.0
@@ -59,21 +59,6 @@ MAX_LEVEL = 20
 LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
 NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
 
-PALETTE: dict[Role, Colour] = {
-    Role.LEGAL: (0, 160, 0),
-    Role.LEGAL_ONE_PATH: (0, 120, 255),
-    Role.LEGAL_TWO_PATHS: (0, 200, 200),
-    Role.LEGAL_THREE_PATHS: (0, 255, 120),
-    Role.FALCON_PATH: (140, 0, 200),
-    Role.LIFTED: (255, 255, 255),
-    Role.ENGINE_FROM: (255, 160, 0),
-    Role.ENGINE_PATH: (120, 70, 0),
-    Role.ENGINE_TO: (255, 255, 0),
-    Role.CHECK: (255, 0, 0),
-    Role.FIX_FROM: (255, 0, 0),
-    Role.FIX_TO: (0, 255, 0),
-    Role.CANDIDATE: (0, 120, 255),
-}
 
 
 class Opponent(Protocol):
@@ -364,7 +349,7 @@ class Daemon:
             try:
                 move = parse_uci(self.game.position, message.move)
                 self.reconciler.set_engine_move(move)
-                self.engine_text = f"plays {message.move}"
+                self.engine_text = "ready"   # the banner shows the move itself
                 self.engine_depth = None
             except IllegalMoveError as exc:
                 log.error("engine move refused: %s", exc)
@@ -532,17 +517,15 @@ class Daemon:
 
     # ------------------------------------------------------------ outputs
     def led_colours(self, now: float, scene: LedScene | None = None) -> dict[int, Colour]:
-        if scene is None:
-            scene = self.reconciler.scene()
-        blink_off = int(now * BLINK_HZ * 2) % 2 == 1
-        colours = {
-            sq: PALETTE[role] for sq, role in scene.squares.items()
-            if not (blink_off and sq in scene.blink)
-        }
+        return lights.frame(self.scene() if scene is None else scene, now)
+
+    def scene(self) -> LedScene:
+        """What the LEDs show: the reconciler's scene, or the hint on a quiet board."""
+        scene = self.reconciler.scene()
         if self.hint_move is not None and not scene.squares:
-            colours[self.hint_move[0]] = PALETTE[Role.ENGINE_FROM]
-            colours[self.hint_move[1]] = PALETTE[Role.ENGINE_TO]
-        return colours
+            scene = scene.with_squares({self.hint_move[0]: Role.HINT_FROM,
+                                        self.hint_move[1]: Role.HINT_TO})
+        return scene
 
     def status(self, scene: LedScene | None = None) -> DisplayState:
         """What the screen shows now."""
@@ -557,6 +540,8 @@ class Daemon:
         choices: tuple[PieceType, ...] = ()
         if state is State.ERROR:
             kind = "error"
+        elif state is State.GAME_OVER or self.flagged is not None:
+            kind = "over"
         elif self.reconciler.promotion_choices:
             kind = "choice"
             choices = self.reconciler.promotion_choices
@@ -568,7 +553,7 @@ class Daemon:
         if not prompt and self.notice is not None and self.now < self.notice[1]:
             prompt = self.notice[0]
         if scene is None:
-            scene = self.reconciler.scene()
+            scene = self.scene()
         marks = tuple(sq for sq, role in scene.squares.items()
                       if role in (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE))
         return DisplayState(
@@ -577,6 +562,7 @@ class Daemon:
             last_move=last, check_square=pos.kings[pos.turn] if pos.is_check() else None,
             moves=self._move_texts(), engine_status=self.engine_text,
             engine_depth=self.engine_depth, engine_score=self.engine_score,
+            engine_move=self._engine_move_shown(), level=self.level if self.opponent else None,
             white_clock=self.clocks[0] if self.clocks else None,
             black_clock=self.clocks[1] if self.clocks else None,
             prompt=prompt, prompt_kind=kind,
@@ -584,6 +570,13 @@ class Daemon:
             status="" if self.sensors.healthy else "board not connected",
             status_alert=not self.sensors.healthy,
         )
+
+    def _engine_move_shown(self) -> tuple[str, int, int] | None:
+        """The engine's move while the player must carry it out: SAN and squares."""
+        move = self.reconciler.engine_move
+        if move is None:
+            return None
+        return san(self.game.position, move), move.from_square, move.to_square
 
     def promotion_highlight(self) -> int | None:
         """Index of the highlighted promotion piece while one is chosen."""
@@ -605,7 +598,7 @@ class Daemon:
     def _outputs(self, now: float) -> None:
         if self.leds is None and self.display is None:
             return
-        scene = self.reconciler.scene()  # once for both: it walks the lifted pieces' moves
+        scene = self.scene()  # once for both: it walks the lifted pieces' moves
         if self.leds is not None:
             self.leds.show(self.led_colours(now, scene))
         if self.display is not None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from boardctl.board import Role
+from boardctl.board.lights import LIGHTS
 from boardctl.config import parse_config
 from boardctl.daemon import ENGINE_RETRIES
 from boardctl.headless import run_script
@@ -35,7 +37,7 @@ def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
     assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
     assert opponent.asked == [["e2e4"]]
     assert store.moves(1) == ["e2e4", "e7e5"]
-    assert daemon.engine_text == "plays e7e5"
+    assert daemon.engine_text == "ready"
 
 
 def test_engine_playing_white_moves_first():
@@ -135,8 +137,15 @@ def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
     buttons.press("hint", now)
     now = _stepped(daemon, 0.2, now)
     assert daemon.status().prompt == "Hint: g4"
-    lit = {pos.geometry.name(sq) for sq in daemon.led_colours(now)}
-    assert lit == {"g2", "g4"}
+    shown = {pos.geometry.name(sq): role for sq, role in daemon.scene().squares.items()}
+    assert shown == {"g2": Role.HINT_FROM, "g4": Role.HINT_TO}
+    # In the hint's own colour, not the engine's: its destination blinks.
+    frames = [daemon.led_colours(now + t / 10) for t in range(10)]
+    assert all(frame[pos.geometry.parse_square("g2")] == LIGHTS[Role.HINT_FROM].rgb
+               for frame in frames)
+    assert {LIGHTS[Role.HINT_TO].rgb, None} == {
+        frame.get(pos.geometry.parse_square("g4")) for frame in frames}
+    assert LIGHTS[Role.HINT_FROM].hue != LIGHTS[Role.ENGINE_FROM].hue
     assert len(advisers) == 1 and advisers[0].asked == [[]]
     daemon.close()
 

@@ -22,6 +22,8 @@ class Role(Enum):
     ENGINE_FROM = "engine-from"
     ENGINE_PATH = "engine-path"
     ENGINE_TO = "engine-to"
+    HINT_FROM = "hint-from"              # the hint's move, for the side to move
+    HINT_TO = "hint-to"
     CHECK = "check"                      # the king in check
     FIX_FROM = "fix-from"                # take the piece from here ...
     FIX_TO = "fix-to"                    # ... and put it here

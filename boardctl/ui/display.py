@@ -1,10 +1,12 @@
 """The status screen: a :class:`DisplayState` drawn onto a pygame surface.
 
 The board fills the left of the screen (last move tinted, king in check red,
-squares named by the prompt outlined); the panel on the right shows, top to
-bottom, the clock of the side at the top of the board, the reconciler's
-prompt, the engine, the latest moves in SAN, the clock of the side at the
-bottom, and a status line.  The row of the side to move is lit.
+squares named by the prompt outlined); the panel on its right shows, top to
+bottom, the player at the top of the board (their clock, or their name), the
+engine's state, level and evaluation, the latest moves in SAN with their
+numbers, the player at the bottom, and a status line; the row of the side to
+move is lit.  The banner along the bottom says the one thing that matters
+now, in whole words (:meth:`Renderer.banner`).
 
 Wiring: make one renderer per screen and call :meth:`Renderer.render` with
 each new state, then flip the display::
@@ -25,7 +27,7 @@ import pygame
 from ..rules import WHITE, PieceType, Position, get_variant
 from .layout import BODY_MIN_PX, Layout, compute_layout
 from .pieces import sprite
-from .state import DisplayState, iter_move_rows
+from .state import DisplayState, iter_move_rows, score_words
 from .text import Fonts, clock_text, ellipsize, wrap
 
 RGB = tuple[int, int, int]
@@ -51,15 +53,22 @@ LOW_TIME_IDLE: RGB = (255, 120, 108)
 LOW_TIME_SECONDS = 10.0
 LAST_PLY_BG: RGB = (84, 92, 110)
 ALERT: RGB = (255, 96, 84)
-PROMPT_BG: dict[str, RGB] = {
+# The banner's colour says what kind of thing it asks: the same hues as the
+# LEDs for the engine's move and for a fix (see hw/palette.py).
+BANNER_BG: dict[str, RGB] = {
+    "idle": (60, 65, 77),
     "info": (34, 90, 164),
     "choice": (22, 118, 106),
     "error": (200, 24, 24),
+    "engine": (232, 150, 20),
+    "over": (236, 236, 228),
 }
+BANNER_INK: dict[str, RGB] = {"engine": (16, 16, 16), "over": (16, 16, 16)}
 ENGINE_DOT: dict[str, RGB] = {
     "thinking": (244, 184, 40),
     "ready": (80, 200, 120),
     "off": (120, 124, 132),
+    "restarting": (244, 184, 40),
 }
 CHOICE_BG: RGB = (214, 210, 200)
 CHOICE_CHOSEN_BG: RGB = (250, 226, 110)
@@ -76,6 +85,9 @@ class Renderer:
         self.size = (int(size[0]), int(size[1]))
         self.fonts = Fonts()
         self._layouts: dict[tuple[int, int], Layout] = {}
+        # Texts the last render had to cut short: none, for every state the
+        # gallery shows (tests/ui/test_gallery.py).
+        self.cut: list[str] = []
         self.layout(10, 8)  # fail now, not at the first render, on a bad size
 
     def layout(self, files: int, ranks: int) -> Layout:
@@ -96,11 +108,13 @@ class Renderer:
             raise ValueError(f"surface is {surface.get_size()}, the renderer draws {self.size}")
         pos = Position(state.fen, get_variant(state.variant))
         lay = self.layout(pos.geometry.files, pos.geometry.ranks)
+        self.cut = []
         surface.fill(BACKGROUND)
         self._board(surface, lay, state, pos)
         if state.choices:
             self._choices(surface, lay, state)
         self._panel(surface, lay, state)
+        self._banner(surface, lay, state)
 
     # ------------------------------------------------------------------ board
     def square_rect(self, state: DisplayState, square: int) -> pygame.Rect:
@@ -195,6 +209,57 @@ class Renderer:
             text = name_font.render(ellipsize(name, name_font, board.width), True, TEXT)
             surface.blit(text, text.get_rect(centerx=board.centerx, top=top + cell + gap))
 
+    # ------------------------------------------------------------------ banner
+    def banner(self, state: DisplayState) -> tuple[str, str]:
+        """What the banner says now, and in which colour: the one thing that
+        matters most (a fix, a choice, the engine's move to carry out, the
+        result, a prompt), else whose turn it is."""
+        if state.prompt_kind == "error" and state.prompt:
+            return "error", state.prompt
+        if state.choices:
+            return "choice", state.prompt or "Choose the new piece"
+        if state.engine_move is not None:
+            san, frm, to = state.engine_move
+            geo = get_variant(state.variant).geometry
+            return "engine", f"Engine: {san} \N{EN DASH} {geo.name(frm)} to {geo.name(to)}"
+        if state.prompt:
+            return state.prompt_kind, state.prompt
+        side = "White" if state.turn == WHITE else "Black"
+        if state.check_square is not None:
+            return "idle", f"Check! {side} to move"
+        if state.engine_status == "thinking":
+            return "idle", f"{side} to move: the engine is thinking"
+        return "idle", f"{side} to move"
+
+    def _banner(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
+        kind, words = self.banner(state)
+        box = lay.banner
+        pygame.draw.rect(surface, BANNER_BG[kind], box, border_radius=lay.pad)
+        inset = lay.pad
+        width = box.width - 2 * inset
+        ink = BANNER_INK.get(kind, TEXT)
+        # One line as large as fits (up to the big size), else two body lines,
+        # else as many as fit at the smallest readable size.
+        font = self.fonts.fitting(words, width, min(lay.big, box.height - 2 * inset), lay.body)
+        lines = [words] if font.size(words)[0] <= width else []
+        if not lines:
+            for height in range(lay.body, BODY_MIN_PX - 1, -1):
+                font = self.fonts.get(height)
+                lines = wrap(words, font, width)
+                if len(lines) * font.get_height() <= box.height - 2 * inset:
+                    break
+        fit = max(1, (box.height - 2 * inset) // font.get_height())
+        if len(lines) > fit:
+            self.cut.append(words)
+            lines = lines[:fit]
+            lines[-1] = ellipsize(lines[-1], font, width, always=True)
+        step = font.get_height()
+        y = box.centery - len(lines) * step // 2
+        for line in lines:
+            image = font.render(line, True, ink)
+            surface.blit(image, image.get_rect(centerx=box.centerx, top=y))
+            y += step
+
     # ------------------------------------------------------------------ panel
     def _panel(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
         panel, pad = lay.panel, lay.pad
@@ -209,24 +274,27 @@ class Renderer:
         if status:
             font = self.fonts.get(lay.small)
             colour = ALERT if state.status_alert else DIM_TEXT
-            text = font.render(ellipsize(status, font, panel.width - 2 * pad), True, colour)
-            surface.blit(text, text.get_rect(centerx=panel.centerx,
-                                             bottom=panel.bottom - pad // 2))
-        middle = pygame.Rect(panel.left + pad, top_row.bottom + pad,
-                             panel.width - 2 * pad, bottom_row.top - top_row.bottom - 2 * pad)
-        engine_h = self._engine_height(lay, state)
-        y = middle.top
-        if state.prompt:
-            room = pygame.Rect(middle.left, y, middle.width, middle.height - engine_h - pad)
-            y += self._prompt(surface, lay, state, room) + pad
-        y += self._engine(surface, lay, state, pygame.Rect(middle.left, y, middle.width, engine_h))
+            self._line(surface, font, status, colour, panel.width - 2 * pad,
+                       midbottom=(panel.centerx, panel.bottom - pad // 2))
+        middle = pygame.Rect(panel.left + pad, top_row.bottom + pad // 2,
+                             panel.width - 2 * pad, bottom_row.top - top_row.bottom - pad)
+        y = middle.top + self._engine(surface, lay, state, middle)
         self._moves(surface, lay, state,
-                    pygame.Rect(middle.left, y + pad, middle.width, middle.bottom - y - pad))
+                    pygame.Rect(middle.left, y, middle.width, middle.bottom - y))
+
+    def _line(self, surface: pygame.Surface, font: pygame.font.Font, words: str, ink: RGB,
+              width: int, **where: tuple[int, int]) -> None:
+        """One line of text placed by a pygame.Rect keyword; cut (and noted) if too wide."""
+        if font.size(words)[0] > width:
+            self.cut.append(words)
+            words = ellipsize(words, font, width)
+        image = font.render(words, True, ink)
+        surface.blit(image, image.get_rect(**where))
 
     def _side(self, surface: pygame.Surface, lay: Layout, state: DisplayState, colour: int,
               rect: pygame.Rect) -> None:
         """One player's row: a disc of their colour and their clock (or name); lit on move."""
-        active = colour == state.turn
+        active = colour == state.turn and state.prompt_kind != "over"
         pygame.draw.rect(surface, ROW_ACTIVE if active else ROW_IDLE, rect,
                          border_radius=lay.pad)
         radius = max(4, round(rect.height * 0.26))
@@ -236,117 +304,81 @@ class Renderer:
         pygame.draw.circle(surface, fill, centre, radius)
         pygame.draw.circle(surface, edge, centre, radius, max(1, radius // 5))
         seconds = state.white_clock if colour == WHITE else state.black_clock
-        largest = lay.big
+        name = "White" if colour == WHITE else "Black"
+        ink = ROW_ACTIVE_TEXT if active else TEXT
+        left = centre[0] + radius + lay.pad
+        room = rect.right - lay.pad - left
         if seconds is None:
-            label = "White" if colour == WHITE else "Black"
-            ink = ROW_ACTIVE_TEXT if active else TEXT
-            largest = lay.body
-        else:
-            label = clock_text(seconds)
-            low = seconds <= LOW_TIME_SECONDS
-            ink = (LOW_TIME if active else LOW_TIME_IDLE) if low else (
-                ROW_ACTIVE_TEXT if active else TEXT)
-        room = rect.right - lay.pad - (centre[0] + radius + lay.pad)
-        font = self.fonts.fitting(label, room, largest, lay.small)
-        text = font.render(label, True, ink)
-        surface.blit(text, text.get_rect(centerx=centre[0] + radius + lay.pad + room // 2,
-                                         centery=rect.centery))
-
-    def _prompt(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
-                room: pygame.Rect) -> int:
-        """The prompt in a coloured box, as large as fits; returns the height used."""
-        inset = max(3, lay.pad)
-        width = room.width - 2 * inset
-        smallest = min(lay.body, max(18, round(lay.body * 0.8)))
-        for height in range(lay.body, smallest - 1, -1):
-            font = self.fonts.get(height)
-            lines = wrap(state.prompt, font, width)
-            if len(lines) * font.get_linesize() + 2 * inset <= room.height:
-                break
-        fit = max(1, (room.height - 2 * inset) // font.get_linesize())
-        if len(lines) > fit:
-            lines = lines[:fit]
-            lines[-1] = ellipsize(lines[-1], font, width, always=True)
-        box = pygame.Rect(room.left, room.top, room.width,
-                          len(lines) * font.get_linesize() + 2 * inset)
-        pygame.draw.rect(surface, PROMPT_BG[state.prompt_kind], box, border_radius=inset)
-        y = box.top + inset
-        for line in lines:
-            surface.blit(font.render(line, True, TEXT), (box.left + inset, y))
-            y += font.get_linesize()
-        return box.height
-
-    def _engine_height(self, lay: Layout, state: DisplayState) -> int:
-        has_line = state.engine_depth is not None or bool(state.engine_score)
-        return lay.small + (lay.body + lay.pad // 2 if has_line else 0)
+            label = f"{name} to move" if active else name
+            font = self.fonts.fitting(label, room, lay.body, lay.small)
+            self._line(surface, font, label, ink, room, midleft=(left, rect.centery))
+            return
+        label = clock_text(seconds)
+        if seconds <= LOW_TIME_SECONDS:
+            ink = LOW_TIME if active else LOW_TIME_IDLE
+        font = self.fonts.fitting(label, room, lay.big, lay.small)
+        self._line(surface, font, label, ink, room, midright=(rect.right - lay.pad, rect.centery))
 
     def _engine(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
                 rect: pygame.Rect) -> int:
-        """Engine state (a coloured dot and a word), then depth and score; returns height."""
-        small = self.fonts.get(lay.small)
+        """The engine's lines: a dot and its state with the level, then the
+        evaluation in words (whose side, by how much) and the depth.
+        Returns the height used."""
+        if state.engine_status == "off" and state.level is None and not state.engine_score:
+            return 0
+        font = self.fonts.get(lay.small)
+        line_h = font.get_linesize()
         radius = max(3, lay.small // 4)
         dot = ENGINE_DOT.get(state.engine_status, ALERT)
-        pygame.draw.circle(surface, dot, (rect.left + radius, rect.top + lay.small // 2), radius)
-        room = rect.width - 3 * radius
+        pygame.draw.circle(surface, dot, (rect.left + radius, rect.top + line_h // 2), radius)
         words = f"engine {state.engine_status}"
-        font = self.fonts.fitting(words, room, lay.small, lay.small - 2)
-        if font.size(words)[0] > room:
-            words, font = state.engine_status, small
-        text = font.render(ellipsize(words, font, room), True, DIM_TEXT)
-        surface.blit(text, text.get_rect(left=rect.left + 3 * radius,
-                                         centery=rect.top + lay.small // 2))
-        parts = [f"d{state.engine_depth}"] if state.engine_depth is not None else []
-        if state.engine_score:
-            parts.append(state.engine_score)
-        if parts:
-            line = "  ".join(parts)
-            font = self.fonts.fitting(line, rect.width, lay.body, lay.small)
-            surface.blit(font.render(ellipsize(line, font, rect.width), True, TEXT),
-                         (rect.left, rect.top + lay.small + lay.pad // 2))
-        return rect.height
+        if state.level is not None:
+            words += f", level {state.level}"
+        room = rect.width - 3 * radius
+        if font.size(words)[0] > room and state.level is not None:
+            words = f"{state.engine_status}, level {state.level}"
+        self._line(surface, font, words, DIM_TEXT, room,
+                   midleft=(rect.left + 3 * radius, rect.top + line_h // 2))
+        used = line_h
+        score = score_words(state.engine_score)
+        if state.engine_depth is not None:
+            # The depth is for the curious: it goes first when room is short.
+            deeper = f"{score}  depth {state.engine_depth}" if score else \
+                f"depth {state.engine_depth}"
+            if font.size(deeper)[0] <= rect.width:
+                score = deeper
+        if score:
+            self._line(surface, font, score, TEXT, rect.width, topleft=(rect.left, rect.top + used))
+            used += line_h
+        return used + lay.pad // 2
 
     def _moves(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
                rect: pygame.Rect) -> None:
-        """The latest moves: "12. Nf3  Nc6" rows when they fit, else one ply a line."""
-        if not state.moves:
+        """The latest moves as numbered rows ("12. Nf3  Nc6"), from the
+        largest size at which the widest row fits, never below the floor."""
+        if not state.moves or rect.height <= 0:
             return
         rows = list(iter_move_rows(state))
-        heights = [lay.body]
-        if round(lay.body * 0.8) >= BODY_MIN_PX:
-            heights.append(round(lay.body * 0.8))
-        for height in heights:
+        for height in range(lay.body, BODY_MIN_PX - 4, -1):
             font = self.fonts.get(height)
-            shown = rows[-(rect.height // font.get_linesize()):] if rect.height > 0 else []
-            if not shown:
-                return
-            number_w = font.size(f"{shown[-1][0]}. ")[0]
-            sans = [text for row in shown for text in row[1:] if text]
-            gap = max(lay.pad, height // 2)
+            shown = rows[-max(1, rect.height // font.get_linesize()):]
+            number_w = font.size(f"{shown[-1][0]}.")[0] + max(3, height // 3)
+            sans = [text for row in shown for text in row[1:] if text] or ["…"]
+            gap = max(lay.pad, height // 3)
             san_w = max(font.size(text)[0] for text in sans) + gap
             if number_w + 2 * san_w - gap <= rect.width:
-                y = rect.top
-                for index, (number, white, black) in enumerate(shown):
-                    final = index == len(shown) - 1
-                    self._ply(surface, font, f"{number}.", (rect.left, y), False)
-                    x = rect.left + number_w
-                    self._ply(surface, font, white or "…", (x, y), final and black is None)
-                    if black is not None:
-                        self._ply(surface, font, black, (x + san_w, y), final)
-                    y += font.get_linesize()
-                return
-        font = self.fonts.get(lay.body)
-        plies = []
-        for number, white, black in rows:
-            if white is not None:
-                plies.append((f"{number}.{white}", white))
+                break
+        else:
+            self.cut.append(" ".join(t for row in shown for t in row[1:] if t))
+        y = rect.top
+        for index, (number, white, black) in enumerate(shown):
+            final = index == len(shown) - 1
+            self._ply(surface, font, f"{number}.", (rect.left, y), False)
+            x = rect.left + number_w
+            self._ply(surface, font, white or "…", (x, y), final and black is None)
             if black is not None:
-                plies.append((f"{number}…{black}", black))
-        plies = plies[-(rect.height // font.get_linesize()):] if rect.height > 0 else []
-        for index, (numbered, bare) in enumerate(plies):
-            y = rect.top + index * font.get_linesize()
-            text = numbered if font.size(numbered)[0] <= rect.width else bare
-            self._ply(surface, font, ellipsize(text, font, rect.width), (rect.left, y),
-                      index == len(plies) - 1)
+                self._ply(surface, font, black, (x + san_w, y), final)
+            y += font.get_linesize()
 
     @staticmethod
     def _ply(surface: pygame.Surface, font: pygame.font.Font, text: str,

@@ -1,6 +1,9 @@
-"""The screenshots in docs/screenshots/, as code, so they can be made again.
+"""The screen gallery (docs/screens.md), as code, so it can be made again.
 
-Run ``python -m boardctl.ui.gallery docs/screenshots`` after changing the look.
+Every state a player meets is scripted here, from a real game where there is
+one, and drawn at both screen sizes.  ``python -m boardctl.ui.gallery docs``
+writes the pictures and the page; the tests draw them all again and compare,
+so the gallery cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -9,55 +12,211 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..rules import Game
-from .screenshot import render_state
+from ..rules import BLACK, Game, PieceType
 from .state import DisplayState
 
+SIZES = ((480, 320), (800, 480))
 MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
 
 
-def start(status: str = "simulator") -> DisplayState:
-    return DisplayState.from_fen(None, status=status)
+def start() -> DisplayState:
+    """A new game against the engine: nothing to do but move."""
+    return DisplayState.from_fen(None, engine_status="ready", level=20, status="simulator")
 
 
-def error_prompt() -> DisplayState:
+def two_players() -> DisplayState:
+    """Two players, no engine: the board records and guides."""
+    game = Game()
+    for text in MIDGAME[:3]:
+        game.push_text(text)
+    return DisplayState.from_game(game)
+
+
+def thinking() -> DisplayState:
+    """The player has moved; the engine thinks, with its evaluation so far."""
+    game = Game()
+    for text in (*MIDGAME, "c3"):
+        game.push_text(text)
+    return DisplayState.from_game(game, engine_status="thinking", engine_depth=9,
+                                  engine_score="-0.21", level=12)
+
+
+def engine_move() -> DisplayState:
+    """The engine has chosen; the player carries its move out on the board."""
+    game = Game()
+    for text in (*MIDGAME, "c3"):
+        game.push_text(text)
+    geo = game.position.geometry
+    return DisplayState.from_game(
+        game, engine_status="ready", engine_depth=14, engine_score="-0.35", level=12,
+        engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
+    )
+
+
+def fix() -> DisplayState:
     """White has moved the falcon from f4 like a knight, to e6; the board says so."""
     game = Game()
     for text in MIDGAME:
         game.push_text(text)
     geo = game.position.geometry
     return DisplayState.from_game(
-        game,
-        prompt="Move the falcon from e6 back to f4",
-        prompt_kind="error",
+        game, prompt="Move the falcon from e6 back to f4", prompt_kind="error",
         marks=(geo.parse_square("e6"), geo.parse_square("f4")),
-        engine_status="ready", engine_depth=12, engine_score="+0.41",
+        engine_status="ready", engine_depth=12, engine_score="+0.41", level=12,
         white_clock=251.0, black_clock=232.0,
-        status="sensors ok",
     )
 
 
-SCENES: dict[str, tuple[tuple[int, int], Callable[[], DisplayState]]] = {
-    "480x320.png": ((480, 320), start),
-    "800x480.png": ((800, 480), start),
-    "error-prompt.png": ((480, 320), error_prompt),
+def check_fix() -> DisplayState:
+    """A move that would leave the king in check, to be taken back."""
+    game = Game(fen="5k4/10/10/10/10/10/5B4/r4K4 w - - 0 40")
+    geo = game.position.geometry
+    return DisplayState.from_game(
+        game, prompt="That move leaves your king in check: move the bishop back to f2",
+        prompt_kind="error", marks=(geo.parse_square("f2"), geo.parse_square("c5")),
+        engine_status="ready", level=12,
+    )
+
+
+def promotion() -> DisplayState:
+    """A pawn has reached the last rank: the player picks the new piece."""
+    game = Game(fen="k9/3P6/10/p9/10/10/10/9K w - - 0 1")
+    choices = (PieceType.QUEEN, PieceType.FALCON, PieceType.ROOK, PieceType.BISHOP,
+               PieceType.KNIGHT)
+    return DisplayState.from_game(
+        game, prompt="Choose the new piece: prev and next, then ok", prompt_kind="choice",
+        choices=choices, chosen=1, engine_status="ready", level=12,
+    )
+
+
+def check() -> DisplayState:
+    """Black's rook has come down to j1 and checks the white king."""
+    game = Game(fen="5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
+    game.push_text("j8j1")
+    return DisplayState.from_game(game, engine_status="ready", engine_score="-1.10",
+                                  level=12)
+
+
+def game_over() -> DisplayState:
+    """Checkmate: the result, and how to start again."""
+    game = Game(fen="6k3/10/6K3/10/10/10/10/R9 w - - 0 50")
+    game.push_text("Ra8#")
+    return DisplayState.from_game(
+        game, prompt="Checkmate: White wins. Set up the pieces for a new game",
+        prompt_kind="over", engine_status="ready", level=12,
+    )
+
+
+def clocks_low() -> DisplayState:
+    """A clock game in its last seconds, Black to move."""
+    game = Game()
+    for text in MIDGAME[:5]:
+        game.push_text(text)
+    return DisplayState.from_game(game, white_clock=41.0, black_clock=7.3,
+                                  engine_status="thinking", engine_depth=6,
+                                  engine_score="+0.18", level=12, orientation=BLACK)
+
+
+SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
+    "start": ("A new game against the engine", start),
+    "two-players": ("Two players, no engine", two_players),
+    "thinking": ("The engine is thinking", thinking),
+    "engine-move": ("The engine's move, to carry out on the board", engine_move),
+    "fix": ("A piece out of place, and the fix", fix),
+    "check-fix": ("A move that leaves the king in check", check_fix),
+    "promotion": ("A promotion: choosing the new piece", promotion),
+    "check": ("Check", check),
+    "game-over": ("Game over", game_over),
+    "clocks-low": ("Clocks in the last seconds (the player has Black)", clocks_low),
 }
 
 
-def save_all(folder: Path) -> list[Path]:
-    """Render every scene into ``folder``; return the files written."""
+def file_name(scene: str, size: tuple[int, int]) -> str:
+    return f"{scene}-{size[0]}x{size[1]}.png"
+
+
+def page() -> str:
+    """docs/screens.md: every scene at both sizes."""
+    lines = [
+        "# The status screen, state by state",
+        "",
+        "Made by `python -m boardctl.ui.gallery docs` from the scripted states in",
+        "`boardctl/ui/gallery.py`; `tests/ui/test_gallery.py` draws them again and fails",
+        "when a picture or this page is out of date.",
+        "",
+    ]
+    lines += [
+        "## The LEDs",
+        "",
+        "Six colours, one meaning each; a square to act on blinks, a square on the way",
+        "glows dim (`boardctl/board/lights.py`).",
+        "",
+        "![The LED colours and what they mean](screens/leds.png)",
+        "",
+    ]
+    for scene, (title, _) in SCENES.items():
+        lines += [f"## {title}", ""]
+        lines += [f"![{title}, {w}×{h}](screens/{file_name(scene, (w, h))})"
+                  for w, h in SIZES]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def draw_legend(out: Path, width: int = 800) -> None:
+    """The LEDs' colour language as a picture: a lit square of each hue, at
+    full and dim brightness, with its meaning (see boardctl.board.lights)."""
+    import pygame
+
+    from ..board.lights import DIM, legend
+    from .display import BACKGROUND, TEXT
+    from .text import Fonts, wrap
+
+    fonts = Fonts()
+    font = fonts.get(24)
+    square, pad = 48, 12
+    rows = []
+    for hue, meaning in legend():
+        lines = wrap(f"{hue.name}: {meaning}", font, width - 3 * square - 4 * pad)
+        rows.append((hue, lines, max(square, len(lines) * font.get_height())))
+    surface = pygame.Surface((width, sum(h for *_, h in rows) + pad * (len(rows) + 1)))
+    surface.fill(BACKGROUND)
+    y = pad
+    for hue, lines, height in rows:
+        for index, level in enumerate((1.0, DIM)):
+            rect = pygame.Rect(pad + index * (square + pad), y, square, square)
+            surface.fill((90, 70, 50), rect)
+            colour = tuple(round(c * level) for c in hue.rgb)
+            pygame.draw.circle(surface, colour, rect.center, square // 3)
+        ty = y + (height - len(lines) * font.get_height()) // 2
+        for line in lines:
+            surface.blit(font.render(line, True, TEXT), (3 * square, ty))
+            ty += font.get_height()
+        y += height + pad
+    pygame.image.save(surface, str(out))
+
+
+def save_all(docs: Path) -> list[Path]:
+    """Render every scene into ``docs/screens/`` and write ``docs/screens.md``."""
+    from .screenshot import render_state
+
+    folder = docs / "screens"
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, (size, scene) in SCENES.items():
-        render_state(scene(), folder / name, size)
-        written.append(folder / name)
-    return written
+    for scene, (_, build) in SCENES.items():
+        for size in SIZES:
+            out = folder / file_name(scene, size)
+            render_state(build(), out, size)
+            written.append(out)
+    draw_legend(folder / "leds.png")
+    written.append(folder / "leds.png")
+    index = docs / "screens.md"
+    index.write_text(page(), encoding="utf-8")
+    return [*written, index]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
-    folder = Path(args[0] if args else "docs/screenshots")
-    for path in save_all(folder):
+    for path in save_all(Path(args[0] if args else "docs")):
         print(path)
     return 0
 

@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from ..rules import BLACK, DEFAULT_VARIANT, WHITE, Game, PieceType, Position, get_variant
 
-PromptKind = Literal["info", "error", "choice"]
-PROMPT_KINDS: tuple[PromptKind, ...] = ("info", "error", "choice")
+PromptKind = Literal["info", "error", "choice", "over"]
+PROMPT_KINDS: tuple[PromptKind, ...] = ("info", "error", "choice", "over")
 
 
 @dataclass(frozen=True)
@@ -40,12 +40,17 @@ class DisplayState:
     :param engine_status: ``"thinking"``, ``"ready"``, ``"off"`` or any short word.
     :param engine_depth: search depth reached, or None.
     :param engine_score: score text from the engine's point of view of White,
-        e.g. ``"+0.35"`` or ``"M3"``; ``""`` for none.
+        e.g. ``"+0.35"`` or ``"M3"``; ``""`` for none.  The screen says whose
+        side it favours (:func:`score_words`).
+    :param engine_move: the engine's move that the player must carry out on the
+        board, as (SAN, from-square, to-square), or None.
+    :param level: the engine's level (0–20), or None when no engine plays.
     :param white_clock: White's remaining time in seconds, or None for no clock.
     :param black_clock: Black's, likewise.
     :param prompt: what the player must do or know ("Put the knight back on h3").
-    :param prompt_kind: ``"info"``, ``"error"`` (drawn in a strong colour) or
-        ``"choice"`` (with ``choices`` drawn over the board).
+    :param prompt_kind: ``"info"``, ``"error"`` (drawn in a strong colour),
+        ``"choice"`` (with ``choices`` drawn over the board) or ``"over"``
+        (the game has ended; the prompt says how).
     :param choices: options to pick from: piece types (drawn as pieces of the side to
         move, e.g. the promotion set) or short texts.
     :param chosen: index into ``choices`` of the highlighted option, or None.
@@ -64,6 +69,8 @@ class DisplayState:
     engine_status: str = "off"
     engine_depth: int | None = None
     engine_score: str = ""
+    engine_move: tuple[str, int, int] | None = None
+    level: int | None = None
     white_clock: float | None = None
     black_clock: float | None = None
     prompt: str = ""
@@ -127,6 +134,28 @@ class DisplayState:
         fields.setdefault("check_square", pos.kings[pos.turn] if pos.is_check() else None)
         fields.setdefault("moves", tuple(game.sans()))
         return cls(fen=pos.fen(), variant=game.variant.name, **fields)
+
+
+def score_words(score: str) -> str:
+    """An engine score from White's point of view (``"+0.35"``, ``"-1.20"``,
+    ``"M3"``, ``"M-2"``) in words that say whose side it favours."""
+    if not score:
+        return ""
+    if score.startswith("M"):
+        try:
+            moves = int(score[1:])
+        except ValueError:
+            return score
+        side = "White" if moves > 0 else "Black"
+        return f"{side} mates in {abs(moves)}"
+    try:
+        pawns = float(score)
+    except ValueError:
+        return score
+    if abs(pawns) < 0.005:
+        return "Even"
+    side = "White" if pawns > 0 else "Black"
+    return f"{side} +{abs(pawns):.2f}"
 
 
 def iter_move_rows(state: DisplayState) -> Iterable[tuple[int, str | None, str | None]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from boardctl.board import Role
-from boardctl.daemon import PALETTE
+from boardctl.board.lights import LIGHTS
 from boardctl.hw import Colour
 from boardctl.rules import get_variant
 from boardctl.ui.state import DisplayState
@@ -41,7 +41,7 @@ class Screen:
 def engine_frame(uci: str, path: Iterable[str] = ()) -> dict[int, Colour]:
     """The LED frame that shows the engine's move ``uci``: its from and to
     squares and the squares it passes over (``path``), in the daemon's colours."""
-    frame = {sq(name): PALETTE[Role.ENGINE_PATH] for name in path}
-    frame[sq(uci[:2])] = PALETTE[Role.ENGINE_FROM]
-    frame[sq(uci[2:4])] = PALETTE[Role.ENGINE_TO]
+    frame = {sq(name): LIGHTS[Role.ENGINE_PATH].rgb for name in path}
+    frame[sq(uci[:2])] = LIGHTS[Role.ENGINE_FROM].rgb
+    frame[sq(uci[2:4])] = LIGHTS[Role.ENGINE_TO].rgb
     return frame

@@ -19,9 +19,10 @@ import pytest
 
 from boardctl.board import MoveMade, Role
 from boardctl.board.explain import occupancy
+from boardctl.board.lights import LIGHTS
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
-from boardctl.daemon import PALETTE, Daemon
+from boardctl.daemon import Daemon
 from boardctl.hw import Colour
 from boardctl.hw.leds import BIT0, BIT1
 from boardctl.hw.pins import default_pinout
@@ -160,11 +161,12 @@ class GpioTable:
 
     def engine_shows(self, uci: str, path: tuple[str, ...] = ()) -> None:
         self.until(lambda: self.daemon.reconciler.engine_move is not None, "the engine's move")
-        self.step()                                 # one more frame, with the move on it
         want = engine_frame(uci, path)
-        assert self.leds.last == want               # the frame as the daemon gave it ...
+        # The destination blinks: wait for a frame with it lit.
+        self.until(lambda: self.leds.last == want, "the engine's move on the LEDs")
         assert self.spi_lit() == dimmed(want, self.leds)   # ... and as the bus carried it
-        assert self.screen.last.engine_status == f"plays {uci}"
+        assert self.screen.last.engine_move is not None
+        assert self.screen.last.engine_move[1:] == (sq(uci[:2]), sq(uci[2:4]))
 
 
 # White (the scripted engine) and Black (the human).
@@ -187,8 +189,8 @@ def test_a_game_on_gpio_mock_pins_against_the_engine(factory: Any) -> None:
 
         # Lifting a pawn lights it and where it may go.
         t.lift("e7")
-        want = {sq("e7"): PALETTE[Role.LIFTED], sq("e6"): PALETTE[Role.LEGAL],
-                sq("e5"): PALETTE[Role.LEGAL]}
+        want = {sq("e7"): LIGHTS[Role.LIFTED].rgb, sq("e6"): LIGHTS[Role.LEGAL].rgb,
+                sq("e5"): LIGHTS[Role.LEGAL].rgb}
         t.step()
         assert t.leds.last == want and t.spi_lit() == dimmed(want, t.leds)
         t.place("e5")

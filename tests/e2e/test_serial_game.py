@@ -163,7 +163,8 @@ class SerialTable:
         want = engine_frame(uci, path)
         self.until(lambda: self.lit() == want, f"the LEDs to show {uci}")
         assert self.daemon.reconciler.engine_move == move       # still pending
-        assert self.screen.last.engine_status == f"plays {uci}"
+        assert self.screen.last.engine_move is not None
+        assert self.screen.last.engine_move[1:] == (sq(uci[:2]), sq(uci[2:4]))
         assert self.screen.last.prompt == ""
 
     def wait_dark(self) -> None:
@@ -279,7 +280,8 @@ def test_a_game_against_the_engine_survives_line_faults_and_a_pulled_cable(
     assert (last.prompt, last.prompt_kind, last.status) == ("", "info", "")
     assert last.fen == daemon.game.position.fen()
     assert last.last_move == (sq("a7"), sq("a6"))
-    assert any(state.engine_status == "plays d7d6" for state in t.screen.states)
+    assert any(state.engine_move is not None and state.engine_move[0] == "d6"
+                   for state in t.screen.states)
 
 
 def test_against_the_real_engine_its_move_is_legal_and_is_played(
@@ -296,7 +298,8 @@ def test_against_the_real_engine_its_move_is_legal_and_is_played(
         move = t.daemon.reconciler.engine_move
         assert move is not None and game.position.is_legal(move)
         uci = game.position.uci(move)
-        assert t.screen.last.engine_status == f"plays {uci}"
+        assert t.screen.last.engine_move is not None
+        assert t.screen.last.engine_move[1:] == (sq(uci[:2]), sq(uci[2:4]))
         before = occupancy(game.position)
         t.until(lambda: t.lit().get(sq(uci[:2])) == engine_frame(uci)[sq(uci[:2])]
                 and t.lit().get(sq(uci[2:4])) == engine_frame(uci)[sq(uci[2:4])],

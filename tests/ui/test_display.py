@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pygame
 import pytest
 
@@ -9,7 +11,7 @@ from boardctl.rules import BLACK, WHITE, FenError, Game, PieceType, get_variant
 from boardctl.ui import display
 from boardctl.ui.display import Renderer
 from boardctl.ui.pieces import PALETTES
-from boardctl.ui.state import DisplayState
+from boardctl.ui.state import DisplayState, iter_move_rows
 
 GEO = get_variant("falcon").geometry
 SQ = GEO.parse_square
@@ -165,68 +167,105 @@ def _panel_only(renderer: Renderer) -> pygame.Rect:
     return renderer.layout(10, 8).panel
 
 
-def test_prompt_text_occupies_pixels_in_the_panel(size, draw):
+def _banner_only(renderer: Renderer) -> pygame.Rect:
+    return renderer.layout(10, 8).banner
+
+
+def test_prompt_text_occupies_pixels_in_the_banner(size, draw):
     quiet = DisplayState()
     prompted = DisplayState(prompt="Put the knight back on h3", prompt_kind="error")
     before, renderer = draw(quiet, size)
     after, _ = draw(prompted, size)
-    panel = _panel_only(renderer)
-    box = count(after, panel, display.PROMPT_BG["error"])
-    ink = [at for at, colour in pixels(after, panel)
+    banner = _banner_only(renderer)
+    box = count(after, banner, display.BANNER_BG["error"])
+    ink = [at for at, colour in pixels(after, banner)
            if colour == display.TEXT and rgb(before, at) != display.TEXT]
-    assert box > 1000
-    assert len(ink) > 150
-    assert all(panel.collidepoint(at) for at in ink)
+    assert box > 5000
+    assert len(ink) > 300
+    assert all(banner.collidepoint(at) for at in ink)
 
 
 def test_prompt_lines_are_readable_at_arms_length(draw):
-    state = DisplayState(prompt="Hg", prompt_kind="error")
+    text = "That move leaves your king in check: move the bishop back to f2"
+    state = DisplayState(prompt=text, prompt_kind="error")
     surface, renderer = draw(state, (480, 320))
     layout = renderer.layout(10, 8)
     assert layout.body >= 18
-    box = [at for at, colour in pixels(surface, layout.panel)
-           if colour == display.PROMPT_BG["error"]]
-    top, bottom = min(y for _, y in box), max(y for _, y in box)
-    left, right = min(x for x, _ in box), max(x for x, _ in box)
-    ink = [y for (x, y), colour in pixels(surface, layout.panel)
-           if colour == display.TEXT and left <= x <= right and top <= y <= bottom]
-    assert max(ink) - min(ink) + 1 >= 15      # cap height plus descender of an 18 px line
+    assert renderer.cut == []
+    ink = [y for (x, y), colour in pixels(surface, layout.banner) if colour == display.TEXT]
+    rows = sorted(set(ink))
+    # Two lines, each with the cap height plus descender of an 18 px line.
+    gaps = [b - a for a, b in itertools.pairwise(rows) if b - a > 1]
+    assert len(gaps) == 1
+    assert max(rows) - min(rows) + 1 >= 2 * 15
 
 
 def test_an_error_is_drawn_in_a_strong_colour_and_info_is_not(size, draw):
     error, renderer = draw(DisplayState(prompt="Take the piece off e5", prompt_kind="error"), size)
     info, _ = draw(DisplayState(prompt="Take the piece off e5"), size)
-    panel = _panel_only(renderer)
-    assert count(error, panel, display.PROMPT_BG["error"]) > 1000
-    assert count(info, panel, display.PROMPT_BG["error"]) == 0
-    assert count(info, panel, display.PROMPT_BG["info"]) > 1000
-    r, g, b = display.PROMPT_BG["error"]
+    banner = _banner_only(renderer)
+    assert count(error, banner, display.BANNER_BG["error"]) > 5000
+    assert count(info, banner, display.BANNER_BG["error"]) == 0
+    assert count(info, banner, display.BANNER_BG["info"]) > 5000
+    r, g, b = display.BANNER_BG["error"]
     assert r > 180 and g < 60 and b < 60
 
 
-def test_a_long_prompt_stays_inside_the_panel(size, draw):
+def test_a_long_prompt_stays_inside_the_banner(size, draw):
     text = ("That move leaves your king in check: move the falcon back to d1 and "
             "then think again about the knight on h3 before touching anything else")
     surface, renderer = draw(DisplayState(prompt=text, prompt_kind="error"), size)
     bare, _ = draw(DisplayState(), size)
-    panel = _panel_only(renderer)
+    banner = _banner_only(renderer)
     outside = [at for at, colour in pixels(surface, surface.get_rect())
-               if colour != rgb(bare, at) and not panel.collidepoint(at)]
+               if colour != rgb(bare, at) and not banner.collidepoint(at)]
     assert outside == []
 
 
-def test_panel_content_never_draws_over_the_board(size, draw):
+def test_panel_and_banner_never_draw_over_the_board(size, draw):
     busy = DisplayState.from_game(
         checked_game(), engine_status="thinking", engine_depth=17, engine_score="-M3",
         white_clock=3725.0, black_clock=7.5, prompt="Put the rook back on j8",
-        status="sensor link lost", status_alert=True,
+        status="sensor link lost", status_alert=True, level=7,
     )
     quiet = DisplayState.from_game(checked_game())
     surface, renderer = draw(busy, size)
     bare, _ = draw(quiet, size)
-    panel = _panel_only(renderer)
-    left = pygame.Rect(0, 0, panel.left, size[1])
+    lay = renderer.layout(10, 8)
+    left = pygame.Rect(0, 0, lay.panel.left, lay.banner.top)
     assert all(colour == rgb(bare, at) for at, colour in pixels(surface, left))
+
+
+def test_the_engine_move_is_in_san_and_squares_in_the_engine_colour(size, draw):
+    state = DisplayState.from_fen(
+        "rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1",
+        engine_move=("Nh6", SQ("i8"), SQ("h6")), engine_status="ready")
+    surface, renderer = draw(state, size)
+    assert renderer.banner(state) == ("engine", "Engine: Nh6 \N{EN DASH} i8 to h6")
+    assert renderer.cut == []
+    assert count(surface, _banner_only(renderer), display.BANNER_BG["engine"]) > 5000
+
+
+def test_once_carried_out_the_banner_says_whose_turn_it_is(draw):
+    state = DisplayState.from_fen(
+        "rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1",
+        engine_status="thinking")
+    _, renderer = draw(state, (480, 320))
+    assert renderer.banner(state) == ("idle", "Black to move: the engine is thinking")
+    checked = DisplayState.from_game(checked_game())
+    assert renderer.banner(checked) == ("idle", "Check! White to move")
+
+
+def test_after_a_resume_the_move_list_keeps_its_numbers(draw):
+    # Resumed at move 5 with Black to move: the list starts "5. … Qxb2".
+    state = DisplayState(
+        fen="rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR b KQkq - 0 6",
+        moves=("Qxb2", "Nf3"), engine_status="ready", level=3,
+    )
+    rows = list(iter_move_rows(state))
+    assert rows == [(5, None, "Qxb2"), (6, "Nf3", None)]
+    _, renderer = draw(state, (480, 320))
+    assert renderer.cut == []
 
 
 def test_the_side_to_move_row_is_lit_and_low_time_is_red(size, draw):

@@ -10,7 +10,6 @@ import pytest
 
 from boardctl.errors import BoardctlError
 from boardctl.rules import FenError, UnknownVariantError
-from boardctl.ui import gallery
 from boardctl.ui.screenshot import ScreenshotError, parse_size, screenshot, screenshot_command
 
 
@@ -82,9 +81,3 @@ def test_importing_the_screenshot_module_loads_no_pygame():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
-
-
-def test_the_documented_screenshots_can_be_made_again(tmp_path):
-    written = gallery.save_all(tmp_path)
-    assert [path.name for path in written] == ["480x320.png", "800x480.png", "error-prompt.png"]
-    assert pygame.image.load(str(written[1])).get_size() == (800, 480)
