@@ -25,7 +25,7 @@ from .hw import LedSink, SensorSource
 from .hw.pins import Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard
 from .rules import BoardctlError, Game, get_variant
-from .store import GameStore, default_db_path
+from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
 log = logging.getLogger("boardctl")
 
@@ -100,7 +100,7 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
     """A daemon with everything the configuration asks for, closed by ``stack``."""
     store = open_store(config)
     stack.callback(store.close)
-    resume = store.resume()
+    resume = _resume(store)
     if resume is not None and resume[1].variant.name != config.game.variant:
         log.warning("the unfinished game is %s, the configuration says %s: starting anew",
                     resume[1].variant.name, config.game.variant)
@@ -130,6 +130,21 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
                         config.game, mode="engine"))) or _no_engine(), now=now, **extra)
     stack.callback(daemon.close)
     return daemon
+
+
+def _resume(store: GameStore) -> tuple[int, Game] | None:
+    """The unfinished game, if it can be read.  One that cannot (values
+    edited into the database) is finished as abandoned, so that the next
+    start does not stumble on it again, and a new game begins."""
+    try:
+        return store.resume()
+    except DamagedGameError as exc:
+        log.error("cannot resume: %s; starting a new game", exc)
+        try:
+            store.finish(exc.game_id, "*", "unreadable", time.time())
+        except StoreError as again:
+            log.warning("cannot mark game %d as ended: %s", exc.game_id, again)
+        return None
 
 
 def _no_engine() -> Opponent:

@@ -146,7 +146,7 @@ def _pgn(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
     if args.all and args.game is not None:
         raise UsageError("boardctl pgn: give a game number or --all, not both")
-    return pgn_command(db, args.game, args.all, sys.stdout)
+    return pgn_command(db, args.game, args.all, sys.stdout, sys.stderr)
 
 
 def _screenshot(args: argparse.Namespace) -> int:

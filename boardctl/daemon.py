@@ -7,15 +7,23 @@ committed move *before* the display and LEDs confirm it, asks the engine
 worker for a move when it is the engine's turn and collects its answer, and
 sends the LED frame and the display state.  :meth:`Daemon.run` calls it at
 ``LOOP_HZ`` with the real clock; ``boardctl sim --headless`` and the tests
-call it with a virtual one.
+call it with a virtual one.  That clock only times things (the settle time,
+the clocks, the engine); what the store keeps is the wall-clock time,
+``wall_clock()`` (UTC seconds since 1970), read when the move is made.
+
+The store is written through a :class:`~boardctl.backlog.Backlog`: when it
+cannot be written (a full disk, a read-only database) the game goes on and
+the screen's status line says that moves are not being saved.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
+from .backlog import Backlog, Store
 from .board import (
     Event,
     GameOver,
@@ -72,17 +80,6 @@ class Opponent(Protocol):
     def close(self) -> None: ...
 
 
-class Store(Protocol):
-    def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
-                 now: float) -> int: ...
-    def add_move(self, game_id: int, ply: int, uci: str, now: float) -> None: ...
-    def remove_last_move(self, game_id: int) -> None: ...
-    def amend_last_move(self, game_id: int, uci: str, now: float) -> None: ...
-    def finish(self, game_id: int, result: str, termination: str, now: float) -> None: ...
-    def setting(self, key: str) -> str | None: ...
-    def set_setting(self, key: str, value: str) -> None: ...
-
-
 class Display(Protocol):
     def show(self, state: DisplayState) -> None: ...
 
@@ -111,10 +108,12 @@ class Daemon:
         resume: tuple[int, Game] | None = None,
         recorder: TextIO | None = None,
         now: float = 0.0,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
         self.sensors = sensors
-        self.store = store
+        self.store = Backlog(store)
+        self.wall_clock = wall_clock
         self.opponent = opponent if config.game.mode == "engine" else None
         # Hints come from the opponent, or from an engine started on first use.
         self._adviser_factory = adviser
@@ -137,7 +136,7 @@ class Daemon:
             self.game_id, game = resume
         else:
             game = Game(self.variant)
-            self.game_id = self._store_new_game(game, now)
+            self.game_id = self._store_new_game(game)
         self.reconciler = Reconciler(game, rec_config, self.engine_side)
         self.request: int | None = None      # the engine request whose answer we want
         self.engine_due: float | None = now  # when to ask the engine (if its turn)
@@ -181,6 +180,7 @@ class Daemon:
         events += self.reconciler.tick(now)
         for event in events:
             self._handle(event, now)
+        self.store.retry(now)
         self._tick_clock(now)
         self._engine(now)
         self._poll_adviser()
@@ -223,12 +223,13 @@ class Daemon:
         self.engine_failures = 0  # a new position: a lost engine gets new tries
         if isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
-            self.store.add_move(self.game_id, len(self.game.moves), event.uci, now)
+            self.store.add_move(self.game_id, len(self.game.moves), event.uci,
+                                self.wall_clock(), clock=self._clock_after_move())
             self._switch_clock(now)
             self.engine_due = now
         elif isinstance(event, MoveAmended):
             # One transaction: a crash cannot leave the old move gone and the new one unsaved.
-            self.store.amend_last_move(self.game_id, event.new_uci, now)
+            self.store.amend_last_move(self.game_id, event.new_uci, self.wall_clock())
             self._cancel_engine()
             self.engine_due = now
         elif isinstance(event, MoveTakenBack):
@@ -236,8 +237,8 @@ class Daemon:
             self._cancel_engine()
             self.engine_due = now + TAKEBACK_PAUSE
         elif isinstance(event, NewGame):
-            self.store.finish(self.game_id, "*", "abandoned", now)
-            self.game_id = self._store_new_game(self.game, now)
+            self.store.finish(self.game_id, "*", "abandoned", self.wall_clock())
+            self.game_id = self._store_new_game(self.game)
             self._cancel_engine()
             if self.opponent is not None:
                 try:
@@ -251,10 +252,10 @@ class Daemon:
             self.engine_due = now
         elif isinstance(event, GameOver):
             self.store.finish(self.game_id, event.outcome.result,
-                              event.outcome.termination.value, now)
+                              event.outcome.termination.value, self.wall_clock())
             self._cancel_engine()
 
-    def _store_new_game(self, game: Game, now: float) -> int:
+    def _store_new_game(self, game: Game) -> int:
         names = {"engine": "boardctl", "human": "Player"}
         white = black = names["human"]
         if self.config.game.mode == "engine":
@@ -263,7 +264,7 @@ class Daemon:
             else:
                 white = names["engine"]
         return self.store.new_game(game.variant.name, game.start_fen, white, black,
-                                   self.config.game.mode, now)
+                                   self.config.game.mode, self.wall_clock())
 
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
@@ -427,7 +428,9 @@ class Daemon:
         self.hint_request = None
 
     def close(self) -> None:
-        """Stop an engine started for hints (the opponent is the caller's)."""
+        """Stop an engine started for hints (the opponent is the caller's);
+        try the store's waiting writes once more, and log any that are lost."""
+        self.store.close()
         if self._adviser is not None and self._adviser is not self.opponent:
             self._adviser.close()
             self._adviser = None
@@ -460,7 +463,7 @@ class Daemon:
         except StoreError as exc:
             log.warning("cannot read the engine level from the store: %s", exc)
             text = None
-        if text is None or not text.isdigit() or int(text) > MAX_LEVEL:
+        if text is None or not (text.isascii() and text.isdigit()) or int(text) > MAX_LEVEL:
             return configured
         level = int(text)
         if level != configured and self.opponent is not None:
@@ -505,8 +508,15 @@ class Daemon:
             # on, but nothing is stored or asked of the engine until a new game).
             self.flagged = side
             self.store.finish(self.game_id, "0-1" if side == WHITE else "1-0",
-                              "time forfeit", now)
+                              "time forfeit", self.wall_clock())
             self._cancel_engine()
+
+    def _clock_after_move(self) -> float | None:
+        """The time the side that just moved has left, as the next
+        :meth:`_switch_clock` leaves it (None: no clocks)."""
+        if self.clocks is None:
+            return None
+        return self.clocks[self.game.position.turn ^ 1] + self.increment
 
     def _switch_clock(self, now: float) -> None:
         if self.clocks is None:
@@ -552,6 +562,9 @@ class Daemon:
             prompt = self.hint
         if not prompt and self.notice is not None and self.now < self.notice[1]:
             prompt = self.notice[0]
+        saving = self.store.status()
+        if not prompt and saving is not None:
+            prompt, kind = saving, "error"   # the status line is too narrow to say it
         if scene is None:
             scene = self.scene()
         marks = tuple(sq for sq, role in scene.squares.items()
@@ -567,8 +580,8 @@ class Daemon:
             black_clock=self.clocks[1] if self.clocks else None,
             prompt=prompt, prompt_kind=kind,
             choices=choices, chosen=self.promotion_highlight(), marks=marks,
-            status="" if self.sensors.healthy else "board not connected",
-            status_alert=not self.sensors.healthy,
+            status=self._machine_status(),
+            status_alert=not self.sensors.healthy or self.store.problem is not None,
         )
 
     def _engine_move_shown(self) -> tuple[str, int, int] | None:
@@ -585,6 +598,14 @@ class Daemon:
         if not choices:
             return None
         return choices.index(piece) if piece in choices else 0
+
+    def _machine_status(self) -> str:
+        """The status line: what is wrong with the machine, if anything, in a
+        word or two (the prompt says more)."""
+        faults = [] if self.sensors.healthy else ["board not connected"]
+        if self.store.problem is not None:
+            faults.append("not saved")
+        return "; ".join(faults)
 
     def _move_texts(self) -> tuple[str, ...]:
         """The game's moves in SAN, worked out again only when they change:

@@ -10,12 +10,14 @@ answer, so a script plays out the same way on a fast or a slow machine.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
+from .backlog import Store
 from .board.explain import occupancy
 from .board.replay import RUN_ON, parse_log
 from .config import Config
-from .daemon import Daemon, Opponent, Store
+from .daemon import Daemon, Opponent
 from .hw.sim import SimBoard, SimLeds
 from .rules import Game, get_variant
 
@@ -31,11 +33,13 @@ def run_script(
     opponent: Opponent | None = None,
     resume: tuple[int, Game] | None = None,
     emit: Callable[[str], None] = print,
+    wall_clock: Callable[[], float] = time.time,
 ) -> Daemon:
     """Play ``log_text`` (the replay format) and emit one line per event.
 
     Lines are those of ``boardctl replay`` plus ``engine <move>`` when the
-    engine's move is shown on the board.
+    engine's move is shown on the board.  ``wall_clock`` dates what is
+    stored (the script's own times are virtual).
 
     :raises LogError: for a malformed log line.
     """
@@ -44,7 +48,8 @@ def run_script(
     start = resume[1].position if resume else Game(variant).position
     board = SimBoard(start.geometry.squares(occupancy(start)), scan_hz=SCAN_HZ)
     leds = SimLeds()
-    daemon = Daemon(config, board, store, opponent=opponent, leds=leds, resume=resume)
+    daemon = Daemon(config, board, store, opponent=opponent, leds=leds, resume=resume,
+                    wall_clock=wall_clock)
     step = 1.0 / SCAN_HZ
     now = 0.0
     shown: object = None

@@ -13,7 +13,7 @@ for the unfinished game and replays it::
         display.show_message(store.notice)
     resume = store.resume()                # (game id, Game) or None
     ...
-    store.add_move(game_id, len(game.moves), uci, now)   # then confirm it
+    store.add_move(game_id, len(game.moves), uci, time.time())   # then confirm it
 
 A file that is not a database, or fails ``PRAGMA quick_check``, is never
 discarded: it is renamed (with its ``-wal`` and ``-shm`` files) to
@@ -22,6 +22,19 @@ discarded: it is renamed (with its ``-wal`` and ``-shm`` files) to
 happened.  :func:`pgn_command` is ``boardctl pgn``; it only reads, and never
 moves a file.
 
+Every stored time is wall-clock time, UTC seconds since 1970 (``time.time()``),
+passed in by the caller; games written before schema version 3 held the
+daemon's monotonic clock instead, and read back with no date (``None``).
+
+A database the daemon cannot write (a read-only file or filesystem, a full
+disk while migrating) is opened for reading: the unfinished game can still be
+resumed, :meth:`GameStore.write_problem` says why nothing can be saved, and
+each write tries to open it for writing again.  A reader in a directory it
+cannot write opens the file as SQLite allows there (see
+:meth:`GameStore.read_mode`).  Values that boardctl never writes (edited in,
+or damaged where ``quick_check`` cannot see) make that one game a
+:class:`DamagedGameError`, never a crash.
+
 Plies count from 1: ply *n* is the *n*-th move of the game, so after
 ``game.push(move)`` the ply is ``len(game.moves)``.
 """
@@ -29,12 +42,12 @@ Plies count from 1: ply *n* is the *n*-th move of the game, so after
 from __future__ import annotations
 
 import os
-import re
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -42,16 +55,36 @@ from typing import Any, TextIO
 
 from .errors import BoardctlError
 from .rules import Game, get_variant
-from .rules.pgn import export
+from .stored import (
+    RESULTS,
+    UCI,
+    DamagedGameError,
+    GameSummary,
+    ReplayError,
+    StoredGame,
+    StoreValueError,
+    checked_fields,
+    checked_game,
+    stored_pgn,
+    to_game,
+)
+
+__all__ = [  # with the values and errors of stored.py, which the store hands out
+    "APPLICATION_ID", "DB_NAME", "RESULTS", "SCHEMA_VERSION", "DamagedGameError",
+    "GameStore", "GameSummary", "ReplayError", "StoreConflictError", "StoreError",
+    "StoreValueError", "StoredGame", "UnknownGameError", "default_db_path",
+    "default_state_dir", "pgn_command",
+]
 
 DB_NAME = "games.sqlite3"
 APPLICATION_ID = 0x42444354  # "BDCT" in the SQLite header: this file is ours
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # "*": ended without a result (abandoned)
 BUSY_TIMEOUT = 5.0  # seconds a reader or writer waits for the other's lock
 
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
+_READONLY, _IOERR, _FULL, _CANTOPEN = 8, 10, 13, 14
+_WHY = {_READONLY: "database read-only", _FULL: "disk full",
+        _IOERR: "disk error"}  # for the screen: a word or two, no path
 _SIDE_FILES = ("-wal", "-shm", "-journal")
-_UCI = re.compile(r"^[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?$")
 
 # _MIGRATIONS[n] takes the schema from version n to n + 1 (PRAGMA user_version).
 _MIGRATIONS = (
@@ -86,21 +119,34 @@ _MIGRATIONS = (
         value       TEXT NOT NULL
     ) WITHOUT ROWID;
     """,
+    # Version 3: real dates.  Before it the daemon stored its monotonic clock
+    # (the simulator, 0.0) where a time belongs; those games keep their numbers
+    # with wall_clock = 0, which says they are no dates.  A move's clock is the
+    # time its mover had left after it, in a game played with clocks.
+    """
+    ALTER TABLE games ADD COLUMN wall_clock INTEGER NOT NULL DEFAULT 0
+        CHECK (wall_clock IN (0, 1));
+    ALTER TABLE moves ADD COLUMN clock REAL;
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
 _GAME_COLUMNS = (
     "g.id, g.variant, g.start_fen, g.started_at, g.ended_at, g.result, g.termination, "
-    "g.white, g.black, g.mode, (SELECT count(*) FROM moves m WHERE m.game_id = g.id)"
+    "g.white, g.black, g.mode, (SELECT count(*) FROM moves m WHERE m.game_id = g.id), "
+    "{wall_clock}"
 )
 
 
 class StoreError(BoardctlError, OSError):
-    """The game database cannot be created, opened, read or written."""
+    """The game database cannot be created, opened, read or written.
 
+    ``reason`` says why in a word or two, for the screen ("disk full").
+    """
 
-class StoreValueError(BoardctlError, ValueError):
-    """A request the stored games cannot satisfy (see the subclasses)."""
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class UnknownGameError(StoreValueError):
@@ -109,38 +155,6 @@ class UnknownGameError(StoreValueError):
 
 class StoreConflictError(StoreValueError):
     """A write that contradicts what is stored (another move at a ply, a gap)."""
-
-
-class ReplayError(StoreValueError):
-    """A stored game the rules core cannot replay; names the game and the ply."""
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One row of :meth:`GameStore.games`: a game without its moves."""
-
-    id: int
-    variant: str
-    start_fen: str
-    started_at: float
-    ended_at: float | None
-    result: str | None      # None while the game goes on
-    termination: str | None
-    white: str
-    black: str
-    mode: str
-    plies: int
-
-    @property
-    def finished(self) -> bool:
-        return self.result is not None
-
-
-@dataclass(frozen=True)
-class StoredGame(GameSummary):
-    """A game as stored, with its moves in coordinate notation (ply 1 first)."""
-
-    moves: tuple[str, ...] = ()
 
 
 def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -174,9 +188,11 @@ class GameStore:
     """The games and their moves in one SQLite file at ``path``.
 
     With ``create`` (the daemon) the directory and the database are made if
-    missing and a corrupt file is moved aside; without it (``boardctl pgn``)
-    the file must exist and is never moved.  ``clock`` only names the moved
-    file; every stored time is the ``now`` the caller passes.
+    missing and a corrupt file is moved aside; a database that is there but
+    cannot be written is opened for reading (see :meth:`write_problem`).
+    Without ``create`` (``boardctl pgn``) the file must exist, is only read
+    and is never moved.  ``clock`` only names the moved file; every stored
+    time is the ``now`` the caller passes.
 
     :raises StoreError: when the directory or the file cannot be used, or the
         file belongs to something else or to a newer boardctl.
@@ -190,6 +206,12 @@ class GameStore:
         self.notice: str | None = None
         self._clock = clock
         self._conn: sqlite3.Connection | None = None
+        self._create = create
+        self._version = SCHEMA_VERSION
+        self._unwritable: str | None = None   # why writes are refused, while they are
+        self._read_mode = "ro"
+        self._snapshot: tempfile.TemporaryDirectory[str] | None = None
+        self._closed = False
         if create:
             self._make_directory()
         elif not self.path.is_file():
@@ -218,7 +240,8 @@ class GameStore:
         except OSError as exc:
             raise StoreError(f"cannot create the state directory {folder}: "
                              f"{exc.strerror or exc}") from None
-        if not os.access(folder, os.W_OK | os.X_OK):
+        if not self.path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            # With a database there, it is read and the writes wait (write_problem).
             raise StoreError(f"cannot write game database in {folder}: permission denied")
 
     def _open(self, create: bool) -> sqlite3.Connection:
@@ -226,18 +249,20 @@ class GameStore:
         # on closing, checkpoint the WAL into a corrupt file and delete it.
         existed = self.path.exists()
         if existed:
-            probe = self._connect("ro")
+            probe = self._reader()
             try:
                 rows = probe.execute("PRAGMA quick_check").fetchall()
                 if rows != [("ok",)]:
                     found = "; ".join(str(row[0]) for row in rows[:3])
                     raise _Corrupt(" ".join(found.split())[:200])
                 version = self._schema_version(probe)  # refuses before anything is written
-                if not create:
+                if not create or self._access_problem():
                     # Every version from 1 has the games; an older file is
-                    # read as it is, and migrated only by the daemon.
+                    # read as it is, and migrated only by a daemon that can write.
                     if version == 0:
                         raise StoreError(f"game database {self.path} holds no games yet")
+                    self._version = version
+                    self._unwritable = self._access_problem() if create else None
                     return probe
             except sqlite3.Error as exc:
                 probe.close()
@@ -246,6 +271,7 @@ class GameStore:
                 probe.close()
                 raise
             probe.close()
+            self._close_snapshot()
         conn = self._connect("rwc")
         try:
             conn.execute("PRAGMA journal_mode=WAL").fetchone()
@@ -254,16 +280,85 @@ class GameStore:
             self._migrate(conn)
         except sqlite3.Error as exc:
             conn.close()
+            code = _code(exc)
+            if existed and code in _WHY and code != _IOERR:
+                # Read-only after all (a file mode only SQLite noticed) or no
+                # room to migrate: read it, and let the writes wait.
+                return self._read_only(_WHY[code])
             raise self._failure("open", exc) from None
         except BaseException:
             conn.close()
             raise
+        self._version = SCHEMA_VERSION
+        self._unwritable = None
         if not existed:
             self._sync_directory()
         return conn
 
-    def _connect(self, mode: str) -> sqlite3.Connection:
-        uri = f"{self.path.absolute().as_uri()}?mode={mode}"
+    def _read_only(self, why: str) -> sqlite3.Connection:
+        reader = self._reader()
+        try:
+            self._version = self._schema_version(reader)
+        except BaseException:
+            reader.close()
+            raise
+        self._unwritable = why
+        return reader
+
+    def _access_problem(self) -> str | None:
+        """Why the database cannot be written, as far as the filesystem says
+        (``os.access`` also sees a read-only mount, which stops root too)."""
+        folder = self.path.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return "folder read-only"
+        if not os.access(self.path, os.W_OK):
+            return "database read-only"
+        return None
+
+    def _reader(self) -> sqlite3.Connection:
+        """A connection that only reads, whatever the directory allows.
+
+        SQLite reads a WAL database only through its ``-shm`` index, which it
+        must create if it is missing; in a directory it cannot write that
+        fails.  Then, with no WAL to read, the file is opened ``immutable``
+        (no writer can work there either); with one, a copy of the file and
+        its WAL in a temporary directory is read instead.
+        """
+        conn = self._connect("ro")
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            self._read_mode = "ro"
+            return conn
+        except sqlite3.Error as exc:
+            conn.close()
+            if _code(exc) not in (_CANTOPEN, _READONLY) or os.access(self.path.parent, os.W_OK):
+                raise self._failure("read", exc) from None
+        wal = Path(f"{self.path}-wal")
+        if not wal.exists() or wal.stat().st_size == 0:
+            self._read_mode = "immutable"
+            return self._connect("ro", self.path, immutable=True)
+        self._close_snapshot()
+        self._snapshot = tempfile.TemporaryDirectory(prefix="boardctl-")
+        copy = Path(self._snapshot.name) / self.path.name
+        try:
+            shutil.copyfile(self.path, copy)
+            shutil.copyfile(wal, f"{copy}-wal")
+        except OSError as exc:
+            raise StoreError(f"cannot read game database {self.path}: "
+                             f"{exc.strerror or exc}") from None
+        self._read_mode = "copy"
+        return self._connect("ro", copy)
+
+    def _close_snapshot(self) -> None:
+        if self._snapshot is not None:
+            self._snapshot.cleanup()
+            self._snapshot = None
+
+    def _connect(self, mode: str, path: Path | None = None, *,
+                 immutable: bool = False) -> sqlite3.Connection:
+        uri = f"{(path or self.path).absolute().as_uri()}?mode={mode}"
+        if immutable:
+            uri += "&immutable=1"
         try:
             return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
         except sqlite3.Error as exc:
@@ -282,10 +377,16 @@ class GameStore:
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = self._schema_version(conn)
-        if version == SCHEMA_VERSION:
-            return
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if version == SCHEMA_VERSION:
+                # Nothing to migrate, but find out now, not at the first move,
+                # whether the file takes writes: SQLite opens a file it may
+                # not write read-only without a word.  Rolled back, it writes
+                # nothing.
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.execute("ROLLBACK")
+                return
             for step in _MIGRATIONS[version:]:
                 for statement in step.split(";"):
                     if statement.strip():
@@ -299,10 +400,10 @@ class GameStore:
             raise
 
     def _failure(self, doing: str, exc: sqlite3.Error) -> Exception:
-        code = getattr(exc, "sqlite_errorcode", None) or 0
-        if code & 0xFF in _CORRUPT_CODES:
+        if _code(exc) in _CORRUPT_CODES:
             return _Corrupt(str(exc))
-        return StoreError(f"cannot {doing} game database {self.path}: {exc}")
+        return StoreError(f"cannot {doing} game database {self.path}: {exc}",
+                          reason=_WHY.get(_code(exc), str(exc)))
 
     def _move_aside(self) -> Path:
         stamp = datetime.fromtimestamp(self._clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -341,9 +442,40 @@ class GameStore:
             raise StoreError(f"game database {self.path} is closed")
         return self._conn
 
+    def write_problem(self) -> str | None:
+        """Why writes would fail now, if the store knows it without trying
+        one (the database was read-only when opened), in a few words; None
+        when it can write.  Opens the database again to find out.
+
+        :raises StoreError: when it cannot even be read any more.
+        """
+        if self._unwritable is not None and not self._closed:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            try:
+                self._conn = self._open(self._create)
+            except _Corrupt as exc:
+                raise StoreError(f"game database {self.path} is unreadable: {exc}",
+                                 reason="database unreadable") from None
+        return self._unwritable
+
+    @property
+    def read_mode(self) -> str:
+        """How the database is read: ``"ro"`` (SQLite's read-only mode),
+        ``"immutable"`` or ``"copy"`` (see :meth:`_reader`); ``"rw"`` when
+        it is open for writing."""
+        return self._read_mode if self._unwritable or not self._create else "rw"
+
     @contextmanager
     def _transaction(self, kind: str) -> Iterator[sqlite3.Connection]:
         """One transaction: ``IMMEDIATE`` to write, ``DEFERRED`` for a consistent read."""
+        if kind == "IMMEDIATE":
+            if not self._create:
+                raise StoreError(f"game database {self.path} is open for reading only")
+            why = self.write_problem()
+            if why is not None:
+                raise StoreError(f"cannot write game database {self.path}: {why}", reason=why)
         conn = self._connection()
         try:
             conn.execute(f"BEGIN {kind}")
@@ -355,11 +487,15 @@ class GameStore:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise StoreError(f"game database {self.path}: {exc}") from exc
+            raise StoreError(f"game database {self.path}: {exc}",
+                             reason=_WHY.get(_code(exc), str(exc))) from exc
+
+    def _columns(self) -> str:
+        return _GAME_COLUMNS.format(wall_clock="g.wall_clock" if self._version >= 3 else "0")
 
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> Any:
         row = conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,)).fetchone()
+            f"SELECT {self._columns()} FROM games g WHERE g.id = ?", (game_id,)).fetchone()
         if row is None:
             raise self._unknown(conn, game_id)
         return row
@@ -370,14 +506,16 @@ class GameStore:
         return UnknownGameError(f"no game {game_id} in {self.path} ({known})")
 
     def _load(self, conn: sqlite3.Connection, row: Any) -> StoredGame:
-        moves = tuple(uci for (uci,) in conn.execute(
-            "SELECT uci FROM moves WHERE game_id = ? ORDER BY ply", (row[0],)))
-        return StoredGame(**_fields(row), moves=moves)
+        clock = "clock" if self._version >= 3 else "NULL"
+        moves = conn.execute(f"SELECT ply, uci, created_at, {clock} FROM moves "
+                             "WHERE game_id = ? ORDER BY ply", (row[0],)).fetchall()
+        return checked_game(row, moves)
 
     # ----------------------------------------------------------- writes
     def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
                  now: float) -> int:
-        """Start a game and return its id (ids are never reused).
+        """Start a game at ``now`` (UTC seconds since 1970) and return its id
+        (ids are never reused).
 
         :raises UnknownVariantError: for a preset boardctl does not know.
         :raises FenError: for a malformed start position.
@@ -386,15 +524,18 @@ class GameStore:
         fen = Game(get_variant(variant), start_fen).start_fen
         with self._transaction("IMMEDIATE") as conn:
             cursor = conn.execute(
-                "INSERT INTO games (variant, start_fen, started_at, white, black, mode) "
-                "VALUES (?, ?, ?, ?, ?, ?)", (variant, fen, now, white, black, mode))
+                "INSERT INTO games (variant, start_fen, started_at, white, black, mode, "
+                "wall_clock) VALUES (?, ?, ?, ?, ?, ?, 1)",
+                (variant, fen, now, white, black, mode))
             game_id = cursor.lastrowid
         assert game_id is not None
         return game_id
 
     def add_move(self, game_id: int, ply: int, uci: str, now: float, *,
-                 san: str | None = None) -> None:
-        """Store the move at ``ply`` (1 = the first move) before it is confirmed.
+                 san: str | None = None, clock: float | None = None) -> None:
+        """Store the move at ``ply`` (1 = the first move), made at ``now``,
+        before it is confirmed; ``clock`` is the time its mover has left
+        (None: no clocks).
 
         Storing the same move at the same ply again does nothing, so a caller
         may repeat a write it is unsure of.
@@ -404,7 +545,7 @@ class GameStore:
         :raises UnknownGameError: when there is no such game.
         :raises StoreValueError: when ``uci`` is not coordinate notation.
         """
-        if not _UCI.match(uci):
+        if not UCI.match(uci):
             raise StoreValueError(f"not a move in coordinate notation: {uci!r}")
         with self._transaction("IMMEDIATE") as conn:
             row = self._game_row(conn, game_id)
@@ -422,8 +563,8 @@ class GameStore:
             if ply != row[10] + 1:
                 raise StoreConflictError(f"game {game_id} has {row[10]} moves: the next is "
                                          f"ply {row[10] + 1}, not {ply}")
-            conn.execute("INSERT INTO moves (game_id, ply, uci, san, created_at) "
-                         "VALUES (?, ?, ?, ?, ?)", (game_id, ply, uci, san, now))
+            conn.execute("INSERT INTO moves (game_id, ply, uci, san, created_at, clock) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, uci, san, now, clock))
 
     def remove_last_move(self, game_id: int) -> None:
         """Take back the last move (a takeback).  The game goes on, even if
@@ -438,26 +579,31 @@ class GameStore:
     def amend_last_move(self, game_id: int, uci: str, now: float, *,
                         san: str | None = None) -> None:
         """Replace the last move in one transaction (:meth:`remove_last_move`
-        then :meth:`add_move` may lose the move to a crash between them)."""
-        if not _UCI.match(uci):
+        then :meth:`add_move` may lose the move to a crash between them).
+        The move keeps the clock reading of the one it replaces: the same
+        player's same turn."""
+        if not UCI.match(uci):
             raise StoreValueError(f"not a move in coordinate notation: {uci!r}")
         with self._transaction("IMMEDIATE") as conn:
-            ply = self._take_back(conn, game_id)
-            conn.execute("INSERT INTO moves (game_id, ply, uci, san, created_at) "
-                         "VALUES (?, ?, ?, ?, ?)", (game_id, ply, uci, san, now))
+            ply, clock = self._take_back(conn, game_id)
+            conn.execute("INSERT INTO moves (game_id, ply, uci, san, created_at, clock) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, uci, san, now, clock))
 
-    def _take_back(self, conn: sqlite3.Connection, game_id: int) -> int:
+    def _take_back(self, conn: sqlite3.Connection, game_id: int) -> tuple[int, Any]:
+        """Delete the last move; its ply and clock reading."""
         row = self._game_row(conn, game_id)
         if row[10] == 0:
             raise StoreConflictError(f"game {game_id} has no move to take back")
+        (clock,) = conn.execute("SELECT clock FROM moves WHERE game_id = ? AND ply = ?",
+                                (game_id, row[10])).fetchone()
         conn.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, row[10]))
         if row[5] is not None:
             conn.execute("UPDATE games SET result = NULL, termination = NULL, ended_at = NULL "
                          "WHERE id = ?", (game_id,))
-        return int(row[10])
+        return int(row[10]), clock
 
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None:
-        """Record how the game ended: ``result`` is ``1-0``, ``0-1``,
+        """Record how the game ended, at ``now``: ``result`` is ``1-0``, ``0-1``,
         ``1/2-1/2`` or ``*`` (ended without one, e.g. abandoned).
 
         The first result stands: finishing an ended game again changes nothing
@@ -488,12 +634,19 @@ class GameStore:
 
     # ------------------------------------------------------------ reads
     def load(self, game_id: int) -> StoredGame:
-        """One game with its moves.  :raises UnknownGameError: when there is none."""
+        """One game with its moves.
+
+        :raises UnknownGameError: when there is none.
+        :raises DamagedGameError: when it holds values boardctl never writes.
+        """
         with self._transaction("DEFERRED") as conn:
             return self._load(conn, self._game_row(conn, game_id))
 
     def unfinished(self) -> StoredGame | None:
-        """The latest game without a result, if any: the one to resume."""
+        """The latest game without a result, if any: the one to resume.
+
+        :raises DamagedGameError: when it holds values boardctl never writes.
+        """
         return self._latest("WHERE g.result IS NULL")
 
     def latest(self) -> StoredGame | None:
@@ -503,63 +656,65 @@ class GameStore:
     def _latest(self, where: str) -> StoredGame | None:
         with self._transaction("DEFERRED") as conn:
             row = conn.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games g {where} ORDER BY g.id DESC LIMIT 1"
+                f"SELECT {self._columns()} FROM games g {where} ORDER BY g.id DESC LIMIT 1"
             ).fetchone()
             return None if row is None else self._load(conn, row)
 
     def games(self) -> list[GameSummary]:
-        """Every game without its moves, oldest first."""
+        """Every game without its moves, oldest first.
+
+        :raises DamagedGameError: for the first game holding values boardctl never writes.
+        """
         with self._transaction("DEFERRED") as conn:
-            rows = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games g ORDER BY g.id").fetchall()
-        return [GameSummary(**_fields(row)) for row in rows]
+            rows = conn.execute(f"SELECT {self._columns()} FROM games g ORDER BY g.id")
+            return [GameSummary(**checked_fields(row)) for row in rows.fetchall()]
 
     def resume(self) -> tuple[int, Game] | None:
         """The unfinished game replayed, as the daemon's ``resume`` wants it.
 
-        :raises ReplayError: when its moves no longer replay.
+        :raises DamagedGameError: (or its :class:`ReplayError`) when it
+            cannot be read or its moves no longer replay.
         """
         stored = self.unfinished()
         return None if stored is None else (stored.id, self.to_game(stored))
 
-    @staticmethod
-    def to_game(stored: StoredGame) -> Game:
-        """Replay a stored game with the rules core.
-
-        :raises ReplayError: naming the game (and the ply) that does not replay.
-        """
-        try:
-            game = Game(get_variant(stored.variant), stored.start_fen)
-        except BoardctlError as exc:
-            raise ReplayError(f"game {stored.id}: {exc}") from None
-        for ply, uci in enumerate(stored.moves, start=1):
-            try:
-                game.push_text(uci)
-            except BoardctlError as exc:
-                raise ReplayError(f"game {stored.id} ply {ply} ({uci}) does not replay: "
-                                  f"{exc}") from None
-        return game
+    to_game = staticmethod(to_game)  # callers had it here before stored.py held it
 
     def pgn(self, game_id: int) -> str:
         """One game as PGN.
 
         :raises UnknownGameError: when there is no such game.
-        :raises ReplayError: when its moves no longer replay.
+        :raises DamagedGameError: when it cannot be read or no longer replays.
         """
-        return _pgn(self.load(game_id))
+        return stored_pgn(self.load(game_id))
 
-    def pgn_all(self) -> str:
-        """Every game as PGN, oldest first, a blank line between games."""
+    def pgn_all(self, damaged: list[DamagedGameError] | None = None) -> str:
+        """Every game as PGN, oldest first, a blank line between games.
+
+        :raises DamagedGameError: for the first game that cannot be read or
+            replayed, unless ``damaged`` is given: then such games are left
+            out and their errors appended to it.
+        """
+        texts = []
         with self._transaction("DEFERRED") as conn:
-            rows = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games g ORDER BY g.id").fetchall()
-            stored = [self._load(conn, row) for row in rows]
-        return "\n".join(_pgn(game) for game in stored)
+            rows = conn.execute(f"SELECT {self._columns()} FROM games g ORDER BY g.id")
+            for row in rows.fetchall():
+                try:
+                    texts.append(stored_pgn(self._load(conn, row)))
+                except DamagedGameError as exc:
+                    if damaged is None:
+                        raise
+                    damaged.append(exc)
+        return "\n".join(texts)
 
     # ------------------------------------------------------------- close
     def close(self) -> None:
         """Close the database (a second call does nothing)."""
+        self._closed = True
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._close_snapshot()
 
     def __enter__(self) -> GameStore:
         return self
@@ -569,38 +724,20 @@ class GameStore:
         self.close()
 
 
-def _fields(row: Any) -> dict[str, Any]:
-    names = ("id", "variant", "start_fen", "started_at", "ended_at", "result", "termination",
-             "white", "black", "mode", "plies")
-    return dict(zip(names, row, strict=True))
+def _code(exc: sqlite3.Error) -> int:
+    """SQLite's primary result code of an error (0 when it has none)."""
+    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
 
 
-def _pgn(stored: StoredGame) -> str:
-    game = GameStore.to_game(stored)
-    started = datetime.fromtimestamp(stored.started_at, UTC)
-    outcome = game.outcome()
-    headers = {
-        "Event": "boardctl game",
-        "Date": started.strftime("%Y.%m.%d"),
-        "White": stored.white,
-        "Black": stored.black,
-    }
-    if stored.result is not None:
-        headers["Result"] = stored.result
-    if stored.termination:
-        headers["Termination"] = stored.termination
-    elif outcome is not None:
-        headers["Termination"] = outcome.termination.value
-    else:
-        headers["Termination"] = "unterminated"
-    headers["UTCDate"] = headers["Date"]
-    headers["UTCTime"] = started.strftime("%H:%M:%S")
-    return export(game, headers)
-
-
-def pgn_command(db_path: Path, game: int | None, all_games: bool, out: TextIO) -> int:
+def pgn_command(db_path: Path, game: int | None, all_games: bool, out: TextIO,
+                err: TextIO) -> int:
     """``boardctl pgn [--all | GAME]``: write PGN to ``out`` (default: the
     latest game) and return the exit status.  Only reads the database.
+
+    A game holding values boardctl never writes is left out with one line on
+    ``err`` naming it and the value, and the rest is written: the status is
+    then 1 (the output is incomplete, through no fault of the command line),
+    else 0.
 
     :raises StoreError: when there is no database or it cannot be read.
     :raises UnknownGameError: for a game number that is not stored.
@@ -608,15 +745,22 @@ def pgn_command(db_path: Path, game: int | None, all_games: bool, out: TextIO) -
     """
     if all_games and game is not None:
         raise StoreValueError("give a game number or --all, not both")
+    damaged: list[DamagedGameError] = []
+    text = ""
     with GameStore(db_path, create=False) as store:
-        if all_games:
-            text = store.pgn_all()
-        elif game is not None:
-            text = store.pgn(game)
-        else:
-            latest = store.latest()
-            if latest is None:
-                raise UnknownGameError(f"no games in {db_path} yet")
-            text = _pgn(latest)
+        try:
+            if all_games:
+                text = store.pgn_all(damaged)
+            elif game is not None:
+                text = store.pgn(game)
+            else:
+                latest = store.latest()
+                if latest is None:
+                    raise UnknownGameError(f"no games in {db_path} yet")
+                text = stored_pgn(latest)
+        except DamagedGameError as exc:
+            damaged.append(exc)
     out.write(text)
-    return 0
+    for bad in damaged:
+        err.write(f"boardctl pgn: {bad}; left out\n")
+    return 1 if damaged else 0

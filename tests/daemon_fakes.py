@@ -1,44 +1,70 @@
-"""Fakes for daemon tests: a store in memory, an opponent that plays a script, and
-one whose process keeps dying."""
+"""Fakes for daemon tests: a store in memory (which can be made to fail like a
+full disk), an opponent that plays a script, and one whose process keeps dying."""
 
 from __future__ import annotations
 
 from boardctl.engine import Limits
 from boardctl.engine.worker import BestMove, Message, WorkerError
+from boardctl.store import StoreError
 
 
 class MemoryStore:
+    """Keeps what the daemon stores; while ``failing`` names a reason, every
+    write raises :class:`StoreError` with it, as a full disk makes SQLite do."""
+
     def __init__(self) -> None:
         self.games: dict[int, dict[str, object]] = {}
         self.calls: list[tuple[object, ...]] = []
         self.settings: dict[str, str] = {}
+        self.times: list[tuple[str, float]] = []   # (what, the time stored with it)
+        self.clocks: list[float | None] = []       # add_move's clock readings, in order
+        self.failing: str | None = None
+        self.refused = 0                           # writes refused while failing
+
+    def _can_write(self) -> None:
+        if self.failing is not None:
+            self.refused += 1
+            raise StoreError(f"game database: {self.failing}", reason=self.failing)
+
+    def write_problem(self) -> str | None:
+        return None
 
     def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
                  now: float) -> int:
+        self._can_write()
         game_id = len(self.games) + 1
         self.games[game_id] = {"variant": variant, "moves": [], "result": None}
         self.calls.append(("new_game", game_id))
+        self.times.append(("new_game", now))
         return game_id
 
     def moves(self, game_id: int) -> list[str]:
         return self.games[game_id]["moves"]  # type: ignore[return-value]
 
-    def add_move(self, game_id: int, ply: int, uci: str, now: float) -> None:
+    def add_move(self, game_id: int, ply: int, uci: str, now: float, *,
+                 clock: float | None = None) -> None:
+        self._can_write()
         assert len(self.moves(game_id)) == ply - 1, (ply, self.moves(game_id))
         self.moves(game_id).append(uci)
         self.calls.append(("add_move", game_id, ply, uci))
+        self.times.append(("add_move", now))
+        self.clocks.append(clock)
 
     def remove_last_move(self, game_id: int) -> None:
+        self._can_write()
         self.moves(game_id).pop()
         self.calls.append(("remove_last_move", game_id))
 
     def amend_last_move(self, game_id: int, uci: str, now: float) -> None:
+        self._can_write()
         self.moves(game_id)[-1] = uci
         self.calls.append(("amend_last_move", game_id, uci))
 
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None:
+        self._can_write()
         self.games[game_id]["result"] = (result, termination)
         self.calls.append(("finish", game_id, result))
+        self.times.append(("finish", now))
 
     def setting(self, key: str) -> str | None:
         return self.settings.get(key)

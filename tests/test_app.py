@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
+from contextlib import ExitStack
 
 import pytest
 
@@ -10,6 +12,8 @@ from boardctl import app
 from boardctl.config import parse_config
 from boardctl.engine import core
 from boardctl.engine.worker import EngineWorker
+from boardctl.rules import Game
+from boardctl.store import GameStore
 
 
 def test_two_players_have_no_opponent():
@@ -29,3 +33,24 @@ def test_the_log_says_which_search_core_the_engine_runs_on(built, monkeypatch, c
         assert level == logging.INFO and "compiled search core" in text
     else:
         assert level == logging.WARNING and "not built" in text and "Python" in text
+
+
+def test_an_unfinished_game_that_cannot_be_read_is_closed_and_a_new_one_begins(
+        tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        damaged = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.7e9)
+        store.add_move(damaged, 1, "e2e4", 1.7e9)
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE games SET start_fen = 'nonsense' WHERE id = ?", (damaged,))
+    raw.commit()
+    raw.close()
+    caplog.set_level(logging.INFO, logger="boardctl")
+    with ExitStack() as stack:
+        daemon = app.build(parse_config({"game": {"mode": "two-players"}}), stack)
+        assert daemon.game.moves == [] and daemon.game_id > damaged
+    assert any(f"cannot resume: game {damaged}:" in r.getMessage() for r in caplog.records)
+    with GameStore(path) as store:
+        assert (store.games()[0].result, store.games()[0].termination) == ("*", "unreadable")
+        assert store.unfinished() is not None and store.unfinished().id == daemon.game_id

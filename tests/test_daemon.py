@@ -335,3 +335,42 @@ def test_the_opponent_reaching_for_a_piece_takes_the_highlighted_promotion():
     daemon.sensors.place(pos.geometry.parse_square("a7"))
     _stepped(daemon, 1.0, now)
     assert store.moves(1) == ["d7d8r", "a8a7"]
+
+
+def test_the_store_gets_wall_clock_times_not_the_loop_clock():
+    """The loop's clock here is virtual (0.0, 0.01, …), as the Pi's is
+    monotonic: neither is a date.  What is stored comes from the wall clock."""
+    store = MemoryStore()
+    calls: list[float] = []
+
+    def wall_clock() -> float:
+        calls.append(1_700_000_000.0 + len(calls))
+        return calls[-1]
+
+    run_script(TWO_PLAYERS, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store,
+               emit=lambda line: None, wall_clock=wall_clock)
+    assert [what for what, _ in store.times] == ["new_game", "add_move", "add_move"]
+    assert [when for _, when in store.times] == calls
+    assert store.clocks == [None, None]   # no clocks configured
+
+
+def test_each_stored_move_carries_the_time_its_mover_has_left():
+    store = MemoryStore()
+    config = parse_config({"game": {"mode": "two-players", "clock": "5+3"}})
+    daemon = run_script(config, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store,
+                        emit=lambda line: None)
+    assert daemon.clocks is not None
+    # White's clock starts with Black's reply, so White's first move only
+    # gains the increment; Black's time went on its thinking, then gained it.
+    assert store.clocks == [303.0, daemon.clocks[1]]
+    assert 300.0 < daemon.clocks[1] < 303.0
+
+
+def test_a_level_edited_into_the_store_that_is_no_level_is_ignored():
+    config = parse_config({"game": {"mode": "engine", "human": "white"},
+                           "engine": {"skill": 12}})
+    for text in ("²", "٣", "-1", "21", "7.5", ""):
+        store = MemoryStore()
+        store.settings["engine.level"] = text
+        daemon, _ = _board_daemon(config, store, ScriptedOpponent([]))
+        assert daemon.level == 12, text

@@ -18,8 +18,10 @@ from boardctl.errors import BoardctlError
 from boardctl.rules import VARIANTS, FenError, Game, UnknownVariantError
 from boardctl.rules.pgn import read_games
 from boardctl.store import (
+    _MIGRATIONS,  # the schema of each version, for migration tests
     APPLICATION_ID,
     SCHEMA_VERSION,
+    DamagedGameError,
     GameStore,
     ReplayError,
     StoreConflictError,
@@ -31,6 +33,8 @@ from boardctl.store import (
     default_state_dir,
     pgn_command,
 )
+
+from .mounts import read_only_view
 
 START = VARIANTS["falcon"].start_fen
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
@@ -80,8 +84,8 @@ def test_a_new_store_creates_its_directory_and_schema_in_wal_mode(tmp_path):
     finally:
         raw.close()
     assert games == {"id", "variant", "start_fen", "started_at", "ended_at", "result",
-                     "termination", "white", "black", "mode"}
-    assert moves == {"game_id", "ply", "uci", "san", "created_at"}
+                     "termination", "white", "black", "mode", "wall_clock"}
+    assert moves == {"game_id", "ply", "uci", "san", "created_at", "clock"}
 
 
 def test_reopening_keeps_the_games(tmp_path):
@@ -116,7 +120,7 @@ def test_a_set_up_position_and_a_falcon_promotion_round_trip(store):
 
 def test_a_move_that_no_longer_replays_names_the_game_and_the_ply(store):
     game_id = play(store, ["e2e4", "e7e5", "e4e5"])  # the e-pawn is blocked
-    with pytest.raises(ReplayError, match=rf"game {game_id} ply 3 \(e4e5\)"):
+    with pytest.raises(ReplayError, match=rf"game {game_id}: ply 3 \(e4e5\)"):
         store.to_game(store.load(game_id))
 
 
@@ -277,6 +281,60 @@ def test_pgn_all_reads_back_as_every_game(store):
     assert [tags["Variant"] for tags, _ in games] == ["Falcon", "Falcon"]
 
 
+# ------------------------------------------------------------- dates, clocks
+def test_pgn_dates_the_game_in_utc_from_its_start(store):
+    game_id = play(store, SHORT_GAME[:2])
+    text = store.pgn(game_id)
+    for tag in ('[Date "2023.11.14"]', '[UTCDate "2023.11.14"]', '[UTCTime "22:13:20"]'):
+        assert tag in text
+
+
+def test_each_move_keeps_its_time_and_clock_and_pgn_shows_the_clocks(store):
+    game_id = store.new_game("falcon", START, "a", "b", "two-players", T0)
+    store.add_move(game_id, 1, "e2e4", T0 + 5, clock=298.5)
+    store.add_move(game_id, 2, "e7e6", T0 + 9, clock=296.0)
+    store.amend_last_move(game_id, "e7e5", T0 + 10)   # the slide went on: same clock
+    store.finish(game_id, "*", "abandoned", T0 + 60)
+    rows = store._connection().execute(
+        "SELECT ply, created_at, clock FROM moves ORDER BY ply").fetchall()
+    assert rows == [(1, T0 + 5, 298.5), (2, T0 + 10, 296.0)]
+    stored = store.load(game_id)
+    assert (stored.started_at, stored.ended_at, stored.clocks) == (T0, T0 + 60, (298.5, 296.0))
+    assert "1. e4 {[%clk 0:04:58]} 1... e5 {[%clk 0:04:56]} *" in store.pgn(game_id)
+
+
+def test_a_game_without_clocks_has_no_clock_comments(store):
+    assert "%clk" not in store.pgn(play(store, SHORT_GAME[:4]))
+
+
+@pytest.mark.parametrize("started_at", [0.0, 1234.5, 9_876_543.25])  # sim; monotonic clocks
+def test_games_from_before_real_dates_migrate_to_an_unknown_date(tmp_path, started_at):
+    """Version 2 stored the simulator's 0.0 or the Pi's time since boot: PGN
+    said 1970.01.01.  Migrated in place, the games stay and say "not known"."""
+    path = tmp_path / "games.sqlite3"
+    old = old_store(path, 2, started_at)
+    with GameStore(path) as store:
+        assert user_version(path) == SCHEMA_VERSION == 3
+        stored = store.load(old)
+        assert stored.moves == ("e2e4",) and stored.started_at is None
+        text = store.pgn(old)
+        assert '[Date "????.??.??"]' in text and '[UTCDate "????.??.??"]' in text
+        assert "UTCTime" not in text and "1970" not in text
+        store.finish(old, "*", "abandoned", T0)
+        assert store.load(old).ended_at is None   # still no date, though the end is known
+        new = store.new_game("falcon", START, "a", "b", "two-players", T0)
+        assert store.load(new).started_at == T0
+        assert '[Date "2023.11.14"]' in store.pgn(new)
+
+
+def test_a_reader_of_a_version_2_file_gives_no_false_date(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    old_store(path, 2, 4321.0)
+    out = io.StringIO()
+    assert pgn_command(path, None, False, out, io.StringIO()) == 0
+    assert '[Date "????.??.??"]' in out.getvalue() and "1970" not in out.getvalue()
+
+
 # ------------------------------------------------------------ pgn command
 def test_pgn_command_prints_the_latest_game_one_game_or_all(tmp_path):
     path = tmp_path / "games.sqlite3"
@@ -284,13 +342,13 @@ def test_pgn_command_prints_the_latest_game_one_game_or_all(tmp_path):
         first = play(store, SHORT_GAME[:2], white="Ada")
         play(store, SHORT_GAME[:4], white="Bob")
     out = io.StringIO()
-    assert pgn_command(path, None, False, out) == 0
+    assert pgn_command(path, None, False, out, io.StringIO()) == 0
     assert '[White "Bob"]' in out.getvalue() and "Ada" not in out.getvalue()
     out = io.StringIO()
-    assert pgn_command(path, first, False, out) == 0
+    assert pgn_command(path, first, False, out, io.StringIO()) == 0
     assert '[White "Ada"]' in out.getvalue() and "Bob" not in out.getvalue()
     out = io.StringIO()
-    assert pgn_command(path, None, True, out) == 0
+    assert pgn_command(path, None, True, out, io.StringIO()) == 0
     assert len(read_games(out.getvalue())) == 2
 
 
@@ -303,28 +361,201 @@ def test_pgn_command_errors_are_one_clear_line(tmp_path, game, all_games, error,
     with GameStore(path) as store:
         play(store, [])
     with pytest.raises(error, match=message) as info:
-        pgn_command(path, game, all_games, io.StringIO())
+        pgn_command(path, game, all_games, io.StringIO(), io.StringIO())
     assert "\n" not in str(info.value) and isinstance(info.value, ValueError)
 
 
 def test_pgn_command_without_a_database_or_games_says_so(tmp_path):
     path = tmp_path / "games.sqlite3"
     with pytest.raises(StoreError, match="no game database at"):
-        pgn_command(path, None, False, io.StringIO())
+        pgn_command(path, None, False, io.StringIO(), io.StringIO())
     assert not path.exists()  # reading never creates it
     GameStore(path).close()
     with pytest.raises(UnknownGameError, match="no games in"):
-        pgn_command(path, None, False, io.StringIO())
+        pgn_command(path, None, False, io.StringIO(), io.StringIO())
     out = io.StringIO()
-    assert pgn_command(path, None, True, out) == 0 and out.getvalue() == ""
+    assert pgn_command(path, None, True, out, io.StringIO()) == 0 and out.getvalue() == ""
 
 
 def test_pgn_command_never_moves_a_corrupt_file(tmp_path):
     path = tmp_path / "games.sqlite3"
     path.write_bytes(b"not a database " * 200)
     with pytest.raises(StoreError, match="unreadable"):
-        pgn_command(path, None, True, io.StringIO())
+        pgn_command(path, None, True, io.StringIO(), io.StringIO())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite3"]
+
+
+# ------------------------------------------------------ values edited in
+# Each edit leaves a database that passes quick_check but holds a value
+# boardctl never writes in game 2: (SQL on the raw file, what the error names).
+EDITS = [
+    ("UPDATE games SET start_fen = 'nonsense' WHERE id = 2", "FEN"),
+    ("UPDATE games SET variant = 'capablanca' WHERE id = 2", "capablanca"),
+    ("UPDATE games SET variant = x'00ff' WHERE id = 2", "variant"),
+    ("UPDATE games SET white = x'41' WHERE id = 2", "white"),
+    ("UPDATE games SET started_at = 'yesterday' WHERE id = 2", "started_at"),
+    ("UPDATE games SET started_at = 1e300 WHERE id = 2", "started_at"),
+    ("UPDATE games SET started_at = 9223372036854775807 WHERE id = 2", "started_at"),
+    ("UPDATE games SET started_at = -1 WHERE id = 2", "started_at"),
+    ("UPDATE games SET started_at = x'00' WHERE id = 2", "started_at"),
+    ("UPDATE games SET result = '1-0', ended_at = 'soon' WHERE id = 2", "ended_at"),
+    ("UPDATE games SET termination = x'01' WHERE id = 2", "termination"),
+    ("UPDATE games SET wall_clock = 'yes' WHERE id = 2", "wall_clock"),
+    ("UPDATE moves SET uci = x'6532653400' WHERE game_id = 2 AND ply = 1", "ply 1"),
+    ("UPDATE moves SET uci = 'e2e5' WHERE game_id = 2 AND ply = 1", "ply 1"),
+    ("UPDATE moves SET uci = 12 WHERE game_id = 2 AND ply = 1", "ply 1"),
+    ("UPDATE moves SET ply = 7 WHERE game_id = 2 AND ply = 2", "ply 2 is missing"),
+    ("UPDATE moves SET ply = 'two' WHERE game_id = 2 AND ply = 2", "at ply 'two'"),
+    ("UPDATE moves SET created_at = 'noon' WHERE game_id = 2 AND ply = 2", "ply 2's time"),
+    ("UPDATE moves SET clock = x'ff' WHERE game_id = 2 AND ply = 2", "ply 2's clock"),
+    ("UPDATE moves SET clock = -5 WHERE game_id = 2 AND ply = 2", "ply 2's clock"),
+]
+
+
+def three_games_with_the_second_edited(path: Path, edit: str) -> None:
+    with GameStore(path) as store:
+        for white in ("Ada", "Bob", "Cy"):
+            play(store, SHORT_GAME[:4], white=white)
+    raw = sqlite3.connect(path)
+    try:
+        raw.execute("PRAGMA ignore_check_constraints = ON")  # an editor need not respect them
+        raw.execute(edit)
+        raw.commit()
+        assert raw.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    finally:
+        raw.close()
+
+
+@pytest.mark.parametrize(("edit", "named"), EDITS)
+def test_pgn_all_leaves_out_a_game_with_an_edited_value_in_one_line(tmp_path, edit, named):
+    path = tmp_path / "games.sqlite3"
+    three_games_with_the_second_edited(path, edit)
+    out, err = io.StringIO(), io.StringIO()
+    assert pgn_command(path, None, True, out, err) == 1
+    tags = [tags for tags, _ in read_games(out.getvalue())]
+    assert [t["White"] for t in tags] == ["Ada", "Cy"]
+    [line] = err.getvalue().splitlines()
+    assert line.startswith("boardctl pgn: game 2: ") and line.endswith("; left out")
+    assert named in line and len(line) < 200
+
+
+@pytest.mark.parametrize(("edit", "named"), EDITS)
+def test_every_reader_names_the_edited_game(tmp_path, edit, named):
+    path = tmp_path / "games.sqlite3"
+    three_games_with_the_second_edited(path, edit)
+    err = io.StringIO()
+    assert pgn_command(path, 2, False, io.StringIO(), err) == 1
+    assert err.getvalue().count("\n") == 1 and named in err.getvalue()
+    out = io.StringIO()
+    assert pgn_command(path, 3, False, out, io.StringIO()) == 0 and "Cy" in out.getvalue()
+    with GameStore(path, create=False) as store:
+        with pytest.raises(DamagedGameError, match=r"^game 2: "):
+            store.pgn(2)
+        with pytest.raises(DamagedGameError):
+            store.pgn_all()
+        summaries_ok = not any(word in named for word in ("ply", "FEN", "capablanca"))
+        if summaries_ok:  # the summaries hold no moves and replay nothing
+            with pytest.raises(DamagedGameError):
+                store.games()
+        else:
+            assert [g.id for g in store.games()] == [1, 2, 3]
+
+
+def test_the_latest_game_edited_is_reported_alone(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    three_games_with_the_second_edited(path, "UPDATE games SET started_at = 'x' WHERE id = 3")
+    out, err = io.StringIO(), io.StringIO()
+    assert pgn_command(path, None, False, out, err) == 1
+    assert out.getvalue() == "" and err.getvalue().startswith("boardctl pgn: game 3: ")
+
+
+# ------------------------------------------------ a read-only directory
+def crashed(db: Path, moves: list[str]) -> None:
+    """``db`` as a writer leaves it when the power goes: its moves (one game)
+    in the WAL, beside the -shm index."""
+    live = db.with_name("live.sqlite3")
+    with GameStore(live) as store:
+        play(store, moves)
+        for suffix in ("", "-wal", "-shm"):   # copied while open: not checkpointed
+            Path(f"{db}{suffix}").write_bytes(Path(f"{live}{suffix}").read_bytes())
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{live}{suffix}").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize(("files", "mode"), [
+    ("closed", "immutable"),       # a clean shutdown: no WAL, no index
+    ("crashed", "ro"),             # WAL and index left by a writer that died
+    ("crashed, no index", "copy"),  # the WAL alone (a copy made with cp *.sqlite3*-wal)
+])
+def test_pgn_reads_every_move_from_a_read_only_directory(tmp_path, files, mode):
+    source = tmp_path / "state"
+    source.mkdir()
+    db = source / "games.sqlite3"
+    if files == "closed":
+        with GameStore(db) as store:
+            play(store, list(CYCLE) * 5)
+    else:
+        crashed(db, list(CYCLE) * 5)
+        assert Path(f"{db}-wal").stat().st_size > 0
+        if files == "crashed, no index":
+            Path(f"{db}-shm").unlink()
+    before = sorted(p.name for p in source.iterdir())
+    with read_only_view(source, tmp_path / "ro") as folder:
+        out = io.StringIO()
+        assert pgn_command(folder / db.name, None, False, out, io.StringIO()) == 0
+        [(_, game)] = read_games(out.getvalue())
+        assert len(game.moves) == 20
+        with GameStore(folder / db.name, create=False) as store:
+            assert store.read_mode == mode
+            assert store.load(1).moves == tuple(CYCLE) * 5
+        assert sorted(p.name for p in folder.iterdir()) == before   # nothing made or changed
+
+
+def test_a_reader_in_a_writable_directory_reads_as_before(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    crashed(db, list(CYCLE) * 2)
+    with GameStore(db, create=False) as store:
+        assert store.read_mode == "ro" and store.load(1).plies == 8
+        with pytest.raises(StoreError, match="reading only"):
+            store.add_move(1, 9, "b1c3", T0)
+
+
+def test_the_daemon_finds_a_read_only_database_at_start_and_reads_it(tmp_path):
+    source = tmp_path / "state"
+    source.mkdir()
+    db = source / "games.sqlite3"
+    crashed(db, SHORT_GAME[:6])
+    with read_only_view(source, tmp_path / "ro") as folder, \
+            GameStore(folder / db.name) as store:
+        assert store.write_problem() == "folder read-only"
+        resumed = store.resume()                      # the game goes on from the file
+        assert resumed is not None and len(resumed[1].moves) == 6
+        with pytest.raises(StoreError) as info:
+            store.add_move(resumed[0], 7, SHORT_GAME[6], T0)
+        assert info.value.reason == "folder read-only"
+        assert store.write_problem() == "folder read-only"  # asked again
+
+
+def test_a_file_sqlite_opens_read_only_is_found_at_start_not_at_the_first_move(
+        tmp_path, monkeypatch):
+    """A file mode or an ACL can make SQLite open the file read-only without a
+    word, where os.access saw nothing wrong; the probe write at start finds it.
+    (Root ignores file modes: SQLite's own read-only mode stands in.)"""
+    path = tmp_path / "games.sqlite3"
+    with GameStore(path) as store:
+        game_id = play(store, SHORT_GAME[:2])
+    connect = GameStore._connect
+    monkeypatch.setattr(GameStore, "_connect", lambda self, mode, *args, **kw: connect(
+        self, "ro" if mode == "rwc" else mode, *args, **kw))
+    with GameStore(path) as store:
+        assert store.write_problem() == "database read-only"
+        assert store.load(game_id).plies == 2
+        with pytest.raises(StoreError, match="read-only"):
+            store.add_move(game_id, 3, SHORT_GAME[2], T0)
+    monkeypatch.undo()
+    with GameStore(path) as store:   # writable again: the next write works
+        assert store.write_problem() is None
+        store.add_move(game_id, 3, SHORT_GAME[2], T0)
 
 
 # -------------------------------------------------------------- corruption
@@ -529,40 +760,52 @@ def test_settings_are_kept_across_reopening(tmp_path):
         assert store.setting("engine.level") == "14"
 
 
+def old_store(path: Path, version: int, started_at: object = 1.0) -> int:
+    """A database as boardctl wrote it at schema ``version`` (each version's
+    statements never change), holding one game: 1. e4, unfinished."""
+    raw = sqlite3.connect(path, isolation_level=None)
+    try:
+        raw.execute("PRAGMA journal_mode=WAL")
+        for step in _MIGRATIONS[:version]:
+            raw.executescript(step)
+        raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        raw.execute(f"PRAGMA user_version = {version}")
+        game_id = raw.execute(
+            "INSERT INTO games (variant, start_fen, started_at, white, black, mode) "
+            "VALUES ('falcon', ?, ?, 'a', 'b', 'two-players')", (START, started_at)).lastrowid
+        raw.execute("INSERT INTO moves (game_id, ply, uci, created_at) VALUES (?, 1, 'e2e4', ?)",
+                    (game_id, started_at))
+    finally:
+        raw.close()
+    assert game_id is not None
+    return game_id
+
+
+def user_version(path: Path) -> int:
+    raw = sqlite3.connect(path)
+    try:
+        return int(raw.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        raw.close()
+
+
 def test_a_version_1_store_gains_settings_and_keeps_its_games(tmp_path):
     path = tmp_path / "games.sqlite3"
-    with GameStore(path) as store:
-        game_id = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.0)
-        store.add_move(game_id, 1, "e2e4", 2.0)
-    raw = sqlite3.connect(path)
-    raw.execute("DROP TABLE settings")
-    raw.execute("PRAGMA user_version = 1")
-    raw.commit()
-    raw.close()
+    game_id = old_store(path, 1)
     with GameStore(path) as store:
         assert [m for m in store.load(game_id).moves] == ["e2e4"]
         store.set_setting("engine.level", "3")
         assert store.setting("engine.level") == "3"
-    raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
-    raw.close()
+    assert user_version(path) == SCHEMA_VERSION
 
 
-def test_a_version_1_store_is_read_before_the_daemon_migrates_it(tmp_path):
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_store_is_read_before_the_daemon_migrates_it(tmp_path, version):
     # boardctl upgraded, `boardctl pgn` run before the daemon has started:
     # the reader must not mistake the older file for an empty one.
     path = tmp_path / "games.sqlite3"
-    with GameStore(path) as store:
-        game_id = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.0)
-        store.add_move(game_id, 1, "e2e4", 2.0)
-    raw = sqlite3.connect(path)
-    raw.execute("DROP TABLE settings")
-    raw.execute("PRAGMA user_version = 1")
-    raw.commit()
-    raw.close()
+    old_store(path, version)
     out = io.StringIO()
-    assert pgn_command(path, None, False, out) == 0
+    assert pgn_command(path, None, False, out, io.StringIO()) == 0
     assert "1. e4" in out.getvalue()
-    raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (1,)  # a reader migrates nothing
-    raw.close()
+    assert user_version(path) == version  # a reader migrates nothing

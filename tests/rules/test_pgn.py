@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardctl.rules import Game, PgnError, get_variant
-from boardctl.rules.pgn import export, read_game, read_games
+from boardctl.rules.pgn import clk, export, read_game, read_games
 
 OPEN = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"
 
@@ -80,3 +80,35 @@ def test_bad_pgn_says_what_is_wrong(text, message):
     with pytest.raises(PgnError) as info:
         read_games(text)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(("seconds", "text"), [
+    (0.0, "0:00:00"), (0.99, "0:00:00"), (59.5, "0:00:59"), (300.0, "0:05:00"),
+    (3599.9, "0:59:59"), (3600.0, "1:00:00"), (36_000 + 61.2, "10:01:01"),
+])
+def test_a_clock_reading_is_h_mm_ss_rounded_down(seconds, text):
+    assert clk(seconds) == text
+
+
+@pytest.mark.parametrize("seconds", [-1.0, float("inf"), float("nan")])
+def test_a_clock_reading_that_is_no_time_is_refused(seconds):
+    with pytest.raises(ValueError):
+        clk(seconds)
+
+
+def test_clocks_follow_each_move_and_black_moves_after_a_comment_are_numbered():
+    game = Game()
+    for text in ("e2e4", "e7e5", "i1h3"):
+        game.push_text(text)
+    text = export(game, clocks=[299.5, 298.0, None])
+    assert text.rstrip().endswith("1. e4 {[%clk 0:04:59]} 1... e5 {[%clk 0:04:58]} 2. Nh3 *")
+    _, again = read_game(text)
+    assert again.moves == game.moves
+
+
+def test_without_clocks_or_a_date_the_movetext_is_plain_and_the_date_unknown():
+    game = Game()
+    game.push_text("e2e4")
+    text = export(game)
+    assert '[Date "????.??.??"]' in text and "%clk" not in text
+    assert text.rstrip().endswith("1. e4 *")
