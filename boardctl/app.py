@@ -12,6 +12,7 @@ import logging
 import signal
 import sys
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from .config import Config
 from .daemon import Daemon, Opponent
 from .hw import LedSink, SensorSource
 from .hw.pins import Pinout, default_pinout, load_pinout
-from .hw.sim import SimBoard
+from .hw.sim import SimBoard, SimButtons
 from .rules import BoardctlError, Game, get_variant
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
@@ -114,7 +115,8 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
     opponent = make_opponent(config)
     if opponent is not None:
         stack.callback(opponent.close)
-    leds = make_leds(config)
+    given: LedSink | None = extra.pop("leds", None)
+    leds = given or make_leds(config)
     if leds is not None:
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
@@ -208,13 +210,44 @@ def sim(config: Config) -> int:
         print(f"boardctl sim: no display available ({exc}); run it headless with "
               "'boardctl sim --headless --script LOG'", file=sys.stderr)
         return 2
-    from .ui.sim import SimWindow
-
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
     with ExitStack() as stack:
-        daemon = build(config, stack, now=0.0)
-        board = daemon.sensors
-        assert isinstance(board, SimBoard)
-        SimWindow(daemon, board, config.display_size).run()
+        run_window(config, stack)
     return 0
+
+
+def run_window(config: Config, stack: ExitStack, frames: int | None = None,
+               clock: Callable[[], float] = time.monotonic) -> Daemon:
+    """The simulator: the window is the LEDs, the screen and a hand on the
+    simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
+    until the window closes (or for ``frames`` frames, for tests)."""
+    import pygame
+
+    from .ui.sim import FPS, SimWindow
+
+    start = Game(get_variant(config.game.variant))
+    board = make_sensors(config, start)
+    assert isinstance(board, SimBoard)
+    buttons = SimButtons()
+    began = clock()
+    window = SimWindow(board, lambda name: buttons.press(name, clock() - began),
+                       config.display_size)
+    daemon = build(config, stack, sensors=board, now=0.0, buttons=buttons,
+                   leds=window.leds, display=window.display)
+    # A resumed game: the board's pieces stand as the game left them.
+    pos = daemon.game.position
+    board.set_occupancy(pos.colors[0] | pos.colors[1])
+    window.show_state(daemon.status())
+    window.pieces = {sq: p for sq, p in enumerate(pos.squares) if p}
+    pacer = pygame.time.Clock()
+    count = 0
+    while window.tick(clock() - began):
+        daemon.step(clock() - began)
+        window.draw()
+        pygame.display.flip()
+        pacer.tick(FPS)
+        count += 1
+        if frames is not None and count >= frames:
+            break
+    return daemon

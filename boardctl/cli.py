@@ -24,6 +24,7 @@ from .errors import BoardctlError
 from .headless import run_script
 from .rules import Game, Position, divide, get_variant, perft
 from .store import GameStore, default_db_path, pgn_command
+from .ui import keys
 
 
 class UsageError(BoardctlError, ValueError):
@@ -52,7 +53,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("run", help="run the board (the service's main loop)")
     p.add_argument("--config", type=Path, help="configuration file (default /etc/boardctl/"
                    "config.toml if it exists)")
-    p = commands.add_parser("sim", help="the desktop simulator (a window, or --headless)")
+    p = commands.add_parser(
+        "sim", help="the desktop simulator (a window, or --headless)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="in the window:\n" + keys.help_text())
     p.add_argument("--config", type=Path, help="configuration file")
     p.add_argument("--mode", choices=("engine", "two-players", "teaching"),
                    help="override the configured mode")

@@ -37,6 +37,7 @@ from .board import (
     Role,
     lights,
 )
+from .board.guidance import piece_name
 from .board.reconciler import State
 from .config import Config
 from .engine import Limits
@@ -558,6 +559,11 @@ class Daemon:
         if not prompt and self.flagged is not None:
             loser, winner = ("White", "Black") if self.flagged == WHITE else ("Black", "White")
             prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
+        stuck = self.reconciler.stuck()
+        if not prompt and stuck:
+            name = piece_name(self.game.position, stuck[0])
+            square = self.game.position.geometry.name(stuck[0])
+            prompt = f"The {name} on {square} has no legal move: put it back"
         if not prompt and self.hint:
             prompt = self.hint
         if not prompt and self.notice is not None and self.now < self.notice[1]:

@@ -374,3 +374,12 @@ def test_a_level_edited_into_the_store_that_is_no_level_is_ignored():
         store.settings["engine.level"] = text
         daemon, _ = _board_daemon(config, store, ScriptedOpponent([]))
         assert daemon.level == 12, text
+
+
+def test_lifting_a_piece_that_cannot_move_says_so():
+    store = MemoryStore()
+    daemon, _ = _board_daemon(TWO_PLAYERS, store, None)
+    now = _stepped(daemon, 0.1)
+    daemon.sensors.lift(daemon.game.position.geometry.parse_square("g1"))  # a shut-in falcon
+    _stepped(daemon, 0.5, now)
+    assert daemon.status().prompt == "The falcon on g1 has no legal move: put it back"

@@ -769,7 +769,8 @@ class Reconciler:
         if self.engine_move is not None:
             scene = scene.with_squares(self._engine_squares(pos, self.engine_move))
         elif self._human_to_move or self.config.teaching:
-            scene = scene.with_squares(self._lifted_squares(pos))
+            # A piece with no legal move blinks where it belongs.
+            scene = scene.with_squares(self._lifted_squares(pos), frozenset(self.stuck()))
         if pos.is_check():
             scene = scene.with_squares({pos.kings[pos.turn]: Role.CHECK})
         return scene
@@ -787,6 +788,20 @@ class Reconciler:
             squares.setdefault(rook_from, Role.ENGINE_FROM)
             squares[rook_to] = Role.ENGINE_TO
         return squares
+
+    def stuck(self) -> list[int]:
+        """Squares of lifted pieces of the side to move that have no legal
+        move: the player is told at once instead of searching in vain."""
+        pos = self.game.position
+        if not self._human_to_move or self.t.fix is not None or self.engine_move is not None:
+            return []
+        lifted = occupancy(pos) & ~self.reading & pos.colors[pos.turn]
+        if not lifted or lifted.bit_count() > 1:
+            return []   # a capture or castling under way: a piece alone tells nothing
+        sq = lifted.bit_length() - 1
+        if self._outcome() is not None or self._explain().moves_from(sq):
+            return []
+        return [sq]
 
     def _lifted_squares(self, pos: Position) -> dict[int, Role]:
         """Legal destinations of each lifted piece; a falcon's open paths too."""

@@ -154,6 +154,18 @@ def page() -> str:
         "![The LED colours and what they mean](screens/leds.png)",
         "",
     ]
+    lines += [
+        "## The simulator",
+        "",
+        "`make run`: the wooden board with its LEDs (here a falcon lifted: its destinations",
+        "lit brighter the more open paths reach them, its paths dim) and the Pi's screen.",
+        "The window can be resized; `?` shows the keys and the lights.",
+        "",
+        "![The simulator window](screens/simulator.png)",
+        "",
+        "![The simulator's help](screens/simulator-help.png)",
+        "",
+    ]
     for scene, (title, _) in SCENES.items():
         lines += [f"## {title}", ""]
         lines += [f"![{title}, {w}×{h}](screens/{file_name(scene, (w, h))})"
@@ -195,6 +207,42 @@ def draw_legend(out: Path, width: int = 800) -> None:
     pygame.image.save(surface, str(out))
 
 
+class _StillHand:
+    """A hand that touches nothing: the gallery's window only poses."""
+
+    def lift(self, square: int) -> None:
+        pass
+
+    def place(self, square: int) -> None:
+        pass
+
+
+def draw_simulator(out: Path, with_help: bool = False) -> None:
+    """The simulator window with a falcon lifted in the middle game: its
+    destinations lit by how many open paths reach them, its paths dim."""
+    import pygame
+
+    from ..board import Reconciler
+    from ..board.explain import occupancy
+    from ..board.lights import frame
+    from .sim import SimWindow
+
+    game = Game()
+    for text in MIDGAME[:6]:
+        game.push_text(text)
+    geo = game.position.geometry
+    lifted = geo.parse_square("f4")
+    rec = Reconciler(game, reading=occupancy(game.position) & ~(1 << lifted))
+    pygame.display.init()
+    window = SimWindow(_StillHand(), lambda name: None, SIZES[0],
+                       DisplayState.from_game(game, engine_status="ready", level=12))
+    window.pieces.pop(lifted)
+    window.colours = frame(rec.scene(), 0.0)
+    window.help = with_help
+    window.draw()
+    pygame.image.save(window.window, str(out))
+
+
 def save_all(docs: Path) -> list[Path]:
     """Render every scene into ``docs/screens/`` and write ``docs/screens.md``."""
     from .screenshot import render_state
@@ -208,7 +256,9 @@ def save_all(docs: Path) -> list[Path]:
             render_state(build(), out, size)
             written.append(out)
     draw_legend(folder / "leds.png")
-    written.append(folder / "leds.png")
+    draw_simulator(folder / "simulator.png")
+    draw_simulator(folder / "simulator-help.png", with_help=True)
+    written += [folder / "leds.png", folder / "simulator.png", folder / "simulator-help.png"]
     index = docs / "screens.md"
     index.write_text(page(), encoding="utf-8")
     return [*written, index]

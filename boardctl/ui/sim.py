@@ -1,68 +1,133 @@
-"""The desktop simulator: the wooden board with its LEDs, and the Pi's screen.
+"""The desktop simulator's window: the wooden board with its LEDs, and the Pi's screen.
 
-Pieces are lifted and placed with the mouse (click to lift, click to place;
-dragging works too).  Every lift and place goes to a
-:class:`~boardctl.hw.sim.SimBoard`, so the daemon sees exactly the sensor
-readings the real board would give, and everything else (reconciler, engine,
-store, LEDs, display) is the daemon's own.  Putting a piece on an occupied
-square first takes the piece that stood there off the board, as a hand would.
-Keys: q f r b n choose a promotion piece, h asks for a hint, + and - raise and
-lower the engine's level (the board's next and prev buttons), Esc quits.
+The window is three things to the daemon, like the hardware it stands for:
+its :attr:`SimWindow.leds` are a LED sink, its :attr:`SimWindow.display` a
+display, and its mouse is a hand on the simulated sensors (a :class:`Hand`,
+the hardware's simulated board in practice): :mod:`boardctl.app` wires them
+exactly as it wires a Pi, so the simulator runs the same code paths.  Keys
+become presses of the board's buttons (see :mod:`boardctl.ui.keys`).
+
+Putting a piece on an occupied square first takes the piece that stood there
+off the board, as a hand would.  The window can be resized; the wooden board
+scales with it.
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
+from typing import Protocol
 
 import pygame
 
-from ..daemon import Daemon
-from ..hw.sim import SimBoard
-from ..rules import PieceType
-from ..rules.pieces import SYMBOLS
+from ..board.lights import legend
+from ..rules import PieceType, Position, get_variant
+from ..rules.pieces import piece_colour, piece_kind
 from .display import Renderer
+from .keys import KEYS
 from .pieces import sprite
+from .state import DisplayState
+from .text import Fonts, wrap
 
-SQUARE = 52
+Colour = tuple[int, int, int]
+
+SQUARE = 52          # the wooden board's squares when the window opens, px
+MIN_SQUARE = 24
 MARGIN = 24
 LIGHT_WOOD = (222, 190, 140)
 DARK_WOOD = (150, 100, 60)
 FRAME = (90, 55, 30)
+LABEL = (240, 220, 190)
+BACKGROUND = (40, 40, 44)
 FPS = 50
 CAPTURE_GAP = 0.1   # seconds between taking a piece off and landing on its square
+BUTTON_OF_KEY = {"h": "hint", "+": "next", "=": "next", "-": "prev",
+                 "q": "q", "f": "f", "r": "r", "b": "b", "n": "n"}
+
+
+class Hand(Protocol):
+    """What the mouse does to the board's sensors."""
+
+    def lift(self, square: int) -> None: ...
+    def place(self, square: int) -> None: ...
+
+
+class _Leds:
+    """The window as a LED sink."""
+
+    def __init__(self, window: SimWindow) -> None:
+        self.window = window
+
+    def show(self, colours: dict[int, Colour]) -> None:
+        self.window.colours = dict(colours)
+
+    def close(self) -> None:
+        pass
+
+
+class _Screen:
+    """The window's Pi screen as a display."""
+
+    def __init__(self, window: SimWindow) -> None:
+        self.window = window
+
+    def show(self, state: DisplayState) -> None:
+        self.window.show_state(state)
 
 
 class SimWindow:
-    """The simulator's window around a running daemon (see module docstring)."""
+    """See the module docstring.  ``press`` takes a button name ("hint",
+    "next", "prev", "ok", or a promotion letter)."""
 
-    def __init__(self, daemon: Daemon, board: SimBoard, screen_size: tuple[int, int]) -> None:
-        self.daemon = daemon
-        self.board = board
-        geo = daemon.game.position.geometry
-        self.files, self.ranks = geo.files, geo.ranks
-        self.board_w = self.files * SQUARE + 2 * MARGIN
-        self.board_h = self.ranks * SQUARE + 2 * MARGIN
+    def __init__(self, hand: Hand, press: Callable[[str], None], screen_size: tuple[int, int],
+                 state: DisplayState | None = None) -> None:
+        self.hand = hand
+        self.press = press
+        self.state = state or DisplayState()
+        variant = get_variant(self.state.variant)
+        self.files, self.ranks = variant.files, variant.ranks
         self.screen_size = screen_size
-        width = self.board_w + MARGIN + screen_size[0] + MARGIN
-        height = max(self.board_h, screen_size[1] + 2 * MARGIN)
-        self.window = pygame.display.set_mode((width, height))
-        pygame.display.set_caption("boardctl simulator — Falcon Chess")
         self.renderer = Renderer(screen_size)
         self.screen = pygame.Surface(screen_size)
+        self.fonts = Fonts()
+        self.colours: dict[int, Colour] = {}
+        self.leds = _Leds(self)
+        self.display = _Screen(self)
+        pos = Position(self.state.fen, variant)
         # What physically stands where (the sensors only see occupancy).
-        pos = daemon.game.position
         self.pieces: dict[int, int] = {sq: p for sq, p in enumerate(pos.squares) if p}
         self.held: tuple[int, int] | None = None     # (piece code, square it came from)
         self.pressed_at: int | None = None
-        self.flip = daemon.engine_side == 0          # black at the bottom if the engine is White
-        self.moves_seen = -1
         self.landing: tuple[int, float] | None = None  # a capture's piece about to land
+        self.help = False
         self.clock = 0.0
+        self.square = SQUARE
+        self.window = pygame.display.set_mode(self._size_for(SQUARE), pygame.RESIZABLE)
+        pygame.display.set_caption("boardctl simulator — Falcon Chess  (press ? for help)")
 
     # ----------------------------------------------------------- geometry
+    def _size_for(self, square: int) -> tuple[int, int]:
+        board_w = self.files * square + 2 * MARGIN
+        board_h = self.ranks * square + 2 * MARGIN
+        return (board_w + MARGIN + self.screen_size[0] + MARGIN,
+                max(board_h, self.screen_size[1] + 2 * MARGIN))
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Fit the wooden board to a new window size (the Pi screen keeps its own)."""
+        width, height = size
+        square = min((width - 3 * MARGIN - self.screen_size[0] - 2 * MARGIN) // self.files,
+                     (height - 2 * MARGIN) // self.ranks)
+        self.square = max(MIN_SQUARE, square)
+        need = self._size_for(self.square)
+        self.window = pygame.display.set_mode((max(width, need[0]), max(height, need[1])),
+                                              pygame.RESIZABLE)
+
+    @property
+    def flip(self) -> bool:
+        return self.state.orientation != 0   # Black at the bottom
+
     def square_at(self, x: int, y: int) -> int | None:
-        column = (x - MARGIN) // SQUARE
-        row = (y - MARGIN) // SQUARE
+        column = (x - MARGIN) // self.square
+        row = (y - MARGIN) // self.square
         if not (0 <= column < self.files and 0 <= row < self.ranks):
             return None
         file = self.files - 1 - column if self.flip else column
@@ -73,13 +138,14 @@ class SimWindow:
         file, rank = sq % self.files, sq // self.files
         column = self.files - 1 - file if self.flip else file
         row = rank if self.flip else self.ranks - 1 - rank
-        return pygame.Rect(MARGIN + column * SQUARE, MARGIN + row * SQUARE, SQUARE, SQUARE)
+        return pygame.Rect(MARGIN + column * self.square, MARGIN + row * self.square,
+                           self.square, self.square)
 
     # -------------------------------------------------------------- hands
     def lift(self, sq: int) -> None:
         if self.held is None and sq in self.pieces:
             self.held = (self.pieces.pop(sq), sq)
-            self.board.lift(sq)
+            self.hand.lift(sq)
 
     def place(self, sq: int) -> None:
         if self.held is None or self.landing is not None:
@@ -88,7 +154,7 @@ class SimWindow:
             # A capture: the piece standing there comes off first, and the
             # capturing piece lands a moment later, as with a real hand.
             del self.pieces[sq]
-            self.board.lift(sq)
+            self.hand.lift(sq)
             self.landing = (sq, self.clock + CAPTURE_GAP)
             return
         self._land(sq)
@@ -98,47 +164,38 @@ class SimWindow:
         self.pieces[sq] = self.held[0]
         self.held = None
         self.landing = None
-        self.board.place(sq)
+        self.hand.place(sq)
 
-    def sync_identities(self) -> None:
-        """After a committed move, name the pieces as the game does (a promoted
-        pawn becomes its new piece), wherever the board agrees with the game."""
-        pos = self.daemon.game.position
-        for sq in list(self.pieces):
-            if pos.squares[sq]:
-                self.pieces[sq] = pos.squares[sq]
+    def show_state(self, state: DisplayState) -> None:
+        """A new screen state.  After a move, the pieces are named as the game
+        names them (a promoted pawn becomes its new piece) wherever the board
+        agrees with the game."""
+        if state.moves != self.state.moves or state.fen != self.state.fen:
+            pos = Position(state.fen, get_variant(state.variant))
+            for sq in list(self.pieces):
+                if pos.squares[sq]:
+                    self.pieces[sq] = pos.squares[sq]
+        self.state = state
 
     # --------------------------------------------------------------- loop
-    def now(self) -> float:
-        return time.monotonic() - self.started
-
-    def run(self) -> None:
-        self.started = time.monotonic()
-        clock = pygame.time.Clock()
-        while True:
-            for event in pygame.event.get():
-                if event.type == pygame.QUIT or (
-                    event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
-                ):
-                    return
-                self.handle(event)
-            self.tick(self.now())
-            self.draw()
-            pygame.display.flip()
-            clock.tick(FPS)
-
-    def tick(self, now: float) -> None:
-        """One turn: land a capturing piece when due, run the daemon."""
+    def tick(self, now: float) -> bool:
+        """Handle the window's events and land a capturing piece when due;
+        False once the window is closed."""
         self.clock = now
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (
+                event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+            ):
+                return False
+            self.handle(event)
         if self.landing is not None and now >= self.landing[1]:
             self._land(self.landing[0])
-        self.daemon.step(now)
-        if len(self.daemon.game.moves) != self.moves_seen:
-            self.moves_seen = len(self.daemon.game.moves)
-            self.sync_identities()
+        return True
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+        if event.type == pygame.VIDEORESIZE:
+            self.resize(event.size)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             sq = self.square_at(*event.pos)
             if sq is None:
                 return
@@ -154,37 +211,89 @@ class SimWindow:
             if self.held is not None and sq is not None and sq != self.pressed_at:
                 self.place(sq)
             self.pressed_at = None
-        elif event.type == pygame.KEYDOWN and event.unicode in ("q", "f", "r", "b", "n"):
-            self.daemon.choose(PieceType(SYMBOLS.index(event.unicode)), self.now())
-        elif event.type == pygame.KEYDOWN and event.unicode == "h":
-            self.daemon.request_hint()
-        elif event.type == pygame.KEYDOWN and event.unicode in ("+", "=", "-"):
-            self.daemon.change_level(-1 if event.unicode == "-" else 1, self.now())
+        elif event.type == pygame.KEYDOWN:
+            if event.unicode == "?" or event.key == pygame.K_F1:
+                self.help = not self.help
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.press("ok")
+            elif event.unicode in BUTTON_OF_KEY:
+                self.press(BUTTON_OF_KEY[event.unicode])
 
     # ---------------------------------------------------------------- draw
     def draw(self) -> None:
         surface = self.window
-        surface.fill((40, 40, 44))
-        pygame.draw.rect(surface, FRAME, (0, 0, self.board_w, self.board_h), border_radius=8)
-        leds = self.daemon.led_colours(self.now())
+        surface.fill(BACKGROUND)
+        side = self.square
+        board_w = self.files * side + 2 * MARGIN
+        board_h = self.ranks * side + 2 * MARGIN
+        pygame.draw.rect(surface, FRAME, (0, 0, board_w, board_h), border_radius=8)
+        label = self.fonts.get(MARGIN * 3 // 4)
+        geo = get_variant(self.state.variant).geometry
         for sq in range(self.files * self.ranks):
             rect = self.square_rect(sq)
-            light = (sq % self.files + sq // self.files) % 2 == 0
+            light = geo.is_light(sq)
             pygame.draw.rect(surface, LIGHT_WOOD if light else DARK_WOOD, rect)
-            colour = leds.get(sq)
-            if colour:
+            colour = self.colours.get(sq)
+            if colour and max(colour):
+                # An LED seen through wood: a dim LED is a fainter glow of the
+                # same hue, not a darker one.
+                peak = max(colour)
+                hue = tuple(round(c * 255 / peak) for c in colour)
                 glow = pygame.Surface(rect.size, pygame.SRCALPHA)
-                pygame.draw.circle(glow, (*colour, 150), (SQUARE // 2, SQUARE // 2),
-                                   SQUARE // 2 - 2)
+                pygame.draw.circle(glow, (*hue, round(70 + 140 * peak / 255)),
+                                   (side // 2, side // 2), side // 2 - 2)
                 surface.blit(glow, rect)
             piece = self.pieces.get(sq)
             if piece:
-                surface.blit(sprite(PieceType(piece & 7), piece >> 3, SQUARE - 6),
+                surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece), side - 6),
                              rect.move(3, 3))
+        self._coordinates(surface, label)
         if self.held is not None:
             x, y = pygame.mouse.get_pos()
             piece = self.held[0]
-            surface.blit(sprite(PieceType(piece & 7), piece >> 3, SQUARE - 6),
-                         (x - SQUARE // 2, y - SQUARE // 2))
-        self.renderer.render(self.daemon.status(), self.screen)
-        surface.blit(self.screen, (self.board_w + MARGIN, MARGIN))
+            surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece), side - 6),
+                         (x - side // 2, y - side // 2))
+        self.renderer.render(self.state, self.screen)
+        surface.blit(self.screen, (board_w + MARGIN, MARGIN))
+        hint = label.render("? help", True, (150, 150, 160))
+        surface.blit(hint, (board_w + MARGIN, MARGIN + self.screen_size[1] + 6))
+        if self.help:
+            self._help(surface)
+
+    def _coordinates(self, surface: pygame.Surface, font: pygame.font.Font) -> None:
+        """File letters under the board and rank numbers beside it, as the
+        guidance names squares ("move the knight from b4 back to b1")."""
+        geo = get_variant(self.state.variant).geometry
+        for file in range(self.files):
+            rect = self.square_rect(geo.square(file, 0))
+            text = font.render(geo.name(file)[0], True, LABEL)
+            bottom = MARGIN + self.ranks * self.square
+            surface.blit(text, text.get_rect(centerx=rect.centerx, centery=bottom + MARGIN // 2))
+        for rank in range(self.ranks):
+            rect = self.square_rect(geo.square(0, rank))
+            text = font.render(str(rank + 1), True, LABEL)
+            surface.blit(text, text.get_rect(centerx=MARGIN // 2, centery=rect.centery))
+
+    def _help(self, surface: pygame.Surface) -> None:
+        """The keys, the mouse and the LED colours, over the whole window."""
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((0, 0, 0, 215))
+        surface.blit(veil, (0, 0))
+        font = self.fonts.get(20)
+        bold = self.fonts.get(24)
+        width = surface.get_width() - 4 * MARGIN
+        y = MARGIN
+        surface.blit(bold.render("Keys and mouse", True, (255, 255, 255)), (2 * MARGIN, y))
+        y += bold.get_height() + 6
+        for key, _, words in KEYS:
+            for line in wrap(f"{key}: {words}", font, width):
+                surface.blit(font.render(line, True, (235, 235, 235)), (2 * MARGIN, y))
+                y += font.get_height()
+        y += 10
+        surface.blit(bold.render("What the lights mean", True, (255, 255, 255)), (2 * MARGIN, y))
+        y += bold.get_height() + 6
+        for hue, meaning in legend():
+            pygame.draw.circle(surface, hue.rgb, (2 * MARGIN + 8, y + font.get_height() // 2), 8)
+            for line in wrap(meaning, font, width - 30):
+                surface.blit(font.render(line, True, (235, 235, 235)), (2 * MARGIN + 26, y))
+                y += font.get_height()

@@ -254,3 +254,25 @@ def test_board_that_starts_out_of_step_is_guided_into_place():
     rec = Reconciler(game, ReconcilerConfig(allow_takeback=False), reading=occupancy(one_move))
     events = rec.tick(5.0)
     assert [e.line() for e in events] == ["error Move the pawn from e7 back to e5"]
+
+
+def test_a_lifted_piece_with_no_legal_move_blinks_where_it_belongs():
+    t = Table()
+    t.lift("a1")          # the rook is shut in at the start
+    t.wait(0.5)
+    assert t.rec.stuck() == [t.sq("a1")]
+    scene = t.rec.scene()
+    assert t.sq("a1") in scene.blink
+    t.place("a1")
+    t.lift("b1")          # the knight has moves: no cue
+    assert t.rec.stuck() == []
+    assert t.sq("b1") not in t.rec.scene().blink
+
+
+def test_a_pinned_piece_is_stuck_too_but_a_piece_of_the_side_not_to_move_is_not():
+    t = Table(fen="4k5/10/10/10/4r5/10/4B5/4K5 w - - 0 1")
+    t.lift("e2")          # pinned against the king by the rook on e4
+    assert t.rec.stuck() == [t.sq("e2")]
+    t.place("e2")
+    t.lift("e4")          # Black's rook, White to move: not the mover's piece
+    assert t.rec.stuck() == []

@@ -1,108 +1,178 @@
-"""The simulator window: mouse clicks become sensor readings and moves."""
+"""The simulator window: a LED sink, a display and a hand on the simulated
+sensors, wired to the daemon as a Pi's hardware is."""
 
 from __future__ import annotations
 
+import ast
+from contextlib import ExitStack
+from pathlib import Path
+
 import pygame
 
+from boardctl import app
+from boardctl.board.lights import LIGHTS
+from boardctl.board.scene import Role
 from boardctl.config import parse_config
 from boardctl.daemon import Daemon
-from boardctl.hw.sim import SimBoard
+from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
+from boardctl.ui.keys import KEYS
 from boardctl.ui.sim import SimWindow
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
-
-def make_window(mode: str = "two-players", opponent=None) -> SimWindow:
-    pygame.display.init()
-    pygame.font.init()
-    game = Game()
-    pos = game.position
-    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
-    config = parse_config({"game": {"mode": mode}})
-    daemon = Daemon(config, board, MemoryStore(), opponent=opponent)
-    window = SimWindow(daemon, board, (480, 320))
-    window.started = 0.0
-    return window
+UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
 
 
-def click(window: SimWindow, name: str, clock: list[float]) -> None:
-    sq = window.daemon.game.position.geometry.parse_square(name)
-    rect = window.square_rect(sq)
-    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-        window.handle(pygame.event.Event(kind, button=1, pos=rect.center))
-    run_frames(window, clock, 0.2)
+class Rig:
+    """A window and a daemon wired as ``app.run_window`` wires them, in virtual time."""
 
+    def __init__(self, mode: str = "two-players", opponent=None) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        pos = Game().position
+        self.board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+        self.buttons = SimButtons()
+        self.now = 0.0
+        self.window = SimWindow(self.board, lambda name: self.buttons.press(name, self.now),
+                                (480, 320))
+        config = parse_config({"game": {"mode": mode}})
+        self.daemon = Daemon(config, self.board, MemoryStore(), opponent=opponent,
+                             buttons=self.buttons, leds=self.window.leds,
+                             display=self.window.display)
+        self.geo = pos.geometry
 
-def run_frames(window: SimWindow, clock: list[float], seconds: float) -> None:
-    end = clock[0] + seconds
-    while clock[0] < end:
-        window.tick(clock[0])
-        clock[0] += 0.01
+    def run(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            self.window.tick(self.now)
+            self.daemon.step(self.now)
+            self.now += 0.01
+
+    def click(self, name: str) -> None:
+        rect = self.window.square_rect(self.geo.parse_square(name))
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.window.handle(pygame.event.Event(kind, button=1, pos=rect.center))
+        self.run(0.2)
+
+    def key(self, text: str, key: int) -> None:
+        self.window.handle(pygame.event.Event(pygame.KEYDOWN, unicode=text, key=key))
+
+    def lines(self) -> list[str]:
+        return [e.line() for e in self.daemon.events]
 
 
 def test_click_lift_and_click_place_plays_a_move():
-    window = make_window()
-    clock = [0.0]
-    click(window, "e2", clock)
-    click(window, "e4", clock)
-    run_frames(window, clock, 1.0)
-    assert [e.line() for e in window.daemon.events] == ["move e2e4"]
+    rig = Rig()
+    rig.click("e2")
+    rig.click("e4")
+    rig.run(1.0)
+    assert rig.lines() == ["move e2e4"]
 
 
-def test_a_lifted_piece_lights_its_squares_in_the_window():
-    window = make_window()
-    clock = [0.0]
-    click(window, "b1", clock)
-    window.now = lambda: clock[0]  # type: ignore[method-assign]
-    window.draw()
-    pos = window.daemon.game.position
-    a3 = window.square_rect(pos.geometry.parse_square("a3")).center
-    d4 = window.square_rect(pos.geometry.parse_square("d4")).center
-    lit, dark = window.window.get_at(a3), window.window.get_at(d4)
-    assert lit != dark and lit.g > lit.r  # the knight's destination glows green
-    pygame.image.save(window.window, "/tmp/sim-window.png")
+def test_the_window_shows_the_frames_the_daemon_sends_its_led_sink():
+    rig = Rig()
+    rig.click("b1")
+    rig.window.draw()
+    a3 = rig.window.square_rect(rig.geo.parse_square("a3")).center
+    d4 = rig.window.square_rect(rig.geo.parse_square("d4")).center
+    assert rig.window.colours[rig.geo.parse_square("a3")] == LIGHTS[Role.LEGAL].rgb
+    lit, dark = rig.window.window.get_at(a3), rig.window.window.get_at(d4)
+    assert lit != dark and lit.b > lit.r  # the knight's destination glows blue
 
 
 def test_capture_by_clicking_an_occupied_square_takes_the_piece_off():
-    window = make_window()
-    clock = [0.0]
-    window.now = lambda: clock[0]  # type: ignore[method-assign]
+    rig = Rig()
     for frm, to in (("e2", "e4"), ("d7", "d5"), ("e4", "d5")):
-        click(window, frm, clock)
-        click(window, to, clock)
-        run_frames(window, clock, 1.0)
-    assert [e.line() for e in window.daemon.events] == ["move e2e4", "move d7d5", "move e4d5"]
+        rig.click(frm)
+        rig.click(to)
+        rig.run(1.0)
+    assert rig.lines() == ["move e2e4", "move d7d5", "move e4d5"]
 
 
 def test_the_engine_reply_is_shown_and_carried_out_with_the_mouse():
-    window = make_window("engine", ScriptedOpponent(["e7e5"]))
-    clock = [0.0]
-    click(window, "e2", clock)
-    click(window, "e4", clock)
-    run_frames(window, clock, 1.0)
-    assert window.daemon.reconciler.engine_move is not None
-    click(window, "e7", clock)
-    click(window, "e5", clock)
-    run_frames(window, clock, 0.5)
-    assert [e.line() for e in window.daemon.events] == ["move e2e4", "move e7e5"]
+    rig = Rig("engine", ScriptedOpponent(["e7e5"]))
+    rig.click("e2")
+    rig.click("e4")
+    rig.run(1.0)
+    assert rig.window.state.engine_move is not None
+    assert rig.window.renderer.banner(rig.window.state)[1].startswith("Engine: e5")
+    rig.click("e7")
+    rig.click("e5")
+    rig.run(0.5)
+    assert rig.lines() == ["move e2e4", "move e7e5"]
 
 
-def test_h_asks_for_a_hint():
-    window = make_window("engine", ScriptedOpponent(["d2d4"]))
-    clock = [0.0]
-    run_frames(window, clock, 0.3)
-    window.handle(pygame.event.Event(pygame.KEYDOWN, unicode="h", key=pygame.K_h))
-    run_frames(window, clock, 0.3)
-    assert window.daemon.status().prompt == "Hint: d4"
+def test_h_asks_for_a_hint_through_the_hint_button():
+    rig = Rig("engine", ScriptedOpponent(["d2d4"]))
+    rig.run(0.3)
+    rig.key("h", pygame.K_h)
+    rig.run(0.3)
+    assert rig.window.state.prompt == "Hint: d4"
 
 
-def test_plus_and_minus_change_the_engine_level():
+def test_plus_and_minus_change_the_engine_level_shown_on_the_screen():
     opponent = ScriptedOpponent([])
-    window = make_window("engine", opponent)
-    clock = [0.0]
-    run_frames(window, clock, 0.1)
+    rig = Rig("engine", opponent)
+    rig.run(0.1)
     for text, key in (("-", pygame.K_MINUS), ("-", pygame.K_MINUS), ("+", pygame.K_PLUS)):
-        window.handle(pygame.event.Event(pygame.KEYDOWN, unicode=text, key=key))
-    run_frames(window, clock, 0.1)
+        rig.key(text, key)
+    rig.run(0.1)
     assert opponent.skills == [19, 18, 19]
-    assert window.daemon.status().prompt == "Engine level 19 of 20"
+    assert rig.window.state.level == 19
+
+
+def test_the_window_can_be_resized_and_the_board_scales():
+    rig = Rig()
+    before = rig.window.square
+    rig.window.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(1600, 900), w=1600, h=900))
+    assert rig.window.square > before
+    rig.click("i1")
+    rig.click("h3")
+    rig.run(1.0)
+    assert rig.lines() == ["move i1h3"]
+    rig.window.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(300, 200), w=300, h=200))
+    assert rig.window.square >= 24 and rig.window.window.get_width() > 300
+
+
+def test_question_mark_shows_the_help_with_every_key_and_the_lights():
+    rig = Rig()
+    rig.window.draw()
+    plain = pygame.Surface.copy(rig.window.window)
+    rig.key("?", pygame.K_SLASH)
+    assert rig.window.help
+    rig.window.draw()
+    changed = sum(1 for x in range(0, plain.get_width(), 4) for y in range(0, plain.get_height(), 4)
+                  if plain.get_at((x, y)) != rig.window.window.get_at((x, y)))
+    assert changed > 1000
+    rig.key("", pygame.K_F1)
+    assert not rig.window.help
+    assert len(KEYS) >= 6
+
+
+def test_the_board_names_its_files_and_ranks():
+    rig = Rig()
+    rig.window.draw()
+    rect = rig.window.square_rect(rig.geo.parse_square("a1"))
+    strip = pygame.Rect(rect.left, rect.bottom, rect.width, 24)
+    ink = [rig.window.window.get_at((x, y)) for x in range(strip.left, strip.right)
+           for y in range(strip.top, strip.bottom)]
+    assert any(c.r > 200 and c.g > 180 for c in ink)    # the letter "a" under a1
+
+
+def test_app_runs_the_window_with_the_store_and_a_resumed_game(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    config = parse_config({"game": {"mode": "two-players"}})
+    times = iter(x * 0.02 for x in range(10_000))
+    with ExitStack() as stack:
+        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
+        assert daemon.leds is not None and daemon.display is not None
+        assert daemon.buttons is not None
+
+
+def test_the_ui_package_imports_neither_the_daemon_nor_the_hardware():
+    for path in UI.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                target = ("." * node.level) + (node.module or "")
+                assert not target.startswith(("..daemon", "..hw", "..app")), (path.name, target)
