@@ -33,8 +33,11 @@ Behaviour:
   damaged, truncated or unexpected line is dropped and counted under its
   :class:`~boardctl.hw.protocol.DropReason`; snapshots are full-board, so
   the next good one puts everything right.  A :class:`Reading` only ever
-  comes from a SNAP whose checksum and grammar held, after the device's
-  HELLO; several snapshots read in one call yield the newest.
+  comes from a SNAP whose CRC-32 and grammar held, whose sequence number
+  advanced, after the device's HELLO, and that is either within a hand's
+  reach of the last reading or confirmed by the snapshot after it
+  (``firmware/PROTOCOL.md``, "Accepting a snapshot"); several snapshots read
+  in one call yield the newest.
 * Healthy means: the port is open and the device's lines flow.  No valid
   line for ``LINK_TIMEOUT`` (3 s, three missed heartbeats) makes the link
   fall back to connecting, and the board unhealthy.
