@@ -33,6 +33,7 @@ from .config import Config
 from .engine import Limits
 from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
+from .hw.base import ExplainsProblems
 from .rules import (
     BLACK,
     WHITE,
@@ -172,6 +173,7 @@ class Daemon:
         self.clock_since = now
         self.flagged: int | None = None      # the side whose time ran out
         self.last_reading: int | None = None
+        self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
         self._sans: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
         self.start_time = now
         self.now = now                       # the time of the last step
@@ -191,6 +193,7 @@ class Daemon:
         if reading is not None:
             self._record(reading)
             events += self.reconciler.feed(reading.occupancy, reading.time)
+        self._watch_sensors()
         if self.buttons is not None:
             for press in self.buttons.presses(now):
                 events += self._button(press.button, now)
@@ -231,6 +234,20 @@ class Daemon:
             for message in messages:
                 self._engine_message(message)
             waited += 0.05
+
+    def _watch_sensors(self) -> None:
+        """Log what is wrong with the sensors once when it starts or changes,
+        and once when they are back; the screen shows it while it lasts."""
+        healthy = self.sensors.healthy
+        problem = None
+        if not healthy and isinstance(self.sensors, ExplainsProblems):
+            problem = self.sensors.problem
+        if problem is not None and problem != self.sensor_problem:
+            log.warning("%s", problem)
+            self.sensor_problem = problem
+        elif healthy and self.sensor_problem is not None:
+            log.info("sensor board connected again")
+            self.sensor_problem = None
 
     # ------------------------------------------------------------ events
     def _handle(self, event: Event, now: float) -> None:
@@ -566,6 +583,11 @@ class Daemon:
             prompt = self.hint
         if not prompt and self.notice is not None and self.now < self.notice[1]:
             prompt = self.notice[0]
+        if self.sensor_problem is not None and not self.sensors.healthy:
+            # Nothing on the board counts until it is back: say why, in full
+            # (the status line is too short for a port name).
+            prompt = self.sensor_problem[:1].upper() + self.sensor_problem[1:]
+            kind, choices = "error", ()
         if scene is None:
             scene = self.reconciler.scene()
         marks = tuple(sq for sq, role in scene.squares.items()

@@ -72,6 +72,7 @@ from .errors import LedFrameError
 from .protocol import (
     DEFAULT_PALETTE,
     DEFAULT_SHAPE,
+    LINK_TIMEOUT,
     PALETTE_SIZE,
     Action,
     BoardShape,
@@ -220,6 +221,7 @@ class SerialBoard:
         self._now: float | None = None
         self._next_open: float | None = None     # None: at the first read
         self._failures = 0                       # since the device last answered
+        self._opened_at: float | None = None     # when the port last opened
         self._lost_once = False                  # the port was lost: the next UP is a reconnect
         self._device: Hello | None = None
         self._device_counters: dict[str, int] = {}
@@ -247,6 +249,25 @@ class SerialBoard:
     def healthy(self) -> bool:
         """True while the port is open and the device's snapshots flow."""
         return self.status is SerialStatus.UP
+
+    @property
+    def problem(self) -> str | None:
+        """What is wrong, in one line for the screen and the log; None while
+        the device answers, and while it is too early to tell (before the
+        first attempt to open the port, and for ``LINK_TIMEOUT`` after the
+        port opened).  The text stays the same while the trouble lasts, so a
+        caller that logs each new text logs it once."""
+        with self._lock:
+            status = self.status
+            if status is SerialStatus.DISCONNECTED and self._failures:
+                return f"sensor board not connected on {self.port}, retrying"
+            if (status is SerialStatus.CONNECTING and self._now is not None
+                    and self._opened_at is not None
+                    and self._now - self._opened_at >= LINK_TIMEOUT):
+                return f"sensor board on {self.port} is not answering, retrying"
+            if status is SerialStatus.INCOMPATIBLE:
+                return f"sensor board on {self.port}: {self.last_error}"
+            return None
 
     @property
     def device(self) -> Hello | None:
@@ -337,6 +358,7 @@ class SerialBoard:
             self._failed(now, f"cannot open {self.port}: {exc}")
             return
         self._serial = port
+        self._opened_at = now
         self._own[OPENS] += 1
         try:
             port.reset_input_buffer()      # lines from before this session are stale
