@@ -33,7 +33,7 @@ from .config import Config
 from .engine import Limits
 from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
-from .hw.base import ExplainsProblems
+from .hw.base import ExplainsProblems, MayLag
 from .rules import (
     BLACK,
     WHITE,
@@ -174,6 +174,14 @@ class Daemon:
         self.flagged: int | None = None      # the side whose time ran out
         self.last_reading: int | None = None
         self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
+        # The reconciler's clock: the daemon's, less the time the sensors
+        # were behind.  Its timers judge a board that stays still; while the
+        # last reading may be out of date (a serial line lost, a snapshot
+        # held) the board may have moved already, so that time does not count,
+        # and a late reading is judged as if it had come when the sensors fell
+        # behind.
+        self.lagged = 0.0
+        self._lagging = False
         self._sans: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
         self.start_time = now
         self.now = now                       # the time of the last step
@@ -187,17 +195,20 @@ class Daemon:
 
     def step(self, now: float) -> list[Event]:
         """One turn of the loop (never blocks)."""
-        self.now = now
+        previous, self.now = self.now, now
         events: list[Event] = []
         reading = self.sensors.read(now)
+        if self._lagging:
+            self.lagged += now - previous
+        self._lagging = isinstance(self.sensors, MayLag) and self.sensors.behind
         if reading is not None:
             self._record(reading)
-            events += self.reconciler.feed(reading.occupancy, reading.time)
+            events += self.reconciler.feed(reading.occupancy, reading.time - self.lagged)
         self._watch_sensors()
         if self.buttons is not None:
             for press in self.buttons.presses(now):
                 events += self._button(press.button, now)
-        events += self.reconciler.tick(now)
+        events += self.reconciler.tick(now - self.lagged)
         for event in events:
             self._handle(event, now)
         self._tick_clock(now)
@@ -214,7 +225,7 @@ class Daemon:
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
         """The player's promotion choice from the display or the simulator."""
-        events = self.reconciler.choose(piece, now)
+        events = self.reconciler.choose(piece, now - self.lagged)
         for event in events:
             self._handle(event, now)
         self.events += events
@@ -477,9 +488,9 @@ class Daemon:
             else:
                 self.change_level(step, now)
         elif name == "ok" and self.reconciler.state is State.CHOOSING:
-            return self.reconciler.choose(choices[self.choice], now)
+            return self.reconciler.choose(choices[self.choice], now - self.lagged)
         elif name in ("q", "f", "r", "b", "n"):
-            return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now)
+            return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now - self.lagged)
         return []
 
     # ------------------------------------------------------------- levels

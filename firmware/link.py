@@ -39,6 +39,7 @@ class DeviceLink:
         self._assembler = protocol.LineAssembler()
         self._seq = 0
         self._rx_last = None                # the host's last sequence number
+        self._rx_repeat = None              # the last one judged a repeat
         self._pending = []                  # [seq, command, line, sent_at, retries]
         self._last_rx = None                # when a good line last came from the host
         self._hello_acked = False
@@ -109,11 +110,19 @@ class DeviceLink:
         self._last_rx = now
         if restart or self._rx_last is None:
             self._rx_last = seq
+            self._rx_repeat = None
             return True
         gap = (seq - self._rx_last - 1) & 0xFF
         if gap >= 128:                            # the last one again, or older: a repeat
-            self.counters["DUP"] += 1
-            return False
+            # ... unless it follows the last repeat: two in a row numbered
+            # one after the other mean a stray line derailed the count.
+            chained = self._rx_repeat is not None and seq == (self._rx_repeat + 1) & 0xFF
+            self._rx_repeat = seq
+            if not chained:
+                self.counters["DUP"] += 1
+                return False
+            gap = 1
+        self._rx_repeat = None
         self.counters["LOST"] += gap
         self._rx_last = seq
         return True

@@ -58,6 +58,16 @@ class ExplainsProblems(Protocol):
     def problem(self) -> str | None: ...
 
 
+@runtime_checkable
+class MayLag(Protocol):
+    """A source whose readings can arrive late, and that knows when it is
+    behind: while ``behind`` is true its last reading may no longer be the
+    board, so nothing may be concluded from the board staying still."""
+
+    @property
+    def behind(self) -> bool: ...
+
+
 class LedSink(Protocol):
     """Where LED frames go: a colour for each square that should light."""
 

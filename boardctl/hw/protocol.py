@@ -591,10 +591,17 @@ class _Pending:
 
 
 class _SeqTracker:
-    """Counts repeated (DUP) and missing (LOST) sequence numbers from the peer."""
+    """Counts repeated (DUP) and missing (LOST) sequence numbers from the peer.
+
+    A stray line from far ahead (a stale copy numbered just below the last
+    one, seen from the other side of the 256 wrap) would leave every line
+    after it looking like a repeat; two lines in a row judged repeats that
+    number consecutively re-anchor the count on them (PROTOCOL.md, section 4).
+    """
 
     def __init__(self, last: int | None = None) -> None:
         self.last = last
+        self._repeat: int | None = None        # the last line judged a repeat
 
     def see(self, seq: int, counters: dict[str, int]) -> int | None:
         """How many lines went missing before ``seq``; None if ``seq`` does
@@ -604,8 +611,13 @@ class _SeqTracker:
             return 0
         gap = (seq - self.last - 1) % SEQ_MODULO
         if gap >= SEQ_MODULO // 2:       # the last one again, or older: a repeat
-            counters["DUP"] += 1
-            return None
+            chained = self._repeat is not None and seq == (self._repeat + 1) % SEQ_MODULO
+            self._repeat = seq
+            if not chained:
+                counters["DUP"] += 1
+                return None
+            gap = 1                      # re-anchored: judged as after missing lines
+        self._repeat = None
         counters["LOST"] += gap
         self.last = seq
         return gap
@@ -652,6 +664,7 @@ class HostLink:
         # stay where they are), and one waiting for the next to confirm it.
         self._accepted: int | None = None
         self._held: int | None = None
+        self._doubt = False            # a line was lost or damaged since the last snapshot
 
     @property
     def state(self) -> LinkState:
@@ -666,6 +679,14 @@ class HostLink:
     def device(self) -> Hello | None:
         """The device's last HELLO."""
         return self._device
+
+    @property
+    def behind(self) -> bool:
+        """True while the last snapshot passed on may no longer be the board:
+        one is held for confirmation, or a line went missing or arrived
+        damaged since (it may have been a SNAP).  The next snapshot passed
+        on settles it, a heartbeat at the latest."""
+        return self._state is not LinkState.UP or self._held is not None or self._doubt
 
     @property
     def counters(self) -> Mapping[str, int]:
@@ -683,6 +704,7 @@ class HostLink:
                 for item in self._assembler.feed(data):
                     if isinstance(item, DropReason):
                         self._counters[item.value] += 1
+                        self._doubt = True
                     else:
                         self._receive(item, now, actions)
             case ShowLeds(indices):
@@ -718,6 +740,7 @@ class HostLink:
             frame = decode(raw, self.shape)
         except ProtocolError as error:
             self._counters[error.reason.value] += 1
+            self._doubt = True
             if error.nak is not None:
                 if error.reason is not DropReason.CRC:      # the checksum held: it is them
                     self._heard(error.nak, now, error.reason is DropReason.VER)
@@ -761,7 +784,10 @@ class HostLink:
         if restart:
             self._tracker = _SeqTracker(seq)
             return 0
-        return self._tracker.see(seq, self._counters)
+        gap = self._tracker.see(seq, self._counters)
+        if gap:
+            self._doubt = True
+        return gap
 
     def _snapshot(self, occupancy: int, gap: int, now: float, actions: list[Action]) -> None:
         """Pass a snapshot on, or hold it (PROTOCOL.md, "Accepting a snapshot").
@@ -782,6 +808,7 @@ class HostLink:
             self._counters["UNCONFIRMED"] += 1
         if confirmed or plausible:
             self._accepted = occupancy
+            self._doubt = False
             actions.append(SnapshotReceived(occupancy, now))
         else:
             self._held = occupancy

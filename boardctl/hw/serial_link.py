@@ -49,6 +49,9 @@ Behaviour:
 * A device that resets sends a new HELLO: the link sends the palette and the
   last LED frame again.  :meth:`show` while disconnected only remembers the
   frame; it goes out as soon as the device is back.
+* :attr:`behind` is true while the last reading may be out of date (a line
+  lost or damaged since, a snapshot held); :attr:`problem` says in one line
+  what is wrong while the device does not answer.
 * :attr:`counters` holds the link's counters (lines received, sent, dropped
   by reason, retries, give-ups …) and this end's (opens, lost ports,
   reconnects, resyncs) for ``boardctl diag`` and the display.
@@ -249,6 +252,14 @@ class SerialBoard:
     def healthy(self) -> bool:
         """True while the port is open and the device's snapshots flow."""
         return self.status is SerialStatus.UP
+
+    @property
+    def behind(self) -> bool:
+        """True while the last reading may no longer be the board (a
+        snapshot held for confirmation, a line lost or damaged since, no
+        link): what hangs on the board staying still must wait."""
+        with self._lock:
+            return self._serial is None or self._link.behind
 
     @property
     def problem(self) -> str | None:

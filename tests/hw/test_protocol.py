@@ -734,3 +734,31 @@ def test_the_spliced_lines_of_issue_11_never_decode() -> None:
                 decode(spliced)
     with pytest.raises(ProtocolError):
         decode(b"$00 SNAP FFFFB0000000008FDFFD*88")
+
+
+def test_the_link_is_behind_from_a_damaged_or_missing_line_to_the_next_snapshot() -> None:
+    s = Session()
+    assert s.link.behind                              # not up yet
+    s.connect()
+    s.device(Snap(START))
+    assert not s.link.behind
+    s.feed(Received(encode(Frame(s.seq, Snap(START ^ 1 << 14)))[:-9] + b"\n"))   # cut short
+    assert s.link.behind                              # that may have been the new board
+    s.seq += 1
+    s.device(Snap(START ^ 1 << 14))                   # after a missing line: held
+    assert s.link.behind
+    s.device(Snap(START ^ 1 << 14))                   # confirmed
+    assert not s.link.behind
+
+
+def test_a_stray_line_from_far_ahead_does_not_stop_the_count() -> None:
+    """A stale copy numbered far ahead would make every line after it look
+    like a repeat; two lines in a row that follow each other re-anchor."""
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    s.device(Snap(START), seq=(s.seq + 100) % 256)    # a stray, taken as after 100 lost lines
+    moved = START ^ 1 << 14
+    assert snapshots(s.device(Snap(moved))) == []     # looks like a repeat
+    assert snapshots(s.device(Snap(moved))) == []     # re-anchored, after "missing lines": held
+    assert snapshots(s.device(Snap(moved))) == [moved]
