@@ -43,6 +43,7 @@ from .config import Config
 from .engine import Limits
 from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
+from .hw.base import ExplainsProblems, MayLag
 from .rules import (
     BLACK,
     WHITE,
@@ -156,6 +157,15 @@ class Daemon:
         self.clock_since = now
         self.flagged: int | None = None      # the side whose time ran out
         self.last_reading: int | None = None
+        self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
+        # The reconciler's clock: the daemon's, less the time the sensors
+        # were behind.  Its timers judge a board that stays still; while the
+        # last reading may be out of date (a serial line lost, a snapshot
+        # held) the board may have moved already, so that time does not count,
+        # and a late reading is judged as if it had come when the sensors fell
+        # behind.
+        self.lagged = 0.0
+        self._lagging = False
         self._sans: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
         self.start_time = now
         self.now = now                       # the time of the last step
@@ -169,16 +179,20 @@ class Daemon:
 
     def step(self, now: float) -> list[Event]:
         """One turn of the loop (never blocks)."""
-        self.now = now
+        previous, self.now = self.now, now
         events: list[Event] = []
         reading = self.sensors.read(now)
+        if self._lagging:
+            self.lagged += now - previous
+        self._lagging = isinstance(self.sensors, MayLag) and self.sensors.behind
         if reading is not None:
             self._record(reading)
-            events += self.reconciler.feed(reading.occupancy, reading.time)
+            events += self.reconciler.feed(reading.occupancy, reading.time - self.lagged)
+        self._watch_sensors()
         if self.buttons is not None:
             for press in self.buttons.presses(now):
                 events += self._button(press.button, now)
-        events += self.reconciler.tick(now)
+        events += self.reconciler.tick(now - self.lagged)
         for event in events:
             self._handle(event, now)
         self.store.retry(now)
@@ -196,7 +210,7 @@ class Daemon:
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
         """The player's promotion choice from the display or the simulator."""
-        events = self.reconciler.choose(piece, now)
+        events = self.reconciler.choose(piece, now - self.lagged)
         for event in events:
             self._handle(event, now)
         self.events += events
@@ -216,6 +230,20 @@ class Daemon:
             for message in messages:
                 self._engine_message(message)
             waited += 0.05
+
+    def _watch_sensors(self) -> None:
+        """Log what is wrong with the sensors once when it starts or changes,
+        and once when they are back; the screen shows it while it lasts."""
+        healthy = self.sensors.healthy
+        problem = None
+        if not healthy and isinstance(self.sensors, ExplainsProblems):
+            problem = self.sensors.problem
+        if problem is not None and problem != self.sensor_problem:
+            log.warning("%s", problem)
+            self.sensor_problem = problem
+        elif healthy and self.sensor_problem is not None:
+            log.info("sensor board connected again")
+            self.sensor_problem = None
 
     # ------------------------------------------------------------ events
     def _handle(self, event: Event, now: float) -> None:
@@ -450,9 +478,9 @@ class Daemon:
             else:
                 self.change_level(step, now)
         elif name == "ok" and choices:
-            return rec.choose(rec.promotion_piece, now)
+            return rec.choose(rec.promotion_piece, now - self.lagged)
         elif name in ("q", "f", "r", "b", "n"):
-            return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now)
+            return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now - self.lagged)
         return []
 
     # ------------------------------------------------------------- levels
@@ -571,6 +599,11 @@ class Daemon:
         saving = self.store.status()
         if not prompt and saving is not None:
             prompt, kind = saving, "error"   # the status line is too narrow to say it
+        if self.sensor_problem is not None and not self.sensors.healthy:
+            # Nothing on the board counts until it is back: say why, in full
+            # (the status line is too short for a port name).
+            prompt = self.sensor_problem[:1].upper() + self.sensor_problem[1:]
+            kind, choices = "error", ()
         if scene is None:
             scene = self.scene()
         marks = tuple(sq for sq, role in scene.squares.items()

@@ -125,7 +125,7 @@ def run_session(c):
     c.check(len(commands(out, "HELLO")) == 1, "HELLO repeated until acknowledged")
 
     # The host says hello: ACK, our HELLO, a SNAP at once.
-    hello_seq = host("HELLO", (1, None, None, None, [("SW", "check")]))
+    hello_seq = host("HELLO", (protocol.VERSION, None, None, None, [("SW", "check")]))
     out = steps(4)
     c.check(commands(out, "ACK") == [hello_seq], "host HELLO acknowledged")
     c.check(len(commands(out, "HELLO")) == 1 and commands(out, "SNAP") == [START],

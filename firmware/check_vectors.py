@@ -173,8 +173,11 @@ def run(path):
 
 def main(argv):
     path = argv[1] if len(argv) > 1 else "vectors.txt"
-    if protocol.crc8(b"123456789") != 0xF4:
-        print("FAIL crc8 check value")
+    if protocol.checksum(b"123456789") != "CBF43926":
+        print("FAIL checksum check value")
+        return 1
+    if protocol.crc32_halves(b"123456789") != (0xCBF4, 0x3926):
+        print("FAIL the Python CRC-32 check value")
         return 1
     checked, failures = run(path)
     for failure in failures:

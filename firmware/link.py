@@ -39,6 +39,7 @@ class DeviceLink:
         self._assembler = protocol.LineAssembler()
         self._seq = 0
         self._rx_last = None                # the host's last sequence number
+        self._rx_repeat = None              # the last one judged a repeat
         self._pending = []                  # [seq, command, line, sent_at, retries]
         self._last_rx = None                # when a good line last came from the host
         self._hello_acked = False
@@ -80,7 +81,7 @@ class DeviceLink:
             self._send("NAK", (seq, protocol.CMD), now)
             return
         self.counters["RX"] += 1
-        self._heard(seq, now, command == "HELLO")
+        fresh = self._heard(seq, now, command == "HELLO")
         if command == "ACK":
             entry = self._take(value)
             if entry is None:
@@ -90,6 +91,11 @@ class DeviceLink:
         elif command == "NAK":
             self.counters["NAKRX"] += 1
             self._nak(value[0], value[1], now)
+        elif not fresh:
+            # A repeat (its ACK was lost) or an older line: acknowledged
+            # again, never carried out again, so a late LED frame cannot
+            # replace a newer one.
+            self._send("ACK", seq, now)
         else:
             self._send("ACK", seq, now)
             if command == "HELLO":
@@ -100,16 +106,26 @@ class DeviceLink:
             requests.append((command, value))
 
     def _heard(self, seq, now, restart):
+        """A line whose checksum held: False if its number does not advance."""
+        self._last_rx = now
         if restart or self._rx_last is None:
             self._rx_last = seq
-        else:
-            gap = (seq - self._rx_last - 1) & 0xFF
-            if gap >= 128:                        # the last one again, or older: a repeat
+            self._rx_repeat = None
+            return True
+        gap = (seq - self._rx_last - 1) & 0xFF
+        if gap >= 128:                            # the last one again, or older: a repeat
+            # ... unless it follows the last repeat: two in a row numbered
+            # one after the other mean a stray line derailed the count.
+            chained = self._rx_repeat is not None and seq == (self._rx_repeat + 1) & 0xFF
+            self._rx_repeat = seq
+            if not chained:
                 self.counters["DUP"] += 1
-            else:
-                self.counters["LOST"] += gap
-                self._rx_last = seq
-        self._last_rx = now
+                return False
+            gap = 1
+        self._rx_repeat = None
+        self.counters["LOST"] += gap
+        self._rx_last = seq
+        return True
 
     def _nak(self, ref, reason, now):
         for entry in self._pending:
@@ -170,14 +186,15 @@ class DeviceLink:
         """Answer STAT: every counter, plus the caller's (name, value) pairs,
         in as many COUNTERS lines as it takes."""
         pairs = [(name, self.counters[name]) for name in COUNTER_NAMES] + list(extra)
+        empty = len("$00 COUNTERS*") + protocol.CHECK_DIGITS
         batch = []
-        size = len("$00 COUNTERS*00")
+        size = empty
         for name, number in pairs:
             token = len(name) + len(str(number)) + 2
             if batch and size + token > protocol.MAX_LINE:
                 self._send("COUNTERS", batch, now)
                 batch = []
-                size = len("$00 COUNTERS*00")
+                size = empty
             batch.append((name, number))
             size += token
         self._send("COUNTERS", batch, now)

@@ -16,9 +16,10 @@
 #   "ACK"       sequence number acknowledged
 #   "NAK"       (sequence number, reason)
 
-VERSION = 1
-SUPPORTED = (1,)
+VERSION = 2
+SUPPORTED = (2,)
 MAX_LINE = 200          # bytes from "$" to the last checksum digit
+CHECK_DIGITS = 8        # the CRC-32, in upper-case hex
 PALETTE_SIZE = 15
 MAX_FILES = 16
 MAX_RANKS = 16
@@ -52,26 +53,56 @@ _VALUE_CHARS = _KEY_REST + "abcdefghijklmnopqrstuvwxyz._:+-"
 _NUMBER_KEYS = ("P", "F", "R", "L")
 
 
-def _make_crc_table():
-    table = bytearray(256)
+try:
+    from binascii import crc32 as _crc32_c     # the C one, if the build has it
+except ImportError:
+    _crc32_c = None
+
+
+def _make_crc_tables():
+    """CRC-32's byte table, as two tables of 16-bit halves: on the Pico an
+    int of 31 bits or more is a heap object, 16-bit halves never are."""
+    high = []
+    low = []
     for byte in range(256):
         crc = byte
         for _ in range(8):
-            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
-        table[byte] = crc
-    return bytes(table)
+            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
+        high.append(crc >> 16)
+        low.append(crc & 0xFFFF)
+    return tuple(high), tuple(low)
 
 
-_CRC_TABLE = _make_crc_table()
+_CRC_HIGH, _CRC_LOW = _make_crc_tables()
 
 
-def crc8(data):
-    """CRC-8/SMBUS (poly 0x07, init 0, no reflection): crc8(b"123456789") == 0xF4."""
-    crc = 0
-    table = _CRC_TABLE
+def crc32_halves(data):
+    """CRC-32 of data in Python, as (high 16 bits, low 16 bits)."""
+    high = 0xFFFF
+    low = 0xFFFF
+    table_high = _CRC_HIGH
+    table_low = _CRC_LOW
     for byte in data:
-        crc = table[crc ^ byte]
-    return crc
+        index = (low ^ byte) & 0xFF
+        low = ((low >> 8) | ((high & 0xFF) << 8)) ^ table_low[index]
+        high = (high >> 8) ^ table_high[index]
+    return high ^ 0xFFFF, low ^ 0xFFFF
+
+
+def _hex4(value):
+    return _HEX[(value >> 12) & 15] + _HEX[(value >> 8) & 15] + _HEX[(value >> 4) & 15] \
+        + _HEX[value & 15]
+
+
+def checksum(data):
+    """The line checksum of data: CRC-32 (zlib's, check value CBF43926 for
+    b"123456789") as 8 upper-case hex digits.  binascii's C version when
+    the MicroPython build has it, else the same in Python."""
+    if _crc32_c is not None:
+        crc = _crc32_c(data)
+        return _hex4((crc >> 16) & 0xFFFF) + _hex4(crc & 0xFFFF)
+    high, low = crc32_halves(data)
+    return _hex4(high) + _hex4(low)
 
 
 class Shape:
@@ -157,7 +188,7 @@ def frame(seq, command, value, shape):
     parts = [_hex2(seq), command]
     parts.extend(_args(command, value, shape))      # MicroPython has no [a, *b]
     body = " ".join(parts)
-    line = "$" + body + "*" + _hex2(crc8(body.encode()))
+    line = "$" + body + "*" + checksum(body.encode())
     if len(line) > MAX_LINE:
         raise ValueError("line too long")
     return line.encode()
@@ -271,10 +302,12 @@ def decode(frame_bytes, shape):
             raise ProtocolError(CHAR)
     text = frame_bytes.decode()
     star = text.find("*")
-    if not text or text[0] != "$" or star < 0 or not _is_hex(text[star + 1:], 2):
+    if not text or text[0] != "$" or star < 0 or not _is_hex(text[star + 1:], CHECK_DIGITS):
+        if _version_1_hello(text, star):
+            raise ProtocolError(VER)
         raise ProtocolError(FORMAT)
     body = text[1:star]
-    if crc8(body.encode()) != int(text[star + 1:], 16):
+    if checksum(body.encode()) != text[star + 1:]:
         nak = None
         if _is_hex(body[:2], 2) and body[2:3] in ("", " "):
             nak = int(body[:2], 16)
@@ -284,6 +317,28 @@ def decode(frame_bytes, shape):
         raise ProtocolError(FORMAT)
     seq = int(tokens[0], 16)
     return seq, tokens[1], _decode_value(tokens[1], tokens[2:], seq, shape)
+
+
+def _crc8(data):
+    """Protocol version 1's checksum (CRC-8/SMBUS), bit by bit: only ever
+    run on a line that already failed version 2's format."""
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+    return crc
+
+
+def _version_1_hello(text, star):
+    """True for a version-1 HELLO (two-digit CRC-8 that holds): the peer
+    speaks version 1, which is a VER, not a damaged line."""
+    if star < 0 or not text or text[0] != "$" or not _is_hex(text[star + 1:], 2):
+        return False
+    body = text[1:star]
+    tokens = body.split(" ")
+    return (len(tokens) >= 3 and tokens[1] == "HELLO" and _is_hex(tokens[0], 2)
+            and _crc8(body.encode()) == int(text[star + 1:], 16))
 
 
 class LineAssembler:

@@ -11,7 +11,7 @@ through the same code paths as the real drivers.  Nothing here imports
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 Colour = tuple[int, int, int]          # 0-255 each, before brightness scaling
 OFF: Colour = (0, 0, 0)
@@ -46,6 +46,26 @@ class SensorSource(Protocol):
         """False while the source is disconnected or failing (shown to the user)."""
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class ExplainsProblems(Protocol):
+    """A source that can say what is wrong with it, in one line for the
+    screen and the log ("sensor board not connected on /dev/ttyACM0,
+    retrying"); None while all is well, or while it is too early to tell."""
+
+    @property
+    def problem(self) -> str | None: ...
+
+
+@runtime_checkable
+class MayLag(Protocol):
+    """A source whose readings can arrive late, and that knows when it is
+    behind: while ``behind`` is true its last reading may no longer be the
+    board, so nothing may be concluded from the board staying still."""
+
+    @property
+    def behind(self) -> bool: ...
 
 
 class LedSink(Protocol):

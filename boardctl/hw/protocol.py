@@ -3,10 +3,11 @@
 The specification is ``firmware/PROTOCOL.md``; the firmware implements the
 same spec in ``firmware/protocol.py`` and both are checked against
 ``firmware/vectors.txt``.  In short: one printable-ASCII line per message,
-``$<seq> <COMMAND> <args>*<crc8>``, full occupancy snapshots from the device
+``$<seq> <COMMAND> <args>*<crc32>``, full occupancy snapshots from the device
 (on change and once a second), LED frames as one palette digit per LED from
 the host, ACK/NAK with bounded retries, and every damaged line dropped and
-counted by reason.
+counted by reason.  A snapshot that jumps further than a hand can move, or
+that follows missing lines, is held until the next one confirms it.
 
 This module does no I/O and reads no clock.  It has three layers:
 
@@ -23,11 +24,12 @@ Example::
     link = HostLink(BoardShape(files=10, ranks=8, leds=80))
     for action in link.feed(Tick(), now=0.0):
         if isinstance(action, Send):
-            port.write(action.data)          # b"$00 HELLO P=1 SW=boardctl-0.1.0*1F\\n"
+            port.write(action.data)     # b"$00 HELLO P=2 SW=boardctl-0.1.0*C0C5B4F9\\n"
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -35,9 +37,15 @@ from enum import Enum
 from .. import __version__
 from ..errors import BoardctlError
 
-PROTOCOL_VERSION = 1
-SUPPORTED_VERSIONS = frozenset({1})
+PROTOCOL_VERSION = 2
+SUPPORTED_VERSIONS = frozenset({2})
 MAX_LINE = 200            # bytes from "$" to the last checksum digit, terminator excluded
+CHECK_DIGITS = 8          # the CRC-32, in upper-case hex
+# A hand changes at most this many squares between two snapshots (20 ms or
+# more apart): two hands, each lifting or putting down two pieces.  A snapshot
+# that differs more from the last one passed on is held until the next one
+# confirms it (PROTOCOL.md, "Accepting a snapshot").
+MAX_HAND_CHANGE = 4
 SEQ_MODULO = 256
 PALETTE_SIZE = 15         # indices 1-15; 0 is always off
 MAX_FILES = 16
@@ -64,6 +72,8 @@ COUNTER_NAMES = (
     "RX", "TX", "NOISE", "TRUNC", "LONG", "CHAR", "FORMAT", "CRC", "CMD", "ARG", "VER",
     "DUP", "LOST", "RETRY", "GIVEUP", "NAKRX", "STALE",
 )
+# The host's own: snapshots held for confirmation, and those the next one did not confirm.
+HOST_COUNTER_NAMES = ("HELD", "UNCONFIRMED")
 
 _HEX = "0123456789ABCDEF"
 _NUMBER_KEYS = ("P", "F", "R", "L")
@@ -73,25 +83,21 @@ _VALUE_CHARS = frozenset(_KEY_REST + "abcdefghijklmnopqrstuvwxyz._:+-")
 _WHITESPACE = frozenset(b" \t\r")
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
-        table.append(crc)
-    return tuple(table)
+def crc32(data: bytes) -> int:
+    """The line checksum, CRC-32 as zlib and Ethernet compute it (polynomial
+    0x04C11DB7 reflected, initial value and final XOR 0xFFFFFFFF);
+    ``crc32(b"123456789") == 0xCBF43926``."""
+    return zlib.crc32(data)
 
 
-_CRC_TABLE = _crc_table()
-
-
-def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS (polynomial 0x07, initial value 0, no reflection, no final
-    XOR) of ``data``; ``crc8(b"123456789") == 0xF4``."""
+def _crc8(data: bytes) -> int:
+    """Protocol version 1's checksum (CRC-8/SMBUS), only to recognise a
+    version-1 HELLO and say which version the peer speaks."""
     crc = 0
     for byte in data:
-        crc = _CRC_TABLE[crc ^ byte]
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
     return crc
 
 
@@ -231,12 +237,15 @@ class Frame:
 
 class ProtocolError(BoardctlError, ValueError):
     """A line that cannot be accepted.  ``reason`` is the counter it goes to;
-    ``nak`` is the sequence number to answer with a NAK, or None for no answer."""
+    ``nak`` is the sequence number to answer with a NAK, or None for no answer;
+    ``version`` the protocol version of a HELLO refused as ``VER``."""
 
-    def __init__(self, reason: DropReason, nak: int | None = None, detail: str = "") -> None:
+    def __init__(self, reason: DropReason, nak: int | None = None, detail: str = "",
+                 version: int | None = None) -> None:
         super().__init__(f"{reason.value.lower()}: {detail}" if detail else reason.value.lower())
         self.reason = reason
         self.nak = nak
+        self.version = version
 
 
 # --------------------------------------------------------------------------- encoding
@@ -302,7 +311,7 @@ def encode(frame: Frame, shape: BoardShape = DEFAULT_SHAPE) -> bytes:
     _check(0 <= frame.seq < SEQ_MODULO, "sequence number")
     command, args = _args(frame.message, shape)
     body = " ".join([f"{frame.seq:02X}", command, *args]).encode("ascii")
-    line = b"$" + body + b"*" + f"{crc8(body):02X}".encode("ascii")
+    line = b"$" + body + b"*" + f"{crc32(body):0{CHECK_DIGITS}X}".encode("ascii")
     _check(len(line) <= MAX_LINE, f"line longer than {MAX_LINE} bytes")
     return line + b"\n"
 
@@ -339,7 +348,7 @@ def _decode_hello(args: list[str], seq: int) -> Hello:
         raise ProtocolError(DropReason.ARG, seq, "HELLO without a protocol version")
     version = int(fields["P"])
     if version not in SUPPORTED_VERSIONS:
-        raise ProtocolError(DropReason.VER, seq, f"protocol version {version}")
+        raise ProtocolError(DropReason.VER, seq, f"protocol version {version}", version)
     numbers: dict[str, int] = {}
     for key, high in (("F", MAX_FILES), ("R", MAX_RANKS), ("L", MAX_LEDS)):
         if key in fields:
@@ -401,10 +410,11 @@ def decode(frame: bytes, shape: BoardShape = DEFAULT_SHAPE) -> Frame:
         raise ProtocolError(DropReason.CHAR)
     text = frame.decode("ascii")
     star = text.find("*")
-    if not text.startswith("$") or star < 0 or not _is_hex(text[star + 1:], 2):
-        raise ProtocolError(DropReason.FORMAT, None, "not $body*CC")
+    if not text.startswith("$") or star < 0 or not _is_hex(text[star + 1:], CHECK_DIGITS):
+        _refuse_version_1(text, star)
+        raise ProtocolError(DropReason.FORMAT, None, f"not $body*{'C' * CHECK_DIGITS}")
     body = text[1:star]
-    if crc8(body.encode("ascii")) != int(text[star + 1:], 16):
+    if crc32(body.encode("ascii")) != int(text[star + 1:], 16):
         claimed = body[:2] if body[2:3] in ("", " ") else ""
         raise ProtocolError(DropReason.CRC, int(claimed, 16) if _is_hex(claimed, 2) else None)
     tokens = body.split(" ")
@@ -412,6 +422,26 @@ def decode(frame: bytes, shape: BoardShape = DEFAULT_SHAPE) -> Frame:
         raise ProtocolError(DropReason.FORMAT, None, "not 'SS COMMAND args'")
     seq = int(tokens[0], 16)
     return Frame(seq, _decode_message(tokens[1], tokens[2:], seq, shape))
+
+
+def _refuse_version_1(text: str, star: int) -> None:
+    """A version-1 HELLO (two-digit CRC-8) says who is talking: refuse it as
+    ``VER`` with its version, so the user learns which side to update rather
+    than watching a link that never comes up.  Anything else of version 1 is
+    only a badly formed line.
+
+    :raises ProtocolError: ``VER`` (no NAK: the peer could not read it).
+    """
+    body = text[1:star]
+    if (star < 0 or not _is_hex(text[star + 1:], 2) or not text.startswith("$")
+            or _crc8(body.encode("ascii")) != int(text[star + 1:], 16)):
+        return
+    tokens = body.split(" ")
+    if len(tokens) < 3 or tokens[1] != "HELLO" or not _is_hex(tokens[0], 2):
+        return
+    version = _decimal(dict(arg.partition("=")[::2] for arg in tokens[2:]).get("P", ""))
+    if version is not None:
+        raise ProtocolError(DropReason.VER, None, f"protocol version {version}", version)
 
 
 class LineAssembler:
@@ -539,6 +569,16 @@ Action = Send | SnapshotReceived | StateChanged | DeviceCounters
 _FROM_DEVICE = (Hello, Snap, Counters, Ack, Nak)      # LED, PAL and STAT go the other way
 
 
+def version_mismatch(version: int | None) -> str:
+    """The one line that says which side to update when the versions differ."""
+    if version is None:
+        return "the board's firmware refused this boardctl's protocol version"
+    fix = ("install the firmware from this boardctl's firmware/ directory (firmware/README.md)"
+           if version < PROTOCOL_VERSION else "update boardctl")
+    return (f"the board's firmware speaks protocol version {version}, this boardctl "
+            f"speaks {PROTOCOL_VERSION}: {fix}")
+
+
 @dataclass
 class _Pending:
     """A sent line waiting for its ACK."""
@@ -551,19 +591,41 @@ class _Pending:
 
 
 class _SeqTracker:
-    """Counts repeated (DUP) and missing (LOST) sequence numbers from the peer."""
+    """Counts repeated (DUP) and missing (LOST) sequence numbers from the peer.
+
+    A stray line from far ahead (a stale copy numbered just below the last
+    one, seen from the other side of the 256 wrap) would leave every line
+    after it looking like a repeat; two lines in a row judged repeats that
+    number consecutively re-anchor the count on them (PROTOCOL.md, section 4).
+    """
 
     def __init__(self, last: int | None = None) -> None:
         self.last = last
+        self._repeat: int | None = None        # the last line judged a repeat
 
-    def see(self, seq: int, counters: dict[str, int]) -> None:
-        if self.last is not None:
-            gap = (seq - self.last - 1) % SEQ_MODULO
-            if gap >= SEQ_MODULO // 2:       # the last one again, or older: a repeat
+    def see(self, seq: int, counters: dict[str, int]) -> int | None:
+        """How many lines went missing before ``seq``; None if ``seq`` does
+        not advance (a repeat or an older line), which is then not to be used."""
+        if self.last is None:
+            self.last = seq
+            return 0
+        gap = (seq - self.last - 1) % SEQ_MODULO
+        if gap >= SEQ_MODULO // 2:       # the last one again, or older: a repeat
+            chained = self._repeat is not None and seq == (self._repeat + 1) % SEQ_MODULO
+            self._repeat = seq
+            if not chained:
                 counters["DUP"] += 1
-                return
-            counters["LOST"] += gap
+                return None
+            gap = 1                      # re-anchored: judged as after missing lines
+        self._repeat = None
+        counters["LOST"] += gap
         self.last = seq
+        return gap
+
+
+def squares_changed(before: int, after: int) -> int:
+    """How many squares differ between two occupancies."""
+    return (before ^ after).bit_count()
 
 
 class HostLink:
@@ -586,7 +648,7 @@ class HostLink:
         self.software = software
         self._state = LinkState.CONNECTING
         self._device: Hello | None = None
-        self._counters = dict.fromkeys(COUNTER_NAMES, 0)
+        self._counters = dict.fromkeys(COUNTER_NAMES + HOST_COUNTER_NAMES, 0)
         self._assembler = LineAssembler()
         self._tracker = _SeqTracker()
         self._seq = 0
@@ -598,6 +660,11 @@ class HostLink:
         self._palette: tuple[Colour, ...] = DEFAULT_PALETTE
         self._sent_leds: tuple[int, ...] | None = None
         self._sent_palette: tuple[Colour, ...] | None = None
+        # Snapshots: the last one passed on (kept across sessions: the pieces
+        # stay where they are), and one waiting for the next to confirm it.
+        self._accepted: int | None = None
+        self._held: int | None = None
+        self._doubt = False            # a line was lost or damaged since the last snapshot
 
     @property
     def state(self) -> LinkState:
@@ -612,6 +679,14 @@ class HostLink:
     def device(self) -> Hello | None:
         """The device's last HELLO."""
         return self._device
+
+    @property
+    def behind(self) -> bool:
+        """True while the last snapshot passed on may no longer be the board:
+        one is held for confirmation, or a line went missing or arrived
+        damaged since (it may have been a SNAP).  The next snapshot passed
+        on settles it, a heartbeat at the latest."""
+        return self._state is not LinkState.UP or self._held is not None or self._doubt
 
     @property
     def counters(self) -> Mapping[str, int]:
@@ -629,6 +704,7 @@ class HostLink:
                 for item in self._assembler.feed(data):
                     if isinstance(item, DropReason):
                         self._counters[item.value] += 1
+                        self._doubt = True
                     else:
                         self._receive(item, now, actions)
             case ShowLeds(indices):
@@ -648,6 +724,7 @@ class HostLink:
                 self._pending.clear()
                 self._assembler = LineAssembler()
                 self._tracker = _SeqTracker()
+                self._held = None
                 self._last_rx = None
                 self._set_state(LinkState.CONNECTING, "port reopened", actions)
                 self._last_hello = None
@@ -663,14 +740,16 @@ class HostLink:
             frame = decode(raw, self.shape)
         except ProtocolError as error:
             self._counters[error.reason.value] += 1
+            self._doubt = True
             if error.nak is not None:
                 if error.reason is not DropReason.CRC:      # the checksum held: it is them
                     self._heard(error.nak, now, error.reason is DropReason.VER)
                 self._send(Nak(error.nak, NakReason[error.reason.value]), now, actions)
             if error.reason is DropReason.VER:
+                self._last_rx = now                         # a sign of life all the same
                 self._device = None
-                self._set_state(LinkState.INCOMPATIBLE,
-                                "the device speaks another protocol version", actions)
+                self._set_state(LinkState.INCOMPATIBLE, version_mismatch(error.version),
+                                actions)
             return
         message = frame.message
         if not isinstance(message, _FROM_DEVICE):            # LED, PAL, STAT go the other way
@@ -679,7 +758,7 @@ class HostLink:
             self._send(Nak(frame.seq, NakReason.CMD), now, actions)
             return
         self._counters["RX"] += 1
-        self._heard(frame.seq, now, isinstance(message, Hello))
+        gap = self._heard(frame.seq, now, isinstance(message, Hello))
         match message:
             case Ack(ref):
                 if self._take(ref) is None:
@@ -692,22 +771,52 @@ class HostLink:
                 self._hello(message, now, actions)
             case Snap(occupancy):
                 self._send(Ack(frame.seq), now, actions)
-                if self._state is LinkState.UP:
-                    actions.append(SnapshotReceived(occupancy, now))
+                if self._state is LinkState.UP and gap is not None:
+                    self._snapshot(occupancy, gap, now, actions)
             case Counters(values):
                 self._send(Ack(frame.seq), now, actions)
                 actions.append(DeviceCounters(values))
 
-    def _heard(self, seq: int, now: float, restart: bool = False) -> None:
-        """A line with a good checksum came in; a HELLO restarts the count."""
+    def _heard(self, seq: int, now: float, restart: bool = False) -> int | None:
+        """A line with a good checksum came in; a HELLO restarts the count.
+        The number of lines missing before it, or None for a repeat."""
+        self._last_rx = now
         if restart:
             self._tracker = _SeqTracker(seq)
+            return 0
+        gap = self._tracker.see(seq, self._counters)
+        if gap:
+            self._doubt = True
+        return gap
+
+    def _snapshot(self, occupancy: int, gap: int, now: float, actions: list[Action]) -> None:
+        """Pass a snapshot on, or hold it (PROTOCOL.md, "Accepting a snapshot").
+
+        A snapshot that follows missing lines, or that differs from the last
+        one passed on in more squares than a hand changes at once, is held;
+        the next snapshot confirms it if it shows the same board.  Damage that
+        slipped through every check is not repeated by the next line, and a
+        stale copy is followed by the board as it is now, so neither becomes a
+        reading; a real jump (a sweep of the arm, a reset board) costs at most
+        a heartbeat.
+        """
+        held, self._held = self._held, None
+        confirmed = held == occupancy
+        plausible = gap == 0 and (self._accepted is None or squares_changed(
+            self._accepted, occupancy) <= MAX_HAND_CHANGE)
+        if held is not None and not confirmed:
+            self._counters["UNCONFIRMED"] += 1
+        if confirmed or plausible:
+            self._accepted = occupancy
+            self._doubt = False
+            actions.append(SnapshotReceived(occupancy, now))
         else:
-            self._tracker.see(seq, self._counters)
-        self._last_rx = now
+            self._held = occupancy
+            self._counters["HELD"] += 1
 
     def _hello(self, hello: Hello, now: float, actions: list[Action]) -> None:
         self._device = hello
+        self._held = None
         shape = hello.shape()
         if shape != self.shape:
             self._set_state(LinkState.INCOMPATIBLE,
@@ -729,8 +838,7 @@ class HostLink:
         else:
             self._pending.remove(pending)
             if reason is NakReason.VER:
-                self._set_state(LinkState.INCOMPATIBLE,
-                                "the device refused our protocol version", actions)
+                self._set_state(LinkState.INCOMPATIBLE, version_mismatch(None), actions)
 
     # -- sending
 
@@ -778,6 +886,7 @@ class HostLink:
                 and now - self._last_rx >= LINK_TIMEOUT):
             self._pending.clear()
             self._tracker = _SeqTracker()
+            self._held = None
             self._set_state(LinkState.CONNECTING, "the device is silent", actions)
         if self._state is LinkState.CONNECTING and (
                 self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL):

@@ -33,8 +33,11 @@ Behaviour:
   damaged, truncated or unexpected line is dropped and counted under its
   :class:`~boardctl.hw.protocol.DropReason`; snapshots are full-board, so
   the next good one puts everything right.  A :class:`Reading` only ever
-  comes from a SNAP whose checksum and grammar held, after the device's
-  HELLO; several snapshots read in one call yield the newest.
+  comes from a SNAP whose CRC-32 and grammar held, whose sequence number
+  advanced, after the device's HELLO, and that is either within a hand's
+  reach of the last reading or confirmed by the snapshot after it
+  (``firmware/PROTOCOL.md``, "Accepting a snapshot"); several snapshots read
+  in one call yield the newest.
 * Healthy means: the port is open and the device's lines flow.  No valid
   line for ``LINK_TIMEOUT`` (3 s, three missed heartbeats) makes the link
   fall back to connecting, and the board unhealthy.
@@ -46,6 +49,9 @@ Behaviour:
 * A device that resets sends a new HELLO: the link sends the palette and the
   last LED frame again.  :meth:`show` while disconnected only remembers the
   frame; it goes out as soon as the device is back.
+* :attr:`behind` is true while the last reading may be out of date (a line
+  lost or damaged since, a snapshot held); :attr:`problem` says in one line
+  what is wrong while the device does not answer.
 * :attr:`counters` holds the link's counters (lines received, sent, dropped
   by reason, retries, give-ups …) and this end's (opens, lost ports,
   reconnects, resyncs) for ``boardctl diag`` and the display.
@@ -69,6 +75,7 @@ from .errors import LedFrameError
 from .protocol import (
     DEFAULT_PALETTE,
     DEFAULT_SHAPE,
+    LINK_TIMEOUT,
     PALETTE_SIZE,
     Action,
     BoardShape,
@@ -217,6 +224,7 @@ class SerialBoard:
         self._now: float | None = None
         self._next_open: float | None = None     # None: at the first read
         self._failures = 0                       # since the device last answered
+        self._opened_at: float | None = None     # when the port last opened
         self._lost_once = False                  # the port was lost: the next UP is a reconnect
         self._device: Hello | None = None
         self._device_counters: dict[str, int] = {}
@@ -244,6 +252,33 @@ class SerialBoard:
     def healthy(self) -> bool:
         """True while the port is open and the device's snapshots flow."""
         return self.status is SerialStatus.UP
+
+    @property
+    def behind(self) -> bool:
+        """True while the last reading may no longer be the board (a
+        snapshot held for confirmation, a line lost or damaged since, no
+        link): what hangs on the board staying still must wait."""
+        with self._lock:
+            return self._serial is None or self._link.behind
+
+    @property
+    def problem(self) -> str | None:
+        """What is wrong, in one line for the screen and the log; None while
+        the device answers, and while it is too early to tell (before the
+        first attempt to open the port, and for ``LINK_TIMEOUT`` after the
+        port opened).  The text stays the same while the trouble lasts, so a
+        caller that logs each new text logs it once."""
+        with self._lock:
+            status = self.status
+            if status is SerialStatus.DISCONNECTED and self._failures:
+                return f"sensor board not connected on {self.port}, retrying"
+            if (status is SerialStatus.CONNECTING and self._now is not None
+                    and self._opened_at is not None
+                    and self._now - self._opened_at >= LINK_TIMEOUT):
+                return f"sensor board on {self.port} is not answering, retrying"
+            if status is SerialStatus.INCOMPATIBLE:
+                return f"sensor board on {self.port}: {self.last_error}"
+            return None
 
     @property
     def device(self) -> Hello | None:
@@ -334,6 +369,7 @@ class SerialBoard:
             self._failed(now, f"cannot open {self.port}: {exc}")
             return
         self._serial = port
+        self._opened_at = now
         self._own[OPENS] += 1
         try:
             port.reset_input_buffer()      # lines from before this session are stale

@@ -202,7 +202,7 @@ def test_a_game_against_the_engine_survives_line_faults_and_a_pulled_cable(
     # 2. Nh3 with damaged and lost snapshots and noise on the line; the engine's
     #    LED frame is damaged on its way to the device, which asks for it again.
     crc_before = t.board.dropped["CRC"]
-    fake.send_garbage(b"\x00\xffnoise\r\n$77 SNAP 00*00\n")
+    fake.send_garbage(b"\x00\xffnoise\r\n$77 SNAP 00*00000000\n")
     fake.corrupt_next("SNAP", count=2)
     t.lift("i1")
     fake.drop_next("SNAP", count=2)

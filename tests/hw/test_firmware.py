@@ -192,9 +192,30 @@ def test_the_firmware_logic_checks_pass_under_cpython(fw: SimpleNamespace,
     assert fw.check_logic.main() == 0, capsys.readouterr().out
 
 
-def test_the_firmware_crc_is_the_hosts(fw: SimpleNamespace) -> None:
-    for data in (b"", b"123456789", bytes(range(256))):
-        assert fw.protocol.crc8(data) == host.crc8(data)
+@given(st.binary(max_size=300))
+def test_the_firmware_checksum_is_the_hosts_in_c_and_in_python(fw: SimpleNamespace,
+                                                                data: bytes) -> None:
+    """binascii's CRC-32 where the MicroPython build has it, else the same
+    in Python with 16-bit halves: both give the host's."""
+    expected = host.crc32(data)
+    assert fw.protocol.checksum(data) == f"{expected:08X}"
+    assert fw.protocol.crc32_halves(data) == (expected >> 16, expected & 0xFFFF)
+
+
+def test_a_repeated_led_frame_is_acknowledged_but_not_shown_again(fw: SimpleNamespace) -> None:
+    """Sequence numbers must advance: a late copy of an older frame would
+    otherwise replace the newer one."""
+    shape = fw.protocol.Shape()
+    device = fw.link.DeviceLink(shape, [], 0)
+    hello = fw.protocol.encode(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape)
+    old = fw.protocol.encode(1, "LED", bytes([1] * 80), shape)
+    new = fw.protocol.encode(2, "LED", bytes([2] * 80), shape)
+    requests = device.feed(hello + old + new + old, 10)
+    assert [value for command, value in requests if command == "LED"] == [bytes([1] * 80),
+                                                                           bytes([2] * 80)]
+    acks = [fw.protocol.decode(line[:-2], shape) for line in device.outbox]
+    assert [value for _, command, value in acks if command == "ACK"] == [0, 1, 2, 1]
+    assert device.counters["DUP"] == 1
 
 
 # --------------------------------------------------------------------- host and firmware agree

@@ -21,8 +21,10 @@ from boardctl.hw.protocol import (
     HELLO_INTERVAL,
     LED_REFRESH,
     LINK_TIMEOUT,
+    MAX_HAND_CHANGE,
     MAX_LINE,
     MAX_RETRIES,
+    PROTOCOL_VERSION,
     Ack,
     Action,
     BoardShape,
@@ -52,7 +54,7 @@ from boardctl.hw.protocol import (
     Stat,
     StateChanged,
     Tick,
-    crc8,
+    crc32,
     decode,
     encode,
 )
@@ -180,9 +182,9 @@ def outcomes(data: bytes, shape: BoardShape) -> list[tuple[Any, int | None]]:
     return results
 
 
-def test_the_crc_is_crc8_smbus() -> None:
-    assert crc8(b"123456789") == 0xF4
-    assert crc8(b"") == 0
+def test_the_checksum_is_crc32() -> None:
+    assert crc32(b"123456789") == 0xCBF43926
+    assert crc32(b"") == 0
 
 
 def test_the_vectors_are_all_read() -> None:
@@ -228,7 +230,7 @@ colours = st.tuples(*[st.integers(0, 255)] * 3)
 def messages(shape: BoardShape) -> st.SearchStrategy[Message]:
     small = st.none() | st.integers(1, 16)
     return st.one_of(
-        st.builds(Hello, st.just(1), small, small, st.none() | st.integers(1, 180),
+        st.builds(Hello, st.just(PROTOCOL_VERSION), small, small, st.none() | st.integers(1, 180),
                   st.lists(st.tuples(keys, values), max_size=4,
                            unique_by=lambda kv: kv[0]).map(tuple)),
         st.integers(0, (1 << shape.squares) - 1).map(Snap),
@@ -321,14 +323,14 @@ def test_protocol_errors_are_boardctl_value_errors() -> None:
     from boardctl.errors import BoardctlError
 
     with pytest.raises(ProtocolError) as caught:
-        decode(b"$05 ACK 04*00")
+        decode(b"$05 ACK 04*00000000")
     assert isinstance(caught.value, BoardctlError) and isinstance(caught.value, ValueError)
     assert caught.value.reason is DropReason.CRC and caught.value.nak == 5
 
 
 # --------------------------------------------------------------------- the host link
 
-DEVICE_HELLO = Hello(1, 10, 8, 80, (("FW", "0.1.0"),))
+DEVICE_HELLO = Hello(PROTOCOL_VERSION, 10, 8, 80, (("FW", "0.1.0"),))
 
 
 @dataclass
@@ -381,7 +383,8 @@ def sent_messages(actions: list[Action]) -> list[Message]:
 
 def test_the_host_says_hello_at_once_and_every_second_until_the_device_answers() -> None:
     s = Session()
-    assert sent_messages(s.feed(Tick())) == [Hello(1, info=(("SW", "boardctl-0.1.0"),))]
+    assert sent_messages(s.feed(Tick())) == [Hello(PROTOCOL_VERSION,
+                                                   info=(("SW", "boardctl-0.1.0"),))]
     assert s.link.state is LinkState.CONNECTING and not s.link.healthy
     hellos = [m for m in sent_messages(s.wait(3.0)) if isinstance(m, Hello)]
     assert len(hellos) == 3
@@ -418,7 +421,7 @@ def test_snapshots_before_the_device_hello_are_acknowledged_but_not_used() -> No
 def test_a_device_with_another_board_is_incompatible() -> None:
     s = Session()
     s.feed(Tick())
-    got = s.device(Hello(1, 10, 10, 100))
+    got = s.device(Hello(PROTOCOL_VERSION, 10, 10, 100))
     assert any(isinstance(a, StateChanged) and a.state is LinkState.INCOMPATIBLE for a in got)
     assert not s.link.healthy
     assert not any(isinstance(a, SnapshotReceived) for a in s.device(Snap(0)))
@@ -427,11 +430,32 @@ def test_a_device_with_another_board_is_incompatible() -> None:
 def test_a_device_speaking_another_version_is_nakked_and_incompatible() -> None:
     s = Session()
     s.feed(Tick())
-    body = b"00 HELLO P=2 F=10 R=8 L=80"
-    got = s.feed(Received(b"$" + body + b"*%02X\n" % crc8(body)))
+    body = b"00 HELLO P=3 F=10 R=8 L=80"
+    got = s.feed(Received(b"$" + body + b"*%08X\n" % crc32(body)))
     assert sent_messages(got) == [Nak(0, NakReason.VER)]
     assert s.link.state is LinkState.INCOMPATIBLE
     assert s.link.counters["VER"] == 1
+    assert StateChanged(LinkState.INCOMPATIBLE, "the board's firmware speaks protocol version "
+                        "3, this boardctl speaks 2: update boardctl") in got
+
+
+def test_a_version_1_firmware_is_named_in_one_line_and_never_comes_up() -> None:
+    s = Session()
+    s.feed(Tick())
+    old = b"$00 HELLO P=1 F=10 R=8 L=80 FW=0.1.0 ID=E6614C311B4F7E2A*B6\r\n"   # CRC-8
+    got = s.feed(Received(old))
+    changes = [a for a in got if isinstance(a, StateChanged)]
+    assert changes == [StateChanged(
+        LinkState.INCOMPATIBLE, "the board's firmware speaks protocol version 1, this "
+        "boardctl speaks 2: install the firmware from this boardctl's firmware/ directory "
+        "(firmware/README.md)")]
+    assert sent_messages(got) == []                   # it could not read a NAK anyway
+    start = len(s.actions)
+    for _ in range(5):                                # it repeats its HELLO every second
+        s.wait(1.0)
+        s.feed(Received(old + b"$01 SNAP FFFFF0000000000FFFFF*D3\r\n"))
+    assert s.link.state is LinkState.INCOMPATIBLE
+    assert not any(isinstance(a, SnapshotReceived | StateChanged) for a in s.actions[start:])
 
 
 def test_an_unacknowledged_frame_is_sent_three_more_times_then_given_up() -> None:
@@ -547,7 +571,7 @@ def test_garbage_then_a_good_line_resynchronises() -> None:
     s.connect()
     rx = s.link.counters["RX"]
     junk = b"Traceback (most recent\r\n" + b"\x00\xff" + b"$05 SN"   # noise, noise, trunc
-    got = s.feed(Received(junk + encode(Frame(60, Snap(7)))))
+    got = s.feed(Received(junk + encode(Frame(s.seq, Snap(7)))))
     assert SnapshotReceived(7, s.now) in got
     assert s.link.counters["NOISE"] == 2 and s.link.counters["TRUNC"] == 1
     assert s.link.counters["RX"] == rx + 1
@@ -623,3 +647,118 @@ def test_any_sequence_of_events_keeps_the_link_consistent(script: list[str]) -> 
                 s.wait(LINK_TIMEOUT + 0.1, step=0.5)
     assert s.link.healthy == (s.link.state is LinkState.UP)
     assert len(s.link._pending) <= 5            # one per kind: never grows without bound
+
+
+# --------------------------------------------------------------------- accepting snapshots
+
+
+def snapshots(actions: list[Action]) -> list[int]:
+    return [a.occupancy for a in actions if isinstance(a, SnapshotReceived)]
+
+
+def far_from(board: int, squares: int) -> int:
+    """``board`` with its first ``squares`` squares flipped."""
+    return board ^ ((1 << squares) - 1)
+
+
+def test_a_hand_sized_change_passes_at_once() -> None:
+    s = Session()
+    s.connect()
+    assert snapshots(s.device(Snap(START))) == [START]
+    moved = far_from(START, MAX_HAND_CHANGE)
+    assert snapshots(s.device(Snap(moved))) == [moved]
+    assert s.link.counters["HELD"] == 0
+
+
+def test_a_held_jump_is_confirmed_by_the_same_board_in_sequence() -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    swept = far_from(START, MAX_HAND_CHANGE + 1)
+    s.now = 0.5
+    assert snapshots(s.device(Snap(swept))) == []
+    s.now = 1.5                                       # the device's heartbeat
+    got = s.device(Snap(swept))
+    assert [a for a in got if isinstance(a, SnapshotReceived)] == [SnapshotReceived(swept, 1.5)]
+    assert (s.link.counters["HELD"], s.link.counters["UNCONFIRMED"]) == (1, 0)
+
+
+def test_a_held_jump_that_the_next_snapshot_contradicts_is_dropped() -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    phantom = far_from(START, 12)
+    moved = START ^ 1 << 14                           # e2 lifted
+    assert snapshots(s.device(Snap(phantom))) == []
+    assert snapshots(s.device(Snap(moved))) == [moved]
+    assert snapshots(s.device(Snap(phantom))) == []   # held again, never confirmed ...
+    assert snapshots(s.device(Snap(moved))) == [moved]
+    assert s.link.counters["UNCONFIRMED"] == 2
+
+
+def test_a_snapshot_after_missing_lines_is_held_until_confirmed() -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    moved = START ^ 1 << 14
+    s.seq += 3                                        # three lines lost on the way
+    assert snapshots(s.device(Snap(moved))) == []
+    assert snapshots(s.device(Snap(moved))) == [moved]
+    assert s.link.counters["LOST"] == 3
+
+
+def test_a_repeated_or_older_snapshot_is_acknowledged_but_never_used() -> None:
+    s = Session()
+    s.connect()
+    first, second = START ^ 1 << 14, START ^ 1 << 14 | 1 << 34
+    old = s.seq
+    s.device(Snap(first))
+    s.device(Snap(second))
+    got = s.device(Snap(first), seq=old)              # the first line again, late
+    assert snapshots(got) == [] and sent_messages(got) == [Ack(old)]
+    assert snapshots(s.actions) == [first, second]
+    assert s.link.counters["DUP"] == 1
+
+
+def test_the_spliced_lines_of_issue_11_never_decode() -> None:
+    """Two genuine lines spliced at every offset: under CRC-8 the splice
+    ``$00 SNAP FFFFB0000000008FDFFD*88`` was a valid SNAP."""
+    one = encode(Frame(0, Snap(0xFFFFB0000000008FDFFF)))[:-1]
+    two = encode(Frame(2, Snap(0xFFFFB0000400008FDFFD)))[:-1]
+    genuine = {one, two}
+    for cut in range(1, len(one)):
+        for spliced in (one[:cut] + two[cut:], two[:cut] + one[cut:]):
+            if spliced in genuine:
+                continue
+            with pytest.raises(ProtocolError):
+                decode(spliced)
+    with pytest.raises(ProtocolError):
+        decode(b"$00 SNAP FFFFB0000000008FDFFD*88")
+
+
+def test_the_link_is_behind_from_a_damaged_or_missing_line_to_the_next_snapshot() -> None:
+    s = Session()
+    assert s.link.behind                              # not up yet
+    s.connect()
+    s.device(Snap(START))
+    assert not s.link.behind
+    s.feed(Received(encode(Frame(s.seq, Snap(START ^ 1 << 14)))[:-9] + b"\n"))   # cut short
+    assert s.link.behind                              # that may have been the new board
+    s.seq += 1
+    s.device(Snap(START ^ 1 << 14))                   # after a missing line: held
+    assert s.link.behind
+    s.device(Snap(START ^ 1 << 14))                   # confirmed
+    assert not s.link.behind
+
+
+def test_a_stray_line_from_far_ahead_does_not_stop_the_count() -> None:
+    """A stale copy numbered far ahead would make every line after it look
+    like a repeat; two lines in a row that follow each other re-anchor."""
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    s.device(Snap(START), seq=(s.seq + 100) % 256)    # a stray, taken as after 100 lost lines
+    moved = START ^ 1 << 14
+    assert snapshots(s.device(Snap(moved))) == []     # looks like a repeat
+    assert snapshots(s.device(Snap(moved))) == []     # re-anchored, after "missing lines": held
+    assert snapshots(s.device(Snap(moved))) == [moved]

@@ -18,7 +18,13 @@ from typing import Any
 import pytest
 
 from boardctl.hw.base import Reading
-from boardctl.hw.protocol import ACK_TIMEOUT, LINK_TIMEOUT, MAX_RETRIES, BoardShape
+from boardctl.hw.protocol import (
+    ACK_TIMEOUT,
+    LINK_TIMEOUT,
+    MAX_HAND_CHANGE,
+    MAX_RETRIES,
+    BoardShape,
+)
 from boardctl.hw.serial_link import SerialBoard, SerialStatus
 
 from .fake_mcu import FakeMcu
@@ -191,13 +197,20 @@ def test_corrupted_lines_never_become_readings(start: Start, seed: int) -> None:
     s.up()
     fake.corrupt_ratio = 0.3                  # one line in three to the host loses a byte
     rng = random.Random(seed)
+
+    def hand() -> int:            # what a hand changes between two snapshots
+        return sum(1 << b for b in rng.sample(range(80), rng.randint(1, MAX_HAND_CHANGE)))
+
     for turn in range(120):
         lines = fake.counters()["TX"]
-        fake.occupancy = rng.getrandbits(80)
+        fake.occupancy ^= hand()
         if turn % 20 == 0:
             fake.send_garbage(rng.randbytes(rng.randrange(1, 300)))
         s.past(lambda: fake.counters()["TX"], lines, "the fake to send")
-    final = rng.getrandbits(80)
+        if turn % 8 == 7:         # the hand rests: this board gets through
+            s.pump(lambda b=fake.occupancy: bool(s.readings) and s.readings[-1].occupancy == b,
+                   "the board")
+    final = fake.occupancy ^ hand()
     fake.occupancy = final
     s.pump(lambda: bool(s.readings) and s.readings[-1].occupancy == final, "the final board")
     sent = set(fake.snaps_sent)
@@ -226,7 +239,7 @@ def test_garbage_including_ctrl_c_never_crashes_the_host(start: Start) -> None:
     garbage = [
         bytes(range(256)),
         b"\x03\x03\x03\r\nTraceback (most recent call last):\r\nKeyboardInterrupt\r\n>>> ",
-        b"$$$\n$00 SNAP\n$01 SNAP FFFFFFFFFFFFFFFFFFFF*00\n",
+        b"$$$\n$00 SNAP\n$01 SNAP FFFFFFFFFFFFFFFFFFFF*00000000\n",
         b"$" + b"7" * 500 + b"\n",
         b"\x03$02 SNAP 0000\x03000000000000000*E0\n",
         b"\xff\xfe\x00\x80" * 50,

@@ -33,7 +33,7 @@ def device_line(seq: int, command: str, value: object) -> bytes:
     return line
 
 
-HELLO = device_line(0, "HELLO", (1, 10, 8, 80, [("FW", "test")]))
+HELLO = device_line(0, "HELLO", (firmware().protocol.VERSION, 10, 8, 80, [("FW", "test")]))
 
 
 class ScriptedPort:

@@ -1,0 +1,74 @@
+# What the line checksum costs the firmware, per line, in microseconds:
+# CRC-32 through binascii (C, when the build has it), CRC-32 in Python (the
+# fallback, 16-bit halves) and version 1's CRC-8 (Python, one table lookup
+# per byte) for comparison.  A development tool, not copied to the Pico:
+#
+#     micropython bench_checksum.py          (the unix port)
+#     mpremote run bench_checksum.py         (on the Pico itself)
+#     python3 bench_checksum.py              (CPython)
+
+import sys
+import time
+
+import protocol
+
+ROUNDS = 2000
+
+
+def _crc8_table():
+    table = bytearray(256)
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+        table[byte] = crc
+    return bytes(table)
+
+
+_CRC8 = _crc8_table()
+
+
+def crc8(data):
+    crc = 0
+    table = _CRC8
+    for byte in data:
+        crc = table[crc ^ byte]
+    return crc
+
+
+def _ticks():
+    if hasattr(time, "ticks_us"):
+        return time.ticks_us()
+    return int(time.perf_counter() * 1000000)
+
+
+def _elapsed(start):
+    if hasattr(time, "ticks_diff"):
+        return time.ticks_diff(time.ticks_us(), start)
+    return _ticks() - start
+
+
+def per_call_us(function, data):
+    start = _ticks()
+    for _ in range(ROUNDS):
+        function(data)
+    return _elapsed(start) / ROUNDS
+
+
+def main():
+    shape = protocol.Shape()
+    snap = protocol.frame(1, "SNAP", (1 << 80) - 1, shape)
+    led = protocol.frame(2, "LED", bytes(80), shape)
+    big = protocol.frame(3, "LED", bytes(180), protocol.Shape(10, 8, 180))
+    bodies = (("SNAP", snap[1:snap.find(b"*")]), ("LED 80", led[1:led.find(b"*")]),
+              ("LED 180", big[1:big.find(b"*")]))
+    checks = [("crc8 python", crc8), ("crc32 python", protocol.crc32_halves)]
+    if protocol._crc32_c is not None:
+        checks.insert(0, ("crc32 binascii", protocol._crc32_c))
+    print("us per line, %s:" % sys.implementation.name)
+    for name, body in bodies:
+        figures = ["%s %.1f" % (check, per_call_us(function, body)) for check, function in checks]
+        print("  %-7s (%3d bytes)  %s" % (name, len(body), ", ".join(figures)))
+
+
+main()
