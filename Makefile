@@ -23,6 +23,7 @@ run: $(VENV)/.run-installed
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check boardctl tests bench scripts
 	$(BIN)/mypy --strict boardctl
+	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
 test: lint
 	$(BIN)/python -m pytest
