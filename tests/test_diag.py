@@ -428,3 +428,13 @@ def test_every_pair_of_chain_orders_is_covered() -> None:
     assert len(layouts) == 16
     maps = {tuple(seen_square(LAYOUT, a, s) for s in range(80)) for a in layouts}
     assert len(maps) == 16
+
+
+def test_the_board_grid_explains_its_marks_and_the_prompts_name_the_lights():
+    text = render_board(START, lit=sq("e4"))
+    legend = text.splitlines()[-1]
+    for mark in ("#", ".", "[ ]", "?"):
+        assert mark in legend
+    from boardctl.board.lights import BLUE, WHITE
+    from boardctl.diag.core import CHECK_COLOUR, DONE_COLOUR
+    assert (DONE_COLOUR, CHECK_COLOUR) == (BLUE.rgb, WHITE.rgb)

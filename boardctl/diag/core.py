@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
+from ..board import lights
 from ..hw.base import Colour, LedSink, Reading, SensorSource
 from ..hw.pins import FILES, SQUARES, LedLayout
 from .ledorder import CHECK_SQUARES, LedCheck, led_order_advice
@@ -20,9 +21,11 @@ TICK = 0.01             # front ends call tick() this often (the sensors scan at
 WALK_COLOURS: tuple[Colour, ...] = (
     (255, 0, 0), (255, 96, 0), (255, 255, 0), (0, 255, 0),
     (0, 255, 255), (0, 0, 255), (160, 0, 255), (255, 255, 255))
-CHECK_COLOUR: Colour = (255, 255, 255)
-DONE_COLOUR: Colour = (0, 160, 0)
-OCCUPIED_COLOUR: Colour = (0, 64, 255)
+# The game's colour language where a step has a game meaning (board/lights.py):
+# the square for your hand is white, a square done is blue.
+CHECK_COLOUR: Colour = lights.WHITE.rgb
+DONE_COLOUR: Colour = lights.BLUE.rgb
+OCCUPIED_COLOUR: Colour = lights.WHITE.rgb
 
 
 class Diagnostics:
@@ -157,16 +160,17 @@ class Diagnostics:
                     f"rank. Watch for a dark square or one out of order{where}. Enter skips.")
         if self.phase is Phase.LIVE:
             return ("Live view: lift and place pieces anywhere; the board below follows the "
-                    "sensors. Enter goes on.")
+                    f"sensors, and each occupied square is lit {lights.WHITE.name}. Enter goes on.")
         if self.phase is Phase.SWEEP:
             return ("Sweep: make every square read occupied and then empty (put a piece on "
                     "each square in turn and lift it, or set up ranks 1, 2, 7, 8 and move "
-                    f"every piece to ranks 3-6). {self.swept}/{SQUARES} done (green). "
-                    "Enter when finished.")
+                    f"every piece to ranks 3-6). {self.swept}/{SQUARES} done (lit "
+                    f"{lights.BLUE.name}). Enter when finished.")
         if self.phase is Phase.ORDER:
             done = len(self._checks)
             return (f"LED order check {done + 1}/{len(self.check_squares)}: place a piece on "
-                    "the lit square, or lift the piece on it. Enter skips this square.")
+                    f"the square lit {lights.WHITE.name}, or lift the piece on it. "
+                    "Enter skips this square.")
         return "Done."
 
     def status_line(self) -> str:

@@ -40,6 +40,9 @@ def square_names(squares: Iterable[int]) -> str:
     return ", ".join(square_name(sq) for sq in squares)
 
 
+LEGEND = "     # a piece on the square   . empty   [ ] the square lit now   ? no reading yet"
+
+
 def render_board(occupancy: int | None, lit: int | None = None) -> str:
     """The board as text, rank 8 at the top: ``#`` occupied, ``.`` empty,
     ``?`` unknown, the lit square in brackets."""
@@ -51,4 +54,5 @@ def render_board(occupancy: int | None, lit: int | None = None) -> str:
             mark = "?" if occupancy is None else "#" if occupancy >> square & 1 else "."
             cells.append(f"[{mark}]" if square == lit else f" {mark} ")
         lines.append(f" {rank + 1:>2} {''.join(cells)}".rstrip())
+    lines.append(LEGEND)
     return "\n".join(lines)
