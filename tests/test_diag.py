@@ -435,6 +435,7 @@ def test_the_board_grid_explains_its_marks_and_the_prompts_name_the_lights():
     legend = text.splitlines()[-1]
     for mark in ("#", ".", "[ ]", "?"):
         assert mark in legend
-    from boardctl.board.lights import BLUE, WHITE
-    from boardctl.diag.core import CHECK_COLOUR, DONE_COLOUR
-    assert (DONE_COLOUR, CHECK_COLOUR) == (BLUE.rgb, WHITE.rgb)
+    from boardctl.board import lights
+    from boardctl.diag import core
+    assert lights.BLUE.rgb == core.DONE_COLOUR
+    assert lights.WHITE.rgb == core.CHECK_COLOUR
