@@ -42,7 +42,8 @@ def make_sensors(config: Config, start: Game) -> SensorSource:
     kind = config.board.sensors
     pos = start.position
     if kind == "sim":
-        return SimBoard(pos.geometry.squares(occupancy(pos)))
+        geo = pos.geometry
+        return SimBoard(geo.squares(occupancy(pos)), files=geo.files, ranks=geo.ranks)
     pinout = _pinout(config)
     if kind == "gpio":
         from .hw.matrix import GpioMatrix

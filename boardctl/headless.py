@@ -16,6 +16,7 @@ from .board.explain import occupancy
 from .board.replay import RUN_ON, parse_log
 from .config import Config
 from .daemon import Daemon, Opponent, Store
+from .hw.pins import SQUARES
 from .hw.sim import SimBoard, SimLeds
 from .rules import Game, get_variant
 
@@ -42,8 +43,12 @@ def run_script(
     variant = get_variant(config.game.variant)
     events = list(parse_log(log_text, variant))
     start = resume[1].position if resume else Game(variant).position
-    board = SimBoard(start.geometry.squares(occupancy(start)), scan_hz=SCAN_HZ)
-    leds = SimLeds()
+    geo = start.geometry
+    board = SimBoard(geo.squares(occupancy(start)), scan_hz=SCAN_HZ, files=geo.files,
+                     ranks=geo.ranks)
+    # The LED chain is the physical board's 8 × 10; a larger preset plays
+    # without one (the simulator window draws its own LEDs).
+    leds = SimLeds() if geo.size == SQUARES else None
     daemon = Daemon(config, board, store, opponent=opponent, leds=leds, resume=resume)
     step = 1.0 / SCAN_HZ
     now = 0.0

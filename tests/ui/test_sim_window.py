@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from boardctl.config import parse_config
 from boardctl.daemon import Daemon
 from boardctl.hw.sim import SimBoard
-from boardctl.rules import Game
-from boardctl.ui.sim import SimWindow
+from boardctl.rules import Game, get_variant
+from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, SimWindow
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
 
-def make_window(mode: str = "two-players", opponent=None) -> SimWindow:
+def make_window(mode: str = "two-players", opponent=None, variant: str = "falcon") -> SimWindow:
     pygame.display.init()
     pygame.font.init()
-    game = Game()
+    game = Game(get_variant(variant))
     pos = game.position
-    board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
-    config = parse_config({"game": {"mode": mode}})
+    geo = pos.geometry
+    board = SimBoard(geo.squares(pos.colors[0] | pos.colors[1]), files=geo.files,
+                     ranks=geo.ranks)
+    config = parse_config({"game": {"mode": mode, "variant": variant}})
     daemon = Daemon(config, board, MemoryStore(), opponent=opponent)
     window = SimWindow(daemon, board, (480, 320))
     window.started = 0.0
@@ -106,3 +109,29 @@ def test_plus_and_minus_change_the_engine_level():
     run_frames(window, clock, 0.1)
     assert opponent.skills == [19, 18, 19]
     assert window.daemon.status().prompt == "Engine level 19 of 20"
+
+
+@pytest.mark.parametrize(("variant", "human", "engine", "corner"), [
+    # 9×10: Black's pawns step twice from the eighth rank; j9 is dark.
+    ("falcon-9x10", "e2e4", "e8e6", "j9"),
+    # Central 10×10: the queen's pawn steps twice from the third rank; j10 is light.
+    ("falcon-10x10-central", "e3e5", "d8d6", "j10"),
+])
+def test_the_other_board_sizes_play_in_the_window(variant, human, engine, corner):
+    window = make_window("engine", ScriptedOpponent([engine]), variant)
+    clock = [0.0]
+    window.now = lambda: clock[0]  # type: ignore[method-assign]
+    for move in (human, engine):
+        click(window, move[:2], clock)
+        click(window, move[2:], clock)
+        run_frames(window, clock, 1.0)
+    assert [e.line() for e in window.daemon.events] == [f"move {human}", f"move {engine}"]
+    window.draw()
+    geo = window.daemon.game.position.geometry
+    far = window.square_rect(geo.parse_square(corner))
+    assert window.window.get_rect().contains(far) and far.top >= 0
+    # The wooden squares follow the board's colouring: a1 light, so j9 of
+    # nine ranks dark.
+    probe = far.move(2, 2).topleft
+    wood = LIGHT_WOOD if geo.is_light(geo.parse_square(corner)) else DARK_WOOD
+    assert tuple(window.window.get_at(probe))[:3] == wood
