@@ -72,9 +72,12 @@ def run_script(
 
     for event in events:
         advance(event.time)
-        if event.verb == "lift":
+        # As in ``boardctl replay``, a hand the sensors cannot see (a lift
+        # from an empty square, a piece put on a full one) changes nothing.
+        full = board.occupancy >> event.square & 1 if event.square >= 0 else 0
+        if event.verb == "lift" and full:
             board.lift(event.square)
-        elif event.verb == "place":
+        elif event.verb == "place" and not full:
             board.place(event.square)
         elif event.piece is not None:
             daemon.choose(event.piece, now)

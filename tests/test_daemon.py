@@ -58,6 +58,15 @@ def test_the_larger_presets_play_headless():
     assert daemon.leds is None
 
 
+def test_a_log_that_does_not_fit_the_board_changes_nothing_as_in_replay():
+    # Lifting from the empty e3 and putting down on the full e2 are no
+    # sensor changes; the run goes on (it used to end in a traceback).
+    lines: list[str] = []
+    run_script(TWO_PLAYERS, "0 lift e3\n0.2 place e2\n0.4 lift e2\n0.8 place e4\n",
+               MemoryStore(), emit=lines.append)
+    assert lines[0] == "move e2e4"
+
+
 def test_engine_playing_white_moves_first():
     store = MemoryStore()
     lines: list[str] = []
