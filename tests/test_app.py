@@ -10,6 +10,7 @@ from boardctl import app
 from boardctl.config import parse_config
 from boardctl.engine import core
 from boardctl.engine.worker import EngineWorker
+from boardctl.rules import Game, get_variant
 
 
 def test_two_players_have_no_opponent():
@@ -29,3 +30,13 @@ def test_the_log_says_which_search_core_the_engine_runs_on(built, monkeypatch, c
         assert level == logging.INFO and "compiled search core" in text
     else:
         assert level == logging.WARNING and "not built" in text and "Python" in text
+
+
+@pytest.mark.parametrize("sensors", ["gpio", "shiftreg", "serial"])
+@pytest.mark.parametrize(("variant", "shape"), [("falcon-9x10", "9×10"),
+                                                ("falcon-10x10-central", "10×10"),
+                                                ("falcon-8x8", "8×8")])
+def test_the_physical_board_refuses_a_preset_of_another_size(sensors, variant, shape):
+    config = parse_config({"board": {"sensors": sensors}, "game": {"variant": variant}})
+    with pytest.raises(app.StartError, match=f"{variant} is played on a {shape} board.*8×10"):
+        app.make_sensors(config, Game(get_variant(variant)))
