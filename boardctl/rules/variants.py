@@ -79,7 +79,7 @@ _PRESETS = (
         FALCON_START, king_file=5, castle_min=3, castle_max=3, castle_judged_after=True,
     ),
     # The patent's other board sizes, "the pieces remain the same": the 8×10
-    # back rank and free castling.  README's preset table gives the reading.
+    # back rank and free castling.  docs/board-sizes.md gives the readings.
     Variant(
         "falcon-9x10", "Falcon Chess on 9×10", 10, 9,
         "rnbfqkfbnr/pppppppppp/10/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
