@@ -9,11 +9,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.run-installed: pyproject.toml setup.py boardctl/engine/_core.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[display]'
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.dev-installed: pyproject.toml setup.py boardctl/engine/_core.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 

@@ -23,7 +23,7 @@ from .board.explain import occupancy
 from .config import Config
 from .daemon import Daemon, Opponent
 from .hw import LedSink, SensorSource
-from .hw.pins import Pinout, default_pinout, load_pinout
+from .hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard, SimButtons
 from .rules import BoardctlError, Game, get_variant
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
@@ -42,8 +42,13 @@ def _pinout(config: Config) -> Pinout:
 def make_sensors(config: Config, start: Game) -> SensorSource:
     kind = config.board.sensors
     pos = start.position
+    geo = pos.geometry
     if kind == "sim":
-        return SimBoard(pos.geometry.squares(occupancy(pos)))
+        return SimBoard(geo.squares(occupancy(pos)), files=geo.files, ranks=geo.ranks)
+    if (geo.ranks, geo.files) != (RANKS, FILES):
+        # The pinout, its LED layouts and the sensor drivers are the 8×10 board's.
+        raise StartError(f"{start.variant.name} is played on a {geo.ranks}×{geo.files} board, "
+                         f"the sensors read {RANKS}×{FILES} squares: play it in boardctl sim")
     pinout = _pinout(config)
     if kind == "gpio":
         from .hw.matrix import GpioMatrix
@@ -56,7 +61,7 @@ def make_sensors(config: Config, start: Game) -> SensorSource:
     from .hw.protocol import BoardShape
     from .hw.serial_link import SerialBoard
 
-    shape = BoardShape(pos.geometry.files, pos.geometry.ranks, pinout.leds.count)
+    shape = BoardShape(geo.files, geo.ranks, pinout.leds.count)
     return SerialBoard(config.board.serial_port, brightness=config.leds.brightness, shape=shape)
 
 

@@ -22,13 +22,16 @@ from .config import Config, load_config, parse_config
 from .engine import uci
 from .errors import BoardctlError
 from .headless import run_script
-from .rules import Game, Position, divide, get_variant, perft
+from .rules import VARIANTS, Game, Position, divide, get_variant, perft
 from .store import GameStore, default_db_path, pgn_command
 from .ui import keys
 
 
 class UsageError(BoardctlError, ValueError):
     """Bad arguments on the command line."""
+
+
+_VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,12 +46,12 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("perft", help="count the leaf nodes of the move tree")
     p.add_argument("depth", type=int, help="plies to search (0 or more)")
     p.add_argument("--fen", help="start from this position (default: the variant's start)")
-    p.add_argument("--variant", default="falcon", help="rule preset (default: falcon)")
+    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
     p.add_argument("--divide", action="store_true", help="print the count below each move")
     p = commands.add_parser("replay", help="feed a sensor log through the move reconciler")
     p.add_argument("log", help="sensor log: '<seconds> lift|place <square>' or 'choose <piece>'")
     p.add_argument("--fen", help="the position the log starts from (default: the start)")
-    p.add_argument("--variant", default="falcon", help="rule preset (default: falcon)")
+    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
     commands.add_parser("uci", help="play as a UCI engine on stdin and stdout (for chess GUIs)")
     p = commands.add_parser("run", help="run the board (the service's main loop)")
     p.add_argument("--config", type=Path, help="configuration file (default /etc/boardctl/"
@@ -61,7 +64,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=("engine", "two-players", "teaching"),
                    help="override the configured mode")
     p.add_argument("--human", choices=("white", "black"), help="the human's colour")
-    p.add_argument("--variant", help="rule preset")
+    p.add_argument("--variant", help=f"rule preset, one of {', '.join(VARIANTS)} "
+                   "(default: the configuration's)")
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p = commands.add_parser("pgn", help="export stored games as PGN")
@@ -72,7 +76,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("out", help="PNG file to write")
     p.add_argument("--fen", help="position (default: the start)")
     p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
-    p.add_argument("--variant", default="falcon", help="rule preset")
+    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
     p = commands.add_parser("diag", help="check a newly built board: LEDs, sensors, wiring")
     p.add_argument("--config", type=Path, help="configuration file")
     p.add_argument("--sim", action="store_true",

@@ -18,6 +18,7 @@ from .board.explain import occupancy
 from .board.replay import RUN_ON, parse_log
 from .config import Config
 from .daemon import Daemon, Opponent
+from .hw.pins import SQUARES
 from .hw.sim import SimBoard, SimLeds
 from .rules import Game, get_variant
 
@@ -46,8 +47,12 @@ def run_script(
     variant = get_variant(config.game.variant)
     events = list(parse_log(log_text, variant))
     start = resume[1].position if resume else Game(variant).position
-    board = SimBoard(start.geometry.squares(occupancy(start)), scan_hz=SCAN_HZ)
-    leds = SimLeds()
+    geo = start.geometry
+    board = SimBoard(geo.squares(occupancy(start)), scan_hz=SCAN_HZ, files=geo.files,
+                     ranks=geo.ranks)
+    # The LED chain is the physical board's 8 × 10; a larger preset plays
+    # without one (the simulator window draws its own LEDs).
+    leds = SimLeds() if geo.size == SQUARES else None
     daemon = Daemon(config, board, store, opponent=opponent, leds=leds, resume=resume,
                     wall_clock=wall_clock)
     step = 1.0 / SCAN_HZ
@@ -72,9 +77,12 @@ def run_script(
 
     for event in events:
         advance(event.time)
-        if event.verb == "lift":
+        # As in ``boardctl replay``, a hand the sensors cannot see (a lift
+        # from an empty square, a piece put on a full one) changes nothing.
+        full = board.occupancy >> event.square & 1 if event.square >= 0 else 0
+        if event.verb == "lift" and full:
             board.lift(event.square)
-        elif event.verb == "place":
+        elif event.verb == "place" and not full:
             board.place(event.square)
         elif event.piece is not None:
             daemon.choose(event.piece, now)

@@ -25,6 +25,7 @@ so it differs from the plain king step.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations
 
 FILE_LETTERS = "abcdefghij"
@@ -61,9 +62,6 @@ class Variant:
     attacks_judged_after_castling: bool = False
     promotions: str = "qfrbn"
     height: int = 8
-    # Rank (counted from the own side, 0 = back rank) where pawns start and
-    # from where they may step twice.
-    pawn_rank: int = 1
 
 
 START_FEN_8X10 = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
@@ -122,7 +120,27 @@ VARIANTS: dict[str, Variant] = {
         king_file=5,
         queenside_king_files=(1, 2, 3, 4),
         kingside_king_files=(6, 7, 8),
-        pawn_rank=2,
+    ),
+    # Nine ranks: the 8x10 game with one more empty rank in the middle.
+    "falcon-9x10": Variant(
+        name="falcon-9x10",
+        width=10,
+        height=9,
+        start_fen="rnbfqkfbnr/pppppppppp/10/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+        king_file=5,
+        queenside_king_files=(1, 2, 3, 4),
+        kingside_king_files=(6, 7, 8),
+    ),
+    # 10x10 with the pawns in front of falcons, queen and king (d, e, f, g) on
+    # the third rank and the other six on the second.
+    "falcon-10x10-central": Variant(
+        name="falcon-10x10-central",
+        width=10,
+        height=10,
+        start_fen="rnbfqkfbnr/ppp4ppp/3pppp3/10/10/10/10/3PPPP3/PPP4PPP/RNBFQKFBNR w KQkq - 0 1",
+        king_file=5,
+        queenside_king_files=(1, 2, 3, 4),
+        kingside_king_files=(6, 7, 8),
     ),
 }
 
@@ -394,12 +412,22 @@ def make_move(position: Position, move: Move) -> Position:
 # --------------------------------------------------------------- move generation
 
 
+@cache
+def pawn_start_squares(variant: Variant, white: bool) -> frozenset:
+    """Where a pawn of this colour may step twice from: every square on which such
+    a pawn stands in the start position (the pawn's "starting rank" on its file;
+    on falcon-10x10-central that is the third rank on files d-g, the second
+    elsewhere). Which pawn stands there now does not matter."""
+    pawn = "P" if white else "p"
+    board = parse_fen(variant.start_fen, variant).board
+    return frozenset(square for square, piece in board.items() if piece == pawn)
+
+
 def pawn_moves(position: Position, start: tuple[int, int]) -> list[Move]:
     board = position.board
     variant = position.variant
     white = position.white_to_move
     forward = 1 if white else -1
-    start_rank = variant.pawn_rank if white else variant.height - 1 - variant.pawn_rank
     last_rank = variant.height - 1 if white else 0
 
     def with_promotions(end, en_passant=False):
@@ -412,7 +440,7 @@ def pawn_moves(position: Position, start: tuple[int, int]) -> list[Move]:
     if on_board(one_step, variant) and one_step not in board:
         moves += with_promotions(one_step)
         two_steps = add(one_step, (0, forward))
-        if start[1] == start_rank and two_steps not in board:
+        if start in pawn_start_squares(variant, white) and two_steps not in board:
             moves.append(Move(start, two_steps))
     for side in (-1, 1):
         target = add(start, (side, forward))

@@ -12,7 +12,7 @@ from boardctl import app
 from boardctl.config import parse_config
 from boardctl.engine import core
 from boardctl.engine.worker import EngineWorker
-from boardctl.rules import Game
+from boardctl.rules import Game, get_variant
 from boardctl.store import GameStore
 
 
@@ -54,3 +54,13 @@ def test_an_unfinished_game_that_cannot_be_read_is_closed_and_a_new_one_begins(
     with GameStore(path) as store:
         assert (store.games()[0].result, store.games()[0].termination) == ("*", "unreadable")
         assert store.unfinished() is not None and store.unfinished().id == daemon.game_id
+
+
+@pytest.mark.parametrize("sensors", ["gpio", "shiftreg", "serial"])
+@pytest.mark.parametrize(("variant", "shape"), [("falcon-9x10", "9×10"),
+                                                ("falcon-10x10-central", "10×10"),
+                                                ("falcon-8x8", "8×8")])
+def test_the_physical_board_refuses_a_preset_of_another_size(sensors, variant, shape):
+    config = parse_config({"board": {"sensors": sensors}, "game": {"variant": variant}})
+    with pytest.raises(app.StartError, match=f"{variant} is played on a {shape} board.*8×10"):
+        app.make_sensors(config, Game(get_variant(variant)))

@@ -37,6 +37,17 @@ def test_perft_with_fen_and_variant(capsys):
     assert capsys.readouterr().out == "3\n"
 
 
+@pytest.mark.parametrize(("variant", "counts"), [
+    ("falcon-9x10", "24 576"), ("falcon-10x10-central", "43 1847"),
+])
+def test_perft_knows_every_preset_and_help_lists_them(capsys, variant, counts):
+    assert [main(["perft", depth, "--variant", variant]) for depth in ("1", "2")] == [0, 0]
+    assert capsys.readouterr().out.split() == counts.split()
+    with pytest.raises(SystemExit):
+        main(["perft", "--help"])
+    assert variant in "".join(capsys.readouterr().out.split())  # however argparse wraps it
+
+
 @pytest.mark.parametrize(("args", "needle"), [
     (["perft", "-1"], "depth"),
     (["perft", "2", "--fen", "rubbish"], "FEN"),

@@ -40,6 +40,35 @@ def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
     assert daemon.engine_text == "ready"
 
 
+def test_the_larger_presets_play_headless():
+    # 10 × 10 with the central pawns advanced: d3-d5 from the third rank, and
+    # the engine's c9-c7 from the ninth, beyond the physical board's 80 squares.
+    config = parse_config({"game": {"mode": "engine", "human": "white",
+                                    "variant": "falcon-10x10-central"}})
+    lines: list[str] = []
+    daemon = run_script(config, "0 lift d3\n0.4 place d5\n3 lift c9\n3.4 place c7\n",
+                        MemoryStore(), opponent=ScriptedOpponent(["c9c7"]), emit=lines.append)
+    assert lines[:3] == ["move d3d5", "engine c9c7", "move c9c7"]
+    assert lines[-1] == ("fen rnbfqkfbnr/pp5ppp/3pppp3/2p7/10/3P6/10/4PPP3/PPP4PPP/RNBFQKFBNR"
+                         " w KQkq c8 0 2")
+    # 9 × 10: Black's pawns start on the eighth rank.
+    config = parse_config({"game": {"mode": "two-players", "variant": "falcon-9x10"}})
+    lines = []
+    run_script(config, "0 lift e2\n0.4 place e4\n2 lift e8\n2.4 place e6\n", MemoryStore(),
+               emit=lines.append)
+    assert lines[:2] == ["move e2e4", "move e8e6"]
+    assert daemon.leds is None
+
+
+def test_a_log_that_does_not_fit_the_board_changes_nothing_as_in_replay():
+    # Lifting from the empty e3 and putting down on the full e2 are no
+    # sensor changes; the run goes on (it used to end in a traceback).
+    lines: list[str] = []
+    run_script(TWO_PLAYERS, "0 lift e3\n0.2 place e2\n0.4 lift e2\n0.8 place e4\n",
+               MemoryStore(), emit=lines.append)
+    assert lines[0] == "move e2e4"
+
+
 def test_engine_playing_white_moves_first():
     store = MemoryStore()
     lines: list[str] = []

@@ -5,10 +5,11 @@
  * reference; this is the same search on a mailbox board, some 30 times
  * faster, because a Pi must think as deep as Fairy-Max does in C.  It takes
  * everything that defines the game from Python at construction (board size,
- * castling preset, promotions, the rules core's Zobrist keys, the
- * evaluation's square tables and weights), so a position's hash here is
- * its hash in the rules core, and tests/engine/test_core.py checks move
- * lists, perft counts, hashes and evaluations against the Python code.
+ * castling preset, promotions, the squares pawns step twice from, the rules
+ * core's Zobrist keys, the evaluation's square tables and weights), so a
+ * position's hash here is its hash in the rules core, and
+ * tests/engine/test_core.py checks move lists, perft counts, hashes and
+ * evaluations against the Python code.
  *
  * Board: 16 columns by 16 rows with three rows and columns of padding, so
  * a falcon's or knight's step never leaves the array; OFF marks padding.
@@ -123,7 +124,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     /* the game */
-    int files, ranks, king_file, castle_min, castle_max, judged_after, pawn_rank;
+    int files, ranks, king_file, castle_min, castle_max, judged_after;
+    uint8_t double_from[NSQ]; /* bit c: a pawn of colour c may step twice from here */
     int npromos;
     int promos[5];
     int sq2py[NSQ];
@@ -288,7 +290,6 @@ static int generate(Core *c, Move *out, int captures_only) {
     const uint8_t *b = c->board;
     int us = c->turn, n = 0;
     int fwd = us == 0 ? STRIDE : -STRIDE;
-    int start_rank = us == 0 ? c->pawn_rank : c->ranks - 1 - c->pawn_rank;
     int last_rank = us == 0 ? c->ranks - 1 : 0;
     for (int r = 0; r < c->ranks; r++) {
         for (int f = 0; f < c->files; f++) {
@@ -302,7 +303,7 @@ static int generate(Core *c, Move *out, int captures_only) {
                 int last = rank_of(to) == last_rank;
                 if (!b[to]) {
                     if (!captures_only || last) n = add_pawn_move(c, out, n, sq, to, last);
-                    if (!captures_only && r == start_rank && !b[to + fwd])
+                    if (!captures_only && (c->double_from[sq] >> us & 1) && !b[to + fwd])
                         out[n++] = MOVE(sq, to + fwd, 0, F_DOUBLE);
                 }
                 if (enemy(b[to - 1], us)) n = add_pawn_move(c, out, n, sq, to - 1, last);
@@ -929,16 +930,16 @@ static void Core_dealloc(Core *c) {
 
 static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     static char *names[] = {
-        "files", "ranks", "king_file", "castle_min", "castle_max", "judged_after", "pawn_rank",
+        "files", "ranks", "king_file", "castle_min", "castle_max", "judged_after", "double_steps",
         "promotions", "zobrist_piece", "zobrist_black", "zobrist_castle", "zobrist_ep",
         "mg_table", "eg_table", "weights", "passed", "tt_bits", NULL,
     };
-    PyObject *promos, *zpiece, *zcastle, *zep, *mgt, *egt, *weights, *passed;
+    PyObject *double_steps, *promos, *zpiece, *zcastle, *zep, *mgt, *egt, *weights, *passed;
     unsigned long long zblack;
     int tt_bits = 20;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, "iiiiipiOOKOOOOOO|i", names, &c->files, &c->ranks, &c->king_file,
-            &c->castle_min, &c->castle_max, &c->judged_after, &c->pawn_rank, &promos, &zpiece,
+            args, kw, "iiiiipOOOKOOOOOO|i", names, &c->files, &c->ranks, &c->king_file,
+            &c->castle_min, &c->castle_max, &c->judged_after, &double_steps, &promos, &zpiece,
             &zblack, &zcastle, &zep, &mgt, &egt, &weights, &passed, &tt_bits))
         return -1;
     if (c->files < 4 || c->files > 10 || c->ranks < 4 || c->ranks > 10) {
@@ -969,6 +970,10 @@ static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     }
     Py_DECREF(fast);
     if (!read_int_list(promos, c->promos, c->npromos, "promotions")) return -1;
+    int marks[128];
+    if (!read_int_list(double_steps, marks, size, "double_steps")) return -1;
+    memset(c->double_from, 0, sizeof c->double_from);
+    for (int s = 0; s < size; s++) c->double_from[c->py2sq[s]] = (uint8_t)(marks[s] & 3);
     memset(c->zpiece, 0, sizeof c->zpiece);
     if (!read_square_table(c, zpiece, c->zpiece, 1, "zobrist_piece")) return -1;
     c->zblack = zblack;

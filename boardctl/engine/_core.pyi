@@ -3,7 +3,7 @@ from collections.abc import Callable, Sequence
 class Core:
     def __init__(
         self, files: int, ranks: int, king_file: int, castle_min: int, castle_max: int,
-        judged_after: bool, pawn_rank: int, promotions: Sequence[int],
+        judged_after: bool, double_steps: Sequence[int], promotions: Sequence[int],
         zobrist_piece: Sequence[Sequence[int]], zobrist_black: int,
         zobrist_castle: Sequence[int], zobrist_ep: Sequence[int],
         mg_table: Sequence[Sequence[int]], eg_table: Sequence[Sequence[int]],

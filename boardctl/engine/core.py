@@ -1,9 +1,10 @@
 """The compiled search core (``_core.c``), set up from the rules core.
 
 The core takes everything that defines the game from Python: the variant's
-board size, castling and promotions, the rules core's Zobrist keys (so a
-hash means the same on both sides) and the evaluation's square tables and
-weights (so there is one source for every number).  When the extension was
+board size, castling, promotions and the squares pawns step twice from, the
+rules core's Zobrist keys (so a hash means the same on both sides) and the
+evaluation's square tables and weights (so there is one source for every
+number).  When the extension was
 not built (no C compiler on the machine), :func:`available` is False and
 the engine searches in Python instead.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules import Position
+from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
 from . import evaluate
@@ -42,10 +44,12 @@ def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
     geo = variant.geometry
     keys = keys_for(geo.size, geo.files)
     mg, eg = evaluate.square_tables(geo.files, geo.ranks)
+    white, black = pawn_start_squares(variant)
+    double_steps = [(white >> sq & 1) | (black >> sq & 1) << 1 for sq in range(geo.size)]
     return _core.Core(
         geo.files, geo.ranks, variant.king_file, variant.castle_min,
         -1 if variant.castle_max is None else variant.castle_max,
-        variant.castle_judged_after, variant.pawn_rank,
+        variant.castle_judged_after, double_steps,
         [int(p) for p in variant.promotions],
         keys.piece, keys.black_to_move, keys.castle, keys.ep_file,
         mg, eg, list(evaluate.CORE_WEIGHTS), list(evaluate.PASSED), tt_bits,

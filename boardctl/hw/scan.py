@@ -4,8 +4,9 @@ The same classes run with real pins (:mod:`.matrix`, :mod:`.shiftreg`),
 gpiozero's mock pins (the tests) and the simulator (:mod:`.sim`):
 
 * a :class:`MatrixLines` drives one row and senses the columns;
-* :class:`MatrixScanner` turns that into one raw 80-bit snapshot
-  (row drive → read columns, rank by rank; bit ``rank * 10 + file``);
+* :class:`MatrixScanner` turns that into one raw snapshot, 80 bits on the
+  8 × 10 board (row drive → read columns, rank by rank; bit
+  ``rank * files + file``);
 * :class:`Debouncer` accepts a square's new state only after N equal reads;
 * :class:`ScanningSource` is the :class:`~boardctl.hw.base.SensorSource`:
   it scans at ``scan_hz`` when the daemon calls ``read(now)``, debounces and
@@ -60,20 +61,24 @@ class MatrixScanner:
 
     With 8 rows and 10 columns this yields the 80-bit snapshot in the rules
     core's numbering (a1 = bit 0, j1 = bit 9, a2 = bit 10 … j8 = bit 79).
+    ``rows`` and ``columns`` are the board's ranks and files: the physical
+    board's by default, another preset's in the simulator.
     """
 
-    def __init__(self, lines: MatrixLines) -> None:
-        if (lines.rows, lines.columns) != (RANKS, FILES):
+    def __init__(self, lines: MatrixLines, *, rows: int = RANKS, columns: int = FILES) -> None:
+        if (lines.rows, lines.columns) != (rows, columns):
             raise ValueError(f"a matrix of {lines.rows}×{lines.columns} lines; "
-                             f"the board needs {RANKS} rows × {FILES} columns")
+                             f"the board needs {rows} rows × {columns} columns")
         self.lines = lines
+        self.rows = rows
+        self.columns = columns
 
     def scan(self) -> int:
         bits = 0
         try:
-            for row in range(RANKS):
+            for row in range(self.rows):
                 self.lines.select(row)
-                bits |= (self.lines.sense() & ((1 << FILES) - 1)) << (row * FILES)
+                bits |= (self.lines.sense() & ((1 << self.columns) - 1)) << (row * self.columns)
         finally:
             self.lines.select(None)
         return bits
@@ -92,24 +97,25 @@ class Debouncer:
     and settle by the same rule later).
     """
 
-    def __init__(self, reads: int = 3) -> None:
+    def __init__(self, reads: int = 3, squares: int = SQUARES) -> None:
         if reads < 1:
             raise ValueError("debounce needs at least one read")
         self.reads = reads
+        self.all_squares = (1 << squares) - 1
         self._history: deque[int] = deque(maxlen=reads)
         self.stable: int | None = None
 
     def feed(self, raw: int) -> bool:
         """Take one raw snapshot; True if the stable snapshot changed."""
-        self._history.append(raw & ALL_SQUARES)
+        self._history.append(raw & self.all_squares)
         if len(self._history) < self.reads:
             return False
-        ones = ALL_SQUARES
+        ones = self.all_squares
         any_one = 0
         for snapshot in self._history:
             ones &= snapshot
             any_one |= snapshot
-        zeros = ALL_SQUARES & ~any_one
+        zeros = self.all_squares & ~any_one
         base = raw if self.stable is None else self.stable
         new = (base | ones) & ~zeros
         changed = new != self.stable
@@ -129,15 +135,16 @@ class ScanningSource:
 
     A scan that raises ``OSError`` (:class:`~boardctl.hw.errors.HardwareError`)
     makes the source unhealthy until a scan succeeds again; ``last_error``
-    keeps the message for the display.
+    keeps the message for the display.  ``squares`` is how many squares a
+    snapshot holds: the physical board's 80 unless a simulated board is larger.
     """
 
     def __init__(self, scanner: RawScanner, *, debounce: int = 3, scan_hz: float = 100.0,
-                 heartbeat: float | None = 1.0) -> None:
+                 heartbeat: float | None = 1.0, squares: int = SQUARES) -> None:
         if scan_hz <= 0:
             raise ValueError("scan_hz must be positive")
         self.scanner = scanner
-        self.debouncer = Debouncer(debounce)
+        self.debouncer = Debouncer(debounce, squares)
         self.period = 1.0 / scan_hz
         self.heartbeat = heartbeat
         self.last_error: str | None = None

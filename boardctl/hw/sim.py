@@ -3,7 +3,8 @@
 No gpiozero, no SPI: pure Python, but through the drivers' own code paths.
 
 * :class:`DiodeMatrix` is an electrical model of the 8 × 10 switch matrix
-  (with or without its diodes, to show why they are needed).
+  (with or without its diodes, to show why they are needed), or of a larger
+  one: the simulator plays every preset, 9 × 10 and 10 × 10 too.
 * :class:`SimBoard` is a :class:`~boardctl.hw.base.SensorSource`: pieces are
   lifted and placed, the model's switches follow, and the real
   :class:`~boardctl.hw.scan.MatrixScanner` scans it row by row through
@@ -31,17 +32,15 @@ from collections.abc import Iterable
 from .base import Colour, Press
 from .errors import HardwareError
 from .leds import RESET_BYTES, LedMap, SpiLeds
-from .pins import FILES, RANKS, SQUARES, LedLayout, default_pinout
-from .scan import ALL_SQUARES, MatrixScanner, ScanningSource
-
-COLUMN_MASK = (1 << FILES) - 1
+from .pins import FILES, RANKS, LedLayout, default_pinout
+from .scan import MatrixScanner, ScanningSource
 
 
 class DiodeMatrix:
     """Which switches are closed, and what the columns see when rows are selected.
 
-    ``closed`` has bit ``row * 10 + column`` set for a closed switch (rows are
-    ranks, columns files, so it is an occupancy snapshot).  With ``diodes``,
+    ``closed`` has bit ``row * columns + column`` set for a closed switch (rows
+    are ranks, columns files, so it is an occupancy snapshot).  With ``diodes``,
     a selected row pulls exactly the columns of its own closed switches.
     Without them, current also flows backwards through other closed switches:
     a column is pulled when any path of closed switches joins it to a selected
@@ -49,12 +48,16 @@ class DiodeMatrix:
     closed make the fourth read closed).
     """
 
-    def __init__(self, closed: int = 0, *, diodes: bool = True) -> None:
-        self.closed = closed & ALL_SQUARES
+    def __init__(self, closed: int = 0, *, diodes: bool = True, rows: int = RANKS,
+                 columns: int = FILES) -> None:
+        self.rows = rows
+        self.columns = columns
+        self.all_squares = (1 << rows * columns) - 1
+        self.closed = closed & self.all_squares
         self.diodes = diodes
 
     def row_switches(self, row: int) -> int:
-        return self.closed >> (row * FILES) & COLUMN_MASK
+        return self.closed >> (row * self.columns) & ((1 << self.columns) - 1)
 
     def pulled_columns(self, selected_rows: Iterable[int]) -> int:
         """Bit ``c`` set when column ``c`` is pulled to the selected rows' level."""
@@ -69,7 +72,7 @@ class DiodeMatrix:
             new_columns = columns
             for row in rows:
                 new_columns |= self.row_switches(row)
-            new_rows = rows | {r for r in range(RANKS) if self.row_switches(r) & new_columns}
+            new_rows = rows | {r for r in range(self.rows) if self.row_switches(r) & new_columns}
             if new_columns == columns and new_rows == rows:
                 return columns
             columns, rows = new_columns, new_rows
@@ -89,11 +92,11 @@ class SimMatrixLines:
 
     @property
     def rows(self) -> int:
-        return RANKS
+        return self.matrix.rows
 
     @property
     def columns(self) -> int:
-        return FILES
+        return self.matrix.columns
 
     def select(self, row: int | None) -> None:
         self._selected = row
@@ -128,30 +131,33 @@ class _FlickeringScanner:
         self.inner.close()
 
 
-def _check_square(square: int) -> None:
-    if not (isinstance(square, int) and 0 <= square < SQUARES):
-        raise ValueError(f"no square {square!r} on the board")
-
-
 class SimBoard(ScanningSource):
     """A simulated sensor board: a set of occupied squares, scanned like the real one.
 
     ``lift``/``place`` change the pieces at once; :meth:`read` sees the change
-    after ``debounce`` scans, exactly like the GPIO matrix.
+    after ``debounce`` scans, exactly like the GPIO matrix.  ``files`` and
+    ``ranks`` default to the physical board's 10 × 8; the simulator passes
+    its preset's board.
     """
 
     def __init__(self, occupied: Iterable[int] = (), *, debounce: int = 3,
                  scan_hz: float = 100.0, heartbeat: float | None = 1.0,
-                 diodes: bool = True) -> None:
+                 diodes: bool = True, files: int = FILES, ranks: int = RANKS) -> None:
+        self.squares = files * ranks
         bits = 0
         for square in occupied:
-            _check_square(square)
+            self._check_square(square)
             bits |= 1 << square
-        self.matrix = DiodeMatrix(bits, diodes=diodes)
+        self.matrix = DiodeMatrix(bits, diodes=diodes, rows=ranks, columns=files)
         self.lines = SimMatrixLines(self.matrix)
-        self._flicker = _FlickeringScanner(MatrixScanner(self.lines))
+        scanner = MatrixScanner(self.lines, rows=ranks, columns=files)
+        self._flicker = _FlickeringScanner(scanner)
         super().__init__(self._flicker, debounce=debounce, scan_hz=scan_hz,
-                         heartbeat=heartbeat)
+                         heartbeat=heartbeat, squares=self.squares)
+
+    def _check_square(self, square: int) -> None:
+        if not (isinstance(square, int) and 0 <= square < self.squares):
+            raise ValueError(f"no square {square!r} on the board")
 
     @property
     def occupancy(self) -> int:
@@ -160,14 +166,14 @@ class SimBoard(ScanningSource):
 
     @property
     def occupied(self) -> frozenset[int]:
-        return frozenset(sq for sq in range(SQUARES) if self.matrix.closed >> sq & 1)
+        return frozenset(sq for sq in range(self.squares) if self.matrix.closed >> sq & 1)
 
     def lift(self, square: int) -> None:
         """Take the piece off ``square``.
 
         :raises ValueError: if the square is empty.
         """
-        _check_square(square)
+        self._check_square(square)
         if not self.matrix.closed >> square & 1:
             raise ValueError(f"no piece on square {square} to lift")
         self.matrix.closed &= ~(1 << square)
@@ -177,22 +183,22 @@ class SimBoard(ScanningSource):
 
         :raises ValueError: if the square is occupied.
         """
-        _check_square(square)
+        self._check_square(square)
         if self.matrix.closed >> square & 1:
             raise ValueError(f"square {square} is already occupied")
         self.matrix.closed |= 1 << square
 
     def toggle(self, square: int) -> None:
         """Lift or place, whichever applies (a click in the simulator window)."""
-        _check_square(square)
+        self._check_square(square)
         self.matrix.closed ^= 1 << square
 
     def set_occupancy(self, bits: int) -> None:
-        self.matrix.closed = bits & ALL_SQUARES
+        self.matrix.closed = bits & self.matrix.all_squares
 
     def flicker(self, square: int, scans: int = 1) -> None:
         """The next ``scans`` scans read ``square`` inverted (a bouncing switch)."""
-        _check_square(square)
+        self._check_square(square)
         self._flicker.pending[square] = scans
 
     def disconnect(self, reason: str = "sensor cable unplugged") -> None:

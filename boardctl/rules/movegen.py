@@ -238,14 +238,14 @@ def _pawn_moves(
     not_right = ~t.file_bb[-1]
     if us == WHITE:
         single = (pawns << w) & empty
-        double = ((((pawns & t.rank_bb[pos.variant.pawn_rank]) << w) & ~occ) << w) & empty
+        double = ((((pawns & pos.double_step_from[us]) << w) & ~occ) << w) & empty
         left = ((pawns & not_left) << (w - 1)) & opp
         right = ((pawns & not_right) << (w + 1)) & opp
         steps = (w, 2 * w, w - 1, w + 1)
         last = t.rank_bb[-1]
     else:
         single = (pawns >> w) & empty
-        double = ((((pawns & t.rank_bb[-1 - pos.variant.pawn_rank]) >> w) & ~occ) >> w) & empty
+        double = ((((pawns & pos.double_step_from[us]) >> w) & ~occ) >> w) & empty
         left = ((pawns & not_left) >> (w + 1)) & opp
         right = ((pawns & not_right) >> (w - 1)) & opp
         steps = (-w, -2 * w, -w - 1, -w + 1)

@@ -9,6 +9,7 @@ keep them and the Zobrist ``hash`` in step incrementally.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from . import movegen
 from .errors import FenError, IllegalMoveError
@@ -44,6 +45,7 @@ class Position:
         "_stack",
         "castling",
         "colors",
+        "double_step_from",
         "ep_square",
         "fullmove_number",
         "geometry",
@@ -63,6 +65,7 @@ class Position:
         self.geometry = variant.geometry
         self.tables = self.geometry.tables
         self.zobrist = keys_for(self.geometry.size, self.geometry.files)
+        self.double_step_from = pawn_start_squares(variant)
         t = self.tables
         self._last_rank = (t.rank_bb[-1], t.rank_bb[0])
         self._rights_lost = [0] * self.geometry.size
@@ -153,11 +156,11 @@ class Position:
         except SquareError:
             raise FenError("en passant", f"{text!r} is not a square") from None
         forward = geo.files if self.turn == WHITE else -geo.files
-        pawn_rank = self.variant.pawn_rank
-        rank = geo.ranks - 2 - pawn_rank if self.turn == WHITE else pawn_rank + 1
+        origin = sq + forward  # where the pawn that stepped over sq came from
         pawn = PAWN | (self.turn ^ 1) << 3
         if (
-            geo.rank_of(sq) != rank
+            not 0 <= origin < geo.size
+            or not self.double_step_from[self.turn ^ 1] >> origin & 1
             or self.squares[sq]
             or self.squares[sq + forward]
             or self.squares[sq - forward] != pawn
@@ -512,6 +515,23 @@ class Position:
                 cells.append(piece_symbol(piece) if piece else ".")
             lines.append(" ".join(cells))
         return "\n".join(lines)
+
+
+@cache
+def pawn_start_squares(variant: Variant) -> tuple[Bitboard, Bitboard]:
+    """The squares each colour's pawns may step twice from: (white, black).
+
+    They are the squares where that colour's pawns stand in the start
+    position, so one rule serves every set-up, pawns on one rank or on two
+    (``falcon-10x10-central``).  Which pawn stands there does not matter: a
+    position records no pawn's history, just as in chess.
+    """
+    squares = _parse_placement(variant.start_fen.split()[0], variant.geometry)
+    starts = [0, 0]
+    for sq, piece in enumerate(squares):
+        if piece & 7 == PAWN:
+            starts[piece >> 3] |= 1 << sq
+    return starts[WHITE], starts[BLACK]
 
 
 def _parse_placement(text: str, geo: Geometry) -> list[int]:

@@ -24,6 +24,10 @@ class Variant:
     and the rook jumps over it.  ``castle_judged_after`` tests the king's
     squares for attacks in the position after castling, as Fairy-Max does
     (see docs/fairymax-castling.md); otherwise before, with the king at home.
+
+    Pawns: a pawn steps twice from any square where a pawn of its colour
+    stands in ``start_fen`` (:func:`boardctl.rules.position.pawn_start_squares`),
+    so a set-up with pawns on two ranks needs no field of its own.
     """
 
     name: str
@@ -35,7 +39,6 @@ class Variant:
     castle_min: int = 1
     castle_max: int | None = None
     castle_judged_after: bool = False
-    pawn_rank: int = 1
     promotions: tuple[PieceType, ...] = (QUEEN, FALCON, ROOK, BISHOP, KNIGHT)
 
     @property
@@ -75,12 +78,27 @@ _PRESETS = (
         "falcon-xboard", "Falcon Chess as XBoard and Fairy-Max play it", 10, 8,
         FALCON_START, king_file=5, castle_min=3, castle_max=3, castle_judged_after=True,
     ),
-    # RULES.md: pawns on the third rank on 10×10, otherwise not specified; the
-    # back rank and free castling are the 8×10 game's, rank 2 stays empty.
+    # The patent's other board sizes, "the pieces remain the same": the 8×10
+    # back rank and free castling.  docs/board-sizes.md gives the readings.
+    Variant(
+        "falcon-9x10", "Falcon Chess on 9×10", 10, 9,
+        "rnbfqkfbnr/pppppppppp/10/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+        king_file=5,
+    ),
+    # RULES.md: pawns on the third rank on 10×10, otherwise not specified;
+    # rank 2 stays empty.
     Variant(
         "falcon-10x10", "Falcon Chess on 10×10", 10, 10,
         "rnbfqkfbnr/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/RNBFQKFBNR w KQkq - 0 1",
-        king_file=5, pawn_rank=2,
+        king_file=5,
+    ),
+    # The essay's 10×10 set-up: only "the central pawns in front of falcons,
+    # queen, and king" (files d to g) on the third rank, the others on the
+    # second, where they keep the castling king covered.
+    Variant(
+        "falcon-10x10-central", "Falcon Chess on 10×10, central pawns advanced", 10, 10,
+        "rnbfqkfbnr/ppp4ppp/3pppp3/10/10/10/10/3PPPP3/PPP4PPP/RNBFQKFBNR w KQkq - 0 1",
+        king_file=5,
     ),
     Variant(
         "falcon-8x8", "Falcon Chess on 8×8, falcon for queen", 8, 8,

@@ -527,6 +527,26 @@ def test_the_real_engine_plays_the_8x8_variant(gui):
     parse_uci(pos, move)
 
 
+@pytest.mark.parametrize(("variant", "moves", "en_passant"), [
+    # Nine ranks: Black's pawns step twice from the eighth.
+    ("falcon-9x10", "e2e4 a8a7 e4e5 a7a6 e5e6 d8d6", "e6d7"),
+    # Central pawns from the third rank (g3-g5), the others from the second (a9-a8
+    # is Black's single step), and en passant on Black's third rank.
+    ("falcon-10x10-central", "g3g5 a9a8 g5g6 f8f6", "g6f7"),
+])
+def test_the_real_engine_plays_the_larger_presets(gui, variant, moves, en_passant):
+    session = gui(Engine)
+    session.send(f"setoption name UCI_Variant value {variant}", "ucinewgame",
+                 f"position startpos moves {moves}", "go depth 3")
+    lines = session.read_until("bestmove")
+    assert all(INFO_LINE.match(line) for line in lines[:-1]), lines
+    pos = Position(None, get_variant(variant))
+    for move in moves.split():
+        pos.push(parse_uci(pos, move))
+    assert en_passant in [pos.uci(m) for m in pos.legal_moves()]
+    parse_uci(pos, lines[-1].split()[1])
+
+
 def test_the_real_engine_stops_an_infinite_search(gui):
     session = gui(Engine)
     session.send("position startpos", "go infinite", "isready")

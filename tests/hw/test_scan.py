@@ -162,5 +162,13 @@ def test_the_matrix_scanner_wants_eight_by_ten() -> None:
         MatrixScanner(Lines(0, rows=8, columns=8))
 
 
+def test_the_matrix_scanner_takes_the_shape_it_is_given() -> None:
+    lines = Lines(1 << 95, rows=10)                    # f10 of a 10 × 10 board
+    assert MatrixScanner(lines, rows=10, columns=10).scan() == 1 << 95
+    assert lines.log == [*range(10), None]
+    with pytest.raises(ValueError, match="10 rows × 10 columns"):
+        MatrixScanner(Lines(0), rows=10, columns=10)
+
+
 def test_square_numbering() -> None:
     assert (sq("a1"), sq("j1"), sq("a2"), sq("j8")) == (0, 9, 10, 79)

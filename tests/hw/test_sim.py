@@ -83,6 +83,25 @@ def test_lifting_nothing_is_a_mistake() -> None:
     assert board.occupancy == 0
 
 
+def test_the_simulator_board_takes_any_preset_size() -> None:
+    # 10 × 10 (falcon-10x10): j10 is square 99, scanned as the tenth row.
+    board = SimBoard([0, 99], files=10, ranks=10, heartbeat=None)
+    assert settle(board, 0.0)[-1] == Reading(1 | 1 << 99, 0.02)
+    board.lift(99)
+    board.place(90)                                    # a10
+    assert settle(board, 0.03)[-1] == Reading(1 | 1 << 90, 0.05)
+    with pytest.raises(ValueError, match="no square"):
+        board.place(100)
+    # 9 × 10 (falcon-9x10): 90 squares, and a flicker past j9 is refused too.
+    board = SimBoard([89], files=10, ranks=9, heartbeat=None)
+    assert board.occupied == frozenset({89})
+    with pytest.raises(ValueError, match="no square"):
+        board.flicker(90)
+    # A model without diodes keeps its ghosts on the larger board.
+    board = SimBoard([90, 91, 80], files=10, ranks=10, diodes=False, debounce=1)
+    assert board.read(0.0) == Reading(1 << 90 | 1 << 91 | 1 << 80 | 1 << 81, 0.0)
+
+
 def test_a_matrix_without_diodes_shows_ghosts() -> None:
     board = SimBoard([sq("a1"), sq("b1"), sq("a2")], diodes=False, debounce=1)
     assert board.read(0.0) == Reading(bits("a1", "b1", "a2", "b2"), 0.0)

@@ -82,3 +82,32 @@ def test_malformed_fen_names_the_field(fen, field):
 def test_8x8_fen_must_have_eight_files():
     with pytest.raises(FenError):
         Position(START, get_variant("falcon-8x8"))
+
+
+def test_9x10_fen_has_nine_ranks():
+    nine = "rnbfqkfbnr/pppppppppp/10/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
+    assert Position(None, get_variant("falcon-9x10")).fen() == nine
+    with pytest.raises(FenError) as info:
+        Position(START, get_variant("falcon-9x10"))
+    assert info.value.field == "piece placement"
+
+
+@pytest.mark.parametrize(("fen", "valid"), [
+    # White stepped d3-d5 (d-file pawns start on the third rank) or c2-c4.
+    ("5k4/10/10/10/10/3Pp5/10/10/10/5K4 b - d4 0 1", True),
+    ("5k4/10/10/10/10/10/2Pp6/10/10/5K4 b - c3 0 1", True),
+    # d2-d4 and c3-c5 are no double steps in this set-up.
+    ("5k4/10/10/10/10/10/3Pp5/10/10/5K4 b - d3 0 1", False),
+    ("5k4/10/10/10/10/2Pp6/10/10/10/5K4 b - c4 0 1", False),
+    # Black stepped g8-g6 or h9-h7.
+    ("5k4/10/10/10/5Pp3/10/10/10/10/5K4 w - g7 0 1", True),
+    ("5k4/10/10/7pP1/10/10/10/10/10/5K4 w - h8 0 1", True),
+])
+def test_central_10x10_en_passant_square_follows_the_pawns_start_squares(fen, valid):
+    variant = get_variant("falcon-10x10-central")
+    if valid:
+        assert Position(fen, variant).fen() == fen
+    else:
+        with pytest.raises(FenError) as info:
+            Position(fen, variant)
+        assert info.value.field == "en passant"

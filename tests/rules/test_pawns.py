@@ -94,3 +94,62 @@ def test_10x10_pawns_start_on_the_third_rank_and_step_twice_from_there():
     assert moves_from(p, "e3") == ["e3e4", "e3e5"]
     p.push(parse_uci(p, "e3e5"))
     assert p.fen().split()[3] == "e4"
+
+
+def test_9x10_pawns_step_twice_from_the_second_ranks_and_promote_on_the_ninth():
+    p = pos(None, "falcon-9x10")
+    assert p.fen().split()[0].count("/") == 8
+    assert moves_from(p, "e2") == ["e2e3", "e2e4"]
+    p.push(parse_uci(p, "e2e4"))
+    assert moves_from(p, "d8") == ["d8d6", "d8d7"]
+    p.push(parse_uci(p, "d8d6"))
+    assert p.fen().split()[3] == "d7"
+    # A pawn on the eighth rank of nine promotes by stepping to the ninth.
+    p = pos("k9/4P5/10/10/10/10/10/10/K9 w - - 0 1", "falcon-9x10")
+    assert moves_from(p, "e8") == [f"e8e9{piece}" for piece in "bfnqr"]
+
+
+CENTRAL = "rnbfqkfbnr/ppp4ppp/3pppp3/10/10/10/10/3PPPP3/PPP4PPP/RNBFQKFBNR w KQkq - 0 1"
+
+
+def test_central_10x10_pawns_step_twice_from_the_square_they_start_on():
+    p = pos(None, "falcon-10x10-central")
+    assert p.fen() == CENTRAL
+    # The falcons', queen's and king's pawns (d to g) from the third rank,
+    # the others from the second: both ranks hold pawns that may step twice.
+    for square in ("d3", "e3", "f3", "g3"):
+        assert moves_from(p, square) == [f"{square}{square[0]}4", f"{square}{square[0]}5"]
+    for square in ("a2", "b2", "c2", "h2", "i2", "j2"):
+        assert moves_from(p, square) == [f"{square}{square[0]}3", f"{square}{square[0]}4"]
+    p.push(parse_uci(p, "c2c4"))
+    assert moves_from(p, "e8") == ["e8e6", "e8e7"]
+    assert moves_from(p, "c9") == ["c9c7", "c9c8"]
+
+
+def test_central_10x10_double_step_is_a_property_of_the_square_not_of_the_pawn():
+    # Pawns that step once lose the double step: c3 and e4 are no start squares.
+    p = pos("5k4/10/10/10/10/10/4P5/2P7/10/5K4 w - - 0 1", "falcon-10x10-central")
+    assert moves_from(p, "c3") == ["c3c4"]
+    assert moves_from(p, "e4") == ["e4e5"]
+    # The c-pawn that took on d3 stands on the d-pawn's start square and may
+    # step twice from it: a position records no pawn's history (nor does FEN),
+    # as in chess, where every pawn on its second rank may.
+    p = pos("5k4/10/10/10/10/10/10/3P6/10/5K4 w - - 0 1", "falcon-10x10-central")
+    assert moves_from(p, "d3") == ["d3d4", "d3d5"]
+    # And a pawn on d2, where no pawn starts in this set-up, may not.
+    p = pos("5k4/10/10/10/10/10/10/10/3P6/5K4 w - - 0 1", "falcon-10x10-central")
+    assert moves_from(p, "d2") == ["d2d3"]
+
+
+def test_central_10x10_en_passant_after_either_double_step():
+    # From the third rank: d3-d5 passes d4, where the e5 pawn takes it.
+    p = pos("5k4/10/10/10/10/4p5/10/3P6/2P7/5K4 w - - 0 1", "falcon-10x10-central")
+    p.push(parse_uci(p, "d3d5"))
+    assert p.fen().split()[3] == "d4"
+    assert moves_from(p, "e5") == ["e5d4", "e5e4"]
+    p.push(parse_uci(p, "e5d4"))
+    assert p.board_fen() == "5k4/10/10/10/10/10/3p6/10/2P7/5K4"
+    # From the second rank: c2-c4 passes c3, where the pawn now on d4 takes it.
+    p.push(parse_uci(p, "c2c4"))
+    assert p.fen().split()[3] == "c3"
+    assert moves_from(p, "d4") == ["d4c3", "d4d3"]

@@ -62,6 +62,32 @@ def test_every_square_of_the_start_position_has_its_colour(size, draw, orientati
     assert plain(SQ("a1")) == display.LIGHT and plain(SQ("j1")) == display.DARK
 
 
+@pytest.mark.parametrize("orientation", [WHITE, BLACK], ids=["white-bottom", "black-bottom"])
+@pytest.mark.parametrize("variant", ["falcon-9x10", "falcon-10x10-central"])
+def test_the_larger_boards_are_coloured_and_set_up_square_by_square(size, draw, orientation,
+                                                                      variant):
+    state = DisplayState.from_fen(None, variant, orientation=orientation)
+    surface, renderer = draw(state, size)
+    pos = Game(get_variant(variant)).position
+    geo = pos.geometry
+    for square in range(geo.size):
+        rect = cell(renderer, state, square)
+        shade = display.LIGHT if geo.is_light(square) else display.DARK
+        # On small squares a falcon's wing may reach one corner, never all four.
+        corners = [rgb(surface, at) for at in (
+            (rect.left + 1, rect.top + 1), (rect.right - 2, rect.top + 1),
+            (rect.left + 1, rect.bottom - 2), (rect.right - 2, rect.bottom - 2))]
+        assert shade in corners, geo.name(square)
+        piece = pos.squares[square]
+        # The middle of the square: a piece's body in its colour's fill, or
+        # nothing but the plain square.
+        middle = rect.inflate(-rect.width // 2, -rect.height // 2)
+        if piece:
+            assert count(surface, middle, PALETTES[piece >> 3].fill) > 0, geo.name(square)
+        else:
+            assert count(surface, middle, shade) == middle.width * middle.height, geo.name(square)
+
+
 def test_a1_is_bottom_left_for_white_and_top_right_for_black(size, draw):
     white, black = DisplayState(), DisplayState(orientation=BLACK)
     surface_w, renderer = draw(white, size)
@@ -76,7 +102,7 @@ def test_a1_is_bottom_left_for_white_and_top_right_for_black(size, draw):
 
 
 @pytest.mark.parametrize("orientation", [WHITE, BLACK], ids=["white-bottom", "black-bottom"])
-@pytest.mark.parametrize("variant", ["falcon", "falcon-8x8"])
+@pytest.mark.parametrize("variant", ["falcon", "falcon-8x8", "falcon-9x10", "falcon-10x10"])
 def test_a_tap_finds_the_square_under_it(size, orientation, variant):
     renderer = Renderer(size)
     state = DisplayState.from_fen(None, variant, orientation=orientation)
@@ -320,7 +346,8 @@ def test_promotion_choices_are_drawn_large_with_the_chosen_one_framed(size, draw
 # ---------------------------------------------------------------- sizes and errors
 @pytest.mark.parametrize("other", [(320, 240), (1024, 600), (1280, 720), (480, 480),
                                    (160, 120)])
-@pytest.mark.parametrize("variant", ["falcon", "falcon-8x8", "falcon-10x10"])
+@pytest.mark.parametrize("variant",
+                         ["falcon", "falcon-8x8", "falcon-9x10", "falcon-10x10-central"])
 def test_other_sizes_and_board_shapes_render(draw, other, variant):
     start = DisplayState.from_fen(None, variant)
     state = DisplayState(

@@ -8,6 +8,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pygame
+import pytest
 
 from boardctl import app
 from boardctl.board.lights import LIGHTS
@@ -15,9 +16,10 @@ from boardctl.board.scene import Role
 from boardctl.config import parse_config
 from boardctl.daemon import Daemon
 from boardctl.hw.sim import SimBoard, SimButtons
-from boardctl.rules import Game
+from boardctl.rules import Game, get_variant
 from boardctl.ui.keys import KEYS
-from boardctl.ui.sim import SimWindow
+from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, SimWindow
+from boardctl.ui.state import DisplayState
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
 UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
@@ -26,16 +28,19 @@ UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
 class Rig:
     """A window and a daemon wired as ``app.run_window`` wires them, in virtual time."""
 
-    def __init__(self, mode: str = "two-players", opponent=None) -> None:
+    def __init__(self, mode: str = "two-players", opponent=None,
+                 variant: str = "falcon") -> None:
         pygame.display.init()
         pygame.font.init()
-        pos = Game().position
-        self.board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+        pos = Game(get_variant(variant)).position
+        geo = pos.geometry
+        self.board = SimBoard(geo.squares(pos.colors[0] | pos.colors[1]), files=geo.files,
+                              ranks=geo.ranks)
         self.buttons = SimButtons()
         self.now = 0.0
         self.window = SimWindow(self.board, lambda name: self.buttons.press(name, self.now),
-                                (480, 320))
-        config = parse_config({"game": {"mode": mode}})
+                                (480, 320), DisplayState.from_fen(None, variant))
+        config = parse_config({"game": {"mode": mode, "variant": variant}})
         self.daemon = Daemon(config, self.board, MemoryStore(), opponent=opponent,
                              buttons=self.buttons, leds=self.window.leds,
                              display=self.window.display)
@@ -176,3 +181,27 @@ def test_the_ui_package_imports_neither_the_daemon_nor_the_hardware():
             if isinstance(node, ast.ImportFrom) and node.level >= 1:
                 target = ("." * node.level) + (node.module or "")
                 assert not target.startswith(("..daemon", "..hw", "..app")), (path.name, target)
+
+
+@pytest.mark.parametrize(("variant", "human", "engine", "corner"), [
+    # 9×10: Black's pawns step twice from the eighth rank; j9 is dark.
+    ("falcon-9x10", "e2e4", "e8e6", "j9"),
+    # Central 10×10: the queen's pawn steps twice from the third rank; j10 is light.
+    ("falcon-10x10-central", "e3e5", "d8d6", "j10"),
+])
+def test_the_other_board_sizes_play_in_the_window(variant, human, engine, corner):
+    rig = Rig("engine", ScriptedOpponent([engine]), variant)
+    for move in (human, engine):
+        rig.click(move[:2])
+        rig.click(move[2:])
+        rig.run(1.0)
+    assert rig.lines() == [f"move {human}", f"move {engine}"]
+    rig.window.draw()
+    geo = rig.daemon.game.position.geometry
+    far = rig.window.square_rect(geo.parse_square(corner))
+    assert rig.window.window.get_rect().contains(far) and far.top >= 0
+    # The wooden squares follow the board's colouring: a1 light, so j9 of
+    # nine ranks dark.
+    probe = far.move(2, 2).topleft
+    wood = LIGHT_WOOD if geo.is_light(geo.parse_square(corner)) else DARK_WOOD
+    assert tuple(rig.window.window.get_at(probe))[:3] == wood
