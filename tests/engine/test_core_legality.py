@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from boardctl.engine import core
+from boardctl.engine import Engine, Limits, core
 from boardctl.rules import VARIANTS, Position, perft
 
-from ..rules.motifs import CASTLING_VARIANTS, DOUBLE_CHECKS, SHORTCUTS, built
+from ..rules.motifs import CASTLING_VARIANTS, DOUBLE_CHECKS, NOT_MATE, SHORTCUTS, built
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
@@ -37,3 +37,10 @@ def test_both_cores_agree(motif, data):
     core.load(engine, pos)
     assert sorted(engine.legal_codes()) == sorted(pos.legal_codes()), fen
     assert engine.perft(2) == perft(pos, 2), fen
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+def test_the_engine_answers_a_double_check_with_the_one_block(compiled):
+    pos = Position(NOT_MATE)
+    move = Engine(compiled=compiled).search(pos, Limits(depth=3))
+    assert move is not None and pos.uci(move) == "c4e3"

@@ -71,6 +71,11 @@ SHORTCUTS: dict[str, tuple[str, ...]] = {
     "castling": ("castling",),
 }
 
+# A double check with no way out for the king that is no mate: the rook on e8
+# and the falcon on f4 (open path e3-e2) check, d1, d2, e2, f1 and f2 are
+# closed to the king, and Nc4-e3 stops both checks.
+NOT_MATE = "4r4k/10/10/10/2N2f4/5p4/3P1P4/4KR4 w - - 0 1"
+
 
 @dataclass
 class Board:

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, assume, find, given, settings
 from hypothesis import strategies as st
 
-from boardctl.rules import VARIANTS, Position
+from boardctl.rules import VARIANTS, Game, Position, get_variant
 from boardctl.rules.moves import CASTLE, EN_PASSANT
 from boardctl.rules.pieces import FALCON, KING
 
-from .motifs import CASTLING_VARIANTS, DOUBLE_CHECKS, SHORTCUTS, built
+from .motifs import CASTLING_VARIANTS, DOUBLE_CHECKS, NOT_MATE, SHORTCUTS, built
 
 SETTINGS = settings(max_examples=80, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -72,6 +72,12 @@ def test_other_shortcuts(motif, data):
     variants = CASTLING_VARIANTS if motif == "castling" else None
     strategy = built(SHORTCUTS[motif], variants) if variants else built(SHORTCUTS[motif])
     assert_legal_moves_are_right(*data.draw(strategy))
+
+
+def test_a_double_check_that_one_block_answers_is_not_mate():
+    game = Game(get_variant("falcon"), NOT_MATE)
+    assert [game.position.uci(m) for m in game.position.legal_moves()] == ["c4e3"]
+    assert game.outcome() is None
 
 
 # The builders must keep reaching the cases they are for: each search below
