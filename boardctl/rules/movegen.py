@@ -389,8 +389,17 @@ def _evasions(
     pos: Position, out: list[int] | None, checkers: Bitboard, king: int,
     own: Bitboard, occ: Bitboard,
 ) -> int:
-    """Moves out of check: king steps, and (single check) captures and blocks,
-    each made and tested."""
+    """Moves out of check: king steps, and moves of other pieces onto a square
+    that stops every check at once, each made and tested.
+
+    A move other than the king's answers a check only where it lands (leaving
+    a square opens lines and paths, never closes them): on the checker,
+    between a line piece and the king, or on a square that every open path
+    of a checking falcon crosses.  Against two checkers the square must stop
+    both, and unlike in chess one square can: a falcon's path may cross a
+    rook's line, or another falcon's path (RULES.md).  En passant, which also
+    removes a pawn, is always tried.
+    """
     t = pos.tables
     us = pos.turn
     n = _king_moves(pos, out, king, own, occ)
@@ -398,22 +407,30 @@ def _evasions(
         # Fairy-Max judges castling only in the position after it, so a
         # castling whose rook blocks the check is legal there.
         n += _castles(pos, out, king, occ)
-    if checkers & (checkers - 1):
-        return n
-    checker = checkers.bit_length() - 1
-    # Squares a non-king move must reach to have a chance: the checker, the
-    # squares between it and the king, or a square of an open falcon path.
-    target = checkers | t.between[king][checker]
-    if pos.pieces[FALCON] & checkers:
-        for mask in t.falcon_path_masks[king][checker]:
-            if not occ & mask:
-                target |= mask
+    target = t.all
+    between = t.between[king]
+    falcons = pos.pieces[FALCON]
+    bb = checkers
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        checker = low.bit_length() - 1
+        stops = low | between[checker]
+        if falcons & low:
+            common = t.all
+            for mask in t.falcon_path_masks[king][checker]:
+                if not occ & mask:
+                    common &= mask
+            stops |= common
+        target &= stops
     candidates: list[int] = []
-    movers = own & ~(1 << king)
-    _piece_moves(pos, candidates, target, movers, occ)
-    _pawn_moves(pos, candidates, movers, target, occ)
+    if target:
+        movers = own & ~(1 << king)
+        _piece_moves(pos, candidates, target, movers, occ)
+        _pawn_moves(pos, candidates, movers, target, occ)
     if pos.ep_square is not None:
-        # Pseudo-legal here; the test below decides.
+        # The captured pawn may be the checker, and the square it leaves may
+        # open a line: pseudo-legal here, the test below decides.
         ep = pos.ep_square
         pawns = t.pawn_attacks[us ^ 1][ep] & pos.pieces[PAWN] & own
         while pawns:

@@ -6,9 +6,14 @@ two-player game in virtual time, and prints ``committed <ply> <uci>`` once
 the daemon has handled each move (stored it).  The parent kills it with
 SIGKILL at random points: after a random number of those lines, or after a
 random short delay.  Each trial resumes the game the last one left, as the
-daemon does after a crash, so the kills land all through one game.  After
-every kill the store must hold every move the child reported, at its ply, at
-most one more (stored, killed before it said so), and replay.
+daemon does after a crash, so the kills land all through one game.
+
+Each child says the ply it resumed at (``ready <game id> <plies>``): exactly
+what the store held after the previous kill.  After its kill the store must
+hold those moves, every move it reported at its ply, and at most one more
+(stored, killed before it said so), and replay.  The bound counts from the
+child's own resume ply, not from the last move any child reported: two kills
+in a row between the store's commit and the print each add an unreported move.
 
 No assertion depends on timing: the kill points are random, every wait is
 bounded, and the checks hold wherever the kill lands.
@@ -183,6 +188,7 @@ def test_kill_9_at_random_points_loses_no_committed_move(tmp_path: Path, spawn: 
     db = tmp_path / "games0.sqlite3"
     reported: dict[int, str] = {}            # ply -> move, as the children said, this game
     game_ids: set[str] = set()
+    held = 0                                 # moves in the store after the last kill
     for trial in range(TRIALS):
         child = spawn(db)
         child.wait_for(lambda lines: bool(lines), "ready")
@@ -190,6 +196,8 @@ def test_kill_9_at_random_points_loses_no_committed_move(tmp_path: Path, spawn: 
         _, game_id, plies = child.lines[0].split()
         game_ids.add(game_id)
         assert len(game_ids) == 1, "a child started a new game instead of resuming"
+        resumed_at = int(plies)
+        assert resumed_at == held, f"trial {trial}: resumed at ply {resumed_at}, stored {held}"
         if rng.random() < 0.5:
             count = rng.randint(0, MAX_LINES)
             child.wait_for(lambda lines, n=count: len(committed_lines(lines)) >= n
@@ -199,20 +207,23 @@ def test_kill_9_at_random_points_loses_no_committed_move(tmp_path: Path, spawn: 
         lines = child.kill()
         said = committed_lines(lines)
         # The child goes on from the ply it resumed at, one move at a time.
-        assert [ply for ply, _ in said] == list(range(int(plies) + 1, int(plies) + 1 + len(said)))
+        assert [ply for ply, _ in said] == list(range(resumed_at + 1, resumed_at + 1 + len(said)))
         reported.update(said)
 
         stored = stored_moves(db)
         assert stored == script()[:len(stored)], f"trial {trial}: not the scripted game"
-        assert all(stored[ply - 1] == uci for ply, uci in reported.items() if ply <= len(stored))
-        last = max(reported, default=0)
-        # Every reported move is stored; at most one more was stored (killed
-        # after the store's commit, before the print).
-        assert last <= len(stored) <= last + 1, (trial, last, len(stored), lines[-3:])
+        assert all(ply <= len(stored) and stored[ply - 1] == uci for ply, uci in reported.items())
+        # What the child found, every move it reported, and at most one more
+        # (killed after the store's commit, before the print).
+        low = resumed_at + len(said)
+        assert low <= len(stored) <= low + 1, (trial, resumed_at, len(said), len(stored),
+                                               lines[-3:])
+        held = len(stored)
         if "done" in lines:                  # the game is complete: start another
+            assert held == PLIES
             games += 1
             db = tmp_path / f"games{games}.sqlite3"
-            reported, game_ids = {}, set()
+            reported, game_ids, held = {}, set(), 0
 
     # At least a couple of moves to take back below.
     if not db.exists() or len(stored_moves(db)) < 2:
