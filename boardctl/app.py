@@ -26,6 +26,7 @@ from .hw.pins import Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard
 from .rules import BoardctlError, Game, get_variant
 from .store import GameStore, default_db_path
+from .web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
 
@@ -119,6 +120,8 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
+    if config.web.enabled and "web" not in extra:
+        extra["web"] = start_web(config, store.path, stack)
     if config.buttons.enabled and "buttons" not in extra:
         from .hw.buttons import GpioButtons
 
@@ -130,6 +133,23 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
                         config.game, mode="engine"))) or _no_engine(), now=now, **extra)
     stack.callback(daemon.close)
     return daemon
+
+
+def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
+    """The spectator page's server, listening on its own thread; the daemon
+    publishes to the hub it returns.  :raises StartError: without aiohttp."""
+    try:
+        from .web.server import WebServer
+    except ImportError:
+        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
+    hub = Hub()
+    server = WebServer(hub, host=config.web.bind, port=config.web.port, pin=config.web.pin,
+                       db_path=db_path)
+    server.start()
+    stack.callback(server.stop)
+    log.info("web page on %s (%s)", server.url,
+             "actions need the PIN" if config.web.pin else "view only: no PIN set")
+    return hub
 
 
 def _no_engine() -> Opponent:

@@ -47,6 +47,7 @@ from .rules import (
 from .rules.pieces import SYMBOLS
 from .store import StoreError
 from .ui.state import DisplayState, PromptKind
+from .web.snapshot import History, Hub, Ring, Snapshot, WebAction, score_value
 
 log = logging.getLogger("boardctl")
 
@@ -125,6 +126,7 @@ class Daemon:
         notifier: Notifier | None = None,
         resume: tuple[int, Game] | None = None,
         recorder: TextIO | None = None,
+        web: Hub | None = None,
         now: float = 0.0,
     ) -> None:
         self.config = config
@@ -176,6 +178,10 @@ class Daemon:
         self.now = now                       # the time of the last step
         self.stopping = False
         self.watchdog_due = now
+        # The spectator page: snapshots out, actions in (see boardctl.web).
+        self.web = web
+        self.web_history = History()
+        self.declared: tuple[str, str] | None = None  # (result, reason) of a resign or draw
 
     # --------------------------------------------------------------- loop
     @property
@@ -200,6 +206,8 @@ class Daemon:
         self._engine(now)
         self._poll_adviser()
         self._outputs(now)
+        if self.web is not None:
+            self._web_step(now)
         if self.notifier is not None and now >= self.watchdog_due:
             # From the loop itself, so a hung loop really trips systemd's watchdog.
             self.notifier.watchdog()
@@ -262,6 +270,7 @@ class Daemon:
             clock = self.config.clock_seconds
             self.clocks = [clock[0], clock[0]] if clock else None
             self.flagged = None
+            self.declared = None
             self.clock_since = now
             self.engine_due = now
         elif isinstance(event, GameOver):
@@ -270,6 +279,12 @@ class Daemon:
             self._cancel_engine()
 
     def _store_new_game(self, game: Game, now: float) -> int:
+        white, black = self.player_names()
+        return self.store.new_game(game.variant.name, game.start_fen, white, black,
+                                   self.config.game.mode, now)
+
+    def player_names(self) -> tuple[str, str]:
+        """(White, Black) as the store and the web page name them."""
         names = {"engine": "boardctl", "human": "Player"}
         white = black = names["human"]
         if self.config.game.mode == "engine":
@@ -277,13 +292,13 @@ class Daemon:
                 black = names["engine"]
             else:
                 white = names["engine"]
-        return self.store.new_game(game.variant.name, game.start_fen, white, black,
-                                   self.config.game.mode, now)
+        return white, black
 
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
         return (
             self.flagged is None
+            and self.declared is None
             and self.opponent is not None
             and self.game.position.turn == self.engine_side
             and self.game.outcome() is None
@@ -509,7 +524,7 @@ class Daemon:
     # ------------------------------------------------------------- clocks
     def _tick_clock(self, now: float) -> None:
         if (self.clocks is None or self.game.outcome() is not None or not self.game.moves
-                or self.flagged is not None):
+                or self.flagged is not None or self.declared is not None):
             self.clock_since = now
             return
         side = self.game.position.turn
@@ -563,6 +578,8 @@ class Daemon:
         if not prompt and self.flagged is not None:
             loser, winner = ("White", "Black") if self.flagged == WHITE else ("Black", "White")
             prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
+        if not prompt and self.declared is not None:
+            prompt = f"Game over ({self.declared[1]}): set up the pieces for a new game"
         if not prompt and self.hint:
             prompt = self.hint
         if not prompt and self.notice is not None and self.now < self.notice[1]:
@@ -635,3 +652,84 @@ class Daemon:
             spent = clock() - started
             if spent < period:
                 sleep(period - spent)
+
+    # ---------------------------------------------------------------- web
+    def _web_step(self, now: float) -> None:
+        """Carry out the spectators' actions, then publish what they see."""
+        assert self.web is not None
+        for action in self.web.take_actions():
+            self.web_action(action, now)
+        self.web.publish(self.snapshot())
+
+    def web_action(self, action: WebAction, now: float) -> None:
+        """An action from the web page (the server has checked the PIN and the
+        value).  The board is the truth: a new game or a takeback is made with
+        the pieces, so the page can only end the game or ask for the takeback."""
+        log.info("web: %s %s", action.kind, action.value if action.kind == "level" else "")
+        over = self.game.outcome() is not None or self.flagged is not None or self.declared
+        if action.kind == "level":
+            self.change_level(action.value - self.level, now)
+        elif action.kind == "takeback":
+            if not self.game.moves or over or not self.config.game.takeback:
+                self.notice = ("No move to take back", now + NOTICE_SECONDS)
+            else:
+                last = self.game.position.uci(self.game.moves[-1])
+                self.notice = (f"Take back {last}: put the piece back", now + NOTICE_SECONDS)
+        elif not over:
+            mover = self.game.position.turn
+            result, reason = {
+                "resign": ("0-1" if mover == WHITE else "1-0", "resignation"),
+                "draw": ("1/2-1/2", "draw agreed"),
+                "newgame": ("*", "abandoned"),
+            }[action.kind]
+            self.declared = (result, reason)
+            self.store.finish(self.game_id, result, reason, now)
+            self._cancel_engine()
+
+    def snapshot(self) -> Snapshot:
+        """What the spectator page shows now, from the same state as the screen."""
+        scene = self.reconciler.scene()
+        state = self.status(scene)
+        game = self.game
+        pos = game.position
+        plies = len(game.moves)
+        clocks = self.clocks
+        mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
+        self.web_history.update(self.game_id, plies, mover_clock, score_value(self.engine_score))
+        outcome = game.outcome()
+        result, reason = "*", ""
+        if self.declared is not None:
+            result, reason = self.declared
+        elif self.flagged is not None:
+            result, reason = ("0-1" if self.flagged == WHITE else "1-0"), "time forfeit"
+        elif outcome is not None:
+            result, reason = outcome.result, outcome.termination.value
+        running = None
+        if clocks is not None and game.moves and result == "*":
+            running = "white" if pos.turn == WHITE else "black"
+        hexes = {role: "#{:02x}{:02x}{:02x}".format(*PALETTE[role]) for role in Role}
+        engine_move = self.reconciler.engine_move
+        names = self.player_names()
+        return Snapshot(
+            game_id=self.game_id, variant=self.variant.name,
+            files=pos.geometry.files, ranks=pos.geometry.ranks,
+            start_fen=game.start_fen, fen=state.fen,
+            turn="white" if pos.turn == WHITE else "black",
+            orientation="white" if state.orientation == WHITE else "black",
+            moves=tuple(pos.uci(m) for m in game.moves), sans=state.moves,
+            first_ply=state.first_ply, last_move=state.last_move, check=state.check_square,
+            white=names[0], black=names[1],
+            white_clock=float(int(clocks[0])) if clocks else None,
+            black_clock=float(int(clocks[1])) if clocks else None,
+            clock_running=running,
+            clocks_after=tuple(self.web_history.clocks),
+            score=self.engine_score if result == "*" else "",
+            evals=tuple(self.web_history.evals),
+            engine=self.engine_text, level=self.level if self.opponent else None,
+            result=result, reason=reason, prompt=state.prompt,
+            rings=tuple(Ring(sq, role.value, hexes[role], sq in scene.blink)
+                        for sq, role in sorted(scene.squares.items())),
+            engine_move=(engine_move.from_square, engine_move.to_square)
+            if engine_move is not None else None,
+            status=state.status,
+        )

@@ -2,13 +2,17 @@
 
 A game carries ``[Variant "Falcon"]`` (or the preset's name for the other
 presets) and, when it does not start from the variant's start position,
-``[SetUp "1"]`` and ``[FEN "…"]``.  Import reads SAN or coordinate moves and
-skips comments, variations, NAGs and move numbers.
+``[SetUp "1"]`` and ``[FEN "…"]``.  With clocks, each move is followed by the
+mover's time left, ``{[%clk 0:04:58]}`` (the comment lichess and ChessBase write).
+Import reads SAN or coordinate moves and skips comments, variations, NAGs and
+move numbers.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 
 from .errors import BoardctlError, PgnError
 from .game import Game
@@ -19,16 +23,37 @@ _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\$\d+|\(|\)|[^\s(){};]+")
 _MOVE_NUMBER = re.compile(r"^\d+\.+$|^\d+\.+(?=\S)")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+UNKNOWN_DATE = "????.??.??"  # the standard's Date for "not known"
 
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def export(game: Game, headers: dict[str, str] | None = None) -> str:
-    """The game as PGN text (tags, then movetext wrapped at 80 columns)."""
+def clk(seconds: float) -> str:
+    """A clock reading as ``h:mm:ss``, whole seconds rounded down (a clock
+    that shows 0:00:00 has run out).
+
+    :raises ValueError: for a negative, infinite or NaN time.
+    """
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"not a clock reading: {seconds!r}")
+    whole = math.floor(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+def export(game: Game, headers: dict[str, str] | None = None,
+           clocks: Sequence[float | None] = ()) -> str:
+    """The game as PGN text (tags, then movetext wrapped at 80 columns).
+
+    ``clocks[i]``, when given and not None, is the time the mover of the
+    ``i``-th move (from 0) had left after it, written as ``{[%clk h:mm:ss]}``.
+
+    :raises ValueError: for a clock reading :func:`clk` refuses.
+    """
     outcome = game.outcome()
     tags = {name: "?" for name in _ROSTER}
+    tags["Date"] = UNKNOWN_DATE
     tags["Result"] = outcome.result if outcome else "*"
     tags.update(headers or {})
     tags["Variant"] = game.variant.pgn_name
@@ -39,13 +64,18 @@ def export(game: Game, headers: dict[str, str] | None = None) -> str:
     words = []
     number = int(game.start_fen.split()[5])
     black_first = game.start_fen.split()[1] == "b"
+    commented = False
     for i, text in enumerate(game.sans()):
         black = (i % 2 == 1) != black_first
         if not black:
             words.append(f"{number}.")
-        elif i == 0:
+        elif i == 0 or commented:  # the standard's export format: "1. e4 {…} 1... e5"
             words.append(f"{number}...")
         words.append(text)
+        left = clocks[i] if i < len(clocks) else None
+        commented = left is not None
+        if left is not None:
+            words.append(f"{{[%clk {clk(left)}]}}")  # one word: never split over lines
         if black:
             number += 1
     words.append(tags["Result"])
