@@ -40,9 +40,11 @@ def live_page(view: str) -> str:
 <div id="evalfill"></div></div><svg id="board" class="board" role="img"
 aria-label="board"></svg></section>
 <aside class="panel">
-<div class="player" id="black-row"><span class="name" id="black-name"></span>
+<div class="player" id="black-row"><span class="swatch black"></span><span class="name"
+id="black-name"></span>
 <span class="clock" id="black-clock"></span></div>
-<div class="player" id="white-row"><span class="name" id="white-name"></span>
+<div class="player" id="white-row"><span class="swatch white"></span><span class="name"
+id="white-name"></span>
 <span class="clock" id="white-clock"></span></div>
 <p id="turn" class="turn"></p>
 <p id="result" class="result"></p>
@@ -97,9 +99,9 @@ def replay_page(game_id: int) -> str:
 <aside class="panel">
 <p id="players" class="players"></p>
 <p id="result" class="result"></p>
-<div class="stepper"><button id="first" aria-label="first">⏮</button>
-<button id="prev" aria-label="previous">◀</button><span id="ply"></span>
-<button id="next" aria-label="next">▶</button><button id="last" aria-label="last">⏭</button></div>
+<div class="stepper"><button id="first" aria-label="first">«</button>
+<button id="prev" aria-label="previous">‹</button><span id="ply"></span>
+<button id="next" aria-label="next">›</button><button id="last" aria-label="last">»</button></div>
 <ol id="moves" class="moves"></ol>
 <p><a href="/games/{game_id}.pgn" download>Download PGN</a></p>
 </aside></main>"""

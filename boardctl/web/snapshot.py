@@ -167,6 +167,7 @@ class History:
         self.game_id: int | None = None
         self.clocks: list[float | None] = []
         self.evals: list[float | None] = []
+        self._score: float | None = None   # the score last recorded
 
     def update(self, game_id: int, plies: int, mover_clock: float | None,
                score: float | None) -> None:
@@ -182,8 +183,11 @@ class History:
             self.clocks.append(mover_clock if len(self.clocks) == plies - 1 else None)
         while len(self.evals) < plies + 1:
             self.evals.append(None)
-        if score is not None:
+        # The screen keeps showing the last score after the engine's search; only
+        # a new one belongs to the position on the board now.
+        if score is not None and score != self._score:
             self.evals[plies] = score
+        self._score = score
 
 
 def score_value(text: str) -> float | None:

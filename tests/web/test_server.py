@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("aiohttp")
-
 from aiohttp.test_utils import TestClient, TestServer
 
 from boardctl.rules import Game

@@ -5,6 +5,16 @@
 const SVGNS = "http://www.w3.org/2000/svg";
 const PIECES = "/static/pieces.svg";
 
+// The sprite sheet is put into the page once: a <use> of a symbol in the same
+// document draws at once and needs no same-origin file (the hall shows other
+// hosts' boards).
+const piecesLoaded = fetch(PIECES).then((r) => r.text()).then((text) => {
+  const holder = document.createElement("div");
+  holder.hidden = true;
+  holder.innerHTML = text;   // our own static file, not data
+  document.body.prepend(holder);
+});
+
 function svgEl(name, attrs, parent) {
   const el = document.createElementNS(SVGNS, name);
   for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, value);
@@ -27,7 +37,7 @@ function placement(fen, files, ranks) {
   return out;
 }
 
-function drawBoard(svg, s, base) {
+function drawBoard(svg, s) {
   const files = s.files, ranks = s.ranks;
   const flip = s.orientation === "black";
   const cell = 100, margin = 24;
@@ -72,7 +82,7 @@ function drawBoard(svg, s, base) {
   for (const [sq, letter] of Object.entries(pieces)) {
     const [x, y] = at(Number(sq));
     const colour = letter === letter.toUpperCase() ? "w" : "b";
-    svgEl("use", {href: `${base || ""}${PIECES}#${colour}${letter.toUpperCase()}`,
+    svgEl("use", {href: `#${colour}${letter.toUpperCase()}`,
                   x: x + 4, y: y + 4, width: cell - 8, height: cell - 8,
                   class: "piece", "data-square": sq, "data-piece": letter}, svg);
   }

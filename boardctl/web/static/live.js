@@ -18,8 +18,7 @@ function drawGraph(svg, evals) {
   const n = Math.max(evals.length - 1, 1);
   evals.forEach((value, ply) => {
     if (value === null) return;
-    const clamped = Math.max(-10, Math.min(10, value));
-    points.push(`${(ply / n) * 200},${30 - clamped * 2.8}`);
+    points.push(`${(ply / n) * 200},${60 * (1 - evalFraction(value))}`);
   });
   if (points.length) svgEl("polyline", {points: points.join(" "), class: "curve"}, svg);
 }
@@ -36,7 +35,7 @@ function render(s) {
   $("turn").textContent = s.result === "*" ? `${s.turn === "white" ? "White" : "Black"} to move` : "";
   $("result").textContent = s.result === "*" ? "" : `${s.result} (${s.reason})`;
   $("prompt").textContent = s.prompt || s.status || "";
-  const depth = s.score ? ` ${s.score}` : "";
+  const depth = s.score ? ` · ${s.score}` : "";
   $("engine").textContent = s.engine && s.engine !== "off" ? `Engine: ${s.engine}${depth}` : "";
   let score = null;
   for (let i = s.evals.length - 1; i >= 0 && score === null; i--) score = s.evals[i];

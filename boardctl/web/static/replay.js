@@ -11,7 +11,8 @@
   const game = await response.json();
   let ply = game.fens.length - 1;
   $("players").textContent = `${game.white} – ${game.black}`;
-  $("result").textContent = `${game.result}${game.termination ? " (" + game.termination + ")" : ""}`;
+  $("result").textContent = game.result === "*" ? "unfinished" :
+    `${game.result}${game.termination ? " (" + game.termination + ")" : ""}`;
   const firstPly = (() => {
     const parts = game.fens[0].split(" ");
     return (parseInt(parts[5] || "1", 10) - 1) * 2 + (parts[1] === "b" ? 1 : 0);
