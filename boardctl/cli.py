@@ -70,6 +70,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fen", help="position (default: the start)")
     p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
     p.add_argument("--variant", default="falcon", help="rule preset")
+    p = commands.add_parser("hall", help="serve one page with several boards side by side")
+    p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
     p = commands.add_parser("diag", help="check a newly built board: LEDs, sensors, wiring")
     p.add_argument("--config", type=Path, help="configuration file")
     p.add_argument("--sim", action="store_true",
@@ -182,6 +184,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _pgn(args)
         if args.command == "screenshot":
             return _screenshot(args)
+        if args.command == "hall":
+            try:
+                from .web.hall import hall_command
+            except ImportError:
+                raise UsageError("boardctl hall: needs aiohttp: pip install "
+                                 "'boardctl[web]'") from None
+            return hall_command(args.config)
         if args.command == "diag":
             from .diag import diag_command
 

@@ -339,6 +339,12 @@ async def _no_tracebacks(request: web.Request,
         return _error(500, "internal error (the board's log has the details)")
 
 
+def add_static(app: web.Application) -> None:
+    """The scripts, styles and piece sprites shipped in the package (no CDN:
+    a club's network may have no internet)."""
+    app.router.add_static("/static", Path(str(resources.files("boardctl.web") / "static")))
+
+
 def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.Application:
     """The aiohttp application (the tests drive it with aiohttp's test client)."""
     app = web.Application(middlewares=[_no_tracebacks], client_max_size=MAX_BODY)
@@ -346,7 +352,6 @@ def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.App
     app[PIN] = pin
     app[SECRET] = secrets.token_bytes(32)
     app[GAMES] = StoredGames(db_path)
-    static = Path(str(resources.files("boardctl.web") / "static"))
     app.router.add_get("/", live)
     app.router.add_get("/games", games_list)
     app.router.add_get(r"/games/{id}.pgn", game_pgn)
@@ -359,7 +364,7 @@ def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.App
     app.router.add_get("/api/session", session)
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/action", action)
-    app.router.add_static("/static", static)
+    add_static(app)
 
     async def started(app: web.Application) -> None:
         state = ServerState()
@@ -399,20 +404,18 @@ def local_address() -> str:
     return address
 
 
-class WebServer:
-    """The server on its own thread.  ``start()`` returns once it listens
-    (``port`` 0 picks a free port; :attr:`url` says which).
+class ServerThread:
+    """An aiohttp application served on a thread of its own with its own event
+    loop.  ``start()`` returns once it listens (``port`` 0 picks a free port;
+    :attr:`url` says which).  ``host`` "auto" is :func:`local_address`.
 
     :raises WebError: from :meth:`start` when it cannot listen.
     """
 
-    def __init__(self, hub: Hub, *, host: str, port: int, pin: str = "",
-                 db_path: Path | None = None) -> None:
-        self.hub = hub
+    def __init__(self, make: Callable[[], web.Application], *, host: str, port: int) -> None:
+        self.make = make
         self.host = local_address() if host == "auto" else host
         self.port = port
-        self.pin = pin
-        self.db_path = db_path
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -425,6 +428,8 @@ class WebServer:
         return f"http://{host}:{self.port}/"
 
     def start(self) -> None:
+        self._ready.clear()
+        self._error = None
         self._thread = threading.Thread(target=self._run, name="boardctl-web", daemon=True)
         self._thread.start()
         self._ready.wait()
@@ -446,8 +451,7 @@ class WebServer:
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
-        runner = web.AppRunner(make_app(self.hub, pin=self.pin, db_path=self.db_path),
-                               shutdown_timeout=SHUTDOWN_TIMEOUT, access_log=None)
+        runner = web.AppRunner(self.make(), shutdown_timeout=SHUTDOWN_TIMEOUT, access_log=None)
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port)
@@ -469,3 +473,12 @@ class WebServer:
         if self._thread is not None:
             self._thread.join(SHUTDOWN_TIMEOUT + 5)
             self._thread = None
+
+
+class WebServer(ServerThread):
+    """One board's pages and feeds (:func:`make_app`) on their own thread."""
+
+    def __init__(self, hub: Hub, *, host: str, port: int, pin: str = "",
+                 db_path: Path | None = None) -> None:
+        super().__init__(lambda: make_app(hub, pin=pin, db_path=db_path), host=host, port=port)
+        self.hub = hub

@@ -236,3 +236,46 @@ def test_an_engine_game_shows_the_engine_move_and_the_evaluation(browser, tmp_pa
     finally:
         server.stop()
         game.stop()
+
+
+def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
+    from boardctl.web.hall import Hall, make_hall_app
+    from boardctl.web.server import ServerThread
+
+    games, servers = [], []
+    try:
+        for number in (1, 2):
+            game = LiveGame(tmp_path / f"board{number}.sqlite", game={"clock": "15+10"})
+            game.start()
+            server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+            server.start()
+            games.append(game)
+            servers.append(server)
+        hall = Hall(tuple((f"Table {n}", s.url) for n, s in enumerate(servers, start=1)))
+        hall_server = ServerThread(lambda: make_hall_app(hall), host="127.0.0.1", port=0)
+        hall_server.start()
+        servers.append(hall_server)
+        for uci in ("e2e4", "e7e5", "i1h3"):
+            games[0].do(uci)
+        for uci in ("d2d4", "d7d5"):
+            games[1].do(uci)
+        browser.set_window_size(1280, 800)
+        browser.get(hall_server.url)
+
+        def plies(driver: Any) -> list[str]:
+            return [tile.get_attribute("data-plies")
+                    for tile in driver.find_elements(By.CSS_SELECTOR, ".tile")]
+
+        wait_for(browser, lambda d: plies(d) == ["3", "2"] and len(
+            d.find_elements(By.CSS_SELECTOR, ".tile use")) == 80, "the boards did not arrive")
+        games[1].do("c2c4")
+        wait_for(browser, lambda d: plies(d) == ["3", "3"], "the second board's move is missing")
+        tiles = browser.find_elements(By.CSS_SELECTOR, ".tile")
+        assert "last 2. Nh3" in tiles[0].text and "last 2. c4" in tiles[1].text
+        assert tiles[0].location["y"] == tiles[1].location["y"]   # side by side
+        browser.save_screenshot(str(shots / "web-hall.png"))
+    finally:
+        for server in servers:
+            server.stop()
+        for game in games:
+            game.stop()
