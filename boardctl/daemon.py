@@ -59,6 +59,9 @@ ENGINE_RETRY_DELAY = 1.0
 MAX_LEVEL = 20
 LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
 NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
+# The web page's snapshot is built at once after a move or an action, else at most this
+# often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
+WEB_PERIOD = 0.1
 
 PALETTE: dict[Role, Colour] = {
     Role.LEGAL: (0, 160, 0),
@@ -75,6 +78,8 @@ PALETTE: dict[Role, Colour] = {
     Role.FIX_TO: (0, 255, 0),
     Role.CANDIDATE: (0, 120, 255),
 }
+
+PALETTE_HEX = {role: "#{:02x}{:02x}{:02x}".format(*colour) for role, colour in PALETTE.items()}
 
 
 class Opponent(Protocol):
@@ -182,6 +187,8 @@ class Daemon:
         self.web = web
         self.web_history = History()
         self.declared: tuple[str, str] | None = None  # (result, reason) of a resign or draw
+        self.web_due = now
+        self._ucis: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
 
     # --------------------------------------------------------------- loop
     @property
@@ -207,7 +214,7 @@ class Daemon:
         self._poll_adviser()
         self._outputs(now)
         if self.web is not None:
-            self._web_step(now)
+            self._web_step(now, bool(events))
         if self.notifier is not None and now >= self.watchdog_due:
             # From the loop itself, so a hung loop really trips systemd's watchdog.
             self.notifier.watchdog()
@@ -625,6 +632,14 @@ class Daemon:
             self._sans = (key, tuple(self.game.sans()))
         return self._sans[1]
 
+    def _move_ucis(self) -> tuple[str, ...]:
+        """The game's moves in coordinate notation, like :meth:`_move_texts`."""
+        key = (self.game.start_fen, tuple(self.game.moves))
+        if key != self._ucis[0]:
+            pos = self.game.position
+            self._ucis = (key, tuple(pos.uci(move) for move in self.game.moves))
+        return self._ucis[1]
+
     def _outputs(self, now: float) -> None:
         if self.leds is None and self.display is None:
             return
@@ -660,12 +675,15 @@ class Daemon:
                 sleep(period - spent)
 
     # ---------------------------------------------------------------- web
-    def _web_step(self, now: float) -> None:
+    def _web_step(self, now: float, moved: bool) -> None:
         """Carry out the spectators' actions, then publish what they see."""
         assert self.web is not None
-        for action in self.web.take_actions():
+        actions = self.web.take_actions()
+        for action in actions:
             self.web_action(action, now)
-        self.web.publish(self.snapshot())
+        if moved or actions or now >= self.web_due:
+            self.web.publish(self.snapshot())
+            self.web_due = now + WEB_PERIOD
 
     def web_action(self, action: WebAction, now: float) -> None:
         """An action from the web page (the server has checked the PIN and the
@@ -713,7 +731,6 @@ class Daemon:
         running = None
         if clocks is not None and game.moves and result == "*":
             running = "white" if pos.turn == WHITE else "black"
-        hexes = {role: "#{:02x}{:02x}{:02x}".format(*PALETTE[role]) for role in Role}
         engine_move = self.reconciler.engine_move
         names = self.player_names()
         return Snapshot(
@@ -722,7 +739,7 @@ class Daemon:
             start_fen=game.start_fen, fen=state.fen,
             turn="white" if pos.turn == WHITE else "black",
             orientation="white" if state.orientation == WHITE else "black",
-            moves=tuple(pos.uci(m) for m in game.moves), sans=state.moves,
+            moves=self._move_ucis(), sans=state.moves,
             first_ply=state.first_ply, last_move=state.last_move, check=state.check_square,
             white=names[0], black=names[1],
             white_clock=float(int(clocks[0])) if clocks else None,
@@ -733,7 +750,7 @@ class Daemon:
             evals=tuple(self.web_history.evals),
             engine=self.engine_text, level=self.level if self.opponent else None,
             result=result, reason=reason, prompt=state.prompt,
-            rings=tuple(Ring(sq, role.value, hexes[role], sq in scene.blink)
+            rings=tuple(Ring(sq, role.value, PALETTE_HEX[role], sq in scene.blink)
                         for sq, role in sorted(scene.squares.items())),
             engine_move=(engine_move.from_square, engine_move.to_square)
             if engine_move is not None else None,
