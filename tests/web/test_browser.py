@@ -103,9 +103,10 @@ def test_the_page_shows_the_board_and_a_move_after_it_is_made(browser, board, sh
     assert text(browser, "link") == "live"
     assert "1. e4 e5" in text(browser, "moves").replace("\n", " ")
     assert text(browser, "turn") == "Black to move"
-    game.do("lift b8")
-    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-lifted"),
-             "the lifted piece's LEDs are not mirrored")
+    game.do("lift d8")   # Black's falcon: its open paths light up
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-falcon-path"),
+             "the lifted falcon's paths are not mirrored")
+    assert browser.find_elements(By.CSS_SELECTOR, "use.piece.lifted[data-piece=f]")
     browser.save_screenshot(str(shots / "web-live.png"))
 
 

@@ -79,12 +79,15 @@ function drawBoard(svg, s) {
     }
   }
   const pieces = placement(s.fen, files, ranks);
+  // A piece in the player's hand is drawn faint on the square it left.
+  const lifted = new Set((s.rings || []).filter((r) => r.role === "lifted").map((r) => r.square));
   for (const [sq, letter] of Object.entries(pieces)) {
     const [x, y] = at(Number(sq));
     const colour = letter === letter.toUpperCase() ? "w" : "b";
     svgEl("use", {href: `#${colour}${letter.toUpperCase()}`,
                   x: x + 4, y: y + 4, width: cell - 8, height: cell - 8,
-                  class: "piece", "data-square": sq, "data-piece": letter}, svg);
+                  class: lifted.has(Number(sq)) ? "piece lifted" : "piece",
+                  "data-square": sq, "data-piece": letter}, svg);
   }
   if (s.engine_move) {
     const [x1, y1] = centre(s.engine_move[0]);
