@@ -9,8 +9,10 @@ README: ``BOARDCTL_WEB_SHOTS=docs make test``), else to a temporary folder.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -70,6 +72,14 @@ def board(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
     yield game, server
     server.stop()
     game.stop()
+
+
+@contextlib.contextmanager
+def socket_port() -> Iterator[int]:
+    """A port free a moment ago (the caller's server takes it next)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        yield probe.getsockname()[1]
 
 
 def wait_for(driver: Any, what: Callable[[Any], Any], message: str) -> Any:
@@ -280,3 +290,57 @@ def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
             server.stop()
         for game in games:
             game.stop()
+
+
+def test_hostile_names_stay_text_in_the_browser(browser, tmp_path):
+    from boardctl.rules import Game
+    from boardctl.store import GameStore
+    from boardctl.web.snapshot import Hub
+
+    white = '<img src=x onerror="document.body.dataset.pwned = 1">'
+    black = "<script>document.body.dataset.pwned = 2</script>\"'" + "x" * 10_000
+    db = tmp_path / "games.sqlite"
+    with GameStore(db) as store:
+        store.new_game("falcon", Game().start_fen, white, black, "two-players", 0.0)
+    server = WebServer(Hub(), host="127.0.0.1", port=0, db_path=db)
+    server.start()
+    try:
+        browser.get(server.url + "games")
+        cells = browser.find_elements(By.CSS_SELECTOR, "table.games td")
+        assert cells[2].text == white and cells[3].text.startswith("<script>")
+        browser.get(server.url + "games/1")
+        wait_for(browser, lambda d: white in text(d, "players"), "the names did not appear")
+        assert browser.execute_script("return document.body.dataset.pwned") is None
+        assert not browser.find_elements(By.CSS_SELECTOR, "img")
+    finally:
+        server.stop()
+
+
+def test_boardctl_sim_web_serves_the_simulated_board(browser, tmp_path):
+    """The command a club tries first: the simulator window (SDL's dummy
+    driver here) with its page."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("pygame")
+    config = tmp_path / "config.toml"
+    with socket_port() as port:
+        config.write_text('[game]\nmode = "two-players"\n'
+                          f'[web]\nbind = "127.0.0.1"\nport = {port}\n')
+    env = {**os.environ, "HOME": str(tmp_path), "SDL_VIDEODRIVER": "dummy",
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    child = subprocess.Popen([sys.executable, "-m", "boardctl", "sim", "--web", "--config",
+                              str(config)], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stderr is not None
+        said = [child.stderr.readline() for _ in range(1)]
+        while "web page on" not in said[-1] and said[-1] and len(said) < 20:
+            said.append(child.stderr.readline())
+        assert f"web page on http://127.0.0.1:{port}/" in said[-1], said
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait_for(browser, lambda d: pieces(d) == 40 and text(d, "link") == "live",
+                 "the simulator's board is not on the page")
+        assert text(browser, "turn") == "White to move"
+    finally:
+        child.terminate()
+        child.wait(10)
