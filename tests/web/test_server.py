@@ -377,3 +377,49 @@ def test_a_failing_handler_answers_500_without_a_traceback(monkeypatch):
         assert "secret detail" not in text and "Traceback" not in text
 
     serve(Hub(), check)
+
+
+def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch):
+    """A hostile spectator opens the stream and never reads: the daemon's
+    publish never waits for it, the server drops it once a write stalls, and
+    a spectator who reads goes on getting every state."""
+    monkeypatch.setattr(web_server, "SEND_TIMEOUT", 0.5)
+    hub = Hub()
+    big = "x" * 200_000   # a snapshot this big fills the socket buffers in a few updates
+
+    async def check(client: TestClient) -> None:
+        state = client.app[web_server.STATE]
+        _never_read, writer = await asyncio.open_connection(client.host, client.port)
+        writer.write(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        await writer.drain()
+        while state.streams == 0:
+            await asyncio.sleep(0.01)
+        honest = await client.get("/api/events")
+        received = bytearray()
+
+        async def follow() -> None:
+            while chunk := await honest.content.read(1 << 20):
+                received.extend(chunk)
+
+        following = asyncio.create_task(follow())
+        while state.streams < 2:
+            await asyncio.sleep(0.01)
+        for number in range(1, 2000):
+            assert hub.publish(Snapshot(fen=str(number), prompt=big)) is True
+            await asyncio.sleep(0.02)
+            if state.streams == 1:
+                break
+        else:
+            pytest.fail("the stream that stopped reading was never dropped")
+        assert number > 1
+
+        async def arrived(seq: int) -> None:
+            while f"id: {seq}\n".encode() not in received:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(arrived(hub.latest.seq), 30)
+        following.cancel()
+        honest.close()
+        writer.close()
+
+    serve(hub, check)
