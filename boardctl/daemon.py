@@ -251,23 +251,23 @@ class Daemon:
         log.info("%s", event.line())
         self._clear_hint()
         self.engine_failures = 0  # a new position: a lost engine gets new tries
-        if isinstance(event, MoveMade) and self.declared is not None:
-            # Ended from the web page: the store refuses more moves (a takeback
-            # reopens the game, as in the store; setting up the pieces starts anew).
-            log.info("game over (%s): move %s not stored", self.declared[1], event.uci)
+        if (isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
+                and (self.declared is not None or self.flagged is not None)):
+            # Ended on time or from the web page: the store keeps the game as it
+            # ended (it refuses more moves); the board may be played on until the
+            # pieces are set up for a new game.
+            log.info("the game is over: %s not stored", event.line())
         elif isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
             self.store.add_move(self.game_id, len(self.game.moves), event.uci, now)
             self._switch_clock(now)
             self.engine_due = now
         elif isinstance(event, MoveAmended):
-            self.declared = None
             # One transaction: a crash cannot leave the old move gone and the new one unsaved.
             self.store.amend_last_move(self.game_id, event.new_uci, now)
             self._cancel_engine()
             self.engine_due = now
         elif isinstance(event, MoveTakenBack):
-            self.declared = None   # the store reopens a game whose last move is taken back
             self.store.remove_last_move(self.game_id)
             self._cancel_engine()
             self.engine_due = now + TAKEBACK_PAUSE

@@ -89,13 +89,28 @@ def test_new_game_ends_this_one_and_the_pieces_start_the_next(game):
     assert game.store.load(first).termination == "abandoned"
 
 
-def test_a_move_after_the_game_was_ended_is_not_stored(game):
-    game.move("e2e4")
-    game.hub.request(WebAction("resign"))
-    game.run(0.05)
-    game.move("e7e5")   # played on at the board: the store keeps the ended game
-    assert game.store.load(game.hub.latest.game_id).moves == ("e2e4",)
-    assert game.hub.latest.result == "1-0"
+@pytest.mark.parametrize("ending", ["resign", "time"])
+def test_moves_after_the_game_ended_are_not_stored(tmp_path: Path, ending):
+    """Ended from the page or on time, the game is over in the store, which
+    refuses more moves: playing on at the board (or taking back) must not
+    stop the daemon (on time it did: the store's refusal went up the loop)."""
+    game = SimGame(tmp_path / "g.sqlite", game={"clock": "0.05+0"})   # 3 s each
+    for uci in ("e2e4", "e7e5"):
+        game.move(uci)
+    if ending == "resign":
+        game.hub.request(WebAction("resign"))
+        game.run(0.05)
+    else:
+        game.run(4.0)
+    result = game.hub.latest.result
+    assert result == "0-1"   # White was to move
+    game.move("d2d4")        # played on at the board
+    game.move("d4d2")        # and taken back
+    game.move("i1h3")
+    stored = game.store.load(game.hub.latest.game_id)
+    assert stored.moves == ("e2e4", "e7e5") and stored.result == result
+    assert game.hub.latest.result == result
+    game.close()
 
 
 def test_takeback_asks_for_the_piece_to_go_back(game):
