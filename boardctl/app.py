@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board.explain import occupancy
 from .config import Config
@@ -26,7 +26,9 @@ from .hw.pins import Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard
 from .rules import BoardctlError, Game, get_variant
 from .store import GameStore, default_db_path
-from .web.snapshot import Hub
+
+if TYPE_CHECKING:
+    from .web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
 
@@ -135,23 +137,6 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
     return daemon
 
 
-def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
-    """The spectator page's server, listening on its own thread; the daemon
-    publishes to the hub it returns.  :raises StartError: without aiohttp."""
-    try:
-        from .web.server import WebServer
-    except ImportError:
-        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
-    hub = Hub()
-    server = WebServer(hub, host=config.web.bind, port=config.web.port, pin=config.web.pin,
-                       db_path=db_path)
-    server.start()
-    stack.callback(server.stop)
-    log.info("web page on %s (%s)", server.url,
-             "actions need the PIN" if config.web.pin else "view only: no PIN set")
-    return hub
-
-
 def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
@@ -223,3 +208,22 @@ def sim(config: Config) -> int:
         assert isinstance(board, SimBoard)
         SimWindow(daemon, board, config.display_size).run()
     return 0
+
+
+def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
+    """The spectator page's server, listening on its own thread; the daemon
+    publishes to the hub it returns.  :raises StartError: without aiohttp."""
+    from .web.snapshot import Hub
+
+    try:
+        from .web.server import WebServer
+    except ImportError:
+        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
+    hub = Hub()   # the daemon publishes here; the server only reads
+    server = WebServer(hub, host=config.web.bind, port=config.web.port, pin=config.web.pin,
+                       db_path=db_path)
+    server.start()
+    stack.callback(server.stop)
+    log.info("web page on %s (%s)", server.url,
+             "actions need the PIN" if config.web.pin else "view only: no PIN set")
+    return hub

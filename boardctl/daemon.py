@@ -292,12 +292,6 @@ class Daemon:
             self._cancel_engine()
 
     def _store_new_game(self, game: Game, now: float) -> int:
-        white, black = self.player_names()
-        return self.store.new_game(game.variant.name, game.start_fen, white, black,
-                                   self.config.game.mode, now)
-
-    def player_names(self) -> tuple[str, str]:
-        """(White, Black) as the store and the web page name them."""
         names = {"engine": "boardctl", "human": "Player"}
         white = black = names["human"]
         if self.config.game.mode == "engine":
@@ -305,7 +299,8 @@ class Daemon:
                 black = names["engine"]
             else:
                 white = names["engine"]
-        return white, black
+        return self.store.new_game(game.variant.name, game.start_fen, white, black,
+                                   self.config.game.mode, now)
 
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
@@ -732,7 +727,7 @@ class Daemon:
         if clocks is not None and game.moves and result == "*":
             running = "white" if pos.turn == WHITE else "black"
         engine_move = self.reconciler.engine_move
-        names = self.player_names()
+        names = self._player_names()
         return Snapshot(
             game_id=self.game_id, variant=self.variant.name,
             files=pos.geometry.files, ranks=pos.geometry.ranks,
@@ -756,3 +751,10 @@ class Daemon:
             if engine_move is not None else None,
             status=state.status,
         )
+
+    def _player_names(self) -> tuple[str, str]:
+        """(White, Black) for the web page, as :meth:`_store_new_game` names them."""
+        human, engine = "Player", "boardctl"
+        if self.config.game.mode != "engine":
+            return human, human
+        return (human, engine) if self.config.game.human == "white" else (engine, human)
