@@ -98,6 +98,25 @@ def open_store(config: Config) -> GameStore:
     return store
 
 
+def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
+    """The spectator page's server, listening on its own thread; the daemon
+    publishes to the hub it returns.  :raises StartError: without aiohttp."""
+    from .web.snapshot import Hub
+
+    try:
+        from .web.server import WebServer
+    except ImportError:
+        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
+    hub = Hub()   # the daemon publishes here; the server only reads
+    server = WebServer(hub, host=config.web.bind, port=config.web.port, pin=config.web.pin,
+                       db_path=db_path)
+    server.start()
+    stack.callback(server.stop)
+    log.info("web page on %s (%s)", server.url,
+             "actions need the PIN" if config.web.pin else "view only: no PIN set")
+    return hub
+
+
 def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = None,
           now: float = 0.0, **extra: Any) -> Daemon:
     """A daemon with everything the configuration asks for, closed by ``stack``."""
@@ -208,22 +227,3 @@ def sim(config: Config) -> int:
         assert isinstance(board, SimBoard)
         SimWindow(daemon, board, config.display_size).run()
     return 0
-
-
-def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
-    """The spectator page's server, listening on its own thread; the daemon
-    publishes to the hub it returns.  :raises StartError: without aiohttp."""
-    from .web.snapshot import Hub
-
-    try:
-        from .web.server import WebServer
-    except ImportError:
-        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
-    hub = Hub()   # the daemon publishes here; the server only reads
-    server = WebServer(hub, host=config.web.bind, port=config.web.port, pin=config.web.pin,
-                       db_path=db_path)
-    server.start()
-    stack.callback(server.stop)
-    log.info("web page on %s (%s)", server.url,
-             "actions need the PIN" if config.web.pin else "view only: no PIN set")
-    return hub

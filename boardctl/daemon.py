@@ -583,11 +583,11 @@ class Daemon:
         elif self.reconciler.promotion_choices:
             kind = "choice"
             choices = self.reconciler.promotion_choices
+        if not prompt and self.declared is not None:
+            prompt = f"Game over ({self.declared[1]}): set up the pieces for a new game"
         if not prompt and self.flagged is not None:
             loser, winner = ("White", "Black") if self.flagged == WHITE else ("Black", "White")
             prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
-        if not prompt and self.declared is not None:
-            prompt = f"Game over ({self.declared[1]}): set up the pieces for a new game"
         if not prompt and self.hint:
             prompt = self.hint
         if not prompt and self.notice is not None and self.now < self.notice[1]:
