@@ -79,8 +79,6 @@ PALETTE: dict[Role, Colour] = {
     Role.CANDIDATE: (0, 120, 255),
 }
 
-PALETTE_HEX = {role: "#{:02x}{:02x}{:02x}".format(*colour) for role, colour in PALETTE.items()}
-
 
 class Opponent(Protocol):
     """The engine worker, or an external UCI engine (same interface)."""
@@ -726,6 +724,9 @@ class Daemon:
         running = None
         if clocks is not None and game.moves and result == "*":
             running = "white" if pos.turn == WHITE else "black"
+        # The colours the LEDs show, at a moment when blinking ones are on (the page
+        # blinks them itself, so a blink is not a new snapshot).
+        colours = self.led_colours(0.0, scene)
         engine_move = self.reconciler.engine_move
         names = self._player_names()
         return Snapshot(
@@ -745,8 +746,9 @@ class Daemon:
             evals=tuple(self.web_history.evals),
             engine=self.engine_text, level=self.level if self.opponent else None,
             result=result, reason=reason, prompt=state.prompt,
-            rings=tuple(Ring(sq, role.value, PALETTE_HEX[role], sq in scene.blink)
-                        for sq, role in sorted(scene.squares.items())),
+            rings=tuple(Ring(sq, role.value, "#{:02x}{:02x}{:02x}".format(*colours[sq]),
+                             sq in scene.blink)
+                        for sq, role in sorted(scene.squares.items()) if sq in colours),
             engine_move=(engine_move.from_square, engine_move.to_square)
             if engine_move is not None else None,
             status=state.status,

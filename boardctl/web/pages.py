@@ -70,7 +70,9 @@ maxlength="64"></label> <button type="submit">Unlock</button>
     return _page("boardctl: live board", body, view=view, scripts=("board.js", "live.js"))
 
 
-def _when(epoch: float) -> str:
+def _when(epoch: float | None) -> str:
+    if epoch is None:
+        return "?"   # a store may not know when a game began
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
