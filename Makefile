@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean browser-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,19 @@ lint: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
-test: lint
+# The web page's browser tests drive Debian's chromium through chromium-driver.  As
+# root (a fresh machine, CI) they are installed when missing; otherwise those tests
+# skip and say why.
+browser-deps:
+	@if ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	     apt-get install -y -qq chromium chromium-driver >/dev/null) \
+	    || echo "could not install chromium: the browser tests will skip"; \
+	  else echo "chromium or chromium-driver missing (not root): the browser tests will skip"; \
+	  fi; fi
+
+test: lint browser-deps
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.dev-installed

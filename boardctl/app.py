@@ -17,7 +17,7 @@ from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board.explain import occupancy
 from .config import Config
@@ -27,6 +27,9 @@ from .hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard, SimButtons
 from .rules import BoardctlError, Game, get_variant
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
+
+if TYPE_CHECKING:
+    from .web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
 
@@ -101,6 +104,25 @@ def open_store(config: Config) -> GameStore:
     return store
 
 
+def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
+    """The spectator page's server, listening on its own thread; the daemon
+    publishes to the hub it returns.  :raises StartError: without aiohttp."""
+    from .web.snapshot import Hub
+
+    try:
+        from .web.server import WebServer
+    except ImportError:
+        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
+    hub = Hub()   # the daemon publishes here; the server only reads
+    server = WebServer(hub, host=config.web.bind, port=config.web.port, pin=config.web.pin,
+                       db_path=db_path)
+    server.start()
+    stack.callback(server.stop)
+    log.info("web page on %s (%s)", server.url,
+             "actions need the PIN" if config.web.pin else "view only: no PIN set")
+    return hub
+
+
 def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = None,
           now: float = 0.0, **extra: Any) -> Daemon:
     """A daemon with everything the configuration asks for, closed by ``stack``."""
@@ -126,6 +148,8 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
+    if config.web.enabled and "web" not in extra:
+        extra["web"] = start_web(config, store.path, stack)
     if config.buttons.enabled and "buttons" not in extra:
         from .hw.buttons import GpioButtons
 

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -68,6 +68,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    "(default: the configuration's)")
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
+    p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
     p = commands.add_parser("pgn", help="export stored games as PGN")
     p.add_argument("game", nargs="?", type=int, help="game number (default: the latest)")
     p.add_argument("--all", action="store_true", help="every stored game")
@@ -77,6 +78,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fen", help="position (default: the start)")
     p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
     p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
+    p = commands.add_parser("hall", help="serve one page with several boards side by side")
+    p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
     p = commands.add_parser("diag", help="check a newly built board: LEDs, sensors, wiring")
     p.add_argument("--config", type=Path, help="configuration file")
     p.add_argument("--sim", action="store_true",
@@ -122,13 +125,19 @@ def _config(args: argparse.Namespace) -> Config:
             "game": {**{f.name: getattr(game, f.name) for f in fields(game)}, **overrides},
             **{name: {f.name: getattr(getattr(config, name), f.name)
                       for f in fields(getattr(config, name))}
-               for name in ("board", "leds", "display", "engine", "buttons")},
+               for name in ("board", "leds", "display", "engine", "buttons", "web")},
         }, config.source)
     return config
 
 
 def _sim(args: argparse.Namespace) -> int:
     config = _config(args)
+    if args.web:
+        if args.headless:
+            raise UsageError("boardctl sim: --web needs the window (a headless run is over "
+                             "in a moment)")
+        config = replace(config, web=replace(config.web, enabled=True))
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     if not args.headless:
         if args.script:
             raise UsageError("boardctl sim: --script needs --headless")
@@ -183,6 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _pgn(args)
         if args.command == "screenshot":
             return _screenshot(args)
+        if args.command == "hall":
+            try:
+                from .web.hall import hall_command
+            except ImportError:
+                raise UsageError("boardctl hall: needs aiohttp: pip install "
+                                 "'boardctl[web]'") from None
+            return hall_command(args.config)
         if args.command == "diag":
             from .diag import diag_command
 

@@ -10,6 +10,7 @@ and says what is wrong with it, e.g.::
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -70,6 +71,17 @@ class ButtonsConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    enabled: bool = False           # the spectator page and the live feeds
+    bind: str = "auto"              # an address, or auto: the local network interface only
+    port: int = 8080
+    pin: str = ""                   # needed for actions from the page; "" = no actions
+
+
+PIN_LENGTH = (4, 64)
+
+
+@dataclass(frozen=True)
 class Config:
     board: BoardConfig = field(default_factory=BoardConfig)
     leds: LedConfig = field(default_factory=LedConfig)
@@ -77,6 +89,7 @@ class Config:
     engine: EngineConfig = field(default_factory=EngineConfig)
     game: GameConfig = field(default_factory=GameConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = "(defaults)"
 
     @property
@@ -106,6 +119,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("leds", "brightness"): (0.0, 1.0),
     ("engine", "skill"): (0, 20),
     ("engine", "movetime"): (0.05, 600.0),
+    ("web", "port"): (1, 65535),
 }
 
 
@@ -134,6 +148,18 @@ def _check(section: str, key: str, value: Any, default: Any) -> Any:
             ok = False
         if not ok:
             raise ConfigError(f"{where}: expected minutes+increment such as 5+3; got {value!r}")
+    if (section, key) == ("web", "bind") and value != "auto":
+        try:
+            ipaddress.ip_address(value)
+        except ValueError:
+            raise ConfigError(f"{where}: expected auto or an IP address such as "
+                              f"192.168.1.20; got {value!r}") from None
+    if (section, key) == ("web", "pin") and value:
+        low, high = PIN_LENGTH
+        if not (low <= len(value) <= high and value.isascii() and value.isprintable()
+                and value.strip() == value):
+            raise ConfigError(f"{where}: expected {low} to {high} printable ASCII characters "
+                              "without spaces at the ends (or \"\" for no actions)")
     return value
 
 

@@ -58,6 +58,7 @@ from .rules import (
 from .rules.pieces import SYMBOLS
 from .store import StoreError
 from .ui.state import DisplayState, PromptKind
+from .web.snapshot import History, Hub, Ring, Snapshot, WebAction, score_value
 
 log = logging.getLogger("boardctl")
 
@@ -68,6 +69,9 @@ ENGINE_RETRY_DELAY = 1.0
 MAX_LEVEL = 20
 LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
 NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
+# The web page's snapshot is built at once after a move or an action, else at most this
+# often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
+WEB_PERIOD = 0.1
 
 
 
@@ -109,6 +113,7 @@ class Daemon:
         notifier: Notifier | None = None,
         resume: tuple[int, Game] | None = None,
         recorder: TextIO | None = None,
+        web: Hub | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -171,6 +176,12 @@ class Daemon:
         self.now = now                       # the time of the last step
         self.stopping = False
         self.watchdog_due = now
+        # The spectator page: snapshots out, actions in (see boardctl.web).
+        self.web = web
+        self.web_history = History()
+        self.declared: tuple[str, str] | None = None  # (result, reason) of a resign or draw
+        self.web_due = now
+        self._ucis: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
 
     # --------------------------------------------------------------- loop
     @property
@@ -200,6 +211,8 @@ class Daemon:
         self._engine(now)
         self._poll_adviser()
         self._outputs(now)
+        if self.web is not None:
+            self._web_step(now, bool(events))
         if self.notifier is not None and now >= self.watchdog_due:
             # From the loop itself, so a hung loop really trips systemd's watchdog.
             self.notifier.watchdog()
@@ -250,7 +263,13 @@ class Daemon:
         log.info("%s", event.line())
         self._clear_hint()
         self.engine_failures = 0  # a new position: a lost engine gets new tries
-        if isinstance(event, MoveMade):
+        if (isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
+                and (self.declared is not None or self.flagged is not None)):
+            # Ended on time or from the web page: the store keeps the game as it
+            # ended (it refuses more moves); the board may be played on until the
+            # pieces are set up for a new game.
+            log.info("the game is over: %s not stored", event.line())
+        elif isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
             self.store.add_move(self.game_id, len(self.game.moves), event.uci,
                                 self.wall_clock(), clock=self._clock_after_move())
@@ -277,6 +296,7 @@ class Daemon:
             clock = self.config.clock_seconds
             self.clocks = [clock[0], clock[0]] if clock else None
             self.flagged = None
+            self.declared = None
             self.clock_since = now
             self.engine_due = now
         elif isinstance(event, GameOver):
@@ -299,6 +319,7 @@ class Daemon:
     def _engine_to_move(self) -> bool:
         return (
             self.flagged is None
+            and self.declared is None
             and self.opponent is not None
             and self.game.position.turn == self.engine_side
             and self.game.outcome() is None
@@ -526,7 +547,7 @@ class Daemon:
     # ------------------------------------------------------------- clocks
     def _tick_clock(self, now: float) -> None:
         if (self.clocks is None or self.game.outcome() is not None or not self.game.moves
-                or self.flagged is not None):
+                or self.flagged is not None or self.declared is not None):
             self.clock_since = now
             return
         side = self.game.position.turn
@@ -579,11 +600,13 @@ class Daemon:
         choices: tuple[PieceType, ...] = ()
         if state is State.ERROR:
             kind = "error"
-        elif state is State.GAME_OVER or self.flagged is not None:
+        elif state is State.GAME_OVER or self.flagged is not None or self.declared is not None:
             kind = "over"
         elif self.reconciler.promotion_choices:
             kind = "choice"
             choices = self.reconciler.promotion_choices
+        if not prompt and self.declared is not None:
+            prompt = f"Game over ({self.declared[1]}): set up the pieces for a new game"
         if not prompt and self.flagged is not None:
             loser, winner = ("White", "Black") if self.flagged == WHITE else ("Black", "White")
             prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
@@ -655,6 +678,14 @@ class Daemon:
             self._sans = (key, tuple(self.game.sans()))
         return self._sans[1]
 
+    def _move_ucis(self) -> tuple[str, ...]:
+        """The game's moves in coordinate notation, like :meth:`_move_texts`."""
+        key = (self.game.start_fen, tuple(self.game.moves))
+        if key != self._ucis[0]:
+            pos = self.game.position
+            self._ucis = (key, tuple(pos.uci(move) for move in self.game.moves))
+        return self._ucis[1]
+
     def _outputs(self, now: float) -> None:
         if self.leds is None and self.display is None:
             return
@@ -688,3 +719,97 @@ class Daemon:
             spent = clock() - started
             if spent < period:
                 sleep(period - spent)
+
+    # ---------------------------------------------------------------- web
+    def _web_step(self, now: float, moved: bool) -> None:
+        """Carry out the spectators' actions, then publish what they see."""
+        assert self.web is not None
+        actions = self.web.take_actions()
+        for action in actions:
+            self.web_action(action, now)
+        if moved or actions or now >= self.web_due:
+            self.web.publish(self.snapshot())
+            self.web_due = now + WEB_PERIOD
+
+    def web_action(self, action: WebAction, now: float) -> None:
+        """An action from the web page (the server has checked the PIN and the
+        value).  The board is the truth: a new game or a takeback is made with
+        the pieces, so the page can only end the game or ask for the takeback."""
+        log.info("web: %s %s", action.kind, action.value if action.kind == "level" else "")
+        over = self.game.outcome() is not None or self.flagged is not None or self.declared
+        if action.kind == "level":
+            self.change_level(action.value - self.level, now)
+        elif action.kind == "takeback":
+            if not self.game.moves or over or not self.config.game.takeback:
+                self.notice = ("No move to take back", now + NOTICE_SECONDS)
+            else:
+                last = self.game.position.uci(self.game.moves[-1])
+                self.notice = (f"Take back {last}: put the piece back", now + NOTICE_SECONDS)
+        elif not over:
+            mover = self.game.position.turn
+            result, reason = {
+                "resign": ("0-1" if mover == WHITE else "1-0", "resignation"),
+                "draw": ("1/2-1/2", "draw agreed"),
+                "newgame": ("*", "abandoned"),
+            }[action.kind]
+            self.declared = (result, reason)
+            self.store.finish(self.game_id, result, reason, self.wall_clock())
+            self._cancel_engine()
+
+    def snapshot(self) -> Snapshot:
+        """What the spectator page shows now, from the same state as the screen."""
+        scene = self.reconciler.scene()
+        state = self.status(scene)
+        game = self.game
+        pos = game.position
+        plies = len(game.moves)
+        clocks = self.clocks
+        mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
+        self.web_history.update(self.game_id, plies, mover_clock, score_value(self.engine_score))
+        outcome = game.outcome()
+        result, reason = "*", ""
+        if self.declared is not None:
+            result, reason = self.declared
+        elif self.flagged is not None:
+            result, reason = ("0-1" if self.flagged == WHITE else "1-0"), "time forfeit"
+        elif outcome is not None:
+            result, reason = outcome.result, outcome.termination.value
+        running = None
+        if clocks is not None and game.moves and result == "*":
+            running = "white" if pos.turn == WHITE else "black"
+        # The colours the LEDs show, at a moment when blinking ones are on (the page
+        # blinks them itself, so a blink is not a new snapshot).
+        colours = self.led_colours(0.0, scene)
+        engine_move = self.reconciler.engine_move
+        names = self._player_names()
+        return Snapshot(
+            game_id=self.game_id, variant=self.variant.name,
+            files=pos.geometry.files, ranks=pos.geometry.ranks,
+            start_fen=game.start_fen, fen=state.fen,
+            turn="white" if pos.turn == WHITE else "black",
+            orientation="white" if state.orientation == WHITE else "black",
+            moves=self._move_ucis(), sans=state.moves,
+            first_ply=state.first_ply, last_move=state.last_move, check=state.check_square,
+            white=names[0], black=names[1],
+            white_clock=float(int(clocks[0])) if clocks else None,
+            black_clock=float(int(clocks[1])) if clocks else None,
+            clock_running=running,
+            clocks_after=tuple(self.web_history.clocks),
+            score=self.engine_score if result == "*" else "",
+            evals=tuple(self.web_history.evals),
+            engine=self.engine_text, level=self.level if self.opponent else None,
+            result=result, reason=reason, prompt=state.prompt,
+            rings=tuple(Ring(sq, role.value, "#{:02x}{:02x}{:02x}".format(*colours[sq]),
+                             sq in scene.blink)
+                        for sq, role in sorted(scene.squares.items()) if sq in colours),
+            engine_move=(engine_move.from_square, engine_move.to_square)
+            if engine_move is not None else None,
+            status=state.status,
+        )
+
+    def _player_names(self) -> tuple[str, str]:
+        """(White, Black) for the web page, as :meth:`_store_new_game` names them."""
+        human, engine = "Player", "boardctl"
+        if self.config.game.mode != "engine":
+            return human, human
+        return (human, engine) if self.config.game.human == "white" else (engine, human)

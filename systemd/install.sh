@@ -8,7 +8,7 @@
 #
 # What goes where (systemd/boardctl.service expects exactly these paths):
 #   system user and group  boardctl, in the groups gpio spi dialout video render input
-#   /opt/boardctl/venv     virtual environment with boardctl[pi,display]
+#   /opt/boardctl/venv     virtual environment with boardctl[pi,display,web]
 #   /opt/boardctl/README.md  the README, for the unit's Documentation=
 #   /etc/boardctl/config.toml  from systemd/config.example.toml, only if absent
 #   /etc/systemd/system/boardctl.service
@@ -131,7 +131,7 @@ create_user() {
 }
 
 install_venv() {
-    say "virtual environment $VENV with boardctl[pi,display] from $SRC"
+    say "virtual environment $VENV with boardctl[pi,display,web] from $SRC"
     if [[ -x $VENV/bin/python ]]; then
         echo "    $VENV exists: upgrading boardctl in it"
     else
@@ -158,7 +158,7 @@ install_venv() {
     fi
     # An absolute path: a bare name would make pip look for a package of that name.
     run "$VENV/bin/pip" install --disable-pip-version-check --no-cache-dir \
-        "${build}[pi,display]"
+        "${build}[pi,display,web]"
     run install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
 }
 

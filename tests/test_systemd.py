@@ -240,7 +240,7 @@ def test_dry_run_changes_nothing(dry_run):
     r"useradd --system .*boardctl|user boardctl exists",
     r"usermod --append --groups gpio,spi,dialout,video,render,input boardctl",
     r"-m venv /opt/boardctl/venv|/opt/boardctl/venv exists",
-    r"pip install .*\[pi,display\]",
+    r"pip install .*\[pi,display,web\]",
     r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.toml"
     r"|/etc/boardctl/config\.toml exists: kept",
     r"install -m 0644 \S+/systemd/boardctl\.service /etc/systemd/system/boardctl\.service",

@@ -1,0 +1,124 @@
+"""The HTML of the pages.  Every text that comes from outside (player names,
+stored results, a hall's board names and URLs) goes through :func:`html.escape`;
+live values are filled in by the page's script with ``textContent``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from html import escape
+
+from ..store import GameSummary
+
+VIEWS = ("", "projector")
+
+
+def _page(title: str, body: str, *, view: str = "", scripts: Sequence[str] = (),
+          attrs: str = "") -> str:
+    tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
+    return (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="light dark">'
+        f"<title>{escape(title)}</title>"
+        '<link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body class="view-{escape(view or "normal")}"{attrs}>{body}{tags}</body></html>\n'
+    )
+
+
+_NAV = ('<nav><a href="/">Live</a> <a href="/games">Games</a> '
+        '<a href="/live.pgn">live.pgn</a> <a href="/games.pgn">games.pgn</a></nav>')
+
+
+def live_page(view: str) -> str:
+    """The live board (filled in and kept up to date by live.js)."""
+    body = f"""<header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
+{_NAV}</header>
+<main class="live">
+<section class="board-area"><div id="evalbar" class="evalbar" title="evaluation">
+<div id="evalfill"></div></div><svg id="board" class="board" role="img"
+aria-label="board"></svg></section>
+<aside class="panel">
+<div class="player" id="black-row"><span class="swatch black"></span><span class="name"
+id="black-name"></span>
+<span class="clock" id="black-clock"></span></div>
+<div class="player" id="white-row"><span class="swatch white"></span><span class="name"
+id="white-name"></span>
+<span class="clock" id="white-clock"></span></div>
+<p id="turn" class="turn"></p>
+<p id="result" class="result"></p>
+<p id="prompt" class="prompt"></p>
+<p id="engine" class="engine"></p>
+<svg id="evalgraph" class="evalgraph" viewBox="0 0 200 60" preserveAspectRatio="none"
+role="img" aria-label="evaluation over the game"></svg>
+<ol id="moves" class="moves"></ol>
+<section id="controls" class="controls" hidden>
+<form id="pin-form"><label>PIN <input id="pin" type="password" autocomplete="off"
+maxlength="64"></label> <button type="submit">Unlock</button>
+<span id="pin-status" role="status"></span></form>
+<div id="actions" hidden>
+<button data-action="takeback">Take back</button>
+<button data-action="draw">Draw</button>
+<button data-action="resign">Resign</button>
+<button data-action="newgame">New game</button>
+<label>Level <input id="level" type="number" min="0" max="20" step="1"></label>
+<button data-action="level">Set</button>
+<span id="action-status" role="status"></span></div>
+</section>
+</aside></main>"""
+    return _page("boardctl: live board", body, view=view, scripts=("board.js", "live.js"))
+
+
+def _when(epoch: float | None) -> str:
+    if epoch is None:
+        return "?"   # a store may not know when a game began
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def games_page(games: Sequence[GameSummary]) -> str:
+    """The stored games, newest first, each linking to its replay and PGN."""
+    rows = "".join(
+        f"<tr><td><a href=\"/games/{g.id}\">{g.id}</a></td><td>{escape(_when(g.started_at))}</td>"
+        f"<td>{escape(g.white)}</td><td>{escape(g.black)}</td>"
+        f"<td>{escape(g.result or '*')}</td><td>{escape(g.termination or '')}</td>"
+        f"<td>{g.plies}</td><td><a href=\"/games/{g.id}.pgn\" download>PGN</a></td></tr>"
+        for g in games
+    )
+    table = ("<table class=\"games\"><thead><tr><th>#</th><th>Started</th><th>White</th>"
+             "<th>Black</th><th>Result</th><th>Ending</th><th>Plies</th><th></th></tr></thead>"
+             f"<tbody>{rows}</tbody></table>") if games else "<p>No stored games yet.</p>"
+    body = f"<header><h1>Stored games</h1>{_NAV}</header><main class=\"page\">{table}</main>"
+    return _page("boardctl: games", body)
+
+
+def replay_page(game_id: int) -> str:
+    """One stored game, replayed move by move by replay.js."""
+    body = f"""<header><h1>Game {game_id}</h1>{_NAV}</header>
+<main class="live">
+<section class="board-area"><svg id="board" class="board" role="img" aria-label="board"></svg>
+</section>
+<aside class="panel">
+<p id="players" class="players"></p>
+<p id="result" class="result"></p>
+<div class="stepper"><button id="first" aria-label="first">«</button>
+<button id="prev" aria-label="previous">‹</button><span id="ply"></span>
+<button id="next" aria-label="next">›</button><button id="last" aria-label="last">»</button></div>
+<ol id="moves" class="moves"></ol>
+<p><a href="/games/{game_id}.pgn" download>Download PGN</a></p>
+</aside></main>"""
+    return _page(f"boardctl: game {game_id}", body, scripts=("board.js", "replay.js"),
+                 attrs=f' data-game="{game_id}"')
+
+
+def hall_page(boards: Sequence[tuple[str, str]]) -> str:
+    """Several boards side by side; each tile follows its board's feed."""
+    tiles = "".join(
+        f'<article class="tile" data-url="{escape(url)}"><h2><a href="{escape(url)}">'
+        f'{escape(name)}</a> <span class="link">connecting…</span></h2>'
+        '<svg class="board" role="img" aria-label="board"></svg>'
+        '<p class="players"></p><p class="status"></p></article>'
+        for name, url in boards
+    )
+    body = (f"<header><h1>The hall</h1></header><main class=\"hall\">{tiles}</main>")
+    return _page("boardctl: hall", body, scripts=("board.js", "hall.js"))

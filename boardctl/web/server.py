@@ -1,0 +1,484 @@
+"""The spectator web server: aiohttp on its own thread and event loop.
+
+It reads the snapshots the daemon publishes on a :class:`Hub` and never calls
+into the daemon; actions go back on the hub's queue.  A slow or hostile
+client holds up only its own connection: each update is the latest snapshot
+(a client that lags skips the ones it missed), a write that does not finish
+in ``SEND_TIMEOUT`` drops the client, and there are at most ``MAX_STREAMS``
+live streams.
+
+Routes (the README documents the feeds):
+
+=====================  ====================================================
+``/``                  the live board (``?view=projector`` for a projector)
+``/games``             the stored games; ``/games/N`` replays one,
+                       ``/games/N.pgn`` downloads it
+``/live.pgn``          the current game; ``/games.pgn`` every stored game
+``/api/state``         the current snapshot as JSON; ``/api/events`` the same
+                       pushed as Server-Sent Events after every change
+``/api/session``       whether actions are possible and unlocked
+``/api/login``         POST ``{"pin": …}``: sets the session cookie
+``/api/action``        POST ``{"kind": …, "value": …}``
+=====================  ====================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from ..errors import BoardctlError
+from ..store import StoreError, StoreValueError, UnknownGameError
+from .feeds import Versions, http_date, live_pgn, not_modified, state_json
+from .games import StoredGames
+from .pages import VIEWS, games_page, live_page, replay_page
+from .snapshot import ACTION_KINDS, Hub, WebAction
+
+log = logging.getLogger("boardctl.web")
+
+MAX_STREAMS = 200          # live SSE connections at once; more get 503
+SEND_TIMEOUT = 10.0        # seconds a client may take to accept one update
+KEEPALIVE = 15.0           # seconds between comments on a quiet stream (proxies close idle ones)
+RETRY_MS = 1000            # how soon a browser reconnects a dropped stream
+MAX_BODY = 4096            # bytes of a POST body
+MAX_LEVEL = 20
+COOKIE = "boardctl_session"
+LOGIN_FAILURES = (5, 60.0)  # at most this many wrong PINs in this many seconds, then 429
+SHUTDOWN_TIMEOUT = 2.0
+MAX_GAME_ID = 10**12
+
+
+
+class WebError(BoardctlError, OSError):
+    """The web server cannot start (the address is taken or not this machine's)."""
+
+
+class ServerState:
+    """What the handlers share: the change signal, caches and counters."""
+
+    def __init__(self) -> None:
+        self.changed = asyncio.Event()
+        self.stopping = asyncio.Event()
+        self.streams = 0
+        self.versions = Versions()
+        self.failures: deque[float] = deque()
+        self._cache: dict[str, tuple[Any, bytes]] = {}
+
+    def bump(self) -> None:
+        """A new snapshot: wake every stream (in the server's loop)."""
+        old, self.changed = self.changed, asyncio.Event()
+        old.set()
+
+    def lookup(self, name: str, key: Any) -> bytes | None:
+        hit = self._cache.get(name)
+        return hit[1] if hit is not None and hit[0] == key else None
+
+    def keep(self, name: str, key: Any, body: bytes) -> bytes:
+        self._cache[name] = (key, body)
+        return body
+
+    def cached(self, name: str, key: Any, make: Callable[[], bytes]) -> bytes:
+        hit = self.lookup(name, key)
+        return hit if hit is not None else self.keep(name, key, make())
+
+
+HUB = web.AppKey("hub", Hub)
+PIN = web.AppKey("pin", str)
+SECRET = web.AppKey("secret", bytes)
+GAMES = web.AppKey("games", StoredGames)
+STATE = web.AppKey("state", ServerState)
+UNSUBSCRIBE: web.AppKey[Callable[[], None]] = web.AppKey("unsubscribe")
+
+
+# ------------------------------------------------------------ helpers
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+def _conditional(request: web.Request, name: str, body: bytes, content_type: str,
+                 **headers: str) -> web.StreamResponse:
+    """``body`` with ETag and Last-Modified, or 304 when the client has it."""
+    state = request.app[STATE]
+    version = state.versions.of(name, body, request.app[HUB].clock())
+    common = {"ETag": version.etag, "Last-Modified": http_date(version.modified),
+              "Cache-Control": "no-cache", **headers}
+    if not_modified(version, request.headers.get("If-None-Match"),
+                    request.headers.get("If-Modified-Since")):
+        return web.Response(status=304, headers=common)
+    return web.Response(body=body, content_type=content_type, charset="utf-8", headers=common)
+
+
+_CORS = {"Access-Control-Allow-Origin": "*"}   # read-only feeds: a hall page on another host
+
+
+def _game_id(request: web.Request) -> int:
+    text = request.match_info["id"]
+    if not text.isdecimal() or not text.isascii() or int(text) > MAX_GAME_ID:
+        raise web.HTTPNotFound(text="no such game")
+    return int(text)
+
+
+def _token(app: web.Application) -> str:
+    return hmac.new(app[SECRET], app[PIN].encode(), hashlib.sha256).hexdigest()
+
+
+def _authorised(request: web.Request) -> bool:
+    app = request.app
+    cookie = request.cookies.get(COOKIE, "")
+    return bool(app[PIN]) and hmac.compare_digest(cookie.encode(), _token(app).encode())
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    if request.content_type != "application/json":
+        # Also what keeps another site's plain form from posting here.
+        raise web.HTTPUnsupportedMediaType(
+            text=json.dumps({"error": "send the body as application/json"}),
+            content_type="application/json")
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
+    raw = await request.content.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(raw))
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise web.HTTPBadRequest(text=json.dumps({"error": "the body is not JSON"}),
+                                 content_type="application/json") from None
+    if not isinstance(data, dict):
+        raise web.HTTPBadRequest(text=json.dumps({"error": "expected a JSON object"}),
+                                 content_type="application/json")
+    return data
+
+
+# ------------------------------------------------------------ handlers
+async def live(request: web.Request) -> web.StreamResponse:
+    view = request.query.get("view", "")
+    if view not in VIEWS:
+        return web.Response(status=400, text=f"view must be one of: {', '.join(VIEWS[1:])}")
+    return web.Response(text=live_page(view), content_type="text/html")
+
+
+async def api_state(request: web.Request) -> web.StreamResponse:
+    snap = request.app[HUB].latest
+    body = request.app[STATE].cached("state", snap.seq, lambda: state_json(snap).encode())
+    return _conditional(request, "state", body, "application/json", **_CORS)
+
+
+async def live_pgn_feed(request: web.Request) -> web.StreamResponse:
+    snap = request.app[HUB].latest
+    body = request.app[STATE].cached("live.pgn", snap.content(),
+                                     lambda: live_pgn(snap).encode())
+    return _conditional(request, "live.pgn", body, "application/x-chess-pgn", **_CORS)
+
+
+def _store_failure(exc: Exception) -> web.Response:
+    log.warning("web: stored games: %s", exc)
+    return _error(503, f"the stored games cannot be read: {exc}")
+
+
+async def games_pgn(request: web.Request) -> web.StreamResponse:
+    snap = request.app[HUB].latest
+    key = (snap.game_id, snap.moves, snap.result)
+    state = request.app[STATE]
+    body = state.lookup("games.pgn", key)
+    if body is None:
+        try:
+            body = state.keep("games.pgn", key, (await request.app[GAMES].pgn_all()).encode())
+        except (StoreError, StoreValueError) as exc:
+            return _store_failure(exc)
+    return _conditional(request, "games.pgn", body, "application/x-chess-pgn", **_CORS)
+
+
+async def games_list(request: web.Request) -> web.StreamResponse:
+    try:
+        games = await request.app[GAMES].games()
+    except StoreError as exc:
+        return _store_failure(exc)
+    return web.Response(text=games_page(games), content_type="text/html")
+
+
+async def replay(request: web.Request) -> web.StreamResponse:
+    game_id = _game_id(request)
+    return web.Response(text=replay_page(game_id), content_type="text/html")
+
+
+async def game_pgn(request: web.Request) -> web.StreamResponse:
+    game_id = _game_id(request)
+    try:
+        text = await request.app[GAMES].pgn(game_id)
+    except UnknownGameError:
+        return _error(404, f"no game {game_id}")
+    except (StoreError, StoreValueError) as exc:
+        return _store_failure(exc)
+    return web.Response(text=text, content_type="application/x-chess-pgn", headers={
+        "Content-Disposition": f'attachment; filename="boardctl-game-{game_id}.pgn"'})
+
+
+async def game_json(request: web.Request) -> web.StreamResponse:
+    game_id = _game_id(request)
+    try:
+        replayed = await request.app[GAMES].replay(game_id)
+    except UnknownGameError:
+        return _error(404, f"no game {game_id}")
+    except (StoreError, StoreValueError) as exc:
+        return _store_failure(exc)
+    return web.json_response(replayed.to_json())
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    state = request.app[STATE]
+    if state.streams >= MAX_STREAMS:
+        return _error(503, "too many spectators: try again later")
+    hub = request.app[HUB]
+    response = web.StreamResponse(headers={
+        "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no", **_CORS})
+    state.streams += 1
+    try:
+        await response.prepare(request)
+        await response.write(f"retry: {RETRY_MS}\n\n".encode())
+        seen = -1
+        while not state.stopping.is_set():
+            snap = hub.latest
+            if snap.seq != seen:
+                seen = snap.seq
+                body = state.lookup("state", snap.seq) or state.keep(
+                    "state", snap.seq, state_json(snap).encode())
+                message = b"id: %d\nevent: state\ndata: %s\n\n" % (snap.seq, body)
+                await asyncio.wait_for(response.write(message), SEND_TIMEOUT)
+                continue
+            changed = state.changed
+            stop = asyncio.ensure_future(state.stopping.wait())
+            wake = asyncio.ensure_future(changed.wait())
+            done, pending = await asyncio.wait({stop, wake}, timeout=KEEPALIVE,
+                                               return_when=asyncio.FIRST_COMPLETED)
+            for task in pending:
+                task.cancel()
+            if not done:
+                await asyncio.wait_for(response.write(b": keep-alive\n\n"), SEND_TIMEOUT)
+    except (ConnectionError, TimeoutError, asyncio.CancelledError):
+        pass  # the client went away or could not keep up: it reconnects and resyncs
+    finally:
+        state.streams -= 1
+    return response
+
+
+async def session(request: web.Request) -> web.StreamResponse:
+    return web.json_response({"actions": bool(request.app[PIN]),
+                              "authorised": _authorised(request)})
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    app = request.app
+    if not app[PIN]:
+        return _error(403, "actions are off: no PIN is set in the configuration")
+    data = await _json_body(request)
+    pin = data.get("pin")
+    if not isinstance(pin, str) or not pin or len(pin) > 64:
+        return _error(400, "pin: expected a text of 1 to 64 characters")
+    failures = app[STATE].failures
+    now = time.monotonic()
+    limit, window = LOGIN_FAILURES
+    while failures and failures[0] < now - window:
+        failures.popleft()
+    if len(failures) >= limit:
+        return _error(429, "too many wrong PINs: wait a minute")
+    if not hmac.compare_digest(pin.encode(), app[PIN].encode()):
+        failures.append(now)
+        return _error(403, "wrong PIN")
+    response = web.json_response({"authorised": True})
+    response.set_cookie(COOKIE, _token(app), httponly=True, samesite="Strict", path="/")
+    return response
+
+
+async def action(request: web.Request) -> web.StreamResponse:
+    app = request.app
+    if not app[PIN]:
+        return _error(403, "actions are off: no PIN is set in the configuration")
+    if not _authorised(request):
+        return _error(401, "unlock the controls with the PIN first")
+    data = await _json_body(request)
+    kind = data.get("kind")
+    if kind not in ACTION_KINDS:
+        return _error(400, f"kind: expected one of {', '.join(ACTION_KINDS)}")
+    value = data.get("value")
+    if kind == "level":
+        if type(value) is not int or not 0 <= value <= MAX_LEVEL:
+            return _error(400, f"value: the level is a whole number from 0 to {MAX_LEVEL}")
+    elif "value" in data:
+        return _error(400, f"value: {kind} takes none")
+    app[HUB].request(WebAction(kind, value or 0))
+    return web.json_response({"accepted": kind}, status=202)
+
+
+@web.middleware
+async def _no_tracebacks(request: web.Request,
+                         handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                         ) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except web.HTTPException:
+        raise
+    except Exception:
+        log.exception("web: %s %s failed", request.method, request.path)
+        return _error(500, "internal error (the board's log has the details)")
+
+
+def add_static(app: web.Application) -> None:
+    """The scripts, styles and piece sprites shipped in the package (no CDN:
+    a club's network may have no internet)."""
+    app.router.add_static("/static", Path(str(resources.files("boardctl.web") / "static")))
+
+
+def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.Application:
+    """The aiohttp application (the tests drive it with aiohttp's test client)."""
+    app = web.Application(middlewares=[_no_tracebacks], client_max_size=MAX_BODY)
+    app[HUB] = hub
+    app[PIN] = pin
+    app[SECRET] = secrets.token_bytes(32)
+    app[GAMES] = StoredGames(db_path)
+    app.router.add_get("/", live)
+    app.router.add_get("/games", games_list)
+    app.router.add_get(r"/games/{id}.pgn", game_pgn)
+    app.router.add_get("/games/{id}", replay)
+    app.router.add_get("/live.pgn", live_pgn_feed)
+    app.router.add_get("/games.pgn", games_pgn)
+    app.router.add_get("/api/state", api_state)
+    app.router.add_get("/api/events", events)
+    app.router.add_get(r"/api/games/{id}", game_json)
+    app.router.add_get("/api/session", session)
+    app.router.add_post("/api/login", login)
+    app.router.add_post("/api/action", action)
+    add_static(app)
+
+    async def started(app: web.Application) -> None:
+        state = ServerState()
+        app[STATE] = state
+        loop = asyncio.get_running_loop()
+
+        def wake() -> None:
+            # A closed loop has nobody listening any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(state.bump)
+
+        app[UNSUBSCRIBE] = hub.on_change(wake)
+
+    async def stopping(app: web.Application) -> None:
+        app[STATE].stopping.set()
+
+    async def cleanup(app: web.Application) -> None:
+        app[UNSUBSCRIBE]()
+        await asyncio.get_running_loop().run_in_executor(None, app[GAMES].close)
+
+    app.on_startup.append(started)
+    app.on_shutdown.append(stopping)
+    app.on_cleanup.append(cleanup)
+    return app
+
+
+def local_address() -> str:
+    """The address of the interface that holds the default route: the club's
+    local network.  Loopback when there is none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            # connect() on UDP only picks the route; no packet is sent.
+            probe.connect(("192.0.2.1", 9))   # TEST-NET-1 (RFC 5737)
+            address: str = probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+    return address
+
+
+class ServerThread:
+    """An aiohttp application served on a thread of its own with its own event
+    loop.  ``start()`` returns once it listens (``port`` 0 picks a free port;
+    :attr:`url` says which).  ``host`` "auto" is :func:`local_address`.
+
+    :raises WebError: from :meth:`start` when it cannot listen.
+    """
+
+    def __init__(self, make: Callable[[], web.Application], *, host: str, port: int) -> None:
+        self.make = make
+        self.host = local_address() if host == "auto" else host
+        self.port = port
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def start(self) -> None:
+        self._ready.clear()
+        self._error = None
+        self._thread = threading.Thread(target=self._run, name="boardctl-web", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            self._thread.join()
+            raise WebError(f"web page: cannot listen on {self.host}:{self.port}: "
+                           f"{getattr(self._error, 'strerror', None) or self._error}")
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._serve())
+        except BaseException as exc:  # handed to start(), which raises it as one line
+            self._error = exc
+        finally:
+            self._ready.set()
+            loop.close()
+
+    async def _serve(self) -> None:
+        self._stop = asyncio.Event()
+        runner = web.AppRunner(self.make(), shutdown_timeout=SHUTDOWN_TIMEOUT, access_log=None)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.host, self.port)
+            await site.start()
+            addresses = runner.addresses
+            if addresses:
+                self.port = int(addresses[0][1])
+            self._ready.set()
+            await self._stop.wait()
+        finally:
+            await runner.cleanup()
+
+    def stop(self) -> None:
+        """Stop serving and join the thread (a second call does nothing)."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        if self._thread is not None:
+            self._thread.join(SHUTDOWN_TIMEOUT + 5)
+            self._thread = None
+
+
+class WebServer(ServerThread):
+    """One board's pages and feeds (:func:`make_app`) on their own thread."""
+
+    def __init__(self, hub: Hub, *, host: str, port: int, pin: str = "",
+                 db_path: Path | None = None) -> None:
+        super().__init__(lambda: make_app(hub, pin=pin, db_path=db_path), host=host, port=port)
+        self.hub = hub

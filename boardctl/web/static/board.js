@@ -1,0 +1,152 @@
+// Draws a board as SVG from a snapshot-like object; used by every page.
+// No chess logic here: the server sends FENs and square numbers
+// (a1 = 0, b1 = 1, ... on a board of `files` files).
+"use strict";
+const SVGNS = "http://www.w3.org/2000/svg";
+const PIECES = "/static/pieces.svg";
+
+// The sprite sheet is put into the page once: a <use> of a symbol in the same
+// document draws at once and needs no same-origin file (the hall shows other
+// hosts' boards).
+const piecesLoaded = fetch(PIECES).then((r) => r.text()).then((text) => {
+  const holder = document.createElement("div");
+  holder.hidden = true;
+  holder.innerHTML = text;   // our own static file, not data
+  document.body.prepend(holder);
+});
+
+function svgEl(name, attrs, parent) {
+  const el = document.createElementNS(SVGNS, name);
+  for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, value);
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+// The placement field of a FEN as {square: "P"|"f"|...}; digits may run to 10.
+function placement(fen, files, ranks) {
+  const out = {};
+  const rows = (fen || "").split(" ")[0].split("/");
+  rows.forEach((row, index) => {
+    const rank = ranks - 1 - index;
+    let file = 0;
+    for (const match of row.matchAll(/(\d+)|([a-zA-Z])/g)) {
+      if (match[1]) file += parseInt(match[1], 10);
+      else { out[rank * files + file] = match[2]; file += 1; }
+    }
+  });
+  return out;
+}
+
+function drawBoard(svg, s) {
+  const files = s.files, ranks = s.ranks;
+  const flip = s.orientation === "black";
+  const cell = 100, margin = 24;
+  const width = files * cell + margin, height = ranks * cell + margin;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const at = (sq) => {
+    const file = sq % files, rank = Math.floor(sq / files);
+    const col = flip ? files - 1 - file : file;
+    const row = flip ? rank : ranks - 1 - rank;
+    return [margin + col * cell, row * cell];
+  };
+  const centre = (sq) => { const [x, y] = at(sq); return [x + cell / 2, y + cell / 2]; };
+  const last = s.last_move || [];
+  for (let sq = 0; sq < files * ranks; sq++) {
+    const [x, y] = at(sq);
+    const light = ((sq % files) + Math.floor(sq / files)) % 2 === 0;
+    let cls = light ? "sq light" : "sq dark";
+    if (last.includes(sq)) cls += " last";
+    if (s.check === sq) cls += " check";
+    svgEl("rect", {x, y, width: cell, height: cell, class: cls}, svg);
+  }
+  for (let f = 0; f < files; f++) {
+    const [x] = at(f);
+    svgEl("text", {x: x + cell / 2, y: height - 6, class: "coord"}, svg).textContent =
+      "abcdefghijklmnop"[f];
+  }
+  for (let r = 0; r < ranks; r++) {
+    const [, y] = at(r * files);
+    svgEl("text", {x: margin / 2, y: y + cell / 2 + 6, class: "coord"}, svg).textContent =
+      String(r + 1);
+  }
+  for (const ring of s.rings || []) {
+    const [cx, cy] = centre(ring.square);
+    const cls = "ring role-" + ring.role + (ring.blink ? " blink" : "");
+    svgEl("circle", {cx, cy, r: cell * 0.44, stroke: ring.colour, class: cls}, svg);
+    if (ring.role === "falcon-path") {
+      svgEl("circle", {cx, cy, r: cell * 0.12, fill: ring.colour, class: "path-dot"}, svg);
+    }
+  }
+  const pieces = placement(s.fen, files, ranks);
+  // A piece in the player's hand is drawn faint on the square it left.
+  const lifted = new Set((s.rings || []).filter((r) => r.role === "lifted").map((r) => r.square));
+  for (const [sq, letter] of Object.entries(pieces)) {
+    const [x, y] = at(Number(sq));
+    const colour = letter === letter.toUpperCase() ? "w" : "b";
+    svgEl("use", {href: `#${colour}${letter.toUpperCase()}`,
+                  x: x + 4, y: y + 4, width: cell - 8, height: cell - 8,
+                  class: lifted.has(Number(sq)) ? "piece lifted" : "piece",
+                  "data-square": sq, "data-piece": letter}, svg);
+  }
+  if (s.engine_move) {
+    const [x1, y1] = centre(s.engine_move[0]);
+    const [x2, y2] = centre(s.engine_move[1]);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const tip = [x2 - ux * 20, y2 - uy * 20];
+    svgEl("line", {x1, y1, x2: tip[0] - ux * 20, y2: tip[1] - uy * 20,
+                   class: "engine-arrow"}, svg);
+    const px = -uy * 22, py = ux * 22;
+    svgEl("polygon", {points: `${tip[0] + ux * 18},${tip[1] + uy * 18} ` +
+      `${tip[0] - ux * 22 + px},${tip[1] - uy * 22 + py} ` +
+      `${tip[0] - ux * 22 - px},${tip[1] - uy * 22 - py}`, class: "engine-head"}, svg);
+  }
+}
+
+function formatClock(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  const whole = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(whole / 3600), m = Math.floor(whole / 60) % 60, sec = whole % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+}
+
+// Move list rows: [[number, white SAN or "", black SAN or ""], ...]
+function moveRows(sans, firstPly) {
+  const rows = [];
+  let ply = firstPly || 0;
+  for (const text of sans) {
+    const number = Math.floor(ply / 2) + 1;
+    if (!rows.length || rows[rows.length - 1][0] !== number) rows.push([number, "", ""]);
+    rows[rows.length - 1][1 + (ply % 2)] = text;
+    ply += 1;
+  }
+  return rows;
+}
+
+function fillMoves(list, sans, firstPly, current) {
+  while (list.firstChild) list.removeChild(list.firstChild);
+  let ply = firstPly || 0;
+  for (const [number, white, black] of moveRows(sans, firstPly)) {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = number + ".";
+    li.appendChild(num);
+    for (const text of [white, black]) {
+      const span = document.createElement("span");
+      span.className = "san";
+      span.textContent = text || (text === "" && li.childNodes.length === 1 ? "…" : "");
+      if (text) {
+        span.dataset.ply = String(ply - (firstPly || 0));
+        if (current !== undefined && ply - (firstPly || 0) === current - 1) {
+          span.classList.add("current");
+        }
+        ply += 1;
+      }
+      li.appendChild(span);
+    }
+    list.appendChild(li);
+  }
+}

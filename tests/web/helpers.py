@@ -1,0 +1,126 @@
+"""A simulated board with the daemon publishing to a hub, for the web tests:
+stepped in virtual time (:class:`SimGame`) or run in real time on a thread
+(:class:`LiveGame`, for the browser tests)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from boardctl.board.explain import occupancy
+from boardctl.config import parse_config
+from boardctl.daemon import Daemon
+from boardctl.engine import Limits
+from boardctl.engine.limits import Info
+from boardctl.engine.worker import Thinking
+from boardctl.hw.sim import SimBoard
+from boardctl.rules import Game, get_variant
+from boardctl.store import GameStore
+from boardctl.web.snapshot import Hub
+
+from ..daemon_fakes import ScriptedOpponent
+
+STEP = 0.01
+
+
+class ThinkingOpponent(ScriptedOpponent):
+    """A scripted engine that reports a score (centipawns for the side to
+    move, one per answer) before each move."""
+
+    def __init__(self, moves: list[str], scores: list[int]) -> None:
+        super().__init__(moves)
+        self.scores = list(scores)
+
+    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
+        score = self.scores.pop(0) if self.scores else 0
+        self.outbox.append(Thinking(self.requests + 1, Info(6, score, None, 5000, 0.2)))
+        return super().go(fen, moves, limits, variant)
+
+
+class SimGame:
+    """A daemon on a simulated board, stepped by hand in virtual time."""
+
+    def __init__(self, db: Path, *, opponent: Any = None, hub: Hub | None = None,
+                 **sections: dict[str, Any]) -> None:
+        game_section = {"mode": "two-players", **sections.pop("game", {})}
+        self.config = parse_config({"game": game_section, **sections})
+        self.store = GameStore(db)
+        self.hub = hub or Hub()
+        start = Game(get_variant(self.config.game.variant)).position
+        self.board = SimBoard(start.geometry.squares(occupancy(start)), scan_hz=100)
+        self.geo = start.geometry
+        self.now = 0.0
+        self.daemon = Daemon(self.config, self.board, self.store, opponent=opponent,
+                             web=self.hub)
+
+    def run(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            self.daemon.step(self.now)
+            self.now = round(self.now + STEP, 6)
+
+    def lift(self, square: str) -> None:
+        self.board.lift(self.geo.parse_square(square))
+        self.run(0.1)
+
+    def move(self, uci: str) -> None:
+        """Lift the piece, (lift the captured one,) put it down; let it settle."""
+        src, dst = self.geo.parse_square(uci[:2]), self.geo.parse_square(uci[2:4])
+        self.board.lift(src)
+        self.run(0.1)
+        if dst in self.board.occupied:
+            self.board.lift(dst)
+            self.run(0.1)
+        self.board.place(dst)
+        self.run(0.6)
+
+    def close(self) -> None:
+        self.daemon.close()
+        self.store.close()
+
+
+class LiveGame(threading.Thread):
+    """A :class:`SimGame` made and stepped at 100 Hz of real time on its own
+    thread (its store belongs to that thread); :meth:`do` asks that thread to
+    lift a piece (``"lift e2"``) or make a move (``"e2e4"``)."""
+
+    def __init__(self, db: Path, **options: Any) -> None:
+        super().__init__(name="live-game", daemon=True)
+        self.db = db
+        self.options = options
+        self.hub = Hub()
+        self._todo: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._halt = threading.Event()
+        self._ready = threading.Event()
+
+    def start(self) -> None:
+        super().start()
+        self._ready.wait(10)
+
+    def run(self) -> None:
+        sim = SimGame(self.db, hub=self.hub, **self.options)
+        self._ready.set()
+        try:
+            while not self._halt.is_set():
+                try:
+                    what = self._todo.get_nowait()
+                except queue.Empty:
+                    what = ""
+                if what.startswith("lift "):
+                    sim.lift(what[5:])
+                elif what:
+                    sim.move(what)   # virtual time runs ahead of the wall clock: no matter
+                sim.run(STEP)
+                time.sleep(STEP)
+        finally:
+            sim.close()
+
+    def do(self, what: str) -> None:
+        self._todo.put(what)
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(5)

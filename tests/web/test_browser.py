@@ -1,0 +1,346 @@
+"""The pages in a real browser: headless Chromium driven by Selenium, against
+a simulated game that runs in real time on a thread.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``make test`` installs
+them when it runs as root); without them these tests skip and say so.
+Screenshots go to ``$BOARDCTL_WEB_SHOTS`` when it is set (``docs/`` for the
+README: ``BOARDCTL_WEB_SHOTS=docs make test``), else to a temporary folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from boardctl.web.server import WebServer
+
+from .helpers import LiveGame, ThinkingOpponent
+
+PIN = "1357"
+WAIT = 10.0   # seconds a page may take to show something (a loaded machine is slow)
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="no chromium/chromedriver: install Debian's chromium and chromium-driver "
+           "(make test does it as root)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = Options()
+    options.binary_location = CHROMIUM or ""
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--hide-scrollbars", "--window-size=1280,800", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    try:
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    except WebDriverException as exc:
+        pytest.skip(f"chromium does not start here: {exc.msg}")
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("BOARDCTL_WEB_SHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
+    game = LiveGame(tmp_path / "games.sqlite", game={"clock": "10+5"}, web={"pin": PIN})
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=PIN, db_path=game.db)
+    server.start()
+    yield game, server
+    server.stop()
+    game.stop()
+
+
+@contextlib.contextmanager
+def socket_port() -> Iterator[int]:
+    """A port free a moment ago (the caller's server takes it next)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        yield probe.getsockname()[1]
+
+
+def wait_for(driver: Any, what: Callable[[Any], Any], message: str) -> Any:
+    try:
+        return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(what)
+    except TimeoutException:
+        pytest.fail(f"{message} (page: {driver.find_element(By.TAG_NAME, 'body').text!r})")
+
+
+def text(driver: Any, element_id: str) -> str:
+    return str(driver.find_element(By.ID, element_id).text)
+
+
+def pieces(driver: Any) -> int:
+    """Pieces drawn on the board (none until the sprites they use are in the page)."""
+    if not driver.execute_script("return document.getElementById('wF') !== null"):
+        return 0
+    return len(driver.find_elements(By.CSS_SELECTOR, "#board use.piece"))
+
+
+def test_the_page_shows_the_board_and_a_move_after_it_is_made(browser, board, shots):
+    game, server = board
+    browser.set_window_size(1280, 800)
+    browser.get(server.url)
+    wait_for(browser, lambda d: pieces(d) == 40, "the start position is not drawn")
+    assert text(browser, "turn") == "White to move"
+    assert text(browser, "white-clock") == "10:00"
+    for uci in ("e2e4", "e7e5", "i1h3"):
+        game.do(uci)
+    wait_for(browser, lambda d: "Nh3" in text(d, "moves"), "the moves did not appear")
+    assert text(browser, "link") == "live"
+    assert "1. e4 e5" in text(browser, "moves").replace("\n", " ")
+    assert text(browser, "turn") == "Black to move"
+    game.do("lift d8")   # Black's falcon: its open paths light up
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-falcon-path"),
+             "the lifted falcon's paths are not mirrored")
+    assert browser.find_elements(By.CSS_SELECTOR, "use.piece.lifted[data-piece=f]")
+    browser.save_screenshot(str(shots / "web-live.png"))
+
+
+def test_a_wrong_pin_is_refused_and_the_right_one_unlocks_the_actions(browser, board):
+    game, server = board
+    browser.get(server.url)
+    wait_for(browser, lambda d: d.find_element(By.ID, "controls").is_displayed(),
+             "no PIN form although a PIN is set")
+    assert not browser.find_element(By.ID, "actions").is_displayed()
+    browser.find_element(By.ID, "pin").send_keys("0000")
+    browser.find_element(By.CSS_SELECTOR, "#pin-form button").click()
+    wait_for(browser, lambda d: "wrong PIN" in text(d, "pin-status"), "a wrong PIN was not refused")
+    assert not browser.find_element(By.ID, "actions").is_displayed()
+    browser.find_element(By.ID, "pin").send_keys(PIN)
+    browser.find_element(By.CSS_SELECTOR, "#pin-form button").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "actions").is_displayed(),
+             "the right PIN did not unlock the actions")
+    game.do("e2e4")
+    wait_for(browser, lambda d: "e4" in text(d, "moves"), "the move did not appear")
+    browser.find_element(By.CSS_SELECTOR, "#actions button[data-action=draw]").click()
+    wait_for(browser, lambda d: "1/2-1/2" in text(d, "result"), "the draw did not reach the board")
+    # The session is the cookie: a reload stays unlocked.
+    browser.refresh()
+    wait_for(browser, lambda d: d.find_element(By.ID, "actions").is_displayed(),
+             "the session cookie was not kept")
+    assert browser.execute_script("return document.cookie") == ""   # HttpOnly
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768)])
+def test_the_projector_view_fits_the_screen_without_scrolling(browser, board, shots, size):
+    game, server = board
+    for uci in ("e2e4", "e7e5", "d2d4", "e5d4", "e1d2", "b8c6", "a2a3", "a7a6",
+                "b2b3", "j7j6", "c2c3", "d4c3"):
+        game.do(uci)
+    browser.set_window_size(*size)
+    browser.get(server.url + "?view=projector")
+    wait_for(browser, lambda d: d.execute_script("return document.body.dataset.plies") == "12"
+             and pieces(d) == 38, "the game did not arrive")
+    overflow = browser.execute_script(
+        "const e = document.documentElement;"
+        "return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight,"
+        " document.body.scrollHeight - window.innerHeight];")
+    assert overflow[0] <= 0 and overflow[1] <= 0 and overflow[2] <= 0, overflow
+    assert not browser.find_element(By.ID, "controls").is_displayed()
+    if size == (1920, 1080):
+        browser.save_screenshot(str(shots / "web-projector.png"))
+
+
+def test_phone_and_dark_layouts(browser, board, shots):
+    game, server = board
+    for uci in ("e2e4", "e7e5"):
+        game.do(uci)
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        browser.set_window_size(1280, 800)
+        browser.get(server.url)
+        wait_for(browser, lambda d: "e5" in text(d, "moves") and pieces(d) == 40,
+                 "the moves did not appear")
+        background = browser.execute_script(
+            "return getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(22, 23, 26)"
+        browser.save_screenshot(str(shots / "web-dark.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    browser.set_window_size(390, 844)
+    browser.get(server.url)
+    wait_for(browser, lambda d: "e5" in text(d, "moves") and pieces(d) == 40,
+             "the moves did not appear")
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390
+    browser.save_screenshot(str(shots / "web-phone.png"))
+
+
+def test_a_stored_game_is_replayed_move_by_move(browser, board, shots):
+    game, server = board
+    for uci in ("e2e4", "e7e5", "i1h3"):
+        game.do(uci)
+    browser.get(server.url)
+    wait_for(browser, lambda d: "Nh3" in text(d, "moves"), "the moves did not appear")
+    browser.get(server.url + "games")
+    browser.find_element(By.LINK_TEXT, "1").click()
+    wait_for(browser, lambda d: text(d, "ply") == "3 / 3", "the replay did not load")
+    browser.find_element(By.ID, "prev").click()
+    assert text(browser, "ply") == "2 / 3"
+    assert browser.execute_script("return document.body.dataset.ply") == "2"
+    browser.find_element(By.ID, "first").click()
+    assert text(browser, "ply") == "0 / 3" and pieces(browser) == 40
+    browser.find_element(By.ID, "next").click()
+    assert text(browser, "ply") == "1 / 3"
+    browser.save_screenshot(str(shots / "web-replay.png"))
+
+
+def test_the_page_reconnects_and_resyncs_after_the_server_comes_back(browser, board):
+    game, server = board
+    browser.get(server.url)
+    wait_for(browser, lambda d: text(d, "link") == "live", "the stream did not open")
+    port = server.port
+    server.stop()
+    wait_for(browser, lambda d: text(d, "link") == "reconnecting…", "the drop was not noticed")
+    game.do("e2e4")   # made while the page is cut off
+    again = WebServer(game.hub, host="127.0.0.1", port=port, pin=PIN, db_path=game.db)
+    again.start()
+    try:
+        wait_for(browser, lambda d: "e4" in text(d, "moves"), "no resync after reconnecting")
+        assert text(browser, "link") == "live"
+    finally:
+        again.stop()
+
+
+def test_an_engine_game_shows_the_engine_move_and_the_evaluation(browser, tmp_path, shots):
+    opponent = ThinkingOpponent(["e7e5", "b8c6", "d7d6"], [-20, -35, 40])
+    game = LiveGame(tmp_path / "games.sqlite", opponent=opponent,
+                    game={"mode": "engine", "human": "white", "clock": "5+3"})
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+    server.start()
+    try:
+        browser.set_window_size(1280, 800)
+        for uci in ("e2e4", "e7e5", "i1h3", "b8c6", "d2d4"):
+            game.do(uci)
+        browser.get(server.url)
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow")
+                 and pieces(d) == 40, "the engine's move to carry out is not drawn")
+        assert browser.find_element(By.ID, "evalbar").is_displayed()
+        assert browser.find_elements(By.CSS_SELECTOR, "#evalgraph polyline")
+        browser.save_screenshot(str(shots / "web-engine.png"))
+    finally:
+        server.stop()
+        game.stop()
+
+
+def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
+    from boardctl.web.hall import Hall, make_hall_app
+    from boardctl.web.server import ServerThread
+
+    games, servers = [], []
+    try:
+        for number in (1, 2):
+            game = LiveGame(tmp_path / f"board{number}.sqlite", game={"clock": "15+10"})
+            game.start()
+            server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+            server.start()
+            games.append(game)
+            servers.append(server)
+        hall = Hall(tuple((f"Table {n}", s.url) for n, s in enumerate(servers, start=1)))
+        hall_server = ServerThread(lambda: make_hall_app(hall), host="127.0.0.1", port=0)
+        hall_server.start()
+        servers.append(hall_server)
+        for uci in ("e2e4", "e7e5", "i1h3"):
+            games[0].do(uci)
+        for uci in ("d2d4", "d7d5"):
+            games[1].do(uci)
+        browser.set_window_size(1280, 800)
+        browser.get(hall_server.url)
+
+        def plies(driver: Any) -> list[str]:
+            return [tile.get_attribute("data-plies")
+                    for tile in driver.find_elements(By.CSS_SELECTOR, ".tile")]
+
+        wait_for(browser, lambda d: plies(d) == ["3", "2"] and len(
+            d.find_elements(By.CSS_SELECTOR, ".tile use")) == 80, "the boards did not arrive")
+        games[1].do("c2c4")
+        wait_for(browser, lambda d: plies(d) == ["3", "3"], "the second board's move is missing")
+        tiles = browser.find_elements(By.CSS_SELECTOR, ".tile")
+        assert "last 2. Nh3" in tiles[0].text and "last 2. c4" in tiles[1].text
+        assert tiles[0].location["y"] == tiles[1].location["y"]   # side by side
+        browser.save_screenshot(str(shots / "web-hall.png"))
+    finally:
+        for server in servers:
+            server.stop()
+        for game in games:
+            game.stop()
+
+
+def test_hostile_names_stay_text_in_the_browser(browser, tmp_path):
+    from boardctl.rules import Game
+    from boardctl.store import GameStore
+    from boardctl.web.snapshot import Hub
+
+    white = '<img src=x onerror="document.body.dataset.pwned = 1">'
+    black = "<script>document.body.dataset.pwned = 2</script>\"'" + "x" * 10_000
+    db = tmp_path / "games.sqlite"
+    with GameStore(db) as store:
+        store.new_game("falcon", Game().start_fen, white, black, "two-players", 0.0)
+    server = WebServer(Hub(), host="127.0.0.1", port=0, db_path=db)
+    server.start()
+    try:
+        browser.get(server.url + "games")
+        cells = browser.find_elements(By.CSS_SELECTOR, "table.games td")
+        assert cells[2].text == white and cells[3].text.startswith("<script>")
+        browser.get(server.url + "games/1")
+        wait_for(browser, lambda d: white in text(d, "players"), "the names did not appear")
+        assert browser.execute_script("return document.body.dataset.pwned") is None
+        assert not browser.find_elements(By.CSS_SELECTOR, "img")
+    finally:
+        server.stop()
+
+
+def test_boardctl_sim_web_serves_the_simulated_board(browser, tmp_path):
+    """The command a club tries first: the simulator window (SDL's dummy
+    driver here) with its page."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("pygame")
+    config = tmp_path / "config.toml"
+    with socket_port() as port:
+        config.write_text('[game]\nmode = "two-players"\n'
+                          f'[web]\nbind = "127.0.0.1"\nport = {port}\n')
+    env = {**os.environ, "HOME": str(tmp_path), "SDL_VIDEODRIVER": "dummy",
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    child = subprocess.Popen([sys.executable, "-m", "boardctl", "sim", "--web", "--config",
+                              str(config)], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stderr is not None
+        said = [child.stderr.readline() for _ in range(1)]
+        while "web page on" not in said[-1] and said[-1] and len(said) < 20:
+            said.append(child.stderr.readline())
+        assert f"web page on http://127.0.0.1:{port}/" in said[-1], said
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait_for(browser, lambda d: pieces(d) == 40 and text(d, "link") == "live",
+                 "the simulator's board is not on the page")
+        assert text(browser, "turn") == "White to move"
+    finally:
+        child.terminate()
+        child.wait(10)

@@ -1,0 +1,425 @@
+"""The web server's endpoints, through aiohttp's test client, against a
+daemon on a simulated board (stepped by hand) and a real game store."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from boardctl.rules import Game
+from boardctl.rules.pgn import read_games
+from boardctl.store import GameStore
+from boardctl.web import server as web_server
+from boardctl.web.server import make_app
+from boardctl.web.snapshot import Hub, Snapshot, WebAction
+
+from .helpers import SimGame
+
+PIN = "2468"
+CLK = re.compile(r"\{\[%clk (\d+):(\d\d):(\d\d)\]\}")
+Check = Callable[[TestClient], Awaitable[None]]
+
+
+def serve(hub: Hub, check: Check, *, pin: str = "", db: Path | None = None) -> None:
+    async def main() -> None:
+        async with TestClient(TestServer(make_app(hub, pin=pin, db_path=db))) as client:
+            await check(client)
+
+    asyncio.run(main())
+
+
+@pytest.fixture
+def game(tmp_path: Path):
+    sim = SimGame(tmp_path / "games.sqlite", game={"clock": "5+3"})
+    sim.run(0.1)
+    yield sim
+    sim.close()
+
+
+# ------------------------------------------------------------ pages
+def test_the_live_page_and_its_projector_view_are_html(game):
+    async def check(client: TestClient) -> None:
+        for path in ("/", "/?view=projector"):
+            response = await client.get(path)
+            assert response.status == 200
+            assert response.content_type == "text/html"
+            text = await response.text()
+            assert 'id="board"' in text and "/static/live.js" in text
+        text = await (await client.get("/?view=projector")).text()
+        assert 'class="view-projector"' in text
+        response = await client.get("/?view=<script>")
+        assert response.status == 400
+        assert "<script>" not in await response.text()
+
+    serve(game.hub, check)
+
+
+def test_static_assets_are_shipped_in_the_package(game):
+    async def check(client: TestClient) -> None:
+        for name, kind in (("board.js", "javascript"), ("live.js", "javascript"),
+                           ("replay.js", "javascript"), ("hall.js", "javascript"),
+                           ("style.css", "text/css"), ("pieces.svg", "image/svg+xml")):
+            response = await client.get(f"/static/{name}")
+            assert response.status == 200, name
+            assert kind in response.content_type, (name, response.content_type)
+        text = await (await client.get("/static/pieces.svg")).text()
+        assert 'id="wF"' in text and 'id="bF"' in text
+        assert (await client.get("/static/../server.py")).status in (403, 404)
+
+    serve(game.hub, check)
+
+
+# ------------------------------------------------------------ feeds
+def test_api_state_is_the_latest_snapshot_as_json(game):
+    game.move("e2e4")
+
+    async def check(client: TestClient) -> None:
+        response = await client.get("/api/state")
+        assert response.status == 200
+        assert response.content_type == "application/json"
+        assert response.headers["Access-Control-Allow-Origin"] == "*"
+        data = await response.json()
+        assert data["moves"] == ["e2e4"] and data["sans"] == ["e4"]
+        assert data["turn"] == "black" and data["result"] == "*"
+        assert data["files"] == 10 and data["ranks"] == 8 and data["variant"] == "falcon"
+        assert data["white_clock"] == 303.0 and data["clock_running"] == "black"
+        assert data["seq"] == game.hub.latest.seq
+
+    serve(game.hub, check)
+
+
+@pytest.mark.parametrize("path", ["/api/state", "/live.pgn", "/games.pgn"])
+def test_feeds_answer_304_until_they_change(game, path):
+    async def check(client: TestClient) -> None:
+        first = await client.get(path)
+        assert first.status == 200
+        etag, modified = first.headers["ETag"], first.headers["Last-Modified"]
+        same = await client.get(path, headers={"If-None-Match": etag})
+        assert same.status == 304 and same.headers["ETag"] == etag
+        assert await same.read() == b""
+        since = await client.get(path, headers={"If-Modified-Since": modified})
+        assert since.status == 304
+        junk = await client.get(path, headers={"If-Modified-Since": "yesterday-ish"})
+        assert junk.status == 200
+        game.move("e2e4")
+        changed = await client.get(path, headers={"If-None-Match": etag})
+        assert changed.status == 200 and changed.headers["ETag"] != etag
+
+    serve(game.hub, check, db=game.store.path)
+
+
+def test_live_pgn_reads_back_to_the_same_game_with_its_clocks(game):
+    for uci in ("e2e4", "e7e5", "i1h3", "b8c6"):
+        game.move(uci)
+    snap = game.hub.latest
+
+    async def check(client: TestClient) -> None:
+        response = await client.get("/live.pgn")
+        assert response.content_type == "application/x-chess-pgn"
+        text = await response.text()
+        [(tags, replayed)] = read_games(text)
+        assert tags["Variant"] == "Falcon"
+        assert [replayed.position.uci(m) for m in replayed.moves] == list(snap.moves)
+        clocks = [int(h) * 3600 + int(m) * 60 + int(s) for h, m, s in CLK.findall(text)]
+        assert clocks == [int(c) for c in snap.clocks_after if c is not None]
+        assert len(clocks) == 4 and all(290 < c <= 312 for c in clocks)
+
+    serve(game.hub, check)
+
+
+def test_live_pgn_has_no_clock_comments_without_a_clock(tmp_path):
+    sim = SimGame(tmp_path / "g.sqlite")
+    sim.move("e2e4")
+
+    async def check(client: TestClient) -> None:
+        text = await (await client.get("/live.pgn")).text()
+        assert "%clk" not in text and "1. e4 *" in text
+
+    serve(sim.hub, check)
+    sim.close()
+
+
+def test_games_pgn_reads_back_to_the_stored_games(game):
+    game.move("e2e4")
+    game.move("e7e5")
+    game.hub.request(WebAction("resign"))
+    game.run(0.1)
+    assert game.hub.latest.result == "0-1"   # White was to move, and resigned
+
+    async def check(client: TestClient) -> None:
+        response = await client.get("/games.pgn")
+        assert response.status == 200 and response.content_type == "application/x-chess-pgn"
+        games = read_games(await response.text())
+        stored = game.store.games()
+        assert len(games) == len(stored) == 1
+        tags, replayed = games[0]
+        assert [replayed.position.uci(m) for m in replayed.moves] == ["e2e4", "e7e5"]
+        assert tags["Result"] == "0-1" and tags["Termination"] == "resignation"
+        single = await client.get(f"/games/{stored[0].id}.pgn")
+        assert single.status == 200
+        assert "attachment" in single.headers["Content-Disposition"]
+        assert read_games(await single.text())[0][1].moves == replayed.moves
+
+    serve(game.hub, check, db=game.store.path)
+
+
+def test_stored_games_list_replay_and_their_errors(game):
+    game.move("e2e4")
+
+    async def check(client: TestClient) -> None:
+        listing = await client.get("/games")
+        assert listing.status == 200 and "/games/1" in await listing.text()
+        assert (await client.get("/games/1")).status == 200
+        data = await (await client.get("/api/games/1")).json()
+        assert data["sans"] == ["e4"] and len(data["fens"]) == 2
+        assert data["moves"] == [[game.geo.parse_square("e2"), game.geo.parse_square("e4")]]
+        for path in ("/api/games/99", "/games/99.pgn"):
+            response = await client.get(path)
+            assert response.status == 404 and "no game 99" in (await response.json())["error"]
+        for bad in ("x", "-1", "1e3", "99999999999999999999", "%F0%9F%92%A3"):
+            assert (await client.get(f"/games/{bad}")).status == 404, bad
+            assert (await client.get(f"/api/games/{bad}")).status == 404, bad
+
+    serve(game.hub, check, db=game.store.path)
+
+
+def test_without_a_store_the_lists_are_empty(tmp_path):
+    async def check(client: TestClient) -> None:
+        assert "No stored games yet" in await (await client.get("/games")).text()
+        assert (await client.get("/games.pgn")).status == 200
+        assert (await client.get("/api/games/1")).status == 503
+
+    serve(Hub(), check, db=tmp_path / "none.sqlite")
+
+
+# ------------------------------------------------------------ the stream
+def test_events_push_a_full_snapshot_then_every_change(game):
+    async def check(client: TestClient) -> None:
+        response = await client.get("/api/events")
+        assert response.content_type == "text/event-stream"
+
+        async def next_state() -> dict[str, Any]:
+            data = None
+            while True:
+                line = (await response.content.readline()).decode()
+                if line.startswith("data: "):
+                    data = line[6:]
+                elif line == "\n" and data is not None:
+                    import json
+                    return dict(json.loads(data))
+
+        first = await asyncio.wait_for(next_state(), 5)
+        assert first["moves"] == [] and first["seq"] == game.hub.latest.seq
+        game.move("e2e4")   # the store's connection belongs to this thread
+        later = await asyncio.wait_for(next_state(), 5)
+        while later["moves"] != ["e2e4"]:
+            later = await asyncio.wait_for(next_state(), 5)
+        assert later["seq"] > first["seq"]
+        response.close()
+
+    serve(game.hub, check)
+
+
+def test_the_number_of_streams_is_bounded(game, monkeypatch):
+    monkeypatch.setattr(web_server, "MAX_STREAMS", 2)
+
+    async def check(client: TestClient) -> None:
+        streams = [await client.get("/api/events") for _ in range(2)]
+        for stream in streams:
+            await stream.content.readline()
+        refused = await client.get("/api/events")
+        assert refused.status == 503
+        for stream in streams:
+            stream.close()
+
+    serve(game.hub, check)
+
+
+# ------------------------------------------------------------ controls
+def test_no_pin_configured_means_no_actions(game):
+    async def check(client: TestClient) -> None:
+        assert await (await client.get("/api/session")).json() == {
+            "actions": False, "authorised": False}
+        response = await client.post("/api/login", json={"pin": ""})
+        assert response.status == 403
+        response = await client.post("/api/action", json={"kind": "resign"})
+        assert response.status == 403
+
+    serve(game.hub, check)
+    assert game.hub.take_actions() == []
+
+
+def test_the_pin_is_refused_then_accepted_and_kept_in_a_strict_cookie(game):
+    async def check(client: TestClient) -> None:
+        assert (await client.post("/api/action", json={"kind": "resign"})).status == 401
+        wrong = await client.post("/api/login", json={"pin": "1111"})
+        assert wrong.status == 403 and "wrong PIN" in (await wrong.json())["error"]
+        right = await client.post("/api/login", json={"pin": PIN})
+        assert right.status == 200
+        cookie = right.headers["Set-Cookie"]
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and PIN not in cookie
+        assert (await (await client.get("/api/session")).json())["authorised"] is True
+        accepted = await client.post("/api/action", json={"kind": "level", "value": 7})
+        assert accepted.status == 202
+
+    serve(game.hub, check, pin=PIN)
+    assert game.hub.take_actions() == [WebAction("level", 7)]
+
+
+def test_a_forged_cookie_is_not_a_session(game):
+    async def check(client: TestClient) -> None:
+        client.session.cookie_jar.update_cookies({web_server.COOKIE: "0" * 64})
+        assert (await client.post("/api/action", json={"kind": "draw"})).status == 401
+
+    serve(game.hub, check, pin=PIN)
+
+
+def test_wrong_pins_are_rate_limited(game):
+    async def check(client: TestClient) -> None:
+        for _ in range(web_server.LOGIN_FAILURES[0]):
+            assert (await client.post("/api/login", json={"pin": "0000"})).status == 403
+        assert (await client.post("/api/login", json={"pin": PIN})).status == 429
+
+    serve(game.hub, check, pin=PIN)
+
+
+BAD_ACTIONS: list[tuple[Any, int]] = [
+    ({"kind": "castle"}, 400),
+    ({"kind": "<script>alert(1)</script>"}, 400),
+    ({"kind": None}, 400),
+    ({}, 400),
+    ([1, 2], 400),
+    ("resign", 400),
+    ({"kind": "level"}, 400),
+    ({"kind": "level", "value": 21}, 400),
+    ({"kind": "level", "value": -1}, 400),
+    ({"kind": "level", "value": 3.5}, 400),
+    ({"kind": "level", "value": True}, 400),
+    ({"kind": "level", "value": "5"}, 400),
+    ({"kind": "level", "value": 10**40}, 400),
+    ({"kind": "resign", "value": 1}, 400),
+    ({"kind": "resign", "value": 0}, 400),
+]
+
+
+def test_every_bad_input_gets_a_clear_4xx_and_reaches_no_daemon(game):
+    async def check(client: TestClient) -> None:
+        assert (await client.post("/api/login", json={"pin": PIN})).status == 200
+        for body, status in BAD_ACTIONS:
+            response = await client.post("/api/action", json=body)
+            assert response.status == status, body
+            assert "error" in await response.json(), body
+        raw = [
+            (b"{not json", "application/json", 400),
+            (b"\xff\xfe", "application/json", 400),
+            (b"kind=resign", "application/x-www-form-urlencoded", 415),
+            (b'{"kind": "resign"}', "text/plain", 415),
+            (b'{"kind": "' + b"x" * 10_000 + b'"}', "application/json", 413),
+        ]
+        for data, kind, status in raw:
+            response = await client.post("/api/action", data=data,
+                                         headers={"Content-Type": kind})
+            assert response.status == status, (data[:20], kind)
+            assert "Traceback" not in await response.text()
+        for pin in (None, 1234, "", "x" * 100, ["2468"]):
+            response = await client.post("/api/login", json={"pin": pin})
+            assert response.status in (400, 413), pin
+        assert (await client.get("/api/action")).status == 405
+        assert (await client.get("/nowhere")).status == 404
+
+    serve(game.hub, check, pin=PIN)
+    assert game.hub.take_actions() == []
+
+
+HOSTILE = ["<script>alert('x')</script>", '"quoted" & \'single\' <b>', "x" * 10_000,
+           "</td></tr></table><img src=x onerror=alert(1)>"]
+
+
+def test_hostile_names_from_the_store_are_escaped(tmp_path):
+    db = tmp_path / "games.sqlite"
+    with GameStore(db) as store:
+        for name in HOSTILE:
+            game_id = store.new_game("falcon", Game().start_fen, name, name[::-1],
+                                     "two-players", 0.0)
+            store.finish(game_id, "*", name[:50], 1.0)
+
+    async def check(client: TestClient) -> None:
+        text = await (await client.get("/games")).text()
+        for name in HOSTILE:
+            assert name not in text or name == "x" * 10_000
+        assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in text
+        assert "<img" not in text and "<b>" not in text
+        assert "&quot;quoted&quot; &amp;" in text
+        data = await (await client.get("/api/games/1")).json()
+        assert data["white"] == HOSTILE[0]   # JSON carries the text; the page sets textContent
+        pgn = await (await client.get("/games.pgn")).text()
+        assert [tags["White"] for tags, _ in read_games(pgn)] == HOSTILE
+
+    serve(Hub(), check, db=db)
+
+
+def test_a_failing_handler_answers_500_without_a_traceback(monkeypatch):
+    def broken(snap: Snapshot) -> str:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(web_server, "state_json", broken)
+
+    async def check(client: TestClient) -> None:
+        response = await client.get("/api/state")
+        assert response.status == 500
+        text = await response.text()
+        assert "secret detail" not in text and "Traceback" not in text
+
+    serve(Hub(), check)
+
+
+def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch):
+    """A hostile spectator opens the stream and never reads: the daemon's
+    publish never waits for it, the server drops it once a write stalls, and
+    a spectator who reads goes on getting every state."""
+    monkeypatch.setattr(web_server, "SEND_TIMEOUT", 0.5)
+    hub = Hub()
+    big = "x" * 200_000   # a snapshot this big fills the socket buffers in a few updates
+
+    async def check(client: TestClient) -> None:
+        state = client.app[web_server.STATE]
+        _never_read, writer = await asyncio.open_connection(client.host, client.port)
+        writer.write(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        await writer.drain()
+        while state.streams == 0:
+            await asyncio.sleep(0.01)
+        honest = await client.get("/api/events")
+        received = bytearray()
+
+        async def follow() -> None:
+            while chunk := await honest.content.read(1 << 20):
+                received.extend(chunk)
+
+        following = asyncio.create_task(follow())
+        while state.streams < 2:
+            await asyncio.sleep(0.01)
+        for number in range(1, 2000):
+            assert hub.publish(Snapshot(fen=str(number), prompt=big)) is True
+            await asyncio.sleep(0.02)
+            if state.streams == 1:
+                break
+        else:
+            pytest.fail("the stream that stopped reading was never dropped")
+        assert number > 1
+
+        async def arrived(seq: int) -> None:
+            while f"id: {seq}\n".encode() not in received:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(arrived(hub.latest.seq), 30)
+        following.cancel()
+        honest.close()
+        writer.close()
+
+    serve(hub, check)
