@@ -44,6 +44,7 @@ from .rules import (
     parse_uci,
     san,
 )
+from .rules.digits import NumberError, parse_whole, shown
 from .rules.pieces import SYMBOLS
 from .store import StoreError
 from .ui.state import DisplayState, PromptKind
@@ -474,9 +475,12 @@ class Daemon:
         except StoreError as exc:
             log.warning("cannot read the engine level from the store: %s", exc)
             text = None
-        if text is None or not text.isdigit() or int(text) > MAX_LEVEL:
+        try:
+            level = parse_whole(text, 0, MAX_LEVEL) if text is not None else configured
+        except NumberError:
+            log.warning("ignoring the stored engine level %s: not a level from 0 to %d",
+                        shown(text or ""), MAX_LEVEL)
             return configured
-        level = int(text)
         if level != configured and self.opponent is not None:
             try:
                 self.opponent.set_skill(level)

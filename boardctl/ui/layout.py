@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 import pygame
 
+from .size import MIN_SIZE
+
 PANEL_MIN_SHARE = 0.18     # of the screen width
 PANEL_MIN_PX = 80
 LABEL_SHARE = 0.05         # label strip, of the screen height
 BODY_SHARE = 0.06          # body text line, of the screen height
 BODY_MIN_PX = 18           # arm's length on a 3.5" 480 × 320 screen
-MIN_SIZE = (160, 120)
 
 
 @dataclass(frozen=True)
