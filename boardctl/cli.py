@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -17,11 +18,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import app
-from .board.replay import replay
+from .board.replay import parse_log, read_log, replay_events
 from .config import Config, load_config, parse_config
 from .engine import uci
 from .errors import BoardctlError
 from .headless import run_script
+from .progress import Progress
 from .rules import Game, Position, divide, get_variant, perft
 from .rules.digits import NumberError, parse_whole
 from .rules.perft import MAX_DEPTH
@@ -109,11 +111,20 @@ def _perft(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     game = Game(get_variant(args.variant), args.fen)
     try:
-        text = Path(args.log).read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"boardctl replay: cannot read {args.log}: {exc}") from None
-    for line in replay(text, game):
-        print(line)
+        stream = open(args.log, "rb")  # noqa: SIM115  # closed by the with below
+        size = os.fstat(stream.fileno()).st_size
+    except OSError as exc:
+        raise UsageError(f"boardctl replay: cannot read {args.log}: "
+                         f"{exc.strerror or exc}") from None
+    progress = Progress("boardctl replay", size, sys.stderr)
+    with stream, progress:
+        try:
+            events = parse_log(read_log(stream, progress.update), game.variant)
+            for line in replay_events(events, game):
+                print(line)
+        except OSError as exc:
+            raise UsageError(f"boardctl replay: cannot read {args.log}: "
+                             f"{exc.strerror or exc}") from None
     return 0
 
 
