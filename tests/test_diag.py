@@ -26,6 +26,7 @@ from boardctl.diag import (
     StuckSquare,
     chain_layouts,
     led_order_advice,
+    parse_square,
     parse_steps,
     render_board,
     run_scripted,
@@ -428,3 +429,10 @@ def test_every_pair_of_chain_orders_is_covered() -> None:
     assert len(layouts) == 16
     maps = {tuple(seen_square(LAYOUT, a, s) for s in range(80)) for a in layouts}
     assert len(maps) == 16
+
+
+@pytest.mark.parametrize("name", ["e²", "e٣", "e３", "e" + "4" * 5000, "e04", "k1", "e9"])
+def test_a_square_name_from_outside_is_one_line(name):
+    with pytest.raises(DiagError) as caught:
+        parse_square(name)
+    assert "no square" in str(caught.value) and len(str(caught.value)) < 100

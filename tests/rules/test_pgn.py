@@ -80,3 +80,10 @@ def test_bad_pgn_says_what_is_wrong(text, message):
     with pytest.raises(PgnError) as info:
         read_games(text)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("number", ["١.", "٣...", "²."])
+def test_move_numbers_are_ascii_digits(number):
+    # A move number in another script is a move that cannot be read, not a number.
+    with pytest.raises(PgnError):
+        read_games(f'[Variant "Falcon"]\n\n{number} e4 *')
