@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
 from .hw.pins import load_pinout
 from .rules import VARIANTS, BoardctlError
@@ -139,7 +140,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("board", "settle_ms"): (0, 5000),
     ("board", "grace_ms"): (0, 60000),
     ("leds", "brightness"): (0.0, 1.0),
-    ("engine", "skill"): (0, 20),
+    ("engine", "skill"): (0, MAX_SKILL),
     ("engine", "movetime"): (0.05, MAX_MOVETIME),
 }
 

@@ -30,7 +30,7 @@ from .board import (
 )
 from .board.reconciler import State
 from .config import Config
-from .engine import Limits
+from .engine import MAX_SKILL, Limits
 from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
 from .rules import (
@@ -56,7 +56,7 @@ BLINK_HZ = 2.0
 TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
 ENGINE_RETRIES = 3     # engine processes started again on one position before giving up
 ENGINE_RETRY_DELAY = 1.0
-MAX_LEVEL = 20
+MAX_LEVEL = MAX_SKILL             # the engine's levels, 0 to 20
 LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
 NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
 
