@@ -197,18 +197,20 @@ def _writable_file(text: str) -> None:
     if not text:
         return  # no recording
     path = Path(text)
-    if path.is_dir():
-        raise ConfigError(f"{shown(text)} is a directory, not a file")
-    if path.exists():
-        ok = path.is_file() and os.access(path, os.W_OK)
-        if not ok:
-            raise ConfigError(f"cannot write to {shown(text)}")
-        return
-    parent = path.parent
-    if not parent.is_dir():
-        raise ConfigError(f"{shown(text)}: no directory {shown(str(parent))}")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ConfigError(f"{shown(text)}: cannot create files in {shown(str(parent))}")
+    try:
+        if path.is_dir():
+            raise ConfigError(f"{shown(text)} is a directory, not a file")
+        if path.exists():
+            if not (path.is_file() and os.access(path, os.W_OK)):
+                raise ConfigError(f"cannot write to {shown(text)}")
+            return
+        parent = path.parent
+        if not parent.is_dir():
+            raise ConfigError(f"{shown(text)}: no directory {shown(str(parent))}")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise ConfigError(f"{shown(text)}: cannot create files in {shown(str(parent))}")
+    except OSError as exc:  # a name too long, a loop of links, ...
+        raise ConfigError(f"cannot use {shown(text)}: {exc.strerror or exc}") from None
 
 
 def _engine_command(text: str) -> None:

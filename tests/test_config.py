@@ -120,10 +120,11 @@ def test_values_that_cannot_run_are_refused_at_load(tmp_path, toml, needle):
 def _paths(tmp_path):
     (tmp_path / "dir").mkdir()
     return {"missing": str(tmp_path / "missing.toml"), "dir": str(tmp_path / "dir"),
-            "no-dir": str(tmp_path / "no" / "such" / "file.log")}
+            "no-dir": str(tmp_path / "no" / "such" / "file.log"),
+            "long": str(tmp_path / ("x" * 5000))}
 
 
-@pytest.mark.parametrize("kind", ["missing", "dir"])
+@pytest.mark.parametrize("kind", ["missing", "dir", "long"])
 def test_a_pinout_that_cannot_be_read_is_refused_at_load(tmp_path, kind):
     with pytest.raises(ConfigError, match=r"\[board\] pinout: cannot read"):
         parse_config({"board": {"pinout": _paths(tmp_path)[kind]}})
@@ -137,7 +138,8 @@ def test_a_pinout_that_is_not_one_is_refused_at_load(tmp_path):
 
 
 @pytest.mark.parametrize(("kind", "needle"), [("dir", "is a directory"),
-                                              ("no-dir", "no directory")])
+                                              ("no-dir", "no directory"),
+                                              ("long", "File name too long")])
 def test_a_record_file_that_cannot_be_written_is_refused_at_load(tmp_path, kind, needle):
     with pytest.raises(ConfigError, match=rf"\[board\] record: .*{needle}"):
         parse_config({"board": {"record": _paths(tmp_path)[kind]}})

@@ -127,7 +127,7 @@ def paths(tmp_path_factory):
     return {"none": "", "missing": str(root / "missing.toml"), "dir": str(root / "dir"),
             "pinout": str(pinout), "bad": str(root / "bad.toml"),
             "new": str(root / "record.log"), "no-dir": str(root / "no" / "file.log"),
-            "unicode": str(root / "ünïcødé²")}
+            "unicode": str(root / "ünïcødé²"), "long": str(root / ("x" * 5000))}
 
 
 @pytest.fixture
