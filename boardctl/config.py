@@ -22,8 +22,8 @@ from typing import Any
 
 from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
-from .hw.pins import load_pinout
-from .rules import VARIANTS, BoardctlError
+from .hw.pins import FILES, RANKS, load_pinout
+from .rules import VARIANTS, BoardctlError, get_variant
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
 from .ui.size import SizeError, parse_size
 
@@ -226,6 +226,14 @@ def _engine_command(text: str) -> None:
         raise ConfigError(f"no program {shown(argv[0])} found (not on PATH, or not executable)")
 
 
+def _fits_board(name: str) -> None:
+    """A preset larger than the board cannot be set up on it (nor simulated)."""
+    geometry = get_variant(name).geometry
+    if geometry.files > FILES or geometry.ranks > RANKS:
+        raise ConfigError(f"{name} is played on {geometry.files}x{geometry.ranks} squares, "
+                          f"the board has {FILES}x{RANKS}")
+
+
 def _clock(text: str) -> None:
     if text:  # "" is no clock
         parse_clock(text)
@@ -242,6 +250,7 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("display", "size"): _size,
     ("engine", "external"): _engine_command,
     ("game", "clock"): _clock,
+    ("game", "variant"): _fits_board,
 }
 
 

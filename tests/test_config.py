@@ -107,6 +107,7 @@ def test_parse_config_from_a_dict():
     ('[board]\nserial_port = "/dev/tty\\u0000"', "[board] serial_port: contains a control"),
     ('[board]\nsettle_ms = true', "[board] settle_ms: expected int"),
     ('[game]\nmode = "' + "x" * 5000 + '"', "[game] mode"),
+    ('[game]\nvariant = "falcon-10x10"', "[game] variant: falcon-10x10 is played on 10x10"),
 ])
 def test_values_that_cannot_run_are_refused_at_load(tmp_path, toml, needle):
     path = tmp_path / "config.toml"

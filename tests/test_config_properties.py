@@ -13,7 +13,7 @@ import json
 import math
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from boardctl.cli import main
@@ -147,7 +147,10 @@ def test_the_strategies_reach_both_outcomes(paths, tmp_path, capsys, quick_engin
     assert main(["sim", "--headless", "--script", str(script), "--config", str(bad)]) == 2
 
 
+# No shrinking: each example starts an engine process, and shrinking one took
+# over five minutes; the example as generated is small enough to read.
 @settings(max_examples=EXAMPLES, deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_configuration_is_refused_in_one_line_or_plays(paths, tmp_path, capsys,
