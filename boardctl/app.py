@@ -199,7 +199,11 @@ def run(config: Config) -> int:
                 log.warning("no display (%s): running without one", exc)
         recorder = None
         if config.board.record:
-            recorder = stack.enter_context(open(config.board.record, "a", encoding="utf-8"))
+            try:
+                recorder = stack.enter_context(open(config.board.record, "a", encoding="utf-8"))
+            except OSError as exc:  # checked at load, but it may have changed since
+                raise StartError(f"[board] record: cannot write to {config.board.record}: "
+                                 f"{exc.strerror or exc}") from None
         daemon = build(config, stack, display=display, notifier=notifier, recorder=recorder,
                        now=time.monotonic())
 

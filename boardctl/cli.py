@@ -8,21 +8,25 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import NoReturn
 
 from . import app
-from .board.replay import replay
+from .board.replay import parse_log, read_log, replay_events
 from .config import Config, load_config, parse_config
 from .engine import uci
 from .errors import BoardctlError
 from .headless import run_script
+from .progress import Progress
 from .rules import VARIANTS, Game, Position, divide, get_variant, perft
+from .rules.digits import NumberError, parse_whole
+from .rules.perft import MAX_DEPTH
 from .store import GameStore, default_db_path, pgn_command
 from .ui import keys
 
@@ -32,6 +36,19 @@ class UsageError(BoardctlError, ValueError):
 
 
 _VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
+
+# Game numbers are SQLite rowids, which never exceed a signed 64-bit integer.
+MAX_GAME_ID = 2**63 - 1
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: ASCII digits in ``[low, high]``, else one clear line."""
+    def parse(text: str) -> int:
+        try:
+            return parse_whole(text, low, high)
+        except NumberError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,7 +61,7 @@ def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boardctl", description="Falcon Chess board controller.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = commands.add_parser("perft", help="count the leaf nodes of the move tree")
-    p.add_argument("depth", type=int, help="plies to search (0 or more)")
+    p.add_argument("depth", type=_whole(0, MAX_DEPTH), help=f"plies to search (0 to {MAX_DEPTH})")
     p.add_argument("--fen", help="start from this position (default: the variant's start)")
     p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
     p.add_argument("--divide", action="store_true", help="print the count below each move")
@@ -70,7 +87,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
     p = commands.add_parser("pgn", help="export stored games as PGN")
-    p.add_argument("game", nargs="?", type=int, help="game number (default: the latest)")
+    p.add_argument("game", nargs="?", type=_whole(1, MAX_GAME_ID),
+                   help="game number (default: the latest)")
     p.add_argument("--all", action="store_true", help="every stored game")
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
     p = commands.add_parser("screenshot", help="render the display for a position to a PNG")
@@ -89,8 +107,6 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _perft(args: argparse.Namespace) -> int:
-    if args.depth < 0:
-        raise UsageError(f"boardctl perft: depth must be 0 or more, got {args.depth}")
     pos = Position(args.fen, get_variant(args.variant))
     if args.divide and args.depth > 0:
         rows = divide(pos, args.depth)
@@ -105,11 +121,20 @@ def _perft(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     game = Game(get_variant(args.variant), args.fen)
     try:
-        text = Path(args.log).read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"boardctl replay: cannot read {args.log}: {exc}") from None
-    for line in replay(text, game):
-        print(line)
+        stream = open(args.log, "rb")  # noqa: SIM115  # closed by the with below
+        size = os.fstat(stream.fileno()).st_size
+    except OSError as exc:
+        raise UsageError(f"boardctl replay: cannot read {args.log}: "
+                         f"{exc.strerror or exc}") from None
+    progress = Progress("boardctl replay", size, sys.stderr)
+    with stream, progress:
+        try:
+            events = parse_log(read_log(stream, progress.update), game.variant)
+            for line in replay_events(events, game):
+                print(line)
+        except OSError as exc:
+            raise UsageError(f"boardctl replay: cannot read {args.log}: "
+                             f"{exc.strerror or exc}") from None
     return 0
 
 

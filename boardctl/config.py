@@ -11,12 +11,22 @@ and says what is wrong with it, e.g.::
 from __future__ import annotations
 
 import ipaddress
+import os
+import re
+import shlex
+import shutil
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .engine.search import MAX_SKILL
+from .hw.errors import PinoutError
+from .hw.pins import load_pinout
 from .rules import VARIANTS, BoardctlError
+from .rules.digits import SHOWN, NumberError, parse_decimal, shown
+from .ui.size import SizeError, parse_size
 
 DEFAULT_PATH = Path("/etc/boardctl/config.toml")
 
@@ -94,16 +104,42 @@ class Config:
 
     @property
     def display_size(self) -> tuple[int, int]:
-        width, height = self.display.size.split("x")
-        return int(width), int(height)
+        return parse_size(self.display.size)
 
     @property
     def clock_seconds(self) -> tuple[float, float] | None:
         """(start, increment) in seconds, or None without a clock."""
-        if not self.game.clock:
-            return None
-        minutes, increment = self.game.clock.split("+")
-        return float(minutes) * 60, float(increment)
+        return parse_clock(self.game.clock) if self.game.clock else None
+
+
+# A clock of ten hours a side is longer than any game over the board; the
+# increment has the same ceiling as a move's thinking time.  Both keep every
+# clock a number the screen can show and the engine can divide.
+MAX_CLOCK_MINUTES = 600.0
+MAX_MOVETIME = 600.0
+_CLOCK = re.compile(r"([0-9.]+)\+([0-9.]+)", re.ASCII)
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """``"5+3"`` (minutes + seconds of increment) → ``(300.0, 3.0)``.
+
+    :raises ConfigError: when the text is not that, or out of range.
+    """
+    match = _CLOCK.fullmatch(text)
+    try:
+        if match is None:
+            raise NumberError(text)
+        minutes = parse_decimal(match[1], 0.0, MAX_CLOCK_MINUTES)
+        increment = parse_decimal(match[2], 0.0, MAX_MOVETIME)
+        if minutes <= 0:
+            raise NumberError(text)
+    except NumberError:
+        raise ConfigError(
+            f"expected minutes+increment such as 5+3, with 0 < minutes <= "
+            f"{MAX_CLOCK_MINUTES:g} and 0 <= increment <= {MAX_MOVETIME:g} seconds; "
+            f"got {shown(text)}"
+        ) from None
+    return minutes * 60, increment
 
 
 _CHOICES = {
@@ -117,10 +153,18 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("board", "settle_ms"): (0, 5000),
     ("board", "grace_ms"): (0, 60000),
     ("leds", "brightness"): (0.0, 1.0),
-    ("engine", "skill"): (0, 20),
-    ("engine", "movetime"): (0.05, 600.0),
+    ("engine", "skill"): (0, MAX_SKILL),
+    ("engine", "movetime"): (0.05, MAX_MOVETIME),
     ("web", "port"): (1, 65535),
 }
+
+
+def _shown(value: Any) -> str:
+    """A value quoted back in an error: one line of readable length."""
+    if isinstance(value, str):
+        return shown(value)
+    text = repr(value)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}… ({len(text)} characters)"
 
 
 def _check(section: str, key: str, value: Any, default: Any) -> Any:
@@ -129,38 +173,110 @@ def _check(section: str, key: str, value: Any, default: Any) -> Any:
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if type(value) is not kind:
-        raise ConfigError(f"{where}: expected {kind.__name__}, got {value!r}")
+        raise ConfigError(f"{where}: expected {kind.__name__}, got {_shown(value)}")
     choices = _CHOICES.get((section, key))
     if choices and value not in choices:
-        raise ConfigError(f"{where}: expected one of {', '.join(choices)}; got {value!r}")
+        raise ConfigError(f"{where}: expected one of {', '.join(choices)}; got {_shown(value)}")
     bounds = _RANGES.get((section, key))
     if bounds and not bounds[0] <= value <= bounds[1]:
-        raise ConfigError(f"{where}: must be between {bounds[0]:g} and {bounds[1]:g}; got {value}")
-    if (section, key) == ("display", "size"):
-        parts = value.split("x")
-        if len(parts) != 2 or not all(p.isdigit() and int(p) > 0 for p in parts):
-            raise ConfigError(f"{where}: expected WIDTHxHEIGHT such as 480x320; got {value!r}")
-    if (section, key) == ("game", "clock") and value:
-        parts = value.split("+")
+        raise ConfigError(f"{where}: must be between {bounds[0]:g} and {bounds[1]:g}; "
+                          f"got {_shown(value)}")
+    if isinstance(value, str) and value and not value.isprintable():
+        # A NUL or a control character in a path or a command is a typo, and
+        # the operating system would refuse it with a less helpful error.
+        raise ConfigError(f"{where}: contains a control character: {_shown(value)}")
+    check = _FORMATS.get((section, key))
+    if check is not None:
         try:
-            ok = len(parts) == 2 and float(parts[0]) > 0 and float(parts[1]) >= 0
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ConfigError(f"{where}: expected minutes+increment such as 5+3; got {value!r}")
-    if (section, key) == ("web", "bind") and value != "auto":
-        try:
-            ipaddress.ip_address(value)
-        except ValueError:
-            raise ConfigError(f"{where}: expected auto or an IP address such as "
-                              f"192.168.1.20; got {value!r}") from None
-    if (section, key) == ("web", "pin") and value:
-        low, high = PIN_LENGTH
-        if not (low <= len(value) <= high and value.isascii() and value.isprintable()
-                and value.strip() == value):
-            raise ConfigError(f"{where}: expected {low} to {high} printable ASCII characters "
-                              "without spaces at the ends (or \"\" for no actions)")
+            check(value)
+        except (ConfigError, SizeError) as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     return value
+
+
+def _readable_pinout(text: str) -> None:
+    if not text:
+        return  # the pinout that ships with boardctl
+    try:
+        load_pinout(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ConfigError(f"cannot read {shown(text)}: {reason}") from None
+    except PinoutError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _writable_file(text: str) -> None:
+    """A file the daemon can append to: there and writable, or creatable."""
+    if not text:
+        return  # no recording
+    path = Path(text)
+    try:
+        if path.is_dir():
+            raise ConfigError(f"{shown(text)} is a directory, not a file")
+        if path.exists():
+            if not (path.is_file() and os.access(path, os.W_OK)):
+                raise ConfigError(f"cannot write to {shown(text)}")
+            return
+        parent = path.parent
+        if not parent.is_dir():
+            raise ConfigError(f"{shown(text)}: no directory {shown(str(parent))}")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise ConfigError(f"{shown(text)}: cannot create files in {shown(str(parent))}")
+    except OSError as exc:  # a name too long, a loop of links, ...
+        raise ConfigError(f"cannot use {shown(text)}: {exc.strerror or exc}") from None
+
+
+def _engine_command(text: str) -> None:
+    if not text:
+        return  # the built-in engine
+    try:
+        argv = shlex.split(text)
+    except ValueError as exc:
+        raise ConfigError(f"not a command line ({exc}): {shown(text)}") from None
+    if not argv:
+        raise ConfigError("an empty command")
+    if shutil.which(argv[0]) is None:
+        raise ConfigError(f"no program {shown(argv[0])} found (not on PATH, or not executable)")
+
+
+def _clock(text: str) -> None:
+    if text:  # "" is no clock
+        parse_clock(text)
+
+
+def _size(text: str) -> None:
+    parse_size(text)
+
+
+# Keys whose text has a format of its own; each raises with what is wrong.
+def _bind(text: str) -> None:
+    if text == "auto":
+        return
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        raise ConfigError("expected auto or an IP address such as 192.168.1.20; "
+                          f"got {shown(text)}") from None
+
+
+def _pin(text: str) -> None:
+    low, high = PIN_LENGTH
+    if text and not (low <= len(text) <= high and text.isascii() and text.isprintable()
+                     and text.strip() == text):
+        raise ConfigError(f"expected {low} to {high} printable ASCII characters without "
+                          "spaces at the ends (or \"\" for no actions)")
+
+
+_FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
+    ("board", "pinout"): _readable_pinout,
+    ("board", "record"): _writable_file,
+    ("display", "size"): _size,
+    ("engine", "external"): _engine_command,
+    ("game", "clock"): _clock,
+    ("web", "bind"): _bind,
+    ("web", "pin"): _pin,
+}
 
 
 def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
@@ -198,6 +314,9 @@ def load_config(path: Path | None) -> Config:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"config {path}: cannot read it: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config {path}: not UTF-8 text (byte {exc.start} is "
+                          f"{exc.object[exc.start]:#04x})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -40,7 +40,7 @@ from .board import (
 from .board.guidance import piece_name
 from .board.reconciler import State
 from .config import Config
-from .engine import Limits
+from .engine import MAX_SKILL, Limits
 from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
 from .hw.base import ExplainsProblems, MayLag
@@ -55,6 +55,7 @@ from .rules import (
     parse_uci,
     san,
 )
+from .rules.digits import NumberError, parse_whole, shown
 from .rules.pieces import SYMBOLS
 from .store import StoreError
 from .ui.state import DisplayState, PromptKind
@@ -66,7 +67,7 @@ LOOP_HZ = 50
 TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
 ENGINE_RETRIES = 3     # engine processes started again on one position before giving up
 ENGINE_RETRY_DELAY = 1.0
-MAX_LEVEL = 20
+MAX_LEVEL = MAX_SKILL             # the engine's levels, 0 to 20
 LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
 NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
 # The web page's snapshot is built at once after a move or an action, else at most this
@@ -513,9 +514,12 @@ class Daemon:
         except StoreError as exc:
             log.warning("cannot read the engine level from the store: %s", exc)
             text = None
-        if text is None or not (text.isascii() and text.isdigit()) or int(text) > MAX_LEVEL:
+        try:
+            level = parse_whole(text, 0, MAX_LEVEL) if text is not None else configured
+        except NumberError:
+            log.warning("ignoring the stored engine level %s: not a level from 0 to %d",
+                        shown(text or ""), MAX_LEVEL)
             return configured
-        level = int(text)
         if level != configured and self.opponent is not None:
             try:
                 self.opponent.set_skill(level)

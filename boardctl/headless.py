@@ -20,10 +20,15 @@ from .config import Config
 from .daemon import Daemon, Opponent
 from .hw.pins import SQUARES
 from .hw.sim import SimBoard, SimLeds
-from .rules import Game, get_variant
+from .rules import BoardctlError, Game, get_variant
 
 SCAN_HZ = 100
-ENGINE_WAIT = 120.0   # real seconds an engine may take before the run gives up
+ENGINE_WAIT = 120.0   # real seconds an engine may think before it is told to stop
+STOP_WAIT = 10.0      # real seconds a stopped engine may take to answer
+
+
+class HeadlessError(BoardctlError, RuntimeError):
+    """The headless run cannot go on: the engine does not answer even when stopped."""
 
 
 def run_script(
@@ -60,12 +65,14 @@ def run_script(
     shown: object = None
     seen = 0
 
+    quiet_since = 0.0   # the time of the last event of the script
+
     def advance(until: float) -> None:
         nonlocal now, shown, seen
         while now <= until:
             daemon.step(now)
             if daemon.request is not None:
-                daemon.wait_for_engine(ENGINE_WAIT)
+                _wait_for_engine(daemon)
             for event in daemon.events[seen:]:
                 emit(event.line())
             seen = len(daemon.events)
@@ -74,9 +81,14 @@ def run_script(
                 emit(f"engine {daemon.game.position.uci(move)}")
             shown = move
             now = round(now + step, 6)
+            if now - quiet_since > RUN_ON and daemon.request is None:
+                # All that settles has settled: only the clocks run, and they
+                # count the time passed whatever the step.
+                now = max(now, round(until - until % step, 6))
 
     for event in events:
         advance(event.time)
+        quiet_since = event.time
         # As in ``boardctl replay``, a hand the sensors cannot see (a lift
         # from an empty square, a piece put on a full one) changes nothing.
         full = board.occupancy >> event.square & 1 if event.square >= 0 else 0
@@ -92,3 +104,18 @@ def run_script(
     emit(f"game {moves}" if moves else "game")
     emit(f"fen {pos.fen()}")
     return daemon
+
+
+def _wait_for_engine(daemon: Daemon) -> None:
+    """Virtual time stands still while the engine thinks, up to ``ENGINE_WAIT``.
+
+    :raises HeadlessError: when even a stopped engine does not answer.
+    """
+    daemon.wait_for_engine(ENGINE_WAIT)
+    if daemon.request is None or daemon.opponent is None:
+        return
+    daemon.opponent.stop()
+    daemon.wait_for_engine(STOP_WAIT)
+    if daemon.request is not None:
+        raise HeadlessError(f"the engine did not answer within {ENGINE_WAIT + STOP_WAIT:g} s, "
+                            "even when told to stop")

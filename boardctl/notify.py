@@ -30,6 +30,8 @@ import socket
 import time
 from collections.abc import Callable, Mapping
 
+from .rules.digits import NumberError, parse_whole
+
 log = logging.getLogger(__name__)
 
 # A send that cannot go through at once (systemd's queue full) gives up after
@@ -39,6 +41,7 @@ SEND_TIMEOUT = 1.0
 # quarter, not a half: a loop that itself pings at half the period (systemd's
 # advice) then still sends every time, even with a little jitter.
 WATCHDOG_MIN_GAP = 0.25
+MAX_ENV_INT = 2**63 - 1    # systemd's microsecond counts and pids are 64-bit at most
 
 
 class Notifier:
@@ -173,8 +176,8 @@ def _positive_int(env: Mapping[str, str], name: str) -> int | None:
     if value is None or value == "":
         return None
     try:
-        number = int(value, 10)
-    except ValueError:
+        number = parse_whole(value, 1, MAX_ENV_INT)
+    except NumberError:
         number = 0
     if number <= 0:
         log.warning("ignoring %s=%r: not a positive integer", name, value)

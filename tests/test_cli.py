@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from boardctl.cli import main
 
@@ -67,3 +69,61 @@ def test_bad_input_is_one_line_on_stderr_and_a_nonzero_exit(args, needle):
     assert len(lines) == 1, result.stderr
     assert needle in lines[0]
     assert "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------------ numbers (issue 11)
+# What str.isdigit() and int() take that is no number, and numbers too large:
+# each command-line number is refused in one line with exit status 2.
+NUMBER_PROBES = ["²", "٣", "１", "1_0", "+1", " 1", "1e3", "-1", "9" * 5000, str(2**63), ""]
+
+
+def _one_line_exit_2(args, capsys):
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1 and len(captured.err) < 300
+    return captured.err
+
+
+@pytest.mark.parametrize("text", [*NUMBER_PROBES, "33", "1000"])
+def test_perft_depth_is_ascii_and_bounded(text, capsys):
+    err = _one_line_exit_2(["perft", text], capsys)
+    assert "argument depth: expected a whole number from 0 to 32" in err
+
+
+@pytest.mark.parametrize("text", [*NUMBER_PROBES, "0", "9223372036854775808"])
+def test_pgn_game_number_is_ascii_and_bounded(text, capsys, tmp_path):
+    err = _one_line_exit_2(["pgn", text, "--db", str(tmp_path / "none.sqlite")], capsys)
+    assert "argument game: expected a whole number from 1 to 9223372036854775807" in err
+
+
+@pytest.mark.parametrize("size", ["²x320", "480x٣٢٠", "20000x20000", "9" * 5000 + "x320",
+                                  "100x100", "480x320x2"])
+def test_screenshot_size_is_ascii_and_bounded(size, capsys, tmp_path):
+    err = _one_line_exit_2(["screenshot", "--size", size, str(tmp_path / "s.png")], capsys)
+    assert "size" in err
+
+
+@pytest.mark.parametrize("fen_tail", ["- ² 1", "- 0 ²", "- 0 " + "9" * 5000, "e² 0 1",
+                                      "- " + "1" * 30 + " 1"])
+def test_fen_numbers_on_the_command_line_are_one_line(fen_tail, capsys):
+    fen = f"rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR b KQkq {fen_tail}"
+    assert "invalid FEN" in _one_line_exit_2(["perft", "1", "--fen", fen], capsys)
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(max_size=12), st.integers(-10**25, 10**25).map(str)))
+def test_perft_depth_from_any_text_counts_or_is_one_line(capsys, text):
+    assume(not text.startswith("-") or text.lstrip("-").isdigit())  # "-x" reads as an option
+    try:
+        depth = int(text) if text.isascii() and text.isdigit() else None
+    except ValueError:
+        depth = None
+    assume(depth is None or depth <= 2 or depth > 32)  # deep counts take long
+    args = ["perft", "--fen", "k9/10/10/10/10/10/10/9K w - - 0 1", "--", text]
+    if depth is not None and depth <= 2:
+        assert main(args) == 0
+        assert capsys.readouterr().out.strip().isdigit()
+    else:
+        _one_line_exit_2(args, capsys)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from boardctl.config import Config, ConfigError, load_config, parse_config
+from boardctl.hw.pins import repo_pinout_path
 
 
 def test_no_file_means_the_defaults(tmp_path, monkeypatch):
@@ -76,3 +79,95 @@ def test_unreadable_file_is_one_clear_line(tmp_path):
 def test_parse_config_from_a_dict():
     assert parse_config({"game": {"human": "black"}}).game.human == "black"
     assert Path(parse_config({}).source).name == "(text)"
+
+
+# ------------------------------------------------- values that used to pass (issue 11)
+@pytest.mark.parametrize(("toml", "needle"), [
+    ('[game]\nclock = "inf+0"', "[game] clock: expected minutes+increment"),
+    ('[game]\nclock = "1e400+0"', "[game] clock"),
+    ('[game]\nclock = "nan+0"', "[game] clock"),
+    ('[game]\nclock = "601+0"', "[game] clock"),
+    ('[game]\nclock = "0+5"', "[game] clock"),
+    ('[game]\nclock = "5+601"', "[game] clock"),
+    ('[game]\nclock = "٥+3"', "[game] clock"),
+    ('[game]\nclock = "1_0+3"', "[game] clock"),
+    ('[game]\nclock = " 5+3"', "[game] clock"),
+    ('[game]\nclock = "' + "9" * 5000 + '+0"', "[game] clock"),
+    ('[display]\nsize = "20000x20000"', "[display] size: '20000x20000' is outside"),
+    ('[display]\nsize = "²x320"', "[display] size: expected WIDTHxHEIGHT"),
+    ('[display]\nsize = "480x٣٢٠"', "[display] size"),
+    ('[display]\nsize = "100x100"', "[display] size"),
+    ('[display]\nsize = ""', "[display] size"),
+    ('[engine]\nexternal = \'foo "bar\'', "[engine] external: not a command line"),
+    ('[engine]\nexternal = "no-such-engine-boardctl"', "[engine] external: no program"),
+    ('[engine]\nexternal = " "', "[engine] external: an empty command"),
+    ('[engine]\nmovetime = inf', "[engine] movetime: must be between"),
+    ('[engine]\nskill = 99999999999999999999', "[engine] skill: must be between"),
+    ('[leds]\nbrightness = nan', "[leds] brightness"),
+    ('[board]\nserial_port = "/dev/tty\\u0000"', "[board] serial_port: contains a control"),
+    ('[board]\nsettle_ms = true', "[board] settle_ms: expected int"),
+    ('[game]\nmode = "' + "x" * 5000 + '"', "[game] mode"),
+])
+def test_values_that_cannot_run_are_refused_at_load(tmp_path, toml, needle):
+    path = tmp_path / "config.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert needle in message and "\n" not in message and len(message) < 300
+
+
+def _paths(tmp_path):
+    (tmp_path / "dir").mkdir()
+    return {"missing": str(tmp_path / "missing.toml"), "dir": str(tmp_path / "dir"),
+            "no-dir": str(tmp_path / "no" / "such" / "file.log"),
+            "long": str(tmp_path / ("x" * 5000))}
+
+
+@pytest.mark.parametrize("kind", ["missing", "dir", "long"])
+def test_a_pinout_that_cannot_be_read_is_refused_at_load(tmp_path, kind):
+    with pytest.raises(ConfigError, match=r"\[board\] pinout: cannot read"):
+        parse_config({"board": {"pinout": _paths(tmp_path)[kind]}})
+
+
+def test_a_pinout_that_is_not_one_is_refused_at_load(tmp_path):
+    path = tmp_path / "pinout.toml"
+    path.write_text("[pi\n")
+    with pytest.raises(ConfigError, match=r"\[board\] pinout: .*not valid TOML"):
+        parse_config({"board": {"pinout": str(path)}})
+
+
+@pytest.mark.parametrize(("kind", "needle"), [("dir", "is a directory"),
+                                              ("no-dir", "no directory"),
+                                              ("long", "File name too long")])
+def test_a_record_file_that_cannot_be_written_is_refused_at_load(tmp_path, kind, needle):
+    with pytest.raises(ConfigError, match=rf"\[board\] record: .*{needle}"):
+        parse_config({"board": {"record": _paths(tmp_path)[kind]}})
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_a_record_file_in_a_read_only_directory_is_refused_at_load(tmp_path):
+    tmp_path.chmod(0o500)
+    try:
+        with pytest.raises(ConfigError, match=r"\[board\] record: .*cannot create"):
+            parse_config({"board": {"record": str(tmp_path / "stream.log")}})
+    finally:
+        tmp_path.chmod(0o700)
+
+
+def test_good_paths_and_commands_are_taken(tmp_path):
+    pinout = tmp_path / "pinout.toml"
+    pinout.write_text(repo_pinout_path().read_text())
+    config = parse_config({"board": {"pinout": str(pinout), "record": str(tmp_path / "s.log")},
+                           "engine": {"external": f"'{sys.executable}' -c pass"},
+                           "game": {"clock": "0.5+0", "mode": "teaching"}})
+    assert config.board.pinout == str(pinout)
+    assert config.clock_seconds == (30.0, 0.0)
+
+
+def test_a_file_that_is_not_utf8_is_one_line(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'[game]\nmode = "\xff"\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert "not UTF-8" in str(info.value) and "\n" not in str(info.value)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from boardctl.board import Role
 from boardctl.board.lights import LIGHTS
 from boardctl.config import parse_config
@@ -253,6 +255,16 @@ def _board_daemon(config, store, opponent, resume=None):
     buttons = SimButtons()
     daemon = Daemon(config, board, store, buttons=buttons, opponent=opponent, resume=resume)
     return daemon, buttons
+
+
+@pytest.mark.parametrize("stored", ["²", "٣", "21", "-1", "9" * 5000, ""])
+def test_a_stored_level_that_is_no_level_is_ignored(stored):
+    store = MemoryStore()
+    store.set_setting("engine.level", stored)
+    opponent = ScriptedOpponent([])
+    config = parse_config({"game": {"mode": "engine"}, "engine": {"skill": 9}})
+    daemon, _ = _board_daemon(config, store, opponent)
+    assert daemon.level == 9 and opponent.skills == []
 
 
 def test_next_and_prev_change_the_engine_level_which_is_kept():

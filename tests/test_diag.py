@@ -26,6 +26,7 @@ from boardctl.diag import (
     StuckSquare,
     chain_layouts,
     led_order_advice,
+    parse_square,
     parse_steps,
     render_board,
     run_scripted,
@@ -439,3 +440,10 @@ def test_the_board_grid_explains_its_marks_and_the_prompts_name_the_lights():
     from boardctl.diag import core
     assert lights.BLUE.rgb == core.DONE_COLOUR
     assert lights.WHITE.rgb == core.CHECK_COLOUR
+
+
+@pytest.mark.parametrize("name", ["e²", "e٣", "e３", "e" + "4" * 5000, "e04", "k1", "e9"])
+def test_a_square_name_from_outside_is_one_line(name):
+    with pytest.raises(DiagError) as caught:
+        parse_square(name)
+    assert "no square" in str(caught.value) and len(str(caught.value)) < 100

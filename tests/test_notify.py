@@ -151,6 +151,9 @@ def test_a_loop_pinging_at_half_the_period_is_never_throttled(systemd):
     ({"WATCHDOG_USEC": "-5"}, None),
     ({"WATCHDOG_USEC": "30s"}, None),
     ({"WATCHDOG_USEC": "3.5"}, None),
+    ({"WATCHDOG_USEC": "٣٠٠٠٠٠٠٠"}, None),       # int() takes other scripts' digits
+    ({"WATCHDOG_USEC": "30_000_000"}, None),
+    ({"WATCHDOG_USEC": "9" * 5000}, None),
 ])
 def test_watchdog_interval_from_the_environment(env, interval):
     pids = {"<me>": str(os.getpid()), "<other>": str(os.getpid() + 1)}

@@ -12,14 +12,21 @@ taken as it comes: the reading simply stays as it was, as a sensor would.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from ..rules import BoardctlError, Game, PieceType, SquareError, Variant
+from ..rules.digits import NumberError, parse_decimal, shown
 from ..rules.pieces import SYMBOLS
 from .reconciler import Reconciler, ReconcilerConfig
 
 RUN_ON = 30.0  # seconds of virtual time after the last event
+# The latest time a log may give: some four months of readings, more than a
+# daemon runs between restarts (its recorder counts from its start), and small
+# enough that a microsecond still counts in a float of that size.
+MAX_SECONDS = 10_000_000.0
+MAX_LINE_BYTES = 4096  # a real line is under 40 bytes; a longer one is not a log
 
 
 class LogError(BoardctlError, ValueError):
@@ -34,28 +41,54 @@ class LogEvent:
     piece: PieceType | None = None
 
 
-def parse_log(text: str, variant: Variant) -> Iterator[LogEvent]:
-    """The events of a log, checked line by line.
+def read_log(stream: BinaryIO, progress: Callable[[int], None] | None = None) -> Iterator[str]:
+    """The lines of a log file opened in binary, one at a time, so that a log
+    of any length is read in bounded memory.  ``progress`` gets the bytes
+    read so far after each line.
+
+    :raises LogError: for a line that is not UTF-8 or is over
+        :data:`MAX_LINE_BYTES` long.
+    """
+    done = 0
+    number = 0
+    while raw := stream.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        done += len(raw)
+        if len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+            raise LogError(f"line {number}: longer than {MAX_LINE_BYTES} bytes")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LogError(f"line {number}: not UTF-8 text") from None
+        if progress is not None:
+            progress(done)
+        yield text
+
+
+def parse_log(lines: str | Iterable[str], variant: Variant) -> Iterator[LogEvent]:
+    """The events of a log (its text, or its lines one by one), checked line
+    by line.
 
     :raises LogError: naming the line number and what is wrong with it.
     """
     geo = variant.geometry
     last = 0.0
-    for number, raw in enumerate(text.splitlines(), start=1):
+    if isinstance(lines, str):
+        lines = lines.splitlines()
+    for number, raw in enumerate(lines, start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         words = line.split()
         if len(words) != 3:
             raise LogError(f"line {number}: expected '<seconds> <lift|place|choose> <what>', "
-                           f"got {raw.strip()!r}")
+                           f"got {shown(raw.strip())}")
         stamp, verb, what = words
         try:
-            time = float(stamp)
-        except ValueError:
-            raise LogError(f"line {number}: {stamp!r} is not a time in seconds") from None
-        if not time >= 0 or time == float("inf"):
-            raise LogError(f"line {number}: the time must be 0 or more, got {stamp}")
+            time = parse_decimal(stamp, 0.0, MAX_SECONDS)
+        except NumberError:
+            raise LogError(f"line {number}: {shown(stamp)} is not a time from 0 to "
+                           f"{MAX_SECONDS:.0f} seconds") from None
         if time < last:
             raise LogError(f"line {number}: time {stamp} is earlier than the line before")
         last = time
@@ -66,10 +99,11 @@ def parse_log(text: str, variant: Variant) -> Iterator[LogEvent]:
                 raise LogError(f"line {number}: {exc}") from None
         elif verb == "choose":
             if what not in SYMBOLS[1:] or what in ("p", "k"):
-                raise LogError(f"line {number}: choose takes q, f, r, b or n, got {what!r}")
+                raise LogError(f"line {number}: choose takes q, f, r, b or n, "
+                               f"got {shown(what)}")
             yield LogEvent(time, verb, piece=PieceType(SYMBOLS.index(what)))
         else:
-            raise LogError(f"line {number}: unknown event {verb!r} (lift, place or choose)")
+            raise LogError(f"line {number}: unknown event {shown(verb)} (lift, place or choose)")
 
 
 def replay(text: str, game: Game, config: ReconcilerConfig | None = None) -> list[str]:
@@ -79,32 +113,42 @@ def replay(text: str, game: Game, config: ReconcilerConfig | None = None) -> lis
 
     :raises LogError: for a malformed line (before anything is fed).
     """
-    events = list(parse_log(text, game.variant))
-    rec = Reconciler(game, config)
-    out: list[str] = []
-    reading = rec.reading
+    return list(replay_events(list(parse_log(text, game.variant)), game, config))
 
-    def run_until(limit: float) -> None:
+
+def replay_events(
+    events: Iterable[LogEvent], game: Game, config: ReconcilerConfig | None = None,
+) -> Iterator[str]:
+    """The lines of :func:`replay`, one by one as ``events`` are fed: a log read
+    with :func:`read_log` and :func:`parse_log` is replayed in bounded memory.
+
+    :raises LogError: when ``events`` does, after the lines of the events before.
+    """
+    rec = Reconciler(game, config)
+    reading = rec.reading
+    last = 0.0
+
+    def run_until(limit: float) -> Iterator[str]:
         deadline = rec.next_deadline()
         while deadline is not None and deadline <= limit:
-            out.extend(e.line() for e in rec.tick(deadline))
+            yield from (e.line() for e in rec.tick(deadline))
             after = rec.next_deadline()
             if after is not None and after <= deadline:
                 after = deadline + 1e-6  # nothing may loop on one instant
             deadline = after
 
     for event in events:
-        run_until(event.time)
+        yield from run_until(event.time)
+        last = event.time
         if event.verb == "choose":
             assert event.piece is not None
-            out.extend(e.line() for e in rec.choose(event.piece, event.time))
+            yield from (e.line() for e in rec.choose(event.piece, event.time))
             continue
         bit = 1 << event.square
         reading = reading & ~bit if event.verb == "lift" else reading | bit
-        out.extend(e.line() for e in rec.feed(reading, event.time))
-    run_until((events[-1].time if events else 0.0) + RUN_ON)
+        yield from (e.line() for e in rec.feed(reading, event.time))
+    yield from run_until(last + RUN_ON)
     pos = rec.game.position
     moves = " ".join(pos.uci(m) for m in rec.game.moves)
-    out.append(f"game {moves}" if moves else "game")
-    out.append(f"fen {pos.fen()}")
-    return out
+    yield f"game {moves}" if moves else "game"
+    yield f"fen {pos.fen()}"

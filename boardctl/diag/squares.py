@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from ..errors import BoardctlError
 from ..hw.pins import FILES, RANKS, SQUARES
+from ..rules.digits import is_ascii_digits, shown
 
 FILE_NAMES = "abcdefghij"
 ALL_SQUARES = (1 << SQUARES) - 1
@@ -23,11 +24,13 @@ def square_name(square: int) -> str:
 
 def parse_square(name: str) -> int:
     """``"e4"`` as a square number.  :raises DiagError: for a square off the board."""
-    if len(name) >= 2 and name[0] in FILE_NAMES and name[1:].isdigit():
-        rank = int(name[1:]) - 1
+    digits = name[1:]
+    if (len(name) >= 2 and name[0] in FILE_NAMES and is_ascii_digits(digits)
+            and len(digits) <= len(str(RANKS))):
+        rank = int(digits) - 1
         if 0 <= rank < RANKS:
             return rank * FILES + FILE_NAMES.index(name[0])
-    raise DiagError(f"no square {name!r} on the board (a1 … j8)")
+    raise DiagError(f"no square {shown(name)} on the board (a1 … j8)")
 
 
 def squares_in(bits: int) -> tuple[int, ...]:

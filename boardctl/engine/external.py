@@ -53,6 +53,7 @@ from ..rules import (
     get_variant,
     parse_uci,
 )
+from ..rules.digits import parse_whole
 from .limits import Info, Limits
 from .pipes import spawn, stop, write
 from .worker import BestMove, Failed, Message, Thinking, WorkerError
@@ -62,6 +63,7 @@ QUIT_GRACE = 2.0            # seconds for the process to exit after `quit`
 KILL_GRACE = 2.0            # seconds for it to die after SIGKILL
 TRANSCRIPT_LINES = 50       # lines of the conversation kept for error reports
 MS = 1000.0                 # UCI times are milliseconds, Limits' seconds
+WIRE_INT = 2**63 - 1        # the largest number an engine's output may hold (64 bits)
 
 VARIANT_OPTION = "UCI_Variant"
 SKILL_OPTION = "Skill Level"
@@ -152,10 +154,10 @@ def parse_info(words: list[str], pos: Position) -> Info | None:
             if word == "string":
                 break
             if word in _INFO_NUMBERS:
-                numbers[word] = int(words[i + 1])
+                numbers[word] = _wire_int(words[i + 1])
                 i += 2
             elif word == "score":
-                score = (words[i + 1], int(words[i + 2]))
+                score = (words[i + 1], _wire_int(words[i + 2]))
                 i += 3
                 while i < len(words) and words[i] in ("lowerbound", "upperbound"):
                     bound = True
@@ -543,9 +545,17 @@ class ExternalEngine:
         return "; last lines: " + " | ".join(tail) if tail else ""
 
 
+def _wire_int(text: str) -> int:
+    """A number in the engine's output: ASCII digits, 64 bits at most.
+
+    :raises NumberError: (a ValueError) for anything else.
+    """
+    return parse_whole(text, -WIRE_INT, WIRE_INT)
+
+
 def _number(text: str | None, default: int) -> int:
     try:
-        return int(text) if text is not None else default
+        return _wire_int(text) if text is not None else default
     except ValueError:
         return default
 

@@ -14,6 +14,8 @@ import threading
 from collections.abc import Sequence
 from typing import IO, Any
 
+from .lifeline import AVAILABLE, die_with_parent
+
 
 def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     """Reader thread: every line of ``stream`` into ``lines``, then ``None``."""
@@ -33,6 +35,8 @@ def spawn(
     proc = subprocess.Popen(
         list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
         text=True, bufsize=1, errors="replace",
+        # The engine dies with us (even of SIGKILL) instead of thinking on for ever.
+        preexec_fn=die_with_parent if AVAILABLE else None,
     )
     assert proc.stdout is not None
     lines: queue.Queue[str | None] = queue.Queue()

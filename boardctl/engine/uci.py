@@ -49,7 +49,9 @@ from ..rules import (
     get_variant,
     parse_uci,
 )
+from ..rules.digits import NumberError, parse_whole, shown
 from . import MAX_SKILL, Engine, Info, Limits
+from .search import MAX_PLY
 
 NULL_MOVE = "0000"               # the bestmove when there is no legal move
 ERROR_PREFIX = "info string error: "
@@ -77,21 +79,26 @@ class SearchEngine(Protocol):
 
 
 # ---------------------------------------------------------------- parsing
-_GO_INTS = {"depth": 1, "nodes": 1, "mate": 1, "movestogo": 1}  # name -> minimum
+# Each number on the wire has a range (ASCII digits only, see rules.digits):
+# what the engine can use, so that nothing downstream overflows or loops.
+MAX_TIME_MS = 365 * 24 * 3600 * 1000   # a year: no clock is longer; exact as a float
+MAX_NODES = 2**63 - 1                  # the compiled core counts nodes in 64 bits
+MAX_MOVESTOGO = 10_000                 # moves to the next time control
+_GO_INTS = {                           # name -> (minimum, maximum)
+    "depth": (1, MAX_PLY), "nodes": (1, MAX_NODES), "mate": (1, MAX_PLY // 2),
+    "movestogo": (1, MAX_MOVESTOGO),
+}
 _GO_TIMES = ("movetime", "wtime", "btime", "winc", "binc")
 _GO_CLOCKS = ("wtime", "btime")  # GUIs send a negative clock when it has run out
 
 
-def _integer(name: str, text: str | None, minimum: int | None) -> int:
+def _integer(name: str, text: str | None, low: int, high: int) -> int:
     if text is None:
         raise UciError(f"{name} needs a value")
     try:
-        value = int(text)
-    except ValueError:
-        raise UciError(f"{name} must be a whole number, got {text!r}") from None
-    if minimum is not None and value < minimum:
-        raise UciError(f"{name} must be {minimum} or more, got {value}")
-    return value
+        return parse_whole(text, low, high)
+    except NumberError as exc:
+        raise UciError(f"{name}: {exc}") from None
 
 
 def parse_go(args: list[str]) -> Limits:
@@ -112,14 +119,14 @@ def parse_go(args: list[str]) -> Limits:
         if word == "infinite":
             infinite = True
         elif word in _GO_INTS:
-            counts[word] = _integer(word, next(words, None), _GO_INTS[word])
+            counts[word] = _integer(word, next(words, None), *_GO_INTS[word])
         elif word in _GO_TIMES:
-            minimum = None if word in _GO_CLOCKS else 0
-            times[word] = max(_integer(word, next(words, None), minimum), 0) / MS
+            low = -MAX_TIME_MS if word in _GO_CLOCKS else 0
+            times[word] = max(_integer(word, next(words, None), low, MAX_TIME_MS), 0) / MS
         elif word in ("searchmoves", "ponder"):
             raise UciError(f"{word} is not supported")
         else:
-            raise UciError(f"unknown argument {word!r}")
+            raise UciError(f"unknown argument {shown(word)}")
     return Limits(
         depth=counts.get("depth"),
         movetime=times.get("movetime"),
@@ -154,11 +161,11 @@ def parse_position(args: list[str], variant: Variant) -> Position:
         case ["fen", *fen]:
             pos = Position(" ".join(fen), variant)
         case ["startpos", *extra]:
-            raise UciError(f"unexpected {' '.join(extra)!r} after startpos")
+            raise UciError(f"unexpected {shown(' '.join(extra))} after startpos")
         case []:
             raise UciError("expected startpos or fen <FEN>")
         case [word, *_]:
-            raise UciError(f"expected startpos or fen <FEN>, got {word!r}")
+            raise UciError(f"expected startpos or fen <FEN>, got {shown(word)}")
     for number, text in enumerate(moves, 1):
         try:
             pos.push(parse_uci(pos, text))
@@ -186,7 +193,7 @@ def parse_setoption(args: list[str]) -> tuple[str, str | None]:
 
 def _no_args(args: list[str]) -> None:
     if args:
-        raise UciError(f"unexpected {' '.join(args)!r}")
+        raise UciError(f"unexpected {shown(' '.join(args))}")
 
 
 def format_info(info: Info, pos: Position) -> str:
@@ -313,7 +320,7 @@ class UciSession:
             return False
         handler = self._commands.get(command)
         if handler is None:
-            self.out.error(f"unknown command {command!r}")
+            self.out.error(f"unknown command {shown(command)}")
             return True
         try:
             handler(args)
@@ -346,17 +353,14 @@ class UciSession:
         name, value = parse_setoption(args)
         key = name.lower()
         if key not in ("uci_variant", "skill level"):
-            raise UciError(f"unknown option {name!r}")
+            raise UciError(f"unknown option {shown(name)}")
         if not value:
             raise UciError(f"{name} needs a value")
         if key == "uci_variant":
             self.variant = get_variant(value.lower())
             self.position = Position(None, self.variant)
         else:
-            skill = _integer(name, value, 0)
-            if skill > MAX_SKILL:
-                raise UciError(f"{name} must be {MAX_SKILL} or less, got {skill}")
-            self.engine.skill = skill
+            self.engine.skill = _integer(name, value, 0, MAX_SKILL)
 
     def _ucinewgame(self, args: list[str]) -> None:
         _no_args(args)

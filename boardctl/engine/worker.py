@@ -10,16 +10,22 @@ and still answers with the best move it has.
 
 Cancellation is "every request up to N": a stop can never be lost to a race
 with a request that is still on its way to the worker.
+
+The process ends with the process that started it, however that one dies
+(``lifeline.py``): start the worker from a thread that lives as long as its
+process.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from ..rules import BoardctlError, Position, get_variant, parse_uci
+from .lifeline import watch_parent
 from .limits import Info, Limits
 from .search import MAX_SKILL, Engine
 
@@ -49,8 +55,12 @@ class Failed:
 Message = Thinking | BestMove | Failed
 
 
-def _serve(conn: Connection, cancelled: Any, skill: int, seed: int | None) -> None:
-    """The worker process: searches what it is sent until told to quit."""
+def _serve(conn: Connection, cancelled: Any, skill: int, seed: int | None,
+           parent: int | None = None) -> None:
+    """The worker process: searches what it is sent until told to quit, or
+    until the process ``parent`` that started it is gone (see ``lifeline``)."""
+    if parent is not None:
+        watch_parent(parent)
     engine = Engine(skill, seed)
     while True:
         try:
@@ -101,7 +111,8 @@ class EngineWorker:
             return
         parent, child = self._ctx.Pipe()
         self._process = self._ctx.Process(
-            target=_serve, args=(child, self._cancelled, self._skill, self._seed),
+            target=_serve,
+            args=(child, self._cancelled, self._skill, self._seed, os.getpid()),
             name="boardctl-engine", daemon=True,
         )
         self._process.start()

@@ -32,6 +32,7 @@ brightest colour asked for.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -52,6 +53,7 @@ def reset_bytes(speed_hz: int = SPI_HZ, reset_us: float = RESET_US) -> int:
 
 
 RESET_BYTES = reset_bytes()        # 240 at 6.4 MHz
+_HEX_COLOUR = re.compile(r"[0-9a-fA-F]{6}")
 
 # The 8 SPI bytes for each value of one colour channel.
 _BYTES: tuple[bytes, ...] = tuple(
@@ -78,12 +80,10 @@ def parse_colour(value: str | Sequence[int]) -> Colour:
     """
     if isinstance(value, str):
         text = value.removeprefix("#")
-        if len(text) != 6:
+        # int(_, 16) alone would take " f", "+f" and "f_f" as well.
+        if _HEX_COLOUR.fullmatch(text) is None:
             raise ValueError(f"colour {value!r}: expected #rrggbb")
-        try:
-            return (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
-        except ValueError:
-            raise ValueError(f"colour {value!r}: expected #rrggbb") from None
+        return (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
     if len(value) != 3 or not all(isinstance(c, int) and 0 <= c <= 255 for c in value):
         raise ValueError(f"colour {value!r}: expected three integers 0–255")
     return (value[0], value[1], value[2])

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from .digits import is_ascii_digits, shown
 from .errors import BoardctlError
 
 Square = int
@@ -85,12 +86,16 @@ class Geometry:
 
         :raises SquareError: when the text names no square of this board.
         """
-        if len(text) >= 2 and text[0] in FILE_LETTERS and text[1:].isdigit():
+        # ASCII digits, and no more of them than the largest rank has: "e²"
+        # and a thousand-digit rank are not squares.
+        digits = text[1:]
+        if (len(text) >= 2 and text[0] in FILE_LETTERS and is_ascii_digits(digits)
+                and len(digits) <= len(str(self.ranks)) and digits[0] != "0"):
             file = FILE_LETTERS.index(text[0])
-            rank = int(text[1:]) - 1
-            if self.on_board(file, rank) and text[1] != "0":
+            rank = int(digits) - 1
+            if self.on_board(file, rank):
                 return self.square(file, rank)
-        raise SquareError(f"no square {text!r} on a {self.files}×{self.ranks} board")
+        raise SquareError(f"no square {shown(text)} on a {self.files}×{self.ranks} board")
 
     def squares(self, bb: Bitboard) -> list[Square]:
         """The squares of a bitboard, lowest first."""

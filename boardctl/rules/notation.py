@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .digits import shown
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .geometry import SquareError
 from .moves import CASTLE, Move
@@ -34,7 +35,7 @@ def parse_uci(pos: Position, text: str) -> Move:
     """
     match = _UCI.match(text.strip())
     if not match:
-        raise InvalidMoveError(f"not a move in coordinate notation: {text!r}")
+        raise InvalidMoveError(f"not a move in coordinate notation: {shown(text)}")
     try:
         frm = pos.geometry.parse_square(match.group(1))
         to = pos.geometry.parse_square(match.group(2))
@@ -117,7 +118,7 @@ def parse_san(pos: Position, text: str) -> Move:
         return _parse_castle(pos, text, castle.group(1).replace("0", "O"), castle.group(2))
     match = _SAN.match(clean)
     if not match:
-        raise InvalidMoveError(f"not a move in SAN: {text!r}")
+        raise InvalidMoveError(f"not a move in SAN: {shown(text)}")
     letter, file, rank, _, dest, promo = match.groups()
     geo = pos.geometry
     try:

@@ -20,8 +20,9 @@ from .variants import VARIANTS, Variant
 
 _ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\$\d+|\(|\)|[^\s(){};]+")
-_MOVE_NUMBER = re.compile(r"^\d+\.+$|^\d+\.+(?=\S)")
+# ASCII digits only: \d would take other scripts' digits for move numbers.
+_TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\$[0-9]+|\(|\)|[^\s(){};]+")
+_MOVE_NUMBER = re.compile(r"^[0-9]+\.+$|^[0-9]+\.+(?=\S)")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 UNKNOWN_DATE = "????.??.??"  # the standard's Date for "not known"
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from . import movegen
+from .digits import NumberError, is_ascii_digits, parse_whole, shown
 from .errors import FenError, IllegalMoveError
 from .geometry import Bitboard, Geometry, Square, SquareError
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, encode
@@ -30,6 +31,11 @@ from .variants import DEFAULT_VARIANT, Variant
 from .zobrist import keys_for
 
 _Undo = tuple[int, int, int, "Square | None", int, int, int]
+
+# The largest halfmove clock or fullmove number a FEN may give: far beyond any
+# game (the longest possible orthodox game is under 6,000 moves), and short
+# enough to print, store and compare without surprises.
+MAX_FEN_COUNTER = 1_000_000
 
 
 class Position:
@@ -92,7 +98,7 @@ class Position:
         placement, turn, castling, ep = parts[:4]
         squares = _parse_placement(placement, geo)
         if turn not in ("w", "b"):
-            raise FenError("side to move", f"expected 'w' or 'b', got {turn!r}")
+            raise FenError("side to move", f"expected 'w' or 'b', got {shown(turn)}")
         self.squares = squares
         self.turn = WHITE if turn == "w" else BLACK
         self.pieces = [0] * 8
@@ -130,7 +136,7 @@ class Position:
         rights = 0
         for letter in text:
             if letter not in "KQkq" or text.count(letter) > 1:
-                raise FenError("castling", f"unexpected {letter!r} in {text!r}")
+                raise FenError("castling", f"unexpected {letter!r} in {shown(text)}")
             colour = WHITE if letter.isupper() else BLACK
             rank = 0 if colour == WHITE else geo.ranks - 1
             rook_file = variant.rook_files[1 if letter in "Kk" else 0]
@@ -154,7 +160,7 @@ class Position:
         try:
             sq = geo.parse_square(text)
         except SquareError:
-            raise FenError("en passant", f"{text!r} is not a square") from None
+            raise FenError("en passant", f"{shown(text)} is not a square") from None
         forward = geo.files if self.turn == WHITE else -geo.files
         origin = sq + forward  # where the pawn that stepped over sq came from
         pawn = PAWN | (self.turn ^ 1) << 3
@@ -544,15 +550,18 @@ def _parse_placement(text: str, geo: Geometry) -> list[int]:
         file = 0
         digits = ""
         for ch in row + "/":
-            if ch.isdigit():
+            if is_ascii_digits(ch):
                 digits += ch
                 continue
             if digits:
-                if digits.startswith("0"):
+                try:
+                    if digits.startswith("0"):
+                        raise NumberError("a count cannot start with 0")
+                    file += parse_whole(digits, 1, geo.files)
+                except NumberError:
                     raise FenError(
-                        "piece placement", f"bad empty count {digits!r} in rank {rank + 1}"
-                    )
-                file += int(digits)
+                        "piece placement", f"bad empty count {shown(digits)} in rank {rank + 1}"
+                    ) from None
                 digits = ""
             if ch == "/":
                 break
@@ -571,9 +580,10 @@ def _parse_placement(text: str, geo: Geometry) -> list[int]:
 
 
 def _parse_counter(text: str, field: str, minimum: int) -> int:
-    if not text.isdigit() or int(text) < minimum:
-        raise FenError(field, f"expected a whole number ≥ {minimum}, got {text!r}")
-    return int(text)
+    try:
+        return parse_whole(text, minimum, MAX_FEN_COUNTER)
+    except NumberError as exc:
+        raise FenError(field, str(exc)) from None
 
 
-__all__ = ["Position", "encode"]
+__all__ = ["MAX_FEN_COUNTER", "Position", "encode"]

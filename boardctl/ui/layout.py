@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 import pygame
 
+from .size import MIN_SIZE
+
 PANEL_MIN_SHARE = 0.30     # of the screen width
 LABEL_SHARE = 0.045        # label strip, of the screen height
 BODY_SHARE = 0.06          # body text line, of the screen height
 BODY_MIN_PX = 18           # arm's length on a 3.5" 480 × 320 screen
 BANNER_LINES = 2
-MIN_SIZE = (160, 120)
 
 
 @dataclass(frozen=True)

@@ -10,17 +10,16 @@ is taken, so importing this module is cheap and works without pygame-ce.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from ..errors import BoardctlError
+from .size import SizeError
+from .size import parse_size as _parse_size
 from .state import DisplayState
 
 DEFAULT_SIZE = (480, 320)
-MAX_SIDE = 8192
 IMAGE_SUFFIXES = (".png", ".bmp", ".tga", ".jpg", ".jpeg")
-_SIZE = re.compile(r"\s*(\d+)\s*[x×X]\s*(\d+)\s*")
 
 
 class ScreenshotError(BoardctlError, ValueError):
@@ -32,13 +31,10 @@ def parse_size(text: str) -> tuple[int, int]:
 
     :raises ScreenshotError: when the text is not WIDTHxHEIGHT within bounds.
     """
-    match = _SIZE.fullmatch(text)
-    if match is None:
-        raise ScreenshotError(f"bad size {text!r}: expected WIDTHxHEIGHT, e.g. 480x320")
-    width, height = int(match[1]), int(match[2])
-    if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
-        raise ScreenshotError(f"bad size {text!r}: each side must be 1 to {MAX_SIDE} pixels")
-    return width, height
+    try:
+        return _parse_size(text)
+    except SizeError as exc:
+        raise ScreenshotError(f"bad size: {exc}") from None
 
 
 def _headless() -> None:

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from boardctl.board.replay import LogError, parse_log, replay
+from boardctl.board.replay import (
+    MAX_LINE_BYTES,
+    MAX_SECONDS,
+    LogError,
+    parse_log,
+    read_log,
+    replay,
+    replay_events,
+)
 from boardctl.cli import main
+from boardctl.progress import MIN_BYTES, Progress
 from boardctl.rules import DEFAULT_VARIANT, Game
 
 
@@ -23,8 +35,8 @@ def test_log_lines_with_comments_and_blank_lines():
     ("0 lift", "line 1"),
     ("0 lift e2 e4", "line 1"),
     ("soon lift e2", "not a time"),
-    ("-1 lift e2", "0 or more"),
-    ("nan lift e2", "0 or more"),
+    ("-1 lift e2", "not a time from 0"),
+    ("nan lift e2", "not a time from 0"),
     ("1 lift e2\n0.5 place e4", "line 2: time 0.5 is earlier"),
     ("0 lift k2", "no square 'k2'"),
     ("0 lift e9", "no square 'e9'"),
@@ -73,3 +85,111 @@ def test_cli_replay_errors_are_one_line(tmp_path, content, args, needle):
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and needle in result.stderr
+
+
+# ------------------------------------------------- numbers and squares (issue 11)
+@pytest.mark.parametrize("line", [
+    "0 lift e²", "0 lift e٣", "0 lift e３", "0 lift e" + "2" * 5000, "0 lift e02",
+    "² lift e2", "٣ lift e2", "1_0 lift e2", "1e3 lift e2", "inf lift e2", "1e400 lift e2",
+    "9" * 5000 + " lift e2", "10000001 lift e2", "0x1 lift e2", "0 choose " + "q" * 5000,
+    "0 " + "x" * 5000 + " e2",
+])
+def test_numbers_and_squares_from_outside_are_one_line(line):
+    with pytest.raises(LogError) as info:
+        list(parse_log(line, DEFAULT_VARIANT))
+    message = str(info.value)
+    assert message.startswith("line 1: ") and "\n" not in message and len(message) < 200
+
+
+def test_the_latest_time_is_read():
+    [event] = parse_log(f"{MAX_SECONDS:.3f} lift e2", DEFAULT_VARIANT)
+    assert event.time == MAX_SECONDS
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=8), st.floats(allow_nan=True).map(str),
+                 st.integers(-10**20, 10**20).map(str)),
+       st.sampled_from(["lift", "place", "choose"]), st.text(max_size=6))
+def test_any_line_is_an_event_or_one_line_error(stamp, verb, what):
+    line = f"{stamp} {verb} {what}"
+    try:
+        events = list(parse_log(line, DEFAULT_VARIANT))
+    except LogError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 200
+        return
+    for event in events:
+        assert 0 <= event.time <= MAX_SECONDS
+
+
+# ------------------------------------------------------ long logs (issue 11)
+class CountingStream(io.BytesIO):
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.most = 0
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = super().readline(size)
+        self.most = max(self.most, self.tell())
+        return line
+
+
+def test_a_log_is_read_a_line_at_a_time():
+    stream = CountingStream(b"0 lift e2\n0.4 place e4\n" + b"# filler\n" * 100_000)
+    events = parse_log(read_log(stream), DEFAULT_VARIANT)
+    assert next(events).verb == "lift"
+    assert stream.most < 100
+
+
+def test_replayed_lines_come_out_before_the_log_ends():
+    def events():
+        yield from parse_log("0 lift e2\n0.4 place e4\n2 lift e7\n", DEFAULT_VARIANT)
+        raise RuntimeError("the rest of a long log")
+
+    lines = replay_events(events(), Game())
+    assert next(lines) == "move e2e4"
+    with pytest.raises(RuntimeError):
+        next(lines)
+
+
+@pytest.mark.parametrize(("data", "needle"), [
+    (b"0 lift e2\n" + b"#" * (MAX_LINE_BYTES + 1) + b"\n", "line 2: longer than"),
+    (b"0 lift e2\n" + b"#" * (10 * MAX_LINE_BYTES), "line 2: longer than"),
+    (b"0 lift e2\n0.4 place e4 \xff\n", "line 2: not UTF-8"),
+])
+def test_a_line_that_is_no_log_line_is_one_line(data, needle):
+    with pytest.raises(LogError, match=needle):
+        list(read_log(io.BytesIO(data)))
+
+
+def test_a_long_log_replays_with_nothing_on_stderr_but_errors(tmp_path):
+    log = tmp_path / "long.log"
+    with log.open("w") as out:
+        out.write("0 lift e2\n0.4 place e4\n")
+        out.write("# a reading that changes nothing\n" * (MIN_BYTES // 30))
+    result = subprocess.run([sys.executable, "-m", "boardctl", "replay", str(log)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.splitlines()[0] == "move e2e4"
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_shown_on_a_terminal_and_cleared():
+    screen = Terminal()
+    with Progress("boardctl replay", 4 * MIN_BYTES, screen) as progress:
+        for done in range(0, 4 * MIN_BYTES + 1, MIN_BYTES // 10):
+            progress.update(done)
+    shown = screen.getvalue().split("\r")
+    assert shown[1] == "boardctl replay: 0% of 4.0 MB"
+    assert "boardctl replay: 50% of 4.0 MB" in shown
+    assert shown[-2] == "boardctl replay: 100% of 4.0 MB" and shown[-1] == "\x1b[K"
+
+
+def test_no_progress_for_a_short_input_or_off_a_terminal():
+    for stream, total in ((Terminal(), MIN_BYTES - 1), (io.StringIO(), 10 * MIN_BYTES)):
+        with Progress("boardctl replay", total, stream) as progress:
+            progress.update(total)
+        assert stream.getvalue() == ""

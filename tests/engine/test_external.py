@@ -321,3 +321,13 @@ def test_a_command_line_as_one_string_is_split():
     ]
     with pytest.raises(ValueError, match="empty"):
         ExternalEngine([])
+
+
+@pytest.mark.parametrize("number", ["٣", "²", "1_0", "+3", "9" * 5000, str(2**63)])
+def test_an_info_number_that_is_no_ascii_number_makes_no_info(number):
+    pos = Position()
+    good = "depth 3 score cp 10 nodes 5 pv e2e4"
+    assert parse_info(good.split(), pos) is not None
+    for text in (f"depth {number} score cp 10 pv e2e4", f"depth 3 score cp {number} pv e2e4",
+                 f"depth 3 nodes {number} score cp 1"):
+        assert parse_info(text.split(), pos) is None

@@ -18,10 +18,12 @@ import sys
 import threading
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from boardctl import __version__
 from boardctl.engine import MAX_SKILL, Engine, Info, Limits
-from boardctl.engine.uci import format_info, parse_go, run
+from boardctl.engine.uci import UciError, format_info, parse_go, run
 from boardctl.rules import VARIANTS, Move, Position, get_variant, parse_uci
 
 TIMEOUT = 30.0  # seconds a read may wait before the test fails: a hang, not a slow engine
@@ -291,12 +293,12 @@ def test_go_arguments_are_milliseconds_on_the_wire_and_seconds_in_limits(args, l
 
 @pytest.mark.parametrize(("args", "needle"), [
     ("depth", "depth needs a value"),
-    ("depth three", "depth must be a whole number, got 'three'"),
-    ("depth 0", "depth must be 1 or more, got 0"),
-    ("nodes 1.5", "nodes must be a whole number"),
-    ("movetime -1", "movetime must be 0 or more"),
-    ("winc -5", "winc must be 0 or more"),
-    ("mate -2", "mate must be 1 or more"),
+    ("depth three", "depth: expected a whole number from 1 to 96, got 'three'"),
+    ("depth 0", "depth: expected a whole number from 1 to 96, got '0'"),
+    ("nodes 1.5", "nodes: expected a whole number"),
+    ("movetime -1", "movetime: expected a whole number from 0 to"),
+    ("winc -5", "winc: expected a whole number from 0 to"),
+    ("mate -2", "mate: expected a whole number from 1 to 48"),
     ("wtime", "wtime needs a value"),
     ("depth 2 depth 3", "depth given twice"),
     ("infinite infinite", "infinite given twice"),
@@ -447,9 +449,9 @@ def test_skill_level_sets_the_engines_skill(line):
 
 
 @pytest.mark.parametrize(("line", "needle"), [
-    ("setoption name Skill Level value 21", "Skill Level must be 20 or less, got 21"),
-    ("setoption name Skill Level value -1", "Skill Level must be 0 or more, got -1"),
-    ("setoption name Skill Level value high", "Skill Level must be a whole number"),
+    ("setoption name Skill Level value 21", "from 0 to 20, got '21'"),
+    ("setoption name Skill Level value -1", "from 0 to 20, got '-1'"),
+    ("setoption name Skill Level value high", "Skill Level: expected a whole number"),
     ("setoption name Skill Level value", "Skill Level needs a value"),
     ("setoption name Skill Level", "Skill Level needs a value"),
     ("setoption name Hash value 64", "unknown option 'Hash'"),
@@ -614,3 +616,62 @@ def test_boardctl_uci_as_a_subprocess_with_pipes():
         stderr = proc.stderr.read()
         proc.stderr.close()
     assert stderr == ""
+
+
+# ---------------------------------------------------------------- numbers (issue 11)
+# What str.isdigit() and int() take that is no number on the wire, and numbers
+# too large for the engine: each is one error line, never "internal error".
+WIRE_PROBES = ["²", "٣", "１０", "1_000", "+5", "1e3", "9" * 400, "9" * 5000,
+               str(2**63), "-" + "9" * 30, "0x10", "inf", "nan"]
+
+
+@pytest.mark.parametrize("name", ["depth", "nodes", "mate", "movestogo", "movetime",
+                                  "wtime", "btime", "winc", "binc"])
+@pytest.mark.parametrize("text", WIRE_PROBES)
+def test_go_numbers_from_outside_are_one_clear_error(name, text):
+    engine = FakeEngine()
+    lines = talk(f"position startpos\ngo {name} {text}\n", engine)
+    [error] = errors(lines)
+    assert error.startswith(f"info string error: go: {name}: expected a whole number")
+    assert "internal error" not in error and len(error) < 200
+    assert bestmoves(lines) == [] and engine.searches == []
+
+
+@pytest.mark.parametrize("text", WIRE_PROBES)
+def test_skill_level_numbers_from_outside_are_one_clear_error(text):
+    engine = FakeEngine()
+    lines = talk(f"setoption name Skill Level value {text}\n", engine)
+    [error] = errors(lines)
+    assert "expected a whole number from 0 to 20" in error and len(error) < 200
+    assert engine.skill == MAX_SKILL
+
+
+@pytest.mark.parametrize("fen_tail", ["- ² 1", "- 0 ²", "- 0 " + "9" * 5000, "e² 0 1"])
+def test_position_numbers_from_outside_are_one_clear_error(fen_tail):
+    placement = START.split()[0]
+    lines = talk(f"position fen {placement} w KQkq {fen_tail}\n")
+    [error] = errors(lines)
+    assert error.startswith("info string error: position: invalid FEN") and len(error) < 200
+
+
+def test_a_clock_that_has_run_out_is_still_a_search():
+    engine = FakeEngine()
+    lines = talk("position startpos\ngo wtime -3000 btime 1000\n", engine)
+    assert errors(lines) == [] and len(bestmoves(lines)) == 1
+    assert engine.searches[0][1].wtime == 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["depth", "nodes", "mate", "movestogo", "movetime", "wtime", "winc"]),
+       st.one_of(st.text(alphabet=st.characters(blacklist_categories=["Zs", "Cc"]),
+                         min_size=1, max_size=20),
+                 st.integers(-10**30, 10**30).map(str)))
+def test_go_with_any_number_searches_or_is_one_error(name, text):
+    assume(text.split() == [text])
+    try:
+        limits = parse_go([name, text])
+    except UciError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 200
+        return
+    value = getattr(limits, name)
+    assert value is not None and 0 <= value < 10**19

@@ -224,7 +224,9 @@ def test_colours_parse() -> None:
     assert parse_colour("#ff8000") == (255, 128, 0)
     assert parse_colour("00ff10") == (0, 255, 16)
     assert parse_colour([1, 2, 3]) == (1, 2, 3)
-    for bad in ("#ff80", "#gg0000", [1, 2], [1, 2, 300]):
+    # int(_, 16) alone would take the signs, spaces and underscores.
+    for bad in ("#ff80", "#gg0000", [1, 2], [1, 2, 300], "#+f0000", "# f0000", "#f_0000",
+                "#ff００00"):
         with pytest.raises(ValueError, match="colour"):
             parse_colour(bad)
 

@@ -112,3 +112,10 @@ def test_without_clocks_or_a_date_the_movetext_is_plain_and_the_date_unknown():
     text = export(game)
     assert '[Date "????.??.??"]' in text and "%clk" not in text
     assert text.rstrip().endswith("1. e4 *")
+
+
+@pytest.mark.parametrize("number", ["١.", "٣...", "²."])
+def test_move_numbers_are_ascii_digits(number):
+    # A move number in another script is a move that cannot be read, not a number.
+    with pytest.raises(PgnError):
+        read_games(f'[Variant "Falcon"]\n\n{number} e4 *')

@@ -1,0 +1,86 @@
+"""The headless simulator never hangs (issue 11): not on a script whose lines
+are hours apart, not on an engine that thinks for ever."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardctl.config import parse_config
+from boardctl.engine import Limits
+from boardctl.engine.worker import BestMove, Message
+from boardctl.headless import HeadlessError, run_script
+from boardctl.rules import BLACK
+
+from .daemon_fakes import MemoryStore, ScriptedOpponent
+
+TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
+ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})
+
+
+def _lines(config, script, **kwargs):
+    lines: list[str] = []
+    run_script(config, script, MemoryStore(), emit=lines.append, **kwargs)
+    return lines
+
+
+@pytest.mark.parametrize("gap", [2.0, 5_000.0, 9_000_000.0])
+def test_lines_far_apart_play_as_lines_close_together(gap):
+    # At 100 scans a second, 9,000,000 s would be 900 million steps.
+    script = f"0 lift e2\n0.4 place e4\n{gap} lift e7\n{gap + 0.4} place e5\n"
+    assert _lines(TWO_PLAYERS, script)[:3] == ["move e2e4", "move e7e5", "game e2e4 e7e5"]
+
+
+def test_a_clock_runs_out_in_a_long_wait_as_in_a_short_one():
+    clock = parse_config({"game": {"mode": "two-players", "clock": "1+0"}})
+    results = []
+    for wait in (61.0, 86_400.0):
+        store = MemoryStore()
+        daemon = run_script(clock, f"0 lift e2\n0.4 place e4\n{wait} lift e7\n", store,
+                            emit=lambda line: None)
+        results.append((daemon.flagged, store.games[1]["result"]))
+    assert results[0] == results[1] == (BLACK, ("1-0", "time forfeit"))
+
+
+class ThinksUntilStopped(ScriptedOpponent):
+    """An engine on an endless search: its move comes only after ``stop()``."""
+
+    def __init__(self, moves: list[str], answers_stop: bool = True) -> None:
+        super().__init__(moves)
+        self.answers_stop = answers_stop
+        self.pending: list[Message] = []
+
+    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
+        request = super().go(fen, moves, limits, variant)
+        self.pending, self.outbox = self.outbox, []
+        return request
+
+    def stop(self) -> None:
+        super().stop()
+        if self.answers_stop:
+            self.outbox, self.pending = self.outbox + self.pending, []
+
+
+def test_an_engine_that_thinks_too_long_is_stopped_and_its_move_taken(monkeypatch):
+    monkeypatch.setattr("boardctl.headless.ENGINE_WAIT", 0.1)
+    engine = ThinksUntilStopped(["e7e5"])
+    lines = _lines(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n",
+                   opponent=engine)
+    assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
+    assert engine.stops >= 1
+
+
+def test_an_engine_that_never_answers_ends_the_run_in_one_line(monkeypatch):
+    monkeypatch.setattr("boardctl.headless.ENGINE_WAIT", 0.1)
+    monkeypatch.setattr("boardctl.headless.STOP_WAIT", 0.1)
+    with pytest.raises(HeadlessError) as caught:
+        _lines(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n",
+               opponent=ThinksUntilStopped(["e7e5"], answers_stop=False))
+    assert "did not answer" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_fakes_premise_an_answer_waits_for_stop():
+    engine = ThinksUntilStopped(["e7e5"])
+    engine.go("", [], Limits(infinite=True))
+    assert engine.poll() == []
+    engine.stop()
+    assert engine.poll() == [BestMove(1, "e7e5")]
