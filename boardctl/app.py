@@ -25,7 +25,7 @@ from .daemon import Daemon, Opponent
 from .hw import LedSink, SensorSource
 from .hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard, SimButtons
-from .rules import BoardctlError, Game, get_variant
+from .rules import BoardctlError, Game, Variant, get_variant
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
 if TYPE_CHECKING:
@@ -42,16 +42,24 @@ def _pinout(config: Config) -> Pinout:
     return load_pinout(Path(config.board.pinout)) if config.board.pinout else default_pinout()
 
 
+def _fits_sensors(variant: Variant) -> None:
+    """The pinout, its LED layouts and the sensor drivers are the 8×10 board's.
+
+    :raises StartError: for a preset of another size.
+    """
+    geo = variant.geometry
+    if (geo.ranks, geo.files) != (RANKS, FILES):
+        raise StartError(f"{variant.name} is played on a {geo.ranks}×{geo.files} board, "
+                         f"the sensors read {RANKS}×{FILES} squares: play it in boardctl sim")
+
+
 def make_sensors(config: Config, start: Game) -> SensorSource:
     kind = config.board.sensors
     pos = start.position
     geo = pos.geometry
     if kind == "sim":
         return SimBoard(geo.squares(occupancy(pos)), files=geo.files, ranks=geo.ranks)
-    if (geo.ranks, geo.files) != (RANKS, FILES):
-        # The pinout, its LED layouts and the sensor drivers are the 8×10 board's.
-        raise StartError(f"{start.variant.name} is played on a {geo.ranks}×{geo.files} board, "
-                         f"the sensors read {RANKS}×{FILES} squares: play it in boardctl sim")
+    _fits_sensors(start.variant)
     pinout = _pinout(config)
     if kind == "gpio":
         from .hw.matrix import GpioMatrix
@@ -186,6 +194,8 @@ def run(config: Config) -> int:
     """``boardctl run``: the service's main loop, until SIGTERM or SIGINT."""
     from .notify import Notifier
 
+    if config.board.sensors != "sim":
+        _fits_sensors(get_variant(config.game.variant))  # before the screen says anything
     notifier = Notifier.from_env()
     with ExitStack() as stack:
         display = None
