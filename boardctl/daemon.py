@@ -804,7 +804,7 @@ class Daemon:
             engine=self.engine_text, level=self.level if self.opponent else None,
             result=result, reason=reason, prompt=state.prompt,
             rings=tuple(Ring(sq, role.value, "#{:02x}{:02x}{:02x}".format(*colours[sq]),
-                             sq in scene.blink)
+                             sq in scene.blink or lights.LIGHTS[role].blink)
                         for sq, role in sorted(scene.squares.items()) if sq in colours),
             engine_move=(engine_move.from_square, engine_move.to_square)
             if engine_move is not None else None,

@@ -206,3 +206,17 @@ def test_web_settings_default_to_off_and_accept_addresses():
                                    "pin": "a-secret"}})
     assert (config.web.bind, config.web.port, config.web.pin) == ("::1", 8081, "a-secret")
     assert parse_config({"web": {"bind": "auto"}}).web.bind == "auto"
+
+
+def test_rings_carry_the_leds_colours_and_blink_where_the_leds_blink(game):
+    from boardctl.board.lights import LIGHTS
+    from boardctl.board.scene import Role
+
+    game.move("e2e4")
+    game.lift("b8")   # a knight with two moves
+    rings = game.hub.latest.rings
+    assert len(rings) == 3
+    for ring in rings:
+        light = LIGHTS[Role(ring.role)]
+        assert ring.colour == "#{:02x}{:02x}{:02x}".format(*light.rgb)
+        assert ring.blink == light.blink
