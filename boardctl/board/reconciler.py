@@ -457,7 +457,9 @@ class Reconciler:
                 self.t = replace(self.t, judge_due=swap_due, waiting=SwapWait(tuple(matches)))
                 self.state = State.BUSY
                 return []
-            return self._take(matches, now, by_engine=not self._human_to_move)
+            if self._illegal_castling(matches) is None:
+                return self._take(matches, now, by_engine=not self._human_to_move)
+            return self._unexplained(now)   # a castling the rules forbid
         amend = self._try_amend(now)
         if amend is not None:
             return amend
@@ -481,13 +483,43 @@ class Reconciler:
         if self._outcome() is not None:
             self.state = State.GAME_OVER
             return events
+        return self._unexplained(now)
+
+    def _unexplained(self, now: float) -> list[Event]:
+        """No position the game accepts: a fix, once the grace period is over."""
         self.state = State.UNEXPLAINED
         if self.t.unexplained_since is None:
             self.t = replace(self.t, unexplained_since=self.changed_at)
         since = self.t.unexplained_since
         if self.t.fix is not None or (since is not None and now >= since + self.config.grace):
-            events += self._show_fix()
-        return events
+            return self._show_fix()
+        return []
+
+    def _illegal_castling(self, matches: list[Candidate]) -> Candidate | None:
+        """A castling the rules forbid here (the king would cross or land on
+        an attacked square) that fills the squares of ``matches`` and accounts
+        for the squares the player handled better than any of them: king f1
+        to g1 with the rook to f1 leaves the squares of the rook move j1-g1
+        filled, and must not be read as it."""
+        if not matches or not self._human_to_move:
+            return None
+        pos = self.game.position
+        legal = {c.code for c in self._explain().candidates}
+        base = self._explain().base
+        best = max(_handled_score(c, self.t.episode, base) for c in matches)
+        for code in pos.castling_shapes():
+            if code in legal:
+                continue
+            squares, _ = footprint(pos, code)
+            pos.make(code)
+            after = occupancy(pos)
+            pos.unmake()
+            if after != matches[0].after:
+                continue
+            tried = Candidate(pos.to_move(code), code, after, squares, -1)
+            if _handled_score(tried, self.t.episode, base) > best:
+                return tried
+        return None
 
     def _is_swap(self, c: Candidate) -> bool:
         """A capture whose target square has not changed: pieces swapped, or
@@ -522,23 +554,8 @@ class Reconciler:
         seen = episode or self.t.episode
         before = self._explain().base if base is None else base
 
-        def counts(c: Candidate, sq: int) -> bool:
-            if not c.footprint >> sq & 1:
-                return False
-            if before >> sq & 1 and c.after >> sq & 1:
-                # A square the move empties and fills again (a capture target,
-                # the king's square when the rook lands on it) is handled only
-                # if it changed after the squares the move vacates were lifted.
-                vacated = c.footprint & before & ~c.after
-                return all(seen.handled_after(sq, v)
-                           for v in range(vacated.bit_length()) if vacated >> v & 1)
-            return True
-
         def score(c: Candidate) -> tuple[int, int]:
-            covered = sum(1 for sq in seen.recent if counts(c, sq))
-            # On a tie, the move with no square nobody touched: a1e1 over the
-            # castling that also needs the king moved.
-            return covered, covered - c.footprint.bit_count()
+            return _handled_score(c, seen, before)
 
         best = max(score(c) for c in matches)
         matches = [c for c in matches if score(c) == best]
@@ -741,6 +758,15 @@ class Reconciler:
         fix = next_fix(pos, self.reading, recent)
         if fix is None:
             return None
+        castling = self._illegal_castling(self._allowed(self._explain().matches(self.reading)))
+        if castling is not None:
+            king_from, king_to = castling.from_square, code_to(castling.code)
+            rook_from, _ = pos.castle_rook_squares(king_from, king_to)
+            at = pos.geometry.name
+            return Fix(king_to, king_from,
+                       "That castling is not allowed: the king would cross or land on an "
+                       f"attacked square. Put the king back on {at(king_from)} and the "
+                       f"rook back on {at(rook_from)}")
         code = pseudo_match(pos, self.reading)
         if code is not None and code_flag(code) != CASTLE:
             frm, to = code_from(code), code_to(code)
@@ -829,6 +855,29 @@ class Reconciler:
                 else:
                     squares[to] = Role.LEGAL
         return squares
+
+
+def _handled_score(c: Candidate, seen: Episode, before: int) -> tuple[int, int]:
+    """How well ``c`` accounts for the squares handled in ``seen``, starting
+    from occupancy ``before``: the squares touched that it takes in, then
+    (on a tie) the fewest of its squares that nobody touched."""
+
+    def counts(sq: int) -> bool:
+        if not c.footprint >> sq & 1:
+            return False
+        if before >> sq & 1 and c.after >> sq & 1:
+            # A square the move empties and fills again (a capture target,
+            # the king's square when the rook lands on it) is handled only
+            # if it changed after the squares the move vacates were lifted.
+            vacated = c.footprint & before & ~c.after
+            return all(seen.handled_after(sq, v)
+                       for v in range(vacated.bit_length()) if vacated >> v & 1)
+        return True
+
+    covered = sum(1 for sq in seen.recent if counts(sq))
+    # On a tie, the move with no square nobody touched: a1e1 over the
+    # castling that also needs the king moved.
+    return covered, covered - c.footprint.bit_count()
 
 
 def _same_squares(ex: Explainer, c: Candidate) -> list[Candidate]:

@@ -337,6 +337,28 @@ def _castles(pos: Position, out: list[int] | None, king: int, occ: Bitboard) -> 
     return n
 
 
+def castling_shapes(pos: Position) -> list[int]:
+    """Castlings the rights and the empty squares allow, whether or not the
+    king would be attacked on its way: what a player may try on the board, so
+    that an illegal one is recognised as castling and not as another move
+    that fills the same squares."""
+    t = pos.tables
+    king = pos.kings[pos.turn]
+    occ = pos.colors[0] | pos.colors[1]
+    rights = pos.castling & pos.colors[pos.turn]
+    out: list[int] = []
+    while rights:
+        low = rights & -rights
+        rights ^= low
+        rook = low.bit_length() - 1
+        if t.between[king][rook] & occ:
+            continue
+        step = 1 if rook > king else -1
+        for d in pos.variant.castle_distances(rook % t.files):
+            out.append(king | (king + step * d) << 7 | CASTLE << 17)
+    return out
+
+
 def _safe_after_castling(
     pos: Position, king: int, dest: int, rook: int, step: int, occ: Bitboard
 ) -> bool:

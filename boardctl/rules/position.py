@@ -425,6 +425,10 @@ class Position:
         """Moves by the pieces' movement rules, legal or not (see movegen)."""
         return movegen.pseudo_legal_codes(self)
 
+    def castling_shapes(self) -> list[int]:
+        """Castlings by the rights and empty squares alone, legal or not (see movegen)."""
+        return movegen.castling_shapes(self)
+
     def legal_captures(self) -> list[int]:
         """Legal captures and promotions, packed (all legal moves when in check)."""
         return movegen.legal_captures(self)

@@ -86,8 +86,6 @@ def test_en_passant_that_opens_a_falcon_path_is_refused():
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="found in the issue 10 audit: an illegal one-square "
-                   "castling reads as the rook move that fills the same squares")
 def test_castling_past_a_falcon_is_not_taken_for_a_rook_move():
     # The falcon on i4 attacks g1, so Kg1 with Rf1 is no castling here; the
     # rook move j1-g1 leaves the same squares filled (king and rook swapped).
@@ -98,3 +96,38 @@ def test_castling_past_a_falcon_is_not_taken_for_a_rook_move():
     table.place("f1", after=0.3)
     table.wait(3)
     assert "move j1g1" not in table.lines()
+    assert table.lines()[-1] == (
+        "error That castling is not allowed: the king would cross or land on an attacked "
+        "square. Put the king back on f1 and the rook back on j1")
+    # Put back, the position is the game's again, and the rook move itself is read.
+    table.lift("g1")
+    table.lift("f1", after=0.3)
+    table.place("f1", after=0.3)
+    table.place("j1", after=0.3)
+    table.wait(2)
+    assert table.rec.state.value == "synced"
+    table.lift("j1")
+    table.place("g1", after=0.3)
+    table.wait(2)
+    assert table.lines()[-1] == "move j1g1"
+
+
+def test_queenside_castling_past_a_falcon_is_not_taken_for_a_rook_move():
+    # The falcon on c4 attacks e1: Ke1 with Rf1 is no castling, and the rook
+    # move a1-e1 fills the same squares.
+    table = Table("5k4/10/10/10/2f7/10/10/R4K4 w Q - 0 1")
+    table.lift("f1")
+    table.place("e1", after=0.3)
+    table.lift("a1", after=0.3)
+    table.place("f1", after=0.3)
+    table.wait(3)
+    assert "move a1e1" not in table.lines()
+    assert table.lines()[-1].endswith("Put the king back on f1 and the rook back on a1")
+
+
+def test_the_rook_move_that_fills_the_same_squares_is_still_read():
+    table = Table("5k4/10/10/10/2f7/10/10/R4K4 w Q - 0 1")
+    table.lift("a1")
+    table.place("e1", after=0.3)
+    table.wait(2)
+    assert table.lines() == ["move a1e1"]

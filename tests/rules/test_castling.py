@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardctl.rules import IllegalMoveError, parse_uci
+from boardctl.rules import IllegalMoveError, Position, parse_uci
 
 from .helpers import moves_from, pos, sq
 
@@ -158,3 +158,17 @@ def test_xboard_counts_attacks_that_castling_opens_through_f1():
     fen = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPf2/R4K3R w KQkq - 0 1"
     assert "f1c1" in moves_from(pos(fen), "f1")
     assert "f1c1" not in moves_from(pos(fen, "falcon-xboard"), "f1")
+
+
+def test_castling_shapes_ignore_attacks_but_not_rights_or_blockers():
+    from boardctl.rules.moves import code_to
+
+    pos = Position("5k4/10/10/10/8f1/10/10/5K3R w K - 0 1")   # the falcon on i4 hits g1
+    names = sorted(pos.geometry.name(code_to(code)) for code in pos.castling_shapes())
+    assert names == ["g1", "h1", "i1"]           # free castling: any square between
+    legal = {code for code in pos.legal_codes() if code in pos.castling_shapes()}
+    assert legal == set()                        # each passes g1
+    blocked = Position("5k4/10/10/10/10/10/10/5K1N1R w K - 0 1")
+    assert blocked.castling_shapes() == []
+    no_right = Position("5k4/10/10/10/10/10/10/5K3R w - - 0 1")
+    assert no_right.castling_shapes() == []
