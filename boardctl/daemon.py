@@ -39,6 +39,7 @@ from .board import (
 )
 from .board.guidance import piece_name
 from .board.reconciler import State
+from .clock import ChessClock
 from .config import Config
 from .engine import MAX_SKILL, Limits
 from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
@@ -157,11 +158,7 @@ class Daemon:
         self.hint_move: tuple[int, int] | None = None
         self.notice: tuple[str, float] | None = None  # a short message and until when
         self.level = self._stored_level(config.engine.skill)
-        clock = config.clock_seconds
-        self.clocks: list[float] | None = [clock[0], clock[0]] if clock else None
-        self.increment = clock[1] if clock else 0.0
-        self.clock_since = now
-        self.flagged: int | None = None      # the side whose time ran out
+        self.clock = ChessClock.start(config.clock_seconds, now)
         self.last_reading: int | None = None
         self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
         # The reconciler's clock: the daemon's, less the time the sensors
@@ -272,9 +269,11 @@ class Daemon:
             log.info("the game is over: %s not stored", event.line())
         elif isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
+            fell = self._press_clock(now)
             self.store.add_move(self.game_id, len(self.game.moves), event.uci,
-                                self.wall_clock(), clock=self._clock_after_move())
-            self._switch_clock(now)
+                                self.wall_clock(), clock=self._mover_clock())
+            if fell:
+                self._flag_fell()
             self.engine_due = now
         elif isinstance(event, MoveAmended):
             # One transaction: a crash cannot leave the old move gone and the new one unsaved.
@@ -294,11 +293,8 @@ class Daemon:
                     self.opponent.new_game()
                 except WorkerError as exc:
                     self._engine_lost(exc, now)
-            clock = self.config.clock_seconds
-            self.clocks = [clock[0], clock[0]] if clock else None
-            self.flagged = None
+            self.clock = ChessClock.start(self.config.clock_seconds, now)
             self.declared = None
-            self.clock_since = now
             self.engine_due = now
         elif isinstance(event, GameOver):
             self.store.finish(self.game_id, event.outcome.result,
@@ -327,9 +323,10 @@ class Daemon:
         )
 
     def _limits(self) -> Limits:
-        if self.clocks is not None:
-            return Limits(wtime=self.clocks[0], btime=self.clocks[1],
-                          winc=self.increment, binc=self.increment)
+        if self.clock is not None:
+            white, black = self.clock.remaining
+            return Limits(wtime=white, btime=black, winc=self.clock.increment,
+                          binc=self.clock.increment)
         return Limits(movetime=self.config.engine.movetime)
 
     def _engine(self, now: float) -> None:
@@ -549,35 +546,49 @@ class Daemon:
         log.info("engine level %d", level)
 
     # ------------------------------------------------------------- clocks
+    @property
+    def clocks(self) -> list[float] | None:
+        """White's and Black's remaining seconds, or None for no clock."""
+        return self.clock.remaining if self.clock is not None else None
+
+    @property
+    def flagged(self) -> int | None:
+        """The side whose time ran out, if it did."""
+        return self.clock.flagged if self.clock is not None else None
+
     def _tick_clock(self, now: float) -> None:
-        if (self.clocks is None or self.game.outcome() is not None or not self.game.moves
-                or self.flagged is not None or self.declared is not None):
-            self.clock_since = now
+        clock = self.clock
+        if clock is None:
             return
-        side = self.game.position.turn
-        self.clocks[side] = max(0.0, self.clocks[side] - (now - self.clock_since))
-        self.clock_since = now
-        if self.clocks[side] == 0.0:
-            # Time is up: the game is lost on time (the board may still be played
-            # on, but nothing is stored or asked of the engine until a new game).
-            self.flagged = side
-            self.store.finish(self.game_id, "0-1" if side == WHITE else "1-0",
-                              "time forfeit", self.wall_clock())
-            self._cancel_engine()
+        if (self.game.outcome() is not None or not self.game.moves
+                or clock.flagged is not None or self.declared is not None):
+            clock.hold(now)   # before the first move, and after the game
+        elif clock.run(self.game.position.turn, now):
+            self._flag_fell()
 
-    def _clock_after_move(self) -> float | None:
-        """The time the side that just moved has left, as the next
-        :meth:`_switch_clock` leaves it (None: no clocks)."""
-        if self.clocks is None:
+    def _flag_fell(self) -> None:
+        """Time is up: the game is lost on time (the board may still be played
+        on, but nothing is stored or asked of the engine until a new game)."""
+        assert self.clock is not None and self.clock.flagged is not None
+        side = self.clock.flagged
+        self.store.finish(self.game_id, "0-1" if side == WHITE else "1-0",
+                          "time forfeit", self.wall_clock())
+        self._cancel_engine()
+
+    def _press_clock(self, now: float) -> bool:
+        """The move just made ends its mover's time; True if their flag fell
+        before it.  White's clock starts with Black's first reply."""
+        if self.clock is None:
+            return False
+        if len(self.game.moves) == 1:
+            self.clock.hold(now)
+        return self.clock.press(self.game.position.turn ^ 1, now)
+
+    def _mover_clock(self) -> float | None:
+        """The time the side that just moved has left (None: no clocks)."""
+        if self.clock is None:
             return None
-        return self.clocks[self.game.position.turn ^ 1] + self.increment
-
-    def _switch_clock(self, now: float) -> None:
-        if self.clocks is None:
-            return
-        mover = self.game.position.turn ^ 1
-        self._tick_clock(now)
-        self.clocks[mover] += self.increment
+        return self.clock.remaining[self.game.position.turn ^ 1]
 
     # ------------------------------------------------------------ outputs
     def led_colours(self, now: float, scene: LedScene | None = None) -> dict[int, Colour]:
