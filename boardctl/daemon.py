@@ -41,24 +41,20 @@ from .board.guidance import piece_name
 from .board.reconciler import State
 from .clock import ChessClock
 from .config import Config
-from .engine import MAX_SKILL, Limits
-from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
+from .engine import Limits
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
 from .hw.base import ExplainsProblems, MayLag
 from .rules import (
     BLACK,
     WHITE,
     Game,
-    IllegalMoveError,
     Move,
     PieceType,
     get_variant,
-    parse_uci,
     san,
 )
-from .rules.digits import NumberError, parse_whole, shown
 from .rules.pieces import SYMBOLS
-from .store import StoreError
+from .session import EngineSession, Opponent
 from .ui.state import DisplayState, PromptKind
 from .web.snapshot import History, Hub, Ring, Snapshot, WebAction, score_value
 
@@ -66,26 +62,11 @@ log = logging.getLogger("boardctl")
 
 LOOP_HZ = 50
 TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
-ENGINE_RETRIES = 3     # engine processes started again on one position before giving up
-ENGINE_RETRY_DELAY = 1.0
-MAX_LEVEL = MAX_SKILL             # the engine's levels, 0 to 20
-LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
 NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
 # The web page's snapshot is built at once after a move or an action, else at most this
 # often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
 WEB_PERIOD = 0.1
 
-
-
-class Opponent(Protocol):
-    """The engine worker, or an external UCI engine (same interface)."""
-
-    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = ...) -> int: ...
-    def stop(self) -> None: ...
-    def new_game(self) -> None: ...
-    def set_skill(self, skill: int) -> None: ...
-    def poll(self, timeout: float = ...) -> list[Message]: ...
-    def close(self) -> None: ...
 
 
 class Display(Protocol):
@@ -124,10 +105,6 @@ class Daemon:
         self.store = Backlog(store)
         self.wall_clock = wall_clock
         self.opponent = opponent if config.game.mode == "engine" else None
-        # Hints come from the opponent, or from an engine started on first use.
-        self._adviser_factory = adviser
-        self._adviser: Opponent | None = None
-        self.hint_request: int | None = None
         self.leds = leds
         self.buttons = buttons
         self.display = display
@@ -147,17 +124,10 @@ class Daemon:
             game = Game(self.variant)
             self.game_id = self._store_new_game(game)
         self.reconciler = Reconciler(game, rec_config, self.engine_side)
-        self.request: int | None = None      # the engine request whose answer we want
-        self.engine_due: float | None = now  # when to ask the engine (if its turn)
-        self.engine_text = "off" if self.opponent is None else "ready"
-        self.engine_failures = 0             # engine processes lost on this position
-        self.engine_depth: int | None = None
-        self.engine_score = ""
         self.events: list[Event] = []        # everything that happened, for tests and logs
-        self.hint: str | None = None
-        self.hint_move: tuple[int, int] | None = None
         self.notice: tuple[str, float] | None = None  # a short message and until when
-        self.level = self._stored_level(config.engine.skill)
+        # Hints come from the opponent, or from an engine started on first use.
+        self.engine = EngineSession(self.opponent, adviser, self.store, config.engine.skill, now)
         self.clock = ChessClock.start(config.clock_seconds, now)
         self.last_reading: int | None = None
         self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
@@ -206,8 +176,7 @@ class Daemon:
             self._handle(event, now)
         self.store.retry(now)
         self._tick_clock(now)
-        self._engine(now)
-        self._poll_adviser()
+        self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
         self._outputs(now)
         if self.web is not None:
             self._web_step(now, bool(events))
@@ -229,18 +198,7 @@ class Daemon:
 
     def wait_for_engine(self, timeout: float) -> None:
         """Block until the engine answers the current request (headless runs)."""
-        if self.opponent is None:
-            return
-        waited = 0.0
-        while self.request is not None and waited < timeout:
-            try:
-                messages = self.opponent.poll(0.05)
-            except WorkerError as exc:
-                self._engine_lost(exc, self.now)
-                return
-            for message in messages:
-                self._engine_message(message)
-            waited += 0.05
+        self.engine.wait(timeout, self.now, self.game, self.reconciler)
 
     def _watch_sensors(self) -> None:
         """Log what is wrong with the sensors once when it starts or changes,
@@ -259,8 +217,7 @@ class Daemon:
     # ------------------------------------------------------------ events
     def _handle(self, event: Event, now: float) -> None:
         log.info("%s", event.line())
-        self._clear_hint()
-        self.engine_failures = 0  # a new position: a lost engine gets new tries
+        self.engine.new_position()
         if (isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
                 and (self.declared is not None or self.flagged is not None)):
             # Ended on time or from the web page: the store keeps the game as it
@@ -274,32 +231,27 @@ class Daemon:
                                 self.wall_clock(), clock=self._mover_clock())
             if fell:
                 self._flag_fell()
-            self.engine_due = now
+            self.engine.due = now
         elif isinstance(event, MoveAmended):
             # One transaction: a crash cannot leave the old move gone and the new one unsaved.
             self.store.amend_last_move(self.game_id, event.new_uci, self.wall_clock())
-            self._cancel_engine()
-            self.engine_due = now
+            self.engine.cancel()
+            self.engine.due = now
         elif isinstance(event, MoveTakenBack):
             self.store.remove_last_move(self.game_id)
-            self._cancel_engine()
-            self.engine_due = now + TAKEBACK_PAUSE
+            self.engine.cancel()
+            self.engine.due = now + TAKEBACK_PAUSE
         elif isinstance(event, NewGame):
             self.store.finish(self.game_id, "*", "abandoned", self.wall_clock())
             self.game_id = self._store_new_game(self.game)
-            self._cancel_engine()
-            if self.opponent is not None:
-                try:
-                    self.opponent.new_game()
-                except WorkerError as exc:
-                    self._engine_lost(exc, now)
+            self.engine.new_game(now)
             self.clock = ChessClock.start(self.config.clock_seconds, now)
             self.declared = None
             self.engine_due = now
         elif isinstance(event, GameOver):
             self.store.finish(self.game_id, event.outcome.result,
                               event.outcome.termination.value, self.wall_clock())
-            self._cancel_engine()
+            self.engine.cancel()
 
     def _store_new_game(self, game: Game) -> int:
         names = {"engine": "boardctl", "human": "Player"}
@@ -329,159 +281,11 @@ class Daemon:
                           binc=self.clock.increment)
         return Limits(movetime=self.config.engine.movetime)
 
-    def _engine(self, now: float) -> None:
-        if self.opponent is None:
-            return
-        if self.engine_failures and self.request is None and (
-            self.engine_due is None or now < self.engine_due
-        ):
-            return  # lost: left alone until it is asked again (go() starts it anew)
-        try:
-            if (
-                self.request is None
-                and self._engine_to_move()
-                and self.reconciler.engine_move is None
-                and self.engine_due is not None
-                and now >= self.engine_due
-                and self.reconciler.state in (State.SYNCED, State.BUSY)
-            ):
-                moves = [self.game.position.uci(m) for m in self.game.moves]
-                self.request = self.opponent.go(self.game.start_fen, moves, self._limits(),
-                                                self.variant.name)
-                self.engine_text = "thinking"
-                self.engine_due = None
-            for message in self.opponent.poll(0):
-                if self.opponent is self._adviser and message.request == self.hint_request:
-                    self._hint_message(message)
-                else:
-                    self._engine_message(message)
-        except WorkerError as exc:
-            self._engine_lost(exc, now)
-
-    def _engine_lost(self, exc: WorkerError, now: float) -> None:
-        """The engine process died or cannot start: start it again a few
-        times (the next go() does), then stop asking until the position
-        changes, so a broken engine never stops the board."""
-        self.request = None
-        self.hint_request = None
-        self.engine_failures += 1
-        if self.engine_failures <= ENGINE_RETRIES:
-            log.warning("engine lost (%s): starting it again (%d of %d)", exc,
-                        self.engine_failures, ENGINE_RETRIES)
-            self.engine_due = now + ENGINE_RETRY_DELAY
-            self.engine_text = "restarting"
-        else:
-            log.error("engine lost %d times on this position (%s): not asking it again "
-                      "until the position changes", self.engine_failures, exc)
-            self.engine_due = None
-            self.engine_text = "engine error"
-
-    def _engine_message(self, message: Message) -> None:
-        if message.request != self.request:
-            return  # an answer to a position that is gone
-        if isinstance(message, Thinking):
-            info = message.info
-            # The display shows scores from White's point of view.
-            sign = 1 if self.game.position.turn == WHITE else -1
-            if info.mate is not None:
-                self.engine_score = f"M{sign * info.mate}"
-            else:
-                self.engine_score = f"{sign * (info.score_cp or 0) / 100:+.2f}"
-            self.engine_depth = info.depth
-            self.engine_text = "thinking"
-        elif isinstance(message, BestMove):
-            self.request = None
-            self.engine_failures = 0
-            if message.move is None:
-                self.engine_text = "no move"
-                return
-            try:
-                move = parse_uci(self.game.position, message.move)
-                self.reconciler.set_engine_move(move)
-                self.engine_text = "ready"   # the banner shows the move itself
-                self.engine_depth = None
-            except IllegalMoveError as exc:
-                log.error("engine move refused: %s", exc)
-                self.engine_text = "engine error"
-        elif isinstance(message, Failed):
-            self.request = None
-            log.error("engine failed: %s", message.reason)
-            self.engine_text = "engine error"
-
-    def _cancel_engine(self) -> None:
-        if self.request is not None and self.opponent is not None:
-            self.opponent.stop()
-        self.request = None
-        self.engine_text = "ready" if self.opponent is not None else "off"
-
-    # -------------------------------------------------------------- hints
-    def request_hint(self, seconds: float = 1.0) -> None:
-        """Ask an engine for the side to move's best move (the "hint" button)."""
-        if self.game.outcome() is not None or self._engine_to_move():
-            return
-        adviser = self.opponent
-        if adviser is None:
-            if self._adviser_factory is None:
-                return
-            if self._adviser is None:
-                self._adviser = self._adviser_factory()
-            adviser = self._adviser
-        self._adviser = adviser
-        moves = [self.game.position.uci(m) for m in self.game.moves]
-        try:
-            self.hint_request = adviser.go(self.game.start_fen, moves,
-                                           Limits(movetime=seconds), self.variant.name)
-        except WorkerError as exc:
-            self._adviser_lost(exc)
-            return
-        self.hint = "Thinking about a hint…"
-
-    def _poll_adviser(self) -> None:
-        if self._adviser is None or self._adviser is self.opponent:
-            return
-        try:
-            for message in self._adviser.poll(0):
-                self._hint_message(message)
-        except WorkerError as exc:
-            self._adviser_lost(exc)
-
-    def _adviser_lost(self, exc: WorkerError) -> None:
-        """No hint this time; the next hint starts a fresh engine."""
-        log.warning("hint engine lost: %s", exc)
-        if self._adviser is not None and self._adviser is not self.opponent:
-            self._adviser.close()
-            self._adviser = None
-        self._clear_hint()
-        self.hint = "No hint: the engine is not answering"
-
-    def _hint_message(self, message: Message) -> None:
-        if message.request != self.hint_request or not isinstance(message, BestMove):
-            return
-        self.hint_request = None
-        if message.move is None:
-            self._clear_hint()
-            return
-        pos = self.game.position
-        try:
-            move = parse_uci(pos, message.move)
-        except IllegalMoveError:
-            self._clear_hint()
-            return
-        self.hint = f"Hint: {san(pos, move)}"
-        self.hint_move = (move.from_square, move.to_square)
-
-    def _clear_hint(self) -> None:
-        self.hint = None
-        self.hint_move = None
-        self.hint_request = None
-
     def close(self) -> None:
         """Stop an engine started for hints (the opponent is the caller's);
         try the store's waiting writes once more, and log any that are lost."""
         self.store.close()
-        if self._adviser is not None and self._adviser is not self.opponent:
-            self._adviser.close()
-            self._adviser = None
+        self.engine.close()
 
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
@@ -503,47 +307,31 @@ class Daemon:
         return []
 
     # ------------------------------------------------------------- levels
-    def _stored_level(self, configured: int) -> int:
-        """The level last set at the board, else the configuration's; the
-        engine is told when they differ."""
-        try:
-            text = self.store.setting(LEVEL_SETTING)
-        except StoreError as exc:
-            log.warning("cannot read the engine level from the store: %s", exc)
-            text = None
-        try:
-            level = parse_whole(text, 0, MAX_LEVEL) if text is not None else configured
-        except NumberError:
-            log.warning("ignoring the stored engine level %s: not a level from 0 to %d",
-                        shown(text or ""), MAX_LEVEL)
-            return configured
-        if level != configured and self.opponent is not None:
-            try:
-                self.opponent.set_skill(level)
-            except WorkerError as exc:
-                log.warning("cannot set the engine level: %s", exc)
-        return level
-
     def change_level(self, step: int, now: float) -> None:
-        """Raise or lower the engine's level (the next/prev buttons); it applies
-        from the engine's next move and is kept for the next start."""
-        if self.opponent is None:
-            self.notice = ("The level is for games against the engine", now + NOTICE_SECONDS)
-            return
-        level = max(0, min(MAX_LEVEL, self.level + step))
-        self.notice = (f"Engine level {level} of {MAX_LEVEL}", now + NOTICE_SECONDS)
-        if level == self.level:
-            return
-        self.level = level
-        try:
-            self.opponent.set_skill(level)
-        except WorkerError as exc:
-            self._engine_lost(exc, now)
-        try:
-            self.store.set_setting(LEVEL_SETTING, str(level))
-        except StoreError as exc:
-            log.warning("cannot keep the engine level: %s", exc)
-        log.info("engine level %d", level)
+        """Raise or lower the engine's level (the next/prev buttons)."""
+        self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
+
+    def request_hint(self) -> None:
+        """The hint button: the side to move's best move, unless the engine is to move."""
+        if self.game.outcome() is None and not self._engine_to_move():
+            self.engine.request_hint(self.game)
+
+    # The engine's state, as the screen, the web page and the tests read it.
+    @property
+    def engine_text(self) -> str:
+        return self.engine.text
+
+    @property
+    def engine_failures(self) -> int:
+        return self.engine.failures
+
+    @property
+    def level(self) -> int:
+        return self.engine.level
+
+    @property
+    def request(self) -> int | None:
+        return self.engine.request
 
     # ------------------------------------------------------------- clocks
     @property
@@ -573,7 +361,7 @@ class Daemon:
         side = self.clock.flagged
         self.store.finish(self.game_id, "0-1" if side == WHITE else "1-0",
                           "time forfeit", self.wall_clock())
-        self._cancel_engine()
+        self.engine.cancel()
 
     def _press_clock(self, now: float) -> bool:
         """The move just made ends its mover's time; True if their flag fell
@@ -597,9 +385,9 @@ class Daemon:
     def scene(self) -> LedScene:
         """What the LEDs show: the reconciler's scene, or the hint on a quiet board."""
         scene = self.reconciler.scene()
-        if self.hint_move is not None and not scene.squares:
-            scene = scene.with_squares({self.hint_move[0]: Role.HINT_FROM,
-                                        self.hint_move[1]: Role.HINT_TO})
+        if self.engine.hint_move is not None and not scene.squares:
+            scene = scene.with_squares({self.engine.hint_move[0]: Role.HINT_FROM,
+                                        self.engine.hint_move[1]: Role.HINT_TO})
         return scene
 
     def status(self, scene: LedScene | None = None) -> DisplayState:
@@ -630,8 +418,8 @@ class Daemon:
             name = piece_name(self.game.position, stuck[0])
             square = self.game.position.geometry.name(stuck[0])
             prompt = f"The {name} on {square} has no legal move: put it back"
-        if not prompt and self.hint:
-            prompt = self.hint
+        if not prompt and self.engine.hint:
+            prompt = self.engine.hint
         if not prompt and self.notice is not None and self.now < self.notice[1]:
             prompt = self.notice[0]
         saving = self.store.status()
@@ -650,8 +438,8 @@ class Daemon:
             fen=pos.fen(), variant=self.variant.name,
             orientation=BLACK if self.engine_side == WHITE else WHITE,
             last_move=last, check_square=pos.kings[pos.turn] if pos.is_check() else None,
-            moves=self._move_texts(), engine_status=self.engine_text,
-            engine_depth=self.engine_depth, engine_score=self.engine_score,
+            moves=self._move_texts(), engine_status=self.engine.text,
+            engine_depth=self.engine.depth, engine_score=self.engine.score,
             engine_move=self._engine_move_shown(), level=self.level if self.opponent else None,
             white_clock=self.clocks[0] if self.clocks else None,
             black_clock=self.clocks[1] if self.clocks else None,
@@ -769,7 +557,7 @@ class Daemon:
             }[action.kind]
             self.declared = (result, reason)
             self.store.finish(self.game_id, result, reason, self.wall_clock())
-            self._cancel_engine()
+            self.engine.cancel()
 
     def snapshot(self) -> Snapshot:
         """What the spectator page shows now, from the same state as the screen."""
@@ -780,7 +568,7 @@ class Daemon:
         plies = len(game.moves)
         clocks = self.clocks
         mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
-        self.web_history.update(self.game_id, plies, mover_clock, score_value(self.engine_score))
+        self.web_history.update(self.game_id, plies, mover_clock, score_value(self.engine.score))
         outcome = game.outcome()
         result, reason = "*", ""
         if self.declared is not None:
@@ -810,7 +598,7 @@ class Daemon:
             black_clock=float(int(clocks[1])) if clocks else None,
             clock_running=running,
             clocks_after=tuple(self.web_history.clocks),
-            score=self.engine_score if result == "*" else "",
+            score=self.engine.score if result == "*" else "",
             evals=tuple(self.web_history.evals),
             engine=self.engine_text, level=self.level if self.opponent else None,
             result=result, reason=reason, prompt=state.prompt,

@@ -9,9 +9,9 @@ import pytest
 from boardctl.board import Role
 from boardctl.board.lights import LIGHTS
 from boardctl.config import parse_config
-from boardctl.daemon import ENGINE_RETRIES
 from boardctl.headless import run_script
 from boardctl.rules import Game
+from boardctl.session import ENGINE_RETRIES
 
 from .daemon_fakes import FlakyOpponent, MemoryStore, ScriptedOpponent
 

@@ -294,6 +294,12 @@ class Reconciler:
         return tuple(c.move.promotion for c in self.t.waiting.candidates if c.move.promotion)
 
     @property
+    def ready_for_engine(self) -> bool:
+        """Is the board in or on its way to the game's position, so that the
+        engine may be asked for a move (not while a fix or a choice is open)?"""
+        return self.state in (State.SYNCED, State.BUSY)
+
+    @property
     def capture_choices(self) -> tuple[int, ...]:
         """The squares one of which the mover captured on, while the board
         cannot tell which, else ()."""

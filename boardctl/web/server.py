@@ -42,6 +42,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..engine import MAX_SKILL
 from ..errors import BoardctlError
 from ..store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
@@ -56,7 +57,6 @@ SEND_TIMEOUT = 10.0        # seconds a client may take to accept one update
 KEEPALIVE = 15.0           # seconds between comments on a quiet stream (proxies close idle ones)
 RETRY_MS = 1000            # how soon a browser reconnects a dropped stream
 MAX_BODY = 4096            # bytes of a POST body
-MAX_LEVEL = 20
 COOKIE = "boardctl_session"
 LOGIN_FAILURES = (5, 60.0)  # at most this many wrong PINs in this many seconds, then 429
 SHUTDOWN_TIMEOUT = 2.0
@@ -318,8 +318,8 @@ async def action(request: web.Request) -> web.StreamResponse:
         return _error(400, f"kind: expected one of {', '.join(ACTION_KINDS)}")
     value = data.get("value")
     if kind == "level":
-        if type(value) is not int or not 0 <= value <= MAX_LEVEL:
-            return _error(400, f"value: the level is a whole number from 0 to {MAX_LEVEL}")
+        if type(value) is not int or not 0 <= value <= MAX_SKILL:
+            return _error(400, f"value: the level is a whole number from 0 to {MAX_SKILL}")
     elif "value" in data:
         return _error(400, f"value: {kind} takes none")
     app[HUB].request(WebAction(kind, value or 0))

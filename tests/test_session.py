@@ -1,0 +1,35 @@
+"""The engine session on its own, without a daemon: the level and a lost engine."""
+
+from __future__ import annotations
+
+from boardctl.engine.worker import WorkerError
+from boardctl.session import ENGINE_RETRIES, LEVEL_SETTING, MAX_LEVEL, EngineSession
+
+from .daemon_fakes import MemoryStore, ScriptedOpponent
+
+
+def test_the_level_is_clamped_told_to_the_engine_and_kept():
+    store, engine = MemoryStore(), ScriptedOpponent([])
+    session = EngineSession(engine, None, store, MAX_LEVEL - 1, 0.0)
+    assert session.change_level(+1, 0.0) == f"Engine level {MAX_LEVEL} of {MAX_LEVEL}"
+    assert session.change_level(+1, 0.0) == f"Engine level {MAX_LEVEL} of {MAX_LEVEL}"
+    assert engine.skills == [MAX_LEVEL] and store.settings == {LEVEL_SETTING: str(MAX_LEVEL)}
+    again = EngineSession(ScriptedOpponent([]), None, store, 3, 0.0)
+    assert again.level == MAX_LEVEL
+
+
+def test_without_an_engine_the_level_says_what_it_is_for():
+    session = EngineSession(None, None, MemoryStore(), 10, 0.0)
+    assert session.change_level(+1, 0.0) == "The level is for games against the engine"
+    assert session.text == "off"
+
+
+def test_a_lost_engine_is_tried_again_then_left_alone_until_the_position_changes():
+    session = EngineSession(ScriptedOpponent([]), None, MemoryStore(), 20, 0.0)
+    for attempt in range(ENGINE_RETRIES):
+        session.lost(WorkerError("gone"), float(attempt))
+        assert session.text == "restarting" and session.due is not None
+    session.lost(WorkerError("gone"), 9.0)
+    assert session.text == "engine error" and session.due is None
+    session.new_position()
+    assert session.failures == 0
