@@ -37,13 +37,12 @@ from .board import (
     Role,
     lights,
 )
-from .board.guidance import piece_name
-from .board.reconciler import State
 from .clock import ChessClock
 from .config import Config
 from .engine import Limits
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
 from .hw.base import ExplainsProblems, MayLag
+from .presenter import Machine, Presenter
 from .rules import (
     BLACK,
     WHITE,
@@ -51,11 +50,10 @@ from .rules import (
     Move,
     PieceType,
     get_variant,
-    san,
 )
 from .rules.pieces import SYMBOLS
 from .session import EngineSession, Opponent
-from .ui.state import DisplayState, PromptKind
+from .ui.state import DisplayState
 from .web.snapshot import History, Hub, Ring, Snapshot, WebAction, score_value
 
 log = logging.getLogger("boardctl")
@@ -139,7 +137,7 @@ class Daemon:
         # behind.
         self.lagged = 0.0
         self._lagging = False
-        self._sans: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
+        self.presenter = Presenter(self.engine_side)
         self.start_time = now
         self.now = now                       # the time of the last step
         self.stopping = False
@@ -392,97 +390,18 @@ class Daemon:
 
     def status(self, scene: LedScene | None = None) -> DisplayState:
         """What the screen shows now."""
-        pos = self.game.position
-        last = None
-        if self.game.moves:
-            move = self.game.moves[-1]
-            last = (move.from_square, move.to_square)
-        state = self.reconciler.state
-        prompt = self.reconciler.prompt
-        kind: PromptKind = "info"
-        choices: tuple[PieceType, ...] = ()
-        if state is State.ERROR:
-            kind = "error"
-        elif state is State.GAME_OVER or self.flagged is not None or self.declared is not None:
-            kind = "over"
-        elif self.reconciler.promotion_choices:
-            kind = "choice"
-            choices = self.reconciler.promotion_choices
-        if not prompt and self.declared is not None:
-            prompt = f"Game over ({self.declared[1]}): set up the pieces for a new game"
-        if not prompt and self.flagged is not None:
-            loser, winner = ("White", "Black") if self.flagged == WHITE else ("Black", "White")
-            prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
-        stuck = self.reconciler.stuck()
-        if not prompt and stuck:
-            name = piece_name(self.game.position, stuck[0])
-            square = self.game.position.geometry.name(stuck[0])
-            prompt = f"The {name} on {square} has no legal move: put it back"
-        if not prompt and self.engine.hint:
-            prompt = self.engine.hint
-        if not prompt and self.notice is not None and self.now < self.notice[1]:
-            prompt = self.notice[0]
-        saving = self.store.status()
-        if not prompt and saving is not None:
-            prompt, kind = saving, "error"   # the status line is too narrow to say it
-        if self.sensor_problem is not None and not self.sensors.healthy:
-            # Nothing on the board counts until it is back: say why, in full
-            # (the status line is too short for a port name).
-            prompt = self.sensor_problem[:1].upper() + self.sensor_problem[1:]
-            kind, choices = "error", ()
-        if scene is None:
-            scene = self.scene()
-        marks = tuple(sq for sq, role in scene.squares.items()
-                      if role in (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE))
-        return DisplayState(
-            fen=pos.fen(), variant=self.variant.name,
-            orientation=BLACK if self.engine_side == WHITE else WHITE,
-            last_move=last, check_square=pos.kings[pos.turn] if pos.is_check() else None,
-            moves=self._move_texts(), engine_status=self.engine.text,
-            engine_depth=self.engine.depth, engine_score=self.engine.score,
-            engine_move=self._engine_move_shown(), level=self.level if self.opponent else None,
-            white_clock=self.clocks[0] if self.clocks else None,
-            black_clock=self.clocks[1] if self.clocks else None,
-            prompt=prompt, prompt_kind=kind,
-            choices=choices, chosen=self.promotion_highlight(), marks=marks,
-            status=self._machine_status(),
-            status_alert=not self.sensors.healthy or self.store.problem is not None,
+        notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] \
+            else None
+        machine = Machine(
+            declared=self.declared, notice=notice, sensors_healthy=self.sensors.healthy,
+            sensor_problem=self.sensor_problem, saving=self.store.status(),
+            store_problem=self.store.problem,
         )
-
-    def _engine_move_shown(self) -> tuple[str, int, int] | None:
-        """The engine's move while the player must carry it out: SAN and squares."""
-        move = self.reconciler.engine_move
-        if move is None:
-            return None
-        return san(self.game.position, move), move.from_square, move.to_square
-
-    def promotion_highlight(self) -> int | None:
-        """Index of the highlighted promotion piece while one is chosen."""
-        choices = self.reconciler.promotion_choices
-        piece = self.reconciler.promotion_piece
-        if not choices:
-            return None
-        return choices.index(piece) if piece in choices else 0
-
-    def _machine_status(self) -> str:
-        """The status line: what is wrong with the machine, if anything, in a
-        word or two (the prompt says more)."""
-        faults = [] if self.sensors.healthy else ["board not connected"]
-        if self.store.problem is not None:
-            faults.append("not saved")
-        return "; ".join(faults)
-
-    def _move_texts(self) -> tuple[str, ...]:
-        """The game's moves in SAN, worked out again only when they change:
-        replaying the whole game at every turn of the loop takes longer than
-        a turn once the game is long."""
-        key = (self.game.start_fen, tuple(self.game.moves))
-        if key != self._sans[0]:
-            self._sans = (key, tuple(self.game.sans()))
-        return self._sans[1]
+        return self.presenter.state(self.reconciler, self.engine, self.clock, machine,
+                                    self.scene() if scene is None else scene)
 
     def _move_ucis(self) -> tuple[str, ...]:
-        """The game's moves in coordinate notation, like :meth:`_move_texts`."""
+        """The game's moves in coordinate notation, cached like their SAN."""
         key = (self.game.start_fen, tuple(self.game.moves))
         if key != self._ucis[0]:
             pos = self.game.position

@@ -1,0 +1,42 @@
+"""The presenter's choice of prompt, on its own: what matters most wins."""
+
+from __future__ import annotations
+
+from boardctl.board import Reconciler
+from boardctl.clock import ChessClock
+from boardctl.presenter import Machine, Presenter
+from boardctl.rules import Game
+from boardctl.session import EngineSession
+
+from .daemon_fakes import MemoryStore
+
+
+def parts(**machine: object):
+    game = Game()
+    rec = Reconciler(game)
+    engine = EngineSession(None, None, MemoryStore(), 20, 0.0)
+    return rec, engine, Machine(**machine)  # type: ignore[arg-type]
+
+
+def test_a_missing_sensor_board_outranks_everything():
+    rec, engine, machine = parts(notice="Engine level 3 of 20", sensors_healthy=False,
+                                 sensor_problem="sensor board not connected on /dev/ttyACM0")
+    prompt, kind, _ = Presenter(None).prompt(rec, engine, None, machine)
+    assert (prompt, kind) == ("Sensor board not connected on /dev/ttyACM0", "error")
+
+
+def test_a_notice_shows_when_nothing_else_does_and_a_full_disk_after_it():
+    rec, engine, machine = parts(notice="Engine level 3 of 20", saving="2 moves not saved")
+    assert Presenter(None).prompt(rec, engine, None, machine)[0] == "Engine level 3 of 20"
+    rec, engine, machine = parts(saving="2 moves not saved (disk full)")
+    assert Presenter(None).prompt(rec, engine, None, machine)[:2] == (
+        "2 moves not saved (disk full)", "error")
+
+
+def test_a_fallen_flag_ends_the_game_on_the_screen():
+    rec, engine, machine = parts()
+    clock = ChessClock.start((1.0, 0.0), 0.0)
+    assert clock is not None
+    clock.run(0, 5.0)
+    prompt, kind, _ = Presenter(None).prompt(rec, engine, clock, machine)
+    assert kind == "over" and prompt.startswith("White's time is up: Black wins")
