@@ -15,6 +15,16 @@ const piecesLoaded = fetch(PIECES).then((r) => r.text()).then((text) => {
   document.body.prepend(holder);
 });
 
+// An LED colour "#rrggbb" as its hue at full strength and an opacity for its
+// brightness.
+function glow(colour) {
+  const rgb = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  const peak = Math.max(...rgb, 1);
+  const hue = "#" + rgb.map((c) => Math.round(c * 255 / peak).toString(16).padStart(2, "0"))
+    .join("");
+  return [hue, (0.35 + 0.65 * peak / 255).toFixed(2)];
+}
+
 function svgEl(name, attrs, parent) {
   const el = document.createElementNS(SVGNS, name);
   for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, value);
@@ -73,9 +83,13 @@ function drawBoard(svg, s) {
   for (const ring of s.rings || []) {
     const [cx, cy] = centre(ring.square);
     const cls = "ring role-" + ring.role + (ring.blink ? " blink" : "");
-    svgEl("circle", {cx, cy, r: cell * 0.44, stroke: ring.colour, class: cls}, svg);
+    // A dim LED is a fainter ring of the same hue, not a darker one.
+    const [hue, opacity] = glow(ring.colour);
+    svgEl("circle", {cx, cy, r: cell * 0.44, stroke: hue, "stroke-opacity": opacity,
+                     class: cls}, svg);
     if (ring.role === "falcon-path") {
-      svgEl("circle", {cx, cy, r: cell * 0.12, fill: ring.colour, class: "path-dot"}, svg);
+      svgEl("circle", {cx, cy, r: cell * 0.12, fill: hue, "fill-opacity": opacity,
+                       class: "path-dot"}, svg);
     }
   }
   const pieces = placement(s.fen, files, ranks);
