@@ -15,6 +15,7 @@ rare enough that the simpler way costs nothing measurable.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
@@ -303,20 +304,10 @@ def _king_moves(
 def _castles(pos: Position, out: list[int] | None, king: int, occ: Bitboard) -> int:
     """Castling moves.  Unless the variant judges castling after the fact,
     the caller has made sure the king is not in check."""
-    t = pos.tables
     variant = pos.variant
     them = pos.turn ^ 1
-    files = t.files
-    rights = pos.castling & pos.colors[pos.turn]
     n = 0
-    while rights:
-        low = rights & -rights
-        rights ^= low
-        rook = low.bit_length() - 1
-        if t.between[king][rook] & occ:
-            continue
-        step = 1 if rook > king else -1
-        distances = variant.castle_distances(rook % files)
+    for rook, step, distances in _castling_rooks(pos, king, occ):
         if not distances:
             continue
         for d in range(1, distances[-1] + 1):
@@ -342,21 +333,24 @@ def castling_shapes(pos: Position) -> list[int]:
     king would be attacked on its way: what a player may try on the board, so
     that an illegal one is recognised as castling and not as another move
     that fills the same squares."""
-    t = pos.tables
     king = pos.kings[pos.turn]
     occ = pos.colors[0] | pos.colors[1]
+    return [king | (king + step * d) << 7 | CASTLE << 17
+            for _, step, distances in _castling_rooks(pos, king, occ) for d in distances]
+
+
+def _castling_rooks(pos: Position, king: int,
+                    occ: Bitboard) -> Iterator[tuple[int, int, range]]:
+    """(rook square, the king's direction, its distances) for each rook the
+    side to move may castle with, nothing standing between."""
+    t = pos.tables
     rights = pos.castling & pos.colors[pos.turn]
-    out: list[int] = []
     while rights:
         low = rights & -rights
         rights ^= low
         rook = low.bit_length() - 1
-        if t.between[king][rook] & occ:
-            continue
-        step = 1 if rook > king else -1
-        for d in pos.variant.castle_distances(rook % t.files):
-            out.append(king | (king + step * d) << 7 | CASTLE << 17)
-    return out
+        if not t.between[king][rook] & occ:
+            yield rook, 1 if rook > king else -1, pos.variant.castle_distances(rook % t.files)
 
 
 def _safe_after_castling(
