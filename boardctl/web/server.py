@@ -59,6 +59,38 @@ RETRY_MS = 1000            # how soon a browser reconnects a dropped stream
 MAX_BODY = 4096            # bytes of a POST body
 COOKIE = "boardctl_session"
 LOGIN_FAILURES = (5, 60.0)  # at most this many wrong PINs in this many seconds, then 429
+# ... from one address; from all addresses together, this many in the same
+# time, which bounds guessing from many machines without one guesser locking
+# everybody out.
+LOGIN_FAILURES_ALL = 50
+TRACKED_ADDRESSES = 1024    # addresses remembered at once; the oldest go first
+
+
+class Throttle:
+    """Wrong PINs remembered per address, and over all addresses."""
+
+    def __init__(self) -> None:
+        self.by_address: dict[str, deque[float]] = {}
+        self.everyone: deque[float] = deque()
+
+    def _recent(self, times: deque[float], now: float) -> deque[float]:
+        while times and times[0] < now - LOGIN_FAILURES[1]:
+            times.popleft()
+        return times
+
+    def refused(self, address: str, now: float) -> bool:
+        """Has ``address`` (or everyone together) had too many wrong PINs lately?"""
+        mine = self._recent(self.by_address.get(address, deque()), now)
+        return (len(mine) >= LOGIN_FAILURES[0]
+                or len(self._recent(self.everyone, now)) >= LOGIN_FAILURES_ALL)
+
+    def failed(self, address: str, now: float) -> None:
+        times = self.by_address.pop(address, deque())
+        times.append(now)
+        self.by_address[address] = times      # the latest address last
+        self.everyone.append(now)
+        while len(self.by_address) > TRACKED_ADDRESSES:
+            del self.by_address[next(iter(self.by_address))]
 SHUTDOWN_TIMEOUT = 2.0
 MAX_GAME_ID = 10**12
 
@@ -76,7 +108,7 @@ class ServerState:
         self.stopping = asyncio.Event()
         self.streams = 0
         self.versions = Versions()
-        self.failures: deque[float] = deque()
+        self.throttle = Throttle()
         self._cache: dict[str, tuple[Any, bytes]] = {}
 
     def bump(self) -> None:
@@ -291,15 +323,13 @@ async def login(request: web.Request) -> web.StreamResponse:
     pin = data.get("pin")
     if not isinstance(pin, str) or not pin or len(pin) > 64:
         return _error(400, "pin: expected a text of 1 to 64 characters")
-    failures = app[STATE].failures
+    throttle = app[STATE].throttle
     now = time.monotonic()
-    limit, window = LOGIN_FAILURES
-    while failures and failures[0] < now - window:
-        failures.popleft()
-    if len(failures) >= limit:
+    address = request.remote or "?"
+    if throttle.refused(address, now):
         return _error(429, "too many wrong PINs: wait a minute")
     if not hmac.compare_digest(pin.encode(), app[PIN].encode()):
-        failures.append(now)
+        throttle.failed(address, now)
         return _error(403, "wrong PIN")
     response = web.json_response({"authorised": True})
     response.set_cookie(COOKIE, _token(app), httponly=True, samesite="Strict", path="/")

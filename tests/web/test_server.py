@@ -423,3 +423,17 @@ def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch)
         writer.close()
 
     serve(hub, check)
+
+
+def test_one_guesser_does_not_lock_out_the_others_but_everyone_together_is_bounded():
+    throttle = web_server.Throttle()
+    for _ in range(web_server.LOGIN_FAILURES[0]):
+        throttle.failed("guesser", 0.0)
+    assert throttle.refused("guesser", 1.0)
+    assert not throttle.refused("player", 1.0)            # another player may still unlock
+    assert not throttle.refused("guesser", web_server.LOGIN_FAILURES[1] + 1)  # a minute on
+    crowd = web_server.Throttle()
+    for n in range(web_server.LOGIN_FAILURES_ALL):
+        crowd.failed(f"addr-{n}", 0.0)
+    assert crowd.refused("someone-new", 1.0)
+    assert len(crowd.by_address) <= web_server.TRACKED_ADDRESSES
