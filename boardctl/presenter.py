@@ -115,6 +115,7 @@ class Presenter:
             moves=self.moves(game), engine_status=engine.text,
             engine_depth=engine.depth, engine_score=engine.score, engine_move=engine_move,
             level=engine.level if engine.opponent is not None else None,
+            engine_side=self.engine_side,
             white_clock=clock.remaining[0] if clock else None,
             black_clock=clock.remaining[1] if clock else None,
             prompt=prompt, prompt_kind=kind, choices=choices, chosen=chosen, marks=marks,

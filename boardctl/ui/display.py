@@ -75,6 +75,17 @@ CHOICE_CHOSEN_BG: RGB = (250, 226, 110)
 VEIL_ALPHA = 150
 
 
+def player_label(state: DisplayState, colour: int, active: bool) -> str:
+    """A player's row: who they are against the engine ("Engine", "Your move"),
+    else their colour ("White to move")."""
+    if state.engine_side is None:
+        name = "White" if colour == WHITE else "Black"
+        return f"{name} to move" if active else name
+    if colour == state.engine_side:
+        return "Engine's move" if active else "Engine"
+    return "Your move" if active else "You"
+
+
 class Renderer:
     """Draws display states onto surfaces of one size (fonts and sprites built once).
 
@@ -304,12 +315,11 @@ class Renderer:
         pygame.draw.circle(surface, fill, centre, radius)
         pygame.draw.circle(surface, edge, centre, radius, max(1, radius // 5))
         seconds = state.white_clock if colour == WHITE else state.black_clock
-        name = "White" if colour == WHITE else "Black"
         ink = ROW_ACTIVE_TEXT if active else TEXT
         left = centre[0] + radius + lay.pad
         room = rect.right - lay.pad - left
         if seconds is None:
-            label = f"{name} to move" if active else name
+            label = player_label(state, colour, active)
             font = self.fonts.fitting(label, room, lay.body, lay.small)
             self._line(surface, font, label, ink, room, midleft=(left, rect.centery))
             return

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..rules import BLACK, Game, PieceType
+from ..rules import BLACK, WHITE, Game, PieceType
 from .state import DisplayState
 
 SIZES = ((480, 320), (800, 480))
@@ -21,7 +21,8 @@ MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
 
 def start() -> DisplayState:
     """A new game against the engine: nothing to do but move."""
-    return DisplayState.from_fen(None, engine_status="ready", level=20, status="simulator")
+    return DisplayState.from_fen(None, engine_status="ready", level=20, status="simulator",
+                                 engine_side=BLACK)
 
 
 def two_players() -> DisplayState:
@@ -38,7 +39,7 @@ def thinking() -> DisplayState:
     for text in (*MIDGAME, "c3"):
         game.push_text(text)
     return DisplayState.from_game(game, engine_status="thinking", engine_depth=9,
-                                  engine_score="-0.21", level=12)
+                                  engine_score="-0.21", level=12, engine_side=BLACK)
 
 
 def engine_move() -> DisplayState:
@@ -49,7 +50,7 @@ def engine_move() -> DisplayState:
     geo = game.position.geometry
     return DisplayState.from_game(
         game, engine_status="ready", engine_depth=14, engine_score="-0.35", level=12,
-        engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
+        engine_side=BLACK, engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
     )
 
 
@@ -62,7 +63,7 @@ def fix() -> DisplayState:
     return DisplayState.from_game(
         game, prompt="Move the falcon from e6 back to f4", prompt_kind="error",
         marks=(geo.parse_square("e6"), geo.parse_square("f4")),
-        engine_status="ready", engine_depth=12, engine_score="+0.41", level=12,
+        engine_status="ready", engine_depth=12, engine_score="+0.41", level=12, engine_side=BLACK,
         white_clock=251.0, black_clock=232.0,
     )
 
@@ -74,7 +75,7 @@ def check_fix() -> DisplayState:
     return DisplayState.from_game(
         game, prompt="That move leaves your king in check: move the bishop back to f2",
         prompt_kind="error", marks=(geo.parse_square("f2"), geo.parse_square("c5")),
-        engine_status="ready", level=12,
+        engine_status="ready", level=12, engine_side=BLACK,
     )
 
 
@@ -85,7 +86,7 @@ def promotion() -> DisplayState:
                PieceType.KNIGHT)
     return DisplayState.from_game(
         game, prompt="Choose the new piece: prev and next, then ok", prompt_kind="choice",
-        choices=choices, chosen=1, engine_status="ready", level=12,
+        choices=choices, chosen=1, engine_status="ready", level=12, engine_side=BLACK,
     )
 
 
@@ -94,7 +95,7 @@ def check() -> DisplayState:
     game = Game(fen="5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
     game.push_text("j8j1")
     return DisplayState.from_game(game, engine_status="ready", engine_score="-1.10",
-                                  level=12)
+                                  level=12, engine_side=BLACK)
 
 
 def game_over() -> DisplayState:
@@ -103,7 +104,7 @@ def game_over() -> DisplayState:
     game.push_text("Ra8#")
     return DisplayState.from_game(
         game, prompt="Checkmate: White wins. Set up the pieces for a new game",
-        prompt_kind="over", engine_status="ready", level=12,
+        prompt_kind="over", engine_status="ready", level=12, engine_side=BLACK,
     )
 
 
@@ -114,7 +115,8 @@ def clocks_low() -> DisplayState:
         game.push_text(text)
     return DisplayState.from_game(game, white_clock=41.0, black_clock=7.3,
                                   engine_status="thinking", engine_depth=6,
-                                  engine_score="+0.18", level=12, orientation=BLACK)
+                                  engine_score="+0.18", level=12, engine_side=WHITE,
+                                  orientation=BLACK)
 
 
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
@@ -235,7 +237,8 @@ def draw_simulator(out: Path, with_help: bool = False) -> None:
     rec = Reconciler(game, reading=occupancy(game.position) & ~(1 << lifted))
     pygame.display.init()
     window = SimWindow(_StillHand(), lambda name: None, SIZES[0],
-                       DisplayState.from_game(game, engine_status="ready", level=12))
+                       DisplayState.from_game(game, engine_status="ready", level=12,
+                                              engine_side=BLACK))
     window.pieces.pop(lifted)
     window.colours = frame(rec.scene(), 0.0)
     window.help = with_help

@@ -45,6 +45,8 @@ class DisplayState:
     :param engine_move: the engine's move that the player must carry out on the
         board, as (SAN, from-square, to-square), or None.
     :param level: the engine's level (0–20), or None when no engine plays.
+    :param engine_side: the colour the engine plays (its row says "Engine", the
+        other "You"), or None for two players.
     :param white_clock: White's remaining time in seconds, or None for no clock.
     :param black_clock: Black's, likewise.
     :param prompt: what the player must do or know ("Put the knight back on h3").
@@ -71,6 +73,7 @@ class DisplayState:
     engine_score: str = ""
     engine_move: tuple[str, int, int] | None = None
     level: int | None = None
+    engine_side: int | None = None
     white_clock: float | None = None
     black_clock: float | None = None
     prompt: str = ""

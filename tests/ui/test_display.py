@@ -371,3 +371,12 @@ def test_bad_inputs_fail_clearly():
         renderer.render(DisplayState(fen="not a fen"), pygame.Surface((480, 320)))
     with pytest.raises(ValueError, match="smaller"):
         Renderer((100, 80))
+
+
+def test_against_the_engine_the_rows_say_who_is_who():
+    from boardctl.ui.display import player_label
+
+    state = DisplayState(engine_side=BLACK)
+    assert player_label(state, WHITE, True) == "Your move"
+    assert player_label(state, BLACK, False) == "Engine"
+    assert player_label(DisplayState(), WHITE, True) == "White to move"
