@@ -527,6 +527,22 @@ class Reconciler:
                 return tried
         return None
 
+    def _check_stands(self, code: int) -> bool:
+        """Does a piece that gave check before ``code`` (and was not taken)
+        still give it after?  Else the move made a new check (a piece
+        stepping off a falcon's path, say), and the player is told so."""
+        pos = self.game.position
+        before = pos.checkers()
+        if not before:
+            return False
+        us = pos.turn
+        pos.make(code)
+        try:
+            after = pos.attackers(pos.kings[us], us ^ 1)
+        finally:
+            pos.unmake()
+        return bool(before & after)
+
     def _is_swap(self, c: Candidate) -> bool:
         """A capture whose target square has not changed: pieces swapped, or
         the capturing piece still in the player's hand."""
@@ -776,8 +792,8 @@ class Reconciler:
         code = pseudo_match(pos, self.reading)
         if code is not None and code_flag(code) != CASTLE:
             frm, to = code_from(code), code_to(code)
-            reason = "That move leaves your king in check" if not pos.is_check() \
-                else "Your king is in check"
+            reason = "Your king is in check" if self._check_stands(code) \
+                else "That move leaves your king in check"
             name = piece_name(pos, frm)
             return Fix(to, frm, f"{reason}: move the {name} back to {pos.geometry.name(frm)}")
         return fix

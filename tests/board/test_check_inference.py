@@ -131,3 +131,19 @@ def test_the_rook_move_that_fills_the_same_squares_is_still_read():
     table.place("e1", after=0.3)
     table.wait(2)
     assert table.lines() == ["move a1e1"]
+
+
+def test_a_move_out_of_one_check_into_another_says_so():
+    # The rook on e8 checks; f1 is free of it but the bishop on h3 covers it.
+    table = Table("4r4k/10/10/10/10/7b2/10/4K5 w - - 0 1")
+    table.move("e1", "f1")
+    table.wait(3)
+    assert table.lines()[-1] == ("error That move leaves your king in check: "
+                                 "move the king back to e1")
+
+
+def test_a_move_that_leaves_the_same_check_standing_says_the_king_is_in_check():
+    table = Table("4r4k/10/10/10/10/7b2/10/4K5 w - - 0 1")
+    table.move("e1", "e2")
+    table.wait(3)
+    assert table.lines()[-1] == "error Your king is in check: move the king back to e1"
