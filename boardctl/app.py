@@ -269,6 +269,7 @@ def run_window(config: Config, stack: ExitStack, frames: int | None = None,
     import pygame
 
     from .ui.sim import FPS, SimWindow
+    from .ui.state import DisplayState
 
     start = Game(get_variant(config.game.variant))
     board = make_sensors(config, start)
@@ -276,7 +277,7 @@ def run_window(config: Config, stack: ExitStack, frames: int | None = None,
     buttons = SimButtons()
     began = clock()
     window = SimWindow(board, lambda name: buttons.press(name, clock() - began),
-                       config.display_size)
+                       config.display_size, DisplayState.from_fen(None, config.game.variant))
     daemon = build(config, stack, sensors=board, now=0.0, buttons=buttons,
                    leds=window.leds, display=window.display)
     # A resumed game: the board's pieces stand as the game left them.

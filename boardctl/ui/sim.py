@@ -170,8 +170,14 @@ class SimWindow:
         """A new screen state.  After a move, the pieces are named as the game
         names them (a promoted pawn becomes its new piece) wherever the board
         agrees with the game."""
+        variant = get_variant(state.variant)
+        if (variant.files, variant.ranks) != (self.files, self.ranks):
+            # Another board size: the wooden board is built again around it.
+            self.files, self.ranks = variant.files, variant.ranks
+            self.window = pygame.display.set_mode(self._size_for(self.square),
+                                                  pygame.RESIZABLE)
         if state.moves != self.state.moves or state.fen != self.state.fen:
-            pos = Position(state.fen, get_variant(state.variant))
+            pos = Position(state.fen, variant)
             for sq in list(self.pieces):
                 if pos.squares[sq]:
                     self.pieces[sq] = pos.squares[sq]

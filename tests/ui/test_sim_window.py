@@ -205,3 +205,15 @@ def test_the_other_board_sizes_play_in_the_window(variant, human, engine, corner
     probe = far.move(2, 2).topleft
     wood = LIGHT_WOOD if geo.is_light(geo.parse_square(corner)) else DARK_WOOD
     assert tuple(rig.window.window.get_at(probe))[:3] == wood
+
+
+def test_the_app_builds_the_wooden_board_for_the_configured_preset(tmp_path, monkeypatch):
+    # The window was first built for 8×10 and kept that size for every preset.
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    config = parse_config({"game": {"mode": "two-players", "variant": "falcon-9x10"}})
+    times = iter(x * 0.02 for x in range(10_000))
+    with ExitStack() as stack:
+        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
+        window = daemon.display.window
+        assert (window.files, window.ranks) == (10, 9)
+        assert len(window.pieces) == 40
