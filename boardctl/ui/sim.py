@@ -39,6 +39,7 @@ FRAME = (90, 55, 30)
 LABEL = (240, 220, 190)
 BACKGROUND = (40, 40, 44)
 FPS = 50
+HELP_TEXT, HELP_TEXT_MIN = 20, 12   # the help's line height, px: largest, smallest
 CAPTURE_GAP = 0.1   # seconds between taking a piece off and landing on its square
 BUTTON_OF_KEY = {"h": "hint", "+": "next", "=": "next", "-": "prev",
                  "q": "q", "f": "f", "r": "r", "b": "b", "n": "n"}
@@ -281,25 +282,33 @@ class SimWindow:
             surface.blit(text, text.get_rect(centerx=MARGIN // 2, centery=rect.centery))
 
     def _help(self, surface: pygame.Surface) -> None:
-        """The keys, the mouse and the LED colours, over the whole window."""
+        """The keys, the mouse and the LED colours, over the whole window, in
+        the largest text that fits it."""
         veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         veil.fill((0, 0, 0, 215))
         surface.blit(veil, (0, 0))
-        font = self.fonts.get(20)
-        bold = self.fonts.get(24)
         width = surface.get_width() - 4 * MARGIN
+        for size in range(HELP_TEXT, HELP_TEXT_MIN - 1, -1):
+            font, bold = self.fonts.get(size), self.fonts.get(size + 4)
+            keys = [wrap(f"{key}: {words}", font, width) for key, _, words in KEYS]
+            lights = [(hue, wrap(meaning, font, width - 30)) for hue, meaning in legend()]
+            lines = sum(map(len, keys)) + sum(len(text) for _, text in lights)
+            if 2 * MARGIN + 2 * (bold.get_height() + 6) + 10 + lines * font.get_height() \
+                    <= surface.get_height():
+                break
+        white, grey = (255, 255, 255), (235, 235, 235)
         y = MARGIN
-        surface.blit(bold.render("Keys and mouse", True, (255, 255, 255)), (2 * MARGIN, y))
+        surface.blit(bold.render("Keys and mouse", True, white), (2 * MARGIN, y))
         y += bold.get_height() + 6
-        for key, _, words in KEYS:
-            for line in wrap(f"{key}: {words}", font, width):
-                surface.blit(font.render(line, True, (235, 235, 235)), (2 * MARGIN, y))
+        for text in keys:
+            for line in text:
+                surface.blit(font.render(line, True, grey), (2 * MARGIN, y))
                 y += font.get_height()
         y += 10
-        surface.blit(bold.render("What the lights mean", True, (255, 255, 255)), (2 * MARGIN, y))
+        surface.blit(bold.render("What the lights mean", True, white), (2 * MARGIN, y))
         y += bold.get_height() + 6
-        for hue, meaning in legend():
+        for hue, text in lights:
             pygame.draw.circle(surface, hue.rgb, (2 * MARGIN + 8, y + font.get_height() // 2), 8)
-            for line in wrap(meaning, font, width - 30):
-                surface.blit(font.render(line, True, (235, 235, 235)), (2 * MARGIN + 26, y))
+            for line in text:
+                surface.blit(font.render(line, True, grey), (2 * MARGIN + 26, y))
                 y += font.get_height()
