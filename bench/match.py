@@ -4,6 +4,11 @@ Run::
 
     .venv/bin/python bench/match.py --opponent fairymax --games 20 --movetime 0.2
     .venv/bin/python bench/match.py --opponent random --games 2 --movetime 0.05
+    .venv/bin/python bench/match.py --opponent fairymax --games 60 --movetime 0.05 --odds 8
+
+``--odds N`` gives the opponent N times boardctl's time per move (the Pi's budget
+against a desktop's).  The summary ends with a 95 % interval of the score and the
+Elo difference it means.
 
 Every game starts from the initial position (Fairy-Max has no ``setboard``)
 with ``--plies`` random legal opening moves from a seeded generator; each
@@ -27,6 +32,7 @@ Fairy-Max is not installed; Ctrl-C prints the result so far.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
@@ -345,6 +351,11 @@ def summary(match: Match) -> list[str]:
         f"boardctl wins {wins}, draws {draws}, losses {losses}",
         f"boardctl score {points:g}/{len(scored)} = {percent:.1f}%",
     ]
+    if scored:
+        low, high = score_interval(wins, draws, losses)
+        lines.append(f"95% interval of the score: {100 * low:.1f}% to {100 * high:.1f}%;"
+                     f" Elo difference {elo(points / len(scored)):+.0f}"
+                     f" ({elo(low):+.0f} to {elo(high):+.0f})")
     for name in ("boardctl", match.opponent):
         clock = match.clocks.get(name, Clock())
         lines.append(f"mean thinking time per move, {name}: {clock.mean():.3f} s"
@@ -352,10 +363,26 @@ def summary(match: Match) -> list[str]:
     return lines
 
 
+def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """A 95 % interval of the expected score per game (normal approximation
+    with the games' own spread: a win 1, a draw 1/2, a loss 0)."""
+    n = wins + draws + losses
+    mean = (wins + draws / 2) / n
+    spread = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    half = 1.96 * math.sqrt(spread / n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def elo(score: float) -> float:
+    """The Elo difference that expects ``score`` (clamped short of 0 and 1)."""
+    score = min(max(score, 0.001), 0.999)
+    return -400 * math.log10(1 / score - 1)
+
+
 # ------------------------------------------------------------------ main
 def make_opponent(args: argparse.Namespace, rng: random.Random) -> Player:
     if args.opponent == "fairymax":
-        return FairyMaxPlayer(args.fairymax, args.movetime, args.fairymax_hash)
+        return FairyMaxPlayer(args.fairymax, args.movetime * args.odds, args.fairymax_hash)
     if args.opponent == "greedy":
         return GreedyPlayer(rng)
     return RandomPlayer(rng)
@@ -367,7 +394,8 @@ def run(args: argparse.Namespace) -> int:
         print("match: the compiled core is not built (see setup.py)", file=sys.stderr)
         return 1
     print(f"boardctl (skill {args.skill}, {args.core} core) v {args.opponent}: {args.games} games,"
-          f" movetime {args.movetime:g} s, {args.plies} opening plies, seed {seed}", flush=True)
+          f" movetime {args.movetime:g} s (the opponent {args.movetime * args.odds:g} s),"
+          f" {args.plies} opening plies, seed {seed}", flush=True)
     openings_rng = random.Random(f"{seed}:openings")
     boardctl = BoardctlPlayer(args.skill, seed, args.movetime, args.core == "compiled")
     try:
@@ -406,6 +434,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=2, help="games to play (default 2)")
     parser.add_argument("--movetime", type=float, required=True,
                         help="seconds per move for both sides")
+    parser.add_argument("--odds", type=float, default=1.0,
+                        help="the opponent thinks this many times as long as boardctl "
+                             "(1:8 time odds: --odds 8; default 1)")
     parser.add_argument("--plies", type=int, default=4, help="random opening plies (default 4)")
     parser.add_argument("--seed", type=int, help="seed for openings, opponents and boardctl")
     parser.add_argument("--skill", type=int, default=20, help="boardctl's skill (default 20)")
