@@ -142,8 +142,8 @@ def test_a_port_that_disappears_is_said_once_each_time(
 def test_a_port_that_opens_but_never_answers_is_said_after_the_link_timeout(
         table: Table, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="boardctl")
-    table.fake.plug()
-    table.fake.mute()                         # a device that does not speak the protocol
+    table.fake.mute()                         # a device that does not speak the protocol,
+    table.fake.plug()                         # silent from the moment it is plugged in
     table.until(lambda: table.board.status is SerialStatus.CONNECTING, "the port to open")
     assert table.board.problem is None        # too early to tell
     table.run_for(LINK_TIMEOUT + 1.0)
