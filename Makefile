@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean browser-deps
+.PHONY: run test lint bench clean system-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,19 +25,25 @@ lint: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
-# The web page's browser tests drive Debian's chromium through chromium-driver.  As
-# root (a fresh machine, CI) they are installed when missing; otherwise those tests
-# skip and say why.
-browser-deps:
-	@if ! command -v chromedriver >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1; then \
+# Debian packages some tests use: chromium and chromium-driver (the web page's browser
+# tests), fairymax (the reference engine the XBoard client is tested against) and
+# shellcheck (the Pi installer's script).  As root (a fresh machine, CI) the missing
+# ones are installed; otherwise the tests that need them skip and say why.
+SYSTEM_TOOLS := chromium:chromium chromedriver:chromium-driver /usr/games/fairymax:fairymax \
+	shellcheck:shellcheck
+system-deps:
+	@missing=""; for pair in $(SYSTEM_TOOLS); do tool=$${pair%%:*}; package=$${pair##*:}; \
+	  command -v $$tool >/dev/null 2>&1 || [ -x "$$tool" ] || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	     apt-get install -y -qq chromium chromium-driver >/dev/null) \
-	    || echo "could not install chromium: the browser tests will skip"; \
-	  else echo "chromium or chromium-driver missing (not root): the browser tests will skip"; \
+	     apt-get install -y -qq $$missing >/dev/null) \
+	    || echo "could not install$$missing: the tests that need them will skip"; \
+	  else echo "missing (not root):$$missing: the tests that need them will skip"; \
 	  fi; fi
 
-test: lint browser-deps
+test: lint system-deps
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.dev-installed
