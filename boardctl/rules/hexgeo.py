@@ -1,0 +1,222 @@
+"""The hexagonal boards: cells, names, directions, leaps and falcon paths.
+
+Cells are flat-topped hexagons in axial coordinates ``(q, r)`` (RULES-HEX.md,
+section 2): ``q`` counts files from the centre, ``r`` rises up a file.  A cell
+is an ``int`` like a square: the cells of the board listed by ``r`` then
+``q``, lowest first, so index order is the FEN's ranks read bottom-up, as on
+the rectangular boards (``rank * files + file``).
+
+Two boards exist:
+
+* Falcon Hexagonal Chess: radius 6 with the six corners trimmed (121 cells),
+  named as the seed's Game Courier diagram does: file ``"abcdefghijklm"[q+6]``
+  and rank ``r+7``, so a rank is a straight line rising to the right.
+* Glinski's hexagonal chess: radius 5 (91 cells), files ``a``–``l`` without
+  ``j`` and ranks that bend at the centre file: ``r + 6 + min(q, 0)``.
+
+Everything here is data computed once per board; nothing is hard-wired to a
+piece set or a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .digits import is_ascii_digits, shown
+from .errors import BoardctlError
+
+Cell = int
+Axial = tuple[int, int]
+
+# The 12 directions clockwise from north, 30° apart; even indexes are the
+# orthogonal steps (to a neighbour across an edge), odd ones the diagonal
+# steps (through a vertex to the nearest cell of the same colour).
+COMPASS: tuple[tuple[str, Axial], ...] = (
+    ("N", (0, 1)), ("NNE", (1, 1)), ("NE", (1, 0)), ("E", (2, -1)),
+    ("SE", (1, -1)), ("SSE", (1, -2)), ("S", (0, -1)), ("SSW", (-1, -1)),
+    ("SW", (-1, 0)), ("W", (-2, 1)), ("NW", (-1, 1)), ("NNW", (-1, 2)),
+)
+DIRECTIONS: dict[str, Axial] = dict(COMPASS)
+ORTHOGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[0::2])
+DIAGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[1::2])
+
+
+class CellError(BoardctlError, ValueError):
+    """A cell name that does not exist on the board."""
+
+
+def falcon_steps() -> tuple[tuple[Axial, Axial], ...]:
+    """The falcon's 24 moves as ``(a, b)`` pairs of unit steps.
+
+    A falcon move repeats a step ``a`` and adds one step ``b`` 30° from it
+    (2O+D or 2D+O, RULES-HEX.md 4.1): the destination is ``2a + b`` and the
+    three paths are the orders ``a a b``, ``a b a`` and ``b a a``.
+    """
+    steps = [step for _, step in COMPASS]
+    return tuple(
+        (a, b)
+        for i, a in enumerate(steps)
+        for b in (steps[(i + 1) % 12], steps[(i - 1) % 12])
+    )
+
+
+def knight_leaps() -> tuple[Axial, ...]:
+    """The knight's 12 leaps: an orthogonal step then a diagonal one 30° away."""
+    steps = [step for _, step in COMPASS]
+    return tuple(
+        (steps[i][0] + steps[(i + k) % 12][0], steps[i][1] + steps[(i + k) % 12][1])
+        for i in range(0, 12, 2)
+        for k in (1, -1)
+    )
+
+
+def distance(a: Axial, b: Axial) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+@dataclass(frozen=True, slots=True)
+class HexGeometry:
+    """A hexagon of ``radius`` cells from the centre; ``trimmed`` removes its
+    six corners; ``glinski_names`` picks Glinski's names over Game Courier's."""
+
+    radius: int = 6
+    trimmed: bool = True
+    glinski_names: bool = False
+
+    @property
+    def cells(self) -> tuple[Axial, ...]:
+        """Axial coordinates of every cell, in index order."""
+        return _cells(self.radius, self.trimmed)
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    @property
+    def file_letters(self) -> str:
+        return "abcdefghikl" if self.glinski_names else "abcdefghijklm"[: 2 * self.radius + 1]
+
+    def axial(self, cell: Cell) -> Axial:
+        return self.cells[cell]
+
+    def cell_at(self, q: int, r: int) -> Cell | None:
+        """The cell at ``(q, r)``, or None off the board (trimmed corners included)."""
+        return _index(self.radius, self.trimmed).get((q, r))
+
+    def colour(self, cell: Cell) -> int:
+        """0, 1 or 2; cells that share an edge differ, the centre is 0."""
+        q, r = self.cells[cell]
+        return (q - r) % 3
+
+    def file_of(self, cell: Cell) -> int:
+        return self.cells[cell][0] + self.radius
+
+    def rank_number(self, cell: Cell) -> int:
+        """The number in the cell's name."""
+        q, r = self.cells[cell]
+        if self.glinski_names:
+            return r + self.radius + 1 + min(q, 0)
+        return r + self.radius + 1
+
+    def name(self, cell: Cell) -> str:
+        return f"{self.file_letters[self.file_of(cell)]}{self.rank_number(cell)}"
+
+    def parse_cell(self, text: str) -> Cell:
+        """``"e3"`` → cell.
+
+        :raises CellError: when the text names no cell of this board.
+        """
+        cell = _names(self).get(text) if isinstance(text, str) else None
+        if cell is None:
+            raise CellError(f"no cell {shown(text)} on the {self.size}-cell hexagon")
+        return cell
+
+    def step(self, cell: Cell, direction: str) -> Cell | None:
+        """The next cell in a named direction of :data:`COMPASS`, or None."""
+        q, r = self.cells[cell]
+        dq, dr = DIRECTIONS[direction]
+        return self.cell_at(q + dq, r + dr)
+
+    def ray(self, cell: Cell, direction: str) -> tuple[Cell, ...]:
+        """The cells from ``cell`` (excluded) to the edge in one direction."""
+        q, r = self.cells[cell]
+        dq, dr = DIRECTIONS[direction]
+        out = []
+        k = 1
+        while (nxt := self.cell_at(q + k * dq, r + k * dr)) is not None:
+            out.append(nxt)
+            k += 1
+        return tuple(out)
+
+    def leap(self, cell: Cell, offset: Axial) -> Cell | None:
+        q, r = self.cells[cell]
+        return self.cell_at(q + offset[0], r + offset[1])
+
+    def falcon_paths(self, cell: Cell) -> dict[Cell, tuple[tuple[Cell, Cell], ...]]:
+        """Each falcon destination from ``cell`` with its paths on the board.
+
+        A path is its two intermediate cells.  A path through a trimmed
+        corner or off the board does not count (AMB-3), so a destination is
+        listed only if at least one of its three paths lies on the board.
+        """
+        return _falcon_paths(self)[cell]
+
+    def last_cells(self, forward: str) -> tuple[Cell, ...]:
+        """The last cell of each file going ``forward`` (``"N"`` or ``"S"``):
+        where a pawn moving that way promotes (AMB-5)."""
+        return tuple(cell for cell in range(self.size) if self.step(cell, forward) is None)
+
+
+@cache
+def _cells(radius: int, trimmed: bool) -> tuple[Axial, ...]:
+    corners = {(radius, 0), (-radius, 0), (0, radius), (0, -radius),
+               (radius, -radius), (-radius, radius)} if trimmed else set()
+    return tuple(
+        (q, r)
+        for r in range(-radius, radius + 1)
+        for q in range(-radius, radius + 1)
+        if distance((q, r), (0, 0)) <= radius and (q, r) not in corners
+    )
+
+
+@cache
+def _index(radius: int, trimmed: bool) -> dict[Axial, Cell]:
+    return {qr: i for i, qr in enumerate(_cells(radius, trimmed))}
+
+
+@cache
+def _names(geo: HexGeometry) -> dict[str, Cell]:
+    names = {geo.name(cell): cell for cell in range(geo.size)}
+    if len(names) != geo.size:
+        raise AssertionError("two cells share a name")
+    # Names are also checked digit by digit: "e03" and "e³" are not cells.
+    assert all(is_ascii_digits(n[1:]) and n[1] != "0" for n in names)
+    return names
+
+
+@cache
+def _falcon_paths(geo: HexGeometry) -> tuple[dict[Cell, tuple[tuple[Cell, Cell], ...]], ...]:
+    out = []
+    for cell in range(geo.size):
+        q, r = geo.cells[cell]
+        paths: dict[Cell, tuple[tuple[Cell, Cell], ...]] = {}
+        for a, b in falcon_steps():
+            to = geo.cell_at(q + 2 * a[0] + b[0], r + 2 * a[1] + b[1])
+            if to is None:
+                continue
+            these = []
+            for first, second in ((a, a), (a, b), (b, a)):
+                s1 = geo.cell_at(q + first[0], r + first[1])
+                s2 = geo.cell_at(q + first[0] + second[0], r + first[1] + second[1])
+                if s1 is not None and s2 is not None:
+                    these.append((s1, s2))
+            if these:
+                paths[to] = tuple(these)
+        out.append(paths)
+    return tuple(out)
+
+
+FALCON_HEX = HexGeometry()
+GLINSKI = HexGeometry(radius=5, trimmed=False, glinski_names=True)
