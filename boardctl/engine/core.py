@@ -34,8 +34,12 @@ def available() -> bool:
     return _core is not None
 
 
-def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
-    """A core for ``variant``.
+def build(
+    variant: Variant, tt_bits: int = TT_BITS, weights: evaluate.Weights | None = None
+) -> Core:
+    """A core for ``variant``, evaluating with ``weights`` (by default the
+    evaluation's own, :func:`evaluate.default_weights`; a tuner or a match
+    between two sets of weights gives others).
 
     :raises RuntimeError: when the extension is not built.
     """
@@ -43,7 +47,12 @@ def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
         raise RuntimeError("the compiled search core is not built")
     geo = variant.geometry
     keys = keys_for(geo.size, geo.files)
-    mg, eg = evaluate.square_tables(geo.files, geo.ranks)
+    if weights is None:
+        mg, eg = evaluate.square_tables(geo.files, geo.ranks)
+        numbers, passed = evaluate.CORE_WEIGHTS, evaluate.PASSED
+    else:
+        mg, eg = evaluate.build_square_tables(geo.files, geo.ranks, weights)
+        numbers, passed = evaluate.core_weights(weights), evaluate.passed_bonuses(weights)
     white, black = pawn_start_squares(variant)
     double_steps = [(white >> sq & 1) | (black >> sq & 1) << 1 for sq in range(geo.size)]
     return _core.Core(
@@ -52,7 +61,7 @@ def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
         variant.castle_judged_after, double_steps,
         [int(p) for p in variant.promotions],
         keys.piece, keys.black_to_move, keys.castle, keys.ep_file,
-        mg, eg, list(evaluate.CORE_WEIGHTS), list(evaluate.PASSED), tt_bits,
+        mg, eg, list(numbers), list(passed), tt_bits,
     )
 
 

@@ -36,11 +36,23 @@ tests/engine/test_core.py checks that both give the same score.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 from ..rules import Position
 from ..rules.geometry import Tables
-from ..rules.pieces import BISHOP, BLACK, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from ..rules.pieces import (
+    BISHOP,
+    BLACK,
+    FALCON,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    PieceType,
+)
 
 # (middle game, endgame) material by piece type.
 VALUES = {
@@ -54,7 +66,8 @@ BISHOP_PAIR = 40
 FALCON_MOBILITY = 4
 DOUBLED = 15
 ISOLATED = 12
-PASSED = (0, 5, 10, 20, 35, 60, 100, 0, 0, 0)   # by ranks advanced (1 = start rank)
+# By ranks advanced (1 = start rank).
+PASSED: tuple[int, ...] = (0, 5, 10, 20, 35, 60, 100, 0, 0, 0)
 ROOK_OPEN, ROOK_HALF_OPEN = 20, 10
 SHIELD = 10
 # Mobility of the other pieces: (centipawns a square, squares of an average
@@ -66,49 +79,121 @@ MOBILITY = {KNIGHT: (4, 4), BISHOP: (4, 6), ROOK: (2, 6), QUEEN: (1, 12)}
 ZONE_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, FALCON: 3}
 DANGER_SCALE = 15
 DANGER_CAP = 400
-# The weights in the order the compiled core (_core.c) takes them.
-CORE_WEIGHTS = (
-    BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN, ROOK_HALF_OPEN, SHIELD,
-    *MOBILITY[KNIGHT], *MOBILITY[BISHOP], *MOBILITY[ROOK], *MOBILITY[QUEEN],
-    ZONE_WEIGHT[KNIGHT], ZONE_WEIGHT[BISHOP], ZONE_WEIGHT[ROOK], ZONE_WEIGHT[QUEEN],
-    ZONE_WEIGHT[FALCON], DANGER_SCALE, DANGER_CAP,
-)
+# The shape of the piece-square values (see _square_bonus), (middle game,
+# endgame) where there are two.  Pawns: per rank advanced, and for standing
+# in the centre on ranks 3 to 5 (middle game).  Knights, bishops, falcons,
+# queens: per step towards the centre, and an offset that keeps the average
+# square near zero.  Rooks (middle game): on the seventh rank, on the centre
+# files.  The king: at home beside the centre, per rank left in the middle
+# game; per step towards the centre in the endgame, with its offset.
+PAWN_ADVANCE = (4, 12)
+PAWN_CENTRE = 6
+CENTRE = {KNIGHT: (6, 4), BISHOP: (3, 2), FALCON: (5, 4), QUEEN: (2, 3)}
+CENTRE_OFFSET = {KNIGHT: (10, 6), BISHOP: (6, 4), FALCON: (10, 8), QUEEN: (4, 6)}
+ROOK_SEVENTH = 15
+ROOK_CENTRE = 4
+KING_HOME = 12
+KING_ADVANCE = 18
+KING_CENTRE = (8, 20)
+
+NAMES: dict[PieceType, str] = {
+    PAWN: "pawn", KNIGHT: "knight", BISHOP: "bishop", ROOK: "rook", QUEEN: "queen",
+    FALCON: "falcon",
+}
+Weights = Mapping[str, int]
 
 
-def _square_bonus(ptype: int, file: int, rank: int, files: int, ranks: int) -> tuple[int, int]:
+def default_weights() -> dict[str, int]:
+    """Every number above by name: what scripts/texel_tune.py varies and
+    what :func:`core.build <boardctl.engine.core.build>` can be given instead."""
+    w: dict[str, int] = {}
+    for ptype, name in NAMES.items():
+        w[f"{name}.mg"], w[f"{name}.eg"] = VALUES[ptype]
+    w["pawn.advance.mg"], w["pawn.advance.eg"] = PAWN_ADVANCE
+    w["pawn.centre"] = PAWN_CENTRE
+    for ptype, (slope_mg, slope_eg) in CENTRE.items():
+        name = NAMES[ptype]
+        w[f"{name}.centre.mg"], w[f"{name}.centre.eg"] = slope_mg, slope_eg
+        w[f"{name}.offset.mg"], w[f"{name}.offset.eg"] = CENTRE_OFFSET[ptype]
+    w["rook.seventh"], w["rook.centre"] = ROOK_SEVENTH, ROOK_CENTRE
+    w["king.home"], w["king.advance"] = KING_HOME, KING_ADVANCE
+    w["king.centre.eg"], w["king.offset.eg"] = KING_CENTRE
+    w["bishop_pair"], w["falcon.mobility"] = BISHOP_PAIR, FALCON_MOBILITY
+    w["doubled"], w["isolated"] = DOUBLED, ISOLATED
+    for advanced, bonus in enumerate(PASSED):
+        w[f"passed.{advanced}"] = bonus
+    w["rook_open"], w["rook_half_open"], w["shield"] = ROOK_OPEN, ROOK_HALF_OPEN, SHIELD
+    for ptype, (weight, baseline) in MOBILITY.items():
+        w[f"{NAMES[ptype]}.mobility"] = weight
+        w[f"{NAMES[ptype]}.baseline"] = baseline
+    for ptype, weight in ZONE_WEIGHT.items():
+        w[f"{NAMES[ptype]}.zone"] = weight
+    w["danger_scale"], w["danger_cap"] = DANGER_SCALE, DANGER_CAP
+    return w
+
+
+def core_weights(w: Weights) -> tuple[int, ...]:
+    """The weights in the order the compiled core (_core.c) takes them."""
+    return (
+        w["bishop_pair"], w["falcon.mobility"], w["doubled"], w["isolated"], w["rook_open"],
+        w["rook_half_open"], w["shield"],
+        w["knight.mobility"], w["knight.baseline"], w["bishop.mobility"], w["bishop.baseline"],
+        w["rook.mobility"], w["rook.baseline"], w["queen.mobility"], w["queen.baseline"],
+        w["knight.zone"], w["bishop.zone"], w["rook.zone"], w["queen.zone"], w["falcon.zone"],
+        w["danger_scale"], w["danger_cap"],
+    )
+
+
+def passed_bonuses(w: Weights) -> tuple[int, ...]:
+    """The passed-pawn bonuses by ranks advanced, as :data:`PASSED` holds them."""
+    return tuple(w[f"passed.{advanced}"] for advanced in range(len(PASSED)))
+
+
+CORE_WEIGHTS = core_weights(default_weights())
+
+
+def _square_bonus(
+    ptype: PieceType, file: int, rank: int, files: int, ranks: int, w: Weights
+) -> tuple[int, int]:
     """Positional (mg, eg) for a white piece; black uses the mirrored rank."""
     df = abs(file - (files - 1) / 2)
     dr = abs(rank - (ranks - 1) / 2)
     centre = -(df + dr)
     if ptype == PAWN:
         advance = rank - 1
-        central = 6 if 0 < df < 2.5 and 2 <= rank <= 4 else 0
-        return 4 * advance + central, 12 * advance
-    if ptype == KNIGHT:
-        return int(6 * centre) + 10, int(4 * centre) + 6
-    if ptype == BISHOP:
-        return int(3 * centre) + 6, int(2 * centre) + 4
-    if ptype == FALCON:
-        return int(5 * centre) + 10, int(4 * centre) + 8
+        central = w["pawn.centre"] if 0 < df < 2.5 and 2 <= rank <= 4 else 0
+        return w["pawn.advance.mg"] * advance + central, w["pawn.advance.eg"] * advance
     if ptype == ROOK:
-        return (15 if rank == ranks - 2 else 0) + (4 if df < 2 else 0), 0
-    if ptype == QUEEN:
-        return int(2 * centre) + 4, int(3 * centre) + 6
-    # King: at home in the middle game, to the centre in the endgame.
-    home = 12 if rank == 0 and df > 1.5 else 0
-    return home - 18 * rank, int(8 * centre) + 20
+        return (w["rook.seventh"] if rank == ranks - 2 else 0) + (
+            w["rook.centre"] if df < 2 else 0), 0
+    if ptype == KING:
+        # At home in the middle game, to the centre in the endgame.
+        home = w["king.home"] if rank == 0 and df > 1.5 else 0
+        return (home - w["king.advance"] * rank,
+                int(w["king.centre.eg"] * centre) + w["king.offset.eg"])
+    name = NAMES[ptype]
+    return (int(w[f"{name}.centre.mg"] * centre) + w[f"{name}.offset.mg"],
+            int(w[f"{name}.centre.eg"] * centre) + w[f"{name}.offset.eg"])
 
 
 @cache
 def square_tables(files: int, ranks: int) -> tuple[list[list[int]], list[list[int]]]:
     """(mg, eg)[piece code][square]: material plus position, white-positive."""
+    return build_square_tables(files, ranks, default_weights())
+
+
+def build_square_tables(
+    files: int, ranks: int, w: Weights
+) -> tuple[list[list[int]], list[list[int]]]:
+    """:func:`square_tables` with the weights ``w``."""
     size = files * ranks
     mg = [[0] * size for _ in range(16)]
     eg = [[0] * size for _ in range(16)]
-    for ptype, (mv, ev) in VALUES.items():
+    for ptype in (*NAMES, KING):
+        mv, ev = (w[f"{NAMES[ptype]}.mg"], w[f"{NAMES[ptype]}.eg"]) if ptype in NAMES else (0, 0)
         for sq in range(size):
             file, rank = sq % files, sq // files
-            pm, pe = _square_bonus(ptype, file, rank, files, ranks)
+            pm, pe = _square_bonus(ptype, file, rank, files, ranks, w)
             mg[ptype][sq] = mv + pm
             eg[ptype][sq] = ev + pe
             mirror = (ranks - 1 - rank) * files + file

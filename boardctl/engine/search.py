@@ -31,7 +31,7 @@ from ..rules import Move, Position
 from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
 from . import core
-from .evaluate import ORDER_VALUE, Evaluator, material_sums, square_tables
+from .evaluate import ORDER_VALUE, Evaluator, Weights, material_sums, square_tables
 from .limits import Info, Limits
 
 MAX_SKILL = 20
@@ -67,11 +67,18 @@ class Engine:
     """
 
     def __init__(
-        self, skill: int = MAX_SKILL, seed: int | None = None, compiled: bool | None = None
+        self, skill: int = MAX_SKILL, seed: int | None = None, compiled: bool | None = None,
+        weights: Weights | None = None,
     ) -> None:
         self.skill = skill
         # None: the compiled core when it was built, else the Python search.
         self.compiled = core.available() if compiled is None else compiled
+        # Other evaluation weights than evaluate.py's (a tuner's candidates): the
+        # compiled core takes them; the Python evaluator is the reference for
+        # evaluate.py's own only.
+        if weights is not None and not self.compiled:
+            raise ValueError("other evaluation weights need the compiled core")
+        self.weights = weights
         self._cores: dict[str, core.Core] = {}
         self._core: core.Core | None = None
         self.rng = random.Random(seed)
@@ -142,7 +149,7 @@ class Engine:
         if self.compiled:
             name = pos.variant.name
             if name not in self._cores:
-                self._cores[name] = core.build(pos.variant)
+                self._cores[name] = core.build(pos.variant, weights=self.weights)
             self._core = self._cores[name]
             core.load(self._core, pos)
             self._core.reset_best()
