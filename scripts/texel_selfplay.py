@@ -35,6 +35,7 @@ import texel_data
 from boardctl.engine import Engine, Limits, core, evaluate
 from boardctl.rules import BLACK, WHITE
 
+PROGRESS = 20            # games between interim results
 BENCH_MATCH = Path(__file__).resolve().parents[1] / "bench" / "match.py"
 
 
@@ -116,16 +117,24 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(n, args.seed + n // 2, args.nodes, args.plies, tuned, base)
             for n in range(args.games)]
     points = {1.0: 0, 0.5: 0, 0.0: 0}
+
+    def report() -> None:
+        wins, draws, losses = points[1.0], points[0.5], points[0.0]
+        played = wins + draws + losses
+        mean = (wins + draws / 2) / played
+        low, high = stats.score_interval(wins, draws, losses)
+        print(f"tuned v base, {played} games at {args.nodes} nodes a move:"
+              f" +{wins} ={draws} -{losses}, score {100 * mean:.1f}%"
+              f" (95% interval {100 * low:.1f}% to {100 * high:.1f}%),"
+              f" Elo {stats.elo(mean):+.0f} ({stats.elo(low):+.0f} to {stats.elo(high):+.0f})",
+              flush=True)
+
     with multiprocessing.Pool(args.jobs) as pool:
-        for _, score in pool.imap_unordered(game, jobs):
+        for played, (_, score) in enumerate(pool.imap_unordered(game, jobs), 1):
             points[score] += 1
-    wins, draws, losses = points[1.0], points[0.5], points[0.0]
-    mean = (wins + draws / 2) / args.games
-    low, high = stats.score_interval(wins, draws, losses)
-    print(f"tuned v base, {args.games} games at {args.nodes} nodes a move:"
-          f" +{wins} ={draws} -{losses}, score {100 * mean:.1f}%"
-          f" (95% interval {100 * low:.1f}% to {100 * high:.1f}%),"
-          f" Elo {stats.elo(mean):+.0f} ({stats.elo(low):+.0f} to {stats.elo(high):+.0f})")
+            if played % PROGRESS == 0 and played < args.games:
+                report()
+    report()
     return 0
 
 

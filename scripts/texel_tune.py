@@ -19,11 +19,14 @@ between prediction and result (1, 1/2, 0).
    descends the loss of that linear model (damped Gauss-Newton on all
    training positions at once, each weight moving at most a quarter of its
    value a round and never below zero), rounds the weights to whole
-   centipawns and re-scores exactly.  The rounds stop when the exact training
-   loss no longer falls.
+   centipawns and re-scores exactly.  ``--ridge`` adds a penalty for moving
+   a weight from evaluate.py's value (relative to that value): a few hundred
+   games decide material well and a pawn-structure term hardly at all.
+3. The rounds stop at the first that does not lower the loss on the
+   held-out positions; the weights before it are kept.
 
-The last fifth of the file (later games: texel_data.py writes game by game)
-is held out; the loss on it is printed before and after, and the tuned
+The last fifth of the positions (later games: texel_data.py writes game by
+game) is held out; the loss on it is printed each round, and the tuned
 weights that differ from evaluate.py's are written as JSON (a name-to-value
 object) for scripts/texel_selfplay.py to play against the current ones.
 The piece-square tables are tuned through the few numbers that shape them
@@ -174,14 +177,22 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 def descend(
     base: Sequence[float], columns: Sequence[Sequence[float]], results: Sequence[float],
     k: float, steps: int, damping: float, limits: Sequence[tuple[float, float]],
+    prior: Sequence[tuple[float, float]] | None = None, ridge: float = 0.0,
 ) -> list[float]:
     """Changes to the weights that lower the loss of the linear model
     ``base + sum(change * column)``: damped Gauss-Newton (Levenberg-Marquardt
     with ``damping`` times the diagonal), each change kept within ``limits``
-    (low, high).  Weights no position depends on are left alone."""
+    (low, high).  Weights no position depends on are left alone.
+
+    With a ``ridge``, the loss also counts ``ridge * ((drift + change) /
+    scale) ** 2`` for each weight's (drift, scale) in ``prior``: how far it
+    has already moved from where tuning began, and what counts as a large
+    move for it.  That keeps weights the data hardly decides near their
+    starting values instead of fitting the noise of a few hundred games."""
     n = len(base)
     width = len(columns)
     change = [0.0] * width
+    prior = [(0.0, 1.0)] * width if prior is None else prior
     scale = k * math.log(10) / 400
     live = [j for j in range(width) if any(columns[j])]
     for _ in range(steps):
@@ -199,8 +210,11 @@ def descend(
         weighted = {j: list(map(mul, slopes, columns[j])) for j in live}
         gradient = [sum(map(mul, residuals, weighted[j])) / n for j in live]
         hessian = [[sum(map(mul, weighted[j], weighted[m])) / n for m in live] for j in live]
-        for i in range(len(live)):
-            hessian[i][i] = hessian[i][i] * (1 + damping) + 1e-12
+        for i, j in enumerate(live):
+            drift, scale = prior[j]
+            # Halved like the squared error's terms, whose 2 both sides drop.
+            gradient[i] += ridge * (drift + change[j]) / scale ** 2
+            hessian[i][i] = (hessian[i][i] + ridge / scale ** 2) * (1 + damping) + 1e-12
         step = solve(hessian, [-g for g in gradient])
         for i, j in enumerate(live):
             low, high = limits[j]
@@ -230,35 +244,50 @@ def limits_for(weights: evaluate.Weights, names: Sequence[str]) -> list[tuple[fl
 def tune(
     train: Sequence[Sample], held: Sequence[Sample], weights: dict[str, int], k: float,
     rounds: int, steps: int, damping: float, names: Sequence[str] | None = None,
-    report: bool = True,
+    ridge: float = 0.0, report: bool = True,
 ) -> tuple[dict[str, int], list[Round]]:
-    """Tuned weights and the exact losses after each round (round 0: before)."""
+    """Tuned weights and the exact losses after each round (round 0: before).
+
+    The rounds stop at the first that does not lower the loss on the held-out
+    positions (on the training ones when none are held out), and the weights
+    before it are returned: more rounds would fit the training games' noise.
+    """
     names = tunable(weights) if names is None else list(names)
+    start = dict(weights)
+    scales = [max(STEP, abs(start[name])) for name in names]
     results = [s.result for s in train]
     held_results = [s.result for s in held]
     base = evaluations(train, weights)
-    best = mse(base, results, k)
-    curve = [Round(0, best, mse(evaluations(held, weights), held_results, k) if held else 0.0)]
+
+    def judged(train_loss: float, held_loss: float) -> float:
+        return held_loss if held else train_loss
+
+    train_loss = mse(base, results, k)
+    curve = [Round(0, train_loss,
+                   mse(evaluations(held, weights), held_results, k) if held else 0.0)]
     if report:
         print(f"round 0: train MSE {curve[0].train:.6f}, held-out {curve[0].held_out:.6f}",
               flush=True)
     for number in range(1, rounds + 1):
         columns = effects(train, weights, names, base)
-        change = descend(base, columns, results, k, steps, damping, limits_for(weights, names))
+        prior = [(weights[name] - start[name], scale) for name, scale in zip(
+            names, scales, strict=True)]
+        change = descend(base, columns, results, k, steps, damping, limits_for(weights, names),
+                         prior, ridge)
         candidate = dict(weights)
         for name, delta in zip(names, change, strict=True):
             candidate[name] = round(weights[name] + delta)
         scores = evaluations(train, candidate)
         loss = mse(scores, results, k)
-        if loss >= best:
-            if report:
-                print(f"round {number}: train MSE {loss:.6f} does not improve; stop", flush=True)
-            break
-        weights, base, best = candidate, scores, loss
-        held_loss = mse(evaluations(held, weights), held_results, k) if held else 0.0
-        curve.append(Round(number, loss, held_loss))
+        held_loss = mse(evaluations(held, candidate), held_results, k) if held else 0.0
         if report:
             print(f"round {number}: train MSE {loss:.6f}, held-out {held_loss:.6f}", flush=True)
+        if judged(loss, held_loss) >= judged(curve[-1].train, curve[-1].held_out):
+            if report:
+                print(f"round {number} does not improve: keep round {number - 1}", flush=True)
+            break
+        weights, base = candidate, scores
+        curve.append(Round(number, loss, held_loss))
     return weights, curve
 
 
@@ -273,12 +302,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="Gauss-Newton steps a round (default 4)")
     parser.add_argument("--damping", type=float, default=0.5,
                         help="Levenberg-Marquardt damping, times the diagonal (default 0.5)")
+    parser.add_argument("--ridge", type=float, default=0.0,
+                        help="pull towards evaluate.py's weights: the loss counts ridge times"
+                             " the squared relative change of each (default 0)")
     parser.add_argument("--only", help="comma-separated weight names to tune (default: all "
                         "but the fixed ones)")
     parser.add_argument("--seed", type=int, default=1, help="seed for --limit's sample")
     args = parser.parse_args(argv)
-    if args.rounds < 1 or args.steps < 1 or args.damping < 0:
-        parser.error("--rounds and --steps must be 1 or more, --damping 0 or more")
+    if args.rounds < 1 or args.steps < 1 or args.damping < 0 or args.ridge < 0:
+        parser.error("--rounds and --steps must be 1 or more, --damping and --ridge 0 or more")
     return args
 
 
@@ -311,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     k = fit_k(evaluations(train, weights), [s.result for s in train])
     print(f"{len(train)} training positions, {len(held)} held out; {len(names)} weights;"
           f" K = {k:.4f}", flush=True)
-    tuned, curve = tune(train, held, weights, k, args.rounds, args.steps, args.damping, names)
+    tuned, curve = tune(train, held, weights, k, args.rounds, args.steps, args.damping, names,
+                          args.ridge)
     changed = {name: value for name, value in tuned.items() if value != weights[name]}
     for name, value in changed.items():
         print(f"  {name:20s} {weights[name]:5d} -> {value:5d}")
