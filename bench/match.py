@@ -314,10 +314,10 @@ def play_game(
         return record("*", "aborted")
 
 
-def random_opening(rng: random.Random, plies: int) -> list[str]:
+def random_opening(rng: random.Random, plies: int, variant: str = VARIANT) -> list[str]:
     """``plies`` random legal moves from the start that do not end the game."""
     while True:
-        game = Game(get_variant(VARIANT))
+        game = Game(get_variant(variant))
         moves = []
         for _ in range(plies):
             move = rng.choice(game.position.legal_moves())
