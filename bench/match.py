@@ -266,9 +266,10 @@ def parse_opponent_move(game: Game, text: str) -> Move:
 
 
 def play_game(
-    number: int, opening: list[str], players: dict[int, Player], match: Match
+    number: int, opening: list[str], players: dict[int, Player], match: Match,
+    variant: str = VARIANT,
 ) -> GameRecord:
-    game = Game(get_variant(VARIANT))
+    game = Game(get_variant(variant))
     boardctl_colour = WHITE if players[WHITE].name == "boardctl" else BLACK
 
     def record(result: str, reason: str) -> GameRecord:

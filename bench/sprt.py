@@ -26,7 +26,8 @@ After each game it prints the test build's wins, draws and losses, its score
 with a 95 % interval, the Elo difference with its error, and the SPRT's
 log-likelihood ratio with its bounds; it stops when the LLR crosses one:
 H1 (the test build is at least ``--elo1`` better) or H0 (it is at most
-``--elo0`` better), at ``--max-games``, or at Ctrl-C.
+``--elo0`` better), at ``--max-games``, or at Ctrl-C (or SIGTERM): the games
+under way are finished and counted, and the result printed.
 
 The statistics, in logistic Elo (score = 1 / (1 + 10^(-Elo/400))):
 
@@ -51,6 +52,7 @@ import importlib.util
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -385,7 +387,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
+    # A run stopped by timeout(1) or kill still prints its result and removes
+    # its builds, as Ctrl-C does.
+    signal.signal(signal.SIGTERM, _interrupt)
     return run(parse_args(argv))
 
 

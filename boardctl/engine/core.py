@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules import Position
+from ..rules.hexgeo import HexGeometry
 from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
@@ -32,6 +33,12 @@ TT_BITS = 20        # 2**20 entries of 16 bytes: 16 MiB, small for a Pi's memory
 
 def available() -> bool:
     return _core is not None
+
+
+def plays(variant: Variant) -> bool:
+    """Whether the compiled core is built and can play ``variant``: it knows
+    the rectangular boards; on a hexagon the Python search plays."""
+    return _core is not None and not isinstance(variant.geometry, HexGeometry)
 
 
 def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
