@@ -17,14 +17,16 @@ core plays the variant (the Python search on a hexagon).  Each random opening
 (``--plies`` moves) is played twice with the colours swapped; the rules core
 referees (mate, stalemate scored as the variant says, repetition, the fifty-move
 rule, dead positions), and a game that reaches 300 plies is a draw.  Prints one
-line per game, then the score with its 95 % interval and the Elo it means; for
-self-play, White's score.
+line per game, then boardctl's score with its 95 % interval and the Elo it
+means (a stalemate counts the variant's ¾ or ¼), White's score and how the
+games ended.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import random
 import sys
 import time
@@ -32,7 +34,8 @@ from collections import Counter
 from pathlib import Path
 
 from boardctl.engine import Engine, Limits
-from boardctl.rules import WHITE, Game, get_variant
+from boardctl.rules import BLACK, WHITE, Game, get_variant
+from boardctl.rules.game import Termination
 
 _MATCH_PATH = Path(__file__).resolve().parent / "match.py"
 _spec = importlib.util.spec_from_file_location("match_bench", _MATCH_PATH)
@@ -89,6 +92,7 @@ def main(argv: list[str]) -> int:
     print(f"{variant.title}: boardctl ({args.nodes} nodes a move) v {opponent.name},"
           f" {args.games} games, {args.plies} opening plies, seed {args.seed}", flush=True)
     state = match.Match(opponent.name)
+    scores: list[float] = []                 # boardctl's points, game by game
     white_points = 0.0
     endings: Counter[str] = Counter()
     started = time.perf_counter()
@@ -96,20 +100,44 @@ def main(argv: list[str]) -> int:
     for number in range(1, args.games + 1):
         if number % 2 == 1:
             opening = match.random_opening(rng, args.plies, args.variant)
-            players = {WHITE: boardctl, WHITE ^ 1: opponent}
+            players = {WHITE: boardctl, BLACK: opponent}
         else:
-            players = {WHITE: opponent, WHITE ^ 1: boardctl}
+            players = {WHITE: opponent, BLACK: boardctl}
         record = match.play_game(number, opening, players, state, args.variant)
         state.records.append(record)
         endings[record.reason] += 1
-        white_points += {"1-0": 1.0, "0-1": 0.0}.get(record.result, 0.5)
+        white = points(record.result, record.reason, variant.stalemate_points)
+        white_points += white
+        scores.append(white if record.boardctl_colour == WHITE else 1 - white)
         print(match.describe(record, opponent.name), flush=True)
-    for line in match.summary(state):
-        print(line)
+    print(summary(scores, opponent.name))
     print(f"White scored {white_points:g}/{args.games}; endings: "
           + ", ".join(f"{reason} {count}" for reason, count in endings.most_common())
           + f"; {time.perf_counter() - started:.0f} s")
     return 0
+
+
+def points(result: str, reason: str, stalemate_points: float) -> float:
+    """White's points: a scored stalemate (PGN's 1-0 or 0-1) is worth
+    ``stalemate_points`` to the side that gave it."""
+    won = stalemate_points if reason == Termination.SCORED_STALEMATE.value else 1.0
+    return {"1-0": won, "0-1": 1 - won}.get(result, 0.5)
+
+
+def summary(scores: list[float], opponent: str) -> str:
+    """boardctl's score with a 95 % interval (normal, from the games' own
+    spread, which a ¾ stalemate also enters) and the Elo it means."""
+    n = len(scores)
+    mean = sum(scores) / n
+    spread = sum((s - mean) ** 2 for s in scores) / n
+    half = 1.96 * math.sqrt(spread / n)
+    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    counts = Counter(scores)
+    return (f"boardctl v {opponent}: {sum(scores):g}/{n} = {100 * mean:.1f}%"
+            f" (wins {counts[1.0]}, draws {counts[0.5]}, losses {counts[0.0]},"
+            f" other {n - counts[1.0] - counts[0.5] - counts[0.0]});"
+            f" 95% interval {100 * low:.1f}% to {100 * high:.1f}%;"
+            f" Elo {match.elo(mean):+.0f} ({match.elo(low):+.0f} to {match.elo(high):+.0f})")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules import Position
-from ..rules.hexgeo import HexGeometry
 from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
@@ -38,7 +37,7 @@ def available() -> bool:
 def plays(variant: Variant) -> bool:
     """Whether the compiled core is built and can play ``variant``: it knows
     the rectangular boards; on a hexagon the Python search plays."""
-    return _core is not None and not isinstance(variant.geometry, HexGeometry)
+    return _core is not None and not variant.hexagonal
 
 
 def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:

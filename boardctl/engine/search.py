@@ -335,7 +335,8 @@ class Engine:
                 mg -= mgt[captured][to]
                 eg -= egt[captured][to]
             elif flag == EN_PASSANT:
-                victim = to - pos.geometry.files if piece >> 3 == 0 else to + pos.geometry.files
+                # The pawn taken stands one step ahead of ``to`` as its own side moves.
+                victim = pos.tables.pawn_push[(piece >> 3) ^ 1][to]
                 mg -= mgt[sqs[victim]][victim]
                 eg -= egt[sqs[victim]][victim]
         promo = code >> 14 & 7
