@@ -19,10 +19,13 @@ check and a quiescence search of captures and promotions does not change the
 static evaluation (so the label belongs to the evaluation, not to a capture
 in flight).  Output, one position a line::
 
-    <FEN>;<result>
+    <FEN>;<result>;<score>
 
 with the result ``1-0``, ``1/2-1/2`` or ``0-1`` (from White's side, as in
-PGN).  Lines are appended, so several runs with different ``--seed`` add up.
+PGN) and the score in centipawns, from White's side, that the engine's
+search of the move played there gave the position (a less noisy label than
+the result; texel_tune.py's ``--blend`` mixes the two).  Lines are appended,
+so several runs with different ``--seed`` add up.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ VARIANT = "falcon-xboard"
 MAX_PLIES = 300
 WIN_SCORE = 1000          # centipawns: a lead no engine gives back at these node counts
 WIN_PLIES = 6
+MATE_SCORE = 3000         # a mate's score in the data: beyond any material lead
 QUIESCE_PLIES = 8         # deeper capture chains are rare; the filter stops there
 INF = 32_000
 RESULTS = ("1-0", "1/2-1/2", "0-1")
@@ -90,8 +94,10 @@ def play_out(
     game: Game, engines: dict[int, Engine], limits: Limits, checker: core.Core | None = None,
 ) -> tuple[str, list[str]]:
     """Play ``game`` to its end with ``engines`` (by colour): the result and,
-    when there is a ``checker`` core, the FENs of the quiet positions on the way."""
-    fens: list[str] = []
+    when there is a ``checker`` core, the quiet positions on the way, each as
+    its FEN and the score the search of the move played there gave it (from
+    White's side, a mate counted as ``MATE_SCORE``)."""
+    fens: list[tuple[str, int]] = []
     ahead = 0            # plies in a row with one side WIN_SCORE up: + White, - Black
     while True:
         outcome = game.outcome()
@@ -100,8 +106,7 @@ def play_out(
         if len(game.moves) >= MAX_PLIES:
             return "1/2-1/2", fens
         pos = game.position
-        if checker is not None and is_quiet(checker, pos):
-            fens.append(pos.fen())
+        quiet = pos.fen() if checker is not None and is_quiet(checker, pos) else None
         last: list[Info] = []
         move = engines[pos.turn].search(pos, limits, on_info=last.append)
         if move is None:
@@ -109,9 +114,11 @@ def play_out(
         own = 0
         if last:
             mate = last[-1].mate
-            own = (WIN_SCORE if mate > 0 else -WIN_SCORE) if mate is not None else (
+            own = (MATE_SCORE if mate > 0 else -MATE_SCORE) if mate is not None else (
                 last[-1].score_cp or 0)
         white = own if pos.turn == WHITE else -own
+        if quiet is not None:
+            fens.append((quiet, white))
         if white >= WIN_SCORE:
             ahead = max(ahead, 0) + 1
         elif white <= -WIN_SCORE:
@@ -123,7 +130,7 @@ def play_out(
             return ("1-0" if ahead > 0 else "0-1"), fens
 
 
-def play(seed: int, nodes: int, plies: int) -> tuple[list[str], str]:
+def play(seed: int, nodes: int, plies: int) -> tuple[list[tuple[str, int]], str]:
     """One self-play game: the quiet positions' FENs and the result."""
     game = opening(random.Random(seed), plies)
     engine = Engine(seed=seed, compiled=True)
@@ -132,7 +139,7 @@ def play(seed: int, nodes: int, plies: int) -> tuple[list[str], str]:
     return fens, result
 
 
-def _play_job(job: tuple[int, int, int]) -> tuple[list[str], str]:
+def _play_job(job: tuple[int, int, int]) -> tuple[list[tuple[str, int]], str]:
     return play(*job)
 
 
@@ -171,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         for fens, result in pool.imap_unordered(_play_job, jobs):
             counts[result] += 1
             positions += len(fens)
-            out.writelines(f"{fen};{result}\n" for fen in fens)
+            out.writelines(f"{fen};{result};{score}\n" for fen, score in fens)
             out.flush()
     print(f"{args.games} games ({counts['1-0']} won by White, {counts['1/2-1/2']} drawn,"
           f" {counts['0-1']} won by Black) at {args.nodes} nodes a move:"

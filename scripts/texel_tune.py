@@ -37,6 +37,7 @@ not square by square.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -69,6 +70,7 @@ class Sample:
     ep: int
     halfmove: int
     result: float
+    score: int | None = None        # the search's, from White's side, when the data has it
 
 
 class DataError(Exception):
@@ -76,10 +78,19 @@ class DataError(Exception):
 
 
 def parse_line(line: str, variant_name: str = VARIANT) -> Sample:
-    """One ``FEN;result`` line.  :raises DataError: when it is malformed."""
-    fen, sep, result = line.strip().rpartition(";")
-    if not sep or result not in RESULTS:
-        raise DataError(f"not 'FEN;result' with a result of 1-0, 1/2-1/2 or 0-1: {line.strip()!r}")
+    """One ``FEN;result`` or ``FEN;result;score`` line.
+
+    :raises DataError: when it is malformed."""
+    fen, *rest = line.strip().split(";")
+    score: int | None = None
+    if len(rest) == 2:
+        try:
+            score = int(rest[1])
+        except ValueError:
+            raise DataError(f"the score is not a whole number: {line.strip()!r}") from None
+    if len(rest) not in (1, 2) or rest[0] not in RESULTS:
+        raise DataError("not 'FEN;result' or 'FEN;result;score' with a result of 1-0,"
+                        f" 1/2-1/2 or 0-1: {line.strip()!r}")
     try:
         pos = Position(fen, get_variant(variant_name))
     except FenError as exc:
@@ -87,7 +98,8 @@ def parse_line(line: str, variant_name: str = VARIANT) -> Sample:
     size = pos.geometry.size
     rooks = [sq for sq in range(size) if pos.castling >> sq & 1]
     ep = -1 if pos.ep_square is None else pos.ep_square
-    return Sample(list(pos.squares), pos.turn, rooks, ep, pos.halfmove_clock, RESULTS[result])
+    return Sample(list(pos.squares), pos.turn, rooks, ep, pos.halfmove_clock, RESULTS[rest[0]],
+                  score)
 
 
 def load(path: Path) -> list[Sample]:
@@ -135,6 +147,13 @@ def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
         else:
             low = a
     return (low + high) / 2
+
+
+def blended(samples: Sequence[Sample], k: float, blend: float) -> list[Sample]:
+    """The samples with their target ``blend`` parts the game's result and
+    the rest the prediction from the search's score, where there is one."""
+    return [s if s.score is None else dataclasses.replace(
+        s, result=blend * s.result + (1 - blend) * predict(s.score, k)) for s in samples]
 
 
 def tunable(weights: evaluate.Weights) -> list[str]:
@@ -305,12 +324,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--ridge", type=float, default=0.0,
                         help="pull towards evaluate.py's weights: the loss counts ridge times"
                              " the squared relative change of each (default 0)")
+    parser.add_argument("--blend", type=float, default=1.0,
+                        help="how much of a position's target is its game's result; the rest"
+                             " is the search's score through the same sigmoid (default 1)")
     parser.add_argument("--only", help="comma-separated weight names to tune (default: all "
                         "but the fixed ones)")
     parser.add_argument("--seed", type=int, default=1, help="seed for --limit's sample")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.steps < 1 or args.damping < 0 or args.ridge < 0:
         parser.error("--rounds and --steps must be 1 or more, --damping and --ridge 0 or more")
+    if not 0 <= args.blend <= 1:
+        parser.error("--blend must be between 0 and 1")
     return args
 
 
@@ -341,8 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         print("texel_tune: too few positions to tune and hold out", file=sys.stderr)
         return 2
     k = fit_k(evaluations(train, weights), [s.result for s in train])
+    train, held = blended(train, k, args.blend), blended(held, k, args.blend)
     print(f"{len(train)} training positions, {len(held)} held out; {len(names)} weights;"
-          f" K = {k:.4f}", flush=True)
+          f" K = {k:.4f}; targets {args.blend:g} result", flush=True)
     tuned, curve = tune(train, held, weights, k, args.rounds, args.steps, args.damping, names,
                           args.ridge)
     changed = {name: value for name, value in tuned.items() if value != weights[name]}

@@ -101,22 +101,32 @@ def test_the_generator_writes_quiet_positions_labelled_with_their_games_result(t
     checker = core.build(VARIANT, tt_bits=10)
     games: list[str] = []
     for line in lines:
-        fen, result = line.rsplit(";", 1)
+        fen, result, score = line.split(";")
         assert result in ("1-0", "1/2-1/2", "0-1")
+        assert abs(int(score)) <= texel_data.MATE_SCORE
         pos = Position(fen, VARIANT)
         assert texel_data.is_quiet(checker, pos)
         sample = texel_tune.parse_line(line)
         assert sample.result == {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[result]
+        assert sample.score == int(score)
         if not games or games[-1] != result:
             games.append(result)
     assert len(games) <= 2         # each game's positions together, one label a game
 
 
 def test_the_tuner_refuses_malformed_lines():
-    for line in ("rnbfqkfbnr/10/10/10/10/10/10/RNBFQKFBNR w - - 0 1", "nonsense;1-0",
-                 "4k5/10/10/10/10/10/10/4K5 w - - 0 1;2-0"):
+    bare = "4k5/10/10/10/10/10/10/4K5 w - - 0 1"
+    for line in (bare, "nonsense;1-0", f"{bare};2-0", f"{bare};1-0;ten", f"{bare};1-0;5;5"):
         with pytest.raises(texel_tune.DataError):
             texel_tune.parse_line(line)
+
+
+def test_a_blend_mixes_the_result_with_the_search_score_where_there_is_one():
+    bare = "4k5/10/10/10/10/10/10/4K5 w - - 0 1"
+    scored, unscored = texel_tune.parse_line(f"{bare};1-0;0"), texel_tune.parse_line(f"{bare};0-1")
+    mixed = texel_tune.blended([scored, unscored], 1.0, 0.25)
+    assert mixed[0].result == pytest.approx(0.25 * 1.0 + 0.75 * 0.5)
+    assert mixed[1].result == 0.0
 
 
 # ------------------------------------------------------------ the tuner
