@@ -25,6 +25,11 @@ between prediction and result (1, 1/2, 0).
 3. The rounds stop at the first that does not lower the loss on the
    held-out positions; the weights before it are kept.
 
+``--blend`` sets how much of a training position's target is its game's
+result; the rest is the prediction from the score the engine's search gave
+it during the game (texel_data.py records it), which is far less noisy than
+a few hundred results.  Held-out positions are always judged by results.
+
 The last fifth of the positions (later games: texel_data.py writes game by
 game) is held out; the loss on it is printed each round, and the tuned
 weights that differ from evaluate.py's are written as JSON (a name-to-value
@@ -365,7 +370,9 @@ def main(argv: list[str] | None = None) -> int:
         print("texel_tune: too few positions to tune and hold out", file=sys.stderr)
         return 2
     k = fit_k(evaluations(train, weights), [s.result for s in train])
-    train, held = blended(train, k, args.blend), blended(held, k, args.blend)
+    # The held-out positions keep the results alone, so that their loss
+    # measures the same thing whatever the blend.
+    train = blended(train, k, args.blend)
     print(f"{len(train)} training positions, {len(held)} held out; {len(names)} weights;"
           f" K = {k:.4f}; targets {args.blend:g} result", flush=True)
     tuned, curve = tune(train, held, weights, k, args.rounds, args.steps, args.damping, names,
