@@ -7,10 +7,16 @@ hundreds of games (queen 9, falcon 7, rook 5, bishop 3, knight 3, pawn 1.2);
 a later one (queen 9.5, falcon about 5, rook 5, bishop 3.5 plus 0.5 for the
 pair, knight 3); and Fairy-Max's ``fmax.ini`` (pawn 100, knight 310, bishop
 350, rook 475, falcon 450, queen 950).  The values below start from the
-middle of those: the falcon between the rook and the queen at 5.6, the
-bishop pair as in the second estimate, a pawn worth more in the endgame.
-Tuning so far is by hand from a few short Fairy-Max matches
-(``bench/match.py``); no automatic tuning has been run.
+middle of those (the falcon between the rook and the queen at 5.6, the
+bishop pair as in the second estimate, a pawn worth more in the endgame) and
+were then fitted to the results of 1,579 self-play games (Texel's method:
+``scripts/texel_tune.py``; every run and its self-play check are in
+docs/tuning.md): the falcon fell to 4.8 in the middle game, near
+Fairy-Max's 4.5; the knight rose; the rook and the queen gained in the
+endgame and the bishop lost there.  The same fit moved the other terms by a
+few centipawns at most (a pawn's advance, isolated and far-advanced passed
+pawns, rook mobility, the bishop pair): those games decide material and
+little else.
 
 Piece-square values.  Built from the board's shape rather than typed in, so
 they fit 10×8 (and the other presets): knights, bishops and falcons gain for
@@ -57,23 +63,23 @@ from ..rules.pieces import (
 
 # (middle game, endgame) material by piece type.
 VALUES = {
-    PAWN: (100, 125), KNIGHT: (310, 300), BISHOP: (335, 345), ROOK: (480, 530),
-    QUEEN: (950, 1000), FALCON: (560, 560), KING: (0, 0),
+    PAWN: (94, 122), KNIGHT: (337, 309), BISHOP: (341, 280), ROOK: (433, 620),
+    QUEEN: (932, 1172), FALCON: (482, 569), KING: (0, 0),
 }
 # Ordering values (MVV-LVA) by piece type index.
 ORDER_VALUE = [0, 100, 310, 335, 480, 950, 2000, 560]
 PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, FALCON: 2, QUEEN: 4}
-BISHOP_PAIR = 40
+BISHOP_PAIR = 41
 FALCON_MOBILITY = 4
 DOUBLED = 15
-ISOLATED = 12
+ISOLATED = 11
 # By ranks advanced (1 = start rank).
-PASSED: tuple[int, ...] = (0, 5, 10, 20, 35, 60, 100, 0, 0, 0)
+PASSED: tuple[int, ...] = (0, 5, 10, 20, 35, 62, 101, 0, 0, 0)
 ROOK_OPEN, ROOK_HALF_OPEN = 20, 10
 SHIELD = 10
 # Mobility of the other pieces: (centipawns a square, squares of an average
 # piece), Fruit's way of counting from a baseline, baselines for 10×8.
-MOBILITY = {KNIGHT: (4, 4), BISHOP: (4, 6), ROOK: (2, 6), QUEEN: (1, 12)}
+MOBILITY = {KNIGHT: (4, 4), BISHOP: (4, 6), ROOK: (3, 6), QUEEN: (1, 12)}
 # King-zone pressure: squares next to the enemy king (or its own) a piece
 # reaches, weighted by the piece; the danger is units² × scale / 16 once two
 # pieces take part, capped, and scaled down with the material on the board.
@@ -90,7 +96,7 @@ CENTRALISATION: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {
     QUEEN: ((2, 4), (3, 6)),
 }
 KING_CENTRE = (8, 20)
-PAWN_ADVANCE = (4, 12)        # (mg, eg) per step forward
+PAWN_ADVANCE = (3, 12)        # (mg, eg) per step forward
 PAWN_CENTRAL = 6              # mg: in the centre on ranks 3 to 5
 KING_HOME, KING_STEP = 12, 18  # mg: at home on a wing; lost per step off the back rank
 ROOK_SEVENTH = 15             # mg: on the seventh rank
