@@ -423,6 +423,11 @@ class Position:
             return base + self.variant.rook_files[0], king_to + 1
         return base + self.variant.rook_files[1], king_to - 1
 
+    def en_passant_victim(self, to: Square) -> Square:
+        """Where the pawn stands that an en passant capture onto ``to`` by
+        the side to move removes: one step past ``to`` in its own direction."""
+        return self.tables.pawn_push[self.turn ^ 1][to]
+
     @property
     def ply_stack(self) -> list[int]:
         """Packed moves made since the last :meth:`set_fen`, oldest first."""

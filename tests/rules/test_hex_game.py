@@ -116,6 +116,8 @@ def test_en_passant_takes_the_pawn_that_stepped_over_the_cell():
     pos = position("5/7k/9/10/11/7p4/5P5/12/11/10/9/8/K4 b - - 0 1")
     play(pos, "h8h6")
     assert pos.fen().split()[3] == "h7"
+    geo = pos.geometry
+    assert pos.en_passant_victim(geo.parse_square("h7")) == geo.parse_square("h6")
     before = pos.hash
     play(pos, "g7h7")
     assert pos.piece_at(pos.geometry.parse_square("h6")) is None
