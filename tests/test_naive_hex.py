@@ -413,6 +413,16 @@ def test_double_check_leaves_only_king_moves():
     assert "d13d8" in legal_moves(single)
 
 
+def test_falcon_mate_when_blocking_one_path_leaves_another_open():
+    # Fb11 reaches a8 by a10-a9 (own king), b10-a9 and b10-b9. The rook may go to a9
+    # or b9, but either leaves one path through b10 open.
+    fen = fen_of({"a8": "k", "a10": "K", "b11": "F", "e5": "N", "e9": "r", "l4": "b"}, "b")
+    assert naive.in_check(naive.parse_fen(fen, FALCON_HEX))
+    assert legal_moves(fen) == []
+    without_knight = fen_of({"a8": "k", "a10": "K", "b11": "F", "e9": "r", "l4": "b"}, "b")
+    assert not [move for move in legal_moves(without_knight) if move.startswith("e9")]
+
+
 def test_stalemate_has_no_moves_and_no_check():
     fen = fen_of({"a8": "k", "a10": "K", "f3": "F", "d7": "R", "m5": "p", "m4": "P"}, "b")
     position = naive.parse_fen(fen, FALCON_HEX)
