@@ -6,8 +6,10 @@
  * faster, because a Pi must think as deep as Fairy-Max does in C.  It takes
  * everything that defines the game from Python at construction (board size,
  * castling preset, promotions, the squares pawns step twice from, the rules
- * core's Zobrist keys, the evaluation's square tables and weights), so a
- * position's hash here is its hash in the rules core, and
+ * core's Zobrist keys, the evaluation's square tables and weights, the
+ * search's numbers from params.py), so a position's hash here is its hash in
+ * the rules core, it holds no tuning number of its own
+ * (tests/engine/test_params.py), and
  * tests/engine/test_core.py checks move lists, perft counts, hashes and
  * evaluations against the Python code.
  *
@@ -37,22 +39,31 @@
 #define KING 6
 #define FALCON 7
 #define BLACKBIT 8
+#define TYPE_MASK 7
+#define COLOUR_SHIFT 3
 
 #define F_DOUBLE 1
 #define F_EP 2
 #define F_CASTLE 3
 
-#define MAX_PLY 96
+/* Sizes of arrays only: every number that tunes the search or the
+ * evaluation comes from Python (params.core_search, evaluate.core_weights). */
+#define PLY_CAPACITY 128  /* the deepest search params.MAX_PLY may ask for */
 #define MAX_STACK 1024
 #define MAX_MOVES 320
-#define MATE 30000
-#define MATE_BOUND (MATE - 1000)
-#define INF 32000
+#define MAX_FILES 16
+#define MAX_FUTILITY 8
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
-#define CHECK_EVERY 4096
-#define NWEIGHTS 22       /* evaluate.CORE_WEIGHTS */
+#define NWEIGHTS 29       /* len(evaluate.core_weights()) */
+#define NSEARCH 18        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
+/* Ordering keys: the table's move, then captures and promotions (by value),
+ * then killers, then quiet moves by history (below HISTORY_LIMIT < KEY_KILLER). */
+#define KEY_TT (1 << 30)
+#define KEY_CAPTURE (1 << 24)
+#define KEY_KILLER (1 << 23)
+#define ORDER_SCALE 16    /* MVV-LVA: the victim's value counts this many times the attacker's */
 
 typedef uint32_t Move;
 #define M_FROM(m) ((int)((m) & 255))
@@ -65,8 +76,6 @@ static const int KNIGHT_STEPS[8] = {33, 31, 18, 14, -14, -18, -31, -33};
 static const int KING_STEPS[8] = {1, -1, 16, -16, 17, 15, -15, -17};
 static const int ROOK_DIRS[4] = {1, -1, 16, -16};
 static const int BISHOP_DIRS[4] = {17, 15, -15, -17};
-/* Ordering values by piece type (search.py's ORDER_VALUE). */
-static const int ORDER_VALUE[8] = {0, 100, 310, 335, 480, 950, 2000, 560};
 
 /* The falcon's 16 destinations, each with three paths of two squares. */
 typedef struct { int to; int path[3][2]; } FalconStep;
@@ -138,7 +147,12 @@ typedef struct {
     int bishop_pair, falcon_mobility, doubled, isolated, passed[16], rook_open, rook_half, shield;
     int mobility[8], baseline[8], zone_weight[8], danger_scale, danger_cap;
     int contempt;
-    int full_phase;
+    int full_phase, phase_weight[8], danger_divisor;
+    /* the search's numbers (params.py) */
+    int mate, mate_bound, inf, max_ply, check_every, null_min_depth, null_reduction, null_deeper;
+    int lazy_margin, reverse_futility, reverse_depth, delta_margin;
+    int lmr_min_depth, lmr_min_moves, lmr_more_after, history_limit, fifty_moves;
+    int nfutility, futility[MAX_FUTILITY], order_value[8];
     /* the position */
     uint8_t board[NSQ];
     int turn, castling, ep, halfmove, king[2], count[16], mg, eg;
@@ -150,7 +164,7 @@ typedef struct {
     /* the search */
     TTEntry *tt;
     uint64_t tt_mask;
-    Move killers[MAX_PLY + 2][2];
+    Move killers[PLY_CAPACITY + 2][2];
     int32_t history[NSQ * NSQ];
     uint64_t nodes, node_limit, next_check;
     int seldepth, stopped, busy;
@@ -189,7 +203,7 @@ static inline int falcon_open(const uint8_t *b, int sq, const FalconStep *f) {
 
 static int attacked(const Core *c, int sq, int by) {
     const uint8_t *b = c->board;
-    int col = by << 3;
+    int col = by << COLOUR_SHIFT;
     if (by == 0) {
         if (b[sq - 15] == PAWN || b[sq - 17] == PAWN) return 1;
     } else {
@@ -221,9 +235,9 @@ static inline int in_check(const Core *c) { return attacked(c, c->king[c->turn],
 /* ---------------------------------------------------------- generation */
 
 static inline int enemy_or_empty(uint8_t p, int us) {
-    return !p || (p != OFF && (p >> 3) != us);
+    return !p || (p != OFF && (p >> COLOUR_SHIFT) != us);
 }
-static inline int enemy(uint8_t p, int us) { return p && p != OFF && (p >> 3) != us; }
+static inline int enemy(uint8_t p, int us) { return p && p != OFF && (p >> COLOUR_SHIFT) != us; }
 
 static void castle_rook_squares(const Core *c, int kfrom, int kto, int *rfrom, int *rto) {
     int base = kfrom - file_of(kfrom);
@@ -295,8 +309,8 @@ static int generate(Core *c, Move *out, int captures_only) {
         for (int f = 0; f < c->files; f++) {
             int sq = (r + PAD) * STRIDE + f + PAD;
             uint8_t p = b[sq];
-            if (!p || (p >> 3) != us) continue;
-            int type = p & 7;
+            if (!p || (p >> COLOUR_SHIFT) != us) continue;
+            int type = p & TYPE_MASK;
             switch (type) {
             case PAWN: {
                 int to = sq + fwd;
@@ -395,13 +409,13 @@ static void make(Core *c, Move m) {
         u->captured = captured;
         if (captured) take(c, to);
         take(c, from);
-        put(c, to, promo ? promo | us << 3 : piece);
-        if ((piece & 7) == KING) c->king[us] = to;
-        if ((piece & 7) == PAWN || captured) c->halfmove = 0; else c->halfmove++;
+        put(c, to, promo ? promo | us << COLOUR_SHIFT : piece);
+        if ((piece & TYPE_MASK) == KING) c->king[us] = to;
+        if ((piece & TYPE_MASK) == PAWN || captured) c->halfmove = 0; else c->halfmove++;
         if (flag == F_DOUBLE) {
             int ep = (from + to) / 2;
             c->ep = ep;
-            uint8_t theirs = PAWN | (us ^ 1) << 3;
+            uint8_t theirs = PAWN | (us ^ 1) << COLOUR_SHIFT;
             int ahead = us == 0 ? STRIDE : -STRIDE;
             if (c->board[ep + ahead - 1] == theirs || c->board[ep + ahead + 1] == theirs) {
                 c->epkey = c->zep[file_of(ep)];
@@ -440,16 +454,16 @@ static void unmake(Core *c) {
         } else {
             uint8_t piece = c->board[to];
             c->count[piece]--;
-            if (M_PROMO(m)) piece = PAWN | us << 3;
+            if (M_PROMO(m)) piece = PAWN | us << COLOUR_SHIFT;
             c->count[piece]++;
             c->board[from] = piece;
             c->board[to] = u->captured;
             if (u->captured) c->count[u->captured]++;
-            if ((piece & 7) == KING) c->king[us] = from;
+            if ((piece & TYPE_MASK) == KING) c->king[us] = from;
             if (flag == F_EP) {
                 int victim = us == 0 ? to - STRIDE : to + STRIDE;
-                c->board[victim] = PAWN | (us ^ 1) << 3;
-                c->count[PAWN | (us ^ 1) << 3]++;
+                c->board[victim] = PAWN | (us ^ 1) << COLOUR_SHIFT;
+                c->count[PAWN | (us ^ 1) << COLOUR_SHIFT]++;
             }
         }
     }
@@ -490,9 +504,9 @@ static int legal_moves(Core *c, Move *out) {
 /* ----------------------------------------------------------- evaluation */
 
 static int phase_of(const Core *c) {
-    const int *k = c->count;
-    int phase = k[KNIGHT] + k[KNIGHT | 8] + k[BISHOP] + k[BISHOP | 8]
-        + 2 * (k[ROOK] + k[ROOK | 8] + k[FALCON] + k[FALCON | 8]) + 4 * (k[QUEEN] + k[QUEEN | 8]);
+    int phase = 0;
+    for (int type = PAWN; type <= FALCON; type++)
+        phase += c->phase_weight[type] * (c->count[type] + c->count[type | BLACKBIT]);
     return phase < c->full_phase ? phase : c->full_phase;
 }
 
@@ -511,7 +525,7 @@ static int shield(const Core *c, int colour) {
     int forward = rank_of(king) + (colour == 0 ? 1 : -1);
     if (forward < 0 || forward >= c->ranks) return 0;
     int file = file_of(king), n = 0;
-    uint8_t pawn = PAWN | colour << 3;
+    uint8_t pawn = PAWN | colour << COLOUR_SHIFT;
     for (int f = file - 1; f <= file + 1; f++)
         if (f >= 0 && f < c->files && c->board[sq_of(c, f, forward)] == pawn) n++;
     return c->shield * n;
@@ -531,7 +545,7 @@ static int evaluate(const Core *c) {
             int sq = (r + PAD) * STRIDE + f + PAD;
             uint8_t p = b[sq];
             if (!p) continue;
-            int colour = p >> 3, type = p & 7, sign = colour ? -1 : 1;
+            int colour = p >> COLOUR_SHIFT, type = p & TYPE_MASK, sign = colour ? -1 : 1;
             if (type == PAWN) {
                 pawns[colour][f]++;
                 if (r < lo[colour][f]) lo[colour][f] = r;
@@ -549,7 +563,7 @@ static int evaluate(const Core *c) {
                     int to = sq + fs->to;
                     uint8_t t = b[to];
                     if (t == OFF || !falcon_open(b, sq, fs)) continue;
-                    if (!t || (t >> 3) != colour) reach++;
+                    if (!t || (t >> COLOUR_SHIFT) != colour) reach++;
                     zone += near(to, ek);
                 }
                 score += sign * c->falcon_mobility * reach;
@@ -559,7 +573,7 @@ static int evaluate(const Core *c) {
                         int to = sq + KNIGHT_STEPS[i];
                         uint8_t t = b[to];
                         if (t == OFF) continue;
-                        if (!t || (t >> 3) != colour) reach++;
+                        if (!t || (t >> COLOUR_SHIFT) != colour) reach++;
                         zone += near(to, ek);
                     }
                 } else {
@@ -569,7 +583,7 @@ static int evaluate(const Core *c) {
                         int to = sq + d;
                         for (; !b[to]; to += d) { reach++; zone += near(to, ek); }
                         if (b[to] != OFF) {
-                            if ((b[to] >> 3) != colour) reach++;
+                            if ((b[to] >> COLOUR_SHIFT) != colour) reach++;
                             zone += near(to, ek);
                         }
                     }
@@ -586,7 +600,7 @@ static int evaluate(const Core *c) {
      * join in, and fades with the material left to attack. */
     for (int colour = 0; colour < 2; colour++) {
         if (attackers[colour] < 2) continue;
-        int danger = units[colour] * units[colour] * c->danger_scale / 16;
+        int danger = units[colour] * units[colour] * c->danger_scale / c->danger_divisor;
         if (danger > c->danger_cap) danger = c->danger_cap;
         danger = danger * phase / c->full_phase;
         score += colour ? -danger : danger;
@@ -619,7 +633,7 @@ static int evaluate(const Core *c) {
     }
     if (phase * 2 > c->full_phase) score += shield(c, 0) - shield(c, 1);
     for (int i = 0; i < nrooks; i++) {
-        int sq = rooks[i], f = file_of(sq), colour = b[sq] >> 3;
+        int sq = rooks[i], f = file_of(sq), colour = b[sq] >> COLOUR_SHIFT;
         int bonus;
         if (!pawns[0][f] && !pawns[1][f]) bonus = c->rook_open;
         else if (!pawns[colour][f]) bonus = c->rook_half;
@@ -631,15 +645,10 @@ static int evaluate(const Core *c) {
 
 /* -------------------------------------------------------------- search */
 
-#define LAZY_MARGIN 350   /* search.py LAZY_MARGIN */
-#define REVERSE_FUTILITY 110
-#define ASPIRATION 40
-static const int FUTILITY[3] = {0, 150, 300};
-
-/* Called when the node count reaches next_check: every CHECK_EVERY nodes,
+/* Called when the node count reaches next_check: every check_every nodes,
  * and exactly at the node limit. */
 static void check_limits(Core *c) {
-    c->next_check = c->nodes + CHECK_EVERY;
+    c->next_check = c->nodes + c->check_every;
     if (c->node_limit) {
         if (c->nodes >= c->node_limit) { c->stopped = 1; return; }
         if (c->next_check > c->node_limit) c->next_check = c->node_limit;
@@ -673,7 +682,7 @@ static int repeated(const Core *c) {
 }
 
 static int has_pieces(const Core *c) {
-    int col = c->turn << 3;
+    int col = c->turn << COLOUR_SHIFT;
     const int *k = c->count;
     return k[KNIGHT | col] + k[BISHOP | col] + k[ROOK | col] + k[QUEEN | col] + k[FALCON | col] > 0;
 }
@@ -681,7 +690,7 @@ static int has_pieces(const Core *c) {
 static inline int victim_of(const Core *c, Move m) {
     if (M_FLAG(m) == F_EP) return PAWN;
     if (M_FLAG(m) == F_CASTLE) return 0;
-    return c->board[M_TO(m)] & 7;
+    return c->board[M_TO(m)] & TYPE_MASK;
 }
 
 static void score_moves(const Core *c, const Move *moves, int *keys, int n, Move tt_move, int ply) {
@@ -689,12 +698,12 @@ static void score_moves(const Core *c, const Move *moves, int *keys, int n, Move
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int victim = victim_of(c, m), promo = M_PROMO(m);
-        if (m == tt_move) keys[i] = 1 << 30;
-        else if (victim) keys[i] = (1 << 24) + ORDER_VALUE[victim] * 16
-            - ORDER_VALUE[c->board[M_FROM(m)] & 7] / 16;
-        else if (promo) keys[i] = (1 << 24) + ORDER_VALUE[promo] * 16;
-        else if (m == k[0]) keys[i] = 1 << 23;
-        else if (m == k[1]) keys[i] = (1 << 23) - 1;
+        if (m == tt_move) keys[i] = KEY_TT;
+        else if (victim) keys[i] = KEY_CAPTURE + c->order_value[victim] * ORDER_SCALE
+            - c->order_value[c->board[M_FROM(m)] & TYPE_MASK] / ORDER_SCALE;
+        else if (promo) keys[i] = KEY_CAPTURE + c->order_value[promo] * ORDER_SCALE;
+        else if (m == k[0]) keys[i] = KEY_KILLER;
+        else if (m == k[1]) keys[i] = KEY_KILLER - 1;
         else keys[i] = c->history[M_FROM(m) * NSQ + M_TO(m)];
     }
 }
@@ -719,13 +728,13 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
     int keys[MAX_MOVES];
     int n;
     if (check) {
-        best = -INF;
+        best = -c->inf;
         n = generate(c, moves, 0);
     } else {
         best = material(c);
-        if (best - LAZY_MARGIN >= beta) return best;
-        if (best + LAZY_MARGIN > alpha) best = evaluate(c);
-        if (best >= beta || ply >= MAX_PLY) return best;
+        if (best - c->lazy_margin >= beta) return best;
+        if (best + c->lazy_margin > alpha) best = evaluate(c);
+        if (best >= beta || ply >= c->max_ply) return best;
         if (best > alpha) alpha = best;
         n = generate(c, moves, 1);
     }
@@ -733,10 +742,10 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int victim = victim_of(c, m), promo = M_PROMO(m);
-        int gain = ORDER_VALUE[victim] + (promo ? ORDER_VALUE[promo] : 0);
-        if (!check && best + gain + 200 < alpha) continue;  /* delta pruning */
+        int gain = c->order_value[victim] + (promo ? c->order_value[promo] : 0);
+        if (!check && best + gain + c->delta_margin < alpha) continue;  /* delta pruning */
         moves[k] = m;
-        keys[k++] = gain * 16 - ORDER_VALUE[c->board[M_FROM(m)] & 7] / 16;
+        keys[k++] = gain * ORDER_SCALE - c->order_value[c->board[M_FROM(m)] & TYPE_MASK] / ORDER_SCALE;
     }
     int legal = 0;
     for (int i = 0; i < k; i++) {
@@ -754,20 +763,20 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
             }
         }
     }
-    if (check && !legal) return -MATE + ply;
+    if (check && !legal) return -c->mate + ply;
     return best;
 }
 
 static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_null) {
     if (++c->nodes >= c->next_check) check_limits(c);
     if (c->stopped) return 0;
-    if (c->halfmove >= 100 || repeated(c)) return draw_score(c, ply);
-    if (alpha < -MATE + ply) alpha = -MATE + ply;
-    if (beta > MATE - ply - 1) beta = MATE - ply - 1;
+    if (c->halfmove >= c->fifty_moves || repeated(c)) return draw_score(c, ply);
+    if (alpha < -c->mate + ply) alpha = -c->mate + ply;
+    if (beta > c->mate - ply - 1) beta = c->mate - ply - 1;
     if (alpha >= beta) return alpha;
     int check = in_check(c);
     if (check) depth++;
-    if (depth <= 0 || ply >= MAX_PLY) return quiesce(c, alpha, beta, ply);
+    if (depth <= 0 || ply >= c->max_ply) return quiesce(c, alpha, beta, ply);
     uint64_t key = c->hash;
     TTEntry *e = &c->tt[key & c->tt_mask];
     Move tt_move = 0;
@@ -776,31 +785,33 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
         tt_move = e->move;
         if (e->depth >= depth && !pv_node) {
             int s = e->score;
-            if (s > MATE_BOUND) s -= ply; else if (s < -MATE_BOUND) s += ply;
+            if (s > c->mate_bound) s -= ply; else if (s < -c->mate_bound) s += ply;
             if (e->flag == EXACT || (e->flag == LOWER && s >= beta) || (e->flag == UPPER && s <= alpha))
                 return s;
         }
     }
-    int stat = -INF;
+    int stat = -c->inf;
     if (!check && !pv_node) {
         stat = evaluate(c);
-        if (depth <= 3 && abs(beta) < MATE_BOUND && stat - REVERSE_FUTILITY * depth >= beta) return stat;
+        if (depth <= c->reverse_depth && abs(beta) < c->mate_bound
+            && stat - c->reverse_futility * depth >= beta) return stat;
     }
-    if (allow_null && !pv_node && !check && depth >= 3 && has_pieces(c) && stat >= beta) {
+    if (allow_null && !pv_node && !check && depth >= c->null_min_depth && has_pieces(c)
+        && stat >= beta) {
         make_null(c);
-        int reduce = 2 + (depth >= 6);
+        int reduce = c->null_reduction + (depth >= c->null_deeper);
         int score = -negamax(c, depth - 1 - reduce, -beta, -beta + 1, ply + 1, 0);
         unmake(c);
         if (c->stopped) return 0;
-        if (score >= beta && score < MATE_BOUND) return beta;
+        if (score >= beta && score < c->mate_bound) return beta;
     }
     Move moves[MAX_MOVES];
     int keys[MAX_MOVES];
     int n = generate(c, moves, 0);
     score_moves(c, moves, keys, n, tt_move, ply);
-    int futile = depth < 3 && !check && !pv_node && abs(alpha) < MATE_BOUND
-        && stat + FUTILITY[depth] <= alpha;
-    int best = -INF, flag = UPPER, legal = 0;
+    int futile = depth < c->nfutility && !check && !pv_node && abs(alpha) < c->mate_bound
+        && stat + c->futility[depth] <= alpha;
+    int best = -c->inf, flag = UPPER, legal = 0;
     Move best_move = 0;
     for (int i = 0; i < n; i++) {
         pick(moves, keys, i, n);
@@ -813,7 +824,8 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
             score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
             int reduction = 0;
-            if (depth >= 3 && legal >= 3 && quiet && !check) reduction = legal < 8 ? 1 : 2;
+            if (depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && quiet && !check)
+                reduction = legal < c->lmr_more_after ? 1 : 2;
             score = -negamax(c, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 1);
             if (score > alpha && (reduction || score < beta))
                 score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
@@ -834,7 +846,7 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
                         if (k[0] != m) { k[1] = k[0]; k[0] = m; }
                         int32_t *h = &c->history[M_FROM(m) * NSQ + M_TO(m)];
                         *h += depth * depth;
-                        if (*h > (1 << 22)) {
+                        if (*h > c->history_limit) {
                             for (int j = 0; j < NSQ * NSQ; j++) c->history[j] /= 2;
                         }
                     }
@@ -844,9 +856,9 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
         }
     }
     /* Pruning waits for one legal move, so none searched means none exist. */
-    if (!legal) return check ? -MATE + ply : draw_score(c, ply);
+    if (!legal) return check ? -c->mate + ply : draw_score(c, ply);
     int stored = best;
-    if (stored > MATE_BOUND) stored += ply; else if (stored < -MATE_BOUND) stored -= ply;
+    if (stored > c->mate_bound) stored += ply; else if (stored < -c->mate_bound) stored -= ply;
     e->key = key; e->depth = (uint8_t)depth; e->flag = (uint8_t)flag;
     e->score = (int16_t)stored; e->move = best_move;
     return best;
@@ -856,7 +868,7 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
 
 static int py_to_move(const Core *c, long code, Move *out) {
     int from = (int)(code & 127), to = (int)(code >> 7 & 127);
-    int promo = (int)(code >> 14 & 7), flag = (int)(code >> 17);
+    int promo = (int)(code >> 14 & TYPE_MASK), flag = (int)(code >> 17);
     int size = c->files * c->ranks;
     if (code < 0 || from >= size || to >= size || flag > 3) return 0;
     *out = MOVE(c->py2sq[from], c->py2sq[to], promo, flag);
@@ -922,6 +934,73 @@ static int read_square_table(Core *c, PyObject *rows, void *dst, int is_u64, con
     return 1;
 }
 
+/* The search's numbers, in params.core_search's order: NSEARCH scalars, the
+ * futility margins (their count first) and the ordering values. */
+static int *search_fields(Core *c, int i) {
+    int *scalars[NSEARCH] = {
+        &c->mate, &c->mate_bound, &c->inf, &c->max_ply, &c->check_every, &c->null_min_depth,
+        &c->null_reduction, &c->null_deeper, &c->lazy_margin, &c->reverse_futility,
+        &c->reverse_depth, &c->delta_margin, &c->lmr_min_depth, &c->lmr_min_moves,
+        &c->lmr_more_after, &c->history_limit, &c->fifty_moves, &c->nfutility,
+    };
+    if (i < NSEARCH) return scalars[i];
+    if (i < NSEARCH + c->nfutility) return &c->futility[i - NSEARCH];
+    return &c->order_value[i - NSEARCH - c->nfutility];
+}
+
+static int search_count(const Core *c) { return NSEARCH + c->nfutility + 8; }
+
+static int read_search(Core *c, PyObject *seq) {
+    PyObject *fast = PySequence_Fast(seq, "search");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    c->nfutility = n >= NSEARCH ? (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, NSEARCH - 1)) : -1;
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) return -1;
+    if (c->nfutility < 0 || c->nfutility > MAX_FUTILITY || n != search_count(c)) {
+        PyErr_SetString(PyExc_ValueError, "search: not params.core_search()'s numbers");
+        return -1;
+    }
+    int vals[NSEARCH + MAX_FUTILITY + 8];
+    if (!read_int_list(seq, vals, n, "search")) return -1;
+    for (int i = 0; i < n; i++) *search_fields(c, i) = vals[i];
+    /* The table keeps scores in 16 bits; mates are scored within max_ply of mate. */
+    if (c->max_ply < 1 || c->max_ply > PLY_CAPACITY || c->mate - c->max_ply <= c->mate_bound
+        || c->mate >= c->inf || c->inf > INT16_MAX || c->check_every < 1
+        || c->history_limit < 1 || c->history_limit >= KEY_KILLER - 1) {
+        PyErr_SetString(PyExc_ValueError, "search: numbers out of the core's range");
+        return -1;
+    }
+    return 0;
+}
+
+/* What the core was given, read back from where it keeps it. */
+static PyObject *Core_numbers(Core *c, PyObject *unused) {
+    (void)unused;
+    int n = search_count(c);
+    PyObject *search = PyTuple_New(n);
+    if (!search) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(search, i, PyLong_FromLong(*search_fields(c, i)));
+    static const int movers[4] = {KNIGHT, BISHOP, ROOK, QUEEN};
+    static const int attackers[5] = {KNIGHT, BISHOP, ROOK, QUEEN, FALCON};
+    int w[NWEIGHTS] = {
+        c->bishop_pair, c->falcon_mobility, c->doubled, c->isolated, c->rook_open, c->rook_half,
+        c->shield,
+    };
+    for (int i = 0; i < 4; i++) {
+        w[7 + 2 * i] = c->mobility[movers[i]];
+        w[8 + 2 * i] = c->baseline[movers[i]];
+    }
+    for (int i = 0; i < 5; i++) w[15 + i] = c->zone_weight[attackers[i]];
+    w[20] = c->danger_scale; w[21] = c->danger_cap; w[22] = c->danger_divisor;
+    for (int i = 0; i < 5; i++) w[23 + i] = c->phase_weight[attackers[i]];
+    w[28] = c->full_phase;
+    PyObject *weights = PyTuple_New(NWEIGHTS);
+    if (!weights) { Py_DECREF(search); return NULL; }
+    for (int i = 0; i < NWEIGHTS; i++) PyTuple_SET_ITEM(weights, i, PyLong_FromLong(w[i]));
+    return Py_BuildValue("(NN)", search, weights);
+}
+
 static void Core_dealloc(Core *c) {
     free(c->tt);
     Py_XDECREF(c->stop_cb);
@@ -932,16 +1011,18 @@ static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     static char *names[] = {
         "files", "ranks", "king_file", "castle_min", "castle_max", "judged_after", "double_steps",
         "promotions", "zobrist_piece", "zobrist_black", "zobrist_castle", "zobrist_ep",
-        "mg_table", "eg_table", "weights", "passed", "tt_bits", NULL,
+        "mg_table", "eg_table", "weights", "passed", "search", "tt_bits", NULL,
     };
     PyObject *double_steps, *promos, *zpiece, *zcastle, *zep, *mgt, *egt, *weights, *passed;
+    PyObject *search;
     unsigned long long zblack;
-    int tt_bits = 20;
+    int tt_bits;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, "iiiiipOOOKOOOOOO|i", names, &c->files, &c->ranks, &c->king_file,
+            args, kw, "iiiiipOOOKOOOOOOOi", names, &c->files, &c->ranks, &c->king_file,
             &c->castle_min, &c->castle_max, &c->judged_after, &double_steps, &promos, &zpiece,
-            &zblack, &zcastle, &zep, &mgt, &egt, &weights, &passed, &tt_bits))
+            &zblack, &zcastle, &zep, &mgt, &egt, &weights, &passed, &search, &tt_bits))
         return -1;
+    if (read_search(c, search) < 0) return -1;
     if (c->files < 4 || c->files > 10 || c->ranks < 4 || c->ranks > 10) {
         PyErr_SetString(PyExc_ValueError, "board must be 4..10 files by 4..10 ranks");
         return -1;
@@ -1016,6 +1097,15 @@ static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     for (int i = 0; i < 5; i++) c->zone_weight[attackers[i]] = w[15 + i];
     c->danger_scale = w[20];
     c->danger_cap = w[21];
+    c->danger_divisor = w[22];
+    memset(c->phase_weight, 0, sizeof c->phase_weight);
+    static const int phased[5] = {KNIGHT, BISHOP, ROOK, QUEEN, FALCON};
+    for (int i = 0; i < 5; i++) c->phase_weight[phased[i]] = w[23 + i];
+    c->full_phase = w[28];
+    if (c->danger_divisor < 1 || c->full_phase < 1) {
+        PyErr_SetString(PyExc_ValueError, "weights: the danger divisor and full phase must be positive");
+        return -1;
+    }
     PyObject *pf = PySequence_Fast(passed, "passed");
     if (!pf) return -1;
     Py_ssize_t np = PySequence_Fast_GET_SIZE(pf);
@@ -1027,7 +1117,6 @@ static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     int pv[16];
     if (!read_int_list(passed, pv, np, "passed")) return -1;
     for (int i = 0; i < 16; i++) c->passed[i] = pv[i < np ? i : np - 1];
-    c->full_phase = 2 * (2 + 2 + 4 + 4 + 4);
     free(c->tt);
     c->tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
     if (!c->tt) { PyErr_NoMemory(); return -1; }
@@ -1050,13 +1139,13 @@ static PyObject *Core_set_position(Core *c, PyObject *args) {
     for (int s = 0; s < size; s++) c->board[c->py2sq[s]] = 0;
     for (int s = 0; s < size; s++) {
         int p = vals[s];
-        if (p < 0 || p > 15 || (p & 7) == 0) {
+        if (p < 0 || p > 15 || (p & TYPE_MASK) == 0) {
             if (p == 0) continue;
             PyErr_Format(PyExc_ValueError, "squares: bad piece code %d", p);
             return NULL;
         }
         put(c, c->py2sq[s], p);
-        if ((p & 7) == KING) c->king[p >> 3] = c->py2sq[s];
+        if ((p & TYPE_MASK) == KING) c->king[p >> COLOUR_SHIFT] = c->py2sq[s];
     }
     if (c->king[0] < 0 || c->king[1] < 0) {
         PyErr_SetString(PyExc_ValueError, "each side needs a king");
@@ -1078,7 +1167,7 @@ static PyObject *Core_set_position(Core *c, PyObject *args) {
     c->epkey = 0;
     if (c->ep) {
         /* Hashed only when a pawn of the side to move can take there. */
-        uint8_t ours = PAWN | c->turn << 3;
+        uint8_t ours = PAWN | c->turn << COLOUR_SHIFT;
         int behind = c->turn == 0 ? -STRIDE : STRIDE;
         if (c->board[c->ep + behind - 1] == ours || c->board[c->ep + behind + 1] == ours)
             c->epkey = c->zep[file_of(c->ep)];
@@ -1126,7 +1215,7 @@ static PyObject *Core_push(Core *c, PyObject *arg) {
     if (code == -1 && PyErr_Occurred()) return NULL;
     Move m;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
-    if (c->sp >= MAX_STACK - MAX_PLY - 8 || !find_legal(c, code, &m)) {
+    if (c->sp >= MAX_STACK - PLY_CAPACITY - 8 || !find_legal(c, code, &m)) {
         PyErr_Format(PyExc_ValueError, "not a legal move here: %ld", code);
         return NULL;
     }
@@ -1202,8 +1291,11 @@ static PyObject *Core_root(Core *c, PyObject *args) {
                           &seconds, &node_limit, &stop, &contempt))
         return NULL;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
-    if (depth < 1 || depth > MAX_PLY) { PyErr_SetString(PyExc_ValueError, "depth 1..96"); return NULL; }
-    if (c->sp > MAX_STACK - MAX_PLY - 8 || c->plen > MAX_STACK) {
+    if (depth < 1 || depth > c->max_ply) {
+        PyErr_Format(PyExc_ValueError, "depth 1..%d", c->max_ply);
+        return NULL;
+    }
+    if (c->sp > MAX_STACK - PLY_CAPACITY - 8 || c->plen > MAX_STACK) {
         PyErr_SetString(PyExc_ValueError, "too many moves pushed");
         return NULL;
     }
@@ -1243,11 +1335,11 @@ static PyObject *Core_root(Core *c, PyObject *args) {
     c->cb_error = 0;
     c->node_limit = node_limit;
     c->contempt = contempt;
-    c->next_check = node_limit && node_limit < CHECK_EVERY ? node_limit : CHECK_EVERY;
+    c->next_check = node_limit && node_limit < (uint64_t)c->check_every ? node_limit : (uint64_t)c->check_every;
     c->deadline = seconds >= 0 ? now() + seconds : 0;
     memset(c->killers, 0, sizeof c->killers);
     c->busy = 1;
-    int best = -INF;
+    int best = -c->inf;
     Move best_move = moves[0];
     c->ts = PyEval_SaveThread();
     for (int i = 0; i < n; i++) {
@@ -1262,7 +1354,7 @@ static PyObject *Core_root(Core *c, PyObject *args) {
         }
         unmake(c);
         if (c->stopped) break;
-        int score = abs(raw) > MATE_BOUND ? raw : raw + bonus;
+        int score = abs(raw) > c->mate_bound ? raw : raw + bonus;
         if (score > best) {
             best = score;
             best_move = moves[i];
@@ -1296,10 +1388,10 @@ static PyObject *Core_pv(Core *c, PyObject *arg) {
     long limit = PyLong_AsLong(arg);
     if (limit == -1 && PyErr_Occurred()) return NULL;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
-    Move line[MAX_PLY];
+    Move line[PLY_CAPACITY];
     int n = 0;
-    uint64_t seen[MAX_PLY];
-    while (n < limit && n < MAX_PLY && c->sp < MAX_STACK - 1) {
+    uint64_t seen[PLY_CAPACITY];
+    while (n < limit && n < PLY_CAPACITY && c->sp < MAX_STACK - 1) {
         TTEntry *e = &c->tt[c->hash & c->tt_mask];
         if (e->key != c->hash || !e->move) break;
         int dup = 0;
@@ -1330,6 +1422,8 @@ static PyMethodDef Core_methods[] = {
     {"root", (PyCFunction)Core_root, METH_VARARGS, "One iteration of the root search."},
     {"reset_best", (PyCFunction)Core_reset_best, METH_NOARGS, "Forget the best move so far."},
     {"pv", (PyCFunction)Core_pv, METH_O, "The principal variation from the table."},
+    {"numbers", (PyCFunction)Core_numbers, METH_NOARGS,
+     "(search, weights): the numbers the core was built with, as it holds them."},
     {NULL, NULL, 0, NULL},
 };
 

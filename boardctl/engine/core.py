@@ -2,10 +2,10 @@
 
 The core takes everything that defines the game from Python: the variant's
 board size, castling, promotions and the squares pawns step twice from, the
-rules core's Zobrist keys (so a hash means the same on both sides) and the
-evaluation's square tables and weights (so there is one source for every
-number).  When the extension was
-not built (no C compiler on the machine), :func:`available` is False and
+rules core's Zobrist keys (so a hash means the same on both sides), the
+evaluation's square tables and weights and the search's numbers
+(``params.py``), so there is one source for every number.  When the
+extension was not built (no C compiler on the machine), :func:`available` is False and
 the engine searches in Python instead.
 """
 
@@ -17,7 +17,7 @@ from ..rules import Position
 from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
-from . import evaluate
+from . import evaluate, params
 
 try:
     from . import _core
@@ -34,8 +34,9 @@ def available() -> bool:
     return _core is not None
 
 
-def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
-    """A core for ``variant``.
+def build(variant: Variant, tt_bits: int = TT_BITS, search: tuple[int, ...] | None = None) -> Core:
+    """A core for ``variant``, with the search's numbers ``search`` (by
+    default :func:`params.core_search`'s).
 
     :raises RuntimeError: when the extension is not built.
     """
@@ -52,7 +53,8 @@ def build(variant: Variant, tt_bits: int = TT_BITS) -> Core:
         variant.castle_judged_after, double_steps,
         [int(p) for p in variant.promotions],
         keys.piece, keys.black_to_move, keys.castle, keys.ep_file,
-        mg, eg, list(evaluate.CORE_WEIGHTS), list(evaluate.PASSED), tt_bits,
+        mg, eg, list(evaluate.core_weights()), list(evaluate.PASSED),
+        list(params.core_search() if search is None else search), tt_bits,
     )
 
 

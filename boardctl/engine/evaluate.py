@@ -30,7 +30,7 @@ Fairy-Max at 0.5 s a move went from 7.5/10 to better (figures in the
 closing note of issue 4 and in the README).
 
 This module is the reference: the compiled core computes the same terms
-with the weights it is given from here (``CORE_WEIGHTS``), and
+with the weights it is given from here (:func:`core_weights`), and
 tests/engine/test_core.py checks that both give the same score.
 """
 
@@ -47,9 +47,12 @@ VALUES = {
     PAWN: (100, 125), KNIGHT: (310, 300), BISHOP: (335, 345), ROOK: (480, 530),
     QUEEN: (950, 1000), FALCON: (560, 560), KING: (0, 0),
 }
-# Ordering values (MVV-LVA) by piece type index.
-ORDER_VALUE = [0, 100, 310, 335, 480, 950, 2000, 560]
+# The game's phase: these weights summed over the pieces on the board, from
+# FULL_PHASE (the start position's sum, two of each minor piece, rook and
+# falcon and a queen a side) down to 0; the mg and eg scores are blended by it.
 PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, FALCON: 2, QUEEN: 4}
+FULL_PHASE = 2 * (2 * (PHASE_WEIGHT[KNIGHT] + PHASE_WEIGHT[BISHOP] + PHASE_WEIGHT[ROOK]
+                       + PHASE_WEIGHT[FALCON]) + PHASE_WEIGHT[QUEEN])
 BISHOP_PAIR = 40
 FALCON_MOBILITY = 4
 DOUBLED = 15
@@ -65,14 +68,18 @@ MOBILITY = {KNIGHT: (4, 4), BISHOP: (4, 6), ROOK: (2, 6), QUEEN: (1, 12)}
 # pieces take part, capped, and scaled down with the material on the board.
 ZONE_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, FALCON: 3}
 DANGER_SCALE = 15
+DANGER_DIVISOR = 16
 DANGER_CAP = 400
-# The weights in the order the compiled core (_core.c) takes them.
-CORE_WEIGHTS = (
-    BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN, ROOK_HALF_OPEN, SHIELD,
-    *MOBILITY[KNIGHT], *MOBILITY[BISHOP], *MOBILITY[ROOK], *MOBILITY[QUEEN],
-    ZONE_WEIGHT[KNIGHT], ZONE_WEIGHT[BISHOP], ZONE_WEIGHT[ROOK], ZONE_WEIGHT[QUEEN],
-    ZONE_WEIGHT[FALCON], DANGER_SCALE, DANGER_CAP,
-)
+def core_weights() -> tuple[int, ...]:
+    """The weights above in the order the compiled core (_core.c) takes them."""
+    return (
+        BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN, ROOK_HALF_OPEN, SHIELD,
+        *MOBILITY[KNIGHT], *MOBILITY[BISHOP], *MOBILITY[ROOK], *MOBILITY[QUEEN],
+        ZONE_WEIGHT[KNIGHT], ZONE_WEIGHT[BISHOP], ZONE_WEIGHT[ROOK], ZONE_WEIGHT[QUEEN],
+        ZONE_WEIGHT[FALCON], DANGER_SCALE, DANGER_CAP, DANGER_DIVISOR,
+        PHASE_WEIGHT[KNIGHT], PHASE_WEIGHT[BISHOP], PHASE_WEIGHT[ROOK], PHASE_WEIGHT[QUEEN],
+        PHASE_WEIGHT[FALCON], FULL_PHASE,
+    )
 
 
 def _square_bonus(ptype: int, file: int, rank: int, files: int, ranks: int) -> tuple[int, int]:
@@ -117,6 +124,11 @@ def square_tables(files: int, ranks: int) -> tuple[list[list[int]], list[list[in
     return mg, eg
 
 
+def _phase(p: list[int]) -> int:
+    return min(sum(weight * p[ptype].bit_count() for ptype, weight in PHASE_WEIGHT.items()),
+               FULL_PHASE)
+
+
 def material_sums(pos: Position) -> tuple[int, int]:
     """The (mg, eg) sums of :func:`square_tables` from scratch."""
     mg, eg = square_tables(pos.geometry.files, pos.geometry.ranks)
@@ -141,18 +153,12 @@ class Evaluator:
             (file_bb[f - 1] if f > 0 else 0) | (file_bb[f + 1] if f < files - 1 else 0)
             for f in range(files)
         ]
-        self.full_phase = 2 * (2 * 1 + 2 * 1 + 2 * 2 + 2 * 2 + 4)
+        self.full_phase = FULL_PHASE
 
     def material(self, pos: Position, mg: int, eg: int) -> int:
         """Material and square values only, tapered, for the side to move:
         the cheap part of :meth:`evaluate`, for lazy evaluation."""
-        p = pos.pieces
-        phase = min(
-            (p[KNIGHT] | p[BISHOP]).bit_count()
-            + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count(),
-            self.full_phase,
-        )
+        phase = _phase(pos.pieces)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         return score if pos.turn == WHITE else -score
 
@@ -161,12 +167,7 @@ class Evaluator:
         p = pos.pieces
         white, black = pos.colors
         occ = white | black
-        phase = (
-            (p[KNIGHT] | p[BISHOP]).bit_count()
-            + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count()
-        )
-        phase = min(phase, self.full_phase)
+        phase = _phase(p)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         score += self._pieces(pos, occ, phase)
         bishops = p[BISHOP]
@@ -238,7 +239,7 @@ class Evaluator:
                     attackers[colour] += 1
         for colour in (WHITE, BLACK):
             if attackers[colour] >= 2:
-                danger = min(units[colour] ** 2 * DANGER_SCALE // 16, DANGER_CAP)
+                danger = min(units[colour] ** 2 * DANGER_SCALE // DANGER_DIVISOR, DANGER_CAP)
                 danger = danger * phase // self.full_phase
                 score += danger if colour == WHITE else -danger
         return score

@@ -5,7 +5,7 @@ a request number back; it calls :meth:`poll` from its loop to collect
 :class:`Thinking` (one per finished iteration) and :class:`BestMove`
 messages, each tagged with its request.  :meth:`stop`, or a new :meth:`go`,
 cancels the running search: the search polls a shared counter every few
-hundred nodes (see ``search.CHECK_EVERY``), so it ends within milliseconds
+hundred nodes (see ``params.CHECK_EVERY``), so it ends within milliseconds
 and still answers with the best move it has.
 
 Cancellation is "every request up to N": a stop can never be lost to a race
