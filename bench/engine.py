@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 from boardctl.engine import Engine, Limits, core
-from boardctl.engine.worker import BestMove, EngineWorker, Thinking
+from boardctl.engine.interface import BestMove, Thinking
+from boardctl.engine.worker import EngineWorker
 from boardctl.rules import Position
 
 POSITIONS = [

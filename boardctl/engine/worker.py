@@ -20,39 +20,16 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from ..rules import BoardctlError, Position, get_variant, parse_uci
+from .interface import BestMove, Failed, Message, Thinking, WorkerError
 from .lifeline import watch_parent
 from .limits import Info, Limits
 from .search import MAX_SKILL, Engine
 
-
-class WorkerError(BoardctlError, RuntimeError):
-    """The engine process is gone or answered nonsense."""
-
-
-@dataclass(frozen=True)
-class Thinking:
-    request: int
-    info: Info
-
-
-@dataclass(frozen=True)
-class BestMove:
-    request: int
-    move: str | None          # coordinate notation; None when there is no legal move
-
-
-@dataclass(frozen=True)
-class Failed:
-    request: int
-    reason: str
-
-
-Message = Thinking | BestMove | Failed
+__all__ = ["EngineWorker"]
 
 
 def _serve(conn: Connection, cancelled: Any, skill: int, seed: int | None,
