@@ -5,17 +5,33 @@ Both search cores run in the same run: the compiled one (``_core.c``) and the
 Python reference, to the same depth, and their speed ratio is printed; then
 the compiled one alone to a deeper depth.
 
+Last, the Pi budget: the compiled core to depth 8 in a child process held to
+one core and to the share of it that stands for a Raspberry Pi 4 (this core's
+speed over a Pi 4 core's, measured by ``bench/piratio.py``; the quota by
+``bench/cpuquota.py``: a cgroup when one can be made, else a duty cycle of
+SIGSTOP/SIGCONT).  It prints the wall-clock figures under the quota, the share
+of the core the child really had (a busy machine can give less than the
+quota), and the same figures from CPU time divided by the ratio, which do not
+depend on the machine's load.
+
 Prints figures only; nothing here is a test.  Run: ``.venv/bin/python bench/engine.py``
-(``--depth N`` for the shared time-to-depth runs, default 6; ``--deep N``, default 10).
+(``--depth N`` for the shared time-to-depth runs, default 6; ``--deep N``, default 10;
+``--pi-only`` for the Pi budget alone, ``--pi-ratio R`` to skip measuring the ratio).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cpuquota
+import piratio
 
 from boardctl.engine import Engine, Limits, core
 from boardctl.engine.interface import BestMove, Thinking
@@ -92,12 +108,69 @@ def stop_latency(trials: int) -> None:
     print(f"  median {statistics.median(waits) * 1000:.1f} ms, max {max(waits) * 1000:.1f} ms")
 
 
+PI_DEPTH = 8
+
+
+def pi_child(depth: int) -> None:
+    """In the limited child: the compiled core to ``depth`` on every position,
+    one line per position (name, nodes, wall seconds, CPU seconds)."""
+    for name, fen in POSITIONS:
+        engine = Engine(seed=0, compiled=True)
+        wall, cpu = time.perf_counter(), time.process_time()
+        reached: list[int] = []
+        engine.search(Position(fen), Limits(depth=depth),
+                      on_info=lambda i, out=reached: out.append(i.nodes))
+        print(f"{name}|{reached[-1]}|{time.perf_counter() - wall}|{time.process_time() - cpu}",
+              flush=True)
+
+
+def pi_budget(ratio: float | None, method: str) -> None:
+    if not core.available():
+        print("Pi budget: the compiled core is not built.")
+        return
+    if ratio is None:
+        ratio = piratio.measure()
+    quota = min(1.0, 1 / ratio)
+    cores = sorted(os.sched_getaffinity(0))
+    child_core = cores[-1]
+    os.sched_setaffinity(0, set(cores[:-1]) or set(cores))   # the supervisor keeps out of its way
+    run = cpuquota.run_limited(
+        [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], quota, child_core, method)
+    print(f"Pi budget: compiled core to depth {PI_DEPTH}, one core (cpu {child_core}), "
+          f"quota {quota:.1%} of it by {run.method} (this core = {ratio:.2f} Pi 4 cores):")
+    rows = [line.split("|") for line in run.stdout.splitlines() if line.count("|") == 3]
+    nodes_all = wall_all = cpu_all = 0.0
+    for name, nodes, wall, cpu in rows:
+        n, w, c = int(nodes), float(wall), float(cpu)
+        nodes_all, wall_all, cpu_all = nodes_all + n, wall_all + w, cpu_all + c
+        print(f"  {name:20} {n:>9} nodes  under quota {w:6.2f} s {n / w:>8,.0f} nodes/s"
+              f"   from CPU time x ratio {c * ratio:6.2f} s {n / (c * ratio):>8,.0f} nodes/s")
+    if not rows:
+        print(f"  the child failed (exit {run.returncode})")
+        return
+    print(f"  all {len(rows)}: {wall_all:.2f} s, {nodes_all / wall_all:,.0f} nodes/s under quota;"
+          f" {cpu_all * ratio:.2f} s, {nodes_all / (cpu_all * ratio):,.0f} nodes/s from CPU time")
+    print(f"  share of the core the child had: {run.share:.1%} (quota {quota:.1%})"
+          + ("" if run.share > 0.95 * quota else
+             " -- less than the quota: the machine is busy; trust the CPU-time figures"))
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--deep", type=int, default=10)
     parser.add_argument("--stops", type=int, default=10)
+    parser.add_argument("--pi-only", action="store_true", help="the Pi budget alone")
+    parser.add_argument("--pi-ratio", type=float, help="this core's speed over a Pi 4 core's")
+    parser.add_argument("--quota-method", choices=["auto", "cgroup", "duty"], default="auto")
+    parser.add_argument("--pi-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.pi_child:
+        pi_child(args.pi_child)
+        return
+    if args.pi_only:
+        pi_budget(args.pi_ratio, args.quota_method)
+        return
     print(f"Python {sys.version.split()[0]}")
     python = time_to_depth(args.depth, compiled=False)
     if core.available():
@@ -108,6 +181,7 @@ def main(argv: list[str]) -> None:
         print("The compiled core is not built: no comparison.")
     mates()
     stop_latency(args.stops)
+    pi_budget(args.pi_ratio, args.quota_method)
 
 
 if __name__ == "__main__":

@@ -266,9 +266,10 @@ def parse_opponent_move(game: Game, text: str) -> Move:
 
 
 def play_game(
-    number: int, opening: list[str], players: dict[int, Player], match: Match
+    number: int, opening: list[str], players: dict[int, Player], match: Match,
+    variant: str = VARIANT,
 ) -> GameRecord:
-    game = Game(get_variant(VARIANT))
+    game = Game(get_variant(variant))
     boardctl_colour = WHITE if players[WHITE].name == "boardctl" else BLACK
 
     def record(result: str, reason: str) -> GameRecord:
@@ -314,10 +315,10 @@ def play_game(
         return record("*", "aborted")
 
 
-def random_opening(rng: random.Random, plies: int) -> list[str]:
+def random_opening(rng: random.Random, plies: int, variant: str = VARIANT) -> list[str]:
     """``plies`` random legal moves from the start that do not end the game."""
     while True:
-        game = Game(get_variant(VARIANT))
+        game = Game(get_variant(variant))
         moves = []
         for _ in range(plies):
             move = rng.choice(game.position.legal_moves())

@@ -34,6 +34,12 @@ def available() -> bool:
     return _core is not None
 
 
+def plays(variant: Variant) -> bool:
+    """Whether the compiled core is built and can play ``variant``: it knows
+    the rectangular boards; on a hexagon the Python search plays."""
+    return _core is not None and not variant.hexagonal
+
+
 def build(variant: Variant, tt_bits: int = TT_BITS, search: tuple[int, ...] | None = None) -> Core:
     """A core for ``variant``, with the search's numbers ``search`` (by
     default :func:`params.core_search`'s).

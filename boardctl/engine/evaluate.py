@@ -39,7 +39,8 @@ from __future__ import annotations
 from functools import cache
 
 from ..rules import Position
-from ..rules.geometry import Tables
+from ..rules.geometry import Geometry, Tables
+from ..rules.hexgeo import DIAGONAL, ORTHOGONAL, HexGeometry, distance, knight_leaps
 from ..rules.pieces import BISHOP, BLACK, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 # (middle game, endgame) material by piece type.
@@ -82,6 +83,25 @@ def core_weights() -> tuple[int, ...]:
     )
 
 
+# Centralisation: ((mg slope, mg offset), (eg slope, eg offset)) applied to a
+# square's ``centre``, minus its distance from the middle of the board (from
+# about -1 in the middle to -8 in a corner of 10×8).  The king's is for the
+# endgame only.
+CENTRALISATION: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {
+    KNIGHT: ((6, 10), (4, 6)), BISHOP: ((3, 6), (2, 4)), FALCON: ((5, 10), (4, 8)),
+    QUEEN: ((2, 4), (3, 6)),
+}
+KING_CENTRE = (8, 20)
+PAWN_ADVANCE = (4, 12)        # (mg, eg) per step forward
+PAWN_CENTRAL = 6
+KING_HOME, KING_STEP = 12, 18  # mg: at home on a wing; lost per step off the back rank
+
+
+def _centre_bonus(ptype: int, centre: float) -> tuple[int, int]:
+    (mg_slope, mg_offset), (eg_slope, eg_offset) = CENTRALISATION[ptype]
+    return int(mg_slope * centre) + mg_offset, int(eg_slope * centre) + eg_offset
+
+
 def _square_bonus(ptype: int, file: int, rank: int, files: int, ranks: int) -> tuple[int, int]:
     """Positional (mg, eg) for a white piece; black uses the mirrored rank."""
     df = abs(file - (files - 1) / 2)
@@ -89,21 +109,15 @@ def _square_bonus(ptype: int, file: int, rank: int, files: int, ranks: int) -> t
     centre = -(df + dr)
     if ptype == PAWN:
         advance = rank - 1
-        central = 6 if 0 < df < 2.5 and 2 <= rank <= 4 else 0
-        return 4 * advance + central, 12 * advance
-    if ptype == KNIGHT:
-        return int(6 * centre) + 10, int(4 * centre) + 6
-    if ptype == BISHOP:
-        return int(3 * centre) + 6, int(2 * centre) + 4
-    if ptype == FALCON:
-        return int(5 * centre) + 10, int(4 * centre) + 8
+        central = PAWN_CENTRAL if 0 < df < 2.5 and 2 <= rank <= 4 else 0
+        return PAWN_ADVANCE[0] * advance + central, PAWN_ADVANCE[1] * advance
+    if ptype in CENTRALISATION:
+        return _centre_bonus(ptype, centre)
     if ptype == ROOK:
         return (15 if rank == ranks - 2 else 0) + (4 if df < 2 else 0), 0
-    if ptype == QUEEN:
-        return int(2 * centre) + 4, int(3 * centre) + 6
     # King: at home in the middle game, to the centre in the endgame.
-    home = 12 if rank == 0 and df > 1.5 else 0
-    return home - 18 * rank, int(8 * centre) + 20
+    home = KING_HOME if rank == 0 and df > 1.5 else 0
+    return home - KING_STEP * rank, int(KING_CENTRE[0] * centre) + KING_CENTRE[1]
 
 
 @cache
@@ -124,20 +138,150 @@ def square_tables(files: int, ranks: int) -> tuple[list[list[int]], list[list[in
     return mg, eg
 
 
+# ------------------------------------------------------------ the hexagon
+# Piece values on a hexagon are the square board's, scaled by how much more
+# each piece reaches there: a piece's average number of destinations on the
+# empty board (from every cell, sliders to the edge), hexagon over 10×8,
+# divided by the mean of those ratios over the five pieces, so a piece keeps
+# its square value when it gains as much as the others.  On the 121-cell board
+# the rook gains most (six directions: 26.5 cells against 16), the bishop least
+# (six directions, but bound to a third of the cells: 14.1 against 9.8).
+HEX_REFERENCE = (10, 8)                 # the board the square values were set for
+# Scaled like the piece values: a hexagon's distance from the middle (0 to
+# the radius) is spread over the square board's range of ``centre``.
+HEX_CENTRE_RANGE = (-1.0, -8.0)
+
+_RECT_STEPS = {
+    "rook": ((1, 0), (-1, 0), (0, 1), (0, -1)),
+    "bishop": ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+    "knight": tuple((a, b) for a in (1, -1, 2, -2) for b in (1, -1, 2, -2) if abs(a) != abs(b)),
+    "falcon": tuple((a * x, b * y) for x, y in ((1, 3), (3, 1), (2, 3), (3, 2))
+                    for a in (1, -1) for b in (1, -1)),
+}
+
+
+def _rect_reach(files: int, ranks: int) -> dict[int, float]:
+    """Average destinations on an empty ``files``×``ranks`` board, by piece type."""
+    cells = [(f, r) for f in range(files) for r in range(ranks)]
+
+    def on(f: int, r: int) -> bool:
+        return 0 <= f < files and 0 <= r < ranks
+
+    def slide(steps: tuple[tuple[int, int], ...]) -> float:
+        total = 0
+        for f, r in cells:
+            for df, dr in steps:
+                k = 1
+                while on(f + k * df, r + k * dr):
+                    k += 1
+                total += k - 1
+        return total / len(cells)
+
+    def leap(steps: tuple[tuple[int, int], ...]) -> float:
+        return sum(on(f + df, r + dr) for f, r in cells for df, dr in steps) / len(cells)
+
+    rook, bishop = slide(_RECT_STEPS["rook"]), slide(_RECT_STEPS["bishop"])
+    return {ROOK: rook, BISHOP: bishop, QUEEN: rook + bishop,
+            KNIGHT: leap(_RECT_STEPS["knight"]), FALCON: leap(_RECT_STEPS["falcon"])}
+
+
+def _hex_reach(geo: HexGeometry) -> dict[int, float]:
+    """Average destinations on the empty hexagon, by piece type."""
+    n = geo.size
+    rook = sum(len(geo.ray(c, d)) for c in range(n) for d in ORTHOGONAL) / n
+    bishop = sum(len(geo.ray(c, d)) for c in range(n) for d in DIAGONAL) / n
+    knight = sum(geo.leap(c, o) is not None for c in range(n) for o in knight_leaps()) / n
+    falcon = sum(len(geo.falcon_paths(c)) for c in range(n)) / n
+    return {ROOK: rook, BISHOP: bishop, QUEEN: rook + bishop, KNIGHT: knight, FALCON: falcon}
+
+
+@cache
+def hex_values(geo: HexGeometry) -> dict[int, tuple[int, int]]:
+    """(mg, eg) material by piece type on the hexagon ``geo`` (see above)."""
+    square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
+    ratios = {ptype: hexagon[ptype] / square[ptype] for ptype in square}
+    mean = sum(ratios.values()) / len(ratios)
+    values: dict[int, tuple[int, int]] = {int(p): v for p, v in VALUES.items()}
+    for ptype, ratio in ratios.items():
+        mg, eg = values[ptype]
+        values[ptype] = (round(mg * ratio / mean), round(eg * ratio / mean))
+    return values
+
+
+def _hex_mirror(geo: HexGeometry, cell: int) -> int:
+    """The cell Black's piece stands on where White's stands on ``cell``:
+    north and south swapped, the file kept ((q, r) to (q, -q-r))."""
+    q, r = geo.axial(cell)
+    mirror = geo.cell_at(q, -q - r)
+    assert mirror is not None, "the hexagons are symmetric north to south"
+    return mirror
+
+
+def _hex_bonus(ptype: int, geo: HexGeometry, cell: int) -> tuple[int, int]:
+    """Positional (mg, eg) for a white piece on a cell of the hexagon."""
+    q, r = geo.axial(cell)
+    near, far = HEX_CENTRE_RANGE
+    centre = near + (far - near) * distance((q, r), (0, 0)) / geo.radius
+    if ptype == PAWN:
+        # Steps made towards promotion: a pawn on its start line has as far to
+        # go as one on the square board's second rank (6 cells), more on the
+        # long outer files of the chevron.
+        to_go = len(geo.ray(cell, "N"))
+        advance = max(0, HEX_REFERENCE[1] - 2 - to_go)
+        central = PAWN_CENTRAL if 1 <= abs(q) <= 2 and 1 <= advance <= 3 else 0
+        return PAWN_ADVANCE[0] * advance + central, PAWN_ADVANCE[1] * advance
+    if ptype in CENTRALISATION:
+        return _centre_bonus(ptype, centre)
+    if ptype == ROOK:
+        return (4 if abs(q) < 2 else 0), 0
+    # King: behind its pawns in the middle game (each step up from the
+    # bottom edge of its file costs), to the centre in the endgame.
+    return -KING_STEP * len(geo.ray(cell, "S")), int(KING_CENTRE[0] * centre) + KING_CENTRE[1]
+
+
+@cache
+def cell_tables(geo: HexGeometry) -> tuple[list[list[int]], list[list[int]]]:
+    """:func:`square_tables` for a hexagon: (mg, eg)[piece code][cell]."""
+    size = geo.size
+    mg = [[0] * size for _ in range(16)]
+    eg = [[0] * size for _ in range(16)]
+    for ptype, (mv, ev) in hex_values(geo).items():
+        for cell in range(size):
+            pm, pe = _hex_bonus(ptype, geo, cell)
+            mg[ptype][cell] = mv + pm
+            eg[ptype][cell] = ev + pe
+            mirror = _hex_mirror(geo, cell)
+            mg[ptype | BLACK << 3][mirror] = -(mv + pm)
+            eg[ptype | BLACK << 3][mirror] = -(ev + pe)
+    return mg, eg
+
+
+def piece_tables(geometry: object) -> tuple[list[list[int]], list[list[int]]]:
+    """The (mg, eg) material and position tables of any board."""
+    if isinstance(geometry, HexGeometry):
+        return cell_tables(geometry)
+    assert isinstance(geometry, Geometry)
+    return square_tables(geometry.files, geometry.ranks)
+
+
 def _phase(p: list[int]) -> int:
-    return min(sum(weight * p[ptype].bit_count() for ptype, weight in PHASE_WEIGHT.items()),
-               FULL_PHASE)
+    return sum(weight * p[ptype].bit_count() for ptype, weight in PHASE_WEIGHT.items())
 
 
 def material_sums(pos: Position) -> tuple[int, int]:
-    """The (mg, eg) sums of :func:`square_tables` from scratch."""
-    mg, eg = square_tables(pos.geometry.files, pos.geometry.ranks)
+    """The (mg, eg) sums of :func:`piece_tables` from scratch."""
+    mg, eg = piece_tables(pos.geometry)
     total_mg = total_eg = 0
     for sq, piece in enumerate(pos.squares):
         if piece:
             total_mg += mg[piece][sq]
             total_eg += eg[piece][sq]
     return total_mg, total_eg
+
+
+def material_phase(pos: Position) -> int:
+    """How much of the middle game's material is on the board (:data:`PHASE_WEIGHT`)."""
+    return _phase(pos.pieces)
 
 
 class Evaluator:
@@ -154,11 +298,12 @@ class Evaluator:
             for f in range(files)
         ]
         self.full_phase = FULL_PHASE
+        self.mobility = MOBILITY
 
     def material(self, pos: Position, mg: int, eg: int) -> int:
         """Material and square values only, tapered, for the side to move:
         the cheap part of :meth:`evaluate`, for lazy evaluation."""
-        phase = _phase(pos.pieces)
+        phase = min(_phase(pos.pieces), self.full_phase)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         return score if pos.turn == WHITE else -score
 
@@ -167,7 +312,7 @@ class Evaluator:
         p = pos.pieces
         white, black = pos.colors
         occ = white | black
-        phase = _phase(p)
+        phase = min(_phase(p), self.full_phase)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         score += self._pieces(pos, occ, phase)
         bishops = p[BISHOP]
@@ -230,7 +375,7 @@ class Evaluator:
                 if ptype == FALCON:
                     gain = FALCON_MOBILITY * reach
                 else:
-                    weight, baseline = MOBILITY[ptype]
+                    weight, baseline = self.mobility[ptype]
                     gain = weight * (reach - baseline)
                 score += gain if colour == WHITE else -gain
                 zone = (att & zones[colour]).bit_count()
@@ -307,3 +452,43 @@ class Evaluator:
                 shield |= 1 << (forward * files + f)
         own_pawns = pos.pieces[PAWN] & pos.colors[colour]
         return SHIELD * (shield & own_pawns).bit_count()
+
+
+class HexEvaluator(Evaluator):
+    """Leaf evaluation on a hexagon: material and cell values (:func:`cell_tables`),
+    mobility and king-zone pressure as on the square board, through the
+    hexagon's attack tables.  The pawn and rook terms of the square board are
+    about files and ranks of a grid and are left out; the cell values push
+    the pawns forward instead."""
+
+    def __init__(self, tables: Tables, geo: HexGeometry, full_phase: int) -> None:
+        # ``tables`` is the hexagon's: it has the attack functions of every
+        # board, not the rectangle's rank and file masks.  ``full_phase`` is
+        # the start position's (:func:`phase`): Glinski's game has no falcons.
+        self.t = tables
+        self.full_phase = full_phase
+        square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
+        # The baselines are average reaches; they grow with the board's.
+        self.mobility = {
+            ptype: (weight, round(baseline * hexagon[ptype] / square[ptype]))
+            for ptype, (weight, baseline) in MOBILITY.items()
+        }
+
+    def evaluate(self, pos: Position, mg: int, eg: int) -> int:
+        occ = pos.colors[WHITE] | pos.colors[BLACK]
+        phase = min(material_phase(pos), self.full_phase)
+        score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
+        score += self._pieces(pos, occ, phase)
+        return score if pos.turn == WHITE else -score
+
+    def _attacks(self, ptype: int, sq: int, occ: int) -> int:
+        t = self.t
+        if ptype == KNIGHT:
+            return t.knight[sq]
+        if ptype == FALCON:
+            return t.falcon_attacks(sq, occ)
+        if ptype == ROOK:
+            return t.rook_attacks(sq, occ)
+        if ptype == BISHOP:
+            return t.bishop_attacks(sq, occ)
+        return t.rook_attacks(sq, occ) | t.bishop_attacks(sq, occ)

@@ -29,10 +29,11 @@ from collections.abc import Callable
 
 from ..rules import Move, Position
 from ..rules.game import FIFTY_MOVES
+from ..rules.hexgeo import HexGeometry
 from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
 from . import core
-from .evaluate import Evaluator, material_sums, square_tables
+from .evaluate import Evaluator, HexEvaluator, material_phase, material_sums, piece_tables
 from .limits import Info, Limits
 from .params import (
     ASPIRATION,
@@ -90,7 +91,7 @@ class Engine:
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.contempt = CONTEMPT
-        self._evaluators: dict[tuple[int, int], Evaluator] = {}
+        self._evaluators: dict[str, Evaluator] = {}
 
     def new_game(self) -> None:
         """Forget what was learnt about earlier positions."""
@@ -149,7 +150,7 @@ class Engine:
         self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
         self._current_best = 0
         self._core = None
-        if self.compiled:
+        if self.compiled and core.plays(pos.variant):
             name = pos.variant.name
             if name not in self._cores:
                 self._cores[name] = core.build(pos.variant)
@@ -161,11 +162,14 @@ class Engine:
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
-        key = (pos.geometry.files, pos.geometry.ranks)
-        if key not in self._evaluators:
-            self._evaluators[key] = Evaluator(pos.tables)
-        self.evaluator = self._evaluators[key]
-        self.mg_table, self.eg_table = square_tables(*key)
+        name = pos.variant.name
+        if name not in self._evaluators:
+            geo = pos.geometry
+            self._evaluators[name] = (
+                HexEvaluator(pos.tables, geo, material_phase(Position(None, pos.variant)))
+                if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
+        self.evaluator = self._evaluators[name]
+        self.mg_table, self.eg_table = piece_tables(pos.geometry)
         mg, eg = material_sums(pos)
         self.mg_stack = [mg]
         self.eg_stack = [eg]
@@ -334,7 +338,8 @@ class Engine:
                 mg -= mgt[captured][to]
                 eg -= egt[captured][to]
             elif flag == EN_PASSANT:
-                victim = to - pos.geometry.files if piece >> 3 == 0 else to + pos.geometry.files
+                # The pawn taken stands one step ahead of ``to`` as its own side moves.
+                victim = pos.tables.pawn_push[(piece >> 3) ^ 1][to]
                 mg -= mgt[sqs[victim]][victim]
                 eg -= egt[sqs[victim]][victim]
         promo = code >> 14 & 7
