@@ -42,6 +42,7 @@ from ..rules import Position
 from ..rules.geometry import Geometry, Tables
 from ..rules.hexgeo import DIAGONAL, ORTHOGONAL, HexGeometry, distance, knight_leaps
 from ..rules.pieces import BISHOP, BLACK, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from ..rules.variants import DEFAULT_VARIANT, Variant
 
 # (middle game, endgame) material by piece type.
 VALUES = {
@@ -71,15 +72,29 @@ ZONE_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, FALCON: 3}
 DANGER_SCALE = 15
 DANGER_DIVISOR = 16
 DANGER_CAP = 400
-def core_weights() -> tuple[int, ...]:
-    """The weights above in the order the compiled core (_core.c) takes them."""
+def core_weights(variant: Variant = DEFAULT_VARIANT) -> tuple[int, ...]:
+    """The weights of ``variant``'s evaluator (:class:`Evaluator`, or
+    :class:`HexEvaluator` on a hexagon, which has no bishop-pair, pawn, rook
+    or shield term) in the order the compiled core (_core.c) takes them."""
+    geo = variant.geometry
+    mobility: dict[int, tuple[int, int]]
+    if isinstance(geo, HexGeometry):
+        mobility = hex_mobility(geo)
+        grid_terms: tuple[int, ...] = (0,) * 7
+        full_phase = start_phase(variant)
+    else:
+        mobility = {int(p): v for p, v in MOBILITY.items()}
+        grid_terms = (BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN,
+                      ROOK_HALF_OPEN, SHIELD)
+        full_phase = FULL_PHASE
+    bishop_pair, _, doubled, isolated, rook_open, rook_half, shield = grid_terms
     return (
-        BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN, ROOK_HALF_OPEN, SHIELD,
-        *MOBILITY[KNIGHT], *MOBILITY[BISHOP], *MOBILITY[ROOK], *MOBILITY[QUEEN],
+        bishop_pair, FALCON_MOBILITY, doubled, isolated, rook_open, rook_half, shield,
+        *mobility[KNIGHT], *mobility[BISHOP], *mobility[ROOK], *mobility[QUEEN],
         ZONE_WEIGHT[KNIGHT], ZONE_WEIGHT[BISHOP], ZONE_WEIGHT[ROOK], ZONE_WEIGHT[QUEEN],
         ZONE_WEIGHT[FALCON], DANGER_SCALE, DANGER_CAP, DANGER_DIVISOR,
         PHASE_WEIGHT[KNIGHT], PHASE_WEIGHT[BISHOP], PHASE_WEIGHT[ROOK], PHASE_WEIGHT[QUEEN],
-        PHASE_WEIGHT[FALCON], FULL_PHASE,
+        PHASE_WEIGHT[FALCON], full_phase,
     )
 
 
@@ -160,6 +175,7 @@ _RECT_STEPS = {
 }
 
 
+@cache
 def _rect_reach(files: int, ranks: int) -> dict[int, float]:
     """Average destinations on an empty ``files``×``ranks`` board, by piece type."""
     cells = [(f, r) for f in range(files) for r in range(ranks)]
@@ -185,6 +201,7 @@ def _rect_reach(files: int, ranks: int) -> dict[int, float]:
             KNIGHT: leap(_RECT_STEPS["knight"]), FALCON: leap(_RECT_STEPS["falcon"])}
 
 
+@cache
 def _hex_reach(geo: HexGeometry) -> dict[int, float]:
     """Average destinations on the empty hexagon, by piece type."""
     n = geo.size
@@ -206,6 +223,22 @@ def hex_values(geo: HexGeometry) -> dict[int, tuple[int, int]]:
         mg, eg = values[ptype]
         values[ptype] = (round(mg * ratio / mean), round(eg * ratio / mean))
     return values
+
+
+def hex_mobility(geo: HexGeometry) -> dict[int, tuple[int, int]]:
+    """:data:`MOBILITY` on the hexagon ``geo``: the baselines are average
+    reaches, so they grow with the board's."""
+    square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
+    return {
+        ptype: (weight, round(baseline * hexagon[ptype] / square[ptype]))
+        for ptype, (weight, baseline) in MOBILITY.items()
+    }
+
+
+def start_phase(variant: Variant) -> int:
+    """:func:`material_phase` of ``variant``'s start position: the phase of a
+    full board (Glinski's game has no falcons)."""
+    return material_phase(Position(None, variant))
 
 
 def _hex_mirror(geo: HexGeometry, cell: int) -> int:
@@ -298,7 +331,7 @@ class Evaluator:
             for f in range(files)
         ]
         self.full_phase = FULL_PHASE
-        self.mobility = MOBILITY
+        self.mobility: dict[int, tuple[int, int]] = {int(p): v for p, v in MOBILITY.items()}
 
     def material(self, pos: Position, mg: int, eg: int) -> int:
         """Material and square values only, tapered, for the side to move:
@@ -467,12 +500,7 @@ class HexEvaluator(Evaluator):
         # the start position's (:func:`phase`): Glinski's game has no falcons.
         self.t = tables
         self.full_phase = full_phase
-        square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
-        # The baselines are average reaches; they grow with the board's.
-        self.mobility = {
-            ptype: (weight, round(baseline * hexagon[ptype] / square[ptype]))
-            for ptype, (weight, baseline) in MOBILITY.items()
-        }
+        self.mobility = hex_mobility(geo)
 
     def evaluate(self, pos: Position, mg: int, eg: int) -> int:
         occ = pos.colors[WHITE] | pos.colors[BLACK]

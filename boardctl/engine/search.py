@@ -33,7 +33,7 @@ from ..rules.hexgeo import HexGeometry
 from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
 from . import core
-from .evaluate import Evaluator, HexEvaluator, material_phase, material_sums, piece_tables
+from .evaluate import Evaluator, HexEvaluator, material_sums, piece_tables, start_phase
 from .limits import Info, Limits
 from .params import (
     ASPIRATION,
@@ -150,7 +150,7 @@ class Engine:
         self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
         self._current_best = 0
         self._core = None
-        if self.compiled and core.plays(pos.variant):
+        if self.compiled:
             name = pos.variant.name
             if name not in self._cores:
                 self._cores[name] = core.build(pos.variant)
@@ -166,7 +166,7 @@ class Engine:
         if name not in self._evaluators:
             geo = pos.geometry
             self._evaluators[name] = (
-                HexEvaluator(pos.tables, geo, material_phase(Position(None, pos.variant)))
+                HexEvaluator(pos.tables, geo, start_phase(pos.variant))
                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
         self.evaluator = self._evaluators[name]
         self.mg_table, self.eg_table = piece_tables(pos.geometry)
