@@ -134,6 +134,17 @@ def pi_budget(ratio: float | None, method: str) -> None:
     cores = sorted(os.sched_getaffinity(0))
     child_core = cores[-1]
     os.sched_setaffinity(0, set(cores[:-1]) or set(cores))   # the supervisor keeps out of its way
+    # The same child without a quota first: the full-speed figure of this run.
+    free = cpuquota.run_limited(
+        [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], 1.0, child_core, "none")
+    free_rows = [line.split("|") for line in free.stdout.splitlines() if line.count("|") == 3]
+    if free_rows:
+        free_nodes = sum(int(row[1]) for row in free_rows)
+        free_wall = sum(float(row[2]) for row in free_rows)
+        free_cpu = sum(float(row[3]) for row in free_rows)
+        print(f"Full speed, one core: depth {PI_DEPTH} on all {len(free_rows)} positions in"
+              f" {free_cpu:.2f} s of CPU time, {free_nodes / free_cpu:,.0f} nodes/s"
+              f" (wall {free_wall:.2f} s: the child had {free.share:.0%} of the core)")
     run = cpuquota.run_limited(
         [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], quota, child_core, method)
     print(f"Pi budget: compiled core to depth {PI_DEPTH}, one core (cpu {child_core}), "
