@@ -7,6 +7,7 @@ the rectangles and on the hexagons.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from pathlib import Path
@@ -163,3 +164,23 @@ def test_both_cores_take_a_rook_the_falcon_reaches():
     slow = Engine(compiled=False).search(pos, Limits(depth=4))
     assert fast is not None and slow is not None
     assert pos.is_capture(fast) and pos.is_capture(slow)
+
+
+@pytest.mark.parametrize("variant", ["falcon", "falcon-hex"])
+def test_a_mailbox_too_narrow_for_its_leaps_is_refused(variant, monkeypatch):
+    box = core.mailbox(get_variant(variant))
+    low = min(box.cells)
+    monkeypatch.setattr(core, "mailbox",
+                        lambda _: dataclasses.replace(box, cells=tuple(c - low for c in box.cells)))
+    with pytest.raises(ValueError, match="leaves the mailbox"):
+        core.build(get_variant(variant), tt_bits=10)
+
+
+def test_the_mailbox_pads_the_longest_leap():
+    """The falcon's leap is the longest: 3 squares on 10x8, 5 cells on the hexagon."""
+    square = core.mailbox(get_variant("falcon"))
+    assert (square.width, square.height) == (10 + 2 * 3, 8 + 2 * 3)
+    hexagon = core.mailbox(get_variant("falcon-hex"))
+    assert (hexagon.width, hexagon.height) == (13 + 2 * 5, 13 + 2 * 5)
+    assert len(hexagon.king) == len(hexagon.knight) == 12
+    assert len(hexagon.falcon) == 24 * 7
