@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from boardctl.engine import Engine, Limits, core, evaluate, params
-from boardctl.engine.evaluate import Evaluator, material_sums
+from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
 from boardctl.rules import VARIANTS, Position, get_variant
+from boardctl.rules.hexgeo import HexGeometry
 
 CORE_SOURCE = Path(core.__file__).with_name("_core.c")
 # What _core.c may define: array sizes, piece and move codes, ordering key
@@ -51,13 +52,13 @@ def test_the_core_source_defines_only_structure():
     assert tables - STRUCTURAL_TABLES == set()
 
 
-def test_the_search_in_c_spells_no_number():
-    """Between its markers the search uses 0, 1 and 2 (sides, parity,
-    halving) and otherwise only what Python gave it."""
+def test_the_evaluation_and_search_in_c_spell_no_number():
+    """Between their markers the evaluation and the search use 0, 1 and 2
+    (sides, parity, halving) and otherwise only what Python gave them."""
     source = CORE_SOURCE.read_text()
-    start = re.search(r"/\* -+ search \*/", source)
+    start = re.search(r"/\* -+ evaluation \*/", source)
     end = re.search(r"/\* -+ Python glue \*/", source)
-    assert start and end
+    assert start and end and re.search(r"/\* -+ search \*/", source[start.end():end.start()])
     code = _code(source[start.end():end.start()])
     literals = re.findall(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)", code)
     assert set(literals) <= {"0", "1", "2"}
@@ -97,21 +98,28 @@ def other_numbers(monkeypatch):
     monkeypatch.setattr(evaluate, "PASSED", tuple(v * 2 + 7 for v in evaluate.PASSED))
     monkeypatch.setattr(evaluate, "VALUES",
                         {k: (mg + 13, eg + 17) for k, (mg, eg) in evaluate.VALUES.items()})
-    evaluate.square_tables.cache_clear()
+    caches = (evaluate.square_tables, evaluate.cell_tables, evaluate.hex_values)
+    for cached in caches:
+        cached.cache_clear()
     yield
-    evaluate.square_tables.cache_clear()
+    for cached in caches:
+        cached.cache_clear()
 
 
 @needs_core
+@pytest.mark.parametrize("variant", ["falcon", "falcon-hex"])
 @pytest.mark.parametrize("seed", range(3))
-def test_the_core_follows_every_evaluation_number(other_numbers, seed):
+def test_the_core_follows_every_evaluation_number(other_numbers, variant, seed):
     rng = random.Random(seed)
-    pos = Position()
+    pos = Position(None, get_variant(variant))
     engine = core.build(pos.variant, tt_bits=10)
+    geo = pos.geometry
+    evaluator = (HexEvaluator(pos.tables, geo, start_phase(pos.variant))
+                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
     changed = 0
     for _ in range(120):
         core.load(engine, pos)
-        reference = Evaluator(pos.tables).evaluate(pos, *material_sums(pos))
+        reference = evaluator.evaluate(pos, *material_sums(pos))
         assert engine.evaluate() == reference, pos.fen()
         codes = pos.legal_codes()
         if not codes:
