@@ -15,7 +15,7 @@ else a random move), and self-play, whose results show which colour the
 opening favours and how games end (and, with ``--opponent-nodes``, what four
 times the nodes is worth).  boardctl searches a fixed number of nodes
 a move (so the result does not depend on the machine's load), on whichever
-core plays the variant (the Python search on a hexagon).  Each random opening
+core is built (the compiled one plays the hexagon too).  Each random opening
 (``--plies`` moves) is played twice with the colours swapped; the rules core
 referees (mate, stalemate scored as the variant says, repetition, the fifty-move
 rule, dead positions), and a game that reaches 300 plies is a draw.  Prints one

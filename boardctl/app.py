@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 from .board.explain import occupancy
 from .config import Config
 from .daemon import Daemon
+from .engine.interface import Opponent
 from .hw import LedSink, SensorSource
 from .hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard, SimButtons
 from .rules import BoardctlError, Game, Variant, get_variant
-from .session import Opponent
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
 if TYPE_CHECKING:

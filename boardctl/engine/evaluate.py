@@ -30,7 +30,7 @@ Fairy-Max at 0.5 s a move went from 7.5/10 to better (figures in the
 closing note of issue 4 and in the README).
 
 This module is the reference: the compiled core computes the same terms
-with the weights it is given from here (``CORE_WEIGHTS``), and
+with the weights it is given from here (:func:`core_weights`), and
 tests/engine/test_core.py checks that both give the same score.
 """
 
@@ -42,15 +42,19 @@ from ..rules import Position
 from ..rules.geometry import Geometry, Tables
 from ..rules.hexgeo import DIAGONAL, ORTHOGONAL, HexGeometry, distance, knight_leaps
 from ..rules.pieces import BISHOP, BLACK, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from ..rules.variants import DEFAULT_VARIANT, Variant
 
 # (middle game, endgame) material by piece type.
 VALUES = {
     PAWN: (100, 125), KNIGHT: (310, 300), BISHOP: (335, 345), ROOK: (480, 530),
     QUEEN: (950, 1000), FALCON: (560, 560), KING: (0, 0),
 }
-# Ordering values (MVV-LVA) by piece type index.
-ORDER_VALUE = [0, 100, 310, 335, 480, 950, 2000, 560]
+# The game's phase: these weights summed over the pieces on the board, from
+# FULL_PHASE (the start position's sum, two of each minor piece, rook and
+# falcon and a queen a side) down to 0; the mg and eg scores are blended by it.
 PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, FALCON: 2, QUEEN: 4}
+FULL_PHASE = 2 * (2 * (PHASE_WEIGHT[KNIGHT] + PHASE_WEIGHT[BISHOP] + PHASE_WEIGHT[ROOK]
+                       + PHASE_WEIGHT[FALCON]) + PHASE_WEIGHT[QUEEN])
 BISHOP_PAIR = 40
 FALCON_MOBILITY = 4
 DOUBLED = 15
@@ -66,14 +70,32 @@ MOBILITY = {KNIGHT: (4, 4), BISHOP: (4, 6), ROOK: (2, 6), QUEEN: (1, 12)}
 # pieces take part, capped, and scaled down with the material on the board.
 ZONE_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, FALCON: 3}
 DANGER_SCALE = 15
+DANGER_DIVISOR = 16
 DANGER_CAP = 400
-# The weights in the order the compiled core (_core.c) takes them.
-CORE_WEIGHTS = (
-    BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN, ROOK_HALF_OPEN, SHIELD,
-    *MOBILITY[KNIGHT], *MOBILITY[BISHOP], *MOBILITY[ROOK], *MOBILITY[QUEEN],
-    ZONE_WEIGHT[KNIGHT], ZONE_WEIGHT[BISHOP], ZONE_WEIGHT[ROOK], ZONE_WEIGHT[QUEEN],
-    ZONE_WEIGHT[FALCON], DANGER_SCALE, DANGER_CAP,
-)
+def core_weights(variant: Variant = DEFAULT_VARIANT) -> tuple[int, ...]:
+    """The weights of ``variant``'s evaluator (:class:`Evaluator`, or
+    :class:`HexEvaluator` on a hexagon, which has no bishop-pair, pawn, rook
+    or shield term) in the order the compiled core (_core.c) takes them."""
+    geo = variant.geometry
+    mobility: dict[int, tuple[int, int]]
+    if isinstance(geo, HexGeometry):
+        mobility = hex_mobility(geo)
+        grid_terms: tuple[int, ...] = (0,) * 7
+        full_phase = start_phase(variant)
+    else:
+        mobility = {int(p): v for p, v in MOBILITY.items()}
+        grid_terms = (BISHOP_PAIR, FALCON_MOBILITY, DOUBLED, ISOLATED, ROOK_OPEN,
+                      ROOK_HALF_OPEN, SHIELD)
+        full_phase = FULL_PHASE
+    bishop_pair, _, doubled, isolated, rook_open, rook_half, shield = grid_terms
+    return (
+        bishop_pair, FALCON_MOBILITY, doubled, isolated, rook_open, rook_half, shield,
+        *mobility[KNIGHT], *mobility[BISHOP], *mobility[ROOK], *mobility[QUEEN],
+        ZONE_WEIGHT[KNIGHT], ZONE_WEIGHT[BISHOP], ZONE_WEIGHT[ROOK], ZONE_WEIGHT[QUEEN],
+        ZONE_WEIGHT[FALCON], DANGER_SCALE, DANGER_CAP, DANGER_DIVISOR,
+        PHASE_WEIGHT[KNIGHT], PHASE_WEIGHT[BISHOP], PHASE_WEIGHT[ROOK], PHASE_WEIGHT[QUEEN],
+        PHASE_WEIGHT[FALCON], full_phase,
+    )
 
 
 # Centralisation: ((mg slope, mg offset), (eg slope, eg offset)) applied to a
@@ -153,6 +175,7 @@ _RECT_STEPS = {
 }
 
 
+@cache
 def _rect_reach(files: int, ranks: int) -> dict[int, float]:
     """Average destinations on an empty ``files``×``ranks`` board, by piece type."""
     cells = [(f, r) for f in range(files) for r in range(ranks)]
@@ -178,6 +201,7 @@ def _rect_reach(files: int, ranks: int) -> dict[int, float]:
             KNIGHT: leap(_RECT_STEPS["knight"]), FALCON: leap(_RECT_STEPS["falcon"])}
 
 
+@cache
 def _hex_reach(geo: HexGeometry) -> dict[int, float]:
     """Average destinations on the empty hexagon, by piece type."""
     n = geo.size
@@ -199,6 +223,22 @@ def hex_values(geo: HexGeometry) -> dict[int, tuple[int, int]]:
         mg, eg = values[ptype]
         values[ptype] = (round(mg * ratio / mean), round(eg * ratio / mean))
     return values
+
+
+def hex_mobility(geo: HexGeometry) -> dict[int, tuple[int, int]]:
+    """:data:`MOBILITY` on the hexagon ``geo``: the baselines are average
+    reaches, so they grow with the board's."""
+    square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
+    return {
+        ptype: (weight, round(baseline * hexagon[ptype] / square[ptype]))
+        for ptype, (weight, baseline) in MOBILITY.items()
+    }
+
+
+def start_phase(variant: Variant) -> int:
+    """:func:`material_phase` of ``variant``'s start position: the phase of a
+    full board (Glinski's game has no falcons)."""
+    return material_phase(Position(None, variant))
 
 
 def _hex_mirror(geo: HexGeometry, cell: int) -> int:
@@ -257,6 +297,10 @@ def piece_tables(geometry: object) -> tuple[list[list[int]], list[list[int]]]:
     return square_tables(geometry.files, geometry.ranks)
 
 
+def _phase(p: list[int]) -> int:
+    return sum(weight * p[ptype].bit_count() for ptype, weight in PHASE_WEIGHT.items())
+
+
 def material_sums(pos: Position) -> tuple[int, int]:
     """The (mg, eg) sums of :func:`piece_tables` from scratch."""
     mg, eg = piece_tables(pos.geometry)
@@ -269,11 +313,8 @@ def material_sums(pos: Position) -> tuple[int, int]:
 
 
 def material_phase(pos: Position) -> int:
-    """How much of the middle game's material is on the board: minor pieces 1,
-    rooks and falcons 2, queens 4."""
-    p = pos.pieces
-    return ((p[KNIGHT] | p[BISHOP]).bit_count() + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count())
+    """How much of the middle game's material is on the board (:data:`PHASE_WEIGHT`)."""
+    return _phase(pos.pieces)
 
 
 class Evaluator:
@@ -289,19 +330,13 @@ class Evaluator:
             (file_bb[f - 1] if f > 0 else 0) | (file_bb[f + 1] if f < files - 1 else 0)
             for f in range(files)
         ]
-        self.full_phase = 2 * (2 * 1 + 2 * 1 + 2 * 2 + 2 * 2 + 4)
-        self.mobility = MOBILITY
+        self.full_phase = FULL_PHASE
+        self.mobility: dict[int, tuple[int, int]] = {int(p): v for p, v in MOBILITY.items()}
 
     def material(self, pos: Position, mg: int, eg: int) -> int:
         """Material and square values only, tapered, for the side to move:
         the cheap part of :meth:`evaluate`, for lazy evaluation."""
-        p = pos.pieces
-        phase = min(
-            (p[KNIGHT] | p[BISHOP]).bit_count()
-            + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count(),
-            self.full_phase,
-        )
+        phase = min(_phase(pos.pieces), self.full_phase)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         return score if pos.turn == WHITE else -score
 
@@ -310,12 +345,7 @@ class Evaluator:
         p = pos.pieces
         white, black = pos.colors
         occ = white | black
-        phase = (
-            (p[KNIGHT] | p[BISHOP]).bit_count()
-            + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count()
-        )
-        phase = min(phase, self.full_phase)
+        phase = min(_phase(p), self.full_phase)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         score += self._pieces(pos, occ, phase)
         bishops = p[BISHOP]
@@ -387,7 +417,7 @@ class Evaluator:
                     attackers[colour] += 1
         for colour in (WHITE, BLACK):
             if attackers[colour] >= 2:
-                danger = min(units[colour] ** 2 * DANGER_SCALE // 16, DANGER_CAP)
+                danger = min(units[colour] ** 2 * DANGER_SCALE // DANGER_DIVISOR, DANGER_CAP)
                 danger = danger * phase // self.full_phase
                 score += danger if colour == WHITE else -danger
         return score
@@ -470,12 +500,7 @@ class HexEvaluator(Evaluator):
         # the start position's (:func:`phase`): Glinski's game has no falcons.
         self.t = tables
         self.full_phase = full_phase
-        square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
-        # The baselines are average reaches; they grow with the board's.
-        self.mobility = {
-            ptype: (weight, round(baseline * hexagon[ptype] / square[ptype]))
-            for ptype, (weight, baseline) in MOBILITY.items()
-        }
+        self.mobility = hex_mobility(geo)
 
     def evaluate(self, pos: Position, mg: int, eg: int) -> int:
         occ = pos.colors[WHITE] | pos.colors[BLACK]

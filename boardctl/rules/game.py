@@ -21,6 +21,8 @@ from .pieces import BISHOP, KING, KNIGHT, WHITE, Color
 from .position import Position
 from .variants import DEFAULT_VARIANT, Variant
 
+FIFTY_MOVES = 100   # plies without a capture or a pawn move that draw the game
+
 
 class Termination(Enum):
     CHECKMATE = "checkmate"
@@ -146,7 +148,7 @@ class Game:
             return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
         if self.repetitions() >= 3:
             return Outcome(Termination.THREEFOLD_REPETITION, None)
-        if pos.halfmove_clock >= 100:
+        if pos.halfmove_clock >= FIFTY_MOVES:
             return Outcome(Termination.FIFTY_MOVES, None)
         return None
 

@@ -14,8 +14,8 @@ from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon import Daemon
 from boardctl.engine import Limits
+from boardctl.engine.interface import Thinking
 from boardctl.engine.limits import Info
-from boardctl.engine.worker import Thinking
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, get_variant
 from boardctl.store import GameStore
