@@ -18,7 +18,8 @@ Techniques: transposition table keyed by the Zobrist hash, move ordering
 (hash move, MVV-LVA captures, two killers per ply, history), null-move
 pruning, late-move reductions of quiet moves, check extension, mate-distance
 pruning and scores, aspiration windows, and a quiescence search of captures
-and promotions (all moves when in check).
+and promotions (all moves when in check).  King and falcon against a bare
+king is answered at the root from :mod:`.tablebase`, for both cores.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections.abc import Callable
 from ..rules import Move, Position
 from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
-from . import core
+from . import core, tablebase
 from .evaluate import ORDER_VALUE, Evaluator, material_sums, square_tables
 from .limits import Info, Limits
 
@@ -80,6 +81,9 @@ class Engine:
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.contempt = CONTEMPT
+        # K+F v K comes from the table (at full strength: the lower levels
+        # keep their mistakes there too); False searches it like any other.
+        self.tablebase = True
         self._evaluators: dict[tuple[int, int], Evaluator] = {}
 
     def new_game(self) -> None:
@@ -100,6 +104,11 @@ class Engine:
         root_moves = pos.legal_codes()
         if not root_moves:
             return None
+        known = tablebase.answer(pos) if self.tablebase and self.skill >= MAX_SKILL else None
+        if known is not None:
+            if on_info:
+                on_info(known[1])
+            return known[0]
         self._prepare(pos, limits, stop)
         self._noise = self._root_noise(pos, root_moves)
         best = root_moves[0]
