@@ -59,14 +59,17 @@ ENGINE_DEPTH = 9
 
 
 def variant_for(files: int, ranks: int) -> Variant:
-    """A preset of this board size, or one made up (castling and pawns do
-    not exist in K+F v K, so nothing else of the preset matters)."""
+    """A preset of this board size, or one made up with pawns on the second
+    ranks, as in chess (only the board and the pawns' double steps matter
+    here: there is no castling in these endings)."""
     for variant in VARIANTS.values():
         if (variant.files, variant.ranks) == (files, ranks):
             return variant
-    kings = f"k{files - 1}/" + f"{files}/" * (ranks - 2) + f"K{files - 1}"
+    rows = [f"k{files - 1}", "p" * files, *[str(files)] * (ranks - 4), "P" * files, f"K{files - 1}"]
+    if ranks < 5:
+        rows = [f"k{files - 1}", *[str(files)] * (ranks - 2), f"K{files - 1}"]
     return Variant(f"kfk-{files}x{ranks}", "K+F v K board", files, ranks,
-                   f"{kings} w - - 0 1", king_file=0)
+                   "/".join(rows) + " w - - 0 1", king_file=0)
 
 
 def figures(table: FalconTable, geo: Geometry, seconds: float) -> None:
@@ -273,22 +276,22 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-def side(text: str) -> int:
+def board_side(text: str) -> int:
     if not text.isascii() or not text.isdigit() or not 3 <= int(text) <= MAX_SIDE:
         raise argparse.ArgumentTypeError(f"a board side is 3 to {MAX_SIDE} squares")
     return int(text)
 
 
-class _Parser(argparse.ArgumentParser):
+class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         print(f"tablebase: {message}", file=sys.stderr)
         sys.exit(2)
 
 
 def main(argv: list[str]) -> None:
-    parser = _Parser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=side, default=10)
-    parser.add_argument("--ranks", type=side, default=8)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=board_side, default=10)
+    parser.add_argument("--ranks", type=board_side, default=8)
     parser.add_argument("--verify", action="store_true")
     parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
