@@ -14,6 +14,9 @@ falcon's attacks with blockers, :mod:`boardctl.rules.geometry`); the script
 
 The strong side is White in the table: a position where Black has the
 falcon is mirrored rank for rank with the colours swapped.
+
+The answer (README, "King and falcon against king"): on every board the
+presets use, the falcon's side to move mates from every legal position.
 """
 
 from __future__ import annotations
@@ -31,7 +34,6 @@ from .limits import Info
 DRAW = 0          # in a finished table: no forced mate (or not yet known, while building)
 ILLEGAL = 255     # kings touching, two men on one square, or the side not to move in check
 MAGIC = b"boardctl KFK table 1\n"
-DATA_PACKAGE = "boardctl.engine.data"
 
 
 def data_name(files: int, ranks: int) -> str:
@@ -287,18 +289,18 @@ def choose(pos: Position, table: FalconTable) -> tuple[int, int | None] | None:
     raise ValueError("the K+F v K table disagrees with the rules core")
 
 
-def answer(pos: Position, started: float | None = None) -> tuple[Move, Info] | None:
+def answer(pos: Position) -> tuple[Move, Info] | None:
     """The engine's move from the table, with the line it expects and its
     score, or None when ``pos`` is not K+F v K on a board with a table (or
     the table leaves it to the search).
 
     The table knows no fifty-move rule.  Every K+F v K ending in a game
-    starts at a clock of 0 (the capture that made it), and the longest
-    mate on the shipped boards is shorter than 100 plies; only a FEN set up
-    with a high clock can run out first, and then the score is a draw's
-    while the move stays the table's (the best try there is).
+    starts at a clock of 0 (the capture or promotion that made it), and the
+    longest mate on the shipped boards is shorter than 100 plies; only a
+    FEN set up with a high clock can run out first, and then the score is a
+    draw's while the move stays the table's (the best try there is).
     """
-    started = time.perf_counter() if started is None else started
+    started = time.perf_counter()
     if placement(pos) is None:
         return None
     geo = pos.geometry

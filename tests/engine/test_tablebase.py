@@ -227,7 +227,7 @@ def test_a_mate_the_fifty_move_rule_would_cut_scores_as_a_draw(backend):
 
 
 def test_below_full_strength_the_engine_searches_instead(backend, monkeypatch):
-    def refuse(pos, started=None):
+    def refuse(pos):
         raise AssertionError("the table was asked")
 
     monkeypatch.setattr(tablebase, "answer", refuse)
