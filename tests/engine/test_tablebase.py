@@ -148,6 +148,26 @@ def test_a_damaged_table_is_refused():
             FalconTable.from_bytes(broken)
 
 
+def test_with_a_damaged_table_the_search_plays(monkeypatch):
+    def damaged(files, ranks):
+        raise ValueError("damaged K+F v K table: wrong length")
+
+    monkeypatch.setattr(tablebase, "table_for", damaged)
+    pos = Position(LONGEST)
+    assert tablebase.answer(pos) is None
+    assert Engine(seed=0).search(pos, Limits(depth=2)) in pos.legal_moves()
+
+
+def test_the_answer_leaves_the_position_as_it_was():
+    game = Game(fen=LONGEST)
+    game.push_text("Fe3")
+    pos = game.position
+    before = (pos.fen(), pos.hash, list(pos.ply_stack))
+    move, info = tablebase.answer(pos)
+    assert (pos.fen(), pos.hash, list(pos.ply_stack)) == before
+    assert info.pv[0] == move and len(info.pv) == LONGEST_DTM - 1
+
+
 def test_the_mirror_gives_black_the_falcon():
     table = tablebase.table_for(10, 8)
     assert table is not None
