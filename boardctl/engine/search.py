@@ -18,7 +18,8 @@ Techniques: transposition table keyed by the Zobrist hash, move ordering
 (hash move, MVV-LVA captures, two killers per ply, history), null-move
 pruning, late-move reductions of quiet moves, check extension, mate-distance
 pruning and scores, aspiration windows, and a quiescence search of captures
-and promotions (all moves when in check).
+and promotions (all moves when in check).  King and falcon against a bare
+king is answered at the root from :mod:`.tablebase`, for both cores.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ..rules.game import FIFTY_MOVES
 from ..rules.hexgeo import HexGeometry
 from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
-from . import core
+from . import core, tablebase
 from .evaluate import Evaluator, HexEvaluator, material_sums, piece_tables, start_phase
 from .limits import Info, Limits
 from .params import (
@@ -91,6 +92,9 @@ class Engine:
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.contempt = CONTEMPT
+        # K+F v K comes from the table (at full strength: the lower levels
+        # keep their mistakes there too); False searches it like any other.
+        self.tablebase = True
         self._evaluators: dict[str, Evaluator] = {}
 
     def new_game(self) -> None:
@@ -111,6 +115,11 @@ class Engine:
         root_moves = pos.legal_codes()
         if not root_moves:
             return None
+        known = tablebase.answer(pos) if self.tablebase and self.skill >= MAX_SKILL else None
+        if known is not None:
+            if on_info:
+                on_info(known[1])
+            return known[0]
         self._prepare(pos, limits, stop)
         self._noise = self._root_noise(pos, root_moves)
         best = root_moves[0]
