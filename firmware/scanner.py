@@ -44,14 +44,21 @@ class ShiftRegReader:
 
 
 class Scanner:
-    """Calls the reader once per scan() and keeps the debounced board."""
+    """Calls the reader once per scan() and keeps the debounced board.
 
-    def __init__(self, reader, files, ranks, reads=4, active_low=False):
+    The reader's rows need not be ranks: with `cells` (a board that is not
+    files x ranks, such as the hex board's 12 x 12 matrix), bit f of row r
+    is the square cells[r * files + f], and -1 there means no square."""
+
+    def __init__(self, reader, files, ranks, reads=4, active_low=False, cells=None):
         if reads < 1:
             raise ValueError("reads must be at least 1")
+        if cells is not None and len(cells) != files * ranks:
+            raise ValueError("cells must have files * ranks entries")
         self._reader = reader
         self._files = files
         self._ranks = ranks
+        self._cells = cells
         self._reads = reads
         self._invert = (1 << files) - 1 if active_low else 0
         self._history = [[0] * ranks for _ in range(reads)]
@@ -91,12 +98,28 @@ class Scanner:
                 stable[rank] = new
                 changed = True
         if changed or self.scans == self._reads:
-            number = 0
-            for rank in range(self._ranks - 1, -1, -1):
-                number = (number << self._files) | stable[rank]
-            self._occupancy = number
+            self._occupancy = self._compose(stable)
             return True
         return False
+
+    def _compose(self, stable):
+        """The occupancy number from the rows (only when something changed)."""
+        number = 0
+        cells = self._cells
+        if cells is None:
+            for rank in range(self._ranks - 1, -1, -1):
+                number = (number << self._files) | stable[rank]
+            return number
+        files = self._files
+        for row in range(self._ranks):
+            bits = stable[row]
+            at = row * files
+            while bits:
+                if bits & 1 and cells[at] >= 0:
+                    number |= 1 << cells[at]
+                bits >>= 1
+                at += 1
+        return number
 
     def occupancy(self):
         """The debounced board, bit sq = square sq; None until ready."""

@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 from .base import OFF, Colour
 from .errors import HardwareError, LedFrameError
-from .pins import FILES, SQUARES, LedLayout, Pinout
+from .pins import FILES, LedLayout, Pinout
 
 BIT0 = 0xC0
 BIT1 = 0xF0
@@ -94,11 +94,18 @@ class LedMap:
 
     Grid points are (x, y) with x along the ranks (file a = 0) and y along the
     files (rank 1 = 0): a square's own LED for 80 LEDs, the corners of squares
-    for the 9 × 11 grid (square a1's outer corner is (0, 0)).
+    for the 9 × 11 grid (square a1's outer corner is (0, 0)).  A chain listed
+    cell by cell (``layout.chain``, the hex board) has the point (cell, 0).
     """
 
     def __init__(self, layout: LedLayout) -> None:
         self.layout = layout
+        self.cells = layout.cells
+        if layout.chain:                # listed cell by cell: point (cell, 0)
+            self._index = [0] * len(layout.chain)
+            for i, cell in enumerate(layout.chain):
+                self._index[cell] = i
+            return
         width, height = layout.width, layout.height
         line = width if layout.along == "ranks" else height
         self._index = [0] * (width * height)
@@ -119,6 +126,8 @@ class LedMap:
 
     def points(self, square: int) -> tuple[tuple[int, int], ...]:
         """The grid points a square lights: its LED, or its four corners."""
+        if self.layout.chain:
+            return ((square, 0),)
         rank, file = divmod(square, FILES)
         if not self.layout.corner_grid:
             return ((file, rank),)
@@ -157,7 +166,7 @@ class LedEncoder:
         """
         raw = [OFF] * self.layout.count
         for square, colour in colours.items():
-            if not (isinstance(square, int) and 0 <= square < SQUARES):
+            if not (isinstance(square, int) and 0 <= square < self.map.cells):
                 raise LedFrameError(f"no square {square!r} on the board")
             if len(colour) != 3 or not all(
                     isinstance(c, int) and 0 <= c <= 255 for c in colour):

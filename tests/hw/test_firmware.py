@@ -42,7 +42,7 @@ from .test_protocol import frames, meaning
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 FAKES = Path(__file__).resolve().parent / "fakes"
-LOGIC = ("protocol", "link", "scanner", "ws2812", "app", "check_vectors", "check_logic")
+LOGIC = ("protocol", "link", "scanner", "ws2812", "app", "hexboard", "check_vectors", "check_logic")
 HARDWARE = ("hal", "pins", "main")
 FILES = "abcdefghij"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardctl.hw.hexpins import HEX_BOARDS
 from boardctl.hw.protocol import (
     ACK_TIMEOUT,
     DEFAULT_PALETTE,
@@ -101,8 +102,12 @@ def read_vectors() -> list[Record]:
             continue
         kind, _, rest = line.partition(" ")
         if kind == "shape":
-            files, ranks, leds = map(int, rest.split())
-            shape = BoardShape(files, ranks, leds)
+            fields = rest.split()
+            if len(fields) == 2:         # a named board: "shape hex121 121"
+                shape = BoardShape(None, None, int(fields[1]), fields[0])
+            else:
+                files, ranks, leds = map(int, fields)
+                shape = BoardShape(files, ranks, leds)
         else:
             records.append(Record(number, shape, kind, rest))
     return records
@@ -112,7 +117,15 @@ RECORDS = read_vectors()
 
 
 def name(square: int, shape: BoardShape) -> str:
+    if shape.files is None:
+        return HEX_BOARDS[shape.board or ""].name(square)
     return FILES[square % shape.files] + str(square // shape.files + 1)
+
+
+def square_of(text: str, shape: BoardShape) -> int:
+    if shape.files is None:
+        return HEX_BOARDS[shape.board or ""].parse_cell(text)
+    return FILES.index(text[0]) + (int(text[1:]) - 1) * shape.files
 
 
 def meaning(frame: Frame, shape: BoardShape) -> dict[str, Any]:
@@ -147,8 +160,7 @@ def message_of(m: dict[str, Any], shape: BoardShape) -> Message:
             return Hello(m["version"], m["files"], m["ranks"], m["leds"],
                          tuple((k, v) for k, v in m["info"]))
         case "SNAP":
-            return Snap(sum(1 << (FILES.index(n[0]) + (int(n[1:]) - 1) * shape.files)
-                            for n in m["occupied"]))
+            return Snap(sum(1 << square_of(n, shape) for n in m["occupied"]))
         case "LED":
             indices = [0] * shape.leds
             for i, v in m["lit"]:
