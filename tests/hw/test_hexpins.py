@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,7 @@ def test_the_led_chain_is_a_serpentine_a_builder_can_wire() -> None:
     geo = FALCON_HEX
     chain = PINOUT.leds.chain
     assert geo.name(chain[0]) == "a8" and PINOUT.leds.first == "a8"
-    pairs = list(zip(chain, chain[1:], strict=False))
+    pairs = list(pairwise(chain))
     # Up or down a file from neighbour to neighbour, then over to the next file's end.
     assert all(distance(geo.axial(a), geo.axial(b)) == 1
                for a, b in pairs if geo.file_of(a) == geo.file_of(b))
