@@ -110,7 +110,7 @@ def _diag_board(config: Config, layout: LedLayout, steps: tuple[Phase, ...],
         leds = sensors if config.leds.enabled else None
     else:
         try:
-            leds = app.make_leds(config)
+            leds = app.make_leds(config, get_variant(config.game.variant))
         except (OSError, ImportError) as exc:
             notes.append(f"LEDs not available: {exc}")
     diag = Diagnostics(sensors, leds, layout=layout, steps=steps)

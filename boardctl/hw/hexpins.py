@@ -35,6 +35,7 @@ from .pins import (
     COLOUR_ORDERS,
     LedLayout,
     PicoPins,
+    Pinout,
     ShiftRegPins,
     SpiPins,
     _pico,
@@ -43,6 +44,7 @@ from .pins import (
     _Table,
     check_conflicts,
     generated_module,
+    parse_pinout,
 )
 
 # The boards a hex pinout can describe, by the name the protocol's HELLO gives them.
@@ -239,6 +241,24 @@ def load_hex_pinout(path: str | Path) -> HexPinout:
     """
     path = Path(path)
     return parse_hex_pinout(path.read_text(encoding="utf-8"), source=str(path))
+
+
+def load_any_pinout(path: str | Path) -> Pinout | HexPinout:
+    """Read and check a pinout of either board: a file with a top-level
+    ``board`` key is a hex pinout, one without the 8×10 board's.
+
+    :raises PinoutError: see :func:`parse_hex_pinout` and :func:`.pins.parse_pinout`.
+    :raises OSError: if the file cannot be read.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        named = "board" in tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        named = False                   # either parser says so, naming the file
+    if named:
+        return parse_hex_pinout(text, source=str(path))
+    return parse_pinout(text, source=str(path))
 
 
 def default_hex_pinout() -> HexPinout:

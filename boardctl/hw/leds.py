@@ -35,11 +35,14 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .base import OFF, Colour
 from .errors import HardwareError, LedFrameError
 from .pins import FILES, LedLayout, Pinout
+
+if TYPE_CHECKING:
+    from .hexpins import HexPinout
 
 BIT0 = 0xC0
 BIT1 = 0xF0
@@ -269,7 +272,7 @@ class SpiLeds:
         self.pixels: list[Colour] = [OFF] * layout.count    # as last sent, chain order
 
     @classmethod
-    def open(cls, pinout: Pinout, *, brightness: float = 0.3) -> SpiLeds:
+    def open(cls, pinout: Pinout | HexPinout, *, brightness: float = 0.3) -> SpiLeds:
         """The LEDs on the Pi build's SPI bus from the pinout.
 
         :raises HardwareError: if the SPI device cannot be opened.
