@@ -101,13 +101,21 @@ def _fits_sensors(variant: Variant, config: Config | None = None) -> None:
 
 
 def make_sensors(config: Config, start: Game) -> SensorSource:
-    kind = config.board.sensors
-    pos = start.position
-    geo = pos.geometry
-    if kind == "sim":
+    if config.board.sensors == "sim":
+        pos = start.position
+        geo = pos.geometry
         return SimBoard(geo.squares(occupancy(pos)), files=geo.files, ranks=geo.ranks)
-    _fits_sensors(start.variant, config)
-    hexagon = _hex_geometry(start.variant)
+    return make_board_sensors(config, start.variant)
+
+
+def make_board_sensors(config: Config, variant: Variant) -> SensorSource:
+    """The physical board's sensors, for a game of ``variant``.
+
+    :raises StartError: for a board or build that cannot play it.
+    """
+    kind = config.board.sensors
+    _fits_sensors(variant, config)
+    hexagon = _hex_geometry(variant)
     if hexagon is not None:
         return _hex_sensors(config, _hex_pinout(config, hexagon))
     pinout = _pinout(config)
@@ -122,6 +130,7 @@ def make_sensors(config: Config, start: Game) -> SensorSource:
     from .hw.protocol import BoardShape
     from .hw.serial_link import SerialBoard
 
+    geo = variant.geometry
     shape = BoardShape(geo.files, geo.ranks, pinout.leds.count)
     return SerialBoard(config.board.serial_port, brightness=config.leds.brightness, shape=shape)
 
