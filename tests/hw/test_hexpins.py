@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import csv
+import re
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,3 +159,85 @@ def test_the_command_checks_and_prints_the_pins(capsys: pytest.CaptureFixture[st
     assert main(["check", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a9 is on LED 0 and LED 1" in err
+
+
+# ------------------------------------------------------------------ the build document
+
+README = (ROOT / "hardware" / "hex" / "README.md").read_text(encoding="utf-8")
+PIN_ROW = re.compile(r"^\| (GPIO|GP)(\d+) \| (\d+) \| `([^`]+)` \|", re.MULTILINE)
+PICO_EDGE = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
+             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
+             22: 29, 26: 31, 27: 32, 28: 34}
+
+
+def table(header: str) -> list[list[str]]:
+    """The rows of the README table whose header line starts with ``header``."""
+    lines = README[README.index(header):].splitlines()
+    return [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]
+            if line.startswith("|")][:200]
+
+
+def test_the_readme_pin_tables_are_the_pinouts(factory: Any) -> None:
+    rows = {(kind, key): (int(gpio), int(pin)) for kind, gpio, pin, key in PIN_ROW.findall(README)}
+    header = factory.board_info.headers["J8"]
+    pi_header = {int(info.name[4:]): n for n, info in header.pins.items()
+                 if info.name.startswith("GPIO")}
+    expected = {("GP", key): (gp, PICO_EDGE[gp]) for sensor in ("matrix", "shiftreg")
+                for key, gp, _t in PINOUT.pico.uses(sensor)}
+    expected |= {("GPIO", key): (g, pi_header[g]) for key, g, _t in PINOUT.pi.uses()}
+    assert rows == expected
+
+
+def test_the_readme_crossing_table_is_the_matrix() -> None:
+    geo = FALCON_HEX
+    rows = table("| row line | GP |")[:12]
+    for i, row in enumerate(rows):
+        assert row[1] == f"GP{PINOUT.pico.rows[i]}"
+        for j, name in enumerate(row[2:]):
+            cell = PINOUT.matrix.crossings[i * 12 + j]
+            assert name == (geo.name(cell) if cell >= 0 else "–"), (i, j)
+
+
+def test_the_readme_chip_table_is_the_chain_order() -> None:
+    rows = table("| chip | H |")[:16]
+    assert len(rows) == PINOUT.chips
+    for chip, row in enumerate(rows):
+        for k, name in enumerate(row[1:]):          # inputs H … A
+            bit = PINOUT.chips * 8 - 1 - (chip * 8 + k)
+            assert name == (FALCON_HEX.name(bit) if bit < 121 else "(3.3 V)")
+
+
+def test_the_readme_sizes_are_computed() -> None:
+    for row in table("| across the flats |")[:3]:
+        across = float(row[0].removesuffix(" mm"))
+        size = board_size(FALCON_HEX, across)
+        assert row[1] == f"{2 * across / 3 ** 0.5:.1f} mm"
+        assert row[2] == f"{size.width:.1f} × {size.height:.1f} mm"
+
+
+BOM = list(csv.DictReader((ROOT / "hardware" / "bom.csv").open(encoding="utf-8")))
+HEX_BUILDS = ("hex_pi_shiftreg", "hex_pico_matrix", "hex_pico_shiftreg")
+
+
+def quantity(part_number: str, build: str) -> int:
+    return sum(int(row[build]) for row in BOM if row["part_number"] == part_number)
+
+
+@pytest.mark.parametrize("build", HEX_BUILDS)
+def test_the_bom_covers_each_hex_build(build: str) -> None:
+    matrix = build.endswith("matrix")
+    cells, chips = PINOUT.cells, PINOUT.chips
+    assert quantity("1N4148", build) == (cells if matrix else 0)
+    assert quantity("SN74HC165N", build) == (0 if matrix else chips)
+    assert quantity("4609X-101-103LF", build) == (0 if matrix else chips)
+    assert quantity("WS2812B", build) == PINOUT.leds.count == cells
+    assert quantity("SN74AHCT125N", build) == 1 and quantity("LRS-35-5", build) == 1
+    assert quantity("B3F-4055", build) == len(PINOUT.pi.buttons)
+    assert quantity("Pico", build) == (0 if build.startswith("hex_pi_") else 1)
+    assert quantity("AO3400A", build) == 0          # the Pi never reads the hex matrix
+    reed = [r for r in BOM if r["variant"] == "reed" and "reed switch" in r["item"]]
+    assert sum(int(r[build]) for r in reed) == cells
+    hall = [r for r in BOM if r["variant"] == "hall" and "Hall switch" in r["item"]]
+    assert sum(int(r[build]) for r in hall) == (0 if matrix else cells)
+    magnets = sum(int(r[build]) for r in BOM if "magnet" in r["item"])
+    assert magnets >= 44                             # 22 men a side (RULES-HEX.md 3.1)
