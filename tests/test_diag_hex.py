@@ -173,3 +173,14 @@ def test_a_walk_lights_every_cell_once_in_cell_order() -> None:
         if lit and (not order or order[-1] != lit[0]):
             order.append(lit[0])
     assert [LAYOUT.chain[i] for i in order] == list(range(121))
+
+
+def test_diag_variant_names_the_board_and_refuses_an_unknown_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from boardctl.cli import main
+
+    assert main(["diag", "--sim", "--variant", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown variant 'nosuch'" in err
+    assert main(["diag", "--sim", "--variant", "falcon-8x8", "--steps", "sweep"]) == 2
+    assert "is played on a 8×8 board" in capsys.readouterr().err

@@ -69,10 +69,11 @@ class ReopeningSource:
 def _board_for(config: Config, variant: Variant) -> tuple[DiagBoard, LedLayout]:
     """The board the game is played on, and its LED layout from its pinout.
 
-    :raises StartError: if the configured pinout is the other board's.
+    :raises StartError: for a preset no e-board plays, or a pinout of the other board.
     """
     from .. import app
 
+    app._fits_sensors(variant)          # an e-board exists for it: 8×10 or the hexagon
     hexagon = app._hex_geometry(variant)
     if hexagon is not None:
         pinout = app._hex_pinout(config, hexagon)
