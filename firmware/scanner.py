@@ -43,6 +43,31 @@ class ShiftRegReader:
             rows[rank] = (number >> (rank * files)) & mask
 
 
+def _runs(cells, files, ranks):
+    """For each row, (shift, mask, base) for every run of neighbouring
+    columns whose squares are numbered one after the other: bits
+    shift ... shift + width - 1 of the row are squares base ... base +
+    width - 1.  The hex board's rank lines make one to three runs each, so
+    a row costs a few shifts, not one per square."""
+    out = []
+    for row in range(ranks):
+        row_runs = []
+        column = 0
+        while column < files:
+            base = cells[row * files + column]
+            if base < 0:
+                column += 1
+                continue
+            width = 1
+            while (column + width < files
+                   and cells[row * files + column + width] == base + width):
+                width += 1
+            row_runs.append((column, (1 << width) - 1, base))
+            column += width
+        out.append(tuple(row_runs))
+    return tuple(out)
+
+
 class Scanner:
     """Calls the reader once per scan() and keeps the debounced board.
 
@@ -58,7 +83,7 @@ class Scanner:
         self._reader = reader
         self._files = files
         self._ranks = ranks
-        self._cells = cells
+        self._runs = None if cells is None else _runs(cells, files, ranks)
         self._reads = reads
         self._invert = (1 << files) - 1 if active_low else 0
         self._history = [[0] * ranks for _ in range(reads)]
@@ -105,20 +130,16 @@ class Scanner:
     def _compose(self, stable):
         """The occupancy number from the rows (only when something changed)."""
         number = 0
-        cells = self._cells
-        if cells is None:
+        runs = self._runs
+        if runs is None:
             for rank in range(self._ranks - 1, -1, -1):
                 number = (number << self._files) | stable[rank]
             return number
-        files = self._files
         for row in range(self._ranks):
             bits = stable[row]
-            at = row * files
-            while bits:
-                if bits & 1 and cells[at] >= 0:
-                    number |= 1 << cells[at]
-                bits >>= 1
-                at += 1
+            if bits:
+                for shift, mask, base in runs[row]:
+                    number |= ((bits >> shift) & mask) << base
         return number
 
     def occupancy(self):
