@@ -46,8 +46,7 @@ def _elapsed(start):
     return _ticks() - start
 
 
-def per_scan_us(make):
-    scan = make()
+def per_scan_us(scan):
     start = _ticks()
     for _ in range(ROUNDS):
         scan.scan()
@@ -63,8 +62,8 @@ def main():
     )
     print("us per scan, %s:" % sys.implementation.name)
     for name, make in boards:
-        still = per_scan_us(lambda: make(0))
-        changing = per_scan_us(lambda: make(1))
+        still = per_scan_us(make(0))
+        changing = per_scan_us(make(1))
         print("  %-8s still %.1f, every square changing %.1f" % (name, still, changing))
 
 

@@ -50,7 +50,7 @@ def build_named(now, serial=None):
     if board.BOARD != pins.BOARD:
         raise ValueError("pins.BOARD names a board hexboard.py does not describe")
     shape = protocol.Shape(leds=board.LED_COUNT, board=board.BOARD)
-    port, reader, files, ranks, cells = sensors_named(board, shape)
+    _port, reader, files, ranks, cells = sensors_named(board, shape)
     scan = scanner.Scanner(reader, files, ranks, app.DEBOUNCE_READS, board.SENSOR_ACTIVE_LOW,
                            cells)
     strip = ws2812.LedStrip(hal.Ws2812Pio(board.LED_PIN, pins.LED_PIO_SM), board.LED_COUNT,

@@ -3,11 +3,12 @@
 #
 # LEDs are numbered in the protocol's logical order: row by row from the a1
 # corner, `width` LEDs per row (the files for one LED per square, files + 1
-# for a grid of corner LEDs); on the hex board, LED i is cell i, and the
-# chain position of each is listed (`positions`, hexboard.LED_CHAIN).  How the chain really runs is described as in
+# for a grid of corner LEDs).  How the chain really runs is described as in
 # hardware/pinout.toml [leds]: lines along ranks or along files, starting at
-# the corner `first` (a1, j1, a8 or j8), straight or serpentine.  Colours are
-# capped at `max_level` per channel: 80 LEDs at full white draw about 5 A.
+# the corner `first` (a1, j1, a8 or j8), straight or serpentine.  On the hex
+# board LED i is cell i, and each one's chain position is listed (`positions`,
+# hexboard.LED_CHAIN).  Colours are capped at `max_level` per channel: 80 LEDs
+# at full white draw about 5 A.
 
 import array
 
