@@ -23,11 +23,11 @@ from .board.explain import occupancy
 from .config import Config
 from .daemon import Daemon
 from .hw import LedSink, SensorSource
-from .hw.hexpins import HexPinout, default_hex_pinout, load_any_pinout
+from .hw.hexpins import HEX_BOARDS, HexPinout, default_hex_pinout, load_any_pinout
 from .hw.pins import FILES, RANKS, Pinout, default_pinout
 from .hw.sim import SimBoard, SimButtons
 from .rules import BoardctlError, Game, Variant, get_variant
-from .rules.hexgeo import HexGeometry
+from .rules.hexgeo import FALCON_HEX, HexGeometry
 from .session import Opponent
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
@@ -86,6 +86,9 @@ def _fits_sensors(variant: Variant, config: Config | None = None) -> None:
     """
     hexagon = _hex_geometry(variant)
     if hexagon is not None:
+        if hexagon not in HEX_BOARDS.values():
+            raise StartError(f"{variant.name} is played on a {hexagon.size}-cell hexagon, the "
+                             f"hex e-board has {FALCON_HEX.size} cells: play it in boardctl sim")
         if config is not None and config.board.sensors == "gpio":
             raise StartError(
                 f"{variant.name} is played on the {hexagon.size}-cell hex board, whose 12 × 12 "

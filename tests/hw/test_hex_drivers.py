@@ -24,7 +24,7 @@ from boardctl.hw.protocol import BoardShape
 from boardctl.hw.serial_link import SerialBoard
 from boardctl.hw.shiftreg import ShiftRegisterSensor
 from boardctl.rules import Game, get_variant
-from boardctl.rules.hexgeo import FALCON_HEX
+from boardctl.rules.hexgeo import FALCON_HEX, GLINSKI
 
 HEX_VARIANT: Any = SimpleNamespace(name="falcon-hex", geometry=FALCON_HEX)
 HEX_GAME: Any = SimpleNamespace(variant=HEX_VARIANT, position=SimpleNamespace(geometry=FALCON_HEX))
@@ -91,3 +91,12 @@ def test_the_pis_led_chain_lights_each_cell_in_its_place() -> None:
     assert LedMap(layout).cells == 121
     with pytest.raises(ValueError, match="no square 121"):
         encoder.pixels({121: (1, 1, 1)})
+
+
+def test_a_hexagon_no_e_board_has_is_refused_in_one_line() -> None:
+    glinski: Any = SimpleNamespace(name="glinski", geometry=GLINSKI)
+    game: Any = SimpleNamespace(variant=glinski, position=SimpleNamespace(geometry=GLINSKI))
+    with pytest.raises(app.StartError) as info:
+        app.make_sensors(config("serial"), game)
+    assert str(info.value) == ("glinski is played on a 91-cell hexagon, the hex e-board has "
+                               "121 cells: play it in boardctl sim")
