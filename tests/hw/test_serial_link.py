@@ -395,3 +395,27 @@ def test_a_board_of_the_other_shape_is_refused_in_one_line(
     s.polls(20)
     assert not s.board.healthy and s.readings == []
     assert s.board.problem == f"sensor board on {s.board.port}: {said}"
+
+
+def test_diag_shows_and_lights_the_hex_board_over_the_link(start: Start) -> None:
+    from boardctl.diag import Diagnostics, Phase
+    from boardctl.diag.boards import HexDiagBoard
+    from boardctl.hw.hexpins import default_hex_pinout
+
+    names = ("h1", "g7", "f13")
+    occupied = sum(1 << FALCON_HEX.parse_cell(n) for n in names)
+    fake, s = start(occupancy=occupied, mcu={"board": "hex121"}, shape=HEX)
+    pinout = default_hex_pinout()
+    diag = Diagnostics(s.board, s.board, layout=pinout.leds, steps=[Phase.LIVE],
+                       board=HexDiagBoard(pinout))
+    deadline = time.monotonic() + WAIT                     # diag alone reads the board
+    while not (diag.tick(time.monotonic()) is Phase.LIVE and diag.occupancy == occupied
+               and sum(c != (0, 0, 0) for c in fake.colours()) == 3):
+        assert time.monotonic() < deadline, "the live view, lit"
+        time.sleep(0.005)
+    lit = [FALCON_HEX.name(i) for i, c in enumerate(fake.colours()) if c != (0, 0, 0)]
+    assert sorted(lit) == sorted(names)
+    view = diag.view()
+    assert "3 cells occupied" in view and " f13#" in view and " g7#" in view and " h12." in view
+    report = diag.finish(time.monotonic())
+    assert report.ok and report.cells == 121 and report.outages == ()
