@@ -7,6 +7,9 @@ import ast
 import contextlib
 import csv
 import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -241,3 +244,18 @@ def test_the_bom_covers_each_hex_build(build: str) -> None:
     assert sum(int(r[build]) for r in hall) == (0 if matrix else cells)
     magnets = sum(int(r[build]) for r in BOM if "magnet" in r["item"])
     assert magnets >= 44                             # 22 men a side (RULES-HEX.md 3.1)
+
+
+def test_the_layout_drawing_is_drawn_from_the_pinout(tmp_path: Path) -> None:
+    out = tmp_path / "layout.svg"
+    subprocess.run([sys.executable, str(ROOT / "hardware" / "hex" / "make_layout.py"),
+                    str(repo_hex_pinout_path()), str(out)], check=True)
+    drawn = (ROOT / "hardware" / "hex" / "layout.svg").read_text(encoding="utf-8")
+    assert out.read_text(encoding="utf-8") == drawn, "run: python hardware/hex/make_layout.py"
+    root = ET.fromstring(drawn)
+    texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    for cell in range(121):
+        assert texts.count(FALCON_HEX.name(cell)) == 1
+        row, column = PINOUT.matrix.line_of(cell)
+        assert f"LED {PINOUT.leds.chain.index(cell)}" in texts and f"R{row} C{column}" in texts
+    assert len(list(root.iter("{http://www.w3.org/2000/svg}polygon"))) == 121
