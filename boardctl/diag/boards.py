@@ -40,6 +40,7 @@ class DiagBoard:
     sweep_hint = ("put a piece on each square in turn and lift it, or set up ranks 1, 2, 7, 8 "
                   "and move every piece to ranks 3-6")
     live_cell = "e4"
+    # The LED order check's cells: they tell every chain order of 80 LEDs apart.
     check_names: tuple[str, ...] = ("a1", "b1", "j1", "a2", "j2", "a8", "j8")
 
     @property
@@ -97,6 +98,8 @@ class HexDiagBoard(DiagBoard):
     sweep_hint = ("put a piece on each cell in turn and lift it, or set up the opening and "
                   "move the pieces over the empty cells")
     live_cell = "g7"
+    # The chain's two ends, a file turn and cells in the middle: they tell the
+    # listed chain from the likely miswirings (ledorder.hex_chain_layouts).
     check_names = ("a8", "a9", "b13", "g7", "h1", "m2", "m6")
     _COLUMN = 5             # text columns per file in the drawing
 

@@ -37,8 +37,9 @@ class Diagnostics:
     the LED steps; ``layout`` (the pinout's ``[leds]``) lets the report name
     the setting behind LED mismatches; ``board`` is the board checked (the
     8×10 board, or :class:`~.boards.HexDiagBoard`), and ``check_squares`` the
-    cells of the LED order check (default: the board's).  Errors from the hardware are caught
-    and reported: a session never ends because the board went away.
+    cells of the LED order check (default: the board's).  Errors from the
+    hardware are caught and reported: a session never ends because the board
+    went away.
     """
 
     def __init__(self, sensors: SensorSource, leds: LedSink | None, *,

@@ -11,11 +11,9 @@ from itertools import groupby, product
 from ..hw.leds import LedMap
 from ..hw.pins import ALONG, CORNERS, FILES, ORDERS, RANKS, LedLayout
 from .boards import SQUARE_BOARD, DiagBoard, HexDiagBoard
-from .squares import parse_square
 
 # The squares that tell every chain order of 80 LEDs apart (tests check this).
-CHECK_SQUARES: tuple[int, ...] = tuple(
-    parse_square(n) for n in ("a1", "b1", "j1", "a2", "j2", "a8", "j8"))
+CHECK_SQUARES: tuple[int, ...] = SQUARE_BOARD.check_cells
 
 
 @dataclass(frozen=True)
