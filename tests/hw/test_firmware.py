@@ -593,6 +593,13 @@ def test_the_hex_board_reports_its_121_cells(pico: SimpleNamespace,
         assert _cmds(serial.take(HEX), host.Snap)[-1:] == [host.Snap(1 << cell)], cell
 
 
+def test_a_board_name_hexboard_does_not_describe_stops_the_build(
+        pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pico.pins, "BOARD", "hex91")
+    with pytest.raises(ValueError, match="hexboard.py does not describe"):
+        pico.main.build(0, FakeSerial())
+
+
 def test_the_hex_board_lights_each_cell_on_its_place_in_the_chain(
         pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
     serial = FakeSerial()
