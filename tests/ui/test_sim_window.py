@@ -215,5 +215,6 @@ def test_the_app_builds_the_wooden_board_for_the_configured_preset(tmp_path, mon
     with ExitStack() as stack:
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         window = daemon.display.window
-        assert (window.files, window.ranks) == (10, 9)
+        assert window.geometry == get_variant("falcon-9x10").geometry
+        assert window.view.cells == 90
         assert len(window.pieces) == 40
