@@ -193,7 +193,7 @@ class Renderer:
         surface.blit(veil, (0, 0))
         count = len(state.choices)
         gap = max(3, lay.square // 8)
-        cell = min(round(lay.square * 1.5), (board.width - gap * (count + 1)) // count)
+        cell = min(lay.choice, (board.width - gap * (count + 1)) // count)
         name_font = self.fonts.get(lay.body)
         total = count * cell + (count - 1) * gap
         left = board.centerx - total // 2

@@ -38,6 +38,7 @@ class Layout:
 
     size: tuple[int, int]
     square: int              # a cell's height, px (the side of a square)
+    choice: int              # the side of a promotion choice's box, px
     board: pygame.Rect       # the cells only
     labels: int              # the label strip's width
     label_text: int          # the labels' line height, px
@@ -84,6 +85,9 @@ def compute_layout(size: tuple[int, int], geometry: Geometry | HexGeometry,
         views = HexView.pair(geometry, cell, measure=measure,
                              topleft=(edge, edge + (room_h - taken.height) // 2))
         right = max(view.bounds.right for view in views)
+        # The hexagon's cells are small: its choices take the share of the
+        # board's height they take on the 8-rank board (1.5 of 8 squares).
+        choice = round(views[0].board.height * 1.5 / 8)
     else:
         files, ranks = geometry.files, geometry.ranks
         square = min((room_h - labels) // ranks,
@@ -94,10 +98,11 @@ def compute_layout(size: tuple[int, int], geometry: Geometry | HexGeometry,
         views = square_views(geometry, pygame.Rect(edge + labels, top, square * files, board_h),
                              labels)
         right = views[0].board.right
+        choice = round(square * 1.5)
     panel = pygame.Rect(right + gap, edge, 0, room_h)
     panel.width = width - edge - panel.left
     return Layout(
-        size=(width, height), square=views[0].cell, board=views[0].board,
+        size=(width, height), square=views[0].cell, choice=choice, board=views[0].board,
         labels=labels, label_text=label_text, panel=panel, banner=banner, pad=pad,
         body=body, big=round(body * 1.4), small=max(13, round(body * 0.78)), views=views,
     )
