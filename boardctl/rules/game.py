@@ -2,6 +2,10 @@
 
 A board has nobody to claim a draw to, so the claimable draws (threefold
 repetition, fifty moves) end the game as soon as they arise, like checkmate.
+Where the preset scores stalemate on points (the hexagonal games: ¾ to the
+side that gives it, ¼ to the side stalemated), stalemate is an outcome of its
+own, :attr:`Termination.SCORED_STALEMATE`, with the stalemating side as
+``winner`` and the points in ``Outcome.points``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from .variants import DEFAULT_VARIANT, Variant
 class Termination(Enum):
     CHECKMATE = "checkmate"
     STALEMATE = "stalemate"
+    SCORED_STALEMATE = "stalemate, scored on points"
     THREEFOLD_REPETITION = "threefold repetition"
     FIFTY_MOVES = "fifty-move rule"
     INSUFFICIENT_MATERIAL = "insufficient material"
@@ -26,21 +31,48 @@ class Termination(Enum):
 
 @dataclass(frozen=True)
 class Outcome:
+    """How a game ended.  ``winner`` is the side that scores more (None for a
+    draw); ``stalemate_points`` is what the winner of a scored stalemate gets."""
+
     termination: Termination
     winner: Color | None
+    stalemate_points: float = 1.0
 
     @property
     def result(self) -> str:
-        """``1-0``, ``0-1`` or ``1/2-1/2``."""
+        """``1-0``, ``0-1`` or ``1/2-1/2``: PGN's only tokens for a finished
+        game, so a scored stalemate is the stalemating side's ``1-0`` or
+        ``0-1`` and :attr:`score` says how much it is worth."""
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner == WHITE else "0-1"
+
+    @property
+    def points(self) -> tuple[float, float]:
+        """What White and Black score."""
+        if self.winner is None:
+            return 0.5, 0.5
+        won = self.stalemate_points if self.termination is Termination.SCORED_STALEMATE else 1.0
+        return (won, 1 - won) if self.winner == WHITE else (1 - won, won)
+
+    @property
+    def score(self) -> str:
+        """The points as text, ``1-0``, ``1/2-1/2`` or ``3/4-1/4``."""
+        return "-".join(_points_text(p) for p in self.points)
 
     def __str__(self) -> str:
         if self.winner is None:
             return f"draw by {self.termination.value}"
         side = "White" if self.winner == WHITE else "Black"
+        if self.termination is Termination.SCORED_STALEMATE:
+            other = "Black" if self.winner == WHITE else "White"
+            return f"{side} stalemates {other} and scores {self.score}"
         return f"{side} wins by {self.termination.value}"
+
+
+def _points_text(points: float) -> str:
+    quarters = round(points * 4)
+    return {0: "0", 1: "1/4", 2: "1/2", 3: "3/4", 4: "1"}.get(quarters, f"{points:g}")
 
 
 class Game:
@@ -103,6 +135,10 @@ class Game:
         if pos.count_legal() == 0:
             if pos.is_check():
                 return Outcome(Termination.CHECKMATE, pos.turn ^ 1)
+            given = self.variant.stalemate_points  # to the side that stalemates
+            if given != 0.5:
+                winner = pos.turn ^ 1 if given > 0.5 else pos.turn
+                return Outcome(Termination.SCORED_STALEMATE, winner, max(given, 1 - given))
             return Outcome(Termination.STALEMATE, None)
         if is_dead_position(pos):
             return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
