@@ -27,8 +27,8 @@ from collections.abc import Callable
 import pygame
 
 from ..rules import WHITE, PieceType, Position, get_variant
+from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
-from ..rules.hexgeo import HexGeometry
 from .boardview import BoardView, piece_box
 from .layout import BODY_MIN_PX, Layout, compute_layout
 from .pieces import sprite
@@ -108,7 +108,7 @@ class Renderer:
     def __init__(self, size: tuple[int, int]) -> None:
         self.size = (int(size[0]), int(size[1]))
         self.fonts = Fonts()
-        self._layouts: dict[Geometry | HexGeometry, Layout] = {}
+        self._layouts: dict[BoardGeometry, Layout] = {}
         # Texts the last render had to cut short: none, for every state the
         # gallery shows (tests/ui/test_gallery.py).
         self.cut: list[str] = []
@@ -118,7 +118,7 @@ class Renderer:
         """The layout for a board of ``files`` × ``ranks`` on this screen."""
         return self.board_layout(Geometry(files, ranks))
 
-    def board_layout(self, geometry: Geometry | HexGeometry) -> Layout:
+    def board_layout(self, geometry: BoardGeometry) -> Layout:
         """The layout for a board of any shape on this screen."""
         found = self._layouts.get(geometry)
         if found is None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
 from .boardview import BoardView, HexView, square_views
@@ -55,7 +56,7 @@ class Layout:
         return self.views[orientation]
 
 
-def compute_layout(size: tuple[int, int], geometry: Geometry | HexGeometry,
+def compute_layout(size: tuple[int, int], geometry: BoardGeometry,
                    fonts: Fonts) -> Layout:
     """The layout of a board of ``geometry`` on a screen of ``size`` pixels
     (``fonts`` measure the cells' names).
@@ -89,6 +90,7 @@ def compute_layout(size: tuple[int, int], geometry: Geometry | HexGeometry,
         # board's height they take on the 8-rank board (1.5 of 8 squares).
         choice = round(views[0].board.height * 1.5 / 8)
     else:
+        assert isinstance(geometry, Geometry), geometry   # the rectangles
         files, ranks = geometry.files, geometry.ranks
         square = min((room_h - labels) // ranks,
                      (width - labels - panel_min - gap - 2 * edge) // files)

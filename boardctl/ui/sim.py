@@ -23,6 +23,7 @@ import pygame
 
 from ..board.lights import legend
 from ..rules import PieceType, Position, get_variant
+from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
 from ..rules.pieces import piece_colour, piece_kind
@@ -92,7 +93,7 @@ class SimWindow:
         self.press = press
         self.state = state or DisplayState()
         variant = get_variant(self.state.variant)
-        self.geometry: Geometry | HexGeometry = variant.geometry
+        self.geometry: BoardGeometry = variant.geometry
         self.screen_size = screen_size
         self.renderer = Renderer(screen_size)
         self.screen = pygame.Surface(screen_size)
@@ -124,6 +125,7 @@ class SimWindow:
         geo = self.geometry
         if isinstance(geo, HexGeometry):
             return HexView.pair(geo, cell, measure=self.label_font.size, margin=MARGIN // 2)
+        assert isinstance(geo, Geometry), geo   # the rectangles
         return square_views(geo, pygame.Rect(MARGIN, MARGIN, geo.files * cell, geo.ranks * cell),
                             MARGIN)
 
