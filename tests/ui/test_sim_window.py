@@ -315,3 +315,18 @@ def test_the_app_builds_the_wooden_hexagon_for_falcon_hex(tmp_path, monkeypatch)
         window = daemon.display.window
         assert window.view.cells == 121 and len(window.pieces) == 44
         assert window.window.get_rect().contains(window.frame)
+
+
+def test_the_wooden_hexagon_scales_with_the_window_and_still_plays():
+    rig = Rig(variant="falcon-hex")
+    before = rig.window.view.cell
+    rig.window.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(1700, 1000), w=1700, h=1000))
+    assert rig.window.view.cell > before
+    assert rig.window.window.get_rect().contains(rig.window.frame)
+    for cell in range(rig.window.view.cells):
+        assert rig.window.square_at(*rig.window.view.centre(cell)) == cell
+    rig.drag("j1", "k3")
+    rig.run(1.0)
+    assert rig.lines() == ["move j1k3"]
+    rig.window.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(300, 200), w=300, h=200))
+    assert rig.window.square >= 24 and rig.window.window.get_rect().contains(rig.window.frame)
