@@ -63,12 +63,12 @@ def variant_for(files: int, ranks: int) -> Variant:
     ranks, as in chess (only the board and the pawns' double steps matter
     here: there is no castling in these endings)."""
     for variant in VARIANTS.values():
-        if (variant.files, variant.ranks) == (files, ranks):
+        if not variant.hexagonal and (variant.files, variant.ranks) == (files, ranks):
             return variant
     rows = [f"k{files - 1}", "p" * files, *[str(files)] * (ranks - 4), "P" * files, f"K{files - 1}"]
     if ranks < 5:
         rows = [f"k{files - 1}", *[str(files)] * (ranks - 2), f"K{files - 1}"]
-    return Variant(f"kfk-{files}x{ranks}", "K+F v K board", files, ranks,
+    return Variant(f"kfk-{files}x{ranks}", "K+F v K board", Geometry(files, ranks),
                    "/".join(rows) + " w - - 0 1", king_file=0)
 
 
