@@ -339,7 +339,7 @@ class Engine:
                 eg -= egt[captured][to]
             elif flag == EN_PASSANT:
                 # The pawn taken stands one step ahead of ``to`` as its own side moves.
-                victim = pos.tables.pawn_push[(piece >> 3) ^ 1][to]
+                victim = pos.en_passant_victim(to)
                 mg -= mgt[sqs[victim]][victim]
                 eg -= egt[sqs[victim]][victim]
         promo = code >> 14 & 7
