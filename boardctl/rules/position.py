@@ -52,7 +52,7 @@ class Position:
     __slots__ = (
         "_ep_key",
         "_ep_keys",
-        "_last_rank",
+        "_pawn_forbidden",
         "_rights_lost",
         "_stack",
         "castling",
@@ -89,7 +89,7 @@ class Position:
         self.zobrist = keys_for(self.geometry.size, self.geometry.files)
         self._ep_keys = _ep_cell_keys(variant)
         self.double_step_from = pawn_start_squares(variant)
-        self._last_rank = self.tables.pawn_forbidden
+        self._pawn_forbidden = self.tables.pawn_forbidden
         self._rights_lost = [0] * self.geometry.size
         for rank in (0, self.geometry.ranks - 1) if variant.castling else ():
             rooks = 0
@@ -135,12 +135,12 @@ class Position:
             raise FenError("piece placement", "each side needs exactly one king")
         pawns = self.pieces[PAWN]
         for colour in (WHITE, BLACK):
-            misplaced = pawns & self.colors[colour] & self._last_rank[colour]
+            misplaced = pawns & self.colors[colour] & self._pawn_forbidden[colour]
             if misplaced:
                 where = geo.name(misplaced.bit_length() - 1)
                 raise FenError("piece placement", f"a pawn stands on {where}, "
-                               + ("the first or last rank" if self.variant.castling
-                                  else "the last cell of its file"))
+                               + ("the last cell of its file" if self.variant.hexagonal
+                                  else "the first or last rank"))
         self.castling = self._parse_castling(castling)
         self.ep_square = self._parse_ep(ep)
         if len(parts) == 6:

@@ -136,3 +136,14 @@ def test_hex_tables_agree_with_the_geometry(geo):
     blocker = geo.ray(centre, "N")[1]
     att = t.rook_attacks(centre, 1 << blocker)
     assert att >> blocker & 1 and not att >> geo.ray(centre, "N")[2] & 1
+
+
+@pytest.mark.parametrize("geo", [FALCON_HEX, GLINSKI])
+def test_no_falcon_path_to_a_cell_of_the_board_leaves_the_board(geo):
+    """AMB-3 (paths through a trimmed corner or off the board are blocked)
+    never decides a move on these boards.  The hexagon is convex and a
+    falcon's steps, 30° apart, change each cube coordinate in one direction
+    only, so every cell of a path lies between its ends on each axis, inside
+    the hexagon; and, as this test finds, no path crosses a trimmed corner."""
+    for cell in range(geo.size):
+        assert all(len(paths) == 3 for paths in geo.falcon_paths(cell).values())
