@@ -443,3 +443,40 @@ def test_a_hex_game_is_drawn_and_replayed(browser, hex_board, shots):
     browser.find_element(By.ID, "next").click()
     assert text(browser, "ply") == "1 / 3"
     browser.save_screenshot(str(shots / "web-hex-replay.png"))
+
+
+def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, tmp_path,
+                                                                       shots):
+    opponent = ThinkingOpponent(["h5h7"], [15])
+    game = LiveGame(tmp_path / "games.sqlite", opponent=opponent,
+                    game={"variant": "falcon-hex", "mode": "engine", "human": "black"})
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+    server.start()
+    try:
+        browser.set_window_size(1280, 800)
+        browser.get(server.url)
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow"),
+                 "the engine's move to carry out is not drawn")
+        geo = get_variant("falcon-hex").geometry
+        drawn = drawn_hexagon(browser)
+        centre = {name: (x, y) for name, _, x, y in drawn["cells"]}
+        assert centre["g2"][1] < centre["g12"][1]     # Black at the bottom
+        # On a laptop the whole hexagon is in sight beside the panel.
+        assert browser.execute_script(
+            "return document.getElementById('board').getBoundingClientRect().bottom"
+            " <= window.innerHeight")
+        arrow = browser.find_element(By.CSS_SELECTOR, "#board .engine-arrow")
+        start = (float(arrow.get_attribute("x1")), float(arrow.get_attribute("y1")))
+        end = (float(arrow.get_attribute("x2")), float(arrow.get_attribute("y2")))
+        assert start == pytest.approx(centre["h5"], abs=0.5)
+        # The shaft stops short of h7, on the line from h5 to it.
+        (x0, y0), (x1, y1) = centre["h5"], centre["h7"]
+        assert abs((x1 - x0) * (end[1] - y0) - (y1 - y0) * (end[0] - x0)) < 1.0
+        assert 0 < (end[0] - x0) * (x1 - x0) + (end[1] - y0) * (y1 - y0)
+        assert len(drawn["pieces"]) == len(expected_pieces(Game(get_variant("falcon-hex"))))
+        assert geo.size == len(drawn["cells"])
+        browser.save_screenshot(str(shots / "web-hex-engine.png"))
+    finally:
+        server.stop()
+        game.stop()

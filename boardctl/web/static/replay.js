@@ -17,6 +17,7 @@
     const parts = game.fens[0].split(" ");
     return (parseInt(parts[5] || "1", 10) - 1) * 2 + (parts[1] === "b" ? 1 : 0);
   })();
+  document.body.dataset.shape = game.board.shape;
   function show() {
     drawBoard($("board"), {board: game.board, fen: game.fens[ply],
       orientation: "white", last_move: ply ? game.moves[ply - 1] : null, rings: []});
