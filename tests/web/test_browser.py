@@ -473,7 +473,7 @@ def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, 
         # The shaft stops short of h7, on the line from h5 to it.
         (x0, y0), (x1, y1) = centre["h5"], centre["h7"]
         assert abs((x1 - x0) * (end[1] - y0) - (y1 - y0) * (end[0] - x0)) < 1.0
-        assert 0 < (end[0] - x0) * (x1 - x0) + (end[1] - y0) * (y1 - y0)
+        assert (end[0] - x0) * (x1 - x0) + (end[1] - y0) * (y1 - y0) > 0
         assert len(drawn["pieces"]) == len(expected_pieces(Game(get_variant("falcon-hex"))))
         assert geo.size == len(drawn["cells"])
         browser.save_screenshot(str(shots / "web-hex-engine.png"))
