@@ -507,7 +507,6 @@ class Daemon:
         names = self._player_names()
         return Snapshot(
             game_id=self.game_id, variant=self.variant.name,
-            files=pos.geometry.files, ranks=pos.geometry.ranks,
             start_fen=game.start_fen, fen=state.fen,
             turn="white" if pos.turn == WHITE else "black",
             orientation="white" if state.orientation == WHITE else "black",

@@ -33,16 +33,13 @@ import pygame
 
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
+from .hexlattice import CORNERS, DARK, HEX_SHADES, LIGHT, MEDIUM, lattice, rank_ends
 
 Point = tuple[int, int]
 Colour = tuple[int, ...]
 Measure = Callable[[str], tuple[int, int]]   # a label's (width, height) in px
 Label = tuple[str, Point]                    # text and the centre it is drawn at
 
-LIGHT, MEDIUM, DARK = 0, 1, 2
-# The hexagon's colours (RULES-HEX.md: (q - r) mod 3, the centre 0) as
-# shades: the centre's colour is the middle one, as on Glinski's board.
-HEX_SHADES = (MEDIUM, DARK, LIGHT)
 LABEL_GAP = 2          # px between a cell's edge and its name
 SQRT3 = math.sqrt(3)
 
@@ -127,11 +124,7 @@ class SquareView:
         pygame.draw.rect(surface, colour, self.rect(cell), width)
 
 
-# A flat-topped hexagon's corners, clockwise from the right one, on the
-# lattice of half a radius across and half a cell's height down: every
-# corner two cells share is the same lattice point, so it rounds to the same
-# pixel and neighbours meet without seams.
-_CORNERS = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
+__all__ = ["DARK", "HEX_SHADES", "LIGHT", "MEDIUM", "BoardView", "HexView", "SquareView"]
 
 
 class HexView:
@@ -205,9 +198,9 @@ class HexView:
         self._polygons: list[list[Point]] = []
         for cell in range(self.cells):
             q, r = self._axial(cell)
-            x, y = 3 * q, -(2 * r + q)
+            x, y = lattice(q, r)
             self._centres.append(self._point(x, y))
-            self._polygons.append([self._point(x + dx, y + dy) for dx, dy in _CORNERS])
+            self._polygons.append([self._point(x + dx, y + dy) for dx, dy in CORNERS])
         xs = [x for poly in self._polygons for x, _ in poly]
         ys = [y for poly in self._polygons for _, y in poly]
         self.board = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
@@ -240,16 +233,10 @@ class HexView:
         width = self._measure(number)[0]
         xs = [x for x, _ in self._centres]
         middle, sides = (min(xs) + max(xs)) / 2, (min(xs), max(xs))
-        lattice = [(3 * q, -(2 * r + q)) for q, r in map(self._axial, members)]
+        points = [lattice(q, r) for q, r in map(self._axial, members)]
         ends = []   # (how far out, where the label goes)
-        for index, (x, y) in enumerate(lattice):
-            inner = [(ox, oy) for ox, oy in lattice
-                     if (abs(ox - x), abs(oy - y)) in ((3, 1), (0, 2))]   # a neighbour
-            if len(inner) != 1 and len(members) > 1:
-                continue
-            # Away from the rank's other cells (or, for a rank of one cell,
-            # away from the board's middle row).
-            dx, dy = (x - inner[0][0], y - inner[0][1]) if inner else (0, 2 if y > 0 else -2)
+        for index, (dx, dy) in rank_ends(points):
+            x, y = points[index]
             ex, ey = self._centres[members[index]]
             if dx and ex in sides and (ex > middle) == (dx > 0):
                 sign = 1 if dx > 0 else -1
