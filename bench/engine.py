@@ -3,7 +3,8 @@ and how fast the worker process answers a stop.
 
 Both search cores run in the same run: the compiled one (``_core.c``) and the
 Python reference, to the same depth, and their speed ratio is printed; then
-the compiled one alone to a deeper depth.
+the compiled one alone to a deeper depth; the same again on the hexagon
+(falcon-hex and Glinski's chess).
 
 Last, the Pi budget: the compiled core to depth 8 in a child process held to
 one core and to the share of it that stands for a Raspberry Pi 4 (this core's
@@ -16,6 +17,8 @@ depend on the machine's load.
 
 Prints figures only; nothing here is a test.  Run: ``.venv/bin/python bench/engine.py``
 (``--depth N`` for the shared time-to-depth runs, default 6; ``--deep N``, default 10;
+``--hex-depth N`` for both cores on the hexagon, default 4, ``--hex-deep N`` for the compiled
+one alone there, default 8;
 ``--pi-only`` for the Pi budget alone, ``--pi-ratio R`` to skip measuring the ratio).
 """
 
@@ -34,8 +37,9 @@ import cpuquota
 import piratio
 
 from boardctl.engine import Engine, Limits, core
-from boardctl.engine.worker import BestMove, EngineWorker, Thinking
-from boardctl.rules import Position
+from boardctl.engine.interface import BestMove, Thinking
+from boardctl.engine.worker import EngineWorker
+from boardctl.rules import Position, get_variant
 
 POSITIONS = [
     ("start", Position().fen()),
@@ -45,17 +49,30 @@ POSITIONS = [
     ("falcons everywhere", "2f2k1f2/3n2p3/10/4F5/5f4/3N2F3/4PP4/5K4 b - - 0 1"),
     ("endgame", "8k1/5pp3/10/3F6/10/6P3/5PKP2/10 w - - 0 1"),
 ]
+# The hexagon: both openings and a middle game of falcon-hex.
+HEX_POSITIONS = [
+    ("falcon-hex start", "falcon-hex", None),
+    ("glinski start", "glinski", None),
+    # after 16 plies of self-play at depth 5
+    ("falcon-hex middle", "falcon-hex",
+     "pr2q/2p1f2k/1f1p1bb2/5nb2n/5p4r/6p1pppp/4P6/PPPP2Pp4/R10/N1FB6/1QBB1P3/5P2/KFNRP"
+     " w - - 0 9"),
+]
 MATES = Path(__file__).resolve().parent.parent / "tests" / "engine" / "mates.txt"
 
 
-def time_to_depth(depth: int, compiled: bool) -> float:
-    """Prints the runs and returns the mean nodes per second."""
+def time_to_depth(depth: int, compiled: bool, hexagon: bool = False) -> float:
+    """Prints the runs and returns the mean nodes per second (on the square
+    board's :data:`POSITIONS`, or with ``hexagon`` on :data:`HEX_POSITIONS`)."""
     label = "compiled core" if compiled else "Python core"
-    print(f"Time to depth {depth}, {label} (fresh engine per position):")
+    board = ", hexagon" if hexagon else ""
+    print(f"Time to depth {depth}, {label}{board} (fresh engine per position):")
     rates = []
-    for name, fen in POSITIONS:
+    positions = (
+        [(name, Position(fen, get_variant(variant))) for name, variant, fen in HEX_POSITIONS]
+        if hexagon else [(name, Position(fen)) for name, fen in POSITIONS])
+    for name, pos in positions:
         engine = Engine(seed=0, compiled=compiled)
-        pos = Position(fen)
         reached: list[tuple[int, float, int]] = []
         engine.search(pos, Limits(depth=depth),
                       on_info=lambda i, out=reached: out.append((i.depth, i.time, i.nodes)))
@@ -133,6 +150,17 @@ def pi_budget(ratio: float | None, method: str) -> None:
     cores = sorted(os.sched_getaffinity(0))
     child_core = cores[-1]
     os.sched_setaffinity(0, set(cores[:-1]) or set(cores))   # the supervisor keeps out of its way
+    # The same child without a quota first: the full-speed figure of this run.
+    free = cpuquota.run_limited(
+        [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], 1.0, child_core, "none")
+    free_rows = [line.split("|") for line in free.stdout.splitlines() if line.count("|") == 3]
+    if free_rows:
+        free_nodes = sum(int(row[1]) for row in free_rows)
+        free_wall = sum(float(row[2]) for row in free_rows)
+        free_cpu = sum(float(row[3]) for row in free_rows)
+        print(f"Full speed, one core: depth {PI_DEPTH} on all {len(free_rows)} positions in"
+              f" {free_cpu:.2f} s of CPU time, {free_nodes / free_cpu:,.0f} nodes/s"
+              f" (wall {free_wall:.2f} s: the child had {free.share:.0%} of the core)")
     run = cpuquota.run_limited(
         [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], quota, child_core, method)
     print(f"Pi budget: compiled core to depth {PI_DEPTH}, one core (cpu {child_core}), "
@@ -158,6 +186,8 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--deep", type=int, default=10)
+    parser.add_argument("--hex-depth", type=int, default=4)
+    parser.add_argument("--hex-deep", type=int, default=8)
     parser.add_argument("--stops", type=int, default=10)
     parser.add_argument("--pi-only", action="store_true", help="the Pi budget alone")
     parser.add_argument("--pi-ratio", type=float, help="this core's speed over a Pi 4 core's")
@@ -176,6 +206,10 @@ def main(argv: list[str]) -> None:
         compiled = time_to_depth(args.depth, compiled=True)
         print(f"Compiled / Python: {compiled / python:.1f}x the nodes per second")
         time_to_depth(args.deep, compiled=True)
+        python = time_to_depth(args.hex_depth, compiled=False, hexagon=True)
+        compiled = time_to_depth(args.hex_depth, compiled=True, hexagon=True)
+        print(f"Hexagon, compiled / Python: {compiled / python:.1f}x the nodes per second")
+        time_to_depth(args.hex_deep, compiled=True, hexagon=True)
     else:
         print("The compiled core is not built: no comparison.")
     mates()

@@ -6,14 +6,16 @@ Run::
     .venv/bin/python bench/hexmatch.py --opponent random --games 20 --nodes 2000
     .venv/bin/python bench/hexmatch.py --opponent greedy --games 20 --nodes 2000
     .venv/bin/python bench/hexmatch.py --opponent self --games 10 --nodes 2000
+    .venv/bin/python bench/hexmatch.py --opponent self --games 10 --nodes 2000 --opponent-nodes 500
 
 No other engine plays hexagonal falcon chess, so these are the yardsticks the
 issue asks for: a random mover, a greedy one (``bench/match.py``'s: the move
 that leaves it the most material, so it takes the most valuable piece it can,
 else a random move), and self-play, whose results show which colour the
-opening favours and how games end.  boardctl searches a fixed number of nodes
+opening favours and how games end (and, with ``--opponent-nodes``, what four
+times the nodes is worth).  boardctl searches a fixed number of nodes
 a move (so the result does not depend on the machine's load), on whichever
-core plays the variant (the Python search on a hexagon).  Each random opening
+core is built (the compiled one plays the hexagon too).  Each random opening
 (``--plies`` moves) is played twice with the colours swapped; the rules core
 referees (mate, stalemate scored as the variant says, repetition, the fifty-move
 rule, dead positions), and a game that reaches 300 plies is a draw.  Prints one
@@ -74,6 +76,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--opponent", choices=("random", "greedy", "self"), required=True)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--nodes", type=int, default=2000, help="boardctl's nodes a move")
+    parser.add_argument("--opponent-nodes", type=int,
+                        help="self-play: the other engine's nodes a move (default --nodes)")
     parser.add_argument("--plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--variant", default="falcon-hex")
     parser.add_argument("--seed", type=int, default=1)
@@ -84,12 +88,13 @@ def main(argv: list[str]) -> int:
     boardctl = NodesPlayer("boardctl", args.nodes, args.seed)
     opponent: match.Player
     if args.opponent == "self":
-        opponent = NodesPlayer("boardctl-2", args.nodes, args.seed + 1)
+        opponent = NodesPlayer("boardctl-2", args.opponent_nodes or args.nodes, args.seed + 1)
     elif args.opponent == "greedy":
         opponent = match.GreedyPlayer(random.Random(f"{args.seed}:greedy"))
     else:
         opponent = match.RandomPlayer(random.Random(f"{args.seed}:random"))
-    print(f"{variant.title}: boardctl ({args.nodes} nodes a move) v {opponent.name},"
+    other = f" ({args.opponent_nodes or args.nodes} nodes)" if args.opponent == "self" else ""
+    print(f"{variant.title}: boardctl ({args.nodes} nodes a move) v {opponent.name}{other},"
           f" {args.games} games, {args.plies} opening plies, seed {args.seed}", flush=True)
     state = match.Match(opponent.name)
     scores: list[float] = []                 # boardctl's points, game by game
@@ -126,12 +131,18 @@ def points(result: str, reason: str, stalemate_points: float) -> float:
 
 def summary(scores: list[float], opponent: str) -> str:
     """boardctl's score with a 95 % interval (normal, from the games' own
-    spread, which a ¾ stalemate also enters) and the Elo it means."""
+    spread, which a ¾ stalemate also enters; exact when every game went one
+    way) and the Elo it means."""
     n = len(scores)
     mean = sum(scores) / n
     spread = sum((s - mean) ** 2 for s in scores) / n
     half = 1.96 * math.sqrt(spread / n)
     low, high = max(0.0, mean - half), min(1.0, mean + half)
+    if spread == 0 and mean in (0.0, 1.0):
+        # Every game won (or lost): no spread for the normal interval; the exact
+        # binomial (Clopper-Pearson) bound is 0.025 ** (1 / n) from the other end.
+        bound = 0.025 ** (1 / n)
+        low, high = (bound, 1.0) if mean == 1.0 else (0.0, 1 - bound)
     counts = Counter(scores)
     return (f"boardctl v {opponent}: {sum(scores):g}/{n} = {100 * mean:.1f}%"
             f" (wins {counts[1.0]}, draws {counts[0.5]}, losses {counts[0.0]},"

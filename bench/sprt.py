@@ -29,16 +29,19 @@ H1 (the test build is at least ``--elo1`` better) or H0 (it is at most
 ``--elo0`` better), at ``--max-games``, or at Ctrl-C (or SIGTERM): the games
 under way are finished and counted, and the result printed.
 
-The statistics, in logistic Elo (score = 1 / (1 + 10^(-Elo/400))):
+The statistics, in logistic Elo:
 
-- the LLR is the normal approximation of the generalized SPRT (M. Van den
-  Bergh, "A practical introduction to the GSPRT", the form fishtest and
-  cutechess use):  LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var), with s0, s1
-  the scores of elo0 and elo1, s the mean score and var its variance per
-  sample, N the number of samples.  The samples are the game pairs (a
-  pentanomial: a pair scores 0, 1/4, 1/2, 3/4 or 1), which takes the
-  correlation between the two games of an opening into account; until a
-  pair has finished, the games alone (the trinomial);
+- the LLR is the generalized SPRT's (M. Van den Bergh's GSPRT, the form
+  fishtest uses): N times the mean, over the observed outcome frequencies,
+  of log(p1 / p0), where p0 and p1 are the distributions over the same
+  outcomes that are most likely given the results and have the mean score of
+  elo0 and of elo1 (score = 1 / (1 + 10^(-Elo/400))); an outcome not seen
+  yet counts as 0.001 of one.  Its normal approximation,
+  N (s1 - s0) (2 s - s0 - s1) / (2 var), is ``llr_normal``: it agrees once the
+  results have some spread and overstates the evidence before.  The samples
+  are the game pairs (a pentanomial: a pair scores 0, 1/4, 1/2, 3/4 or 1),
+  which takes the correlation between the two games of an opening into
+  account; until a pair has finished, the games alone (the trinomial);
 - the bounds are Wald's: lower ln(beta / (1 - alpha)), upper ln((1 - beta) / alpha);
 - the interval is the normal one around the mean score, from the games'
   own spread, and the Elo error half the width of its image in Elo.
@@ -95,9 +98,11 @@ def mean_and_variance(counts: Sequence[int]) -> tuple[float, float]:
     return mean, var
 
 
-def llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
-    """The GSPRT log-likelihood ratio of H1 (elo1) over H0 (elo0); see the module
-    docstring.  0 while the results have no spread (all the same outcome)."""
+def llr_normal(counts: Sequence[int], elo0: float, elo1: float) -> float:
+    """The normal approximation of the GSPRT log-likelihood ratio of H1 (elo1)
+    over H0 (elo0); 0 while the results have no spread.  With few results it
+    overstates the evidence (its variance estimate is then tiny), so the run
+    uses :func:`llr`; the two agree once the results have some spread."""
     if len(counts) not in (3, 5):
         raise ValueError(f"3 or 5 counts, not {len(counts)}")
     if sum(counts) == 0:
@@ -107,6 +112,49 @@ def llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
     if var == 0:
         return 0.0
     return sum(counts) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+REGULARIZE = 1e-3           # stands in for an outcome not seen yet (as fishtest does)
+BISECTIONS = 200
+
+
+def closest_with_mean(probs: Sequence[float], values: Sequence[float],
+                      mean: float) -> list[float]:
+    """The distribution over ``values`` with expectation ``mean`` that is most
+    likely to have produced the observed frequencies ``probs`` (maximum
+    likelihood under the constraint: ``p_i = probs_i / (1 + x (v_i - mean))``
+    with the Lagrange multiplier ``x`` found by bisection)."""
+    shifted = [v - mean for v in values]
+    if not min(shifted) < 0 < max(shifted):
+        raise ValueError(f"the mean {mean} is not inside the values' range")
+    low, high = -1 / max(shifted), -1 / min(shifted)   # where every p_i stays positive
+    for _ in range(BISECTIONS):
+        x = (low + high) / 2
+        slope = sum(p * a / (1 + x * a) for p, a in zip(probs, shifted, strict=True))
+        if slope > 0:
+            low = x
+        else:
+            high = x
+    x = (low + high) / 2
+    return [p / (1 + x * a) for p, a in zip(probs, shifted, strict=True)]
+
+
+def llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
+    """The generalized SPRT's log-likelihood ratio of H1 (elo1) over H0 (elo0):
+    the observed outcome frequencies against the most likely distributions
+    with the mean score of each hypothesis (fishtest's ``LLR_logistic``).  An
+    outcome not seen yet counts as ``REGULARIZE`` of one."""
+    if len(counts) not in (3, 5):
+        raise ValueError(f"3 or 5 counts, not {len(counts)}")
+    if sum(counts) == 0:
+        return 0.0
+    filled = [count if count else REGULARIZE for count in counts]
+    n = sum(filled)
+    probs = [count / n for count in filled]
+    values = [i / (len(counts) - 1) for i in range(len(counts))]
+    under0 = closest_with_mean(probs, values, logistic_score(elo0))
+    under1 = closest_with_mean(probs, values, logistic_score(elo1))
+    return n * sum(p * math.log(p1 / p0) for p, p0, p1 in zip(probs, under0, under1, strict=True))
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:

@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 from .board.explain import occupancy
 from .config import Config
 from .daemon import Daemon
+from .engine.interface import Opponent
 from .hw import LedSink, SensorSource
-from .hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
+from .hw.hexpins import HEX_BOARDS, HexPinout, default_hex_pinout, load_any_pinout
+from .hw.pins import FILES, RANKS, Pinout, default_pinout
 from .hw.sim import SimBoard, SimButtons
 from .rules import BoardctlError, Game, Variant, get_variant
-from .session import Opponent
+from .rules.hexgeo import FALCON_HEX, HexGeometry
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
 if TYPE_CHECKING:
@@ -40,14 +42,61 @@ class StartError(BoardctlError, RuntimeError):
 
 
 def _pinout(config: Config) -> Pinout:
-    return load_pinout(Path(config.board.pinout)) if config.board.pinout else default_pinout()
+    """The 8×10 board's pinout: the configured one, or the one shipped.
 
-
-def _fits_sensors(variant: Variant) -> None:
-    """The pinout, its LED layouts and the sensor drivers are the 8×10 board's.
-
-    :raises StartError: for a preset of another size.
+    :raises StartError: if the configured pinout is the hex board's.
     """
+    if not config.board.pinout:
+        return default_pinout()
+    pinout = load_any_pinout(Path(config.board.pinout))
+    if isinstance(pinout, HexPinout):
+        raise StartError(f"the pinout {config.board.pinout} is the hex board's: a game on "
+                         f"{RANKS}×{FILES} squares needs one like hardware/pinout.toml")
+    return pinout
+
+
+def _hex_geometry(variant: Variant) -> HexGeometry | None:
+    """The hexagon the variant is played on (falcon-hex), or None for a rectangle."""
+    geo: object = variant.geometry
+    return geo if isinstance(geo, HexGeometry) else None
+
+
+def _hex_pinout(config: Config, geo: HexGeometry) -> HexPinout:
+    """The hex board's pinout: the configured one, or the one shipped.
+
+    :raises StartError: if the configured pinout is not a hex board's, or another hexagon's.
+    """
+    if not config.board.pinout:
+        pinout: Pinout | HexPinout = default_hex_pinout()
+    else:
+        pinout = load_any_pinout(Path(config.board.pinout))
+    if not isinstance(pinout, HexPinout) or pinout.geometry != geo:
+        raise StartError(f"the pinout {config.board.pinout} is not the hex board's: point "
+                         "[board] pinout at one like hardware/hex/pinout.toml, or leave it "
+                         "empty for the one shipped")
+    return pinout
+
+
+def _fits_sensors(variant: Variant, config: Config | None = None) -> None:
+    """The pinout, its LED layouts and the sensor drivers are the 8×10 board's
+    or the hex board's.
+
+    :raises StartError: for a preset of another size, or a hex game on a
+        build that cannot read the hex board.
+    """
+    hexagon = _hex_geometry(variant)
+    if hexagon is not None:
+        if hexagon not in HEX_BOARDS.values():
+            raise StartError(f"{variant.name} is played on a {hexagon.size}-cell hexagon, the "
+                             f"hex e-board has {FALCON_HEX.size} cells: play it in boardctl sim")
+        if config is not None and config.board.sensors == "gpio":
+            raise StartError(
+                f"{variant.name} is played on the {hexagon.size}-cell hex board, whose 12 × 12 "
+                "matrix needs 24 GPIOs (the Pi has 19 beside the LEDs and buttons): set "
+                '[board] sensors = "shiftreg" (sixteen 74HC165) or "serial" (a Pico)')
+        if config is not None:
+            _hex_pinout(config, hexagon)
+        return
     geo = variant.geometry
     if (geo.ranks, geo.files) != (RANKS, FILES):
         raise StartError(f"{variant.name} is played on a {geo.ranks}×{geo.files} board, "
@@ -55,12 +104,23 @@ def _fits_sensors(variant: Variant) -> None:
 
 
 def make_sensors(config: Config, start: Game) -> SensorSource:
-    kind = config.board.sensors
-    pos = start.position
-    geo = pos.geometry
-    if kind == "sim":
+    if config.board.sensors == "sim":
+        pos = start.position
+        geo = pos.geometry
         return SimBoard(geo.squares(occupancy(pos)), files=geo.files, ranks=geo.ranks)
-    _fits_sensors(start.variant)
+    return make_board_sensors(config, start.variant)
+
+
+def make_board_sensors(config: Config, variant: Variant) -> SensorSource:
+    """The physical board's sensors, for a game of ``variant``.
+
+    :raises StartError: for a board or build that cannot play it.
+    """
+    kind = config.board.sensors
+    _fits_sensors(variant, config)
+    hexagon = _hex_geometry(variant)
+    if hexagon is not None:
+        return _hex_sensors(config, _hex_pinout(config, hexagon))
     pinout = _pinout(config)
     if kind == "gpio":
         from .hw.matrix import GpioMatrix
@@ -73,18 +133,36 @@ def make_sensors(config: Config, start: Game) -> SensorSource:
     from .hw.protocol import BoardShape
     from .hw.serial_link import SerialBoard
 
+    geo = variant.geometry
     shape = BoardShape(geo.files, geo.ranks, pinout.leds.count)
     return SerialBoard(config.board.serial_port, brightness=config.leds.brightness, shape=shape)
 
 
-def make_leds(config: Config) -> LedSink | None:
+def _hex_sensors(config: Config, pinout: HexPinout) -> SensorSource:
+    """The hex board's sensors: sixteen 74HC165 on the Pi, or its Pico."""
+    if config.board.sensors == "shiftreg":
+        from .hw.shiftreg import ShiftRegisterSensor
+
+        return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg, squares=pinout.cells)
+    from .hw.protocol import BoardShape
+    from .hw.serial_link import SerialBoard
+
+    return SerialBoard(config.board.serial_port, brightness=config.leds.brightness,
+                       shape=BoardShape.named(pinout.board))
+
+
+def make_leds(config: Config, variant: Variant | None = None) -> LedSink | None:
+    """The Pi's own LED chain (None in the simulator and when a Pico drives them);
+    ``variant`` picks the hex board's chain for a game on the hexagon."""
     if not config.leds.enabled or config.board.sensors == "sim":
         return None
     if config.board.sensors == "serial":
         return None  # the microcontroller drives the LEDs: the SerialBoard is the sink
     from .hw.leds import SpiLeds
 
-    return SpiLeds.open(_pinout(config), brightness=config.leds.brightness)
+    hexagon = None if variant is None else _hex_geometry(variant)
+    pinout = _pinout(config) if hexagon is None else _hex_pinout(config, hexagon)
+    return SpiLeds.open(pinout, brightness=config.leds.brightness)
 
 
 def make_opponent(config: Config) -> Opponent | None:
@@ -152,7 +230,7 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
     if opponent is not None:
         stack.callback(opponent.close)
     given: LedSink | None = extra.pop("leds", None)
-    leds = given or make_leds(config)
+    leds = given or make_leds(config, start.variant)
     if leds is not None:
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
@@ -196,7 +274,7 @@ def run(config: Config) -> int:
     from .notify import Notifier
 
     if config.board.sensors != "sim":
-        _fits_sensors(get_variant(config.game.variant))  # before the screen says anything
+        _fits_sensors(get_variant(config.game.variant), config)  # before the screen speaks
     notifier = Notifier.from_env()
     with ExitStack() as stack:
         display = None

@@ -103,6 +103,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sim", action="store_true",
                    help="a simulated board and a scripted user (a smoke test, no input)")
     p.add_argument("--steps", help="comma-separated, of walk,live,sweep,order (default: all)")
+    p.add_argument("--variant", help="check the board this preset is played on (default: the "
+                   "configuration's [game] variant; a hex preset checks the hex board)")
     return parser
 
 
@@ -227,7 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "diag":
             from .diag import diag_command
 
-            return diag_command(load_config(args.config), sim=args.sim, steps=args.steps)
+            variant = get_variant(args.variant) if args.variant is not None else None
+            return diag_command(load_config(args.config), sim=args.sim, steps=args.steps,
+                                variant=variant)
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -23,7 +23,7 @@ from typing import Any
 
 from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
-from .hw.pins import load_pinout
+from .hw.hexpins import load_any_pinout
 from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
 from .ui.size import SizeError, parse_size
@@ -198,7 +198,7 @@ def _readable_pinout(text: str) -> None:
     if not text:
         return  # the pinout that ships with boardctl
     try:
-        load_pinout(text)
+        load_any_pinout(text)
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise ConfigError(f"cannot read {shown(text)}: {reason}") from None

@@ -40,6 +40,7 @@ from .board import (
 from .clock import ChessClock
 from .config import Config
 from .engine import Limits
+from .engine.interface import Opponent
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
 from .hw.base import ExplainsProblems, MayLag
 from .presenter import Machine, Presenter
@@ -52,7 +53,7 @@ from .rules import (
     get_variant,
 )
 from .rules.pieces import SYMBOLS
-from .session import EngineSession, Opponent
+from .session import EngineSession
 from .ui.state import DisplayState
 from .web.snapshot import History, Hub, Ring, Snapshot, WebAction, score_value
 
@@ -506,7 +507,6 @@ class Daemon:
         names = self._player_names()
         return Snapshot(
             game_id=self.game_id, variant=self.variant.name,
-            files=pos.geometry.files, ranks=pos.geometry.ranks,
             start_fen=game.start_fen, fen=state.fen,
             turn="white" if pos.turn == WHITE else "black",
             orientation="white" if state.orientation == WHITE else "black",

@@ -18,10 +18,10 @@ from .board.explain import occupancy
 from .board.replay import RUN_ON, parse_log
 from .config import Config
 from .daemon import Daemon
+from .engine.interface import Opponent
 from .hw.pins import SQUARES
 from .hw.sim import SimBoard, SimLeds
 from .rules import BoardctlError, Game, get_variant
-from .session import Opponent
 
 SCAN_HZ = 100
 ENGINE_WAIT = 120.0   # real seconds an engine may think before it is told to stop

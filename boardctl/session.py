@@ -16,7 +16,7 @@ from typing import Protocol
 
 from .board import Reconciler
 from .engine import MAX_SKILL, Limits
-from .engine.worker import BestMove, Failed, Message, Thinking, WorkerError
+from .engine.interface import BestMove, Failed, Message, Opponent, Thinking, WorkerError
 from .rules import WHITE, Game, IllegalMoveError, parse_uci, san
 from .rules.digits import NumberError, parse_whole, shown
 from .store import StoreError
@@ -28,17 +28,6 @@ ENGINE_RETRY_DELAY = 1.0
 MAX_LEVEL = MAX_SKILL
 LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
 HINT_SECONDS = 1.0
-
-
-class Opponent(Protocol):
-    """The engine worker, or an external UCI engine (same interface)."""
-
-    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = ...) -> int: ...
-    def stop(self) -> None: ...
-    def new_game(self) -> None: ...
-    def set_skill(self, skill: int) -> None: ...
-    def poll(self, timeout: float = ...) -> list[Message]: ...
-    def close(self) -> None: ...
 
 
 class Settings(Protocol):

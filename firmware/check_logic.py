@@ -11,6 +11,7 @@
 import sys
 
 import app
+import hexboard
 import link
 import protocol
 import scanner
@@ -204,12 +205,61 @@ def run_session(c):
     c.check(bytes(serial.inbox) == b"\r\x01", "bytes after 0x03 left for the REPL")
 
 
+class HexMatrix:
+    """A port for the hex board's matrix: read_row(row) gives the column
+    lines of one row line, from the cells that are closed."""
+
+    def __init__(self):
+        self.closed = 0
+
+    def read_row(self, row):
+        width = len(hexboard.MATRIX_COLUMN_PINS)
+        bits = 0
+        for column in range(width):
+            cell = hexboard.MATRIX_CELLS[row * width + column]
+            if cell >= 0 and self.closed >> cell & 1:
+                bits |= 1 << column
+        return bits
+
+
+def run_hex(c):
+    """The hex board's scan through its cell map, and its HELLO and SNAP."""
+    shape = protocol.Shape(leds=hexboard.LED_COUNT, board=hexboard.BOARD)
+    port = HexMatrix()
+    rows = len(hexboard.MATRIX_ROW_PINS)
+    width = len(hexboard.MATRIX_COLUMN_PINS)
+    scan = scanner.Scanner(scanner.MatrixReader(port, rows), width, rows, 4, False,
+                           hexboard.MATRIX_CELLS)
+    for cell in (0, 4, 60, 66, 120):          # h1, l1, g7, a8, f13
+        port.closed = 1 << cell
+        for _ in range(4):
+            scan.scan()
+        c.check(scan.occupancy() == 1 << cell, "hex cell " + hexboard.CELL_NAMES[cell])
+    port.closed = (1 << 121) - 1
+    for _ in range(4):
+        scan.scan()
+    c.check(scan.occupancy() == (1 << 121) - 1, "hex: all 121 cells")
+    device = link.DeviceLink(shape, [("FW", app.FIRMWARE_VERSION)], 0)
+    device.poll(0, scan.occupancy())
+    hello = protocol.decode(device.outbox[0][:-2], shape)
+    c.check(hello[2][1:4] == (None, None, 121) and hello[2][4][0] == ("B", "hex121"),
+            "hex HELLO names the board")
+    strip = ws2812.LedStrip(Output(), 121, 121, max_level=255, positions=hexboard.LED_CHAIN)
+    frame = bytearray(121)
+    frame[60] = 7                                # g7 white
+    strip.set_frame(frame)
+    strip.show(False)
+    words = strip._out.frames[-1]
+    c.check([i for i in range(121) if words[i]] == [hexboard.LED_CHAIN[60]], "hex LED chain")
+
+
 def main():
     c = Checks()
-    try:
-        run_session(c)
-    except Exception as error:               # a crash is a failure too
-        c.failures.append(f"raised {error!r}")
+    for run in (run_session, run_hex):
+        try:
+            run(c)
+        except Exception as error:           # a crash is a failure too
+            c.failures.append(f"{run.__name__} raised {error!r}")
     for failure in c.failures:
         print("FAIL " + failure)
     print(f"{c.count} checks, {len(c.failures)} failed ({sys.implementation.name})")

@@ -9,9 +9,12 @@
 import json
 import sys
 
+import hexboard
 import protocol
 
 _FILES = "abcdefghijklmnop"
+# The names of each named board's cells, in cell order (generated from its pinout).
+_CELL_NAMES = {hexboard.BOARD: hexboard.CELL_NAMES}
 
 
 def unescape(text):
@@ -41,7 +44,15 @@ def unescape(text):
 
 
 def square_name(square, shape):
+    if shape.board is not None:
+        return _CELL_NAMES[shape.board][square]
     return _FILES[square % shape.files] + str(square // shape.files + 1)
+
+
+def square_of(name, shape):
+    if shape.board is not None:
+        return _CELL_NAMES[shape.board].index(name)
+    return _FILES.index(name[0]) + (int(name[1:]) - 1) * shape.files
 
 
 def meaning(seq, command, value, shape):
@@ -78,7 +89,7 @@ def value_of(m, shape):
     if command == "SNAP":
         occupancy = 0
         for name in m["occupied"]:
-            occupancy |= 1 << (_FILES.index(name[0]) + (int(name[1:]) - 1) * shape.files)
+            occupancy |= 1 << square_of(name, shape)
         return occupancy
     if command == "LED":
         frame = bytearray(shape.leds)
@@ -158,8 +169,12 @@ def run(path):
             if not line or line.startswith("#"):
                 continue
             if line.startswith("shape "):
-                files, ranks, leds = [int(x) for x in line.split(" ")[1:]]
-                shape = protocol.Shape(files, ranks, leds)
+                fields = line.split(" ")[1:]
+                if len(fields) == 2:
+                    shape = protocol.Shape(leds=int(fields[1]), board=fields[0])
+                else:
+                    files, ranks, leds = [int(x) for x in fields]
+                    shape = protocol.Shape(files, ranks, leds)
                 continue
             checked += 1
             try:

@@ -169,7 +169,8 @@ class DeviceLink:
     def _send_hello(self, now):
         self._last_hello = now
         shape = self.shape
-        hello = (protocol.VERSION, shape.files, shape.ranks, shape.leds, self.info)
+        hello = (protocol.VERSION, shape.files, shape.ranks, shape.leds,
+                 shape.hello_info() + list(self.info))
         self._send("HELLO", hello, now)
 
     def _retry(self, entry, now):

@@ -18,6 +18,8 @@ import ws2812
 def build(now, serial=None):
     """The Firmware for the board pins.py describes (serial: the USB port,
     or a stand-in)."""
+    if pins.BOARD is not None:
+        return build_named(now, serial)
     shape = protocol.Shape(pins.FILES, pins.RANKS, pins.LED_COUNT)
     if pins.SENSOR == "matrix":
         port = hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, pins.MATRIX_SETTLE_US)
@@ -38,6 +40,49 @@ def build(now, serial=None):
     if serial is None:
         serial = hal.UsbSerial()
     return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN))
+
+
+def build_named(now, serial=None):
+    """The Firmware for a board that is not files x ranks (pins.BOARD),
+    from the module generated from its pinout (hexboard.py)."""
+    import hexboard as board
+
+    if board.BOARD != pins.BOARD:
+        raise ValueError("pins.BOARD names a board hexboard.py does not describe")
+    shape = protocol.Shape(leds=board.LED_COUNT, board=board.BOARD)
+    _port, reader, files, ranks, cells = sensors_named(board, shape)
+    scan = scanner.Scanner(reader, files, ranks, app.DEBOUNCE_READS, board.SENSOR_ACTIVE_LOW,
+                           cells)
+    strip = ws2812.LedStrip(hal.Ws2812Pio(board.LED_PIN, pins.LED_PIO_SM), board.LED_COUNT,
+                            board.LED_COUNT, max_level=board.LED_MAX_LEVEL,
+                            order=board.LED_COLOUR_ORDER, positions=board.LED_CHAIN)
+    info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
+    device = link.DeviceLink(shape, info, now)
+    if serial is None:
+        serial = hal.UsbSerial()
+    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN))
+
+
+def sensors_named(board, shape, port=None):
+    """(port, reader, row width, rows, cells) for a generated board module;
+    `port` replaces the hardware (tests)."""
+    if board.SENSOR == "matrix":
+        width = len(board.MATRIX_COLUMN_PINS)
+        rows = len(board.MATRIX_ROW_PINS)
+        if port is None:
+            port = hal.MatrixPort(board.MATRIX_ROW_PINS, board.MATRIX_COLUMN_PINS,
+                                  board.MATRIX_SETTLE_US)
+        return port, scanner.MatrixReader(port, rows), width, rows, board.MATRIX_CELLS
+    if board.SENSOR == "shiftreg":
+        # One row per chip; the chain's bit c is cell c, the inputs past the last cell unused.
+        if port is None:
+            port = hal.ShiftRegPort(board.SR_SPI, board.SR_SCK_PIN, board.SR_MOSI_PIN,
+                                    board.SR_MISO_PIN, board.SR_LOAD_PIN, board.SR_BAUDRATE,
+                                    board.SR_CHIPS)
+        inputs = 8 * board.SR_CHIPS
+        cells = tuple(range(shape.squares)) + (-1,) * (inputs - shape.squares)
+        return port, scanner.ShiftRegReader(port, 8, board.SR_CHIPS), 8, board.SR_CHIPS, cells
+    raise ValueError("SENSOR must be 'matrix' or 'shiftreg'")
 
 
 def loop(firmware, clock, steps=None):

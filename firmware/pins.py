@@ -5,6 +5,12 @@
 # keep the two in step.  GPn below is the RP2040 GPIO number, not the
 # physical pin number on the Pico's edge.
 
+# None: the 8 x 10 board below.  "hex121": the hex board (Falcon Hexagonal
+# Chess, 121 cells), whose pins and wiring are in hexboard.py, generated from
+# hardware/hex/pinout.toml; copy it to the Pico too.  Only LED_PIO_SM and
+# STATUS_LED_PIN below then apply.
+BOARD = None
+
 FILES = 10                    # a-j
 RANKS = 8                     # 1-8
 

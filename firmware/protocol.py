@@ -7,7 +7,8 @@
 #
 # Messages are (command, value) pairs; the value depends on the command:
 #   "HELLO"     (version, files, ranks, leds, info)   files/ranks/leds may be None,
-#                                                      info a list of (key, text)
+#                                                      info a list of (key, text),
+#                                                      a board's name (B) among them
 #   "SNAP"      occupancy int, bit sq = square sq (a1 = 0)
 #   "LED"       bytes, one palette index (0-15) per LED
 #   "PAL"       list of (r, g, b), 1 to 15 entries
@@ -24,6 +25,10 @@ PALETTE_SIZE = 15
 MAX_FILES = 16
 MAX_RANKS = 16
 MAX_LEDS = 180
+# Boards that are not files x ranks, named in HELLO's B key, with their
+# number of cells (numbered as boardctl/rules/hexgeo.py numbers them).
+BOARDS = {"hex121": 121}
+BOARD_KEY = "B"
 
 # Drop reasons: each is also the name of its counter.
 NOISE = "NOISE"
@@ -106,16 +111,31 @@ def checksum(data):
 
 
 class Shape:
-    """Files, ranks and LED count: the board the device announces in HELLO."""
+    """Files, ranks and LED count: the board the device announces in HELLO.
+    A board that is not a rectangle is named instead (board, a key of
+    BOARDS; files and ranks are then None) and has one LED per cell."""
 
-    def __init__(self, files=10, ranks=8, leds=80):
-        if not (1 <= files <= MAX_FILES and 1 <= ranks <= MAX_RANKS and 1 <= leds <= MAX_LEDS):
-            raise ValueError("board shape out of range")
+    def __init__(self, files=10, ranks=8, leds=80, board=None):
+        if board is None:
+            if not (1 <= files <= MAX_FILES and 1 <= ranks <= MAX_RANKS
+                    and 1 <= leds <= MAX_LEDS):
+                raise ValueError("board shape out of range")
+            squares = files * ranks
+        else:
+            if board not in BOARDS or leds != BOARDS[board]:
+                raise ValueError("board shape out of range")
+            files = ranks = None
+            squares = BOARDS[board]
         self.files = files
         self.ranks = ranks
         self.leds = leds
-        self.squares = files * ranks
-        self.snap_digits = (self.squares + 3) // 4
+        self.board = board
+        self.squares = squares
+        self.snap_digits = (squares + 3) // 4
+
+    def hello_info(self):
+        """The HELLO pairs that name the board, before FW and ID."""
+        return [] if self.board is None else [(BOARD_KEY, self.board)]
 
 
 class ProtocolError(Exception):

@@ -43,15 +43,47 @@ class ShiftRegReader:
             rows[rank] = (number >> (rank * files)) & mask
 
 
-class Scanner:
-    """Calls the reader once per scan() and keeps the debounced board."""
+def _runs(cells, files, ranks):
+    """For each row, (shift, mask, base) for every run of neighbouring
+    columns whose squares are numbered one after the other: bits
+    shift ... shift + width - 1 of the row are squares base ... base +
+    width - 1.  The hex board's rank lines make one to three runs each, so
+    a row costs a few shifts, not one per square."""
+    out = []
+    for row in range(ranks):
+        row_runs = []
+        column = 0
+        while column < files:
+            base = cells[row * files + column]
+            if base < 0:
+                column += 1
+                continue
+            width = 1
+            while (column + width < files
+                   and cells[row * files + column + width] == base + width):
+                width += 1
+            row_runs.append((column, (1 << width) - 1, base))
+            column += width
+        out.append(tuple(row_runs))
+    return tuple(out)
 
-    def __init__(self, reader, files, ranks, reads=4, active_low=False):
+
+class Scanner:
+    """Calls the reader once per scan() and keeps the debounced board.
+
+    The reader's rows need not be ranks: with `cells` (a board that is not
+    files x ranks, such as the hex board's 12 x 12 matrix), bit f of row r
+    is the square cells[r * files + f], and -1 there means no square."""
+
+    def __init__(self, reader, files, ranks, reads=4, active_low=False, cells=None):
         if reads < 1:
             raise ValueError("reads must be at least 1")
+        if cells is not None and len(cells) != files * ranks:
+            raise ValueError("cells must have files * ranks entries")
         self._reader = reader
         self._files = files
         self._ranks = ranks
+        self._runs = None if cells is None else _runs(cells, files, ranks)
         self._reads = reads
         self._invert = (1 << files) - 1 if active_low else 0
         self._history = [[0] * ranks for _ in range(reads)]
@@ -91,12 +123,24 @@ class Scanner:
                 stable[rank] = new
                 changed = True
         if changed or self.scans == self._reads:
-            number = 0
-            for rank in range(self._ranks - 1, -1, -1):
-                number = (number << self._files) | stable[rank]
-            self._occupancy = number
+            self._occupancy = self._compose(stable)
             return True
         return False
+
+    def _compose(self, stable):
+        """The occupancy number from the rows (only when something changed)."""
+        number = 0
+        runs = self._runs
+        if runs is None:
+            for rank in range(self._ranks - 1, -1, -1):
+                number = (number << self._files) | stable[rank]
+            return number
+        for row in range(self._ranks):
+            bits = stable[row]
+            if bits:
+                for shift, mask, base in runs[row]:
+                    number |= ((bits >> shift) & mask) << base
+        return number
 
     def occupancy(self):
         """The debounced board, bit sq = square sq; None until ready."""

@@ -5,8 +5,10 @@
 # corner, `width` LEDs per row (the files for one LED per square, files + 1
 # for a grid of corner LEDs).  How the chain really runs is described as in
 # hardware/pinout.toml [leds]: lines along ranks or along files, starting at
-# the corner `first` (a1, j1, a8 or j8), straight or serpentine.  Colours are
-# capped at `max_level` per channel: 80 LEDs at full white draw about 5 A.
+# the corner `first` (a1, j1, a8 or j8), straight or serpentine.  On the hex
+# board LED i is cell i, and each one's chain position is listed (`positions`,
+# hexboard.LED_CHAIN).  Colours are capped at `max_level` per channel: 80 LEDs
+# at full white draw about 5 A.
 
 import array
 
@@ -51,12 +53,16 @@ class LedStrip:
     """output.write(words) sends one 24-bit word per LED, in chain order."""
 
     def __init__(self, output, count, width, serpentine=False, max_level=255,
-                 along="ranks", first="a1", order="GRB"):
+                 along="ranks", first="a1", order="GRB", positions=None):
         self._out = output
         self.count = count
         self._max = max_level
         self._order = order
-        self._positions = chain_positions(count, width, serpentine, along, first)
+        if positions is None:
+            positions = chain_positions(count, width, serpentine, along, first)
+        elif sorted(positions) != list(range(count)):
+            raise ValueError("LED chain positions")
+        self._positions = positions
         self._words = array.array("I", [0] * count)
         self._colours = array.array("I", [0] * (protocol.PALETTE_SIZE + 1))
         self.frame = bytes(count)

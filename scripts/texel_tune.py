@@ -61,8 +61,10 @@ HELD_OUT = 0.2
 STEP = 8                  # centipawns a weight is raised by to measure its effect
 # Weights left alone: the offsets and mobility baselines only shift a piece's
 # value (material already tunes that); the cap of king danger and the passed
-# bonuses on ranks no pawn stands on never move the evaluation.
-FIXED = ("offset", "baseline", "danger_cap", "passed.0", "passed.7", "passed.8", "passed.9")
+# bonuses on ranks no pawn stands on never move the evaluation; the danger's
+# divisor and the full phase only rescale the danger scale and phase weights.
+FIXED = ("offset", "baseline", "danger_cap", "danger_divisor", "full_phase", "passed.0",
+         "passed.7", "passed.8", "passed.9")
 
 
 @dataclass(frozen=True)

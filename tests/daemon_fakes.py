@@ -4,7 +4,7 @@ full disk), an opponent that plays a script, and one whose process keeps dying."
 from __future__ import annotations
 
 from boardctl.engine import Limits
-from boardctl.engine.worker import BestMove, Message, WorkerError
+from boardctl.engine.interface import BestMove, Message, WorkerError
 from boardctl.store import StoreError
 
 

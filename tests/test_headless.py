@@ -7,7 +7,7 @@ import pytest
 
 from boardctl.config import parse_config
 from boardctl.engine import Limits
-from boardctl.engine.worker import BestMove, Message
+from boardctl.engine.interface import BestMove, Message
 from boardctl.headless import HeadlessError, run_script
 from boardctl.rules import BLACK
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardctl.engine.worker import WorkerError
+from boardctl.engine.interface import WorkerError
 from boardctl.session import ENGINE_RETRIES, LEVEL_SETTING, MAX_LEVEL, EngineSession
 
 from .daemon_fakes import MemoryStore, ScriptedOpponent

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TextIO
 
 from ..config import Config
 from ..hw.base import LedSink, Reading, SensorSource
-from ..hw.pins import FILES, RANKS, SQUARES, LedLayout
+from ..hw.pins import LedLayout
 from ..hw.sim import SimBoard, SimLeds
+from ..rules import Variant
+from .boards import SQUARE_BOARD, DiagBoard, HexDiagBoard
 from .core import Diagnostics
 from .report import DiagReport
 from .scripted import ScriptedUser, run_scripted
@@ -65,40 +66,60 @@ class ReopeningSource:
             self.inner.close()
 
 
+def _board_for(config: Config, variant: Variant) -> tuple[DiagBoard, LedLayout]:
+    """The board the game is played on, and its LED layout from its pinout.
+
+    :raises StartError: for a preset no e-board plays, or a pinout of the other board.
+    """
+    from .. import app
+
+    app._fits_sensors(variant)          # an e-board exists for it: 8×10 or the hexagon
+    hexagon = app._hex_geometry(variant)
+    if hexagon is not None:
+        pinout = app._hex_pinout(config, hexagon)
+        return HexDiagBoard(pinout), pinout.leds
+    return SQUARE_BOARD, app._pinout(config).leds
+
+
 def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
-                 out: TextIO = sys.stdout) -> int:
-    """``boardctl diag``: 0 when no fault was found, 1 otherwise.
+                 out: TextIO = sys.stdout, variant: Variant | None = None) -> int:
+    """``boardctl diag``: 0 when no fault was found, 1 otherwise.  The board
+    checked is the one ``variant`` (default: the configuration's) is played on.
 
     :raises DiagError: for a bad ``steps`` list.
     :raises PinoutError: for a bad pinout file.
+    :raises StartError: for a pinout of the other board.
     """
-    from ..hw.pins import default_pinout, load_pinout
+    from ..rules import get_variant
 
     chosen = parse_steps(steps) if steps is not None else STEPS
-    pinout = load_pinout(Path(config.board.pinout)) if config.board.pinout else default_pinout()
-    layout = pinout.leds
+    variant = variant or get_variant(config.game.variant)
+    board, layout = _board_for(config, variant)
     if sim or config.board.sensors == "sim":
-        start = [*range(2 * FILES), *range((RANKS - 2) * FILES, SQUARES)]
-        board = SimBoard(start)
+        # The simulated matrix has 11 × 11 crossings for the hex board's 121
+        # cells: only the cell numbers matter to the session.
+        side = 11 if board.cells == 121 else 0
+        sensors = (SimBoard(board.start(), files=side, ranks=side) if side
+                   else SimBoard(board.start()))
         sim_leds = (SimLeds(layout, brightness=config.leds.brightness)
                     if config.leds.enabled else None)
-        diag = Diagnostics(board, sim_leds, layout=layout, steps=chosen)
-        print("boardctl diag: simulated board, scripted user", file=out)
-        report = run_scripted(diag, ScriptedUser(board, sim_leds), out=out)
+        diag = Diagnostics(sensors, sim_leds, layout=layout, steps=chosen, board=board)
+        print(f"boardctl diag: simulated {'hex ' if board.cells != 80 else ''}board, "
+              "scripted user", file=out)
+        report = run_scripted(diag, ScriptedUser(sensors, sim_leds), out=out)
     else:
-        report = _diag_board(config, layout, chosen, out)
+        report = _diag_board(config, variant, board, layout, chosen, out)
     print(report.summary(), file=out)
     return 0 if report.ok else 1
 
 
-def _diag_board(config: Config, layout: LedLayout, steps: tuple[Phase, ...],
-                out: TextIO) -> DiagReport:
+def _diag_board(config: Config, variant: Variant, board: DiagBoard, layout: LedLayout,
+                steps: tuple[Phase, ...], out: TextIO) -> DiagReport:
     from .. import app
     from ..hw.serial_link import SerialBoard
-    from ..rules import Game, get_variant
 
     def open_sensors() -> SensorSource:
-        return app.make_sensors(config, Game(get_variant(config.game.variant)))
+        return app.make_board_sensors(config, variant)
 
     # A serial board opens its port lazily and reconnects by itself.
     sensors: SensorSource = (open_sensors() if config.board.sensors == "serial"
@@ -110,10 +131,10 @@ def _diag_board(config: Config, layout: LedLayout, steps: tuple[Phase, ...],
         leds = sensors if config.leds.enabled else None
     else:
         try:
-            leds = app.make_leds(config)
+            leds = app.make_leds(config, variant)
         except (OSError, ImportError) as exc:
             notes.append(f"LEDs not available: {exc}")
-    diag = Diagnostics(sensors, leds, layout=layout, steps=steps)
+    diag = Diagnostics(sensors, leds, layout=layout, steps=steps, board=board)
     diag.notes.extend(notes)
     print("boardctl diag: Enter goes on, Ctrl-C ends with the summary", file=out)
     try:

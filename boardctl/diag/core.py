@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 from ..board import lights
 from ..hw.base import Colour, LedSink, Reading, SensorSource
-from ..hw.pins import FILES, SQUARES, LedLayout
-from .ledorder import CHECK_SQUARES, LedCheck, led_order_advice
+from ..hw.pins import LedLayout
+from .boards import SQUARE_BOARD, DiagBoard
+from .ledorder import LedCheck, led_order_advice
 from .report import DiagReport, Outage
-from .squares import ALL_SQUARES, render_board, square_name, squares_in
 from .steps import LED_STEPS, STEPS, Phase
 from .sweep import LineFault, StuckSquare, SweepTracker
 
@@ -35,21 +35,25 @@ class Diagnostics:
     when the user presses Enter (ends the walk, the live view or the sweep,
     skips an LED check); :meth:`finish` for the report.  ``leds`` None skips
     the LED steps; ``layout`` (the pinout's ``[leds]``) lets the report name
-    the setting behind LED mismatches.  Errors from the hardware are caught
-    and reported: a session never ends because the board went away.
+    the setting behind LED mismatches; ``board`` is the board checked (the
+    8×10 board, or :class:`~.boards.HexDiagBoard`), and ``check_squares`` the
+    cells of the LED order check (default: the board's).  Errors from the
+    hardware are caught and reported: a session never ends because the board
+    went away.
     """
 
     def __init__(self, sensors: SensorSource, leds: LedSink | None, *,
                  layout: LedLayout | None = None, steps: Sequence[Phase] = STEPS,
-                 check_squares: Sequence[int] = CHECK_SQUARES, walk_dwell: float = WALK_DWELL,
-                 settle: float = SETTLE) -> None:
+                 check_squares: Sequence[int] | None = None, walk_dwell: float = WALK_DWELL,
+                 settle: float = SETTLE, board: DiagBoard = SQUARE_BOARD) -> None:
         if walk_dwell <= 0 or settle < 0:
             raise ValueError("walk_dwell must be positive and settle not negative")
         self.sensors = sensors
         self.leds = leds
         self.layout = layout
         self.steps = tuple(step for step in STEPS if step in steps)
-        self.check_squares = tuple(check_squares)
+        self.board = board
+        self.check_squares = tuple(board.check_cells if check_squares is None else check_squares)
         self.walk_dwell = walk_dwell
         self.settle = settle
         self.notes: list[str] = []
@@ -84,16 +88,17 @@ class Diagnostics:
         self._read(now)
         if self.phase is Phase.WALK:
             step = int((now - self._phase_start) / self.walk_dwell)
-            if step >= SQUARES:
+            if step >= self.board.cells:
                 self._next(now)
             else:
-                self._light({step: WALK_COLOURS[step // FILES % len(WALK_COLOURS)]}, step)
+                colour = WALK_COLOURS[self.board.walk_group(step) % len(WALK_COLOURS)]
+                self._light({step: colour}, step)
         elif self.phase is Phase.LIVE and self.occupancy is not None:
-            self._light(dict.fromkeys(squares_in(self.occupancy), OCCUPIED_COLOUR))
+            self._light(dict.fromkeys(self._cells_in(self.occupancy), OCCUPIED_COLOUR))
         elif self.phase is Phase.SWEEP and self._sweep is not None:
             both = self._sweep.both
-            self._light(dict.fromkeys(squares_in(both), DONE_COLOUR))
-            if both == ALL_SQUARES:
+            self._light(dict.fromkeys(self._cells_in(both), DONE_COLOUR))
+            if both == self.board.all:
                 self._next(now)
         elif self.phase is Phase.ORDER:
             self._check_order(now)
@@ -146,31 +151,34 @@ class Diagnostics:
             steps=self.steps, started=self._started or 0.0,
             swept=None if self._sweep is None else self.swept, stuck=stuck,
             line_faults=faults, led_checks=self.led_checks,
-            led_advice=led_order_advice(self.layout, self._checks), outages=tuple(outages),
+            led_advice=led_order_advice(self.layout, self._checks, self.board),
+            outages=tuple(outages),
             unhealthy_readings=self._unhealthy_readings,
             led_errors=tuple(f"{error} ({count}×)" if count > 1 else error
                              for error, count in self._led_errors.items()),
-            notes=tuple(self.notes))
+            notes=tuple(self.notes), cells=self.board.cells, noun=self.board.noun)
 
     def prompt(self) -> str:
         """What the user is asked to do now."""
         if self.phase is Phase.WALK:
-            where = f": {square_name(self.lit)}" if self.lit is not None else ""
-            return ("LED walk: each square lights in turn, a1 … j1 then a2 … j8, one colour a "
-                    f"rank. Watch for a dark square or one out of order{where}. Enter skips.")
+            noun = self.board.noun
+            where = f": {self.board.name(self.lit)}" if self.lit is not None else ""
+            return (f"LED walk: each {noun} lights in turn, {self.board.walk_order}. Watch "
+                    f"for a dark {noun} or one out of order{where}. Enter skips.")
         if self.phase is Phase.LIVE:
             return ("Live view: lift and place pieces anywhere; the board below follows the "
-                    f"sensors, and each occupied square is lit {lights.WHITE.name}. Enter goes on.")
+                    f"sensors, and each occupied {self.board.noun} is lit {lights.WHITE.name}. "
+                    "Enter goes on.")
         if self.phase is Phase.SWEEP:
-            return ("Sweep: make every square read occupied and then empty (put a piece on "
-                    "each square in turn and lift it, or set up ranks 1, 2, 7, 8 and move "
-                    f"every piece to ranks 3-6). {self.swept}/{SQUARES} done (lit "
+            noun = self.board.noun
+            return (f"Sweep: make every {noun} read occupied and then empty "
+                    f"({self.board.sweep_hint}). {self.swept}/{self.board.cells} done (lit "
                     f"{lights.BLUE.name}). Enter when finished.")
         if self.phase is Phase.ORDER:
             done = len(self._checks)
             return (f"LED order check {done + 1}/{len(self.check_squares)}: place a piece on "
-                    f"the square lit {lights.WHITE.name}, or lift the piece on it. "
-                    "Enter skips this square.")
+                    f"the {self.board.noun} lit {lights.WHITE.name}, or lift the piece on it. "
+                    f"Enter skips this {self.board.noun}.")
         return "Done."
 
     def status_line(self) -> str:
@@ -178,7 +186,7 @@ class Diagnostics:
             return f"board not connected ({self._reason()})"
         if self.occupancy is None:
             return "waiting for the board's first reading"
-        line = f"{self.occupancy.bit_count()} squares occupied"
+        line = f"{self.occupancy.bit_count()} {self.board.noun}s occupied"
         if self._led_errors:
             line += f"; LEDs: {next(iter(self._led_errors))}"
         return line
@@ -188,7 +196,7 @@ class Diagnostics:
         # The order check shows no square on screen: the piece goes where the light is.
         lit = None if self.phase is Phase.ORDER else self.lit
         return "\n".join([textwrap.fill(self.prompt(), 78), self.status_line(), "",
-                           render_board(self.occupancy, lit)])
+                           self.board.render(self.occupancy, lit)])
 
     # -------------------------------------------------------------- internals
 
@@ -236,7 +244,7 @@ class Diagnostics:
         self._phase_start = now
         self.lit = None
         if phase is Phase.SWEEP:
-            self._sweep = SweepTracker()
+            self._sweep = SweepTracker(self.board)
             if self.occupancy is not None:
                 self._sweep.feed(self.occupancy)
         elif phase is Phase.ORDER:
@@ -260,13 +268,17 @@ class Diagnostics:
             self._baseline = self.occupancy
         changed = self.occupancy ^ self._baseline
         if changed and now - self._changed_at >= self.settle:
-            self._record(squares_in(changed))
+            self._record(self._cells_in(changed))
 
     def _record(self, observed: tuple[int, ...]) -> None:
         if len(self._checks) < len(self.check_squares):
-            self._checks.append(LedCheck(self.check_squares[len(self._checks)], observed))
+            self._checks.append(LedCheck(self.check_squares[len(self._checks)], observed,
+                                         self.board))
         self._baseline = self.occupancy if self.healthy else None
         self._light_check()
+
+    def _cells_in(self, bits: int) -> tuple[int, ...]:
+        return tuple(cell for cell in range(self.board.cells) if bits >> cell & 1)
 
     def _light(self, frame: dict[int, Colour], lit: int | None = None) -> None:
         self.lit = lit

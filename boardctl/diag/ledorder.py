@@ -5,16 +5,15 @@ sensors saw, matched against every LED chain order the pinout can describe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from itertools import product
+from dataclasses import dataclass, field, replace
+from itertools import groupby, product
 
 from ..hw.leds import LedMap
 from ..hw.pins import ALONG, CORNERS, FILES, ORDERS, RANKS, LedLayout
-from .squares import parse_square, square_name, square_names
+from .boards import SQUARE_BOARD, DiagBoard, HexDiagBoard
 
 # The squares that tell every chain order of 80 LEDs apart (tests check this).
-CHECK_SQUARES: tuple[int, ...] = tuple(
-    parse_square(n) for n in ("a1", "b1", "j1", "a2", "j2", "a8", "j8"))
+CHECK_SQUARES: tuple[int, ...] = SQUARE_BOARD.check_cells
 
 
 @dataclass(frozen=True)
@@ -24,14 +23,15 @@ class LedCheck:
 
     square: int
     observed: tuple[int, ...]
+    board: DiagBoard = field(default=SQUARE_BOARD, compare=False, repr=False)
 
     @property
     def matched(self) -> bool:
         return self.observed == (self.square,)
 
     def __str__(self) -> str:
-        seen = square_names(self.observed) if self.observed else "nothing"
-        return f"lit {square_name(self.square)}, sensors saw {seen}"
+        seen = self.board.names(self.observed) if self.observed else "nothing"
+        return f"lit {self.board.name(self.square)}, sensors saw {seen}"
 
 
 def chain_layouts(layout: LedLayout) -> list[LedLayout]:
@@ -58,6 +58,8 @@ class LedChain:
         points = {self.points[i] for i in indices if i in self.points}
         if not points:
             return None
+        if self.layout.chain:               # one LED per cell, at point (cell, 0)
+            return next(iter(points))[0] if len(points) == 1 else None
         x, y = min(p[0] for p in points), min(p[1] for p in points)
         square = y * FILES + x
         if x < FILES and y < RANKS and set(self.map.points(square)) == points:
@@ -107,10 +109,51 @@ def _pattern(answered: Sequence[LedCheck]) -> str | None:
     return None
 
 
-def led_order_advice(layout: LedLayout | None, checks: Sequence[LedCheck]) -> tuple[str, ...]:
+def hex_chain_layouts(layout: LedLayout, board: HexDiagBoard) -> list[tuple[str, LedLayout]]:
+    """The chains a builder may have wired instead of the listed one, in words:
+    from the other end, each file the other way, the files in the other order."""
+    geo = board.geo
+    runs = [list(run) for _, run in groupby(layout.chain, key=geo.file_of)]
+
+    def chain(cells: list[int]) -> LedLayout:
+        return replace(layout, chain=tuple(cells), first=geo.name(cells[0]))
+
+    def flat(lines: Iterable[list[int]]) -> list[int]:
+        return [cell for line in lines for cell in line]
+
+    return [
+        ("the chain were fed from its other end", chain(list(reversed(layout.chain)))),
+        ("each file's LEDs ran the other way", chain(flat(run[::-1] for run in runs))),
+        ("the files were chained in the other order", chain(flat(runs[::-1]))),
+    ]
+
+
+def _hex_advice(layout: LedLayout, board: HexDiagBoard, bad: Sequence[LedCheck],
+                answered: Sequence[LedCheck]) -> list[str]:
+    if not (bad and answered):
+        return []
+    configured = LedChain(layout)
+    fits = [text for text, candidate in hex_chain_layouts(layout, board)
+            if all(LedChain(candidate).square_at(configured.indices(c.square)) == c.observed[0]
+                   for c in answered)]
+    if fits:
+        return [f"the LEDs behave as if {text}: list [leds] chain of the hex pinout in the "
+                f"order the LEDs are wired (now from {layout.first})" for text in fits]
+    return ["no LED chain order explains the cells seen: check the sensor wiring (the hex "
+            "pinout's [matrix] rows and columns, a swapped pair of wires) and that each piece "
+            "went on the lit cell"]
+
+
+def led_order_advice(layout: LedLayout | None, checks: Sequence[LedCheck],
+                     board: DiagBoard = SQUARE_BOARD) -> tuple[str, ...]:
     """Which pinout setting explains the LED checks' mismatches, in words."""
     bad = [c for c in checks if c.observed and not c.matched]
     answered = [c for c in checks if len(c.observed) == 1]
+    if isinstance(board, HexDiagBoard):
+        if layout is None or not layout.chain:
+            return (("check the LED chain ([leds] chain in the hex pinout) and the sensor "
+                     "matrix"),) if bad else ()
+        return tuple(_hex_advice(layout, board, bad, answered))
     advice: list[str] = []
     pattern = _pattern(answered) if bad else None
     if pattern:

@@ -34,6 +34,8 @@ class DiagReport:
     unhealthy_readings: int
     led_errors: tuple[str, ...]
     notes: tuple[str, ...]
+    cells: int = SQUARES                # the board's squares, or the hex board's cells
+    noun: str = "square"
 
     @property
     def mismatches(self) -> tuple[LedCheck, ...]:
@@ -60,18 +62,18 @@ class DiagReport:
         if self.swept is None:
             lines.append("  sweep: not run")
         elif self.swept == 0:
-            lines.append("  sweep: no square changed (were pieces moved? is the sensor board "
-                         "connected?)")
+            lines.append(f"  sweep: no {self.noun} changed (were pieces moved? is the sensor "
+                         "board connected?)")
         else:
-            lines.append(f"  sweep: {self.swept} of {SQUARES} squares read both empty and "
-                         "occupied")
-            lines.append(f"  stuck squares: {', '.join(map(str, self.stuck)) or 'none'}")
+            lines.append(f"  sweep: {self.swept} of {self.cells} {self.noun}s read both empty "
+                         "and occupied")
+            lines.append(f"  stuck {self.noun}s: {', '.join(map(str, self.stuck)) or 'none'}")
             lines.append("  rank/file faults: " + ("none" if not self.line_faults else ""))
             lines += [f"    {fault}" for fault in self.line_faults]
         if Phase.ORDER in self.steps and self.led_checks:
             matched = sum(c.matched for c in self.led_checks)
-            lines.append(f"  LED order: {matched} of {len(self.led_checks)} checked squares "
-                         "matched")
+            lines.append(f"  LED order: {matched} of {len(self.led_checks)} checked "
+                         f"{self.noun}s matched")
             lines += [f"    mismatch: {check}" for check in self.mismatches]
             lines += [f"    skipped: {check}" for check in self.skipped]
             lines += [f"    advice: {text}" for text in self.led_advice]

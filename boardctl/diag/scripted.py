@@ -8,12 +8,11 @@ import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
-from ..hw.pins import SQUARES, LedLayout
+from ..hw.pins import LedLayout
 from ..hw.sim import SimBoard, SimLeds
 from .core import TICK, Diagnostics
 from .ledorder import LedChain
 from .report import DiagReport
-from .squares import parse_square, render_board
 from .steps import Phase
 
 
@@ -44,7 +43,7 @@ class ScriptedUser:
         """Act on the board if it is time; True means "presses Enter"."""
         if diag.phase is not self._phase:
             self._phase = diag.phase
-            self._todo = self._plan(diag.phase)
+            self._todo = self._plan(diag)
         if now < self._next or not diag.connected:
             return False
         self._next = now + self.pause
@@ -56,11 +55,12 @@ class ScriptedUser:
             self.board.toggle(self._todo.pop(0))
         return False
 
-    def _plan(self, phase: Phase) -> list[int]:
-        if phase is Phase.LIVE:
-            return [parse_square("e4"), parse_square("e4")]
-        if phase is Phase.SWEEP:
-            return [sq for sq in range(SQUARES) for _ in range(2)]
+    def _plan(self, diag: Diagnostics) -> list[int]:
+        board = diag.board
+        if diag.phase is Phase.LIVE:
+            return [board.parse(board.live_cell)] * 2
+        if diag.phase is Phase.SWEEP:
+            return [sq for sq in range(board.cells) for _ in range(2)]
         return []
 
     def _order(self, diag: Diagnostics, now: float) -> bool:
@@ -95,7 +95,7 @@ def run_scripted(diag: Diagnostics, user: ScriptedUser, *, start: float = 0.0,
             on_tick(now)
         if diag.phase is not phase:
             if out is not None and phase is not None:
-                print(render_board(diag.occupancy), file=out)
+                print(diag.board.render(diag.occupancy), file=out)
             phase = diag.phase
             if out is not None:
                 print("\n" + textwrap.fill(f"== {diag.prompt()}", 78), file=out)
@@ -103,5 +103,5 @@ def run_scripted(diag: Diagnostics, user: ScriptedUser, *, start: float = 0.0,
         if user.act(diag, now):
             diag.advance(now)
     if out is not None and phase is not None:
-        print(render_board(diag.occupancy), file=out)
+        print(diag.board.render(diag.occupancy), file=out)
     return diag.finish(now)

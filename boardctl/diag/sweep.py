@@ -3,11 +3,15 @@ and whole ranks or files that misbehave together (row and column faults)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from ..hw.pins import FILES, RANKS
-from .squares import ALL_SQUARES, FILE_NAMES, square_name, squares_in
+from .squares import FILE_NAMES, square_name
+
+if TYPE_CHECKING:
+    from .boards import DiagBoard
 
 
 class LineKind(Enum):
@@ -23,9 +27,11 @@ class StuckSquare:
 
     square: int
     occupied: bool          # what it read all along
+    label: str = field(default="", compare=False)      # its name, if not the 8×10 board's
 
     def __str__(self) -> str:
-        return f"{square_name(self.square)} ({'always' if self.occupied else 'never'} occupied)"
+        name = self.label or square_name(self.square)
+        return f"{name} ({'always' if self.occupied else 'never'} occupied)"
 
 
 @dataclass(frozen=True)
@@ -33,11 +39,14 @@ class LineFault:
     """A whole rank (``file`` False) or file misbehaving: a row or column line."""
 
     file: bool
-    index: int              # rank 0–7 or file 0–9
+    index: int              # rank 0–7 or file 0–9 (the hex board: its row or column line)
     kind: LineKind
+    label: str = field(default="", compare=False)      # "ranks 1 and 13" on the hex board
 
     @property
     def name(self) -> str:
+        if self.label:
+            return self.label
         return f"file {FILE_NAMES[self.index]}" if self.file else f"rank {self.index + 1}"
 
     @property
@@ -51,7 +60,8 @@ class LineFault:
             return (f"the {wire} line of {self.name} is shorted (to 3.3 V or another line), "
                     "or its pull is missing")
         if self.kind is LineKind.TOGETHER:
-            return f"the squares of {self.name} are joined: look for a short along its {wire}"
+            return (f"the {'cells' if self.label else 'squares'} of {self.name} are joined: "
+                    f"look for a short along its {wire}")
         return f"no square of {self.name} responds: check its {wire} wire and connector"
 
     def __str__(self) -> str:
@@ -67,12 +77,18 @@ LINES: tuple[tuple[bool, int, int], ...] = (
 
 
 class SweepTracker:
-    """Which squares read occupied, which empty, and which lines ever read mixed."""
+    """Which squares read occupied, which empty, and which lines ever read mixed
+    (``board``'s lines: the 8×10 board's ranks and files by default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, board: DiagBoard | None = None) -> None:
+        from .boards import SQUARE_BOARD
+
+        self.board = board or SQUARE_BOARD
+        self.lines = self.board.lines
+        self.every = self.board.all
         self.seen_occupied = 0
         self.seen_empty = 0
-        self.mixed = [False] * len(LINES)
+        self.mixed = [False] * len(self.lines)
 
     @property
     def both(self) -> int:
@@ -80,8 +96,9 @@ class SweepTracker:
 
     def feed(self, occupancy: int) -> None:
         self.seen_occupied |= occupancy
-        self.seen_empty |= ALL_SQUARES & ~occupancy
-        for i, (_, _, mask) in enumerate(LINES):
+        self.seen_empty |= self.every & ~occupancy
+        for i, line in enumerate(self.lines):
+            mask = line.mask
             if occupancy & mask not in (0, mask):
                 self.mixed[i] = True
 
@@ -91,19 +108,24 @@ class SweepTracker:
         both = self.both
         if not both:
             return (), ()
-        stuck = ALL_SQUARES & ~both
+        stuck = self.every & ~both
         faults: list[LineFault] = []
         explained = 0
-        for i, (is_file, index, mask) in enumerate(LINES):
+        named = self.board.noun != "square"
+        for i, line in enumerate(self.lines):
+            mask = line.mask
+            label = line.name if named else ""
             if stuck & mask == mask:
                 occupied = self.seen_occupied & mask
                 kind = (LineKind.ALWAYS_OCCUPIED if occupied == mask
                         else LineKind.NEVER_OCCUPIED if not occupied
                         else LineKind.NEVER_CHANGES)
-                faults.append(LineFault(is_file, index, kind))
+                faults.append(LineFault(line.file, line.index, kind, label))
                 explained |= mask
             elif not self.mixed[i] and both & mask:
-                faults.append(LineFault(is_file, index, LineKind.TOGETHER))
-        squares = tuple(StuckSquare(sq, bool(self.seen_occupied >> sq & 1))
-                        for sq in squares_in(stuck & ~explained))
+                faults.append(LineFault(line.file, line.index, LineKind.TOGETHER, label))
+        left = stuck & ~explained
+        squares = tuple(StuckSquare(sq, bool(self.seen_occupied >> sq & 1),
+                                    self.board.name(sq) if named else "")
+                        for sq in range(self.board.cells) if left >> sq & 1)
         return squares, tuple(faults)

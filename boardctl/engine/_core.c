@@ -4,19 +4,25 @@
  * The Python search (search.py) and the rules core (boardctl/rules) are the
  * reference; this is the same search on a mailbox board, some 30 times
  * faster, because a Pi must think as deep as Fairy-Max does in C.  It takes
- * everything that defines the game from Python at construction (board size,
- * castling preset, promotions, the squares pawns step twice from, the rules
- * core's Zobrist keys, the evaluation's square tables and weights), so a
- * position's hash here is its hash in the rules core, and
+ * everything that defines the game from Python at construction (the board
+ * and its moves, castling preset, promotions, the squares pawns step twice from, the rules
+ * core's Zobrist keys, the evaluation's square tables and weights, the
+ * search's numbers from params.py), so a position's hash here is its hash in
+ * the rules core, it holds no tuning number of its own
+ * (tests/engine/test_params.py), and
  * tests/engine/test_core.py checks move lists, perft counts, hashes and
  * evaluations against the Python code.
  *
- * Board: 16 columns by 16 rows with three rows and columns of padding, so
- * a falcon's or knight's step never leaves the array; OFF marks padding.
+ * Board: a mailbox that core.py lays out from the rules core's geometry,
+ * rectangle or hexagon alike: the board's cells in a grid with enough
+ * padding (OFF) around them that no leap leaves the array and every slide
+ * stops on it, and every king step, knight leap, line, falcon move (with
+ * its three paths) and pawn step as an offset in that grid.  On a hexagon
+ * (grid = 0) there is no castling and no term of files and ranks.
  * Pieces are coded as in boardctl/rules/pieces.py: type | colour << 3.
- * Moves inside: from | to << 8 | promo << 16 | flag << 20 (mailbox squares);
+ * Moves inside: from | to << 10 | promo << 20 | flag << 24 (mailbox cells);
  * Python sees the rules core's packed codes (from | to << 7 | promo << 14 |
- * flag << 17, squares numbered rank * files + file).
+ * flag << 17, cells numbered as the rules core numbers them).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,9 +31,12 @@
 #include <string.h>
 #include <time.h>
 
-#define STRIDE 16
-#define PAD 3
-#define NSQ 256
+#define NSQ 576           /* mailbox cells: the hexagon's 23 x 23 fits */
+#define MAX_CELLS 128     /* the rules core's cells: 7 bits of its move codes */
+#define MAX_STEPS 12      /* king steps (8 on a rectangle, 12 on a hexagon) */
+#define MAX_LINES 6       /* rook or bishop directions */
+#define MAX_FALCON 24     /* falcon destinations (16 or 24) */
+#define NPATHS 3          /* paths to each */
 #define OFF 0x20
 #define PAWN 1
 #define KNIGHT 2
@@ -37,77 +46,47 @@
 #define KING 6
 #define FALCON 7
 #define BLACKBIT 8
+#define TYPE_MASK 7
+#define COLOUR_SHIFT 3
 
 #define F_DOUBLE 1
 #define F_EP 2
 #define F_CASTLE 3
 
-#define MAX_PLY 96
+/* Sizes of arrays only: every number that tunes the search or the
+ * evaluation comes from Python (params.core_search, evaluate.core_weights). */
+#define PLY_CAPACITY 128  /* the deepest search params.MAX_PLY may ask for */
 #define MAX_STACK 1024
 #define MAX_MOVES 320
-#define MATE 30000
-#define MATE_BOUND (MATE - 1000)
-#define INF 32000
+#define MAX_FILES 16
+#define MAX_FUTILITY 8
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
-#define CHECK_EVERY 4096
-#define NWEIGHTS 22       /* evaluate.CORE_WEIGHTS */
+#define NWEIGHTS 29       /* len(evaluate.core_weights()) */
+#define NSEARCH 18        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
+/* Ordering keys: the table's move, then captures and promotions (by value),
+ * then killers, then quiet moves by history (below HISTORY_LIMIT < KEY_KILLER). */
+#define KEY_TT (1 << 30)
+#define KEY_CAPTURE (1 << 24)
+#define KEY_KILLER (1 << 23)
+#define ORDER_SCALE 16    /* MVV-LVA: the victim's value counts this many times the attacker's */
 
 typedef uint32_t Move;
-#define M_FROM(m) ((int)((m) & 255))
-#define M_TO(m) ((int)(((m) >> 8) & 255))
-#define M_PROMO(m) ((int)(((m) >> 16) & 15))
-#define M_FLAG(m) ((int)((m) >> 20))
-#define MOVE(f, t, p, fl) ((Move)(f) | (Move)(t) << 8 | (Move)(p) << 16 | (Move)(fl) << 20)
+#define M_FROM(m) ((int)((m) & 1023))
+#define M_TO(m) ((int)(((m) >> 10) & 1023))
+#define M_PROMO(m) ((int)(((m) >> 20) & 15))
+#define M_FLAG(m) ((int)((m) >> 24))
+#define MOVE(f, t, p, fl) ((Move)(f) | (Move)(t) << 10 | (Move)(p) << 20 | (Move)(fl) << 24)
 
-static const int KNIGHT_STEPS[8] = {33, 31, 18, 14, -14, -18, -31, -33};
-static const int KING_STEPS[8] = {1, -1, 16, -16, 17, 15, -15, -17};
-static const int ROOK_DIRS[4] = {1, -1, 16, -16};
-static const int BISHOP_DIRS[4] = {17, 15, -15, -17};
-/* Ordering values by piece type (search.py's ORDER_VALUE). */
-static const int ORDER_VALUE[8] = {0, 100, 310, 335, 480, 950, 2000, 560};
-
-/* The falcon's 16 destinations, each with three paths of two squares. */
-typedef struct { int to; int path[3][2]; } FalconStep;
-static FalconStep FALCON_STEPS[16];
-
-static void init_falcon(void) {
-    int n = 0;
-    for (int dx = -3; dx <= 3; dx++) {
-        for (int dy = -3; dy <= 3; dy++) {
-            int ax = abs(dx), ay = abs(dy);
-            int camel = (ax == 1 && ay == 3) || (ax == 3 && ay == 1);
-            int zebra = (ax == 2 && ay == 3) || (ax == 3 && ay == 2);
-            if (!camel && !zebra) continue;
-            int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-            int twice, once;          /* the repeated step and the single one */
-            if (camel) {
-                int diag = sy * STRIDE + sx;
-                int straight = ay == 3 ? sy * STRIDE : sx;
-                twice = straight; once = diag;
-            } else {
-                int diag = sy * STRIDE + sx;
-                int straight = ay == 3 ? sy * STRIDE : sx;
-                twice = diag; once = straight;
-            }
-            FalconStep *f = &FALCON_STEPS[n++];
-            f->to = dy * STRIDE + dx;
-            int orders[3][3] = {{twice, twice, once}, {twice, once, twice}, {once, twice, twice}};
-            for (int p = 0; p < 3; p++) {
-                f->path[p][0] = orders[p][0];
-                f->path[p][1] = orders[p][0] + orders[p][1];
-            }
-        }
-    }
-}
+/* A falcon move: its destination and the two cells each path crosses. */
+typedef struct { int to; int path[NPATHS][2]; } FalconStep;
 
 typedef struct {
     Move move;
     uint8_t captured;
     uint8_t castling;
-    uint8_t ep;
-    uint8_t pad;
+    uint16_t ep;
     int halfmove;
     int mg, eg;
     uint64_t hash, epkey;
@@ -125,20 +104,39 @@ typedef struct {
     PyObject_HEAD
     /* the game */
     int files, ranks, king_file, castle_min, castle_max, judged_after;
+    int grid;                /* a rectangle: files, ranks, castling and the pawn terms */
+    /* The board as Python describes it (core.py): a mailbox of nsq cells,
+     * the rules core's cells among padding wide enough for the longest
+     * leap, and every step as an offset in it. */
+    int nsq, ncells, cells[MAX_CELLS];
+    int nking, king_steps[MAX_STEPS], nknight, knight_steps[MAX_STEPS];
+    int nrook, nbishop, lines[2 * MAX_LINES];   /* the rook's directions, then the bishop's */
+    int nfalcon;
+    FalconStep falcon[MAX_FALCON];
+    int push[2], capture[2][2];                  /* pawns, by colour */
+    uint8_t near_king[2 * NSQ];                  /* by cell - king + NSQ: the king's zone */
     uint8_t double_from[NSQ]; /* bit c: a pawn of colour c may step twice from here */
+    uint8_t promotes[NSQ];    /* bit c: a pawn of colour c promotes on arriving here */
+    int file_at[NSQ], rank_at[NSQ];
     int npromos;
     int promos[5];
     int sq2py[NSQ];
-    int py2sq[128];
+    int py2sq[MAX_CELLS];
     uint8_t rights_lost[NSQ];
     int rook_home[4];        /* bit i of the rights: white a-side, white far, black a, black far */
-    uint64_t zpiece[16][NSQ], zblack, zcastle[16], zep[16];
+    uint64_t zpiece[16][NSQ], zblack, zcastle[16], zep[NSQ];
     /* evaluation */
     int mgt[16][NSQ], egt[16][NSQ];
-    int bishop_pair, falcon_mobility, doubled, isolated, passed[16], rook_open, rook_half, shield;
+    int bishop_pair, falcon_mobility, doubled, isolated, passed[MAX_FILES], rook_open, rook_half;
+    int shield;
     int mobility[8], baseline[8], zone_weight[8], danger_scale, danger_cap;
     int contempt;
-    int full_phase;
+    int full_phase, phase_weight[8], danger_divisor;
+    /* the search's numbers (params.py) */
+    int mate, mate_bound, inf, max_ply, check_every, null_min_depth, null_reduction, null_deeper;
+    int lazy_margin, reverse_futility, reverse_depth, delta_margin;
+    int lmr_min_depth, lmr_min_moves, lmr_more_after, history_limit, fifty_moves;
+    int nfutility, futility[MAX_FUTILITY], order_value[8];
     /* the position */
     uint8_t board[NSQ];
     int turn, castling, ep, halfmove, king[2], count[16], mg, eg;
@@ -150,8 +148,8 @@ typedef struct {
     /* the search */
     TTEntry *tt;
     uint64_t tt_mask;
-    Move killers[MAX_PLY + 2][2];
-    int32_t history[NSQ * NSQ];
+    Move killers[PLY_CAPACITY + 2][2];
+    int32_t *history;        /* nsq x nsq, by from and to */
     uint64_t nodes, node_limit, next_check;
     int seldepth, stopped, busy;
     double deadline;
@@ -168,15 +166,9 @@ static double now(void) {
 }
 
 static inline int sq_of(const Core *c, int file, int rank) {
-    (void)c;
-    return (rank + PAD) * STRIDE + file + PAD;
+    return c->py2sq[rank * c->files + file];
 }
-static inline int file_of(int sq) { return (sq & 15) - PAD; }
-static inline int rank_of(int sq) { return (sq >> 4) - PAD; }
-static inline int near(int sq, int king) {
-    int df = (sq & 15) - (king & 15), dr = (sq >> 4) - (king >> 4);
-    return df >= -1 && df <= 1 && dr >= -1 && dr <= 1;
-}
+static inline int near(const Core *c, int sq, int king) { return c->near_king[sq - king + NSQ]; }
 static inline int floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* ------------------------------------------------------------- attacks */
@@ -189,27 +181,28 @@ static inline int falcon_open(const uint8_t *b, int sq, const FalconStep *f) {
 
 static int attacked(const Core *c, int sq, int by) {
     const uint8_t *b = c->board;
-    int col = by << 3;
-    if (by == 0) {
-        if (b[sq - 15] == PAWN || b[sq - 17] == PAWN) return 1;
-    } else {
-        if (b[sq + 15] == (PAWN | BLACKBIT) || b[sq + 17] == (PAWN | BLACKBIT)) return 1;
+    int col = by << COLOUR_SHIFT;
+    uint8_t pawn = PAWN | col;
+    if (b[sq - c->capture[by][0]] == pawn || b[sq - c->capture[by][1]] == pawn) return 1;
+    /* As many knight leaps as king steps, as many rook lines as bishop
+     * lines, on either shape (read_board checks): one loop each. */
+    const int *kn = c->knight_steps, *ki = c->king_steps;
+    for (int i = 0, n = c->nking; i < n; i++) {
+        if (b[sq + kn[i]] == (KNIGHT | col)) return 1;
+        if (b[sq + ki[i]] == (KING | col)) return 1;
     }
-    for (int i = 0; i < 8; i++) {
-        if (b[sq + KNIGHT_STEPS[i]] == (KNIGHT | col)) return 1;
-        if (b[sq + KING_STEPS[i]] == (KING | col)) return 1;
-    }
-    for (int i = 0; i < 4; i++) {
-        int d = ROOK_DIRS[i], t = sq + d;
+    const int *rook = c->lines, *bishop = c->lines + c->nrook;
+    for (int i = 0, n = c->nrook; i < n; i++) {
+        int d = rook[i], t = sq + d;
         while (!b[t]) t += d;
         if (b[t] == (ROOK | col) || b[t] == (QUEEN | col)) return 1;
-        d = BISHOP_DIRS[i]; t = sq + d;
+        d = bishop[i]; t = sq + d;
         while (!b[t]) t += d;
         if (b[t] == (BISHOP | col) || b[t] == (QUEEN | col)) return 1;
     }
     if (c->count[FALCON | col]) {
-        for (int i = 0; i < 16; i++) {
-            const FalconStep *f = &FALCON_STEPS[i];
+        for (int i = 0; i < c->nfalcon; i++) {
+            const FalconStep *f = &c->falcon[i];
             if (b[sq + f->to] == (FALCON | col) && falcon_open(b, sq, f)) return 1;
         }
     }
@@ -221,12 +214,12 @@ static inline int in_check(const Core *c) { return attacked(c, c->king[c->turn],
 /* ---------------------------------------------------------- generation */
 
 static inline int enemy_or_empty(uint8_t p, int us) {
-    return !p || (p != OFF && (p >> 3) != us);
+    return !p || (p != OFF && (p >> COLOUR_SHIFT) != us);
 }
-static inline int enemy(uint8_t p, int us) { return p && p != OFF && (p >> 3) != us; }
+static inline int enemy(uint8_t p, int us) { return p && p != OFF && (p >> COLOUR_SHIFT) != us; }
 
 static void castle_rook_squares(const Core *c, int kfrom, int kto, int *rfrom, int *rto) {
-    int base = kfrom - file_of(kfrom);
+    int base = kfrom - c->file_at[kfrom];
     if (kto < kfrom) { *rfrom = base; *rto = kto + 1; }
     else { *rfrom = base + c->files - 1; *rto = kto - 1; }
 }
@@ -256,7 +249,7 @@ static int gen_castles(Core *c, Move *out, int n) {
         for (int sq = king + step; sq != rook; sq += step)
             if (c->board[sq]) { blocked = 1; break; }
         if (blocked) continue;
-        int room = abs(file_of(rook) - file_of(king)) - 1;
+        int room = abs(c->file_at[rook] - c->file_at[king]) - 1;
         int high = c->castle_max < 0 || c->castle_max > room ? room : c->castle_max;
         if (high < c->castle_min) continue;
         for (int d = 1; d <= high; d++) {
@@ -275,8 +268,8 @@ static int gen_castles(Core *c, Move *out, int n) {
     return n;
 }
 
-static int add_pawn_move(const Core *c, Move *out, int n, int from, int to, int last) {
-    if (last) {
+static int add_pawn_move(const Core *c, Move *out, int n, int from, int to) {
+    if (c->promotes[to] >> c->turn & 1) {
         for (int i = 0; i < c->npromos; i++) out[n++] = MOVE(from, to, c->promos[i], 0);
     } else {
         out[n++] = MOVE(from, to, 0, 0);
@@ -289,33 +282,33 @@ static int add_pawn_move(const Core *c, Move *out, int n, int from, int to, int 
 static int generate(Core *c, Move *out, int captures_only) {
     const uint8_t *b = c->board;
     int us = c->turn, n = 0;
-    int fwd = us == 0 ? STRIDE : -STRIDE;
-    int last_rank = us == 0 ? c->ranks - 1 : 0;
-    for (int r = 0; r < c->ranks; r++) {
-        for (int f = 0; f < c->files; f++) {
-            int sq = (r + PAD) * STRIDE + f + PAD;
+    int fwd = c->push[us], west = c->capture[us][0], east = c->capture[us][1];
+    for (int cell = 0; cell < c->ncells; cell++) {
+        {
+            int sq = c->cells[cell];
             uint8_t p = b[sq];
-            if (!p || (p >> 3) != us) continue;
-            int type = p & 7;
+            if (!p || (p >> COLOUR_SHIFT) != us) continue;
+            int type = p & TYPE_MASK;
             switch (type) {
             case PAWN: {
                 int to = sq + fwd;
-                int last = rank_of(to) == last_rank;
                 if (!b[to]) {
-                    if (!captures_only || last) n = add_pawn_move(c, out, n, sq, to, last);
+                    if (!captures_only || (c->promotes[to] >> us & 1))
+                        n = add_pawn_move(c, out, n, sq, to);
                     if (!captures_only && (c->double_from[sq] >> us & 1) && !b[to + fwd])
                         out[n++] = MOVE(sq, to + fwd, 0, F_DOUBLE);
                 }
-                if (enemy(b[to - 1], us)) n = add_pawn_move(c, out, n, sq, to - 1, last);
-                if (enemy(b[to + 1], us)) n = add_pawn_move(c, out, n, sq, to + 1, last);
-                if (c->ep && (to - 1 == c->ep || to + 1 == c->ep))
+                if (enemy(b[sq + west], us)) n = add_pawn_move(c, out, n, sq, sq + west);
+                if (enemy(b[sq + east], us)) n = add_pawn_move(c, out, n, sq, sq + east);
+                if (c->ep && (sq + west == c->ep || sq + east == c->ep))
                     out[n++] = MOVE(sq, c->ep, 0, F_EP);
                 break;
             }
             case KNIGHT:
             case KING: {
-                const int *steps = type == KNIGHT ? KNIGHT_STEPS : KING_STEPS;
-                for (int i = 0; i < 8; i++) {
+                const int *steps = type == KNIGHT ? c->knight_steps : c->king_steps;
+                int nsteps = type == KNIGHT ? c->nknight : c->nking;
+                for (int i = 0; i < nsteps; i++) {
                     int to = sq + steps[i];
                     uint8_t t = b[to];
                     if (captures_only ? enemy(t, us) : enemy_or_empty(t, us))
@@ -324,8 +317,8 @@ static int generate(Core *c, Move *out, int captures_only) {
                 break;
             }
             case FALCON:
-                for (int i = 0; i < 16; i++) {
-                    const FalconStep *fs = &FALCON_STEPS[i];
+                for (int i = 0; i < c->nfalcon; i++) {
+                    const FalconStep *fs = &c->falcon[i];
                     int to = sq + fs->to;
                     uint8_t t = b[to];
                     if (!(captures_only ? enemy(t, us) : enemy_or_empty(t, us))) continue;
@@ -333,9 +326,10 @@ static int generate(Core *c, Move *out, int captures_only) {
                 }
                 break;
             default: {
-                int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
+                int first = type == BISHOP ? c->nrook : 0;
+                int last = type == ROOK ? c->nrook : c->nrook + c->nbishop;
                 for (int i = first; i < last; i++) {
-                    int d = i < 4 ? ROOK_DIRS[i] : BISHOP_DIRS[i - 4];
+                    int d = c->lines[i];
                     int to = sq + d;
                     while (!b[to]) {
                         if (!captures_only) out[n++] = MOVE(sq, to, 0, 0);
@@ -374,7 +368,7 @@ static void make(Core *c, Move m) {
     int from = M_FROM(m), to = M_TO(m), flag = M_FLAG(m), promo = M_PROMO(m);
     int us = c->turn;
     uint8_t piece = c->board[from];
-    u->move = m; u->castling = (uint8_t)c->castling; u->ep = (uint8_t)c->ep;
+    u->move = m; u->castling = (uint8_t)c->castling; u->ep = (uint16_t)c->ep;
     u->halfmove = c->halfmove; u->mg = c->mg; u->eg = c->eg; u->hash = c->hash; u->epkey = c->epkey;
     c->hash ^= c->epkey ^ c->zblack;
     c->epkey = 0;
@@ -395,20 +389,20 @@ static void make(Core *c, Move m) {
         u->captured = captured;
         if (captured) take(c, to);
         take(c, from);
-        put(c, to, promo ? promo | us << 3 : piece);
-        if ((piece & 7) == KING) c->king[us] = to;
-        if ((piece & 7) == PAWN || captured) c->halfmove = 0; else c->halfmove++;
+        put(c, to, promo ? promo | us << COLOUR_SHIFT : piece);
+        if ((piece & TYPE_MASK) == KING) c->king[us] = to;
+        if ((piece & TYPE_MASK) == PAWN || captured) c->halfmove = 0; else c->halfmove++;
         if (flag == F_DOUBLE) {
             int ep = (from + to) / 2;
             c->ep = ep;
-            uint8_t theirs = PAWN | (us ^ 1) << 3;
-            int ahead = us == 0 ? STRIDE : -STRIDE;
-            if (c->board[ep + ahead - 1] == theirs || c->board[ep + ahead + 1] == theirs) {
-                c->epkey = c->zep[file_of(ep)];
+            uint8_t theirs = PAWN | (us ^ 1) << COLOUR_SHIFT;
+            const int *takes = c->capture[us ^ 1];
+            if (c->board[ep - takes[0]] == theirs || c->board[ep - takes[1]] == theirs) {
+                c->epkey = c->zep[ep];
                 c->hash ^= c->epkey;
             }
         } else if (flag == F_EP) {
-            take(c, us == 0 ? to - STRIDE : to + STRIDE);
+            take(c, to - c->push[us]);
             c->halfmove = 0;
         }
     }
@@ -440,16 +434,16 @@ static void unmake(Core *c) {
         } else {
             uint8_t piece = c->board[to];
             c->count[piece]--;
-            if (M_PROMO(m)) piece = PAWN | us << 3;
+            if (M_PROMO(m)) piece = PAWN | us << COLOUR_SHIFT;
             c->count[piece]++;
             c->board[from] = piece;
             c->board[to] = u->captured;
             if (u->captured) c->count[u->captured]++;
-            if ((piece & 7) == KING) c->king[us] = from;
+            if ((piece & TYPE_MASK) == KING) c->king[us] = from;
             if (flag == F_EP) {
-                int victim = us == 0 ? to - STRIDE : to + STRIDE;
-                c->board[victim] = PAWN | (us ^ 1) << 3;
-                c->count[PAWN | (us ^ 1) << 3]++;
+                int victim = to - c->push[us];
+                c->board[victim] = PAWN | (us ^ 1) << COLOUR_SHIFT;
+                c->count[PAWN | (us ^ 1) << COLOUR_SHIFT]++;
             }
         }
     }
@@ -459,7 +453,7 @@ static void unmake(Core *c) {
 
 static void make_null(Core *c) {
     Undo *u = &c->stack[c->sp++];
-    u->move = 0; u->castling = (uint8_t)c->castling; u->ep = (uint8_t)c->ep;
+    u->move = 0; u->castling = (uint8_t)c->castling; u->ep = (uint16_t)c->ep;
     u->halfmove = c->halfmove; u->mg = c->mg; u->eg = c->eg; u->hash = c->hash; u->epkey = c->epkey;
     c->hash ^= c->epkey ^ c->zblack;
     c->epkey = 0; c->ep = 0;
@@ -490,9 +484,9 @@ static int legal_moves(Core *c, Move *out) {
 /* ----------------------------------------------------------- evaluation */
 
 static int phase_of(const Core *c) {
-    const int *k = c->count;
-    int phase = k[KNIGHT] + k[KNIGHT | 8] + k[BISHOP] + k[BISHOP | 8]
-        + 2 * (k[ROOK] + k[ROOK | 8] + k[FALCON] + k[FALCON | 8]) + 4 * (k[QUEEN] + k[QUEEN | 8]);
+    int phase = 0;
+    for (int type = PAWN; type <= FALCON; type++)
+        phase += c->phase_weight[type] * (c->count[type] + c->count[type | BLACKBIT]);
     return phase < c->full_phase ? phase : c->full_phase;
 }
 
@@ -508,69 +502,77 @@ static int material(const Core *c) {
 
 static int shield(const Core *c, int colour) {
     int king = c->king[colour];
-    int forward = rank_of(king) + (colour == 0 ? 1 : -1);
+    int forward = c->rank_at[king] + (colour == 0 ? 1 : -1);
     if (forward < 0 || forward >= c->ranks) return 0;
-    int file = file_of(king), n = 0;
-    uint8_t pawn = PAWN | colour << 3;
+    int file = c->file_at[king], n = 0;
+    uint8_t pawn = PAWN | colour << COLOUR_SHIFT;
     for (int f = file - 1; f <= file + 1; f++)
         if (f >= 0 && f < c->files && c->board[sq_of(c, f, forward)] == pawn) n++;
     return c->shield * n;
 }
 
-/* evaluate.py's Evaluator.evaluate, term for term. */
+/* evaluate.py's Evaluator.evaluate (HexEvaluator's on a hexagon, where the
+ * terms of files and ranks are left out), term for term. */
 static int evaluate(const Core *c) {
     const uint8_t *b = c->board;
     int phase = phase_of(c);
     int score = tapered(c, phase);
-    int pawns[2][16] = {{0}}, lo[2][16], hi[2][16];
-    int rooks[32], nrooks = 0;
-    for (int f = 0; f < 16; f++) { lo[0][f] = lo[1][f] = 99; hi[0][f] = hi[1][f] = -1; }
+    int pawns[2][MAX_FILES] = {{0}}, lo[2][MAX_FILES], hi[2][MAX_FILES];
+    int rooks[MAX_CELLS], nrooks = 0;
+    for (int f = 0; f < c->files; f++) {
+        lo[0][f] = lo[1][f] = c->ranks;
+        hi[0][f] = hi[1][f] = -1;
+    }
     int units[2] = {0, 0}, attackers[2] = {0, 0};
-    for (int r = 0; r < c->ranks; r++) {
-        for (int f = 0; f < c->files; f++) {
-            int sq = (r + PAD) * STRIDE + f + PAD;
+    for (int cell = 0; cell < c->ncells; cell++) {
+        {
+            int sq = c->cells[cell];
             uint8_t p = b[sq];
             if (!p) continue;
-            int colour = p >> 3, type = p & 7, sign = colour ? -1 : 1;
+            int colour = p >> COLOUR_SHIFT, type = p & TYPE_MASK, sign = colour ? -1 : 1;
             if (type == PAWN) {
-                pawns[colour][f]++;
-                if (r < lo[colour][f]) lo[colour][f] = r;
-                if (r > hi[colour][f]) hi[colour][f] = r;
+                if (c->grid) {
+                    int f = c->file_at[sq], r = c->rank_at[sq];
+                    pawns[colour][f]++;
+                    if (r < lo[colour][f]) lo[colour][f] = r;
+                    if (r > hi[colour][f]) hi[colour][f] = r;
+                }
                 continue;
             }
             if (type == KING) continue;
-            if (type == ROOK && nrooks < 32) rooks[nrooks++] = sq;
+            if (type == ROOK) rooks[nrooks++] = sq;
             /* Squares reached (mobility: not onto an own piece) and how many
              * of them lie next to the enemy king (king-zone pressure). */
             int reach = 0, zone = 0, ek = c->king[colour ^ 1];
             if (type == FALCON) {
-                for (int i = 0; i < 16; i++) {
-                    const FalconStep *fs = &FALCON_STEPS[i];
+                for (int i = 0; i < c->nfalcon; i++) {
+                    const FalconStep *fs = &c->falcon[i];
                     int to = sq + fs->to;
                     uint8_t t = b[to];
                     if (t == OFF || !falcon_open(b, sq, fs)) continue;
-                    if (!t || (t >> 3) != colour) reach++;
-                    zone += near(to, ek);
+                    if (!t || (t >> COLOUR_SHIFT) != colour) reach++;
+                    zone += near(c, to, ek);
                 }
                 score += sign * c->falcon_mobility * reach;
             } else {
                 if (type == KNIGHT) {
-                    for (int i = 0; i < 8; i++) {
-                        int to = sq + KNIGHT_STEPS[i];
+                    for (int i = 0; i < c->nknight; i++) {
+                        int to = sq + c->knight_steps[i];
                         uint8_t t = b[to];
                         if (t == OFF) continue;
-                        if (!t || (t >> 3) != colour) reach++;
-                        zone += near(to, ek);
+                        if (!t || (t >> COLOUR_SHIFT) != colour) reach++;
+                        zone += near(c, to, ek);
                     }
                 } else {
-                    int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
+                    int first = type == BISHOP ? c->nrook : 0;
+                    int last = type == ROOK ? c->nrook : c->nrook + c->nbishop;
                     for (int i = first; i < last; i++) {
-                        int d = i < 4 ? ROOK_DIRS[i] : BISHOP_DIRS[i - 4];
+                        int d = c->lines[i];
                         int to = sq + d;
-                        for (; !b[to]; to += d) { reach++; zone += near(to, ek); }
+                        for (; !b[to]; to += d) { reach++; zone += near(c, to, ek); }
                         if (b[to] != OFF) {
-                            if ((b[to] >> 3) != colour) reach++;
-                            zone += near(to, ek);
+                            if ((b[to] >> COLOUR_SHIFT) != colour) reach++;
+                            zone += near(c, to, ek);
                         }
                     }
                 }
@@ -586,13 +588,14 @@ static int evaluate(const Core *c) {
      * join in, and fades with the material left to attack. */
     for (int colour = 0; colour < 2; colour++) {
         if (attackers[colour] < 2) continue;
-        int danger = units[colour] * units[colour] * c->danger_scale / 16;
+        int danger = units[colour] * units[colour] * c->danger_scale / c->danger_divisor;
         if (danger > c->danger_cap) danger = c->danger_cap;
         danger = danger * phase / c->full_phase;
         score += colour ? -danger : danger;
     }
     if (c->count[BISHOP] >= 2) score += c->bishop_pair;
-    if (c->count[BISHOP | 8] >= 2) score -= c->bishop_pair;
+    if (c->count[BISHOP | BLACKBIT] >= 2) score -= c->bishop_pair;
+    if (!c->grid) return c->turn == 0 ? score : -score;
     for (int f = 0; f < c->files; f++) {
         for (int colour = 0; colour < 2; colour++) {
             int count = pawns[colour][f];
@@ -614,12 +617,12 @@ static int evaluate(const Core *c) {
                     if (g >= 0 && g < c->files && pawns[other][g] && lo[other][g] < front) passed = 0;
                 advanced = c->ranks - 1 - front;
             }
-            if (passed) score += sign * c->passed[advanced < 15 ? advanced : 15];
+            if (passed) score += sign * c->passed[advanced < MAX_FILES - 1 ? advanced : MAX_FILES - 1];
         }
     }
     if (phase * 2 > c->full_phase) score += shield(c, 0) - shield(c, 1);
     for (int i = 0; i < nrooks; i++) {
-        int sq = rooks[i], f = file_of(sq), colour = b[sq] >> 3;
+        int sq = rooks[i], f = c->file_at[sq], colour = b[sq] >> COLOUR_SHIFT;
         int bonus;
         if (!pawns[0][f] && !pawns[1][f]) bonus = c->rook_open;
         else if (!pawns[colour][f]) bonus = c->rook_half;
@@ -631,15 +634,10 @@ static int evaluate(const Core *c) {
 
 /* -------------------------------------------------------------- search */
 
-#define LAZY_MARGIN 350   /* search.py LAZY_MARGIN */
-#define REVERSE_FUTILITY 110
-#define ASPIRATION 40
-static const int FUTILITY[3] = {0, 150, 300};
-
-/* Called when the node count reaches next_check: every CHECK_EVERY nodes,
+/* Called when the node count reaches next_check: every check_every nodes,
  * and exactly at the node limit. */
 static void check_limits(Core *c) {
-    c->next_check = c->nodes + CHECK_EVERY;
+    c->next_check = c->nodes + c->check_every;
     if (c->node_limit) {
         if (c->nodes >= c->node_limit) { c->stopped = 1; return; }
         if (c->next_check > c->node_limit) c->next_check = c->node_limit;
@@ -673,7 +671,7 @@ static int repeated(const Core *c) {
 }
 
 static int has_pieces(const Core *c) {
-    int col = c->turn << 3;
+    int col = c->turn << COLOUR_SHIFT;
     const int *k = c->count;
     return k[KNIGHT | col] + k[BISHOP | col] + k[ROOK | col] + k[QUEEN | col] + k[FALCON | col] > 0;
 }
@@ -681,7 +679,7 @@ static int has_pieces(const Core *c) {
 static inline int victim_of(const Core *c, Move m) {
     if (M_FLAG(m) == F_EP) return PAWN;
     if (M_FLAG(m) == F_CASTLE) return 0;
-    return c->board[M_TO(m)] & 7;
+    return c->board[M_TO(m)] & TYPE_MASK;
 }
 
 static void score_moves(const Core *c, const Move *moves, int *keys, int n, Move tt_move, int ply) {
@@ -689,13 +687,13 @@ static void score_moves(const Core *c, const Move *moves, int *keys, int n, Move
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int victim = victim_of(c, m), promo = M_PROMO(m);
-        if (m == tt_move) keys[i] = 1 << 30;
-        else if (victim) keys[i] = (1 << 24) + ORDER_VALUE[victim] * 16
-            - ORDER_VALUE[c->board[M_FROM(m)] & 7] / 16;
-        else if (promo) keys[i] = (1 << 24) + ORDER_VALUE[promo] * 16;
-        else if (m == k[0]) keys[i] = 1 << 23;
-        else if (m == k[1]) keys[i] = (1 << 23) - 1;
-        else keys[i] = c->history[M_FROM(m) * NSQ + M_TO(m)];
+        if (m == tt_move) keys[i] = KEY_TT;
+        else if (victim) keys[i] = KEY_CAPTURE + c->order_value[victim] * ORDER_SCALE
+            - c->order_value[c->board[M_FROM(m)] & TYPE_MASK] / ORDER_SCALE;
+        else if (promo) keys[i] = KEY_CAPTURE + c->order_value[promo] * ORDER_SCALE;
+        else if (m == k[0]) keys[i] = KEY_KILLER;
+        else if (m == k[1]) keys[i] = KEY_KILLER - 1;
+        else keys[i] = c->history[M_FROM(m) * c->nsq + M_TO(m)];
     }
 }
 
@@ -719,13 +717,13 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
     int keys[MAX_MOVES];
     int n;
     if (check) {
-        best = -INF;
+        best = -c->inf;
         n = generate(c, moves, 0);
     } else {
         best = material(c);
-        if (best - LAZY_MARGIN >= beta) return best;
-        if (best + LAZY_MARGIN > alpha) best = evaluate(c);
-        if (best >= beta || ply >= MAX_PLY) return best;
+        if (best - c->lazy_margin >= beta) return best;
+        if (best + c->lazy_margin > alpha) best = evaluate(c);
+        if (best >= beta || ply >= c->max_ply) return best;
         if (best > alpha) alpha = best;
         n = generate(c, moves, 1);
     }
@@ -733,10 +731,10 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int victim = victim_of(c, m), promo = M_PROMO(m);
-        int gain = ORDER_VALUE[victim] + (promo ? ORDER_VALUE[promo] : 0);
-        if (!check && best + gain + 200 < alpha) continue;  /* delta pruning */
+        int gain = c->order_value[victim] + (promo ? c->order_value[promo] : 0);
+        if (!check && best + gain + c->delta_margin < alpha) continue;  /* delta pruning */
         moves[k] = m;
-        keys[k++] = gain * 16 - ORDER_VALUE[c->board[M_FROM(m)] & 7] / 16;
+        keys[k++] = gain * ORDER_SCALE - c->order_value[c->board[M_FROM(m)] & TYPE_MASK] / ORDER_SCALE;
     }
     int legal = 0;
     for (int i = 0; i < k; i++) {
@@ -754,20 +752,20 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
             }
         }
     }
-    if (check && !legal) return -MATE + ply;
+    if (check && !legal) return -c->mate + ply;
     return best;
 }
 
 static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_null) {
     if (++c->nodes >= c->next_check) check_limits(c);
     if (c->stopped) return 0;
-    if (c->halfmove >= 100 || repeated(c)) return draw_score(c, ply);
-    if (alpha < -MATE + ply) alpha = -MATE + ply;
-    if (beta > MATE - ply - 1) beta = MATE - ply - 1;
+    if (c->halfmove >= c->fifty_moves || repeated(c)) return draw_score(c, ply);
+    if (alpha < -c->mate + ply) alpha = -c->mate + ply;
+    if (beta > c->mate - ply - 1) beta = c->mate - ply - 1;
     if (alpha >= beta) return alpha;
     int check = in_check(c);
     if (check) depth++;
-    if (depth <= 0 || ply >= MAX_PLY) return quiesce(c, alpha, beta, ply);
+    if (depth <= 0 || ply >= c->max_ply) return quiesce(c, alpha, beta, ply);
     uint64_t key = c->hash;
     TTEntry *e = &c->tt[key & c->tt_mask];
     Move tt_move = 0;
@@ -776,31 +774,33 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
         tt_move = e->move;
         if (e->depth >= depth && !pv_node) {
             int s = e->score;
-            if (s > MATE_BOUND) s -= ply; else if (s < -MATE_BOUND) s += ply;
+            if (s > c->mate_bound) s -= ply; else if (s < -c->mate_bound) s += ply;
             if (e->flag == EXACT || (e->flag == LOWER && s >= beta) || (e->flag == UPPER && s <= alpha))
                 return s;
         }
     }
-    int stat = -INF;
+    int stat = -c->inf;
     if (!check && !pv_node) {
         stat = evaluate(c);
-        if (depth <= 3 && abs(beta) < MATE_BOUND && stat - REVERSE_FUTILITY * depth >= beta) return stat;
+        if (depth <= c->reverse_depth && abs(beta) < c->mate_bound
+            && stat - c->reverse_futility * depth >= beta) return stat;
     }
-    if (allow_null && !pv_node && !check && depth >= 3 && has_pieces(c) && stat >= beta) {
+    if (allow_null && !pv_node && !check && depth >= c->null_min_depth && has_pieces(c)
+        && stat >= beta) {
         make_null(c);
-        int reduce = 2 + (depth >= 6);
+        int reduce = c->null_reduction + (depth >= c->null_deeper);
         int score = -negamax(c, depth - 1 - reduce, -beta, -beta + 1, ply + 1, 0);
         unmake(c);
         if (c->stopped) return 0;
-        if (score >= beta && score < MATE_BOUND) return beta;
+        if (score >= beta && score < c->mate_bound) return beta;
     }
     Move moves[MAX_MOVES];
     int keys[MAX_MOVES];
     int n = generate(c, moves, 0);
     score_moves(c, moves, keys, n, tt_move, ply);
-    int futile = depth < 3 && !check && !pv_node && abs(alpha) < MATE_BOUND
-        && stat + FUTILITY[depth] <= alpha;
-    int best = -INF, flag = UPPER, legal = 0;
+    int futile = depth < c->nfutility && !check && !pv_node && abs(alpha) < c->mate_bound
+        && stat + c->futility[depth] <= alpha;
+    int best = -c->inf, flag = UPPER, legal = 0;
     Move best_move = 0;
     for (int i = 0; i < n; i++) {
         pick(moves, keys, i, n);
@@ -813,7 +813,8 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
             score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
             int reduction = 0;
-            if (depth >= 3 && legal >= 3 && quiet && !check) reduction = legal < 8 ? 1 : 2;
+            if (depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && quiet && !check)
+                reduction = legal < c->lmr_more_after ? 1 : 2;
             score = -negamax(c, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 1);
             if (score > alpha && (reduction || score < beta))
                 score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
@@ -832,10 +833,10 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
                     if (quiet) {
                         Move *k = c->killers[ply];
                         if (k[0] != m) { k[1] = k[0]; k[0] = m; }
-                        int32_t *h = &c->history[M_FROM(m) * NSQ + M_TO(m)];
+                        int32_t *h = &c->history[M_FROM(m) * c->nsq + M_TO(m)];
                         *h += depth * depth;
-                        if (*h > (1 << 22)) {
-                            for (int j = 0; j < NSQ * NSQ; j++) c->history[j] /= 2;
+                        if (*h > c->history_limit) {
+                            for (int j = 0; j < c->nsq * c->nsq; j++) c->history[j] /= 2;
                         }
                     }
                     break;
@@ -844,9 +845,9 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
         }
     }
     /* Pruning waits for one legal move, so none searched means none exist. */
-    if (!legal) return check ? -MATE + ply : draw_score(c, ply);
+    if (!legal) return check ? -c->mate + ply : draw_score(c, ply);
     int stored = best;
-    if (stored > MATE_BOUND) stored += ply; else if (stored < -MATE_BOUND) stored -= ply;
+    if (stored > c->mate_bound) stored += ply; else if (stored < -c->mate_bound) stored -= ply;
     e->key = key; e->depth = (uint8_t)depth; e->flag = (uint8_t)flag;
     e->score = (int16_t)stored; e->move = best_move;
     return best;
@@ -856,8 +857,8 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
 
 static int py_to_move(const Core *c, long code, Move *out) {
     int from = (int)(code & 127), to = (int)(code >> 7 & 127);
-    int promo = (int)(code >> 14 & 7), flag = (int)(code >> 17);
-    int size = c->files * c->ranks;
+    int promo = (int)(code >> 14 & TYPE_MASK), flag = (int)(code >> 17);
+    int size = c->ncells;
     if (code < 0 || from >= size || to >= size || flag > 3) return 0;
     *out = MOVE(c->py2sq[from], c->py2sq[to], promo, flag);
     return 1;
@@ -898,7 +899,7 @@ static inline int read_u64_list(PyObject *seq, uint64_t *out, Py_ssize_t n, cons
 
 /* Per-square tables given in the rules core's numbering, moved to the mailbox. */
 static int read_square_table(Core *c, PyObject *rows, void *dst, int is_u64, const char *what) {
-    int size = c->files * c->ranks;
+    int size = c->ncells;
     PyObject *fast = PySequence_Fast(rows, what);
     if (!fast) return 0;
     if (PySequence_Fast_GET_SIZE(fast) != 16) {
@@ -909,11 +910,11 @@ static int read_square_table(Core *c, PyObject *rows, void *dst, int is_u64, con
     for (int piece = 0; piece < 16; piece++) {
         PyObject *row = PySequence_Fast_GET_ITEM(fast, piece);
         if (is_u64) {
-            uint64_t vals[128];
+            uint64_t vals[MAX_CELLS];
             if (!read_u64_list(row, vals, size, what)) { Py_DECREF(fast); return 0; }
             for (int s = 0; s < size; s++) ((uint64_t (*)[NSQ])dst)[piece][c->py2sq[s]] = vals[s];
         } else {
-            int vals[128];
+            int vals[MAX_CELLS];
             if (!read_int_list(row, vals, size, what)) { Py_DECREF(fast); return 0; }
             for (int s = 0; s < size; s++) ((int (*)[NSQ])dst)[piece][c->py2sq[s]] = vals[s];
         }
@@ -922,79 +923,246 @@ static int read_square_table(Core *c, PyObject *rows, void *dst, int is_u64, con
     return 1;
 }
 
+/* The search's numbers, in params.core_search's order: NSEARCH scalars, the
+ * futility margins (their count first) and the ordering values. */
+static int *search_fields(Core *c, int i) {
+    int *scalars[NSEARCH] = {
+        &c->mate, &c->mate_bound, &c->inf, &c->max_ply, &c->check_every, &c->null_min_depth,
+        &c->null_reduction, &c->null_deeper, &c->lazy_margin, &c->reverse_futility,
+        &c->reverse_depth, &c->delta_margin, &c->lmr_min_depth, &c->lmr_min_moves,
+        &c->lmr_more_after, &c->history_limit, &c->fifty_moves, &c->nfutility,
+    };
+    if (i < NSEARCH) return scalars[i];
+    if (i < NSEARCH + c->nfutility) return &c->futility[i - NSEARCH];
+    return &c->order_value[i - NSEARCH - c->nfutility];
+}
+
+static int search_count(const Core *c) { return NSEARCH + c->nfutility + 8; }
+
+static int read_search(Core *c, PyObject *seq) {
+    PyObject *fast = PySequence_Fast(seq, "search");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    c->nfutility = n >= NSEARCH ? (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, NSEARCH - 1)) : -1;
+    Py_DECREF(fast);
+    if (PyErr_Occurred()) return -1;
+    if (c->nfutility < 0 || c->nfutility > MAX_FUTILITY || n != search_count(c)) {
+        PyErr_SetString(PyExc_ValueError, "search: not params.core_search()'s numbers");
+        return -1;
+    }
+    int vals[NSEARCH + MAX_FUTILITY + 8];
+    if (!read_int_list(seq, vals, n, "search")) return -1;
+    for (int i = 0; i < n; i++) *search_fields(c, i) = vals[i];
+    /* The table keeps scores in 16 bits; mates are scored within max_ply of mate. */
+    if (c->max_ply < 1 || c->max_ply > PLY_CAPACITY || c->mate - c->max_ply <= c->mate_bound
+        || c->mate >= c->inf || c->inf > INT16_MAX || c->check_every < 1
+        || c->history_limit < 1 || c->history_limit >= KEY_KILLER - 1) {
+        PyErr_SetString(PyExc_ValueError, "search: numbers out of the core's range");
+        return -1;
+    }
+    return 0;
+}
+
+/* What the core was given, read back from where it keeps it. */
+static PyObject *Core_numbers(Core *c, PyObject *unused) {
+    (void)unused;
+    int n = search_count(c);
+    PyObject *search = PyTuple_New(n);
+    if (!search) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(search, i, PyLong_FromLong(*search_fields(c, i)));
+    static const int movers[4] = {KNIGHT, BISHOP, ROOK, QUEEN};
+    static const int attackers[5] = {KNIGHT, BISHOP, ROOK, QUEEN, FALCON};
+    int w[NWEIGHTS] = {
+        c->bishop_pair, c->falcon_mobility, c->doubled, c->isolated, c->rook_open, c->rook_half,
+        c->shield,
+    };
+    for (int i = 0; i < 4; i++) {
+        w[7 + 2 * i] = c->mobility[movers[i]];
+        w[8 + 2 * i] = c->baseline[movers[i]];
+    }
+    for (int i = 0; i < 5; i++) w[15 + i] = c->zone_weight[attackers[i]];
+    w[20] = c->danger_scale; w[21] = c->danger_cap; w[22] = c->danger_divisor;
+    for (int i = 0; i < 5; i++) w[23 + i] = c->phase_weight[attackers[i]];
+    w[28] = c->full_phase;
+    PyObject *weights = PyTuple_New(NWEIGHTS);
+    if (!weights) { Py_DECREF(search); return NULL; }
+    for (int i = 0; i < NWEIGHTS; i++) PyTuple_SET_ITEM(weights, i, PyLong_FromLong(w[i]));
+    return Py_BuildValue("(NN)", search, weights);
+}
+
 static void Core_dealloc(Core *c) {
     free(c->tt);
+    free(c->history);
     Py_XDECREF(c->stop_cb);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
+/* Read between 1 and max numbers from a Python sequence; returns how many, or -1. */
+static int read_some(PyObject *seq, int *out, int max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    Py_DECREF(fast);
+    if (n < 1 || n > max) {
+        PyErr_Format(PyExc_ValueError, "%s: 1..%d values", what, max);
+        return -1;
+    }
+    return read_int_list(seq, out, n, what) ? (int)n : -1;
+}
+
+/* The mailbox and every step on it (core.py's mailbox()); each offset is
+ * checked to stay inside the array from every cell of the board. */
+static int read_board(Core *c, PyObject *cells, PyObject *files_of, PyObject *ranks_of,
+                      PyObject *king, PyObject *knight, PyObject *rook, PyObject *bishop,
+                      PyObject *falcon, PyObject *pawns) {
+    if (c->nsq < 1 || c->nsq > NSQ) {
+        PyErr_Format(PyExc_ValueError, "nsq: 1..%d mailbox cells", NSQ);
+        return -1;
+    }
+    if ((c->ncells = read_some(cells, c->cells, MAX_CELLS, "cells")) < 0) return -1;
+    int fr[MAX_CELLS];
+    for (int s = 0; s < NSQ; s++) { c->sq2py[s] = -1; c->file_at[s] = c->rank_at[s] = -1; }
+    memset(c->board, OFF, sizeof c->board);
+    for (int s = 0; s < c->ncells; s++) {
+        int sq = c->cells[s];
+        if (sq < 0 || sq >= c->nsq || c->sq2py[sq] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "cells: not distinct mailbox cells");
+            return -1;
+        }
+        c->py2sq[s] = sq;
+        c->sq2py[sq] = s;
+        c->board[sq] = 0;
+    }
+    if (!read_int_list(files_of, fr, c->ncells, "files_of")) return -1;
+    for (int s = 0; s < c->ncells; s++) c->file_at[c->cells[s]] = fr[s];
+    if (!read_int_list(ranks_of, fr, c->ncells, "ranks_of")) return -1;
+    for (int s = 0; s < c->ncells; s++) c->rank_at[c->cells[s]] = fr[s];
+    if ((c->nking = read_some(king, c->king_steps, MAX_STEPS, "king_steps")) < 0) return -1;
+    if ((c->nknight = read_some(knight, c->knight_steps, MAX_STEPS, "knight_steps")) < 0) return -1;
+    if ((c->nrook = read_some(rook, c->lines, MAX_LINES, "rook_lines")) < 0) return -1;
+    if ((c->nbishop = read_some(bishop, c->lines + c->nrook, MAX_LINES, "bishop_lines")) < 0)
+        return -1;
+    if (c->nknight != c->nking || c->nrook != c->nbishop) {
+        PyErr_SetString(PyExc_ValueError, "as many knight leaps as king steps, rook lines as bishop lines");
+        return -1;
+    }
+    int flat[MAX_FALCON * (1 + 2 * NPATHS)];
+    int nf = read_some(falcon, flat, MAX_FALCON * (1 + 2 * NPATHS), "falcon");
+    if (nf < 0) return -1;
+    if (nf % (1 + 2 * NPATHS)) {
+        PyErr_SetString(PyExc_ValueError, "falcon: a destination and three paths of two cells each");
+        return -1;
+    }
+    c->nfalcon = nf / (1 + 2 * NPATHS);
+    for (int i = 0; i < c->nfalcon; i++) {
+        const int *f = flat + i * (1 + 2 * NPATHS);
+        c->falcon[i].to = f[0];
+        for (int k = 0; k < NPATHS; k++) {
+            c->falcon[i].path[k][0] = f[1 + 2 * k];
+            c->falcon[i].path[k][1] = f[2 + 2 * k];
+        }
+    }
+    int pw[6];
+    if (!read_int_list(pawns, pw, 6, "pawn_steps")) return -1;
+    c->push[0] = pw[0]; c->push[1] = pw[1];
+    c->capture[0][0] = pw[2]; c->capture[0][1] = pw[3];
+    c->capture[1][0] = pw[4]; c->capture[1][1] = pw[5];
+    /* Every offset from every cell must land inside the mailbox (on the
+     * padding at worst); slides stop at the padding, a step from it. */
+    int offsets[4 * MAX_STEPS + MAX_FALCON * (1 + 2 * NPATHS) + 8], no = 0;
+    for (int i = 0; i < c->nking; i++) offsets[no++] = c->king_steps[i];
+    for (int i = 0; i < c->nknight; i++) offsets[no++] = c->knight_steps[i];
+    for (int i = 0; i < c->nrook + c->nbishop; i++) offsets[no++] = c->lines[i];
+    for (int i = 0; i < nf; i++) offsets[no++] = flat[i];
+    for (int i = 0; i < 2; i++) {
+        offsets[no++] = c->push[i];
+        offsets[no++] = 2 * c->push[i];
+        offsets[no++] = c->capture[i][0];
+        offsets[no++] = c->capture[i][1];
+    }
+    for (int s = 0; s < c->ncells; s++)
+        for (int i = 0; i < no; i++) {
+            int to = c->cells[s] + offsets[i], back = c->cells[s] - offsets[i];
+            if (to < 0 || to >= c->nsq || back < 0 || back >= c->nsq) {
+                PyErr_SetString(PyExc_ValueError, "a step leaves the mailbox: too little padding");
+                return -1;
+            }
+        }
+    memset(c->near_king, 0, sizeof c->near_king);
+    c->near_king[NSQ] = 1;
+    for (int i = 0; i < c->nking; i++) c->near_king[NSQ + c->king_steps[i]] = 1;
+    return 0;
+}
+
 static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     static char *names[] = {
-        "files", "ranks", "king_file", "castle_min", "castle_max", "judged_after", "double_steps",
+        "files", "ranks", "king_file", "castle_min", "castle_max", "judged_after", "grid",
+        "nsq", "cells", "files_of", "ranks_of", "king_steps", "knight_steps", "rook_lines",
+        "bishop_lines", "falcon", "pawn_steps", "promotes", "double_steps",
         "promotions", "zobrist_piece", "zobrist_black", "zobrist_castle", "zobrist_ep",
-        "mg_table", "eg_table", "weights", "passed", "tt_bits", NULL,
+        "mg_table", "eg_table", "weights", "passed", "search", "tt_bits", NULL,
     };
-    PyObject *double_steps, *promos, *zpiece, *zcastle, *zep, *mgt, *egt, *weights, *passed;
+    PyObject *cells, *files_of, *ranks_of, *king, *knight, *rook, *bishop, *falcon, *pawns;
+    PyObject *promotes, *double_steps, *promos, *zpiece, *zcastle, *zep, *mgt, *egt, *weights;
+    PyObject *passed, *search;
     unsigned long long zblack;
-    int tt_bits = 20;
+    int tt_bits;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kw, "iiiiipOOOKOOOOOO|i", names, &c->files, &c->ranks, &c->king_file,
-            &c->castle_min, &c->castle_max, &c->judged_after, &double_steps, &promos, &zpiece,
-            &zblack, &zcastle, &zep, &mgt, &egt, &weights, &passed, &tt_bits))
+            args, kw, "iiiiippiOOOOOOOOOOOOOKOOOOOOOi", names, &c->files, &c->ranks,
+            &c->king_file, &c->castle_min, &c->castle_max, &c->judged_after, &c->grid, &c->nsq,
+            &cells, &files_of, &ranks_of, &king, &knight, &rook, &bishop, &falcon, &pawns,
+            &promotes, &double_steps, &promos, &zpiece, &zblack, &zcastle, &zep, &mgt, &egt,
+            &weights, &passed, &search, &tt_bits))
         return -1;
-    if (c->files < 4 || c->files > 10 || c->ranks < 4 || c->ranks > 10) {
-        PyErr_SetString(PyExc_ValueError, "board must be 4..10 files by 4..10 ranks");
+    if (read_search(c, search) < 0) return -1;
+    if (c->files < 1 || c->files > MAX_FILES || c->ranks < 1 || c->ranks > MAX_FILES) {
+        PyErr_Format(PyExc_ValueError, "files and ranks: 1..%d", MAX_FILES);
         return -1;
     }
     if (tt_bits < 10 || tt_bits > 26) {
         PyErr_SetString(PyExc_ValueError, "tt_bits must be 10..26");
         return -1;
     }
-    int size = c->files * c->ranks;
-    memset(c->board, OFF, sizeof c->board);
-    for (int s = 0; s < 128; s++) c->py2sq[s] = 0;
-    for (int s = 0; s < NSQ; s++) c->sq2py[s] = -1;
-    for (int s = 0; s < size; s++) {
-        int sq = sq_of(c, s % c->files, s / c->files);
-        c->py2sq[s] = sq;
-        c->sq2py[sq] = s;
-        c->board[sq] = 0;
-    }
-    PyObject *fast = PySequence_Fast(promos, "promotions");
-    if (!fast) return -1;
-    c->npromos = (int)PySequence_Fast_GET_SIZE(fast);
-    if (c->npromos < 1 || c->npromos > 5) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "promotions: 1..5 piece types");
+    if (read_board(c, cells, files_of, ranks_of, king, knight, rook, bishop, falcon, pawns) < 0)
         return -1;
-    }
-    Py_DECREF(fast);
-    if (!read_int_list(promos, c->promos, c->npromos, "promotions")) return -1;
-    int marks[128];
+    int size = c->ncells;
+    if ((c->npromos = read_some(promos, c->promos, 5, "promotions")) < 0) return -1;
+    int marks[MAX_CELLS];
     if (!read_int_list(double_steps, marks, size, "double_steps")) return -1;
     memset(c->double_from, 0, sizeof c->double_from);
     for (int s = 0; s < size; s++) c->double_from[c->py2sq[s]] = (uint8_t)(marks[s] & 3);
+    if (!read_int_list(promotes, marks, size, "promotes")) return -1;
+    memset(c->promotes, 0, sizeof c->promotes);
+    for (int s = 0; s < size; s++) c->promotes[c->py2sq[s]] = (uint8_t)(marks[s] & 3);
     memset(c->zpiece, 0, sizeof c->zpiece);
     if (!read_square_table(c, zpiece, c->zpiece, 1, "zobrist_piece")) return -1;
     c->zblack = zblack;
-    uint64_t castle_keys[128], ep_keys[16];
+    uint64_t castle_keys[MAX_CELLS], ep_keys[MAX_CELLS];
     if (!read_u64_list(zcastle, castle_keys, size, "zobrist_castle")) return -1;
-    if (!read_u64_list(zep, ep_keys, c->files, "zobrist_ep")) return -1;
+    if (!read_u64_list(zep, ep_keys, size, "zobrist_ep")) return -1;
     memset(c->zep, 0, sizeof c->zep);
-    for (int f = 0; f < c->files; f++) c->zep[f] = ep_keys[f];
-    int top = c->ranks - 1;
-    int homes[4] = {0, c->files - 1, top * c->files, top * c->files + c->files - 1};
+    for (int s = 0; s < size; s++) c->zep[c->py2sq[s]] = ep_keys[s];
     memset(c->rights_lost, 0, sizeof c->rights_lost);
-    for (int bit = 0; bit < 4; bit++) {
-        c->rook_home[bit] = c->py2sq[homes[bit]];
-        c->rights_lost[c->rook_home[bit]] |= (uint8_t)(1 << bit);
-    }
-    c->rights_lost[sq_of(c, c->king_file, 0)] |= 3;
-    c->rights_lost[sq_of(c, c->king_file, top)] |= 12;
-    for (int rights = 0; rights < 16; rights++) {
-        uint64_t k = 0;
-        for (int bit = 0; bit < 4; bit++) if (rights >> bit & 1) k ^= castle_keys[homes[bit]];
-        c->zcastle[rights] = k;
+    memset(c->zcastle, 0, sizeof c->zcastle);
+    memset(c->rook_home, 0, sizeof c->rook_home);
+    if (c->king_file >= 0) {
+        if (!c->grid || c->king_file >= c->files || c->files * c->ranks != size) {
+            PyErr_SetString(PyExc_ValueError, "castling needs a rectangle and a king file on it");
+            return -1;
+        }
+        int top = c->ranks - 1;
+        int homes[4] = {0, c->files - 1, top * c->files, top * c->files + c->files - 1};
+        for (int bit = 0; bit < 4; bit++) {
+            c->rook_home[bit] = c->py2sq[homes[bit]];
+            c->rights_lost[c->rook_home[bit]] |= (uint8_t)(1 << bit);
+        }
+        c->rights_lost[sq_of(c, c->king_file, 0)] |= 3;
+        c->rights_lost[sq_of(c, c->king_file, top)] |= 12;
+        for (int rights = 0; rights < 16; rights++) {
+            uint64_t k = 0;
+            for (int bit = 0; bit < 4; bit++) if (rights >> bit & 1) k ^= castle_keys[homes[bit]];
+            c->zcastle[rights] = k;
+        }
     }
     memset(c->mgt, 0, sizeof c->mgt);
     memset(c->egt, 0, sizeof c->egt);
@@ -1016,18 +1184,29 @@ static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     for (int i = 0; i < 5; i++) c->zone_weight[attackers[i]] = w[15 + i];
     c->danger_scale = w[20];
     c->danger_cap = w[21];
+    c->danger_divisor = w[22];
+    memset(c->phase_weight, 0, sizeof c->phase_weight);
+    static const int phased[5] = {KNIGHT, BISHOP, ROOK, QUEEN, FALCON};
+    for (int i = 0; i < 5; i++) c->phase_weight[phased[i]] = w[23 + i];
+    c->full_phase = w[28];
+    if (c->danger_divisor < 1 || c->full_phase < 1) {
+        PyErr_SetString(PyExc_ValueError, "weights: the danger divisor and full phase must be positive");
+        return -1;
+    }
     PyObject *pf = PySequence_Fast(passed, "passed");
     if (!pf) return -1;
     Py_ssize_t np = PySequence_Fast_GET_SIZE(pf);
     Py_DECREF(pf);
-    if (np < 1 || np > 16) {
-        PyErr_SetString(PyExc_ValueError, "passed: 1..16 values");
+    if (np < 1 || np > MAX_FILES) {
+        PyErr_Format(PyExc_ValueError, "passed: 1..%d values", MAX_FILES);
         return -1;
     }
-    int pv[16];
+    int pv[MAX_FILES];
     if (!read_int_list(passed, pv, np, "passed")) return -1;
-    for (int i = 0; i < 16; i++) c->passed[i] = pv[i < np ? i : np - 1];
-    c->full_phase = 2 * (2 + 2 + 4 + 4 + 4);
+    for (int i = 0; i < MAX_FILES; i++) c->passed[i] = pv[i < np ? i : np - 1];
+    free(c->history);
+    c->history = calloc((size_t)c->nsq * (size_t)c->nsq, sizeof(int32_t));
+    if (!c->history) { PyErr_NoMemory(); return -1; }
     free(c->tt);
     c->tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
     if (!c->tt) { PyErr_NoMemory(); return -1; }
@@ -1042,7 +1221,7 @@ static PyObject *Core_set_position(Core *c, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OiOiiO", &squares, &turn, &rooks, &ep, &halfmove, &history))
         return NULL;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
-    int size = c->files * c->ranks, vals[128];
+    int size = c->ncells, vals[MAX_CELLS];
     if (!read_int_list(squares, vals, size, "squares")) return NULL;
     c->king[0] = c->king[1] = -1;
     memset(c->count, 0, sizeof c->count);
@@ -1050,13 +1229,13 @@ static PyObject *Core_set_position(Core *c, PyObject *args) {
     for (int s = 0; s < size; s++) c->board[c->py2sq[s]] = 0;
     for (int s = 0; s < size; s++) {
         int p = vals[s];
-        if (p < 0 || p > 15 || (p & 7) == 0) {
+        if (p < 0 || p > 15 || (p & TYPE_MASK) == 0) {
             if (p == 0) continue;
             PyErr_Format(PyExc_ValueError, "squares: bad piece code %d", p);
             return NULL;
         }
         put(c, c->py2sq[s], p);
-        if ((p & 7) == KING) c->king[p >> 3] = c->py2sq[s];
+        if ((p & TYPE_MASK) == KING) c->king[p >> COLOUR_SHIFT] = c->py2sq[s];
     }
     if (c->king[0] < 0 || c->king[1] < 0) {
         PyErr_SetString(PyExc_ValueError, "each side needs a king");
@@ -1078,10 +1257,10 @@ static PyObject *Core_set_position(Core *c, PyObject *args) {
     c->epkey = 0;
     if (c->ep) {
         /* Hashed only when a pawn of the side to move can take there. */
-        uint8_t ours = PAWN | c->turn << 3;
-        int behind = c->turn == 0 ? -STRIDE : STRIDE;
-        if (c->board[c->ep + behind - 1] == ours || c->board[c->ep + behind + 1] == ours)
-            c->epkey = c->zep[file_of(c->ep)];
+        uint8_t ours = PAWN | c->turn << COLOUR_SHIFT;
+        const int *takes = c->capture[c->turn];
+        if (c->board[c->ep - takes[0]] == ours || c->board[c->ep - takes[1]] == ours)
+            c->epkey = c->zep[c->ep];
         c->hash ^= c->epkey;
     }
     c->halfmove = halfmove;
@@ -1126,7 +1305,7 @@ static PyObject *Core_push(Core *c, PyObject *arg) {
     if (code == -1 && PyErr_Occurred()) return NULL;
     Move m;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
-    if (c->sp >= MAX_STACK - MAX_PLY - 8 || !find_legal(c, code, &m)) {
+    if (c->sp >= MAX_STACK - PLY_CAPACITY - 8 || !find_legal(c, code, &m)) {
         PyErr_Format(PyExc_ValueError, "not a legal move here: %ld", code);
         return NULL;
     }
@@ -1182,7 +1361,7 @@ static PyObject *Core_new_game(Core *c, PyObject *unused) {
     (void)unused;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
     memset(c->tt, 0, (size_t)(c->tt_mask + 1) * sizeof(TTEntry));
-    memset(c->history, 0, sizeof c->history);
+    memset(c->history, 0, (size_t)c->nsq * (size_t)c->nsq * sizeof(int32_t));
     Py_RETURN_NONE;
 }
 
@@ -1202,8 +1381,11 @@ static PyObject *Core_root(Core *c, PyObject *args) {
                           &seconds, &node_limit, &stop, &contempt))
         return NULL;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
-    if (depth < 1 || depth > MAX_PLY) { PyErr_SetString(PyExc_ValueError, "depth 1..96"); return NULL; }
-    if (c->sp > MAX_STACK - MAX_PLY - 8 || c->plen > MAX_STACK) {
+    if (depth < 1 || depth > c->max_ply) {
+        PyErr_Format(PyExc_ValueError, "depth 1..%d", c->max_ply);
+        return NULL;
+    }
+    if (c->sp > MAX_STACK - PLY_CAPACITY - 8 || c->plen > MAX_STACK) {
         PyErr_SetString(PyExc_ValueError, "too many moves pushed");
         return NULL;
     }
@@ -1243,11 +1425,11 @@ static PyObject *Core_root(Core *c, PyObject *args) {
     c->cb_error = 0;
     c->node_limit = node_limit;
     c->contempt = contempt;
-    c->next_check = node_limit && node_limit < CHECK_EVERY ? node_limit : CHECK_EVERY;
+    c->next_check = node_limit && node_limit < (uint64_t)c->check_every ? node_limit : (uint64_t)c->check_every;
     c->deadline = seconds >= 0 ? now() + seconds : 0;
     memset(c->killers, 0, sizeof c->killers);
     c->busy = 1;
-    int best = -INF;
+    int best = -c->inf;
     Move best_move = moves[0];
     c->ts = PyEval_SaveThread();
     for (int i = 0; i < n; i++) {
@@ -1262,7 +1444,7 @@ static PyObject *Core_root(Core *c, PyObject *args) {
         }
         unmake(c);
         if (c->stopped) break;
-        int score = abs(raw) > MATE_BOUND ? raw : raw + bonus;
+        int score = abs(raw) > c->mate_bound ? raw : raw + bonus;
         if (score > best) {
             best = score;
             best_move = moves[i];
@@ -1296,10 +1478,10 @@ static PyObject *Core_pv(Core *c, PyObject *arg) {
     long limit = PyLong_AsLong(arg);
     if (limit == -1 && PyErr_Occurred()) return NULL;
     if (c->busy) { PyErr_SetString(PyExc_RuntimeError, "a search is running"); return NULL; }
-    Move line[MAX_PLY];
+    Move line[PLY_CAPACITY];
     int n = 0;
-    uint64_t seen[MAX_PLY];
-    while (n < limit && n < MAX_PLY && c->sp < MAX_STACK - 1) {
+    uint64_t seen[PLY_CAPACITY];
+    while (n < limit && n < PLY_CAPACITY && c->sp < MAX_STACK - 1) {
         TTEntry *e = &c->tt[c->hash & c->tt_mask];
         if (e->key != c->hash || !e->move) break;
         int dup = 0;
@@ -1330,6 +1512,8 @@ static PyMethodDef Core_methods[] = {
     {"root", (PyCFunction)Core_root, METH_VARARGS, "One iteration of the root search."},
     {"reset_best", (PyCFunction)Core_reset_best, METH_NOARGS, "Forget the best move so far."},
     {"pv", (PyCFunction)Core_pv, METH_O, "The principal variation from the table."},
+    {"numbers", (PyCFunction)Core_numbers, METH_NOARGS,
+     "(search, weights): the numbers the core was built with, as it holds them."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1350,7 +1534,6 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    init_falcon();
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

@@ -1,23 +1,28 @@
 """The compiled search core (``_core.c``), set up from the rules core.
 
 The core takes everything that defines the game from Python: the variant's
-board size, castling, promotions and the squares pawns step twice from, the
-rules core's Zobrist keys (so a hash means the same on both sides) and the
-evaluation's square tables and weights (so there is one source for every
-number).  When the extension was
-not built (no C compiler on the machine), :func:`available` is False and
+board as a :class:`Mailbox` (rectangle or hexagon, every move an offset),
+castling, promotions and the cells pawns step twice from, the
+rules core's Zobrist keys (so a hash means the same on both sides), the
+evaluation's square tables and weights and the search's numbers
+(``params.py``), so there is one source for every number.  When the
+extension was not built (no C compiler on the machine), :func:`available` is False and
 the engine searches in Python instead.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..rules import Position
+from ..rules import Position, geometry, hexgeo
+from ..rules.boardgeometry import BoardGeometry
+from ..rules.hexgeo import HexGeometry
+from ..rules.hextables import PAWN_CAPTURES, PAWN_FORWARD
 from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
-from . import evaluate
+from . import evaluate, params
 
 try:
     from . import _core
@@ -34,40 +39,113 @@ def available() -> bool:
     return _core is not None
 
 
-def plays(variant: Variant) -> bool:
-    """Whether the compiled core is built and can play ``variant``: it knows
-    the rectangular boards; on a hexagon the Python search plays."""
-    return _core is not None and not variant.hexagonal
+Vector = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Mailbox:
+    """The board as the compiled core holds it: a grid of ``width`` ×
+    ``height`` cells, the board's cells in it surrounded by padding as wide
+    as the longest leap (so no step from a cell leaves the array, and every
+    slide stops on the padding), and every move as an offset in it.
+
+    Coordinates: (file, rank) on a rectangle, axial (q, r) shifted to start
+    at 0 on a hexagon.  Both shapes list their 8 or 12 directions clockwise
+    from north, orthogonal and diagonal in turn; a knight leaps an orthogonal
+    step and then a diagonal one next to it; a falcon repeats a step ``a`` and
+    adds a step ``b`` next to it, by the paths ``a a b``, ``a b a`` and ``b a a``.
+    """
+
+    width: int
+    height: int
+    cells: tuple[int, ...]                 # the mailbox index of each of the rules core's cells
+    king: tuple[int, ...]
+    knight: tuple[int, ...]
+    rook: tuple[int, ...]
+    bishop: tuple[int, ...]
+    falcon: tuple[int, ...]                # per move: destination, then 3 paths of 2 cells
+    pawn_steps: tuple[int, ...]            # push W, push B, captures W (2), captures B (2)
+
+
+def _coordinates(geo: BoardGeometry) -> list[Vector]:
+    if isinstance(geo, HexGeometry):
+        return [(q + geo.radius, r + geo.radius) for q, r in geo.cells]
+    return [(geo.file_of(sq), geo.rank_of(sq)) for sq in range(geo.size)]
+
+
+def mailbox(variant: Variant) -> Mailbox:
+    """:class:`Mailbox` of ``variant``'s board, from the rules core's geometry."""
+    geo = variant.geometry
+    hexagon = isinstance(geo, HexGeometry)
+    compass = hexgeo.COMPASS if hexagon else geometry.COMPASS
+    steps = [step for _, step in compass]
+    directions = dict(compass)
+    orthogonal, diagonal = steps[0::2], steps[1::2]
+    knight = [_add(o, steps[(2 * i + k) % len(steps)])
+              for i, o in enumerate(orthogonal) for k in (1, -1)]
+    falcon = [(_add(_add(a, a), b), a, _add(a, a), a, _add(a, b), b, _add(b, a))
+              for a, b in (hexgeo.falcon_steps() if hexagon else geometry.falcon_steps())]
+    pawns = [directions[name] for name in PAWN_FORWARD]
+    pawns += [directions[name] for pair in PAWN_CAPTURES for name in pair]
+    coords = _coordinates(geo)
+    pad = max(abs(x) for vec in [*steps, *knight, *(f[0] for f in falcon)] for x in vec)
+    width = max(x for x, _ in coords) + 1 + 2 * pad
+    height = max(y for _, y in coords) + 1 + 2 * pad
+
+    def offset(vec: Vector) -> int:
+        return vec[1] * width + vec[0]
+
+    return Mailbox(
+        width, height, tuple((y + pad) * width + x + pad for x, y in coords),
+        tuple(map(offset, steps)), tuple(map(offset, knight)),
+        tuple(map(offset, orthogonal)), tuple(map(offset, diagonal)),
+        tuple(offset(vec) for move in falcon for vec in move),
+        tuple(map(offset, pawns)),
+    )
+
+
+def _add(a: Vector, b: Vector) -> Vector:
+    return a[0] + b[0], a[1] + b[1]
 
 
 def build(
-    variant: Variant, tt_bits: int = TT_BITS, weights: evaluate.Weights | None = None
+    variant: Variant, tt_bits: int = TT_BITS, search: tuple[int, ...] | None = None,
+    weights: evaluate.Weights | None = None,
 ) -> Core:
-    """A core for ``variant``, evaluating with ``weights`` (by default the
-    evaluation's own, :func:`evaluate.default_weights`; a tuner or a match
-    between two sets of weights gives others).
+    """A core for ``variant``, with the search's numbers ``search`` (by
+    default :func:`params.core_search`'s), evaluating with ``weights`` (by
+    default the evaluation's own, :func:`evaluate.default_weights`; a tuner
+    or a match between two sets of weights gives others).
 
     :raises RuntimeError: when the extension is not built.
     """
     if _core is None:
         raise RuntimeError("the compiled search core is not built")
     geo = variant.geometry
+    box = mailbox(variant)
     keys = keys_for(geo.size, geo.files)
     if weights is None:
-        mg, eg = evaluate.square_tables(geo.files, geo.ranks)
-        numbers, passed = evaluate.CORE_WEIGHTS, evaluate.PASSED
+        mg, eg = evaluate.piece_tables(geo)
+        passed = evaluate.PASSED
     else:
-        mg, eg = evaluate.build_square_tables(geo.files, geo.ranks, weights)
-        numbers, passed = evaluate.core_weights(weights), evaluate.passed_bonuses(weights)
+        mg, eg = evaluate.build_piece_tables(geo, weights)
+        passed = evaluate.passed_bonuses(weights)
     white, black = pawn_start_squares(variant)
     double_steps = [(white >> sq & 1) | (black >> sq & 1) << 1 for sq in range(geo.size)]
+    last_white, last_black = geo.tables.promotion
+    promotes = [(last_white >> sq & 1) | (last_black >> sq & 1) << 1 for sq in range(geo.size)]
+    ep_keys = [keys.ep_file[geo.file_of(sq)] for sq in range(geo.size)]
     return _core.Core(
-        geo.files, geo.ranks, variant.king_file, variant.castle_min,
-        -1 if variant.castle_max is None else variant.castle_max,
-        variant.castle_judged_after, double_steps,
-        [int(p) for p in variant.promotions],
-        keys.piece, keys.black_to_move, keys.castle, keys.ep_file,
-        mg, eg, list(numbers), list(passed), tt_bits,
+        geo.files, geo.ranks, variant.king_file if variant.castling else -1,
+        variant.castle_min, -1 if variant.castle_max is None else variant.castle_max,
+        variant.castle_judged_after, not variant.hexagonal,
+        box.width * box.height, box.cells,
+        [geo.file_of(sq) for sq in range(geo.size)], [geo.rank_of(sq) for sq in range(geo.size)],
+        box.king, box.knight, box.rook, box.bishop, box.falcon, box.pawn_steps,
+        promotes, double_steps, [int(p) for p in variant.promotions],
+        keys.piece, keys.black_to_move, keys.castle, ep_keys,
+        mg, eg, list(evaluate.core_weights(variant, weights)), list(passed),
+        list(params.core_search() if search is None else search), tt_bits,
     )
 
 

@@ -36,7 +36,7 @@ Fairy-Max at 0.5 s a move went from 7.5/10 to better (figures in the
 closing note of issue 4 and in the README).
 
 This module is the reference: the compiled core computes the same terms
-with the weights it is given from here (``CORE_WEIGHTS``), and
+with the weights it is given from here (:func:`core_weights`), and
 tests/engine/test_core.py checks that both give the same score.
 """
 
@@ -60,15 +60,19 @@ from ..rules.pieces import (
     WHITE,
     PieceType,
 )
+from ..rules.variants import DEFAULT_VARIANT, Variant
 
 # (middle game, endgame) material by piece type.
 VALUES = {
     PAWN: (94, 122), KNIGHT: (337, 309), BISHOP: (341, 280), ROOK: (433, 620),
     QUEEN: (932, 1172), FALCON: (482, 569), KING: (0, 0),
 }
-# Ordering values (MVV-LVA) by piece type index.
-ORDER_VALUE = [0, 100, 310, 335, 480, 950, 2000, 560]
+# The game's phase: these weights summed over the pieces on the board, from
+# FULL_PHASE (the start position's sum, two of each minor piece, rook and
+# falcon and a queen a side) down to 0; the mg and eg scores are blended by it.
 PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, FALCON: 2, QUEEN: 4}
+FULL_PHASE = 2 * (2 * (PHASE_WEIGHT[KNIGHT] + PHASE_WEIGHT[BISHOP] + PHASE_WEIGHT[ROOK]
+                       + PHASE_WEIGHT[FALCON]) + PHASE_WEIGHT[QUEEN])
 BISHOP_PAIR = 41
 FALCON_MOBILITY = 4
 DOUBLED = 15
@@ -85,6 +89,7 @@ MOBILITY = {KNIGHT: (4, 4), BISHOP: (4, 6), ROOK: (3, 6), QUEEN: (1, 12)}
 # pieces take part, capped, and scaled down with the material on the board.
 ZONE_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5, FALCON: 3}
 DANGER_SCALE = 15
+DANGER_DIVISOR = 16
 DANGER_CAP = 400
 # The shape of the piece-square values (see _square_bonus).  Centralisation:
 # ((mg slope, mg offset), (eg slope, eg offset)) applied to a square's
@@ -101,11 +106,6 @@ PAWN_CENTRAL = 6              # mg: in the centre on ranks 3 to 5
 KING_HOME, KING_STEP = 12, 18  # mg: at home on a wing; lost per step off the back rank
 ROOK_SEVENTH = 15             # mg: on the seventh rank
 ROOK_CENTRE = 4               # mg: on one of the centre files
-
-
-def _centre_bonus(ptype: int, centre: float) -> tuple[int, int]:
-    (mg_slope, mg_offset), (eg_slope, eg_offset) = CENTRALISATION[ptype]
-    return int(mg_slope * centre) + mg_offset, int(eg_slope * centre) + eg_offset
 
 
 NAMES: dict[PieceType, str] = {
@@ -140,28 +140,48 @@ def default_weights() -> dict[str, int]:
         w[f"{NAMES[ptype]}.baseline"] = baseline
     for ptype, weight in ZONE_WEIGHT.items():
         w[f"{NAMES[ptype]}.zone"] = weight
-    w["danger_scale"], w["danger_cap"] = DANGER_SCALE, DANGER_CAP
+    w["danger_scale"], w["danger_divisor"], w["danger_cap"] = (
+        DANGER_SCALE, DANGER_DIVISOR, DANGER_CAP)
+    for ptype, weight in PHASE_WEIGHT.items():
+        w[f"{NAMES[ptype]}.phase"] = weight
+    w["full_phase"] = FULL_PHASE
     return w
 
 
-def core_weights(w: Weights) -> tuple[int, ...]:
-    """The weights in the order the compiled core (_core.c) takes them."""
+def core_weights(
+    variant: Variant = DEFAULT_VARIANT, weights: Weights | None = None
+) -> tuple[int, ...]:
+    """The weights ``weights`` (by default :func:`default_weights`) of
+    ``variant``'s evaluator (:class:`Evaluator`, or :class:`HexEvaluator` on
+    a hexagon, which has no bishop-pair, pawn, rook or shield term) in the
+    order the compiled core (_core.c) takes them."""
+    w = default_weights() if weights is None else weights
+    geo = variant.geometry
+    mobility: dict[int, tuple[int, int]]
+    if isinstance(geo, HexGeometry):
+        mobility = hex_mobility(geo, w)
+        grid_terms: tuple[int, ...] = (0,) * 6
+        full_phase = start_phase(variant, w)
+    else:
+        mobility = {int(p): (w[f"{NAMES[p]}.mobility"], w[f"{NAMES[p]}.baseline"])
+                    for p in MOBILITY}
+        grid_terms = (w["bishop_pair"], w["doubled"], w["isolated"], w["rook_open"],
+                      w["rook_half_open"], w["shield"])
+        full_phase = w["full_phase"]
+    bishop_pair, doubled, isolated, rook_open, rook_half, shield = grid_terms
     return (
-        w["bishop_pair"], w["falcon.mobility"], w["doubled"], w["isolated"], w["rook_open"],
-        w["rook_half_open"], w["shield"],
-        w["knight.mobility"], w["knight.baseline"], w["bishop.mobility"], w["bishop.baseline"],
-        w["rook.mobility"], w["rook.baseline"], w["queen.mobility"], w["queen.baseline"],
+        bishop_pair, w["falcon.mobility"], doubled, isolated, rook_open, rook_half, shield,
+        *mobility[KNIGHT], *mobility[BISHOP], *mobility[ROOK], *mobility[QUEEN],
         w["knight.zone"], w["bishop.zone"], w["rook.zone"], w["queen.zone"], w["falcon.zone"],
-        w["danger_scale"], w["danger_cap"],
+        w["danger_scale"], w["danger_cap"], w["danger_divisor"],
+        w["knight.phase"], w["bishop.phase"], w["rook.phase"], w["queen.phase"],
+        w["falcon.phase"], full_phase,
     )
 
 
 def passed_bonuses(w: Weights) -> tuple[int, ...]:
     """The passed-pawn bonuses by ranks advanced, as :data:`PASSED` holds them."""
     return tuple(w[f"passed.{advanced}"] for advanced in range(len(PASSED)))
-
-
-CORE_WEIGHTS = core_weights(default_weights())
 
 
 def _square_bonus(
@@ -236,6 +256,7 @@ _RECT_STEPS = {
 }
 
 
+@cache
 def _rect_reach(files: int, ranks: int) -> dict[int, float]:
     """Average destinations on an empty ``files``×``ranks`` board, by piece type."""
     cells = [(f, r) for f in range(files) for r in range(ranks)]
@@ -261,6 +282,7 @@ def _rect_reach(files: int, ranks: int) -> dict[int, float]:
             KNIGHT: leap(_RECT_STEPS["knight"]), FALCON: leap(_RECT_STEPS["falcon"])}
 
 
+@cache
 def _hex_reach(geo: HexGeometry) -> dict[int, float]:
     """Average destinations on the empty hexagon, by piece type."""
     n = geo.size
@@ -274,14 +296,43 @@ def _hex_reach(geo: HexGeometry) -> dict[int, float]:
 @cache
 def hex_values(geo: HexGeometry) -> dict[int, tuple[int, int]]:
     """(mg, eg) material by piece type on the hexagon ``geo`` (see above)."""
+    return _hex_values(geo, default_weights())
+
+
+def _hex_values(geo: HexGeometry, w: Weights) -> dict[int, tuple[int, int]]:
     square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
     ratios = {ptype: hexagon[ptype] / square[ptype] for ptype in square}
     mean = sum(ratios.values()) / len(ratios)
-    values: dict[int, tuple[int, int]] = {int(p): v for p, v in VALUES.items()}
+    values: dict[int, tuple[int, int]] = {
+        int(p): (w[f"{NAMES[p]}.mg"], w[f"{NAMES[p]}.eg"]) if p in NAMES else (0, 0)
+        for p in VALUES
+    }
     for ptype, ratio in ratios.items():
         mg, eg = values[ptype]
         values[ptype] = (round(mg * ratio / mean), round(eg * ratio / mean))
     return values
+
+
+def hex_mobility(geo: HexGeometry, weights: Weights | None = None) -> dict[int, tuple[int, int]]:
+    """:data:`MOBILITY` (or the mobility of ``weights``) on the hexagon
+    ``geo``: the baselines are average reaches, so they grow with the board's."""
+    w = default_weights() if weights is None else weights
+    square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
+    return {
+        int(p): (w[f"{NAMES[p]}.mobility"],
+                 round(w[f"{NAMES[p]}.baseline"] * hexagon[p] / square[p]))
+        for p in MOBILITY
+    }
+
+
+def start_phase(variant: Variant, weights: Weights | None = None) -> int:
+    """:func:`material_phase` of ``variant``'s start position (with the phase
+    weights of ``weights`` if given): the phase of a full board (Glinski's
+    game has no falcons)."""
+    pieces = Position(None, variant).pieces
+    if weights is None:
+        return _phase(pieces)
+    return sum(weights[f"{NAMES[p]}.phase"] * pieces[p].bit_count() for p in PHASE_WEIGHT)
 
 
 def _hex_mirror(geo: HexGeometry, cell: int) -> int:
@@ -293,7 +344,7 @@ def _hex_mirror(geo: HexGeometry, cell: int) -> int:
     return mirror
 
 
-def _hex_bonus(ptype: int, geo: HexGeometry, cell: int) -> tuple[int, int]:
+def _hex_bonus(ptype: int, geo: HexGeometry, cell: int, w: Weights) -> tuple[int, int]:
     """Positional (mg, eg) for a white piece on a cell of the hexagon."""
     q, r = geo.axial(cell)
     near, far = HEX_CENTRE_RANGE
@@ -304,26 +355,37 @@ def _hex_bonus(ptype: int, geo: HexGeometry, cell: int) -> tuple[int, int]:
         # long outer files of the chevron.
         to_go = len(geo.ray(cell, "N"))
         advance = max(0, HEX_REFERENCE[1] - 2 - to_go)
-        central = PAWN_CENTRAL if 1 <= abs(q) <= 2 and 1 <= advance <= 3 else 0
-        return PAWN_ADVANCE[0] * advance + central, PAWN_ADVANCE[1] * advance
-    if ptype in CENTRALISATION:
-        return _centre_bonus(ptype, centre)
+        central = w["pawn.centre"] if 1 <= abs(q) <= 2 and 1 <= advance <= 3 else 0
+        return w["pawn.advance.mg"] * advance + central, w["pawn.advance.eg"] * advance
     if ptype == ROOK:
-        return (4 if abs(q) < 2 else 0), 0
-    # King: behind its pawns in the middle game (each step up from the
-    # bottom edge of its file costs), to the centre in the endgame.
-    return -KING_STEP * len(geo.ray(cell, "S")), int(KING_CENTRE[0] * centre) + KING_CENTRE[1]
+        return (w["rook.centre"] if abs(q) < 2 else 0), 0
+    if ptype == KING:
+        # Behind its pawns in the middle game (each step up from the bottom
+        # edge of its file costs), to the centre in the endgame.
+        return (-w["king.advance"] * len(geo.ray(cell, "S")),
+                int(w["king.centre.eg"] * centre) + w["king.offset.eg"])
+    name = NAMES[PieceType(ptype)]
+    return (int(w[f"{name}.centre.mg"] * centre) + w[f"{name}.offset.mg"],
+            int(w[f"{name}.centre.eg"] * centre) + w[f"{name}.offset.eg"])
 
 
 @cache
 def cell_tables(geo: HexGeometry) -> tuple[list[list[int]], list[list[int]]]:
     """:func:`square_tables` for a hexagon: (mg, eg)[piece code][cell]."""
+    return build_cell_tables(geo, default_weights())
+
+
+def build_cell_tables(
+    geo: HexGeometry, w: Weights
+) -> tuple[list[list[int]], list[list[int]]]:
+    """:func:`cell_tables` with the weights ``w``: the hexagon's values are
+    derived from the square board's (:func:`hex_values`)."""
     size = geo.size
     mg = [[0] * size for _ in range(16)]
     eg = [[0] * size for _ in range(16)]
-    for ptype, (mv, ev) in hex_values(geo).items():
+    for ptype, (mv, ev) in _hex_values(geo, w).items():
         for cell in range(size):
-            pm, pe = _hex_bonus(ptype, geo, cell)
+            pm, pe = _hex_bonus(ptype, geo, cell, w)
             mg[ptype][cell] = mv + pm
             eg[ptype][cell] = ev + pe
             mirror = _hex_mirror(geo, cell)
@@ -340,6 +402,20 @@ def piece_tables(geometry: object) -> tuple[list[list[int]], list[list[int]]]:
     return square_tables(geometry.files, geometry.ranks)
 
 
+def build_piece_tables(
+    geometry: object, w: Weights
+) -> tuple[list[list[int]], list[list[int]]]:
+    """:func:`piece_tables` with the weights ``w``."""
+    if isinstance(geometry, HexGeometry):
+        return build_cell_tables(geometry, w)
+    assert isinstance(geometry, Geometry)
+    return build_square_tables(geometry.files, geometry.ranks, w)
+
+
+def _phase(p: list[int]) -> int:
+    return sum(weight * p[ptype].bit_count() for ptype, weight in PHASE_WEIGHT.items())
+
+
 def material_sums(pos: Position) -> tuple[int, int]:
     """The (mg, eg) sums of :func:`piece_tables` from scratch."""
     mg, eg = piece_tables(pos.geometry)
@@ -352,11 +428,8 @@ def material_sums(pos: Position) -> tuple[int, int]:
 
 
 def material_phase(pos: Position) -> int:
-    """How much of the middle game's material is on the board: minor pieces 1,
-    rooks and falcons 2, queens 4."""
-    p = pos.pieces
-    return ((p[KNIGHT] | p[BISHOP]).bit_count() + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count())
+    """How much of the middle game's material is on the board (:data:`PHASE_WEIGHT`)."""
+    return _phase(pos.pieces)
 
 
 class Evaluator:
@@ -372,19 +445,13 @@ class Evaluator:
             (file_bb[f - 1] if f > 0 else 0) | (file_bb[f + 1] if f < files - 1 else 0)
             for f in range(files)
         ]
-        self.full_phase = 2 * (2 * 1 + 2 * 1 + 2 * 2 + 2 * 2 + 4)
-        self.mobility = MOBILITY
+        self.full_phase = FULL_PHASE
+        self.mobility: dict[int, tuple[int, int]] = {int(p): v for p, v in MOBILITY.items()}
 
     def material(self, pos: Position, mg: int, eg: int) -> int:
         """Material and square values only, tapered, for the side to move:
         the cheap part of :meth:`evaluate`, for lazy evaluation."""
-        p = pos.pieces
-        phase = min(
-            (p[KNIGHT] | p[BISHOP]).bit_count()
-            + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count(),
-            self.full_phase,
-        )
+        phase = min(_phase(pos.pieces), self.full_phase)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         return score if pos.turn == WHITE else -score
 
@@ -393,12 +460,7 @@ class Evaluator:
         p = pos.pieces
         white, black = pos.colors
         occ = white | black
-        phase = (
-            (p[KNIGHT] | p[BISHOP]).bit_count()
-            + 2 * (p[ROOK] | p[FALCON]).bit_count()
-            + 4 * p[QUEEN].bit_count()
-        )
-        phase = min(phase, self.full_phase)
+        phase = min(_phase(p), self.full_phase)
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         score += self._pieces(pos, occ, phase)
         bishops = p[BISHOP]
@@ -470,7 +532,7 @@ class Evaluator:
                     attackers[colour] += 1
         for colour in (WHITE, BLACK):
             if attackers[colour] >= 2:
-                danger = min(units[colour] ** 2 * DANGER_SCALE // 16, DANGER_CAP)
+                danger = min(units[colour] ** 2 * DANGER_SCALE // DANGER_DIVISOR, DANGER_CAP)
                 danger = danger * phase // self.full_phase
                 score += danger if colour == WHITE else -danger
         return score
@@ -553,12 +615,7 @@ class HexEvaluator(Evaluator):
         # the start position's (:func:`phase`): Glinski's game has no falcons.
         self.t = tables
         self.full_phase = full_phase
-        square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
-        # The baselines are average reaches; they grow with the board's.
-        self.mobility = {
-            ptype: (weight, round(baseline * hexagon[ptype] / square[ptype]))
-            for ptype, (weight, baseline) in MOBILITY.items()
-        }
+        self.mobility = hex_mobility(geo)
 
     def evaluate(self, pos: Position, mg: int, eg: int) -> int:
         occ = pos.colors[WHITE] | pos.colors[BLACK]

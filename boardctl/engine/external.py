@@ -1,9 +1,9 @@
-"""Any UCI engine as the daemon's opponent, behind the :class:`EngineWorker` interface.
+"""Any UCI engine as the daemon's opponent (interface.py's :class:`Opponent`).
 
 :class:`ExternalEngine` starts the engine program as a subprocess and speaks
 UCI to it over pipes.  A reader thread puts every line the engine writes into
 a queue; everything else happens in the caller's thread, in :meth:`poll`,
-which turns the lines into the worker's messages (:class:`Thinking`,
+which turns the lines into interface.py's messages (:class:`Thinking`,
 :class:`BestMove`, :class:`Failed`).  Every wait is bounded: an engine that
 does not answer ``uciok`` or ``readyok`` within ``timeout`` seconds is killed
 and :class:`WorkerError` raised; so is one that exits.
@@ -54,9 +54,9 @@ from ..rules import (
     parse_uci,
 )
 from ..rules.digits import parse_whole
+from .interface import BestMove, Failed, Message, Thinking, WorkerError
 from .limits import Info, Limits
 from .pipes import spawn, stop, write
-from .worker import BestMove, Failed, Message, Thinking, WorkerError
 
 DEFAULT_TIMEOUT = 10.0      # seconds for uciok, and for each readyok
 QUIT_GRACE = 2.0            # seconds for the process to exit after `quit`

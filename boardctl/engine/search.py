@@ -18,7 +18,8 @@ Techniques: transposition table keyed by the Zobrist hash, move ordering
 (hash move, MVV-LVA captures, two killers per ply, history), null-move
 pruning, late-move reductions of quiet moves, check extension, mate-distance
 pruning and scores, aspiration windows, and a quiescence search of captures
-and promotions (all moves when in check).
+and promotions (all moves when in check).  King and falcon against a bare
+king is answered at the root from :mod:`.tablebase`, for both cores.
 """
 
 from __future__ import annotations
@@ -28,38 +29,47 @@ import time
 from collections.abc import Callable
 
 from ..rules import Move, Position
+from ..rules.game import FIFTY_MOVES
 from ..rules.hexgeo import HexGeometry
 from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
-from . import core
+from . import core, tablebase
 from .evaluate import (
-    ORDER_VALUE,
     Evaluator,
     HexEvaluator,
     Weights,
-    material_phase,
     material_sums,
     piece_tables,
+    start_phase,
 )
 from .limits import Info, Limits
+from .params import (
+    ASPIRATION,
+    CHECK_EVERY,
+    CONTEMPT,
+    DELTA_MARGIN,
+    FUTILITY,
+    HISTORY_LIMIT,
+    INF,
+    LAZY_MARGIN,
+    LMR_MIN_DEPTH,
+    LMR_MIN_MOVES,
+    LMR_MORE_AFTER,
+    MATE,
+    MATE_BOUND,
+    MAX_PLY,
+    NULL_DEEPER,
+    NULL_MIN_DEPTH,
+    NULL_REDUCTION,
+    ORDER_VALUE,
+    REVERSE_FUTILITY,
+    REVERSE_FUTILITY_DEPTH,
+)
 
 MAX_SKILL = 20
 MAX_NOISE = 300               # centipawns of random error at the lowest levels
-MATE = 30_000
-MATE_BOUND = MATE - 1000      # scores beyond this are mates
-INF = 32_000
-MAX_PLY = 96
-CHECK_EVERY = 512             # nodes between looks at the clock and at stop()
 EXACT, LOWER, UPPER = 0, 1, 2
-NULL_REDUCTION = 2             # plus one more from depth 6
-LAZY_MARGIN = 350             # positional terms rarely add up to more than this
-FUTILITY = (0, 150, 300)      # by remaining depth: quiet moves that cannot reach alpha
-REVERSE_FUTILITY = 110        # per ply of depth: a lead that no reply will undo
-TT_LIMIT = 1_500_000          # entries before the table is cleared
-ASPIRATION = 40
-# A draw counts this much against the engine (from the root's side): it
-# plays on in level positions instead of repeating into a draw.
-CONTEMPT = 15
+TT_LIMIT = 1_500_000          # entries before the Python core's table is cleared
 
 
 class _Stop(Exception):
@@ -96,6 +106,9 @@ class Engine:
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.nodes = 0
         self.contempt = CONTEMPT
+        # K+F v K comes from the table (at full strength: the lower levels
+        # keep their mistakes there too); False searches it like any other.
+        self.tablebase = True
         self._evaluators: dict[str, Evaluator] = {}
 
     def new_game(self) -> None:
@@ -116,6 +129,11 @@ class Engine:
         root_moves = pos.legal_codes()
         if not root_moves:
             return None
+        known = tablebase.answer(pos) if self.tablebase and self.skill >= MAX_SKILL else None
+        if known is not None:
+            if on_info:
+                on_info(known[1])
+            return known[0]
         self._prepare(pos, limits, stop)
         self._noise = self._root_noise(pos, root_moves)
         best = root_moves[0]
@@ -155,7 +173,7 @@ class Engine:
         self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
         self._current_best = 0
         self._core = None
-        if self.compiled and core.plays(pos.variant):
+        if self.compiled:
             name = pos.variant.name
             if name not in self._cores:
                 self._cores[name] = core.build(pos.variant, weights=self.weights)
@@ -171,7 +189,7 @@ class Engine:
         if name not in self._evaluators:
             geo = pos.geometry
             self._evaluators[name] = (
-                HexEvaluator(pos.tables, geo, material_phase(Position(None, pos.variant)))
+                HexEvaluator(pos.tables, geo, start_phase(pos.variant))
                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
         self.evaluator = self._evaluators[name]
         self.mg_table, self.eg_table = piece_tables(pos.geometry)
@@ -344,7 +362,7 @@ class Engine:
                 eg -= egt[captured][to]
             elif flag == EN_PASSANT:
                 # The pawn taken stands one step ahead of ``to`` as its own side moves.
-                victim = pos.tables.pawn_push[(piece >> 3) ^ 1][to]
+                victim = pos.en_passant_victim(to)
                 mg -= mgt[sqs[victim]][victim]
                 eg -= egt[sqs[victim]][victim]
         promo = code >> 14 & 7
@@ -391,7 +409,7 @@ class Engine:
         if self.nodes % CHECK_EVERY == 0:
             self._check()
         pos = self.pos
-        if pos.halfmove_clock >= 100 or self._repeated():
+        if pos.halfmove_clock >= FIFTY_MOVES or self._repeated():
             return self._draw(ply)
         # Mate-distance pruning: no line can beat a mate already found nearer.
         alpha = max(alpha, -MATE + ply)
@@ -422,15 +440,16 @@ class Engine:
         if not in_check and not pv_node:
             static = self._evaluate()
             # Reverse futility: far above beta with little depth left.
-            if depth <= 3 and abs(beta) < MATE_BOUND and static - REVERSE_FUTILITY * depth >= beta:
+            if (depth <= REVERSE_FUTILITY_DEPTH and abs(beta) < MATE_BOUND
+                    and static - REVERSE_FUTILITY * depth >= beta):
                 return static
         if (
-            allow_null and not pv_node and not in_check and depth >= 3
+            allow_null and not pv_node and not in_check and depth >= NULL_MIN_DEPTH
             and self._has_pieces(pos) and static >= beta
         ):
             pos.make_null()
             self.path.append(pos.hash)
-            reduce = NULL_REDUCTION + (1 if depth >= 6 else 0)
+            reduce = NULL_REDUCTION + (1 if depth >= NULL_DEEPER else 0)
             score = -self._negamax(depth - 1 - reduce, -beta, -beta + 1, ply + 1, False)
             self.path.pop()
             pos.unmake_null()
@@ -458,8 +477,8 @@ class Engine:
                 score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
             else:
                 reduction = 0
-                if depth >= 3 and i >= 3 and quiet and not in_check:
-                    reduction = 1 if i < 8 else 2
+                if depth >= LMR_MIN_DEPTH and i >= LMR_MIN_MOVES and quiet and not in_check:
+                    reduction = 1 if i < LMR_MORE_AFTER else 2
                 score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
                 if score > alpha and (reduction or score < beta):
                     score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
@@ -477,7 +496,11 @@ class Engine:
                             if killers[0] != code:
                                 killers[1] = killers[0]
                                 killers[0] = code
-                            history[code & 16383] = history.get(code & 16383, 0) + depth * depth
+                            credit = history.get(code & 16383, 0) + depth * depth
+                            history[code & 16383] = credit
+                            if credit > HISTORY_LIMIT:
+                                for pair in history:
+                                    history[pair] //= 2
                         break
         stored = best
         if stored > MATE_BOUND:
@@ -520,7 +543,7 @@ class Engine:
             gain = ORDER_VALUE[victim] + (ORDER_VALUE[code >> 14 & 7] if code >> 14 & 7 else 0)
             if code >> 17 == EN_PASSANT:
                 gain = ORDER_VALUE[PAWN]
-            if not in_check and best + gain + 200 < alpha:
+            if not in_check and best + gain + DELTA_MARGIN < alpha:
                 continue  # delta pruning: even winning this cannot reach alpha
             scored.append((gain * 16 - ORDER_VALUE[sqs[code & 127] & 7] // 16, code))
         scored.sort(reverse=True)

@@ -51,7 +51,7 @@ from ..rules import (
 )
 from ..rules.digits import NumberError, parse_whole, shown
 from . import MAX_SKILL, Engine, Info, Limits
-from .search import MAX_PLY
+from .params import MAX_PLY
 
 NULL_MOVE = "0000"               # the bestmove when there is no legal move
 ERROR_PREFIX = "info string error: "

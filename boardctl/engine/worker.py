@@ -5,7 +5,7 @@ a request number back; it calls :meth:`poll` from its loop to collect
 :class:`Thinking` (one per finished iteration) and :class:`BestMove`
 messages, each tagged with its request.  :meth:`stop`, or a new :meth:`go`,
 cancels the running search: the search polls a shared counter every few
-hundred nodes (see ``search.CHECK_EVERY``), so it ends within milliseconds
+hundred nodes (see ``params.CHECK_EVERY``), so it ends within milliseconds
 and still answers with the best move it has.
 
 Cancellation is "every request up to N": a stop can never be lost to a race
@@ -20,39 +20,16 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 from ..rules import BoardctlError, Position, get_variant, parse_uci
+from .interface import BestMove, Failed, Message, Thinking, WorkerError
 from .lifeline import watch_parent
 from .limits import Info, Limits
 from .search import MAX_SKILL, Engine
 
-
-class WorkerError(BoardctlError, RuntimeError):
-    """The engine process is gone or answered nonsense."""
-
-
-@dataclass(frozen=True)
-class Thinking:
-    request: int
-    info: Info
-
-
-@dataclass(frozen=True)
-class BestMove:
-    request: int
-    move: str | None          # coordinate notation; None when there is no legal move
-
-
-@dataclass(frozen=True)
-class Failed:
-    request: int
-    reason: str
-
-
-Message = Thinking | BestMove | Failed
+__all__ = ["EngineWorker"]
 
 
 def _serve(conn: Connection, cancelled: Any, skill: int, seed: int | None,

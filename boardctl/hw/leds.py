@@ -35,11 +35,14 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .base import OFF, Colour
 from .errors import HardwareError, LedFrameError
-from .pins import FILES, SQUARES, LedLayout, Pinout
+from .pins import FILES, LedLayout, Pinout
+
+if TYPE_CHECKING:
+    from .hexpins import HexPinout
 
 BIT0 = 0xC0
 BIT1 = 0xF0
@@ -94,11 +97,18 @@ class LedMap:
 
     Grid points are (x, y) with x along the ranks (file a = 0) and y along the
     files (rank 1 = 0): a square's own LED for 80 LEDs, the corners of squares
-    for the 9 × 11 grid (square a1's outer corner is (0, 0)).
+    for the 9 × 11 grid (square a1's outer corner is (0, 0)).  A chain listed
+    cell by cell (``layout.chain``, the hex board) has the point (cell, 0).
     """
 
     def __init__(self, layout: LedLayout) -> None:
         self.layout = layout
+        self.cells = layout.cells
+        if layout.chain:                # listed cell by cell: point (cell, 0)
+            self._index = [0] * len(layout.chain)
+            for i, cell in enumerate(layout.chain):
+                self._index[cell] = i
+            return
         width, height = layout.width, layout.height
         line = width if layout.along == "ranks" else height
         self._index = [0] * (width * height)
@@ -119,6 +129,8 @@ class LedMap:
 
     def points(self, square: int) -> tuple[tuple[int, int], ...]:
         """The grid points a square lights: its LED, or its four corners."""
+        if self.layout.chain:
+            return ((square, 0),)
         rank, file = divmod(square, FILES)
         if not self.layout.corner_grid:
             return ((file, rank),)
@@ -157,7 +169,7 @@ class LedEncoder:
         """
         raw = [OFF] * self.layout.count
         for square, colour in colours.items():
-            if not (isinstance(square, int) and 0 <= square < SQUARES):
+            if not (isinstance(square, int) and 0 <= square < self.map.cells):
                 raise LedFrameError(f"no square {square!r} on the board")
             if len(colour) != 3 or not all(
                     isinstance(c, int) and 0 <= c <= 255 for c in colour):
@@ -260,7 +272,7 @@ class SpiLeds:
         self.pixels: list[Colour] = [OFF] * layout.count    # as last sent, chain order
 
     @classmethod
-    def open(cls, pinout: Pinout, *, brightness: float = 0.3) -> SpiLeds:
+    def open(cls, pinout: Pinout | HexPinout, *, brightness: float = 0.3) -> SpiLeds:
         """The LEDs on the Pi build's SPI bus from the pinout.
 
         :raises HardwareError: if the SPI device cannot be opened.

@@ -23,6 +23,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockPin, MockSPIDevice  # type: ignore[import-untyped]
 
+from .pins import SQUARES
 from .shiftreg import occupancy_to_bytes
 from .sim import DiodeMatrix
 
@@ -130,7 +131,8 @@ class ChainLoadPin(MockPin):  # type: ignore[misc]
 
 
 class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
-    """Ten 74HC165 in a chain on mock SPI pins, reading ``occupancy``.
+    """Ten 74HC165 in a chain on mock SPI pins, reading ``occupancy`` (or as
+    many as ``squares`` needs: sixteen for the hex board's 121 cells).
 
     Wired as in :mod:`boardctl.hw.shiftreg`: SH/LD on ``load_pin``, the
     select line to CLK INH (the chain shifts only while selected), the chain's
@@ -141,9 +143,10 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
     def __init__(self, clock_pin: int | str = 11, mosi_pin: int | str = 10,
                  miso_pin: int | str = 9, select_pin: int | str = 7,
                  load_pin: int | str = 25, *, occupancy: int = 0, active_low: bool = True,
-                 pin_factory: Any) -> None:
+                 pin_factory: Any, squares: int = SQUARES) -> None:
         super().__init__(clock_pin, mosi_pin, miso_pin, select_pin, pin_factory=pin_factory)
         self.occupancy = occupancy
+        self.squares = squares
         self.active_low = active_low
         self.latches = 0
         self.load_pin = pin_factory.pin(load_pin, pin_class=ChainLoadPin, chain=None)
@@ -153,7 +156,8 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
         """SH/LD low: the parallel inputs go into the registers."""
         self.latches += 1
         self.tx_buf: list[int] = []
-        for byte in occupancy_to_bytes(self.occupancy, active_low=self.active_low):
+        for byte in occupancy_to_bytes(self.occupancy, active_low=self.active_low,
+                                       squares=self.squares):
             self.tx_word(byte, 8)
 
     def on_start(self) -> None:

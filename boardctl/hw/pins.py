@@ -70,21 +70,33 @@ class LedLayout:
     brightness_cap: float = 0.5
     max_current_ma: int = 2500
     ma_per_channel: float = 20.0
+    # The cell under each LED in chain order, for a board whose chain is
+    # listed cell by cell (the hex board, hexpins.py); () for the grid above.
+    chain: tuple[int, ...] = ()
 
     @property
     def corner_grid(self) -> bool:
         """True for the 9 × 11 grid of LEDs at the square corners."""
-        return self.count == (RANKS + 1) * (FILES + 1)
+        return not self.chain and self.count == (RANKS + 1) * (FILES + 1)
 
     @property
     def width(self) -> int:
-        """LEDs along a rank (10 per-square, 11 corners)."""
+        """LEDs along a rank (10 per-square, 11 corners; a listed chain is one line)."""
+        if self.chain:
+            return len(self.chain)
         return FILES + 1 if self.corner_grid else FILES
 
     @property
     def height(self) -> int:
-        """LEDs along a file (8 per-square, 9 corners)."""
+        """LEDs along a file (8 per-square, 9 corners; 1 for a listed chain)."""
+        if self.chain:
+            return 1
         return RANKS + 1 if self.corner_grid else RANKS
+
+    @property
+    def cells(self) -> int:
+        """The squares (cells) the LEDs light."""
+        return len(self.chain) if self.chain else SQUARES
 
 
 @dataclass(frozen=True)
@@ -344,10 +356,11 @@ def _spi(t: _Table, *, with_miso: bool, with_device: bool) -> SpiPins:
                    select=select, speed_hz=t.integer("speed_hz", 10_000, 50_000_000))
 
 
-def _matrix(m: _Table, check: Callable[[str, int], None]) -> MatrixPins:
+def _matrix(m: _Table, check: Callable[[str, int], None], rows: int = RANKS,
+            columns: int = FILES) -> MatrixPins:
     matrix = MatrixPins(
-        rows=m.pins("rows", RANKS, check),
-        columns=m.pins("columns", FILES, check),
+        rows=m.pins("rows", rows, check),
+        columns=m.pins("columns", columns, check),
         row_active_low=m.choice("row_active", ("low", "high")) == "low",
         column_pull_up=m.choice("column_pull", ("up", "down")) == "up",
         settle_us=m.integer("settle_us", 0, 10_000),
@@ -391,10 +404,10 @@ PICO_SPI: dict[int, dict[str, tuple[int, ...]]] = {
 }
 
 
-def _pico(t: _Table) -> PicoPins:
+def _pico(t: _Table, rows: int = RANKS, columns: int = FILES) -> PicoPins:
     sensor = t.choice("sensor", SENSORS)
     m = t.table("matrix")
-    matrix = _matrix(m, m.pico_gpio)
+    matrix = _matrix(m, m.pico_gpio, rows, columns)
     s = t.table("shiftreg")
     bus = s.integer("spi_bus", 0, 1)
     lines: dict[str, int] = {}
@@ -470,13 +483,18 @@ def repo_pinout_path() -> Path:
     return Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
 
 
-def generated_module(text: str) -> str:
-    """The text of ``_pinout_default.py`` for pinout text ``text``."""
+ORIGIN = ("hardware/pinout.toml", "boardctl.hw.pins", "tests/hw/test_pins.py")
+
+
+def generated_module(text: str, origin: tuple[str, str, str] = ORIGIN) -> str:
+    """The text of ``_pinout_default.py`` for pinout text ``text``; ``origin``
+    is the file it copies, the module that writes it and the test that checks it."""
     if '"""' in text or "\\" in text:
         raise ValueError("pinout text must not contain triple quotes or backslashes")
+    source, module, test = origin
     return (
-        '"""Generated from hardware/pinout.toml by `python -m boardctl.hw.pins sync`:\n'
-        'do not edit (tests/hw/test_pins.py checks that it is in sync)."""\n\n'
+        f'"""Generated from {source} by `python -m {module} sync`:\n'
+        f'do not edit ({test} checks that it is in sync)."""\n\n'
         f'PINOUT_TOML = """\\\n{text}"""\n'
     )
 

@@ -51,6 +51,12 @@ PALETTE_SIZE = 15         # indices 1-15; 0 is always off
 MAX_FILES = 16
 MAX_RANKS = 16
 MAX_LEDS = 180
+# Boards that are not files × ranks, as the device names them in HELLO's
+# ``B`` key, with their number of cells.  A cell is numbered as in the rules
+# core's geometry for that board (boardctl/rules/hexgeo.py for "hex121":
+# by rank, then file, lowest first).
+BOARDS: dict[str, int] = {"hex121": 121}
+BOARD_KEY = "B"
 
 # Timing, in seconds (PROTOCOL.md, "Timing").
 HEARTBEAT = 1.0           # the device sends a SNAP at least this often
@@ -106,25 +112,52 @@ def _crc8(data: bytes) -> int:
 
 @dataclass(frozen=True)
 class BoardShape:
-    """What the device reports in its HELLO: files, ranks and LED count.
+    """What the device reports in its HELLO: files, ranks and LED count, or
+    for a board that is not a rectangle its name (``board``, a key of
+    :data:`BOARDS`) and LED count, with ``files`` and ``ranks`` None.
 
     The decoder needs it for the length of SNAP and LED arguments.
 
     :raises ValueError: for a shape the protocol cannot carry.
     """
 
-    files: int = 10
-    ranks: int = 8
+    files: int | None = 10
+    ranks: int | None = 8
     leds: int = 80
+    board: str | None = None
 
     def __post_init__(self) -> None:
-        if not (1 <= self.files <= MAX_FILES and 1 <= self.ranks <= MAX_RANKS
-                and 1 <= self.leds <= MAX_LEDS):
-            raise ValueError(f"board shape out of range: {self}")
+        if self.board is None:
+            if not (self.files is not None and self.ranks is not None
+                    and 1 <= self.files <= MAX_FILES and 1 <= self.ranks <= MAX_RANKS
+                    and 1 <= self.leds <= MAX_LEDS):
+                raise ValueError(f"board shape out of range: {self}")
+        elif (self.board not in BOARDS or self.files is not None or self.ranks is not None
+              or self.leds != BOARDS[self.board]):
+            raise ValueError(f"not a board the protocol knows: {self}")
+
+    @classmethod
+    def named(cls, board: str) -> BoardShape:
+        """A board of :data:`BOARDS` with one LED per cell.
+
+        :raises ValueError: for a name not in :data:`BOARDS`.
+        """
+        if board not in BOARDS:
+            raise ValueError(f"no board {board!r} (known: {', '.join(BOARDS)})")
+        return cls(None, None, BOARDS[board], board)
 
     @property
     def squares(self) -> int:
+        """The number of squares (cells): the bits of a SNAP."""
+        if self.files is None or self.ranks is None:
+            return BOARDS[self.board or ""]
         return self.files * self.ranks
+
+    def describe(self) -> str:
+        """In words, for the one line that says two shapes differ."""
+        if self.files is None or self.ranks is None:
+            return f"the {self.squares}-cell hexagon ({BOARD_KEY}={self.board}, {self.leds} LEDs)"
+        return f"a {self.files}×{self.ranks} rectangle of squares ({self.leds} LEDs)"
 
     @property
     def snap_digits(self) -> int:
@@ -169,11 +202,37 @@ class Hello:
     leds: int | None = None
     info: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def board(self) -> str | None:
+        """The ``B`` key: the name of a board that is not a rectangle, or None."""
+        return dict(self.info).get(BOARD_KEY)
+
     def shape(self) -> BoardShape | None:
-        """The board shape announced, or None if the HELLO has none."""
-        if self.files is None or self.ranks is None or self.leds is None:
+        """The board shape announced, or None if the HELLO has none (or one
+        that does not hold together: a named board with files and ranks, or
+        with another LED count than its cells)."""
+        if self.leds is None:
             return None
-        return BoardShape(self.files, self.ranks, self.leds)
+        try:
+            if self.board is None:
+                if self.files is None or self.ranks is None:
+                    return None
+                return BoardShape(self.files, self.ranks, self.leds)
+            return BoardShape(self.files, self.ranks, self.leds, self.board)
+        except ValueError:
+            return None
+
+    def describe_board(self) -> str:
+        """The announced board in words, also when :meth:`shape` is None."""
+        shape = self.shape()
+        if shape is not None:
+            return shape.describe()
+        if self.board is not None and self.board not in BOARDS:
+            return f"a board this boardctl does not know ({BOARD_KEY}={self.board})"
+        given = " ".join(f"{k}={v}" for k, v in (("F", self.files), ("R", self.ranks),
+                                                  ("L", self.leds), (BOARD_KEY, self.board))
+                         if v is not None)
+        return f"no board shape that holds together ({given or 'nothing announced'})"
 
 
 @dataclass(frozen=True)
@@ -820,8 +879,8 @@ class HostLink:
         shape = hello.shape()
         if shape != self.shape:
             self._set_state(LinkState.INCOMPATIBLE,
-                            f"the device has board {shape}, the configuration {self.shape}",
-                            actions)
+                            f"the board is {hello.describe_board()}, but the game needs "
+                            f"{self.shape.describe()}", actions)
             return
         self._set_state(LinkState.UP, f"device firmware {dict(hello.info).get('FW', '?')}",
                         actions)

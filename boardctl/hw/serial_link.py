@@ -161,13 +161,16 @@ class SerialStatus(Enum):
 def led_points(shape: BoardShape) -> tuple[tuple[int, ...], ...]:
     """For each square, the LEDs that light it, in the protocol's LED order
     (row by row from the a1 corner): its own LED when there is one LED per
-    square, its four corners on a (files + 1) × (ranks + 1) grid.
+    square (or cell, on a hexagon), its four corners on a (files + 1) ×
+    (ranks + 1) grid.
 
     :raises ValueError: for another LED count.
     """
     files, ranks = shape.files, shape.ranks
     if shape.leds == shape.squares:
         return tuple((sq,) for sq in range(shape.squares))
+    if files is None or ranks is None:
+        raise ValueError(f"{shape.leds} LEDs on {shape.describe()}: one per cell only")
     if shape.leds == (files + 1) * (ranks + 1):
         width = files + 1
         points = []

@@ -32,20 +32,30 @@ from gpiozero import DigitalOutputDevice, GPIOZeroError  # type: ignore[import-u
 from . import gpio
 from .errors import HardwareError
 from .pins import SQUARES, ShiftRegPins
-from .scan import ALL_SQUARES, ScanningSource
+from .scan import ScanningSource
 
 
-def bytes_to_occupancy(data: bytes | list[int], *, active_low: bool = True) -> int:
-    """The 80-bit snapshot from the chain's 10 bytes (big-endian: bit sq = square sq)."""
-    bits = int.from_bytes(bytes(data[:SQUARES // 8]), "big")
-    return (ALL_SQUARES & ~bits) if active_low else bits
+def chips_for(squares: int) -> int:
+    """74HC165 (8 inputs each) for one input per square: 10 for 80, 16 for 121 cells."""
+    return -(-squares // 8)
 
 
-def occupancy_to_bytes(bits: int, *, active_low: bool = True) -> bytes:
-    """The inverse of :func:`bytes_to_occupancy` (what the chain sends for a board)."""
-    if active_low:
-        bits = ALL_SQUARES & ~bits
-    return (bits & ALL_SQUARES).to_bytes(SQUARES // 8, "big")
+def bytes_to_occupancy(data: bytes | list[int], *, active_low: bool = True,
+                       squares: int = SQUARES) -> int:
+    """The snapshot from the chain's bytes (big-endian: bit sq = square sq).
+    Inputs past the last square (the hex board's 7 of 128) are left out."""
+    every = (1 << squares) - 1
+    bits = int.from_bytes(bytes(data[:chips_for(squares)]), "big") & every
+    return (every & ~bits) if active_low else bits
+
+
+def occupancy_to_bytes(bits: int, *, active_low: bool = True, squares: int = SQUARES) -> bytes:
+    """The inverse of :func:`bytes_to_occupancy` (what the chain sends for a
+    board; unused inputs tied to 3.3 V read 1)."""
+    inputs = chips_for(squares) * 8
+    every = (1 << squares) - 1
+    raw = ((1 << inputs) - 1) & ~(bits & every) if active_low else bits & every
+    return raw.to_bytes(inputs // 8, "big")
 
 
 class ShiftRegisterChain:
@@ -57,9 +67,11 @@ class ShiftRegisterChain:
     def __init__(self, *, clock: int | str = 11, mosi: int | str = 10, miso: int | str = 9,
                  select: int | str = 7, load: int | str = 25, chips: int = 10,
                  active_low: bool = True, speed_hz: int = 1_000_000,
-                 pin_factory: Any = None) -> None:
-        if chips * 8 != SQUARES:
-            raise ValueError(f"{chips} chips read {chips * 8} inputs; the board has {SQUARES}")
+                 pin_factory: Any = None, squares: int = SQUARES) -> None:
+        if chips != chips_for(squares):
+            raise ValueError(f"{chips} chips read {chips * 8} inputs; the board has {squares} "
+                             f"squares, for {chips_for(squares)} chips")
+        self.squares = squares
         factory = gpio.resolve(pin_factory)
         gpio.ensure_default(factory)
         self.chips = chips
@@ -86,7 +98,7 @@ class ShiftRegisterChain:
             data = self._spi.read(self.chips)
         except GPIOZeroError as exc:
             raise HardwareError(f"74HC165 chain: {exc}") from exc
-        return bytes_to_occupancy(list(data), active_low=self.active_low)
+        return bytes_to_occupancy(list(data), active_low=self.active_low, squares=self.squares)
 
     def close(self) -> None:
         if self._spi is not None:
@@ -108,15 +120,18 @@ class ShiftRegisterSensor(ScanningSource):
 
     def __init__(self, chain: ShiftRegisterChain, *, debounce: int = 3, scan_hz: float = 100.0,
                  heartbeat: float | None = 1.0) -> None:
-        super().__init__(chain, debounce=debounce, scan_hz=scan_hz, heartbeat=heartbeat)
+        super().__init__(chain, debounce=debounce, scan_hz=scan_hz, heartbeat=heartbeat,
+                         squares=chain.squares)
 
     @classmethod
-    def from_pinout(cls, pins: ShiftRegPins, *, pin_factory: Any = None,
+    def from_pinout(cls, pins: ShiftRegPins, *, pin_factory: Any = None, squares: int = SQUARES,
                     **kwargs: Any) -> ShiftRegisterSensor:
-        """The chain on the pinout's pins; ``kwargs`` as for the constructor."""
+        """The chain on the pinout's pins for a board of ``squares`` (the hex
+        board: 121 cells); ``kwargs`` as for the constructor."""
         chain = ShiftRegisterChain(
             clock=pins.spi.clock, mosi=pins.spi.mosi,
             miso=pins.miso,
             select=pins.spi.select, load=pins.load, chips=pins.chips,
-            active_low=pins.active_low, speed_hz=pins.spi.speed_hz, pin_factory=pin_factory)
+            active_low=pins.active_low, speed_hz=pins.spi.speed_hz, pin_factory=pin_factory,
+            squares=squares)
         return cls(chain, **kwargs)

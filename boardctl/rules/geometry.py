@@ -120,10 +120,7 @@ class Geometry:
 
     def fen_rows(self) -> tuple[tuple[Square, ...], ...]:
         """The squares of each FEN rank, from the last rank down, a-file first."""
-        return tuple(
-            tuple(self.square(f, r) for f in range(self.files))
-            for r in range(self.ranks - 1, -1, -1)
-        )
+        return _fen_rows(self.files, self.ranks)
 
     def name(self, sq: Square) -> str:
         return f"{FILE_LETTERS[sq % self.files]}{sq // self.files + 1}"
@@ -328,6 +325,13 @@ class Tables:
         for mask, table in self.falcon_quadrants[sq]:
             att |= table[occ & mask]
         return att
+
+
+@cache
+def _fen_rows(files: int, ranks: int) -> tuple[tuple[Square, ...], ...]:
+    return tuple(
+        tuple(r * files + f for f in range(files)) for r in range(ranks - 1, -1, -1)
+    )
 
 
 @cache

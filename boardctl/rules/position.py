@@ -52,7 +52,7 @@ class Position:
     __slots__ = (
         "_ep_key",
         "_ep_keys",
-        "_last_rank",
+        "_pawn_forbidden",
         "_rights_lost",
         "_stack",
         "castling",
@@ -89,7 +89,7 @@ class Position:
         self.zobrist = keys_for(self.geometry.size, self.geometry.files)
         self._ep_keys = _ep_cell_keys(variant)
         self.double_step_from = pawn_start_squares(variant)
-        self._last_rank = self.tables.pawn_forbidden
+        self._pawn_forbidden = self.tables.pawn_forbidden
         self._rights_lost = [0] * self.geometry.size
         for rank in (0, self.geometry.ranks - 1) if variant.castling else ():
             rooks = 0
@@ -135,12 +135,12 @@ class Position:
             raise FenError("piece placement", "each side needs exactly one king")
         pawns = self.pieces[PAWN]
         for colour in (WHITE, BLACK):
-            misplaced = pawns & self.colors[colour] & self._last_rank[colour]
+            misplaced = pawns & self.colors[colour] & self._pawn_forbidden[colour]
             if misplaced:
                 where = geo.name(misplaced.bit_length() - 1)
                 raise FenError("piece placement", f"a pawn stands on {where}, "
-                               + ("the first or last rank" if self.variant.castling
-                                  else "the last cell of its file"))
+                               + ("the last cell of its file" if self.variant.hexagonal
+                                  else "the first or last rank"))
         self.castling = self._parse_castling(castling)
         self.ep_square = self._parse_ep(ep)
         if len(parts) == 6:
@@ -187,7 +187,7 @@ class Position:
         try:
             sq = geo.parse_square(text)
         except SquareError:
-            raise FenError("en passant", f"{shown(text)} is not a square") from None
+            raise FenError("en passant", f"{shown(text)} is not a {_unit(geo)[:-1]}") from None
         # The pawn that stepped over sq came from behind it (seen from the
         # side to move) and stands in front of it.
         origin = self.tables.pawn_push[self.turn][sq]
@@ -423,6 +423,11 @@ class Position:
             return base + self.variant.rook_files[0], king_to + 1
         return base + self.variant.rook_files[1], king_to - 1
 
+    def en_passant_victim(self, to: Square) -> Square:
+        """Where the pawn stands that an en passant capture onto ``to`` by
+        the side to move removes: one step past ``to`` in its own direction."""
+        return self.tables.pawn_push[self.turn ^ 1][to]
+
     @property
     def ply_stack(self) -> list[int]:
         """Packed moves made since the last :meth:`set_fen`, oldest first."""
@@ -584,7 +589,7 @@ def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
     rows = text.split("/")
     if len(rows) != len(layout):
         raise FenError("piece placement", f"expected {len(layout)} ranks, got {len(rows)}")
-    unit = "squares" if geo.shades == 2 else "cells"
+    unit = _unit(geo)
     squares = [0] * geo.size
     for row, cells in zip(rows, layout, strict=True):
         label = geo.name(cells[0])[1:]
@@ -602,7 +607,7 @@ def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
                 except NumberError:
                     raise FenError(
                         "piece placement", f"bad empty count {shown(digits)} in rank {label}"
-                    ) from None
+                        f" of {len(cells)} {unit}") from None
                 digits = ""
             if ch == "/":
                 break
@@ -620,6 +625,11 @@ def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
                 f"rank {label} has {file} {unit} where the board has {len(cells)}{span}",
             )
     return squares
+
+
+def _unit(geo: BoardGeometry) -> str:
+    """What the board's cells are called in messages."""
+    return "squares" if geo.shades == 2 else "cells"
 
 
 def _parse_counter(text: str, field: str, minimum: int) -> int:

@@ -77,7 +77,7 @@ class Variant:
     @property
     def rook_files(self) -> tuple[int, int]:
         """Files of the castling rooks: (a-side, far side)."""
-        return (0, self.files - 1)
+        return (0, self.geometry.files - 1)
 
     def castle_distances(self, rook_file: int) -> range:
         """How far the king may move when castling with the rook on ``rook_file``."""

@@ -22,9 +22,14 @@ and draw onto a plain ``pygame.Surface`` (see :mod:`boardctl.ui.screenshot`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from ..rules import WHITE, PieceType, Position, get_variant
+from ..rules.boardgeometry import BoardGeometry
+from ..rules.geometry import Geometry
+from .boardview import BoardView, piece_box
 from .layout import BODY_MIN_PX, Layout, compute_layout
 from .pieces import sprite
 from .state import DisplayState, iter_move_rows, score_words
@@ -33,12 +38,20 @@ from .text import Fonts, clock_text, ellipsize, wrap
 RGB = tuple[int, int, int]
 
 BACKGROUND: RGB = (28, 30, 36)
+# Cells in three shades (squares use light and dark; the hexagon all three),
+# each with its tint for the last move and for a king in check.
 LIGHT: RGB = (240, 217, 181)
+MEDIUM: RGB = (212, 174, 132)
 DARK: RGB = (181, 136, 99)
 LAST_MOVE_LIGHT: RGB = (205, 210, 106)
+LAST_MOVE_MEDIUM: RGB = (188, 186, 82)
 LAST_MOVE_DARK: RGB = (170, 162, 58)
 CHECK_LIGHT: RGB = (236, 80, 64)
+CHECK_MEDIUM: RGB = (221, 65, 52)
 CHECK_DARK: RGB = (206, 50, 40)
+SHADES = (LIGHT, MEDIUM, DARK)
+LAST_MOVE = (LAST_MOVE_LIGHT, LAST_MOVE_MEDIUM, LAST_MOVE_DARK)
+CHECK = (CHECK_LIGHT, CHECK_MEDIUM, CHECK_DARK)
 MARK: RGB = (30, 120, 235)
 LABEL: RGB = (175, 180, 190)
 
@@ -95,7 +108,7 @@ class Renderer:
     def __init__(self, size: tuple[int, int]) -> None:
         self.size = (int(size[0]), int(size[1]))
         self.fonts = Fonts()
-        self._layouts: dict[tuple[int, int], Layout] = {}
+        self._layouts: dict[BoardGeometry, Layout] = {}
         # Texts the last render had to cut short: none, for every state the
         # gallery shows (tests/ui/test_gallery.py).
         self.cut: list[str] = []
@@ -103,9 +116,13 @@ class Renderer:
 
     def layout(self, files: int, ranks: int) -> Layout:
         """The layout for a board of ``files`` × ``ranks`` on this screen."""
-        found = self._layouts.get((files, ranks))
+        return self.board_layout(Geometry(files, ranks))
+
+    def board_layout(self, geometry: BoardGeometry) -> Layout:
+        """The layout for a board of any shape on this screen."""
+        found = self._layouts.get(geometry)
         if found is None:
-            found = self._layouts[files, ranks] = compute_layout(self.size, files, ranks)
+            found = self._layouts[geometry] = compute_layout(self.size, geometry, self.fonts)
         return found
 
     def render(self, state: DisplayState, surface: pygame.Surface) -> None:
@@ -118,81 +135,65 @@ class Renderer:
         if surface.get_size() != self.size:
             raise ValueError(f"surface is {surface.get_size()}, the renderer draws {self.size}")
         pos = Position(state.fen, get_variant(state.variant))
-        lay = self.layout(pos.geometry.files, pos.geometry.ranks)
+        lay = self.board_layout(pos.geometry)
         self.cut = []
         surface.fill(BACKGROUND)
-        self._board(surface, lay, state, pos)
+        self._board(surface, lay, state, pos.piece_at)
         if state.choices:
             self._choices(surface, lay, state)
         self._panel(surface, lay, state)
         self._banner(surface, lay, state)
 
     # ------------------------------------------------------------------ board
+    def view(self, state: DisplayState) -> BoardView:
+        """The board of ``state`` (its variant and orientation) on this screen."""
+        geometry = get_variant(state.variant).geometry
+        return self.board_layout(geometry).view(state.orientation)
+
     def square_rect(self, state: DisplayState, square: int) -> pygame.Rect:
-        """Where ``square`` is on the screen for ``state`` (its variant and orientation)."""
-        variant = get_variant(state.variant)
-        return self.cell(self.layout(variant.files, variant.ranks), state, square)
+        """The box around ``square`` on the screen for ``state`` (its variant and orientation)."""
+        return self.view(state).rect(square)
 
     def square_at(self, state: DisplayState, point: tuple[int, int]) -> int | None:
         """The square under a screen point (a tap, a click), or None off the board."""
-        variant = get_variant(state.variant)
-        lay = self.layout(variant.files, variant.ranks)
-        if not lay.board.collidepoint(point):
-            return None
-        column = (point[0] - lay.board.left) // lay.square
-        row = (point[1] - lay.board.top) // lay.square
-        if state.orientation == WHITE:
-            return (lay.ranks - 1 - row) * lay.files + column
-        return row * lay.files + (lay.files - 1 - column)
-
-    @staticmethod
-    def cell(lay: Layout, state: DisplayState, square: int) -> pygame.Rect:
-        """Screen rect of ``square`` in ``lay`` with the board turned as ``state`` says."""
-        file, rank = square % lay.files, square // lay.files
-        if state.orientation == WHITE:
-            return lay.square_rect(file, lay.ranks - 1 - rank)
-        return lay.square_rect(lay.files - 1 - file, rank)
+        return self.view(state).cell_at(point)
 
     def _board(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
-               pos: Position) -> None:
-        geo = pos.geometry
+               piece_at: Callable[[int], tuple[PieceType, int] | None]) -> None:
+        view = lay.view(state.orientation)
         tinted = set(state.last_move or ())
-        for sq in range(geo.size):
-            light = geo.is_light(sq)
+        for sq in range(view.cells):
+            shade = view.shade(sq)
             if sq == state.check_square:
-                colour = CHECK_LIGHT if light else CHECK_DARK
+                colour = CHECK[shade]
             elif sq in tinted:
-                colour = LAST_MOVE_LIGHT if light else LAST_MOVE_DARK
+                colour = LAST_MOVE[shade]
             else:
-                colour = LIGHT if light else DARK
-            rect = self.cell(lay, state, sq)
-            surface.fill(colour, rect)
+                colour = SHADES[shade]
+            view.fill(surface, sq, colour)
+        # Marks and pieces over all the cells: a hexagon's edge is shared
+        # with the cell drawn after it.
+        for sq in range(view.cells):
             if sq in state.marks:
-                pygame.draw.rect(surface, MARK, rect, max(2, lay.square // 11))
-            found = pos.piece_at(sq)
+                view.outline(surface, sq, MARK, max(2, lay.square // 11))
+            found = piece_at(sq)
             if found is not None:
-                surface.blit(sprite(found[0], found[1], lay.square), rect)
-        font = self.fonts.get(round(lay.labels * 0.85))
-        for file in range(geo.files):
-            rect = self.cell(lay, state, geo.square(file, 0))
-            text = font.render(geo.name(file)[0], True, LABEL)
-            surface.blit(text, text.get_rect(centerx=rect.centerx,
-                                             centery=lay.board.bottom + lay.labels // 2))
-        for rank in range(geo.ranks):
-            rect = self.cell(lay, state, geo.square(0, rank))
-            text = font.render(str(rank + 1), True, LABEL)
-            surface.blit(text, text.get_rect(centerx=lay.board.left - lay.labels // 2,
-                                             centery=rect.centery))
+                surface.blit(sprite(found[0], found[1], lay.square), piece_box(view, sq))
+        font = self.fonts.get(lay.label_text)
+        for words, centre in view.labels():
+            text = font.render(words, True, LABEL)
+            surface.blit(text, text.get_rect(center=centre))
 
     def _choices(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
         """The options drawn large across the middle of the (dimmed) board."""
-        board = lay.board
-        veil = pygame.Surface(board.size, pygame.SRCALPHA)
-        veil.fill((0, 0, 0, VEIL_ALPHA))
-        surface.blit(veil, board)
+        board, view = lay.board, lay.view(state.orientation)
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        for sq in range(view.cells):
+            view.fill(veil, sq, (0, 0, 0, VEIL_ALPHA))
+        surface.blit(veil, (0, 0))
         count = len(state.choices)
         gap = max(3, lay.square // 8)
-        cell = min(round(lay.square * 1.5), (board.width - gap * (count + 1)) // count)
+        cell = min(lay.choice, (board.width - gap * (count + 1)) // count)
         name_font = self.fonts.get(lay.body)
         total = count * cell + (count - 1) * gap
         left = board.centerx - total // 2

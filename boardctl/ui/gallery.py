@@ -12,11 +12,14 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..rules import BLACK, WHITE, Game, PieceType
+from ..rules import BLACK, WHITE, Game, PieceType, get_variant
+from ..rules.notation import parse_move, san
 from .state import DisplayState
 
 SIZES = ((480, 320), (800, 480))
 MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
+HEX = "falcon-hex"
+HEX_MIDGAME = ("e8", "i6", "Fe4", "d9", "exd9")
 
 
 def start() -> DisplayState:
@@ -119,6 +122,60 @@ def clocks_low() -> DisplayState:
                                   orientation=BLACK)
 
 
+def hex_game(moves: Sequence[str] = HEX_MIDGAME) -> Game:
+    game = Game(get_variant(HEX))
+    for text in moves:
+        game.push_text(text)
+    return game
+
+
+def hex_start() -> DisplayState:
+    """Falcon Hexagonal Chess: a new game against the engine."""
+    return DisplayState.from_fen(None, HEX, engine_status="ready", level=20,
+                                 status="simulator", engine_side=BLACK)
+
+
+def hex_engine_move() -> DisplayState:
+    """The engine's reply on the hexagon, to carry out: its falcon from e13 to d10."""
+    game = hex_game()
+    move = parse_move(game.position, "Fd10")
+    return DisplayState.from_game(
+        game, engine_status="ready", engine_depth=8, engine_score="+0.62", level=12,
+        engine_side=BLACK, engine_move=(san(game.position, move), move.from_square,
+                                        move.to_square),
+    )
+
+
+def hex_fix() -> DisplayState:
+    """White's falcon has gone from e4 to f7, where no falcon move goes."""
+    game = hex_game(HEX_MIDGAME[:4])
+    geo = game.position.geometry
+    return DisplayState.from_game(
+        game, prompt="Move the falcon from f7 back to e4", prompt_kind="error",
+        marks=(geo.parse_square("f7"), geo.parse_square("e4")),
+        engine_status="ready", engine_score="+0.40", level=12, engine_side=BLACK,
+    )
+
+
+def hex_promotion() -> DisplayState:
+    """A pawn on the last cell of file f: a rook, bishop, knight or falcon (no queen)."""
+    game = Game(get_variant(HEX), "5/5P1k/9/4f5/2p8/12/11/12/11/6R3/9/8/K4 w - - 0 41")
+    return DisplayState.from_game(
+        game, prompt="Choose the new piece: prev and next, then ok", prompt_kind="choice",
+        choices=get_variant(HEX).promotions, chosen=3, engine_status="ready", level=12,
+        engine_side=BLACK,
+    )
+
+
+def hex_black() -> DisplayState:
+    """The player has Black: the hexagon turned half round, with clocks."""
+    game = hex_game(HEX_MIDGAME[:4])
+    return DisplayState.from_game(game, white_clock=288.0, black_clock=295.0,
+                                  engine_status="thinking", engine_depth=7,
+                                  engine_score="+0.31", level=12, engine_side=WHITE,
+                                  orientation=BLACK)
+
+
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "start": ("A new game against the engine", start),
     "two-players": ("Two players, no engine", two_players),
@@ -130,6 +187,13 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "check": ("Check", check),
     "game-over": ("Game over", game_over),
     "clocks-low": ("Clocks in the last seconds (the player has Black)", clocks_low),
+}
+HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
+    "hex-start": ("A new game against the engine", hex_start),
+    "hex-engine-move": ("The engine's move, to carry out on the board", hex_engine_move),
+    "hex-fix": ("A piece out of place, and the fix", hex_fix),
+    "hex-promotion": ("A promotion: rook, bishop, knight or falcon", hex_promotion),
+    "hex-black": ("The player has Black: the board turned", hex_black),
 }
 
 
@@ -168,12 +232,30 @@ def page() -> str:
         "![The simulator's help](screens/simulator-help.png)",
         "",
     ]
-    for scene, (title, _) in SCENES.items():
-        lines += [f"## {title}", ""]
+    lines += _scenes(SCENES, "##")
+    lines += [
+        "## Falcon Hexagonal Chess",
+        "",
+        "`boardctl sim --variant falcon-hex`: the 121-cell hexagon of flat-topped cells in",
+        "three colours, the file letters under their columns and each rank's number at its",
+        "outer end. Here White's falcon on e4 is lifted: its destinations and open paths",
+        "light as on the square board.",
+        "",
+        "![The simulator window, Falcon Hexagonal Chess](screens/hex-simulator.png)",
+        "",
+    ]
+    lines += _scenes(HEX_SCENES, "###")
+    return "\n".join(lines)
+
+
+def _scenes(scenes: dict[str, tuple[str, Callable[[], DisplayState]]], level: str) -> list[str]:
+    lines = []
+    for scene, (title, _) in scenes.items():
+        lines += [f"{level} {title}", ""]
         lines += [f"![{title}, {w}×{h}](screens/{file_name(scene, (w, h))})"
                   for w, h in SIZES]
         lines.append("")
-    return "\n".join(lines)
+    return lines
 
 
 def draw_legend(out: Path, width: int = 800) -> None:
@@ -219,9 +301,11 @@ class _StillHand:
         pass
 
 
-def draw_simulator(out: Path, with_help: bool = False) -> None:
-    """The simulator window with a falcon lifted in the middle game: its
-    destinations lit by how many open paths reach them, its paths dim."""
+def draw_simulator(out: Path, with_help: bool = False, game: Game | None = None,
+                   lifted: str = "f4") -> None:
+    """The simulator window with a falcon lifted (by default in the middle
+    game of the square board): its destinations lit by how many open paths
+    reach them, its paths dim."""
     import pygame
 
     from ..board import Reconciler
@@ -229,17 +313,18 @@ def draw_simulator(out: Path, with_help: bool = False) -> None:
     from ..board.lights import frame
     from .sim import SimWindow
 
-    game = Game()
-    for text in MIDGAME[:6]:
-        game.push_text(text)
+    if game is None:
+        game = Game()
+        for text in MIDGAME[:6]:
+            game.push_text(text)
     geo = game.position.geometry
-    lifted = geo.parse_square("f4")
-    rec = Reconciler(game, reading=occupancy(game.position) & ~(1 << lifted))
+    square = geo.parse_square(lifted)
+    rec = Reconciler(game, reading=occupancy(game.position) & ~(1 << square))
     pygame.display.init()
     window = SimWindow(_StillHand(), lambda name: None, SIZES[0],
                        DisplayState.from_game(game, engine_status="ready", level=12,
                                               engine_side=BLACK))
-    window.pieces.pop(lifted)
+    window.pieces.pop(square)
     window.colours = frame(rec.scene(), 0.0)
     window.help = with_help
     window.draw()
@@ -253,7 +338,7 @@ def save_all(docs: Path) -> list[Path]:
     folder = docs / "screens"
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for scene, (_, build) in SCENES.items():
+    for scene, (_, build) in {**SCENES, **HEX_SCENES}.items():
         for size in SIZES:
             out = folder / file_name(scene, size)
             render_state(build(), out, size)
@@ -261,7 +346,9 @@ def save_all(docs: Path) -> list[Path]:
     draw_legend(folder / "leds.png")
     draw_simulator(folder / "simulator.png")
     draw_simulator(folder / "simulator-help.png", with_help=True)
-    written += [folder / "leds.png", folder / "simulator.png", folder / "simulator-help.png"]
+    draw_simulator(folder / "hex-simulator.png", game=hex_game(HEX_MIDGAME[:4]), lifted="e4")
+    written += [folder / "leds.png", folder / "simulator.png", folder / "simulator-help.png",
+                folder / "hex-simulator.png"]
     index = docs / "screens.md"
     index.write_text(page(), encoding="utf-8")
     return [*written, index]

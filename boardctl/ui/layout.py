@@ -1,14 +1,15 @@
 """Where everything goes on a screen of a given size.
 
-Three areas: the board on the left with rank numbers beside it and file
-letters under it; the side panel on its right (players and clocks, the
-level and the evaluation, the move list); and the banner along the bottom
-of the whole screen, which says the one thing that matters now (the
-engine's move to carry out, a fix, a choice, the result, whose turn).  The
-banner holds two lines of body text, so a prompt is read in whole words
-even on a 480 × 320 screen; the board takes what height is left, and the
-panel keeps at least :data:`PANEL_MIN_SHARE` of the width so that a move
-list row ("12. Nxe5+ Fxe5+") fits.
+Three areas: the board on the left with its cells' names along its edges
+(:mod:`boardctl.ui.boardview` lays out squares and hexagons alike); the
+side panel on its right (players and clocks, the level and the evaluation,
+the move list); and the banner along the bottom of the whole screen, which
+says the one thing that matters now (the engine's move to carry out, a fix,
+a choice, the result, whose turn).  The banner holds two lines of body
+text, so a prompt is read in whole words even on a 480 × 320 screen; the
+board takes what height is left, and the panel keeps at least
+:data:`PANEL_MIN_SHARE` of the width so that a move list row
+("12. Nxe5+ Fxe5+") fits.
 """
 
 from __future__ import annotations
@@ -17,10 +18,16 @@ from dataclasses import dataclass
 
 import pygame
 
+from ..rules.boardgeometry import BoardGeometry
+from ..rules.geometry import Geometry
+from ..rules.hexgeo import HexGeometry
+from .boardview import BoardView, HexView, square_views
 from .size import MIN_SIZE
+from .text import Fonts
 
 PANEL_MIN_SHARE = 0.30     # of the screen width
 LABEL_SHARE = 0.045        # label strip, of the screen height
+LABEL_TEXT = 0.85          # a label's text, of the strip
 BODY_SHARE = 0.06          # body text line, of the screen height
 BODY_MIN_PX = 18           # arm's length on a 3.5" 480 × 320 screen
 BANNER_LINES = 2
@@ -31,28 +38,28 @@ class Layout:
     """Rectangles and text heights for one screen size and board shape."""
 
     size: tuple[int, int]
-    files: int
-    ranks: int
-    square: int              # side of one square, px
-    board: pygame.Rect       # the squares only
-    labels: int              # width of the rank-number strip / height of the file strip
+    square: int              # a cell's height, px (the side of a square)
+    choice: int              # the side of a promotion choice's box, px
+    board: pygame.Rect       # the cells only
+    labels: int              # the label strip's width
+    label_text: int          # the labels' line height, px
     panel: pygame.Rect
     banner: pygame.Rect
     pad: int                 # spacing inside the panel and the banner
     body: int                # line heights, px
     big: int
     small: int
+    views: tuple[BoardView, BoardView]   # the board with White, with Black at the bottom
 
-    def square_rect(self, column: int, row: int) -> pygame.Rect:
-        """Screen rect of the square at ``column`` from the left, ``row`` from the top."""
-        return pygame.Rect(
-            self.board.left + column * self.square, self.board.top + row * self.square,
-            self.square, self.square,
-        )
+    def view(self, orientation: int) -> BoardView:
+        """The board laid out with ``orientation``'s pieces at the bottom."""
+        return self.views[orientation]
 
 
-def compute_layout(size: tuple[int, int], files: int, ranks: int) -> Layout:
-    """The layout of a ``files`` × ``ranks`` board on a screen of ``size`` pixels.
+def compute_layout(size: tuple[int, int], geometry: BoardGeometry,
+                   fonts: Fonts) -> Layout:
+    """The layout of a board of ``geometry`` on a screen of ``size`` pixels
+    (``fonts`` measure the cells' names).
 
     :raises ValueError: when the screen is smaller than :data:`MIN_SIZE`.
     """
@@ -65,18 +72,39 @@ def compute_layout(size: tuple[int, int], files: int, ranks: int) -> Layout:
     banner_h = BANNER_LINES * body + 2 * pad
     banner = pygame.Rect(edge, height - edge - banner_h, width - 2 * edge, banner_h)
     labels = max(12, round(height * LABEL_SHARE))
+    label_text = round(labels * LABEL_TEXT)
+    measure = fonts.get(label_text).size
     gap = max(4, width // 120)
     room_h = banner.top - gap - edge
     panel_min = round(width * PANEL_MIN_SHARE)
-    square = min((room_h - labels) // ranks, (width - labels - panel_min - gap - 2 * edge) // files)
-    square = max(4, square)
-    board_h = square * ranks
-    top = edge + (room_h - board_h - labels) // 2
-    board = pygame.Rect(edge + labels, top, square * files, board_h)
-    panel = pygame.Rect(board.right + gap, edge, 0, room_h)
+    views: tuple[BoardView, BoardView]
+    if isinstance(geometry, HexGeometry):
+        room = (width - panel_min - gap - 2 * edge, room_h)
+        cell = HexView.largest(geometry, room, measure=measure)
+        views = HexView.pair(geometry, cell, measure=measure)
+        taken = views[0].bounds.union(views[1].bounds)
+        views = HexView.pair(geometry, cell, measure=measure,
+                             topleft=(edge, edge + (room_h - taken.height) // 2))
+        right = max(view.bounds.right for view in views)
+        # The hexagon's cells are small: its choices take the share of the
+        # board's height they take on the 8-rank board (1.5 of 8 squares).
+        choice = round(views[0].board.height * 1.5 / 8)
+    else:
+        assert isinstance(geometry, Geometry), geometry   # the rectangles
+        files, ranks = geometry.files, geometry.ranks
+        square = min((room_h - labels) // ranks,
+                     (width - labels - panel_min - gap - 2 * edge) // files)
+        square = max(4, square)
+        board_h = square * ranks
+        top = edge + (room_h - board_h - labels) // 2
+        views = square_views(geometry, pygame.Rect(edge + labels, top, square * files, board_h),
+                             labels)
+        right = views[0].board.right
+        choice = round(square * 1.5)
+    panel = pygame.Rect(right + gap, edge, 0, room_h)
     panel.width = width - edge - panel.left
     return Layout(
-        size=(width, height), files=files, ranks=ranks, square=square, board=board,
-        labels=labels, panel=panel, banner=banner, pad=pad,
-        body=body, big=round(body * 1.4), small=max(13, round(body * 0.78)),
+        size=(width, height), square=views[0].cell, choice=choice, board=views[0].board,
+        labels=labels, label_text=label_text, panel=panel, banner=banner, pad=pad,
+        body=body, big=round(body * 1.4), small=max(13, round(body * 0.78)), views=views,
     )

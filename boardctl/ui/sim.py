@@ -9,7 +9,9 @@ become presses of the board's buttons (see :mod:`boardctl.ui.keys`).
 
 Putting a piece on an occupied square first takes the piece that stood there
 off the board, as a hand would.  The window can be resized; the wooden board
-scales with it.
+scales with it.  The board is drawn through a
+:class:`~boardctl.ui.boardview.BoardView`, so squares and the hexagon's
+cells are lit, clicked and dragged the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ import pygame
 
 from ..board.lights import legend
 from ..rules import PieceType, Position, get_variant
+from ..rules.boardgeometry import BoardGeometry
+from ..rules.geometry import Geometry
+from ..rules.hexgeo import HexGeometry
 from ..rules.pieces import piece_colour, piece_kind
+from .boardview import BoardView, HexView, piece_box, square_views
 from .display import Renderer
 from .keys import KEYS
 from .pieces import sprite
@@ -30,11 +36,13 @@ from .text import Fonts, wrap
 
 Colour = tuple[int, int, int]
 
-SQUARE = 52          # the wooden board's squares when the window opens, px
+SQUARE = 52          # the wooden board's cells when the window opens, px high
 MIN_SQUARE = 24
 MARGIN = 24
 LIGHT_WOOD = (222, 190, 140)
+MEDIUM_WOOD = (186, 145, 100)
 DARK_WOOD = (150, 100, 60)
+WOODS = (LIGHT_WOOD, MEDIUM_WOOD, DARK_WOOD)   # by a cell's shade
 FRAME = (90, 55, 30)
 LABEL = (240, 220, 190)
 BACKGROUND = (40, 40, 44)
@@ -85,7 +93,7 @@ class SimWindow:
         self.press = press
         self.state = state or DisplayState()
         variant = get_variant(self.state.variant)
-        self.files, self.ranks = variant.files, variant.ranks
+        self.geometry: BoardGeometry = variant.geometry
         self.screen_size = screen_size
         self.renderer = Renderer(screen_size)
         self.screen = pygame.Surface(screen_size)
@@ -102,45 +110,60 @@ class SimWindow:
         self.help = False
         self.clock = 0.0
         self.square = SQUARE
+        self.views = self._views(SQUARE)
         self.window = pygame.display.set_mode(self._size_for(SQUARE), pygame.RESIZABLE)
-        pygame.display.set_caption("boardctl simulator — Falcon Chess  (press ? for help)")
+        pygame.display.set_caption(f"boardctl simulator — {variant.title}  (press ? for help)")
 
     # ----------------------------------------------------------- geometry
-    def _size_for(self, square: int) -> tuple[int, int]:
-        board_w = self.files * square + 2 * MARGIN
-        board_h = self.ranks * square + 2 * MARGIN
-        return (board_w + MARGIN + self.screen_size[0] + MARGIN,
-                max(board_h, self.screen_size[1] + 2 * MARGIN))
+    @property
+    def label_font(self) -> pygame.font.Font:
+        return self.fonts.get(MARGIN * 3 // 4)
+
+    def _views(self, cell: int) -> tuple[BoardView, BoardView]:
+        """The wooden board with ``cell`` px cells, White and Black at the
+        bottom; its frame (the views' bounds) starts at the window's corner."""
+        geo = self.geometry
+        if isinstance(geo, HexGeometry):
+            return HexView.pair(geo, cell, measure=self.label_font.size, margin=MARGIN // 2)
+        assert isinstance(geo, Geometry), geo   # the rectangles
+        return square_views(geo, pygame.Rect(MARGIN, MARGIN, geo.files * cell, geo.ranks * cell),
+                            MARGIN)
+
+    @property
+    def view(self) -> BoardView:
+        return self.views[self.state.orientation]
+
+    @property
+    def frame(self) -> pygame.Rect:
+        return self.views[0].bounds.union(self.views[1].bounds)
+
+    def _size_for(self, cell: int) -> tuple[int, int]:
+        views = self.views if cell == self.square else self._views(cell)
+        frame = views[0].bounds.union(views[1].bounds)
+        return (frame.right + MARGIN + self.screen_size[0] + MARGIN,
+                max(frame.bottom, self.screen_size[1] + 2 * MARGIN))
 
     def resize(self, size: tuple[int, int]) -> None:
         """Fit the wooden board to a new window size (the Pi screen keeps its own)."""
-        width, height = size
-        square = min((width - 3 * MARGIN - self.screen_size[0] - 2 * MARGIN) // self.files,
-                     (height - 2 * MARGIN) // self.ranks)
-        self.square = max(MIN_SQUARE, square)
-        need = self._size_for(self.square)
-        self.window = pygame.display.set_mode((max(width, need[0]), max(height, need[1])),
+        low, high = MIN_SQUARE, max(MIN_SQUARE, size[1])
+        while low < high:   # the largest cell whose window fits ``size``
+            mid = (low + high + 1) // 2
+            need = self._size_for(mid)
+            if need[0] <= size[0] and need[1] <= size[1]:
+                low = mid
+            else:
+                high = mid - 1
+        self.square = low
+        self.views = self._views(low)
+        need = self._size_for(low)
+        self.window = pygame.display.set_mode((max(size[0], need[0]), max(size[1], need[1])),
                                               pygame.RESIZABLE)
 
-    @property
-    def flip(self) -> bool:
-        return self.state.orientation != 0   # Black at the bottom
-
     def square_at(self, x: int, y: int) -> int | None:
-        column = (x - MARGIN) // self.square
-        row = (y - MARGIN) // self.square
-        if not (0 <= column < self.files and 0 <= row < self.ranks):
-            return None
-        file = self.files - 1 - column if self.flip else column
-        rank = row if self.flip else self.ranks - 1 - row
-        return rank * self.files + file
+        return self.view.cell_at((x, y))
 
     def square_rect(self, sq: int) -> pygame.Rect:
-        file, rank = sq % self.files, sq // self.files
-        column = self.files - 1 - file if self.flip else file
-        row = rank if self.flip else self.ranks - 1 - rank
-        return pygame.Rect(MARGIN + column * self.square, MARGIN + row * self.square,
-                           self.square, self.square)
+        return self.view.rect(sq)
 
     # -------------------------------------------------------------- hands
     def lift(self, sq: int) -> None:
@@ -172,9 +195,10 @@ class SimWindow:
         names them (a promoted pawn becomes its new piece) wherever the board
         agrees with the game."""
         variant = get_variant(state.variant)
-        if (variant.files, variant.ranks) != (self.files, self.ranks):
-            # Another board size: the wooden board is built again around it.
-            self.files, self.ranks = variant.files, variant.ranks
+        if variant.geometry != self.geometry:
+            # Another board: the wooden board is built again around it.
+            self.geometry = variant.geometry
+            self.views = self._views(self.square)
             self.window = pygame.display.set_mode(self._size_for(self.square),
                                                   pygame.RESIZABLE)
         if state.moves != self.state.moves or state.fen != self.state.fen:
@@ -230,56 +254,41 @@ class SimWindow:
     def draw(self) -> None:
         surface = self.window
         surface.fill(BACKGROUND)
-        side = self.square
-        board_w = self.files * side + 2 * MARGIN
-        board_h = self.ranks * side + 2 * MARGIN
-        pygame.draw.rect(surface, FRAME, (0, 0, board_w, board_h), border_radius=8)
-        label = self.fonts.get(MARGIN * 3 // 4)
-        geo = get_variant(self.state.variant).geometry
-        for sq in range(self.files * self.ranks):
-            rect = self.square_rect(sq)
-            light = geo.is_light(sq)
-            pygame.draw.rect(surface, LIGHT_WOOD if light else DARK_WOOD, rect)
+        view, side = self.view, self.square
+        frame = self.frame
+        pygame.draw.rect(surface, FRAME, frame, border_radius=8)
+        for sq in range(view.cells):
+            view.fill(surface, sq, WOODS[view.shade(sq)])
+        for sq in range(view.cells):   # over all the cells: hexagons share edges
             colour = self.colours.get(sq)
             if colour and max(colour):
                 # An LED seen through wood: a dim LED is a fainter glow of the
                 # same hue, not a darker one.
                 peak = max(colour)
                 hue = tuple(round(c * 255 / peak) for c in colour)
-                glow = pygame.Surface(rect.size, pygame.SRCALPHA)
+                glow = pygame.Surface((view.cell, view.cell), pygame.SRCALPHA)
                 pygame.draw.circle(glow, (*hue, round(70 + 140 * peak / 255)),
-                                   (side // 2, side // 2), side // 2 - 2)
-                surface.blit(glow, rect)
+                                   (view.cell // 2, view.cell // 2), view.cell // 2 - 2)
+                surface.blit(glow, piece_box(view, sq))
             piece = self.pieces.get(sq)
             if piece:
-                surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece), side - 6),
-                             rect.move(3, 3))
-        self._coordinates(surface, label)
+                surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece),
+                                    view.cell - 6), piece_box(view, sq, 3))
+        label = self.label_font
+        for words, centre in view.labels():
+            text = label.render(words, True, LABEL)
+            surface.blit(text, text.get_rect(center=centre))
         if self.held is not None:
             x, y = pygame.mouse.get_pos()
             piece = self.held[0]
             surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece), side - 6),
                          (x - side // 2, y - side // 2))
         self.renderer.render(self.state, self.screen)
-        surface.blit(self.screen, (board_w + MARGIN, MARGIN))
+        surface.blit(self.screen, (frame.right + MARGIN, MARGIN))
         hint = label.render("? help", True, (150, 150, 160))
-        surface.blit(hint, (board_w + MARGIN, MARGIN + self.screen_size[1] + 6))
+        surface.blit(hint, (frame.right + MARGIN, MARGIN + self.screen_size[1] + 6))
         if self.help:
             self._help(surface)
-
-    def _coordinates(self, surface: pygame.Surface, font: pygame.font.Font) -> None:
-        """File letters under the board and rank numbers beside it, as the
-        guidance names squares ("move the knight from b4 back to b1")."""
-        geo = get_variant(self.state.variant).geometry
-        for file in range(self.files):
-            rect = self.square_rect(geo.square(file, 0))
-            text = font.render(geo.name(file)[0], True, LABEL)
-            bottom = MARGIN + self.ranks * self.square
-            surface.blit(text, text.get_rect(centerx=rect.centerx, centery=bottom + MARGIN // 2))
-        for rank in range(self.ranks):
-            rect = self.square_rect(geo.square(0, rank))
-            text = font.render(str(rank + 1), True, LABEL)
-            surface.blit(text, text.get_rect(centerx=MARGIN // 2, centery=rect.centery))
 
     def _help(self, surface: pygame.Surface) -> None:
         """The keys, the mouse and the LED colours, over the whole window, in

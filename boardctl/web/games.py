@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from ..rules import Game
 from ..store import GameStore, GameSummary, StoreError
+from .layout import board_layout
 
 T = TypeVar("T")
 
@@ -29,15 +30,14 @@ class Replay:
     sans: tuple[str, ...]
     fens: tuple[str, ...]
     moves: tuple[tuple[int, int], ...]   # (from, to) of each ply
-    files: int
-    ranks: int
+    board: dict[str, Any]                # the board's layout (boardctl.web.layout)
 
     def to_json(self) -> dict[str, Any]:
         s = self.summary
         return {
             "id": s.id, "variant": s.variant, "white": s.white, "black": s.black,
             "result": s.result or "*", "termination": s.termination or "",
-            "started_at": s.started_at, "files": self.files, "ranks": self.ranks,
+            "started_at": s.started_at, "board": self.board,
             "sans": list(self.sans), "fens": list(self.fens),
             "moves": [list(m) for m in self.moves],
         }
@@ -86,12 +86,11 @@ class StoredGames:
         for move in game.moves:
             again.push(move)
             fens.append(again.position.fen())
-        geo = game.position.geometry
         summary = GameSummary(**{name: getattr(stored, name)
                                  for name in GameSummary.__dataclass_fields__})
         return Replay(summary, sans, tuple(fens),
                       tuple((m.from_square, m.to_square) for m in game.moves),
-                      geo.files, geo.ranks)
+                      board_layout(game.variant.name))
 
     async def games(self) -> list[GameSummary]:
         """Every stored game, newest first.  :raises StoreError:"""

@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -218,6 +218,9 @@ async def live_pgn_feed(request: web.Request) -> web.StreamResponse:
     return _conditional(request, "live.pgn", body, "application/x-chess-pgn", **_CORS)
 
 
+_T = TypeVar("_T")
+
+
 def _store_failure(exc: Exception) -> web.Response:
     log.warning("web: stored games: %s", exc)
     return _error(503, f"the stored games cannot be read: {exc}")
@@ -249,27 +252,29 @@ async def replay(request: web.Request) -> web.StreamResponse:
     return web.Response(text=replay_page(game_id), content_type="text/html")
 
 
-async def game_pgn(request: web.Request) -> web.StreamResponse:
+async def _one_game(request: web.Request, read: Callable[[StoredGames, int], Awaitable[_T]],
+                    answer: Callable[[int, _T], web.StreamResponse]) -> web.StreamResponse:
+    """One stored game's page or feed: 404 for a game that is not there, 503
+    when the store cannot be read, else ``answer`` with what ``read`` got."""
     game_id = _game_id(request)
     try:
-        text = await request.app[GAMES].pgn(game_id)
+        got = await read(request.app[GAMES], game_id)
     except UnknownGameError:
         return _error(404, f"no game {game_id}")
     except (StoreError, StoreValueError) as exc:
         return _store_failure(exc)
-    return web.Response(text=text, content_type="application/x-chess-pgn", headers={
-        "Content-Disposition": f'attachment; filename="boardctl-game-{game_id}.pgn"'})
+    return answer(game_id, got)
+
+
+async def game_pgn(request: web.Request) -> web.StreamResponse:
+    return await _one_game(request, StoredGames.pgn, lambda game_id, text: web.Response(
+        text=text, content_type="application/x-chess-pgn", headers={
+            "Content-Disposition": f'attachment; filename="boardctl-game-{game_id}.pgn"'}))
 
 
 async def game_json(request: web.Request) -> web.StreamResponse:
-    game_id = _game_id(request)
-    try:
-        replayed = await request.app[GAMES].replay(game_id)
-    except UnknownGameError:
-        return _error(404, f"no game {game_id}")
-    except (StoreError, StoreValueError) as exc:
-        return _store_failure(exc)
-    return web.json_response(replayed.to_json())
+    return await _one_game(request, StoredGames.replay,
+                           lambda _, replayed: web.json_response(replayed.to_json()))
 
 
 async def events(request: web.Request) -> web.StreamResponse:

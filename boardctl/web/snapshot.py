@@ -7,8 +7,9 @@ server's thread reads :attr:`Hub.latest` and never touches the daemon.  The
 other way, the server puts a :class:`WebAction` on the hub's queue and the
 daemon takes it in its next step (:meth:`Hub.take_actions`).
 
-This module imports nothing outside the standard library and the rules core,
-so the daemon can publish without the web server's libraries installed.
+This module imports nothing outside the standard library, the rules core and
+:mod:`boardctl.web.layout` (pure data), so the daemon can publish without the
+web server's libraries installed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+from .layout import board_layout
 
 ActionKind = Literal["newgame", "takeback", "level", "resign", "draw"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("newgame", "takeback", "level", "resign", "draw")
@@ -36,7 +39,7 @@ class Ring:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The board as spectators see it.  Squares are the rules core's ints.
+    """The board as spectators see it.  Cells are the rules core's ints.
 
     ``clocks_after[i]`` is the time the mover of ply ``i`` had left after it
     (None where no clock ran); ``evals[k]`` is the engine's score, from
@@ -46,9 +49,7 @@ class Snapshot:
 
     seq: int = 0
     game_id: int = 0
-    variant: str = "falcon"
-    files: int = 10
-    ranks: int = 8
+    variant: str = "falcon"              # the preset: it fixes the board's shape
     start_fen: str = ""
     fen: str = ""
     turn: str = "white"
@@ -76,9 +77,11 @@ class Snapshot:
     status: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """The snapshot as the ``/api/state`` document (see README)."""
+        """The snapshot as the ``/api/state`` document (see README), with the
+        board's layout for its orientation (:func:`~boardctl.web.layout.board_layout`)."""
         data = asdict(self)
         data["rings"] = [asdict(ring) for ring in self.rings]
+        data["board"] = board_layout(self.variant, self.orientation == "black")
         return data
 
     def content(self) -> Snapshot:

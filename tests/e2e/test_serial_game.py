@@ -30,10 +30,10 @@ from boardctl.board.explain import occupancy
 from boardctl.board.reconciler import State
 from boardctl.config import Config, parse_config
 from boardctl.daemon import Daemon
+from boardctl.engine.interface import Opponent
 from boardctl.hw import Colour
 from boardctl.hw.serial_link import SerialBoard
 from boardctl.rules import Game, parse_uci
-from boardctl.session import Opponent
 from boardctl.store import GameStore
 
 from ..daemon_fakes import ScriptedOpponent

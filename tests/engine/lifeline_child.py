@@ -21,8 +21,9 @@ import sys
 import time
 
 from boardctl.engine import Limits
+from boardctl.engine.interface import Thinking
 from boardctl.engine.pipes import spawn
-from boardctl.engine.worker import EngineWorker, Thinking
+from boardctl.engine.worker import EngineWorker
 
 BUSY = "while True: pass"
 WATCH_ONLY = (

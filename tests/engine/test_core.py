@@ -1,25 +1,32 @@
 """The compiled core against the rules core: moves, perft, hashes, evaluation.
 
-The rules core (and its perft file, established with an independent naive
-generator) is the reference; the compiled core must agree everywhere.
+The rules core (and its perft files, established with independent naive
+generators) is the reference; the compiled core must agree everywhere, on
+the rectangles and on the hexagons.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from boardctl.engine import Engine, Limits, core
-from boardctl.engine.evaluate import Evaluator, material_sums
+from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
 from boardctl.rules import VARIANTS, Position, get_variant
+from boardctl.rules.hexgeo import HexGeometry
+from boardctl.rules.moves import EN_PASSANT
+from boardctl.rules.pieces import PAWN
 
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
 PERFT = [
     [part.strip() for part in line.split("|")]
-    for line in (Path(__file__).parents[1] / "rules" / "perft.txt").read_text().splitlines()
+    for name in ("perft.txt", "perft_hex.txt")
+    for line in (Path(__file__).parents[1] / "rules" / name).read_text().splitlines()
     if line.strip() and not line.startswith("#")
 ]
 
@@ -31,7 +38,10 @@ def _core_at(pos: Position) -> core.Core:
 
 
 def _python_eval(pos: Position) -> int:
-    return Evaluator(pos.tables).evaluate(pos, *material_sums(pos))
+    geo = pos.geometry
+    evaluator = (HexEvaluator(pos.tables, geo, start_phase(pos.variant))
+                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
+    return evaluator.evaluate(pos, *material_sums(pos))
 
 
 @pytest.mark.parametrize(("name", "variant", "fen", "counts"), PERFT,
@@ -45,16 +55,14 @@ def test_perft_counts_match_the_reference(name, variant, fen, counts):
     assert engine.evaluate() == _python_eval(pos)
 
 
-# The compiled core plays the rectangular presets only.
-@pytest.mark.parametrize("variant", sorted(n for n, v in VARIANTS.items() if not v.hexagonal))
-@pytest.mark.parametrize("seed", range(6))
-def test_random_games_agree_move_by_move(variant, seed):
-    """Moves, hash and evaluation after every move of random games, kept in
-    step by push/pop and checked against a fresh load of each position."""
+def _play_random_game(variant: str, seed: int, pawn_bias: float) -> Counter[str]:
+    """Moves, hash and evaluation after every move of a random game, kept in
+    step by push/pop and checked against a fresh load of each position;
+    returns how many special moves were checked along the way."""
     rng = random.Random(seed)
     pos = Position(None, get_variant(variant))
     engine = _core_at(pos)
-    checked = 0
+    seen: Counter[str] = Counter()
     for _ in range(160):
         codes = pos.legal_codes()
         assert sorted(engine.legal_codes()) == sorted(codes), pos.fen()
@@ -62,19 +70,40 @@ def test_random_games_agree_move_by_move(variant, seed):
         assert engine.evaluate() == _python_eval(pos), pos.fen()
         fresh = _core_at(pos)
         assert fresh.hash() == pos.hash and fresh.evaluate() == engine.evaluate()
-        checked += 1
+        seen["positions"] += 1
         if not codes or pos.halfmove_clock >= 100:
             break
-        # Prefer captures and pawn moves now and then, to reach endings,
-        # promotions and en passant.
-        pushes = [c for c in codes if pos.squares[c & 127] & 7 == 1]
-        code = rng.choice(pushes if pushes and rng.random() < 0.3 else codes)
+        # Prefer pawn moves now and then, to reach endings, promotions and
+        # en passant.
+        pushes = [c for c in codes if pos.squares[c & 127] & 7 == PAWN]
+        takes = [c for c in codes if c >> 17 == EN_PASSANT]
+        code = rng.choice(takes if takes and rng.random() < pawn_bias
+                          else pushes if pushes and rng.random() < pawn_bias else codes)
+        seen["en passant"] += code >> 17 == EN_PASSANT
+        seen["promotion"] += bool(code >> 14 & 7)
         pos.make(code)
         engine.push(code)
         if rng.random() < 0.05:  # take a move back now and then
             pos.unmake()
             engine.pop()
-    assert checked > 10
+    return seen
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_agree_move_by_move(variant, seed):
+    assert _play_random_game(variant, seed, 0.3)["positions"] > 10
+
+
+@pytest.mark.parametrize("variant", sorted(n for n, v in VARIANTS.items() if v.hexagonal))
+def test_random_hex_games_reach_en_passant_and_promotions(variant):
+    """Pawn-heavy games on the hexagon, until both special moves were checked."""
+    seen: Counter[str] = Counter()
+    for seed in range(20):
+        seen += _play_random_game(variant, 100 + seed, 0.7)
+        if seen["en passant"] >= 3 and seen["promotion"] >= 3:
+            break
+    assert seen["en passant"] >= 3 and seen["promotion"] >= 3, seen
 
 
 def test_repetition_history_reaches_the_core():
@@ -135,3 +164,23 @@ def test_both_cores_take_a_rook_the_falcon_reaches():
     slow = Engine(compiled=False).search(pos, Limits(depth=4))
     assert fast is not None and slow is not None
     assert pos.is_capture(fast) and pos.is_capture(slow)
+
+
+@pytest.mark.parametrize("variant", ["falcon", "falcon-hex"])
+def test_a_mailbox_too_narrow_for_its_leaps_is_refused(variant, monkeypatch):
+    box = core.mailbox(get_variant(variant))
+    low = min(box.cells)
+    monkeypatch.setattr(core, "mailbox",
+                        lambda _: dataclasses.replace(box, cells=tuple(c - low for c in box.cells)))
+    with pytest.raises(ValueError, match="leaves the mailbox"):
+        core.build(get_variant(variant), tt_bits=10)
+
+
+def test_the_mailbox_pads_the_longest_leap():
+    """The falcon's leap is the longest: 3 squares on 10x8, 5 cells on the hexagon."""
+    square = core.mailbox(get_variant("falcon"))
+    assert (square.width, square.height) == (10 + 2 * 3, 8 + 2 * 3)
+    hexagon = core.mailbox(get_variant("falcon-hex"))
+    assert (hexagon.width, hexagon.height) == (13 + 2 * 5, 13 + 2 * 5)
+    assert len(hexagon.king) == len(hexagon.knight) == 12
+    assert len(hexagon.falcon) == 24 * 7

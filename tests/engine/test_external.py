@@ -23,7 +23,7 @@ from boardctl.engine.external import (
     parse_info,
     parse_option,
 )
-from boardctl.engine.worker import BestMove, Failed, Message, Thinking, WorkerError
+from boardctl.engine.interface import BestMove, Failed, Message, Thinking, WorkerError
 from boardctl.rules import Position, get_variant, parse_uci
 
 BOARDCTL = [sys.executable, "-m", "boardctl", "uci"]

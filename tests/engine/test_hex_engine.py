@@ -1,5 +1,6 @@
-"""The engine on the hexagon: falcon-hex and Glinski's chess, on the Python
-search (the compiled core plays the rectangles), and over UCI."""
+"""The engine on the hexagon: falcon-hex and Glinski's chess, on both search
+cores, and over UCI.  (tests/engine/test_core.py holds the compiled core to
+the rules core on the hexagon: perft, moves, hashes, evaluations.)"""
 
 from __future__ import annotations
 
@@ -41,16 +42,18 @@ QUEEN_CAPTURES = [
 ]
 
 
-def test_the_compiled_core_leaves_the_hexagon_to_the_python_search():
-    assert not core.plays(HEX) and not core.plays(GLINSKI)
-    assert core.plays(get_variant("falcon")) == core.available()
+@pytest.fixture(params=["python", "compiled"])
+def compiled(request):
+    if request.param == "compiled" and not core.available():
+        pytest.skip("the compiled core is not built")
+    return request.param == "compiled"
 
 
 @pytest.mark.parametrize("fen", MATES_IN_ONE)
-def test_finds_the_mate_in_one(fen):
+def test_finds_the_mate_in_one(fen, compiled):
     pos = Position(fen, HEX)
     infos = []
-    move = Engine(seed=0).search(pos, Limits(depth=3), on_info=infos.append)
+    move = Engine(seed=0, compiled=compiled).search(pos, Limits(depth=3), on_info=infos.append)
     assert move is not None
     assert infos[-1].mate == 1
     pos.push(move)
@@ -58,9 +61,9 @@ def test_finds_the_mate_in_one(fen):
 
 
 @pytest.mark.parametrize(("fen", "capture"), QUEEN_CAPTURES)
-def test_takes_the_undefended_queen(fen, capture):
+def test_takes_the_undefended_queen(fen, capture, compiled):
     pos = Position(fen, HEX)
-    move = Engine(seed=0).search(pos, Limits(depth=3))
+    move = Engine(seed=0, compiled=compiled).search(pos, Limits(depth=3))
     assert move is not None and pos.uci(move) == capture
 
 

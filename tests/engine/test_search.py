@@ -115,9 +115,7 @@ def test_repetition_is_a_draw_inside_the_search():
 
 @st.composite
 def positions(draw: st.DrawFn) -> Position:
-    # The engine plays the rectangular presets only.
-    variant = VARIANTS[draw(st.sampled_from(
-        sorted(n for n, v in VARIANTS.items() if not v.hexagonal)))]
+    variant = VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))]
     pos = Position(None, variant)
     for _ in range(draw(st.integers(0, 50))):
         codes = pos.legal_codes()

@@ -1,6 +1,7 @@
-"""bench/sprt.py's statistics: the GSPRT log-likelihood ratio, Wald's bounds, the
-Elo and its error.  The expected values are worked by hand from the formulas in
-the module's docstring (logistic Elo: elo 10 expects a score of 0.5143872)."""
+"""bench/sprt.py's statistics: the GSPRT log-likelihood ratio (exact and its
+normal approximation), Wald's bounds, the Elo and its error.  The expected
+values are worked by hand from the formulas in the module's docstring (logistic
+Elo: elo 10 expects a score of 0.5143872), or found by a second, direct way."""
 
 from __future__ import annotations
 
@@ -24,15 +25,60 @@ def test_the_logistic_score_of_10_elo():
     assert sprt.logistic_score(0) == 0.5
 
 
-def test_llr_of_a_trinomial_against_the_worked_value():
+def test_normal_llr_of_a_trinomial_against_the_worked_value():
     # 20 losses, 20 draws, 60 wins: mean 0.7, variance 0.65 - 0.49 = 0.16;
     # 100 (s1 - s0)(2 * 0.7 - s0 - s1) / (2 * 0.16) with s0 = 0.5, s1 = 0.5143872.
-    assert sprt.llr([20, 20, 60], 0, 10) == pytest.approx(1.73371, abs=1e-5)
+    assert sprt.llr_normal([20, 20, 60], 0, 10) == pytest.approx(1.73371, abs=1e-5)
 
 
-def test_llr_of_a_pentanomial_against_the_worked_value():
+def test_normal_llr_of_a_pentanomial_against_the_worked_value():
     # Four pairs scoring 1/4, 1/2, 1/2, 3/4: mean 1/2, variance 0.03125.
-    assert sprt.llr([0, 1, 2, 1, 0], 0, 10) == pytest.approx(-0.0132474, abs=1e-6)
+    assert sprt.llr_normal([0, 1, 2, 1, 0], 0, 10) == pytest.approx(-0.0132474, abs=1e-6)
+
+
+def _loglik_best_trinomial(counts, mean):
+    """The largest log-likelihood of (losses, draws, wins) among distributions
+    with this mean score, by ternary search over the draw rate: with the mean
+    fixed, p_win = mean - p_draw / 2 and p_loss = 1 - p_draw - p_win."""
+    losses, draws, wins = counts
+
+    def loglik(p_draw):
+        p_win = mean - p_draw / 2
+        p_loss = 1 - p_draw - p_win
+        return losses * math.log(p_loss) + draws * math.log(p_draw) + wins * math.log(p_win)
+
+    low, high = 1e-12, min(2 * mean, 2 - 2 * mean) - 1e-12
+    for _ in range(300):
+        a, b = low + (high - low) / 3, high - (high - low) / 3
+        if loglik(a) < loglik(b):
+            low = a
+        else:
+            high = b
+    return loglik((low + high) / 2)
+
+
+@pytest.mark.parametrize("counts", [[20, 20, 60], [40, 20, 60], [31, 40, 29], [5, 90, 7]])
+@pytest.mark.parametrize(("elo0", "elo1"), [(0, 10), (-5, 5), (0, 50)])
+def test_llr_is_the_ratio_of_the_best_likelihoods_under_each_hypothesis(counts, elo0, elo1):
+    expected = (_loglik_best_trinomial(counts, sprt.logistic_score(elo1))
+                - _loglik_best_trinomial(counts, sprt.logistic_score(elo0)))
+    assert sprt.llr(counts, elo0, elo1) == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_two_llrs_agree_near_the_hypotheses_and_not_on_a_lopsided_score():
+    near = [0, 30, 42, 31, 0]                  # pairs, mean score 0.5005
+    assert sprt.llr(near, 0, 10) == pytest.approx(sprt.llr_normal(near, 0, 10), abs=0.01)
+    # 60 wins in 100: the approximation claims more than the likelihoods give.
+    assert sprt.llr_normal([20, 20, 60], 0, 10) > sprt.llr([20, 20, 60], 0, 10) + 0.3
+
+
+def test_straight_wins_are_modest_evidence_for_a_small_gain():
+    # Every game won: the most likely distributions of mean s0 and s1 put
+    # s0 and s1 on a win, so the ratio is N log(s1 / s0) (0.1986 for 7 games),
+    # not the explosion a vanishing variance gives the approximation.
+    s0, s1 = 0.5, sprt.logistic_score(10)
+    assert sprt.llr([0, 0, 7], 0, 10) == pytest.approx(7 * math.log(s1 / s0), abs=1e-3)
+    assert sprt.llr_normal([0, 0, 1, 0, 7], 0, 50) > 8 > sprt.llr([0, 0, 1, 0, 7], 0, 50)
 
 
 def test_llr_grows_with_the_number_of_games_and_changes_sign_with_the_evidence():
@@ -40,12 +86,12 @@ def test_llr_grows_with_the_number_of_games_and_changes_sign_with_the_evidence()
     assert sprt.llr([40, 20, 60], 0, 10) == pytest.approx(10 * small)
     assert sprt.llr([60, 20, 40], 0, 10) < 0 < small
     # Halfway between the hypotheses the evidence favours neither.
-    assert sprt.llr([30, 40, 30], -10, 10) == pytest.approx(0, abs=1e-12)
+    assert sprt.llr([30, 40, 30], -10, 10) == pytest.approx(0, abs=1e-9)
 
 
-def test_llr_is_zero_without_spread_or_results_and_refuses_other_shapes():
+def test_llr_is_zero_without_results_and_refuses_other_shapes():
     assert sprt.llr([0, 0, 0], 0, 10) == 0
-    assert sprt.llr([0, 0, 7], 0, 10) == 0
+    assert sprt.llr_normal([0, 0, 7], 0, 10) == 0
     with pytest.raises(ValueError):
         sprt.llr([1, 2, 3, 4], 0, 10)
 

@@ -51,8 +51,25 @@ def test_the_named_weights_rebuild_the_tables_and_core_weights_evaluate_py_holds
     for files, ranks in ((10, 8), (10, 10), (8, 8)):
         assert evaluate.build_square_tables(files, ranks, defaults) == evaluate.square_tables(
             files, ranks)
-    assert evaluate.core_weights(defaults) == evaluate.CORE_WEIGHTS
+    for name in ("falcon", "falcon-hex", "glinski"):
+        variant = get_variant(name)
+        assert evaluate.core_weights(variant, defaults) == evaluate.core_weights(variant)
+        assert evaluate.build_piece_tables(variant.geometry, defaults) == evaluate.piece_tables(
+            variant.geometry)
     assert evaluate.passed_bonuses(defaults) == evaluate.PASSED
+
+
+def test_the_hexagon_derives_its_values_from_the_weights_given():
+    geo = get_variant("falcon-hex").geometry
+    defaults = evaluate.default_weights()
+    more = dict(defaults, **{"rook.mg": defaults["rook.mg"] + 100})
+    mg, _ = evaluate.build_piece_tables(geo, more)
+    old_mg, _ = evaluate.cell_tables(geo)
+    rook = 4
+    assert all(new > old for new, old in zip(mg[rook], old_mg[rook], strict=True))
+    phases = dict(defaults, **{"falcon.phase": defaults["falcon.phase"] + 1})
+    variant = get_variant("falcon-hex")
+    assert evaluate.core_weights(variant, phases)[-1] == evaluate.core_weights(variant)[-1] + 4
 
 
 def test_a_changed_shape_weight_changes_the_squares_it_shapes_only():

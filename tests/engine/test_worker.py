@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from boardctl.engine import Limits
-from boardctl.engine.worker import BestMove, EngineWorker, Failed, Thinking, WorkerError
+from boardctl.engine.interface import BestMove, Failed, Thinking, WorkerError
+from boardctl.engine.worker import EngineWorker
 from boardctl.rules import Position, parse_uci
 
 START = Position().fen()

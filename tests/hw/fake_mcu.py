@@ -68,7 +68,7 @@ def _load(name: str, path: Path) -> ModuleType:
     return module
 
 
-FIRMWARE_MODULES = ("protocol", "link", "scanner", "ws2812", "app")
+FIRMWARE_MODULES = ("protocol", "link", "scanner", "ws2812", "app", "hexboard")
 
 
 @cache
@@ -121,12 +121,20 @@ class _Faults:
 
 
 class _Sensors:
-    """The matrix as ``scanner.MatrixReader`` sees it: one rank's files as bits."""
+    """The matrix as ``scanner.MatrixReader`` sees it: one rank's files as
+    bits; on the hex board, one row line's column lines, through the
+    crossings of its pinout (``hexboard.MATRIX_CELLS``)."""
 
-    def __init__(self, mcu: FakeMcu) -> None:
+    def __init__(self, mcu: FakeMcu, crossings: tuple[int, ...] = (), width: int = 0) -> None:
         self.mcu = mcu
+        self.crossings = crossings
+        self.width = width
 
     def read_row(self, rank: int) -> int:
+        if self.crossings:
+            row = self.crossings[rank * self.width:(rank + 1) * self.width]
+            occupancy = self.mcu.occupancy
+            return sum(1 << f for f, cell in enumerate(row) if cell >= 0 and occupancy >> cell & 1)
         files: int = self.mcu.shape.files
         return self.mcu.occupancy >> (rank * files) & ((1 << files) - 1)
 
@@ -221,14 +229,17 @@ class _PtyPort:
 class FakeMcu:
     """The board's microcontroller, faked on a pty; use it as a context manager.
 
-    ``directory`` holds the port symlink (a test's ``tmp_path``).
+    ``directory`` holds the port symlink (a test's ``tmp_path``).  ``board``
+    "hex121" makes it the hex board's Pico (``files``, ``ranks`` and ``leds``
+    are then the board's), with the matrix and LED chain of ``hexboard.py``.
     """
 
     def __init__(self, directory: Path, occupancy: int = 0, *, files: int = 10,
-                 ranks: int = 8, leds: int = 80, seed: int = 0,
+                 ranks: int = 8, leds: int = 80, board: str | None = None, seed: int = 0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.fw = firmware()
-        self.shape = self.fw.protocol.Shape(files, ranks, leds)
+        self.shape = (self.fw.protocol.Shape(files, ranks, leds) if board is None
+                      else self.fw.protocol.Shape(leds=self.fw.hexboard.LED_COUNT, board=board))
         self.port = str(directory / "ttyFAKE0")
         self.clock = clock
         self.rng = random.Random(seed)
@@ -395,10 +406,19 @@ class FakeMcu:
         self.boots += 1
         self.in_repl = False
         self._port.inbox.clear()
-        width = shape.files if shape.leds == shape.squares else shape.files + 1
-        reader = fw.scanner.MatrixReader(_Sensors(self), shape.ranks)
-        scan = fw.scanner.Scanner(reader, shape.files, shape.ranks, fw.app.DEBOUNCE_READS)
-        strip = self._strip_class(_Output(), shape.leds, width)
+        if shape.board is not None:          # as main.build_named() on the hex board
+            hexboard = fw.hexboard
+            rows, width = len(hexboard.MATRIX_ROW_PINS), len(hexboard.MATRIX_COLUMN_PINS)
+            reader = fw.scanner.MatrixReader(_Sensors(self, hexboard.MATRIX_CELLS, width), rows)
+            scan = fw.scanner.Scanner(reader, width, rows, fw.app.DEBOUNCE_READS, False,
+                                      hexboard.MATRIX_CELLS)
+            strip = self._strip_class(_Output(), shape.leds, shape.leds,
+                                      positions=hexboard.LED_CHAIN)
+        else:
+            width = shape.files if shape.leds == shape.squares else shape.files + 1
+            reader = fw.scanner.MatrixReader(_Sensors(self), shape.ranks)
+            scan = fw.scanner.Scanner(reader, shape.files, shape.ranks, fw.app.DEBOUNCE_READS)
+            strip = self._strip_class(_Output(), shape.leds, width)
         link = fw.link.DeviceLink(shape, list(self.info), self._now_ms())
         self.device = fw.app.Firmware(scan, strip, self._port, link)
 

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.hw import protocol as host
+from boardctl.hw.hexpins import load_hex_pinout, repo_hex_pinout_path
 from boardctl.hw.protocol import (
     BoardShape,
     DeviceCounters,
@@ -37,12 +38,13 @@ from boardctl.hw.protocol import (
     SnapshotReceived,
     Tick,
 )
+from boardctl.rules.hexgeo import FALCON_HEX
 
 from .test_protocol import frames, meaning
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 FAKES = Path(__file__).resolve().parent / "fakes"
-LOGIC = ("protocol", "link", "scanner", "ws2812", "app", "check_vectors", "check_logic")
+LOGIC = ("protocol", "link", "scanner", "ws2812", "app", "hexboard", "check_vectors", "check_logic")
 HARDWARE = ("hal", "pins", "main")
 FILES = "abcdefghij"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
@@ -166,10 +168,10 @@ class FakeSerial:
         self.lines.append(line)
         return True
 
-    def take(self) -> list[Frame]:
+    def take(self, shape: host.BoardShape = host.DEFAULT_SHAPE) -> list[Frame]:
         """The lines written since the last take, decoded by the host's codec."""
         assert all(line.endswith(b"\r\n") for line in self.lines)
-        frames = [host.decode(line[:-2]) for line in self.lines]
+        frames = [host.decode(line[:-2], shape) for line in self.lines]
         self.lines.clear()
         return frames
 
@@ -533,6 +535,86 @@ def test_the_shift_register_build_reports_the_board(pico: SimpleNamespace,
     firmware = _build(pico, serial)
     pico.main.loop(firmware, pico.clock, steps=4)
     assert _cmds(serial.take(), host.Snap) == [host.Snap(START)]
+
+
+# --------------------------------------------------------------------- the hex board
+
+HEX = host.BoardShape.named("hex121")
+HEX_PINOUT = load_hex_pinout(repo_hex_pinout_path())
+HEX_OPENING = (   # RULES-HEX.md 3.1: 44 men
+    "h1", "f2", "c5", "k1", "d4", "j1", "e3", "i1", "g2", "g3", "g4", "b6", "c6", "d6", "e6",
+    "f6", "g6", "h5", "i4", "j3", "k2", "l1", "h12", "f13", "c13", "k9", "d13", "j10", "e13",
+    "i11", "g12", "g11", "g10", "b13", "c12", "d11", "e10", "f9", "g8", "h8", "i8", "j8", "k8",
+    "l8",
+)
+
+
+def cells(*names: str) -> set[int]:
+    return {FALCON_HEX.parse_cell(n) for n in names}
+
+
+def _build_hex(pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, sensor: str,
+               serial: FakeSerial) -> Any:
+    """The firmware of a Pico on the hex board, wired as the hex pinout says."""
+    board = importlib.import_module("hexboard")
+    monkeypatch.setattr(pico.pins, "BOARD", "hex121")
+    monkeypatch.setattr(board, "SENSOR", sensor)
+    monkeypatch.setattr(board, "SENSOR_ACTIVE_LOW", sensor == "shiftreg")
+    fake = pico.board
+    if sensor == "matrix":
+        fake.rank_pins = HEX_PINOUT.pico.rows
+        fake.file_pins = HEX_PINOUT.pico.columns
+        fake.cell_at = HEX_PINOUT.matrix.crossings
+    else:
+        fake.files, fake.ranks = 8, HEX_PINOUT.chips     # 128 inputs, 7 of them unused
+        fake.load_pin = HEX_PINOUT.pico.shiftreg.load
+    fake.closed = cells(*HEX_OPENING)
+    return pico.main.build(0, serial)
+
+
+@pytest.mark.parametrize("sensor", ["matrix", "shiftreg"])
+def test_the_hex_board_reports_its_121_cells(pico: SimpleNamespace,
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             sensor: str) -> None:
+    serial = FakeSerial()
+    firmware = _build_hex(pico, monkeypatch, sensor, serial)
+    pico.main.loop(firmware, pico.clock, steps=4)
+    out = serial.take(HEX)
+    hello = out[0].message
+    assert isinstance(hello, host.Hello) and hello.shape() == HEX
+    assert (hello.files, hello.ranks, hello.board) == (None, None, "hex121")
+    opening = sum(1 << c for c in cells(*HEX_OPENING))
+    assert _cmds(out, host.Snap) == [host.Snap(opening)]
+    # Every cell, one at a time: the corners of the matrix, the shared lines
+    # (ranks 1 and 13, files a and m) and the last chip's inputs included.
+    for cell in range(121):
+        pico.board.closed = {cell}
+        pico.main.loop(firmware, pico.clock, steps=12)
+        assert _cmds(serial.take(HEX), host.Snap)[-1:] == [host.Snap(1 << cell)], cell
+
+
+def test_a_board_name_hexboard_does_not_describe_stops_the_build(
+        pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pico.pins, "BOARD", "hex91")
+    with pytest.raises(ValueError, match=r"hexboard\.py does not describe"):
+        pico.main.build(0, FakeSerial())
+
+
+def test_the_hex_board_lights_each_cell_on_its_place_in_the_chain(
+        pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    serial = FakeSerial()
+    firmware = _build_hex(pico, monkeypatch, "matrix", serial)
+    state = pico.rp2.machines[0]
+    for n, name in enumerate(("a8", "g7", "f13", "m6")):
+        cell = FALCON_HEX.parse_cell(name)
+        frame = [0] * 121
+        frame[cell] = 1                                  # red
+        serial.inbox += host.encode(host.Frame(n, host.Led(tuple(frame))), HEX)
+        pico.main.loop(firmware, pico.clock, steps=1)
+        words = list(state.puts[-1][0])
+        lit = [i for i, w in enumerate(words) if w]
+        assert lit == [HEX_PINOUT.leds.chain.index(cell)], name
+    assert FALCON_HEX.name(HEX_PINOUT.leds.chain[0]) == "a8"
 
 
 def test_the_usb_serial_reads_up_to_byte_3_and_writes_lines(pico: SimpleNamespace) -> None:

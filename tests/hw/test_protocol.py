@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardctl.hw.hexpins import HEX_BOARDS
 from boardctl.hw.protocol import (
     ACK_TIMEOUT,
+    BOARDS,
     DEFAULT_PALETTE,
     DEFAULT_SHAPE,
     HEARTBEAT,
@@ -101,8 +103,12 @@ def read_vectors() -> list[Record]:
             continue
         kind, _, rest = line.partition(" ")
         if kind == "shape":
-            files, ranks, leds = map(int, rest.split())
-            shape = BoardShape(files, ranks, leds)
+            fields = rest.split()
+            if len(fields) == 2:         # a named board: "shape hex121 121"
+                shape = BoardShape(None, None, int(fields[1]), fields[0])
+            else:
+                files, ranks, leds = map(int, fields)
+                shape = BoardShape(files, ranks, leds)
         else:
             records.append(Record(number, shape, kind, rest))
     return records
@@ -112,7 +118,15 @@ RECORDS = read_vectors()
 
 
 def name(square: int, shape: BoardShape) -> str:
+    if shape.files is None:
+        return HEX_BOARDS[shape.board or ""].name(square)
     return FILES[square % shape.files] + str(square // shape.files + 1)
+
+
+def square_of(text: str, shape: BoardShape) -> int:
+    if shape.files is None:
+        return HEX_BOARDS[shape.board or ""].parse_cell(text)
+    return FILES.index(text[0]) + (int(text[1:]) - 1) * shape.files
 
 
 def meaning(frame: Frame, shape: BoardShape) -> dict[str, Any]:
@@ -147,8 +161,7 @@ def message_of(m: dict[str, Any], shape: BoardShape) -> Message:
             return Hello(m["version"], m["files"], m["ranks"], m["leds"],
                          tuple((k, v) for k, v in m["info"]))
         case "SNAP":
-            return Snap(sum(1 << (FILES.index(n[0]) + (int(n[1:]) - 1) * shape.files)
-                            for n in m["occupied"]))
+            return Snap(sum(1 << square_of(n, shape) for n in m["occupied"]))
         case "LED":
             indices = [0] * shape.leds
             for i, v in m["lit"]:
@@ -245,7 +258,9 @@ def messages(shape: BoardShape) -> st.SearchStrategy[Message]:
     )
 
 
-shapes = st.builds(BoardShape, st.integers(1, 16), st.integers(1, 16), st.integers(1, 180))
+shapes = st.one_of(st.builds(BoardShape, st.integers(1, 16), st.integers(1, 16),
+                             st.integers(1, 180)),
+                   st.sampled_from([BoardShape.named(board) for board in BOARDS]))
 frames = st.builds(Frame, seqs, messages(DEFAULT_SHAPE))
 
 
@@ -361,7 +376,7 @@ class Session:
         """The device sends a line."""
         if seq is None:
             seq, self.seq = self.seq, (self.seq + 1) % 256
-        return self.feed(Received(encode(Frame(seq, message))))
+        return self.feed(Received(encode(Frame(seq, message), self.link.shape)))
 
     def connect(self) -> None:
         self.feed(Tick())
@@ -373,12 +388,12 @@ class Session:
         self.actions.clear()
 
 
-def sent(actions: list[Action]) -> list[Frame]:
-    return [decode(a.data[:-1]) for a in actions if isinstance(a, Send)]
+def sent(actions: list[Action], shape: BoardShape = DEFAULT_SHAPE) -> list[Frame]:
+    return [decode(a.data[:-1], shape) for a in actions if isinstance(a, Send)]
 
 
-def sent_messages(actions: list[Action]) -> list[Message]:
-    return [f.message for f in sent(actions)]
+def sent_messages(actions: list[Action], shape: BoardShape = DEFAULT_SHAPE) -> list[Message]:
+    return [f.message for f in sent(actions, shape)]
 
 
 def test_the_host_says_hello_at_once_and_every_second_until_the_device_answers() -> None:
@@ -425,6 +440,70 @@ def test_a_device_with_another_board_is_incompatible() -> None:
     assert any(isinstance(a, StateChanged) and a.state is LinkState.INCOMPATIBLE for a in got)
     assert not s.link.healthy
     assert not any(isinstance(a, SnapshotReceived) for a in s.device(Snap(0)))
+
+
+HEX = BoardShape.named("hex121")
+HEX_HELLO = Hello(PROTOCOL_VERSION, None, None, 121, (("B", "hex121"), ("FW", "0.1.0")))
+
+
+def incompatible(got: list[Action]) -> list[str]:
+    return [a.detail for a in got
+            if isinstance(a, StateChanged) and a.state is LinkState.INCOMPATIBLE]
+
+
+def test_a_hex_board_comes_up_with_121_cells_and_121_leds() -> None:
+    s = Session(HostLink(HEX))
+    s.feed(Tick())
+    got = s.device(HEX_HELLO)
+    assert s.link.state is LinkState.UP and HEX_HELLO.shape() == HEX
+    assert sent_messages(got, HEX) == [Ack(0), Palette(DEFAULT_PALETTE), Led((0,) * 121)]
+    top = 1 << 120                                   # f13, the last cell
+    assert SnapshotReceived(top | 1, s.now) in s.device(Snap(top | 1))
+    s.feed(ShowLeds([0] * 120 + [3]))
+    assert sent_messages(s.actions, HEX)[-1] == Led((0,) * 120 + (3,))
+    with pytest.raises(ValueError):
+        s.feed(ShowLeds([0] * 80))
+
+
+@pytest.mark.parametrize(("config", "device", "line"), [
+    (HEX, DEVICE_HELLO, "the board is a 10×8 rectangle of squares (80 LEDs), but the game "
+     "needs the 121-cell hexagon (B=hex121, 121 LEDs)"),
+    (DEFAULT_SHAPE, HEX_HELLO, "the board is the 121-cell hexagon (B=hex121, 121 LEDs), but "
+     "the game needs a 10×8 rectangle of squares (80 LEDs)"),
+    (HEX, Hello(PROTOCOL_VERSION, None, None, 121, (("B", "hex91"),)),
+     "the board is a board this boardctl does not know (B=hex91), but the game needs the "
+     "121-cell hexagon (B=hex121, 121 LEDs)"),
+    (HEX, Hello(PROTOCOL_VERSION, 11, 11, 121, (("B", "hex121"),)),
+     "the board is no board shape that holds together (F=11 R=11 L=121 B=hex121), but the "
+     "game needs the 121-cell hexagon (B=hex121, 121 LEDs)"),
+    (HEX, Hello(PROTOCOL_VERSION, None, None, 80, (("B", "hex121"),)),
+     "the board is no board shape that holds together (L=80 B=hex121), but the game needs "
+     "the 121-cell hexagon (B=hex121, 121 LEDs)"),
+])
+def test_a_board_of_another_shape_is_refused_in_one_line_naming_both(
+        config: BoardShape, device: Hello, line: str) -> None:
+    s = Session(HostLink(config))
+    s.feed(Tick())
+    assert incompatible(s.device(device)) == [line]
+    assert not s.link.healthy
+    assert not any(isinstance(a, SnapshotReceived) for a in s.device(Snap(0)))
+
+
+def test_a_hex_hello_has_no_shape_for_a_host_that_reads_only_f_r_l() -> None:
+    # What a host from before the B key sees: no F and R, so no board it could misread.
+    line = encode(Frame(0, HEX_HELLO))
+    fields = dict(arg.split("=") for arg in line[1:].split(b"*")[0].decode().split()[2:])
+    assert "F" not in fields and "R" not in fields and fields["B"] == "hex121"
+
+
+def test_the_named_boards_are_the_rules_boards() -> None:
+    for board, cells in BOARDS.items():
+        assert HEX_BOARDS[board].size == cells == BoardShape.named(board).squares
+    assert BoardShape.named("hex121").snap_digits == 31
+    with pytest.raises(ValueError):
+        BoardShape.named("hex91")
+    with pytest.raises(ValueError):
+        BoardShape(11, 11, 121, "hex121")
 
 
 def test_a_device_speaking_another_version_is_nakked_and_incompatible() -> None:

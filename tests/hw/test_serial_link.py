@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from boardctl.hw.base import Reading
+from boardctl.hw.errors import LedFrameError
 from boardctl.hw.protocol import (
     ACK_TIMEOUT,
     LINK_TIMEOUT,
@@ -26,6 +27,7 @@ from boardctl.hw.protocol import (
     BoardShape,
 )
 from boardctl.hw.serial_link import SerialBoard, SerialStatus
+from boardctl.rules.hexgeo import FALCON_HEX
 
 from .fake_mcu import FakeMcu
 from .helpers import START, bits, sq
@@ -354,3 +356,67 @@ def test_a_device_with_another_board_is_refused(start: Start) -> None:
     s.polls(20)
     assert not s.board.healthy and s.readings == []
     assert s.board.last_error is not None and "board" in s.board.last_error
+
+
+# ---------------------------------------------------------------- the hex board
+
+HEX = BoardShape.named("hex121")
+
+
+def test_a_hex_board_plays_its_121_cells_over_the_link(start: Start) -> None:
+    clock = ManualClock()
+    opening = sum(1 << FALCON_HEX.parse_cell(n) for n in ("h1", "g7", "f13", "a8", "m6"))
+    fake, s = start(clock, occupancy=opening, mcu={"board": "hex121"}, shape=HEX,
+                    heartbeat=None)
+    s.up(opening)
+    device = s.board.device
+    assert device is not None and device.shape() == HEX
+    fake.occupancy = opening & ~(1 << FALCON_HEX.parse_cell("f13"))
+    clock.advance(0.05)
+    s.pump(lambda: s.occupancies[-1] == fake.occupancy, "f13 lifted")
+    g7 = FALCON_HEX.parse_cell("g7")
+    s.board.show({g7: (255, 255, 255), 120: (0, 0, 255)})
+    s.pump(lambda: any(fake.led_frames) and lit(fake, g7) != (0, 0, 0), "the frame")
+    assert [i for i, c in enumerate(fake.colours()) if c != (0, 0, 0)] == [g7, 120]
+    with pytest.raises(LedFrameError):
+        s.board.show({121: (1, 1, 1)})
+
+
+@pytest.mark.parametrize(("mcu", "shape", "said"), [
+    ({"board": "hex121"}, BoardShape(10, 8, 80), "the board is the 121-cell hexagon (B=hex121, "
+     "121 LEDs), but the game needs a 10×8 rectangle of squares (80 LEDs)"),
+    ({}, HEX, "the board is a 10×8 rectangle of squares (80 LEDs), but the game needs the "
+     "121-cell hexagon (B=hex121, 121 LEDs)"),
+])
+def test_a_board_of_the_other_shape_is_refused_in_one_line(
+        start: Start, mcu: dict[str, Any], shape: BoardShape, said: str) -> None:
+    _, s = start(mcu=mcu, shape=shape)
+    s.pump(lambda: s.board.status is SerialStatus.INCOMPATIBLE, "the device's HELLO")
+    s.polls(20)
+    assert not s.board.healthy and s.readings == []
+    assert s.board.problem == f"sensor board on {s.board.port}: {said}"
+
+
+def test_diag_shows_and_lights_the_hex_board_over_the_link(start: Start) -> None:
+    from boardctl.diag import Diagnostics, Phase
+    from boardctl.diag.boards import HexDiagBoard
+    from boardctl.hw.hexpins import default_hex_pinout
+
+    names = ("h1", "g7", "f13")
+    occupied = sum(1 << FALCON_HEX.parse_cell(n) for n in names)
+    fake, s = start(occupancy=occupied, mcu={"board": "hex121"}, shape=HEX)
+    pinout = default_hex_pinout()
+    diag = Diagnostics(s.board, s.board, layout=pinout.leds, steps=[Phase.LIVE],
+                       board=HexDiagBoard(pinout))
+    deadline = time.monotonic() + WAIT                     # diag alone reads the board
+    while not (diag.tick(time.monotonic()) is Phase.LIVE and diag.occupancy == occupied
+               and sum(c != (0, 0, 0) for c in fake.colours()) == 3):
+        assert time.monotonic() < deadline, "the live view, lit"
+        time.sleep(0.005)
+    lit = [FALCON_HEX.name(i) for i, c in enumerate(fake.colours()) if c != (0, 0, 0)]
+    assert sorted(lit) == sorted(names)
+    view = diag.view()
+    assert "3 cells occupied" in view and " f13#" in view and " g7#" in view and " h12." in view
+    report = diag.finish(time.monotonic())
+    assert report.cells == 121 and report.stuck == () and report.led_errors == ()
+    assert all(o.end is not None for o in report.outages)  # at most the wait to connect

@@ -9,14 +9,17 @@ import pytest
 
 from boardctl.hw.base import Reading
 from boardctl.hw.errors import HardwareError
+from boardctl.hw.hexpins import default_hex_pinout
 from boardctl.hw.mockpins import Mock74HC165Chain
 from boardctl.hw.pins import Pinout
 from boardctl.hw.shiftreg import (
     ShiftRegisterChain,
     ShiftRegisterSensor,
     bytes_to_occupancy,
+    chips_for,
     occupancy_to_bytes,
 )
+from boardctl.rules.hexgeo import FALCON_HEX
 
 from .helpers import CHECKER, FULL, START, bits
 
@@ -98,3 +101,37 @@ def test_a_pin_in_use_is_a_hardware_error(factory: Any, pinout: Pinout) -> None:
 def test_the_chain_must_cover_the_board(factory: Any) -> None:
     with pytest.raises(ValueError, match="80"):
         ShiftRegisterChain(chips=8, pin_factory=factory)
+
+
+HEX_CELLS = 121
+
+
+def test_the_hex_board_chain_is_sixteen_chips_with_seven_unused_inputs() -> None:
+    # 128 inputs: the first 7 bits out are unused (tied to 3.3 V), then f13 … h1.
+    assert chips_for(HEX_CELLS) == 16 == default_hex_pinout().pi.shiftreg.chips
+    assert occupancy_to_bytes(1, squares=HEX_CELLS) == b"\xff" * 15 + b"\xfe"
+    assert occupancy_to_bytes(1 << 120, squares=HEX_CELLS) == b"\xfe" + b"\xff" * 15
+    assert occupancy_to_bytes(1 << 120, active_low=False, squares=HEX_CELLS) == (
+        b"\x01" + bytes(15))
+    # Unused inputs left floating (reading 0, "closed") are not cells.
+    assert bytes_to_occupancy(bytes(16), squares=HEX_CELLS) == (1 << 121) - 1
+    assert bytes_to_occupancy(b"\xff" * 16, active_low=False, squares=HEX_CELLS) == (
+        (1 << 121) - 1)
+
+
+def test_the_hex_board_is_read_through_its_chain(factory: Any) -> None:
+    pinout = default_hex_pinout()
+    pins = pinout.pi.shiftreg
+    board = sum(1 << FALCON_HEX.parse_cell(n) for n in ("h1", "g7", "f13", "a8", "m6"))
+    chain = Mock74HC165Chain(pins.spi.clock, pins.spi.mosi, pins.miso, pins.spi.select,
+                             pins.load, occupancy=board, active_low=pins.active_low,
+                             pin_factory=factory, squares=HEX_CELLS)
+    sensor = ShiftRegisterSensor.from_pinout(pins, pin_factory=factory, squares=HEX_CELLS,
+                                             debounce=1, heartbeat=None)
+    assert sensor.read(0.0) == Reading(board, 0.0)
+    assert chain.rx_bit == 128
+    chain.occupancy = (1 << HEX_CELLS) - 1
+    assert sensor.read(0.01) == Reading((1 << HEX_CELLS) - 1, 0.01)
+    sensor.close()
+    with pytest.raises(ValueError, match="121 squares, for 16 chips"):
+        ShiftRegisterChain(chips=10, pin_factory=factory, squares=HEX_CELLS)

@@ -13,11 +13,14 @@ from boardctl.ui.display import Renderer
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
-@pytest.mark.parametrize("scene", list(gallery.SCENES))
+SCENES = {**gallery.SCENES, **gallery.HEX_SCENES}
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
 @pytest.mark.parametrize("size", gallery.SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_text_of_every_scene_fits_whole(scene, size, renderers):
     renderer = renderers.get(size) or renderers.setdefault(size, Renderer(size))
-    state = gallery.SCENES[scene][1]()
+    state = SCENES[scene][1]()
     renderer.render(state, pygame.Surface(size))
     assert renderer.cut == []
 

@@ -61,7 +61,7 @@ def test_bad_sizes_are_one_clear_line(text):
     (("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "x.png"), FenError, "FEN"),
     ((None, "x.png", "100x80"), ScreenshotError, "size"),
     ((None, "x.gif"), ScreenshotError, ".png"),
-    ((None, "x.png", "480x320", "falcon-hex"), UnknownVariantError, "falcon-hex"),
+    ((None, "x.png", "480x320", "falcon-12x12"), UnknownVariantError, "falcon-12x12"),
 ])
 def test_command_errors_are_boardctl_errors_of_one_line(tmp_path, args, error, needle):
     fen, name, *rest = args

@@ -18,7 +18,7 @@ from boardctl.daemon import Daemon
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game, get_variant
 from boardctl.ui.keys import KEYS
-from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, SimWindow
+from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow
 from boardctl.ui.state import DisplayState
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
@@ -57,6 +57,16 @@ class Rig:
         rect = self.window.square_rect(self.geo.parse_square(name))
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.window.handle(pygame.event.Event(kind, button=1, pos=rect.center))
+        self.run(0.2)
+
+    def drag(self, frm: str, to: str) -> None:
+        """Press on one cell, move, let go on another: one movement of the hand."""
+        start = self.window.view.centre(self.geo.parse_square(frm))
+        end = self.window.view.centre(self.geo.parse_square(to))
+        self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
+        self.window.handle(pygame.event.Event(pygame.MOUSEMOTION, buttons=(1, 0, 0), pos=end,
+                                              rel=(end[0] - start[0], end[1] - start[1])))
+        self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
         self.run(0.2)
 
     def key(self, text: str, key: int) -> None:
@@ -215,5 +225,108 @@ def test_the_app_builds_the_wooden_board_for_the_configured_preset(tmp_path, mon
     with ExitStack() as stack:
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         window = daemon.display.window
-        assert (window.files, window.ranks) == (10, 9)
+        assert window.geometry == get_variant("falcon-9x10").geometry
+        assert window.view.cells == 90
         assert len(window.pieces) == 40
+
+
+# ---------------------------------------------------------------- the hexagon
+def test_every_cell_of_the_wooden_hexagon_is_clicked_where_it_is_drawn():
+    rig = Rig(variant="falcon-hex")
+    rig.window.draw()
+    view = rig.window.view
+    assert view.cells == 121
+    for cell in range(view.cells):
+        assert rig.window.square_at(*view.centre(cell)) == cell, rig.geo.name(cell)
+        # Drawn in its wood, or covered by its piece: never another cell's wood.
+        x, y = view.centre(cell)
+        probe = (x + view.cell * 2 // 5, y)
+        assert tuple(rig.window.window.get_at(probe))[:3] == WOODS[view.shade(cell)], \
+            rig.geo.name(cell)
+    assert len({view.shade(c) for c in range(view.cells)}) == 3
+
+
+def test_clicks_off_the_hexagon_lift_nothing():
+    rig = Rig(variant="falcon-hex")
+    view = rig.window.view
+    g2, m2 = rig.geo.parse_square("g2"), rig.geo.parse_square("m2")
+    # The trimmed corners under g2 and m2, the frame's corner, the labels' strip.
+    spots = [(view.centre(g2)[0], view.centre(g2)[1] + view.cell),
+             (view.centre(m2)[0], view.centre(m2)[1] + view.cell),
+             (3, 3), (view.bounds.centerx, view.bounds.bottom - 3)]
+    before = rig.board.occupancy
+    for spot in spots:
+        assert rig.window.square_at(*spot) is None, spot
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            rig.window.handle(pygame.event.Event(kind, button=1, pos=spot))
+    rig.run(1.0)
+    assert rig.window.held is None and rig.board.occupancy == before
+    assert rig.lines() == []
+
+
+def test_a_drag_on_the_hexagon_lifts_and_places_through_the_sensors():
+    rig = Rig(variant="falcon-hex")
+    e6, e8 = rig.geo.parse_square("e6"), rig.geo.parse_square("e8")
+    rig.drag("e6", "e8")
+    assert rig.board.occupancy >> e6 & 1 == 0 and rig.board.occupancy >> e8 & 1 == 1
+    rig.run(1.0)
+    rig.click("i8")      # and click, click, as on the square board
+    rig.click("i6")
+    rig.run(1.0)
+    assert rig.lines() == ["move e6e8", "move i8i6"]
+
+
+def test_a_lifted_falcon_lights_its_cells_and_paths_on_the_hexagon():
+    rig = Rig(variant="falcon-hex")
+    rig.click("e3")
+    rig.run(0.3)
+    rig.window.draw()
+    roles = {cell: role for role, light in LIGHTS.items() for cell, rgb in
+             rig.window.colours.items() if rgb == light.rgb}
+    names = {rig.geo.name(cell) for cell, role in roles.items()
+             if role in (Role.LEGAL, Role.LEGAL_ONE_PATH, Role.LEGAL_TWO_PATHS,
+                         Role.LEGAL_THREE_PATHS)}
+    assert names == {"b8", "c8", "d7", "i2"}       # RULES-HEX.md 4.3
+    paths = {rig.geo.name(cell) for cell, role in roles.items() if role == Role.FALCON_PATH}
+    assert {"e4", "e5", "d5", "c7", "f3", "h2"} <= paths
+    d7 = rig.window.view.centre(rig.geo.parse_square("d7"))
+    lit = rig.window.window.get_at(d7)
+    assert lit.b > lit.r     # the destination glows blue through the wood
+
+
+def test_the_engine_plays_the_hexagon_in_the_window():
+    rig = Rig("engine", ScriptedOpponent(["i8i6"]), "falcon-hex")
+    rig.drag("e6", "e8")
+    rig.run(1.0)
+    assert rig.window.state.engine_move is not None
+    assert rig.window.renderer.banner(rig.window.state)[1].endswith("i8 to i6")
+    rig.click("i8")
+    rig.click("i6")
+    rig.run(0.5)
+    assert rig.lines() == ["move e6e8", "move i8i6"]
+
+
+def test_the_app_builds_the_wooden_hexagon_for_falcon_hex(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    config = parse_config({"game": {"mode": "two-players", "variant": "falcon-hex"}})
+    times = iter(x * 0.02 for x in range(10_000))
+    with ExitStack() as stack:
+        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
+        window = daemon.display.window
+        assert window.view.cells == 121 and len(window.pieces) == 44
+        assert window.window.get_rect().contains(window.frame)
+
+
+def test_the_wooden_hexagon_scales_with_the_window_and_still_plays():
+    rig = Rig(variant="falcon-hex")
+    before = rig.window.view.cell
+    rig.window.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(1700, 1000), w=1700, h=1000))
+    assert rig.window.view.cell > before
+    assert rig.window.window.get_rect().contains(rig.window.frame)
+    for cell in range(rig.window.view.cells):
+        assert rig.window.square_at(*rig.window.view.centre(cell)) == cell
+    rig.drag("j1", "k3")
+    rig.run(1.0)
+    assert rig.lines() == ["move j1k3"]
+    rig.window.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(300, 200), w=300, h=200))
+    assert rig.window.square >= 24 and rig.window.window.get_rect().contains(rig.window.frame)

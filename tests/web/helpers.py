@@ -5,6 +5,7 @@ stepped in virtual time (:class:`SimGame`) or run in real time on a thread
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from pathlib import Path
@@ -14,8 +15,8 @@ from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon import Daemon
 from boardctl.engine import Limits
+from boardctl.engine.interface import Thinking
 from boardctl.engine.limits import Info
-from boardctl.engine.worker import Thinking
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, get_variant
 from boardctl.store import GameStore
@@ -50,8 +51,10 @@ class SimGame:
         self.store = GameStore(db)
         self.hub = hub or Hub()
         start = Game(get_variant(self.config.game.variant)).position
-        self.board = SimBoard(start.geometry.squares(occupancy(start)), scan_hz=100)
         self.geo = start.geometry
+        # As boardctl sim builds it: any board's cells are numbers below files × ranks.
+        self.board = SimBoard(self.geo.squares(occupancy(start)), scan_hz=100,
+                              files=self.geo.files, ranks=self.geo.ranks)
         self.now = 0.0
         self.daemon = Daemon(self.config, self.board, self.store, opponent=opponent,
                              web=self.hub)
@@ -68,7 +71,9 @@ class SimGame:
 
     def move(self, uci: str) -> None:
         """Lift the piece, (lift the captured one,) put it down; let it settle."""
-        src, dst = self.geo.parse_square(uci[:2]), self.geo.parse_square(uci[2:4])
+        names = re.fullmatch(r"([a-z]+\d+)([a-z]+\d+)[a-z]?", uci)
+        assert names is not None, uci
+        src, dst = (self.geo.parse_square(name) for name in names.groups())
         self.board.lift(src)
         self.run(0.1)
         if dst in self.board.occupied:

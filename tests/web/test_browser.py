@@ -25,6 +25,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from boardctl.rules import WHITE, Game, get_variant
 from boardctl.web.server import WebServer
 
 from .helpers import LiveGame, ThinkingOpponent
@@ -344,3 +345,138 @@ def test_boardctl_sim_web_serves_the_simulated_board(browser, tmp_path):
     finally:
         child.terminate()
         child.wait(10)
+
+
+# ------------------------------------------------------------ the hexagon
+HEX_MOVES = ("h5h7", "i8i6", "e3d7")
+
+
+@pytest.fixture
+def hex_board(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
+    game = LiveGame(tmp_path / "games.sqlite", game={"variant": "falcon-hex", "clock": "10+5"})
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+    server.start()
+    yield game, server
+    server.stop()
+    game.stop()
+
+
+def drawn_hexagon(driver: Any) -> dict[str, Any]:
+    """What the page drew: each cell's name, fill and centre, each piece's
+    cell, letter and centre, the names along the edges."""
+    return dict(driver.execute_script("""
+        const svg = document.getElementById('board');
+        const middle = (el) => {
+          const b = el.getBBox();
+          return [b.x + b.width / 2, b.y + b.height / 2];
+        };
+        return {
+          cells: [...svg.querySelectorAll('polygon.sq')].map((p) =>
+            [p.dataset.name, getComputedStyle(p).fill, ...middle(p)]),
+          // A piece's box, not its glyph: the sprites stand on a base.
+          pieces: [...svg.querySelectorAll('use.piece')].map((u) =>
+            [Number(u.dataset.square), u.dataset.piece,
+             u.x.baseVal.value + u.width.baseVal.value / 2,
+             u.y.baseVal.value + u.height.baseVal.value / 2]),
+          labels: [...svg.querySelectorAll('text.coord')].map((t) => t.textContent),
+        };"""))
+
+
+def expected_pieces(game: Game) -> dict[int, str]:
+    pos = game.position
+    out = {}
+    for cell in range(pos.geometry.size):
+        piece = pos.piece_at(cell)
+        if piece is not None:
+            kind, colour = piece
+            out[cell] = kind.symbol.upper() if colour == WHITE else kind.symbol.lower()
+    return out
+
+
+def check_hexagon(driver: Any, game: Game) -> None:
+    geo = game.position.geometry
+    drawn = drawn_hexagon(driver)
+    assert [name for name, *_ in drawn["cells"]] == [geo.name(c) for c in range(121)]
+    fills = {fill for _, fill, *_ in drawn["cells"]}
+    assert len(fills) >= 3       # three colours, plus the last move's
+    assert {cell: letter for cell, letter, *_ in drawn["pieces"]} == expected_pieces(game)
+    for cell, _, x, y in drawn["pieces"]:
+        _, _, cx, cy = drawn["cells"][cell]
+        assert abs(x - cx) < 0.5 and abs(y - cy) < 0.5, geo.name(cell)   # centred
+    assert set("abcdefghijklm") <= set(drawn["labels"])
+
+
+def test_a_hex_game_is_drawn_and_replayed(browser, hex_board, shots):
+    game, server = hex_board
+    for uci in HEX_MOVES:
+        game.do(uci)
+    expected = Game(get_variant("falcon-hex"))
+    for uci in HEX_MOVES:
+        expected.push_text(uci)
+    browser.set_window_size(390, 844)
+    browser.get(server.url)
+    wait_for(browser, lambda d: d.execute_script("return document.body.dataset.plies") == "3"
+             and pieces(d) == len(expected_pieces(expected)), "the hex game is not drawn")
+    assert browser.find_element(By.ID, "board").get_attribute("data-shape") == "hex"
+    check_hexagon(browser, expected)
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    assert "Fd7" in text(browser, "moves") or "d7" in text(browser, "moves")
+    browser.save_screenshot(str(shots / "web-hex-phone.png"))
+
+    game.do("lift i11")   # Black's falcon: its open paths light up on the hexagon
+    browser.set_window_size(1920, 1080)
+    browser.get(server.url + "?view=projector")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-falcon-path"),
+             "the lifted falcon's paths are not mirrored")
+    overflow = browser.execute_script(
+        "const e = document.documentElement;"
+        "return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight];")
+    assert overflow[0] <= 0 and overflow[1] <= 0, overflow
+    browser.save_screenshot(str(shots / "web-hex-projector.png"))
+
+    browser.get(server.url + "games/1")
+    wait_for(browser, lambda d: text(d, "ply") == "3 / 3", "the replay did not load")
+    check_hexagon(browser, expected)
+    browser.find_element(By.ID, "first").click()
+    check_hexagon(browser, Game(get_variant("falcon-hex")))
+    browser.find_element(By.ID, "next").click()
+    assert text(browser, "ply") == "1 / 3"
+    browser.save_screenshot(str(shots / "web-hex-replay.png"))
+
+
+def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, tmp_path,
+                                                                       shots):
+    opponent = ThinkingOpponent(["h5h7"], [15])
+    game = LiveGame(tmp_path / "games.sqlite", opponent=opponent,
+                    game={"variant": "falcon-hex", "mode": "engine", "human": "black"})
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+    server.start()
+    try:
+        browser.set_window_size(1280, 800)
+        browser.get(server.url)
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow"),
+                 "the engine's move to carry out is not drawn")
+        geo = get_variant("falcon-hex").geometry
+        drawn = drawn_hexagon(browser)
+        centre = {name: (x, y) for name, _, x, y in drawn["cells"]}
+        assert centre["g2"][1] < centre["g12"][1]     # Black at the bottom
+        # On a laptop the whole hexagon is in sight beside the panel.
+        assert browser.execute_script(
+            "return document.getElementById('board').getBoundingClientRect().bottom"
+            " <= window.innerHeight")
+        arrow = browser.find_element(By.CSS_SELECTOR, "#board .engine-arrow")
+        start = (float(arrow.get_attribute("x1")), float(arrow.get_attribute("y1")))
+        end = (float(arrow.get_attribute("x2")), float(arrow.get_attribute("y2")))
+        assert start == pytest.approx(centre["h5"], abs=0.5)
+        # The shaft stops short of h7, on the line from h5 to it.
+        (x0, y0), (x1, y1) = centre["h5"], centre["h7"]
+        assert abs((x1 - x0) * (end[1] - y0) - (y1 - y0) * (end[0] - x0)) < 1.0
+        assert (end[0] - x0) * (x1 - x0) + (end[1] - y0) * (y1 - y0) > 0
+        assert len(drawn["pieces"]) == len(expected_pieces(Game(get_variant("falcon-hex"))))
+        assert geo.size == len(drawn["cells"])
+        browser.save_screenshot(str(shots / "web-hex-engine.png"))
+    finally:
+        server.stop()
+        game.stop()

@@ -87,7 +87,8 @@ def test_api_state_is_the_latest_snapshot_as_json(game):
         data = await response.json()
         assert data["moves"] == ["e2e4"] and data["sans"] == ["e4"]
         assert data["turn"] == "black" and data["result"] == "*"
-        assert data["files"] == 10 and data["ranks"] == 8 and data["variant"] == "falcon"
+        assert data["variant"] == "falcon" and data["board"]["shape"] == "square"
+        assert len(data["board"]["cells"]) == 80 and data["board"]["cells"][0][0] == "a1"
         assert data["white_clock"] == 303.0 and data["clock_running"] == "black"
         assert data["seq"] == game.hub.latest.seq
 
@@ -437,3 +438,61 @@ def test_one_guesser_does_not_lock_out_the_others_but_everyone_together_is_bound
         crowd.failed(f"addr-{n}", 0.0)
     assert crowd.refused("someone-new", 1.0)
     assert len(crowd.by_address) <= web_server.TRACKED_ADDRESSES
+
+
+# ------------------------------------------------------------ the hexagon
+HEX_MOVES = ("h5h7", "i8i6", "e3d7")   # a pawn's double step each, then White's falcon
+
+
+@pytest.fixture
+def hex_game(tmp_path: Path):
+    sim = SimGame(tmp_path / "games.sqlite", game={"variant": "falcon-hex"})
+    sim.run(0.1)
+    yield sim
+    sim.close()
+
+
+def test_api_state_of_a_hex_game_carries_the_hexagon_and_cell_numbers(hex_game):
+    geo = hex_game.geo
+    for uci in HEX_MOVES:
+        hex_game.move(uci)
+    replayed = Game(hex_game.daemon.variant)
+    for uci in HEX_MOVES:
+        replayed.push_text(uci)
+    hex_game.lift("i11")    # Black's falcon: its paths light up
+
+    async def check(client: TestClient) -> None:
+        data = await (await client.get("/api/state")).json()
+        assert data["variant"] == "falcon-hex" and data["moves"] == list(HEX_MOVES)
+        assert data["fen"] == replayed.position.fen()
+        assert data["sans"] == replayed.sans()
+        assert data["last_move"] == [geo.parse_square("e3"), geo.parse_square("d7")]
+        board = data["board"]
+        assert board["shape"] == "hex" and len(board["cells"]) == 121
+        assert [name for name, *_ in board["cells"]] == [geo.name(c) for c in range(121)]
+        rings = {ring["square"]: ring["role"] for ring in data["rings"]}
+        assert rings[geo.parse_square("i11")] == "lifted"
+        paths = {cell for paths in geo.falcon_paths(geo.parse_square("i11")).values()
+                 for path in paths for cell in path}
+        lit = {cell for cell, role in rings.items() if role == "falcon-path"}
+        assert lit and lit <= paths
+
+    serve(hex_game.hub, check)
+
+
+def test_a_hex_game_is_fed_and_replayed_as_pgn_and_json(hex_game):
+    for uci in HEX_MOVES:
+        hex_game.move(uci)
+
+    async def check(client: TestClient) -> None:
+        [(tags, replayed)] = read_games(await (await client.get("/live.pgn")).text())
+        assert tags["Variant"] == "Falcon Hexagonal"
+        assert [replayed.position.uci(m) for m in replayed.moves] == list(HEX_MOVES)
+        data = await (await client.get("/api/games/1")).json()
+        assert data["variant"] == "falcon-hex" and len(data["fens"]) == 4
+        assert data["board"]["shape"] == "hex" and len(data["board"]["cells"]) == 121
+        assert data["fens"][-1] == replayed.position.fen()
+        geo = hex_game.geo
+        assert data["moves"][0] == [geo.parse_square("h5"), geo.parse_square("h7")]
+
+    serve(hex_game.hub, check, db=hex_game.store.path)

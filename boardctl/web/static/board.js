@@ -1,6 +1,7 @@
 // Draws a board as SVG from a snapshot-like object; used by every page.
-// No chess logic here: the server sends FENs and square numbers
-// (a1 = 0, b1 = 1, ... on a board of `files` files).
+// No chess logic and no board shape here: the server sends FENs, cell
+// numbers and the board's layout (`board`: each cell's name, centre and
+// shade, a cell's outline, the FEN's ranks, the names along the edges).
 "use strict";
 const SVGNS = "http://www.w3.org/2000/svg";
 const PIECES = "/static/pieces.svg";
@@ -32,53 +33,45 @@ function svgEl(name, attrs, parent) {
   return el;
 }
 
-// The placement field of a FEN as {square: "P"|"f"|...}; digits may run to 10.
-function placement(fen, files, ranks) {
+// The placement field of a FEN as {cell: "P"|"f"|...}: `rows` lists the cells
+// of each FEN rank, first one first; digits count empty cells and may run to 10.
+function placement(fen, rows) {
   const out = {};
-  const rows = (fen || "").split(" ")[0].split("/");
-  rows.forEach((row, index) => {
-    const rank = ranks - 1 - index;
-    let file = 0;
-    for (const match of row.matchAll(/(\d+)|([a-zA-Z])/g)) {
-      if (match[1]) file += parseInt(match[1], 10);
-      else { out[rank * files + file] = match[2]; file += 1; }
+  (fen || "").split(" ")[0].split("/").forEach((text, index) => {
+    const cells = rows[index] || [];
+    let at = 0;
+    for (const match of text.matchAll(/(\d+)|([a-zA-Z])/g)) {
+      if (match[1]) at += parseInt(match[1], 10);
+      else { if (at < cells.length) out[cells[at]] = match[2]; at += 1; }
     }
   });
   return out;
 }
 
 function drawBoard(svg, s) {
-  const files = s.files, ranks = s.ranks;
-  const flip = s.orientation === "black";
-  const cell = 100, margin = 24;
-  const width = files * cell + margin, height = ranks * cell + margin;
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const b = s.board, cell = b.cell;
+  svg.setAttribute("viewBox", `0 0 ${b.width} ${b.height}`);
+  svg.dataset.shape = b.shape;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  const at = (sq) => {
-    const file = sq % files, rank = Math.floor(sq / files);
-    const col = flip ? files - 1 - file : file;
-    const row = flip ? rank : ranks - 1 - rank;
-    return [margin + col * cell, row * cell];
-  };
-  const centre = (sq) => { const [x, y] = at(sq); return [x + cell / 2, y + cell / 2]; };
+  const centre = (sq) => [b.cells[sq][1], b.cells[sq][2]];
+  const xs = b.corners.map(([x]) => x), ys = b.corners.map(([, y]) => y);
+  const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs) - Math.min(...xs),
+               Math.max(...ys) - Math.min(...ys)];
   const last = s.last_move || [];
-  for (let sq = 0; sq < files * ranks; sq++) {
-    const [x, y] = at(sq);
-    const light = ((sq % files) + Math.floor(sq / files)) % 2 === 0;
-    let cls = light ? "sq light" : "sq dark";
+  b.cells.forEach(([name, cx, cy, shade], sq) => {
+    let cls = "sq " + shade;
     if (last.includes(sq)) cls += " last";
     if (s.check === sq) cls += " check";
-    svgEl("rect", {x, y, width: cell, height: cell, class: cls}, svg);
-  }
-  for (let f = 0; f < files; f++) {
-    const [x] = at(f);
-    svgEl("text", {x: x + cell / 2, y: height - 6, class: "coord"}, svg).textContent =
-      "abcdefghijklmnop"[f];
-  }
-  for (let r = 0; r < ranks; r++) {
-    const [, y] = at(r * files);
-    svgEl("text", {x: margin / 2, y: y + cell / 2 + 6, class: "coord"}, svg).textContent =
-      String(r + 1);
+    const attrs = {class: cls, "data-name": name};
+    if (b.shape === "square") {
+      svgEl("rect", {x: cx + box[0], y: cy + box[1], width: box[2], height: box[3], ...attrs}, svg);
+    } else {
+      const points = b.corners.map(([dx, dy]) => `${cx + dx},${cy + dy}`).join(" ");
+      svgEl("polygon", {points, ...attrs}, svg);
+    }
+  });
+  for (const [text, x, y] of b.labels) {
+    svgEl("text", {x, y, class: "coord", style: `font-size: ${b.font}px`}, svg).textContent = text;
   }
   for (const ring of s.rings || []) {
     const [cx, cy] = centre(ring.square);
@@ -92,14 +85,14 @@ function drawBoard(svg, s) {
                        class: "path-dot"}, svg);
     }
   }
-  const pieces = placement(s.fen, files, ranks);
-  // A piece in the player's hand is drawn faint on the square it left.
+  const pieces = placement(s.fen, b.rows);
+  // A piece in the player's hand is drawn faint on the cell it left.
   const lifted = new Set((s.rings || []).filter((r) => r.role === "lifted").map((r) => r.square));
   for (const [sq, letter] of Object.entries(pieces)) {
-    const [x, y] = at(Number(sq));
+    const [cx, cy] = centre(Number(sq));
     const colour = letter === letter.toUpperCase() ? "w" : "b";
     svgEl("use", {href: `#${colour}${letter.toUpperCase()}`,
-                  x: x + 4, y: y + 4, width: cell - 8, height: cell - 8,
+                  x: cx - cell / 2 + 4, y: cy - cell / 2 + 4, width: cell - 8, height: cell - 8,
                   class: lifted.has(Number(sq)) ? "piece lifted" : "piece",
                   "data-square": sq, "data-piece": letter}, svg);
   }

@@ -26,6 +26,7 @@ function drawGraph(svg, evals) {
 function render(s) {
   latest = s;
   drawBoard($("board"), s);
+  document.body.dataset.shape = s.board.shape;
   $("white-name").textContent = s.white;
   $("black-name").textContent = s.black;
   $("white-clock").textContent = formatClock(s.white_clock);

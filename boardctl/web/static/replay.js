@@ -17,8 +17,9 @@
     const parts = game.fens[0].split(" ");
     return (parseInt(parts[5] || "1", 10) - 1) * 2 + (parts[1] === "b" ? 1 : 0);
   })();
+  document.body.dataset.shape = game.board.shape;
   function show() {
-    drawBoard($("board"), {files: game.files, ranks: game.ranks, fen: game.fens[ply],
+    drawBoard($("board"), {board: game.board, fen: game.fens[ply],
       orientation: "white", last_move: ply ? game.moves[ply - 1] : null, rings: []});
     $("ply").textContent = `${ply} / ${game.fens.length - 1}`;
     fillMoves($("moves"), game.sans, firstPly, ply);

@@ -24,8 +24,9 @@ class FakeBoard:
     Matrix: rank pins driven high select a rank; a file pin reads high when
     a selected rank's square on that file is closed (the diodes stop
     everything else).  Shift registers: a low pulse on ``load_pin`` latches
-    the sensors; SPI then clocks out the 80-bit chain, j8 first, reading 0
-    for a closed sensor (``active_low``).
+    the sensors; SPI then clocks out the files × ranks bit chain (80 bits, j8
+    first), reading 0 for a closed sensor (``active_low``) and for an unused
+    input tied to 3.3 V 1.
     """
 
     files: int = 10
@@ -35,6 +36,9 @@ class FakeBoard:
     load_pin: int | None = None
     active_low: bool = True
     closed: set[int] = field(default_factory=set)
+    # A matrix whose crossings are not rank * files + file (the hex board):
+    # the square at row * len(file_pins) + column, -1 for none.
+    cell_at: tuple[int, ...] = ()
     pins: dict[object, Pin] = field(default_factory=dict)
     latched: int | None = None
     loads: int = 0
@@ -47,7 +51,9 @@ class FakeBoard:
             selected = [r for r, p in enumerate(self.rank_pins) if self._driven(p)]
             if len(selected) > 1:
                 raise AssertionError(f"ranks {selected} driven at once: ghost readings")
-            if any(r * self.files + f in self.closed for r in selected):
+            width = len(self.file_pins)
+            if any((self.cell_at[r * width + f] if self.cell_at else r * self.files + f)
+                   in self.closed for r in selected):
                 return 1
         return 1 if pin.pull == Pin.PULL_UP else 0
 

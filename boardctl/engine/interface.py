@@ -1,0 +1,60 @@
+"""What the daemon sees of an engine: the :class:`Opponent` protocol, the
+messages it answers with, and the error it raises.
+
+The built-in engine's worker process (worker.py) and any UCI engine
+(external.py) both satisfy :class:`Opponent`; the daemon's session
+(session.py) talks to either through this module alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..rules import BoardctlError
+from .limits import Info, Limits
+
+
+class WorkerError(BoardctlError, RuntimeError):
+    """The engine process is gone or answered nonsense."""
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """One finished iteration of the search for ``request``."""
+
+    request: int
+    info: Info
+
+
+@dataclass(frozen=True)
+class BestMove:
+    request: int
+    move: str | None          # coordinate notation; None when there is no legal move
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The request could not be searched (a bad position, a variant not played)."""
+
+    request: int
+    reason: str
+
+
+Message = Thinking | BestMove | Failed
+
+
+class Opponent(Protocol):
+    """An engine the daemon can ask for moves.
+
+    :meth:`go` returns a request number; the answers arrive, tagged with it,
+    from :meth:`poll`.  :meth:`poll` raises :class:`WorkerError` once when the
+    engine has died.
+    """
+
+    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = ...) -> int: ...
+    def stop(self) -> None: ...
+    def new_game(self) -> None: ...
+    def set_skill(self, skill: int) -> None: ...
+    def poll(self, timeout: float = ...) -> list[Message]: ...
+    def close(self) -> None: ...

@@ -1,0 +1,56 @@
+"""The search's numbers, one source for both cores.
+
+The Python search (search.py) reads them from here, and :func:`core_search`
+hands them, in the order ``_core.c`` takes them, to the compiled core when
+it is built, so the two searches cannot drift apart: ``_core.c`` declares
+no tuning number of its own (tests/engine/test_params.py checks both that
+the core reports back what it was given and that its source holds no
+number outside its structural definitions).  The evaluation's numbers live
+in evaluate.py the same way.
+"""
+
+from __future__ import annotations
+
+from ..rules.game import FIFTY_MOVES
+
+MATE = 30_000
+MATE_BOUND = MATE - 1000      # scores beyond this are mates
+INF = 32_000                  # above every score; the core's table keeps scores in 16 bits
+MAX_PLY = 96
+# Nodes between looks at the clock and at stop(): some 10 ms in either core
+# (the compiled one is some 30 times faster), so a stop is answered at once.
+CHECK_EVERY = 512
+CORE_CHECK_EVERY = 4096
+NULL_MIN_DEPTH = 3            # null-move pruning from this depth
+NULL_REDUCTION = 2            # plies the null move's search is shortened by,
+NULL_DEEPER = 6               # one more from this depth
+LAZY_MARGIN = 350             # positional terms rarely add up to more than this
+FUTILITY = (0, 150, 300)      # by remaining depth: quiet moves that cannot reach alpha
+REVERSE_FUTILITY = 110        # per ply of depth: a lead that no reply will undo,
+REVERSE_FUTILITY_DEPTH = 3    # trusted up to this depth
+DELTA_MARGIN = 200            # quiescence: a capture this far below alpha is skipped
+LMR_MIN_DEPTH = 3             # late-move reductions from this depth,
+LMR_MIN_MOVES = 3             # after this many moves, by one ply,
+LMR_MORE_AFTER = 8            # by two after this many
+# A history score above this halves them all, so that they stay below the
+# killers' ordering keys (1 << 23).  Measured (12 plies from 4 positions at
+# depth 8, 8 at depth 9, compiled core): halving at 1 << 16 or later searches
+# the same nodes as never halving, at 1 << 14 1.4 % more, at 1 << 12 13 % more.
+HISTORY_LIMIT = 1 << 22
+ASPIRATION = 40               # the window around the last iteration's score
+# A draw counts this much against the engine (from the root's side): it
+# plays on in level positions instead of repeating into a draw.
+CONTEMPT = 15
+# Ordering values (MVV-LVA) and quiescence gains, by piece type index.
+ORDER_VALUE = (0, 100, 310, 335, 480, 950, 2000, 560)
+
+
+def core_search() -> tuple[int, ...]:
+    """The numbers above in the order the compiled core takes them."""
+    return (
+        MATE, MATE_BOUND, INF, MAX_PLY, CORE_CHECK_EVERY, NULL_MIN_DEPTH, NULL_REDUCTION,
+        NULL_DEEPER, LAZY_MARGIN, REVERSE_FUTILITY, REVERSE_FUTILITY_DEPTH, DELTA_MARGIN,
+        LMR_MIN_DEPTH, LMR_MIN_MOVES, LMR_MORE_AFTER, HISTORY_LIMIT, FIFTY_MOVES,
+        len(FUTILITY), *FUTILITY,
+        *ORDER_VALUE,
+    )

@@ -1,0 +1,153 @@
+"""The board as the page draws it: every cell's centre, outline and shade, the
+names along the edges, and which cells each FEN rank lists, for any board
+shape.  The page's script (``static/board.js``) only scales and paints this.
+
+The document (``"board"`` in ``/api/state`` and in ``/api/games/<id>``)::
+
+    {"shape": "square" | "hex", "width": W, "height": H, "cell": 100, "font": 18,
+     "corners": [[dx, dy], ...],          # a cell's outline around its centre
+     "cells": [[name, cx, cy, shade], ...],   # index = cell number
+     "rows": [[cell, ...], ...],          # the FEN's ranks, first one first
+     "labels": [[text, x, y], ...]}       # text centred on x, baseline at y,
+                                          # "font" units high
+
+Units are SVG user units with a cell ``cell`` high (a square's side, a
+hexagon's height flat to flat); ``shade`` is ``"light"``, ``"medium"`` or
+``"dark"``.  ``flip`` lays the board out with Black at the bottom.  Hexagons
+use :mod:`boardctl.ui.hexlattice`, the lattice the screen draws them on.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+from ..rules import get_variant
+from ..rules.boardgeometry import BoardGeometry
+from ..rules.hexgeo import HexGeometry
+from ..ui.hexlattice import CORNERS, HEX_SHADES, lattice, rank_ends
+
+CELL = 100
+SHADE_NAMES = ("light", "medium", "dark")   # indexed by the screen's shades
+# The square board's strip for the names (left and below) and where a name's
+# baseline sits: the page looked like this before hexagons came.
+SQUARE_MARGIN = 24
+SQUARE_FONT = 18      # the names' font size, in the board's units
+BASELINE = 6          # from a label's centre down to its baseline
+# The hexagon is wider than a rectangle of squares and its names stand in the
+# gaps of its ragged edge: larger names keep them legible on a phone.
+HEX_FONT = 28
+HEX_BASELINE = 10
+CHAR_WIDTH = 0.6      # a digit's or letter's width, in font sizes, generously
+LABEL_GAP = 3
+EDGE = 4              # room round the hexagon's labels
+
+
+@cache
+def board_layout(variant: str, flip: bool = False) -> dict[str, Any]:
+    """The layout of ``variant``'s board (see the module's docstring).
+
+    :raises BoardctlError: for an unknown variant.
+    """
+    geometry = get_variant(variant).geometry
+    if isinstance(geometry, HexGeometry):
+        return _hex(geometry, flip)
+    return _square(geometry, flip)
+
+
+def _rank_name(geo: BoardGeometry, cell: int) -> tuple[str, str]:
+    name = geo.name(cell)
+    letters = name.rstrip("0123456789")
+    return letters, name[len(letters):]
+
+
+def _square(geo: BoardGeometry, flip: bool) -> dict[str, Any]:
+    files, ranks, margin = geo.files, geo.ranks, SQUARE_MARGIN
+    width, height = files * CELL + margin, ranks * CELL + margin
+
+    def corner(cell: int) -> tuple[int, int]:
+        file, rank = geo.file_of(cell), geo.rank_of(cell)
+        column = files - 1 - file if flip else file
+        row = rank if flip else ranks - 1 - rank
+        return margin + column * CELL, row * CELL
+
+    half = CELL // 2
+    cells = []
+    for cell in range(geo.size):
+        x, y = corner(cell)
+        shade = "light" if geo.is_light(cell) else "dark"
+        cells.append([geo.name(cell), x + half, y + half, shade])
+    labels = [[_rank_name(geo, geo.square(file, 0))[0], corner(geo.square(file, 0))[0] + half,
+               height - BASELINE] for file in range(files)]
+    labels += [[_rank_name(geo, geo.square(0, rank))[1], margin // 2,
+                corner(geo.square(0, rank))[1] + half + BASELINE] for rank in range(ranks)]
+    return {"shape": "square", "width": width, "height": height, "cell": CELL,
+            "font": SQUARE_FONT,
+            "corners": [[-half, -half], [half, -half], [half, half], [-half, half]],
+            "cells": cells, "rows": [list(row) for row in geo.fen_rows()], "labels": labels}
+
+
+def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
+    radius = CELL / math.sqrt(3)
+    unit = (radius / 2, CELL / 2)          # one lattice step across, down
+
+    def axial(cell: int) -> tuple[int, int]:
+        q, r = geo.axial(cell)
+        return (-q, -r) if flip else (q, r)
+
+    def point(x: float, y: float) -> tuple[float, float]:
+        return x * unit[0], y * unit[1]
+
+    centres = [point(*lattice(*axial(cell))) for cell in range(geo.size)]
+    corners = [point(dx, dy) for dx, dy in CORNERS]
+    xs, ys = [x for x, _ in centres], [y for _, y in centres]
+    bottom = max(ys) + CELL / 2
+    middle, sides = (min(xs) + max(xs)) / 2, (min(xs), max(xs))
+    # (text, centre x, centre y): each file's letter under its column, as the screen has them.
+    spots: list[tuple[str, float, float]] = []
+    columns: dict[str, float] = {}
+    ranks: dict[str, list[int]] = {}
+    for cell in range(geo.size):
+        letters, number = _rank_name(geo, cell)
+        columns[letters] = centres[cell][0]
+        ranks.setdefault(number, []).append(cell)
+    spots += [(letters, x, bottom + LABEL_GAP + HEX_FONT / 2)
+              for letters, x in columns.items()]
+    # Each rank's number beyond the end that lies further out (both on a tie):
+    # beside the end cell on the board's straight sides, else in the next
+    # place along the rank.
+    for number, members in ranks.items():
+        width = CHAR_WIDTH * HEX_FONT * len(number)
+        points = [lattice(*axial(cell)) for cell in members]
+        ends = []
+        for index, (dx, dy) in rank_ends(points):
+            ex, ey = centres[members[index]]
+            if dx and ex in sides and (ex > middle) == (dx > 0):
+                sign = 1 if dx > 0 else -1
+                spot = (ex + sign * (radius + LABEL_GAP + width / 2), ey)
+                ends.append((abs(ex + sign * 1.5 * radius - middle), spot))
+            else:
+                spot = point(points[index][0] + dx, points[index][1] + dy)
+                ends.append((abs(spot[0] - middle), spot))
+        reach = max(far for far, _ in ends)
+        spots += [(number, x, y) for far, (x, y) in ends if far > reach - radius / 2]
+    half = {text: CHAR_WIDTH * HEX_FONT * len(text) / 2 for text, _, _ in spots}
+    left = min(min(xs) - radius, *(x - half[t] for t, x, _ in spots)) - EDGE
+    top = min(min(ys) - CELL / 2, *(y - HEX_FONT / 2 for _, _, y in spots)) - EDGE
+    right = max(max(xs) + radius, *(x + half[t] for t, x, _ in spots)) + EDGE
+    low = max(bottom, *(y + HEX_FONT / 2 for _, _, y in spots)) + EDGE
+
+    def fix(value: float) -> float:
+        return round(value, 1)
+
+    return {
+        "shape": "hex", "width": fix(right - left), "height": fix(low - top), "cell": CELL,
+        "font": HEX_FONT,
+        "corners": [[fix(x), fix(y)] for x, y in corners],
+        "cells": [[geo.name(cell), fix(x - left), fix(y - top),
+                   SHADE_NAMES[HEX_SHADES[geo.colour(cell)]]]
+                  for cell, (x, y) in enumerate(centres)],
+        "rows": [list(row) for row in geo.fen_rows()],
+        "labels": [[text, fix(x - left), fix(y - top + HEX_BASELINE)] for text, x, y in spots],
+    }

@@ -1,0 +1,138 @@
+"""One source for every number: the compiled core holds none of its own.
+
+The search's numbers live in params.py and the evaluation's in evaluate.py;
+the compiled core gets them at construction.  These tests fail when the core
+keeps a number of its own: it must report back exactly what it was given,
+follow changed evaluation numbers to the centipawn, and its source may
+define nothing but sizes, codes and ordering classes.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from boardctl.engine import Engine, Limits, core, evaluate, params
+from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
+from boardctl.rules import VARIANTS, Position, get_variant
+from boardctl.rules.hexgeo import HexGeometry
+
+CORE_SOURCE = Path(core.__file__).with_name("_core.c")
+# What _core.c may define: array sizes, piece and move codes, ordering key
+# classes; each is a fact of the representation, not a choice of play.
+STRUCTURAL = {
+    "PY_SSIZE_T_CLEAN", "NSQ", "MAX_CELLS", "MAX_STEPS", "MAX_LINES", "MAX_FALCON", "NPATHS",
+    "OFF", "PAWN", "KNIGHT", "BISHOP", "ROOK",
+    "QUEEN", "KING", "FALCON", "BLACKBIT", "TYPE_MASK", "COLOUR_SHIFT", "F_DOUBLE", "F_EP",
+    "F_CASTLE", "PLY_CAPACITY", "MAX_STACK", "MAX_MOVES", "MAX_FILES", "MAX_FUTILITY", "EXACT",
+    "LOWER", "UPPER", "NWEIGHTS", "NSEARCH", "KEY_TT", "KEY_CAPTURE", "KEY_KILLER",
+    "ORDER_SCALE", "M_FROM", "M_TO", "M_PROMO", "M_FLAG", "MOVE",
+}
+# Tables of numbers the source may hold: none (the board's steps come from core.py).
+STRUCTURAL_TABLES: set[str] = set()
+
+needs_core = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+
+
+def _code(text: str) -> str:
+    return re.sub(r'"(\\.|[^"\\])*"', '""', re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+
+
+def test_the_core_source_defines_only_structure():
+    code = _code(CORE_SOURCE.read_text())
+    defined = set(re.findall(r"^#define\s+(\w+)", code, flags=re.M))
+    assert defined - STRUCTURAL == set()
+    # Tables of numbers (lists of piece codes by name are fine).
+    tables = {name for name, body in re.findall(
+        r"static const int (\w+)\s*\[[^]]*\]\s*=\s*\{([^}]*)\}", code)
+        if re.search(r"\d", body)}
+    assert tables - STRUCTURAL_TABLES == set()
+
+
+def test_the_evaluation_and_search_in_c_spell_no_number():
+    """Between their markers the evaluation and the search use 0, 1 and 2
+    (sides, parity, halving) and otherwise only what Python gave them."""
+    source = CORE_SOURCE.read_text()
+    start = re.search(r"/\* -+ evaluation \*/", source)
+    end = re.search(r"/\* -+ Python glue \*/", source)
+    assert start and end and re.search(r"/\* -+ search \*/", source[start.end():end.start()])
+    code = _code(source[start.end():end.start()])
+    literals = re.findall(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)", code)
+    assert set(literals) <= {"0", "1", "2"}
+
+
+@needs_core
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_core_reports_back_the_numbers_it_was_given(variant):
+    engine = core.build(get_variant(variant), tt_bits=10)
+    assert engine.numbers() == (params.core_search(), evaluate.core_weights(get_variant(variant)))
+
+
+@needs_core
+def test_the_core_refuses_numbers_it_cannot_hold():
+    variant = get_variant("falcon")
+    with pytest.raises(ValueError, match="search"):
+        core.build(variant, search=params.core_search()[:-1])
+    numbers = list(params.core_search())
+    numbers[2] = 40_000  # INF beyond the table's 16-bit scores
+    with pytest.raises(ValueError, match="range"):
+        core.build(variant, search=tuple(numbers))
+
+
+@pytest.fixture
+def other_numbers(monkeypatch):
+    """Every evaluation number changed, in evaluate.py only."""
+    for name in ("BISHOP_PAIR", "FALCON_MOBILITY", "DOUBLED", "ISOLATED", "ROOK_OPEN",
+                 "ROOK_HALF_OPEN", "SHIELD", "DANGER_SCALE", "DANGER_CAP", "DANGER_DIVISOR"):
+        monkeypatch.setattr(evaluate, name, getattr(evaluate, name) * 2 + 3)
+    monkeypatch.setattr(evaluate, "MOBILITY",
+                        {k: (w + 1, b + 1) for k, (w, b) in evaluate.MOBILITY.items()})
+    monkeypatch.setattr(evaluate, "ZONE_WEIGHT",
+                        {k: w + 2 for k, w in evaluate.ZONE_WEIGHT.items()})
+    phase = {k: w + 1 for k, w in evaluate.PHASE_WEIGHT.items()}
+    monkeypatch.setattr(evaluate, "PHASE_WEIGHT", phase)
+    monkeypatch.setattr(evaluate, "FULL_PHASE", 3 * sum(phase.values()))
+    monkeypatch.setattr(evaluate, "PASSED", tuple(v * 2 + 7 for v in evaluate.PASSED))
+    monkeypatch.setattr(evaluate, "VALUES",
+                        {k: (mg + 13, eg + 17) for k, (mg, eg) in evaluate.VALUES.items()})
+    caches = (evaluate.square_tables, evaluate.cell_tables, evaluate.hex_values)
+    for cached in caches:
+        cached.cache_clear()
+    yield
+    for cached in caches:
+        cached.cache_clear()
+
+
+@needs_core
+@pytest.mark.parametrize("variant", ["falcon", "falcon-hex"])
+@pytest.mark.parametrize("seed", range(3))
+def test_the_core_follows_every_evaluation_number(other_numbers, variant, seed):
+    rng = random.Random(seed)
+    pos = Position(None, get_variant(variant))
+    engine = core.build(pos.variant, tt_bits=10)
+    geo = pos.geometry
+    evaluator = (HexEvaluator(pos.tables, geo, start_phase(pos.variant))
+                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
+    changed = 0
+    for _ in range(120):
+        core.load(engine, pos)
+        reference = evaluator.evaluate(pos, *material_sums(pos))
+        assert engine.evaluate() == reference, pos.fen()
+        codes = pos.legal_codes()
+        if not codes:
+            break
+        pos.make(rng.choice(codes))
+        changed += 1
+    assert changed > 30
+
+
+def test_the_python_search_halves_its_history_at_the_limit():
+    """As the compiled core does: history scores stay below the killers' keys."""
+    engine = Engine(compiled=False, seed=0)
+    engine.history.update(dict.fromkeys(range(1 << 14), params.HISTORY_LIMIT))
+    engine.search(Position(), Limits(depth=4))
+    assert max(engine.history.values()) <= params.HISTORY_LIMIT
+    assert min(engine.history.values()) < params.HISTORY_LIMIT
