@@ -180,11 +180,14 @@ def test_a_walk_lights_every_cell_once_in_cell_order() -> None:
 
 
 def test_diag_variant_names_the_board_and_refuses_an_unknown_one(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capfd: pytest.CaptureFixture[str]) -> None:
     from boardctl.cli import main
 
     assert main(["diag", "--sim", "--variant", "nosuch"]) == 2
-    err = capsys.readouterr().err
+    err = capfd.readouterr().err
     assert err.count("\n") == 1 and "unknown variant 'nosuch'" in err
     assert main(["diag", "--sim", "--variant", "falcon-8x8", "--steps", "sweep"]) == 2
-    assert "is played on a 8×8 board" in capsys.readouterr().err
+    assert "is played on a 8×8 board" in capfd.readouterr().err
+    assert main(["diag", "--sim", "--variant", "falcon-hex", "--steps", "live,sweep"]) == 0
+    out = capfd.readouterr().out
+    assert "sweep: 121 of 121 cells read both empty and occupied" in out and " f13#" in out

@@ -91,9 +91,10 @@ def _start(variant: Variant) -> list[int]:
 
 
 def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
-                 out: TextIO = sys.stdout, variant: Variant | None = None) -> int:
+                 out: TextIO | None = None, variant: Variant | None = None) -> int:
     """``boardctl diag``: 0 when no fault was found, 1 otherwise.  The board
-    checked is the one ``variant`` (default: the configuration's) is played on.
+    checked is the one ``variant`` (default: the configuration's) is played on;
+    ``out`` defaults to the current ``sys.stdout``.
 
     :raises DiagError: for a bad ``steps`` list.
     :raises PinoutError: for a bad pinout file.
@@ -101,6 +102,7 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
     """
     from ..rules import get_variant
 
+    out = out or sys.stdout             # looked up now: the stdout of the moment
     chosen = parse_steps(steps) if steps is not None else STEPS
     variant = variant or get_variant(config.game.variant)
     board, layout = _board_for(config, variant)
