@@ -1,14 +1,15 @@
 """``boardctl diag`` on the hex board (121 cells): the same steps as on the
-8×10 board, drawn as a hexagon, with its matrix lines and its listed LED chain."""
+8×10 board, drawn as a hexagon, with its matrix lines and its listed LED chain.
+The simulated board starts from the falcon-hex preset's opening."""
 
 from __future__ import annotations
 
 import io
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.diag import DiagError, Diagnostics, LineKind, ScriptedUser, run_scripted
 from boardctl.diag.boards import HexDiagBoard
@@ -17,12 +18,15 @@ from boardctl.diag.ledorder import LedCheck, hex_chain_layouts, led_order_advice
 from boardctl.hw.base import Reading
 from boardctl.hw.hexpins import default_hex_pinout
 from boardctl.hw.sim import SimBoard, SimLeds
+from boardctl.rules import Game, get_variant
 from boardctl.rules.hexgeo import FALCON_HEX
 
 PINOUT = default_hex_pinout()
 BOARD = HexDiagBoard(PINOUT)
 LAYOUT = PINOUT.leds
-HEX_VARIANT: Any = SimpleNamespace(name="falcon-hex", geometry=FALCON_HEX)
+HEX_VARIANT = get_variant("falcon-hex")
+START = Game(HEX_VARIANT).position
+OPENING = START.geometry.squares(occupancy(START))
 
 
 def cell(name: str) -> int:
@@ -30,7 +34,7 @@ def cell(name: str) -> int:
 
 
 def sim_board() -> SimBoard:
-    return SimBoard(BOARD.start(), files=11, ranks=11)
+    return SimBoard(OPENING, files=11, ranks=11)
 
 
 class Faulty:
@@ -121,13 +125,13 @@ def test_unexplained_mismatches_point_at_the_matrix() -> None:
 
 
 def test_the_hexagon_is_drawn_with_every_cell_named_once() -> None:
-    occupancy = sum(1 << c for c in BOARD.start())
-    text = BOARD.render(occupancy, lit=cell("g7"))
+    occupied = sum(1 << c for c in OPENING)
+    text = BOARD.render(occupied, lit=cell("g7"))
     lines = text.splitlines()
     assert len(lines) == 2 + 23 + 1               # letters, 23 half-rows, letters, legend
     for c in range(121):
         name = FALCON_HEX.name(c)
-        mark = "#" if occupancy >> c & 1 else "."
+        mark = "#" if occupied >> c & 1 else "."
         shown = f"[{name}{mark}]" if c == cell("g7") else f" {name}{mark}"
         assert sum(line.count(shown) for line in lines) == 1, name
     # White's side at the bottom, the centre in the middle, f13 and h12 on top.
@@ -176,11 +180,14 @@ def test_a_walk_lights_every_cell_once_in_cell_order() -> None:
 
 
 def test_diag_variant_names_the_board_and_refuses_an_unknown_one(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capfd: pytest.CaptureFixture[str]) -> None:
     from boardctl.cli import main
 
     assert main(["diag", "--sim", "--variant", "nosuch"]) == 2
-    err = capsys.readouterr().err
+    err = capfd.readouterr().err
     assert err.count("\n") == 1 and "unknown variant 'nosuch'" in err
     assert main(["diag", "--sim", "--variant", "falcon-8x8", "--steps", "sweep"]) == 2
-    assert "is played on a 8×8 board" in capsys.readouterr().err
+    assert "is played on a 8×8 board" in capfd.readouterr().err
+    assert main(["diag", "--sim", "--variant", "falcon-hex", "--steps", "live,sweep"]) == 0
+    out = capfd.readouterr().out
+    assert "sweep: 121 of 121 cells read both empty and occupied" in out and " f13#" in out

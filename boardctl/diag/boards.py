@@ -71,10 +71,6 @@ class DiagBoard:
         """Cells of one group light in one colour in the walk (a rank)."""
         return cell // FILES
 
-    def start(self) -> tuple[int, ...]:
-        """The occupied cells of a game's start (the simulated board's set-up)."""
-        return (*range(2 * FILES), *range((RANKS - 2) * FILES, SQUARES))
-
     def render(self, occupancy: int | None, lit: int | None = None) -> str:
         return render_board(occupancy, lit)
 
@@ -85,9 +81,6 @@ class DiagBoard:
 SQUARE_BOARD = DiagBoard()
 
 HEX_LEGEND = ("  # a piece on the cell   . empty   [ ] the cell lit now   ? no reading yet")
-HEX_OPENING = ("h1 f2 c5 k1 d4 j1 e3 i1 g2 g3 g4 b6 c6 d6 e6 f6 g6 h5 i4 j3 k2 l1 "
-               "h12 f13 c13 k9 d13 j10 e13 i11 g12 g11 g10 b13 c12 d11 e10 f9 g8 h8 i8 j8 k8 l8")
-
 
 class HexDiagBoard(DiagBoard):
     """The hex board, from its pinout (cells from the rules geometry, lines
@@ -134,9 +127,6 @@ class HexDiagBoard(DiagBoard):
 
     def walk_group(self, cell: int) -> int:
         return self.geo.rank_number(cell) - 1
-
-    def start(self) -> tuple[int, ...]:
-        return tuple(self.parse(name) for name in HEX_OPENING.split())
 
     def render(self, occupancy: int | None, lit: int | None = None) -> str:
         """The hexagon as text, White's side at the bottom: each cell's name and

@@ -81,10 +81,20 @@ def _board_for(config: Config, variant: Variant) -> tuple[DiagBoard, LedLayout]:
     return SQUARE_BOARD, app._pinout(config).leds
 
 
+def _start(variant: Variant) -> list[int]:
+    """The squares (cells) occupied at the variant's start: the simulated board's set-up."""
+    from ..board.explain import occupancy
+    from ..rules import Game
+
+    position = Game(variant).position
+    return position.geometry.squares(occupancy(position))
+
+
 def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
-                 out: TextIO = sys.stdout, variant: Variant | None = None) -> int:
+                 out: TextIO | None = None, variant: Variant | None = None) -> int:
     """``boardctl diag``: 0 when no fault was found, 1 otherwise.  The board
-    checked is the one ``variant`` (default: the configuration's) is played on.
+    checked is the one ``variant`` (default: the configuration's) is played on;
+    ``out`` defaults to the current ``sys.stdout``.
 
     :raises DiagError: for a bad ``steps`` list.
     :raises PinoutError: for a bad pinout file.
@@ -92,6 +102,7 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
     """
     from ..rules import get_variant
 
+    out = out or sys.stdout             # looked up now: the stdout of the moment
     chosen = parse_steps(steps) if steps is not None else STEPS
     variant = variant or get_variant(config.game.variant)
     board, layout = _board_for(config, variant)
@@ -99,8 +110,8 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
         # The simulated matrix has 11 × 11 crossings for the hex board's 121
         # cells: only the cell numbers matter to the session.
         side = 11 if board.cells == 121 else 0
-        sensors = (SimBoard(board.start(), files=side, ranks=side) if side
-                   else SimBoard(board.start()))
+        start = _start(variant)
+        sensors = (SimBoard(start, files=side, ranks=side) if side else SimBoard(start))
         sim_leds = (SimLeds(layout, brightness=config.leds.brightness)
                     if config.leds.enabled else None)
         diag = Diagnostics(sensors, sim_leds, layout=layout, steps=chosen, board=board)

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from boardctl.board.explain import occupancy as occupancy_of
 from boardctl.hw import protocol as host
 from boardctl.hw.hexpins import load_hex_pinout, repo_hex_pinout_path
 from boardctl.hw.protocol import (
@@ -38,6 +39,7 @@ from boardctl.hw.protocol import (
     SnapshotReceived,
     Tick,
 )
+from boardctl.rules import Game, get_variant
 from boardctl.rules.hexgeo import FALCON_HEX
 
 from .test_protocol import frames, meaning
@@ -541,16 +543,8 @@ def test_the_shift_register_build_reports_the_board(pico: SimpleNamespace,
 
 HEX = host.BoardShape.named("hex121")
 HEX_PINOUT = load_hex_pinout(repo_hex_pinout_path())
-HEX_OPENING = (   # RULES-HEX.md 3.1: 44 men
-    "h1", "f2", "c5", "k1", "d4", "j1", "e3", "i1", "g2", "g3", "g4", "b6", "c6", "d6", "e6",
-    "f6", "g6", "h5", "i4", "j3", "k2", "l1", "h12", "f13", "c13", "k9", "d13", "j10", "e13",
-    "i11", "g12", "g11", "g10", "b13", "c12", "d11", "e10", "f9", "g8", "h8", "i8", "j8", "k8",
-    "l8",
-)
-
-
-def cells(*names: str) -> set[int]:
-    return {FALCON_HEX.parse_cell(n) for n in names}
+HEX_START = Game(get_variant("falcon-hex")).position
+HEX_OPENING = set(HEX_START.geometry.squares(occupancy_of(HEX_START)))   # 44 men
 
 
 def _build_hex(pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, sensor: str,
@@ -568,7 +562,7 @@ def _build_hex(pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, sensor: s
     else:
         fake.files, fake.ranks = 8, HEX_PINOUT.chips     # 128 inputs, 7 of them unused
         fake.load_pin = HEX_PINOUT.pico.shiftreg.load
-    fake.closed = cells(*HEX_OPENING)
+    fake.closed = set(HEX_OPENING)
     return pico.main.build(0, serial)
 
 
@@ -583,7 +577,7 @@ def test_the_hex_board_reports_its_121_cells(pico: SimpleNamespace,
     hello = out[0].message
     assert isinstance(hello, host.Hello) and hello.shape() == HEX
     assert (hello.files, hello.ranks, hello.board) == (None, None, "hex121")
-    opening = sum(1 << c for c in cells(*HEX_OPENING))
+    opening = sum(1 << c for c in HEX_OPENING)
     assert _cmds(out, host.Snap) == [host.Snap(opening)]
     # Every cell, one at a time: the corners of the matrix, the shared lines
     # (ranks 1 and 13, files a and m) and the last chip's inputs included.

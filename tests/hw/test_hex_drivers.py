@@ -1,15 +1,10 @@
-"""The daemon's drivers for a game on the hex board: which build reads it,
-which pinout it takes, and its LEDs in chain order.
-
-No preset plays on the hexagon yet on this branch, so a stand-in variant
-carries :data:`~boardctl.rules.hexgeo.FALCON_HEX` as its geometry, as the
-``falcon-hex`` preset's will.
-"""
+"""The daemon's drivers for a game on the hex board (the ``falcon-hex``
+preset): which build reads it, which pinout it takes, and its LEDs in chain
+order."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -26,8 +21,7 @@ from boardctl.hw.shiftreg import ShiftRegisterSensor
 from boardctl.rules import Game, get_variant
 from boardctl.rules.hexgeo import FALCON_HEX, GLINSKI
 
-HEX_VARIANT: Any = SimpleNamespace(name="falcon-hex", geometry=FALCON_HEX)
-HEX_GAME: Any = SimpleNamespace(variant=HEX_VARIANT, position=SimpleNamespace(geometry=FALCON_HEX))
+HEX_GAME = Game(get_variant("falcon-hex"))
 
 
 def config(sensors: str, pinout: str = "") -> Any:
@@ -94,9 +88,15 @@ def test_the_pis_led_chain_lights_each_cell_in_its_place() -> None:
 
 
 def test_a_hexagon_no_e_board_has_is_refused_in_one_line() -> None:
-    glinski: Any = SimpleNamespace(name="glinski", geometry=GLINSKI)
-    game: Any = SimpleNamespace(variant=glinski, position=SimpleNamespace(geometry=GLINSKI))
+    assert get_variant("glinski").geometry == GLINSKI
     with pytest.raises(app.StartError) as info:
-        app.make_sensors(config("serial"), game)
+        app.make_sensors(config("serial"), Game(get_variant("glinski")))
     assert str(info.value) == ("glinski is played on a 91-cell hexagon, the hex e-board has "
                                "121 cells: play it in boardctl sim")
+
+
+def test_the_daemon_refuses_a_hex_game_on_the_pis_gpios_before_it_starts(tmp_path: Path) -> None:
+    cfg = parse_config({"board": {"sensors": "gpio"}, "game": {"variant": "falcon-hex"},
+                        "display": {"enabled": False}})
+    with pytest.raises(app.StartError, match="needs 24 GPIOs"):
+        app.run(cfg)

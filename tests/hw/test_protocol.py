@@ -841,3 +841,13 @@ def test_a_stray_line_from_far_ahead_does_not_stop_the_count() -> None:
     assert snapshots(s.device(Snap(moved))) == []     # looks like a repeat
     assert snapshots(s.device(Snap(moved))) == []     # re-anchored, after "missing lines": held
     assert snapshots(s.device(Snap(moved))) == [moved]
+
+
+def test_the_hex_vectors_opening_is_the_falcon_hex_presets() -> None:
+    from boardctl.board.explain import occupancy
+    from boardctl.rules import Game, get_variant
+
+    start = occupancy(Game(get_variant("falcon-hex")).position)
+    first = next(r for r in RECORDS if r.shape == HEX and r.kind == "ok" and '"SNAP"' in r.text)
+    opening = decode(unescape(first.text.split(" => ")[0]), HEX).message
+    assert opening == Snap(start) and start.bit_count() == 44
