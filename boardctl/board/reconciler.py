@@ -276,7 +276,10 @@ class Reconciler:
         return min((x for x in times if x is not None), default=None)
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
-        """The player picked a promotion piece (before or during the promotion)."""
+        """The player picked a promotion piece (before or during the promotion);
+        one the preset does not promote to (a queen on the hexagon) is no choice."""
+        if piece not in self.game.variant.promotions:
+            return []
         self.t = replace(self.t, choice=piece)
         if isinstance(self.t.waiting, Promotion):
             return self._promote(piece, now)
