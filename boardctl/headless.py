@@ -19,9 +19,12 @@ from .board.replay import RUN_ON, parse_log
 from .config import Config
 from .daemon import Daemon
 from .engine.interface import Opponent
+from .hw.hexpins import HEX_BOARDS, default_hex_pinout
 from .hw.pins import SQUARES
 from .hw.sim import SimBoard, SimLeds
 from .rules import BoardctlError, Game, get_variant
+from .rules.boardgeometry import BoardGeometry
+from .rules.hexgeo import HexGeometry
 
 SCAN_HZ = 100
 ENGINE_WAIT = 120.0   # real seconds an engine may think before it is told to stop
@@ -56,9 +59,7 @@ def run_script(
     geo = start.geometry
     board = SimBoard(geo.squares(occupancy(start)), scan_hz=SCAN_HZ, files=geo.files,
                      ranks=geo.ranks)
-    # The LED chain is the physical board's 8 × 10; a larger preset plays
-    # without one (the simulator window draws its own LEDs).
-    leds = SimLeds() if geo.size == SQUARES else None
+    leds = _board_leds(geo)
     daemon = Daemon(config, board, store, opponent=opponent, leds=leds, resume=resume,
                     wall_clock=wall_clock)
     step = 1.0 / SCAN_HZ
@@ -105,6 +106,15 @@ def run_script(
     emit(f"game {moves}" if moves else "game")
     emit(f"fen {pos.fen()}")
     return daemon
+
+
+def _board_leds(geo: BoardGeometry) -> SimLeds | None:
+    """The LED chain of the e-board the preset is played on: the 8 × 10
+    board's, or the hex board's; a preset no board is built for plays
+    without one (the simulator window draws its own LEDs)."""
+    if isinstance(geo, HexGeometry):
+        return SimLeds(default_hex_pinout().leds) if geo in HEX_BOARDS.values() else None
+    return SimLeds() if geo.size == SQUARES else None
 
 
 def _wait_for_engine(daemon: Daemon) -> None:

@@ -84,3 +84,16 @@ def test_the_fakes_premise_an_answer_waits_for_stop():
     assert engine.poll() == []
     engine.stop()
     assert engine.poll() == [BestMove(1, "e7e5")]
+
+
+def test_a_hex_game_lights_the_hex_boards_led_chain():
+    # The headless run drove no LEDs on the hexagon: the LED scene of a hex
+    # game went through no driver at all.
+    config = parse_config({"game": {"mode": "two-players", "variant": "falcon-hex"}})
+    daemon = run_script(config, "0 lift e3\n", MemoryStore(), emit=lambda _: None)
+    leds = daemon.leds
+    assert leds is not None and len(leds.pixels) == 121
+    geo = daemon.game.position.geometry
+    # The falcon still in the hand: its cell and its four destinations lit.
+    assert {"e3", "b8", "c8", "d7", "i2"} <= {geo.name(cell) for cell in leds.last}
+    assert sum(1 for pixel in leds.pixels if pixel != (0, 0, 0)) >= 5

@@ -1,10 +1,11 @@
 """The Reconciler: from occupancy readings to the moves that were played.
 
 A pure state machine.  The daemon (or ``boardctl replay``, or a test) feeds it
-readings of the 80 presence sensors with their time, the player's choices and
-the engine's moves; it answers with events (moves, amendments, takebacks, a
-new game, errors and prompts) and keeps an LED scene and a prompt for the
-display.  It never reads a pin, a port or a clock: time comes in with the
+readings of all presence sensors (one per square or hexagon cell: it knows
+cells and legal moves, never the board's shape) with their time, the
+player's choices and the engine's moves; it answers with events (moves,
+amendments, takebacks, a new game, errors and prompts) and keeps an LED scene
+and a prompt for the display.  It never reads a pin, a port or a clock: time comes in with the
 readings, and :meth:`tick` lets timers run out when nothing changes.
 
 How a reading is judged, once it has been still for ``settle`` seconds:
@@ -275,7 +276,10 @@ class Reconciler:
         return min((x for x in times if x is not None), default=None)
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
-        """The player picked a promotion piece (before or during the promotion)."""
+        """The player picked a promotion piece (before or during the promotion);
+        one the preset does not promote to (a queen on the hexagon) is no choice."""
+        if piece not in self.game.variant.promotions:
+            return []
         self.t = replace(self.t, choice=piece)
         if isinstance(self.t.waiting, Promotion):
             return self._promote(piece, now)
@@ -384,6 +388,12 @@ class Reconciler:
         theirs = self.game.position.colors[1 - self._side_to_move] & sample.after \
             & ~sample.footprint
         if not changed & theirs:
+            return []
+        # A pawn that can take one piece and another en passant, lifted first
+        # (a swap capture to the board), then the pawn passed by: the hand on
+        # that piece is still the mover's, carrying out the en passant.
+        reading = self.reading ^ changed
+        if any(c.footprint & changed & theirs for c in self._explain().in_progress(reading)):
             return []
         self.t = replace(self.t, waiting=None)
         return self._commit(self._promoting(waiting.candidates),

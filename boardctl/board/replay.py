@@ -4,7 +4,7 @@ A log is text, one event per line, ``#`` starting a comment::
 
     <seconds> lift <square>
     <seconds> place <square>
-    <seconds> choose <q|f|r|b|n>
+    <seconds> choose <q|f|r|b|n>     (the pieces the preset promotes to)
 
 Lifting an empty square or placing on an occupied one (a missed event) is
 taken as it comes: the reading simply stays as it was, as a sensor would.
@@ -18,7 +18,6 @@ from typing import BinaryIO
 
 from ..rules import BoardctlError, Game, PieceType, SquareError, Variant
 from ..rules.digits import NumberError, parse_decimal, shown
-from ..rules.pieces import SYMBOLS
 from .reconciler import Reconciler, ReconcilerConfig
 
 RUN_ON = 30.0  # seconds of virtual time after the last event
@@ -72,6 +71,11 @@ def parse_log(lines: str | Iterable[str], variant: Variant) -> Iterator[LogEvent
     :raises LogError: naming the line number and what is wrong with it.
     """
     geo = variant.geometry
+    # A piece the preset does not promote to (a queen on the hexagon) is no
+    # choice at all: taken, it would quietly become the default piece.
+    choices = {piece.symbol: piece for piece in variant.promotions}
+    *most, final = choices
+    choosable = f"{', '.join(most)} or {final}" if most else final
     last = 0.0
     if isinstance(lines, str):
         lines = lines.splitlines()
@@ -98,10 +102,9 @@ def parse_log(lines: str | Iterable[str], variant: Variant) -> Iterator[LogEvent
             except SquareError as exc:
                 raise LogError(f"line {number}: {exc}") from None
         elif verb == "choose":
-            if what not in SYMBOLS[1:] or what in ("p", "k"):
-                raise LogError(f"line {number}: choose takes q, f, r, b or n, "
-                               f"got {shown(what)}")
-            yield LogEvent(time, verb, piece=PieceType(SYMBOLS.index(what)))
+            if what not in choices:
+                raise LogError(f"line {number}: choose takes {choosable}, got {shown(what)}")
+            yield LogEvent(time, verb, piece=choices[what])
         else:
             raise LogError(f"line {number}: unknown event {shown(verb)} (lift, place or choose)")
 

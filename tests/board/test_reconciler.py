@@ -228,6 +228,23 @@ def test_promotion_choice_during_the_wait():
     assert t.lines()[-1] == "move g7g8r"
 
 
+@pytest.mark.parametrize(("variant", "fen", "frm", "to"), [
+    ("falcon-hex", "5/8/6P2/10/2k8/12/11/12/9p1/10/9/8/K4 w - - 0 1", "g11", "g12"),
+    ("falcon-8x8", "k7/6P1/8/p7/8/8/8/7K w - - 0 1", "g7", "g8"),
+])
+def test_a_piece_the_preset_does_not_promote_to_is_no_choice(variant, fen, frm, to):
+    # A queen pressed on a board without one used to become the default
+    # piece at once; it changes nothing, and the player picks again.
+    t = Table(fen, variant)
+    t.choose("q")
+    t.move(frm, to)
+    t.wait(1)
+    assert t.rec.state is State.CHOOSING
+    assert t.choose("q") == [] and t.rec.state is State.CHOOSING
+    t.choose("b")
+    assert t.lines()[-1] == f"move {frm}{to}b"
+
+
 def test_resumed_game_can_take_back_its_last_move():
     game = Game()
     for text in ("e2e4", "e7e5"):

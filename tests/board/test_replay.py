@@ -21,7 +21,7 @@ from boardctl.board.replay import (
 )
 from boardctl.cli import main
 from boardctl.progress import MIN_BYTES, Progress
-from boardctl.rules import DEFAULT_VARIANT, Game
+from boardctl.rules import DEFAULT_VARIANT, Game, get_variant
 
 
 def test_log_lines_with_comments_and_blank_lines():
@@ -50,6 +50,26 @@ def test_malformed_lines_name_the_line_and_the_problem(text, needle):
     assert needle in str(info.value)
 
 
+@pytest.mark.parametrize(("variant", "text", "needle"), [
+    ("falcon-hex", "0 choose q", "choose takes r, b, n or f, got 'q'"),
+    ("falcon-8x8", "0 choose q", "choose takes f, r, b or n, got 'q'"),
+    ("falcon-hex", "0 lift g1", "no cell 'g1' on the 121-cell hexagon"),
+    ("falcon-hex", "0 lift j11", "no cell 'j11'"),
+])
+def test_squares_and_pieces_are_the_presets_own(variant, text, needle):
+    # A queen on the hexagon would quietly become the default piece, and a
+    # trimmed corner is no cell.
+    with pytest.raises(LogError) as info:
+        list(parse_log(text, get_variant(variant)))
+    assert str(info.value).startswith(f"line 1: {needle}")
+
+
+def test_a_preset_without_a_queen_takes_each_of_its_pieces():
+    events = list(parse_log("0 choose r\n1 choose b\n2 choose n\n3 choose f\n",
+                            get_variant("falcon-hex")))
+    assert "".join(e.piece.symbol for e in events if e.piece) == "rbnf"
+
+
 def test_an_empty_log_prints_the_game_and_the_position():
     assert replay("# nothing happened\n", Game()) == [
         "game", "fen rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
@@ -70,11 +90,22 @@ def test_cli_replay_with_fen_and_variant(tmp_path, capsys):
     assert out == ["move e1e2", "game e1e2", "fen 4k3/8/8/8/8/8/P3K3/8 b - - 1 1"]
 
 
+def test_cli_replay_on_the_hexagon(tmp_path, capsys):
+    log = tmp_path / "hex.log"
+    log.write_text("0 lift e3\n0.6 place d7\n2 lift e13\n2.6 place c10\n")
+    assert main(["replay", str(log), "--variant", "falcon-hex"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["move e3d7", "move e13c10", "game e3d7 e13c10"]
+    assert out[3].startswith("fen prn1q/") and out[3].endswith(" w - - 2 2")
+
+
 @pytest.mark.parametrize(("content", "args", "needle"), [
     ("0 lift e2\n0.3 teleport e4\n", [], "line 2"),
     (None, [], "cannot read"),
     ("0 lift e2\n", ["--fen", "nonsense"], "FEN"),
     ("0 lift e2\n", ["--variant", "xiangqi"], "xiangqi"),
+    ("0 lift a7\n", ["--variant", "falcon-hex"], "line 1: no cell 'a7'"),
+    ("0 lift e3\n", ["--variant", "falcon-hex", "--fen", "5/8 w - - 0 1"], "FEN"),
 ])
 def test_cli_replay_errors_are_one_line(tmp_path, content, args, needle):
     log = tmp_path / "game.log"

@@ -34,6 +34,8 @@ def run(path: Path) -> tuple[list[str], list[str]]:
 
 def test_there_are_scenarios():
     assert len(SCENARIOS) >= 20
+    # The hexagon's own, in cell names: the reconciler knows no board shape.
+    assert sum("#! variant falcon-hex" in p.read_text() for p in SCENARIOS) >= 20
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

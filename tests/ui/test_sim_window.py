@@ -330,3 +330,24 @@ def test_the_wooden_hexagon_scales_with_the_window_and_still_plays():
     assert rig.lines() == ["move j1k3"]
     rig.window.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(300, 200), w=300, h=200))
     assert rig.window.square >= 24 and rig.window.window.get_rect().contains(rig.window.frame)
+
+
+def test_en_passant_on_the_hexagon_with_the_mouse():
+    # 1. f8 e8 2. fxe9 e.p.: the window takes a piece off only by landing on
+    # it, so the pawn is put down on the pawn it takes, then moved on to e9.
+    rig = Rig(variant="falcon-hex")
+    for frm, to in (("f6", "f8"), ("e10", "e8")):
+        rig.click(frm)
+        rig.click(to)
+        rig.run(1.0)
+    rig.click("f8")
+    rig.click("e8")
+    rig.run(0.2)
+    rig.click("e8")
+    rig.click("e9")
+    rig.run(3.0)
+    assert rig.lines() == ["move f6f8", "move e10e8", "move f8e9"]
+    e8, e9 = rig.geo.parse_square("e8"), rig.geo.parse_square("e9")
+    assert e8 not in rig.window.pieces and e9 in rig.window.pieces
+    assert rig.board.occupancy == (rig.daemon.game.position.colors[0]
+                                   | rig.daemon.game.position.colors[1])

@@ -1,0 +1,205 @@
+"""A whole game of Falcon Hexagonal Chess in the simulator against the built-in engine.
+
+The window, the daemon, the store, the engine process and the spectator
+page's hub are wired by :func:`boardctl.app.build` as ``boardctl sim
+--variant falcon-hex`` wires them; the LEDs go to the window and to the hex
+e-board's own LED chain (the SPI driver on a recording bus).  The human
+(White) plays greedily: a mate if there is one, else the biggest capture,
+else a move picked by a seeded random generator.  Every move, the engine's
+too, is carried out with the mouse on the wooden hexagon, click to lift and
+click to put down, as a person does in the simulator; an en passant is the
+pawn put down on the captured pawn's cell (taking it off) and then moved on.
+Virtual time stands still while the engine thinks, as in ``--headless``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from contextlib import ExitStack
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+pygame = pytest.importorskip("pygame")
+
+from boardctl import app  # noqa: E402
+from boardctl.board import GameOver  # noqa: E402
+from boardctl.board.explain import occupancy  # noqa: E402
+from boardctl.config import parse_config  # noqa: E402
+from boardctl.engine.worker import EngineWorker  # noqa: E402
+from boardctl.hw import Colour, LedSink  # noqa: E402
+from boardctl.hw.hexpins import default_hex_pinout  # noqa: E402
+from boardctl.hw.sim import SimBoard, SimButtons, SimLeds  # noqa: E402
+from boardctl.rules import Game, Move, Position, get_variant  # noqa: E402
+from boardctl.rules.moves import EN_PASSANT, code_flag  # noqa: E402
+from boardctl.rules.pgn import read_game  # noqa: E402
+from boardctl.ui.sim import SimWindow  # noqa: E402
+from boardctl.ui.state import DisplayState  # noqa: E402
+from boardctl.web.snapshot import Hub  # noqa: E402
+
+DT = 0.02            # virtual seconds per turn of the loop
+MOVE_WAIT = 20.0     # virtual seconds a move may take to be read before the test fails
+MAX_PLIES = 800      # far more than the 50-move rule lets a game this greedy last
+ENGINE_SKILL = 0     # one ply and large random errors: a quick, beatable opponent
+VALUES = {"p": 1, "n": 3, "b": 3, "f": 4, "r": 5, "q": 9, "k": 0}
+
+
+class Tee:
+    """One LED sink for the daemon that shows every frame on two."""
+
+    def __init__(self, *sinks: LedSink) -> None:
+        self.sinks = sinks
+
+    def show(self, colours: dict[int, Colour]) -> None:
+        for sink in self.sinks:
+            sink.show(colours)
+
+    def close(self) -> None:
+        pass
+
+
+class Table:
+    """The simulator and everything it is wired to, on a virtual clock."""
+
+    def __init__(self, stack: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
+        config = parse_config({
+            "game": {"mode": "engine", "human": "white", "variant": "falcon-hex"},
+            "engine": {"skill": ENGINE_SKILL, "movetime": 0.5},
+        })
+        # The app's engine, seeded so that the game is the same on every run.
+        monkeypatch.setattr(app, "make_opponent",
+                            lambda cfg: EngineWorker(cfg.engine.skill, seed=14)
+                            if cfg.game.mode == "engine" else None)
+        pygame.display.init()
+        pygame.font.init()
+        start = Game(get_variant("falcon-hex"))
+        self.board = app.make_sensors(config, start)
+        assert isinstance(self.board, SimBoard)
+        self.now = 0.0
+        buttons = SimButtons()
+        self.window = SimWindow(self.board, lambda name: buttons.press(name, self.now),
+                                config.display_size, DisplayState.from_fen(None, "falcon-hex"))
+        self.chain = SimLeds(default_hex_pinout().leds)
+        self.hub = Hub()
+        self.daemon = app.build(config, stack, sensors=self.board, now=0.0, buttons=buttons,
+                                leds=Tee(self.window.leds, self.chain),
+                                display=self.window.display, web=self.hub)
+        self.geo = start.position.geometry
+        self.kinds: dict[str, int] = {}   # captures, promotions, en passant carried out
+
+    def run(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            assert self.window.tick(self.now)
+            self.daemon.step(self.now)
+            if self.daemon.request is not None:
+                self.daemon.wait_for_engine(30.0)
+            self.now = round(self.now + DT, 6)
+
+    def click(self, cell: int) -> None:
+        centre = self.window.view.centre(cell)
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.window.handle(pygame.event.Event(kind, button=1, pos=centre))
+        self.run(0.2)
+
+    def carry_out(self, pos: Position, move: Move) -> None:
+        """Lift, put down (and, for en passant, put down on the pawn taken
+        first), as the hand in the window does it."""
+        code = pos.code_of(move)
+        kind = "en passant" if code_flag(code) == EN_PASSANT else \
+            "promotion" if move.promotion else "capture" if pos.is_capture(move) else None
+        if kind:
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        self.click(move.from_square)
+        if code_flag(code) == EN_PASSANT:
+            self.click(pos.en_passant_victim(move.to_square))
+            self.run(0.2)
+            self.click(pos.en_passant_victim(move.to_square))
+        self.click(move.to_square)
+        if move.promotion is not None:
+            key = move.promotion.symbol
+            self.window.handle(pygame.event.Event(pygame.KEYDOWN, unicode=key, key=ord(key)))
+
+    def wait_for(self, done: Callable[[], bool]) -> None:
+        waited = 0.0
+        while not done():
+            assert waited < MOVE_WAIT, f"stuck: {self.daemon.reconciler.prompt!r}"
+            self.run(0.1)
+            waited += 0.1
+
+
+def greedy(pos: Position, rng: random.Random) -> Move:
+    """A mate if there is one, else the move that wins the most (a capture,
+    en passant included, or a promotion), else any move."""
+    moves = pos.legal_moves()
+    for move in moves:
+        pos.push(move)
+        mates = not pos.legal_moves() and pos.is_check()
+        pos.pop()
+        if mates:
+            return move
+    def gain(move: Move) -> int:
+        code = pos.code_of(move)
+        taken = pos.en_passant_victim(move.to_square) if code_flag(code) == EN_PASSANT \
+            else move.to_square
+        found = pos.piece_at(taken)
+        won = VALUES[found[0].symbol] if found else 0
+        return won + (VALUES[move.promotion.symbol] - 1 if move.promotion else 0)
+
+    best = max(gain(m) for m in moves)
+    return rng.choice([m for m in moves if gain(m) == best])
+
+
+def test_a_whole_falcon_hex_game_against_the_engine(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    rng = random.Random(14)
+    with ExitStack() as stack:
+        table = Table(stack, monkeypatch)
+        daemon = table.daemon
+        table.run(0.5)
+        while daemon.game.outcome() is None:
+            plies = len(daemon.game.moves)
+            assert plies < MAX_PLIES
+            pos = daemon.game.position.copy()
+            if pos.turn == daemon.engine_side:
+                table.wait_for(lambda: daemon.reconciler.engine_move is not None)
+                move = daemon.reconciler.engine_move
+                table.run(DT)
+                # The window shows the move to carry out.
+                assert table.window.state.engine_move is not None
+            else:
+                move = greedy(pos, rng)
+            table.carry_out(pos, move)
+            table.wait_for(lambda n=plies: len(daemon.game.moves) > n)
+            assert daemon.game.moves[plies] == move, daemon.game.position.uci(move)
+            # The board, the sensors and the game agree after every move.
+            assert table.board.occupancy == occupancy(daemon.game.position)
+        table.run(1.0)
+        game = daemon.game
+        outcome = game.outcome()
+        assert outcome is not None
+        # The rules core, fed the moves afresh, reaches the same end.
+        again = Game(get_variant("falcon-hex"))
+        for move in game.moves:
+            again.push(move)
+        assert again.outcome() == outcome
+        over = [e for e in daemon.events if isinstance(e, GameOver)]
+        assert [e.outcome for e in over] == [outcome]
+        # The other outputs ran on every step: the spectator page has the
+        # end, the hex board's LED chain carried the frames.
+        latest = table.hub.latest
+        assert latest.variant == "falcon-hex" and latest.result == outcome.result
+        assert latest.moves == tuple(game.position.uci(m) for m in game.moves)
+        assert latest.to_json()["fen"] == game.position.fen()
+        assert table.chain.frames and len(table.chain.pixels) == table.geo.size
+        # The store holds the game with its result, and its PGN reads back.
+        game_id, config = daemon.game_id, daemon.config
+    tags, read = read_game(app.open_store(config).pgn(game_id))
+    assert tags["Variant"] == "Falcon Hexagonal" and tags["Result"] == outcome.result
+    assert read.moves == game.moves and read.outcome() == outcome
+    print(f"{len(game.moves)} plies, {outcome.result} {outcome.termination.value}, "
+          f"{table.kinds}")
