@@ -41,6 +41,7 @@ def test_perft_with_fen_and_variant(capsys):
 
 @pytest.mark.parametrize(("variant", "counts"), [
     ("falcon-9x10", "24 576"), ("falcon-10x10-central", "43 1847"),
+    ("falcon-hex", "67 4464"), ("glinski", "51 2586"),
 ])
 def test_perft_knows_every_preset_and_help_lists_them(capsys, variant, counts):
     assert [main(["perft", depth, "--variant", variant]) for depth in ("1", "2")] == [0, 0]
@@ -55,6 +56,14 @@ def test_perft_knows_every_preset_and_help_lists_them(capsys, variant, counts):
     (["perft", "2", "--fen", "rubbish"], "FEN"),
     (["perft", "2", "--fen", "k9/10/10/10/10/10/10/9K w KQ - 0 1"], "castling"),
     (["perft", "2", "--variant", "shogi"], "shogi"),
+    (["perft", "1", "--variant", "falcon-hex", "--fen",
+      "prnfqp/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
+      " w - - 0 1"], "rank 13 has 6 cells where the board has 5 (b13 to f13)"),
+    (["perft", "1", "--variant", "falcon-hex", "--fen",
+      "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
+      " w - g13 0 1"], "'g13' is not a cell"),
+    (["perft", "1", "--variant", "falcon-hex", "--fen", "k9/10/10/10/10/10/10/9K w - - 0 1"],
+     "expected 13 ranks, got 8"),
     (["perft", "two"], "two"),
     (["perft"], "depth"),
     ([], "command"),

@@ -41,7 +41,7 @@ def footprint(pos: Position, code: int) -> tuple[int, int]:
     squares = 1 << frm | 1 << to
     capture = to if pos.squares[to] and flag != CASTLE else -1
     if flag == EN_PASSANT:
-        capture = to - pos.geometry.files if pos.turn == 0 else to + pos.geometry.files
+        capture = pos.en_passant_victim(to)
         squares |= 1 << capture
     elif flag == CASTLE:
         rook_from, rook_to = pos.castle_rook_squares(frm, to)

@@ -1,8 +1,9 @@
-"""The Falcon Chess rules core: pure Python, typed, no I/O.
+"""The Falcon Chess rules core (square boards and hexagons): pure Python, typed, no I/O.
 
 Everything the rest of boardctl needs from the rules is importable from here.
 """
 
+from .boardgeometry import BoardGeometry
 from .errors import (
     AmbiguousMoveError,
     BoardctlError,
@@ -14,6 +15,7 @@ from .errors import (
 )
 from .game import Game, Outcome, Termination, is_dead_position
 from .geometry import Geometry, SquareError, falcon_steps
+from .hexgeo import FALCON_HEX, GLINSKI, CellError, HexGeometry
 from .moves import Move
 from .notation import parse_move, parse_san, parse_uci, san
 from .perft import divide, perft
@@ -24,13 +26,18 @@ from .variants import DEFAULT_VARIANT, VARIANTS, Variant, get_variant
 __all__ = [
     "BLACK",
     "DEFAULT_VARIANT",
+    "FALCON_HEX",
+    "GLINSKI",
     "VARIANTS",
     "WHITE",
     "AmbiguousMoveError",
+    "BoardGeometry",
     "BoardctlError",
+    "CellError",
     "FenError",
     "Game",
     "Geometry",
+    "HexGeometry",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",

@@ -2,13 +2,19 @@
 
 A board has nobody to claim a draw to, so the claimable draws (threefold
 repetition, fifty moves) end the game as soon as they arise, like checkmate.
+Where the preset scores stalemate on points (the hexagonal games: ¾ to the
+side that gives it, ¼ to the side stalemated), stalemate is an outcome of its
+own, :attr:`Termination.SCORED_STALEMATE`, with the stalemating side as
+``winner`` and the points in ``Outcome.points``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
+from .hexgeo import ORTHOGONAL
 from .moves import Move
 from .notation import parse_move, san
 from .pieces import BISHOP, KING, KNIGHT, WHITE, Color
@@ -19,6 +25,7 @@ from .variants import DEFAULT_VARIANT, Variant
 class Termination(Enum):
     CHECKMATE = "checkmate"
     STALEMATE = "stalemate"
+    SCORED_STALEMATE = "stalemate, scored on points"
     THREEFOLD_REPETITION = "threefold repetition"
     FIFTY_MOVES = "fifty-move rule"
     INSUFFICIENT_MATERIAL = "insufficient material"
@@ -26,21 +33,48 @@ class Termination(Enum):
 
 @dataclass(frozen=True)
 class Outcome:
+    """How a game ended.  ``winner`` is the side that scores more (None for a
+    draw); ``stalemate_points`` is what the winner of a scored stalemate gets."""
+
     termination: Termination
     winner: Color | None
+    stalemate_points: float = 1.0
 
     @property
     def result(self) -> str:
-        """``1-0``, ``0-1`` or ``1/2-1/2``."""
+        """``1-0``, ``0-1`` or ``1/2-1/2``: PGN's only tokens for a finished
+        game, so a scored stalemate is the stalemating side's ``1-0`` or
+        ``0-1`` and :attr:`score` says how much it is worth."""
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner == WHITE else "0-1"
+
+    @property
+    def points(self) -> tuple[float, float]:
+        """What White and Black score."""
+        if self.winner is None:
+            return 0.5, 0.5
+        won = self.stalemate_points if self.termination is Termination.SCORED_STALEMATE else 1.0
+        return (won, 1 - won) if self.winner == WHITE else (1 - won, won)
+
+    @property
+    def score(self) -> str:
+        """The points as text, ``1-0``, ``1/2-1/2`` or ``3/4-1/4``."""
+        return "-".join(_points_text(p) for p in self.points)
 
     def __str__(self) -> str:
         if self.winner is None:
             return f"draw by {self.termination.value}"
         side = "White" if self.winner == WHITE else "Black"
+        if self.termination is Termination.SCORED_STALEMATE:
+            other = "Black" if self.winner == WHITE else "White"
+            return f"{side} stalemates {other} and scores {self.score}"
         return f"{side} wins by {self.termination.value}"
+
+
+def _points_text(points: float) -> str:
+    quarters = round(points * 4)
+    return {0: "0", 1: "1/4", 2: "1/2", 3: "3/4", 4: "1"}.get(quarters, f"{points:g}")
 
 
 class Game:
@@ -103,6 +137,10 @@ class Game:
         if pos.count_legal() == 0:
             if pos.is_check():
                 return Outcome(Termination.CHECKMATE, pos.turn ^ 1)
+            given = self.variant.stalemate_points  # to the side that stalemates
+            if given != 0.5:
+                winner = pos.turn ^ 1 if given > 0.5 else pos.turn
+                return Outcome(Termination.SCORED_STALEMATE, winner, max(given, 1 - given))
             return Outcome(Termination.STALEMATE, None)
         if is_dead_position(pos):
             return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
@@ -114,10 +152,16 @@ class Game:
 
 
 def is_dead_position(pos: Position) -> bool:
-    """No sequence of legal moves can mate: K v K, K+B v K, K+N v K, and
-    kings with bishops that all stand on squares of one colour.
+    """No sequence of legal moves can mate.
 
-    K+F v K is not dead: mates exist (RULES.md, "End of the game").
+    On a rectangle: K v K, K+B v K, K+N v K, and kings with bishops that all
+    stand on squares of one colour.  K+F v K is not dead: mates exist
+    (RULES.md, "End of the game").
+
+    On a hexagon a lone knight or bishop can mate (black Kh1, white Kh3 and
+    Ng4 or Bd3 on the 121-cell board), so only kings with bishops that all
+    stand on cells of a colour where no king can be mated by bishops are
+    dead (:func:`_bishop_mate_shades`): on both hexagons, the centre's colour.
     """
     others = pos.colors[0] | pos.colors[1]
     for ptype in (KING, BISHOP, KNIGHT):
@@ -126,8 +170,33 @@ def is_dead_position(pos: Position) -> bool:
         return False
     knights = pos.pieces[KNIGHT]
     bishops = pos.pieces[BISHOP]
-    if knights:
-        return not bishops and knights & (knights - 1) == 0
     geo = pos.geometry
-    colours = {geo.is_light(sq) for sq in geo.squares(bishops)}
-    return len(colours) <= 1
+    if knights:
+        return not pos.variant.hexagonal and not bishops and knights & (knights - 1) == 0
+    shades = {geo.shade(sq) for sq in geo.squares(bishops)}
+    if pos.variant.hexagonal:
+        return not shades & _bishop_mate_shades(pos.variant)
+    return len(shades) <= 1
+
+
+@cache
+def _bishop_mate_shades(variant: Variant) -> frozenset[int]:
+    """The cell colours of a hexagon on which kings and bishops alone can mate.
+
+    Bishops keep to their colour, so the mated king stands on the checking
+    bishop's colour and its orthogonal neighbours are of the other colours:
+    no bishop of that colour can guard or block them, and only the other
+    king can cover them all, from a cell that does not touch the mated king.
+    Where no cell of a colour allows that, those bishops cannot mate.
+    """
+    geo = variant.geometry
+    king = geo.tables.king
+    shades = set()
+    for sq in range(geo.size):
+        flights = [c for d in ORTHOGONAL if (c := geo.step(sq, d)) is not None]
+        for other in range(geo.size):
+            if other != sq and not king[sq] >> other & 1 and all(
+                    king[other] >> c & 1 for c in flights):
+                shades.add(geo.shade(sq))
+                break
+    return frozenset(shades)

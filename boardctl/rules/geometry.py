@@ -24,10 +24,14 @@ Bitboard = int
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
-# King steps in circular order, so that neighbours in this list are 45° apart.
-_COMPASS: tuple[tuple[int, int], ...] = (
-    (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1),
+# The eight named directions as (file, rank) steps, clockwise from north, so
+# that neighbours in this list are 45° apart.
+COMPASS: tuple[tuple[str, tuple[int, int]], ...] = (
+    ("N", (0, 1)), ("NE", (1, 1)), ("E", (1, 0)), ("SE", (1, -1)),
+    ("S", (0, -1)), ("SW", (-1, -1)), ("W", (-1, 0)), ("NW", (-1, 1)),
 )
+DIRECTIONS: dict[str, tuple[int, int]] = dict(COMPASS)
+_COMPASS: tuple[tuple[int, int], ...] = tuple(step for _, step in COMPASS)
 _KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 _ROOK_LINES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)))
 _BISHOP_LINES = (((1, 1), (-1, -1)), ((1, -1), (-1, 1)))
@@ -78,6 +82,46 @@ class Geometry:
         """a1 is light (RULES.md), so on 10 files j1 is dark."""
         return (sq % self.files + sq // self.files) % 2 == 0
 
+    @property
+    def shades(self) -> int:
+        return 2
+
+    def shade(self, sq: Square) -> int:
+        """0 for a light square, 1 for a dark one."""
+        return (sq % self.files + sq // self.files) % 2
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """The named directions, clockwise from north (see :data:`COMPASS`)."""
+        return tuple(name for name, _ in COMPASS)
+
+    def leap(self, sq: Square, offset: tuple[int, int]) -> Square | None:
+        """The square ``offset`` (files, ranks) away, or None off the board."""
+        f, r = sq % self.files + offset[0], sq // self.files + offset[1]
+        return self.square(f, r) if self.on_board(f, r) else None
+
+    def step(self, sq: Square, direction: str) -> Square | None:
+        """The next square in a named direction, or None off the board."""
+        return self.leap(sq, DIRECTIONS[direction])
+
+    def ray(self, sq: Square, direction: str) -> tuple[Square, ...]:
+        """The squares from ``sq`` (excluded) to the edge in one direction."""
+        out = []
+        nxt = self.step(sq, direction)
+        while nxt is not None:
+            out.append(nxt)
+            nxt = self.step(nxt, direction)
+        return tuple(out)
+
+    def falcon_paths(self, sq: Square) -> dict[Square, tuple[tuple[Square, Square], ...]]:
+        """Each falcon destination from ``sq`` with its three paths (the two
+        squares each crosses)."""
+        return self.tables.falcon_paths[sq]
+
+    def fen_rows(self) -> tuple[tuple[Square, ...], ...]:
+        """The squares of each FEN rank, from the last rank down, a-file first."""
+        return _fen_rows(self.files, self.ranks)
+
     def name(self, sq: Square) -> str:
         return f"{FILE_LETTERS[sq % self.files]}{sq // self.files + 1}"
 
@@ -122,6 +166,10 @@ class Tables:
         self.all: Bitboard = (1 << n) - 1
         self.file_bb = [sum(1 << geo.square(f, r) for r in range(ranks)) for f in range(files)]
         self.rank_bb = [sum(1 << geo.square(f, r) for f in range(files)) for r in range(ranks)]
+        # Where a pawn of each colour promotes, and where none may stand: on
+        # a rectangle neither colour's pawn stands on the first or last rank.
+        self.promotion = (self.rank_bb[-1], self.rank_bb[0])
+        self.pawn_forbidden = (self.rank_bb[0] | self.rank_bb[-1],) * 2
 
         def step_targets(sq: Square, steps: tuple[tuple[int, int], ...]) -> Bitboard:
             f, r = sq % files, sq // files
@@ -137,6 +185,11 @@ class Tables:
         self.pawn_attacks = [
             [step_targets(sq, ((-1, 1), (1, 1))) for sq in range(n)],
             [step_targets(sq, ((-1, -1), (1, -1))) for sq in range(n)],
+        ]
+        # pawn_push[colour][sq]: the square a pawn there steps to, -1 off the board.
+        self.pawn_push = [
+            [sq + files if sq + files < n else -1 for sq in range(n)],
+            [sq - files if sq >= files else -1 for sq in range(n)],
         ]
 
         self.rook_lines = [self._line_tables(geo, d) for d in _ROOK_LINES]
@@ -272,6 +325,13 @@ class Tables:
         for mask, table in self.falcon_quadrants[sq]:
             att |= table[occ & mask]
         return att
+
+
+@cache
+def _fen_rows(files: int, ranks: int) -> tuple[tuple[Square, ...], ...]:
+    return tuple(
+        tuple(r * files + f for f in range(files)) for r in range(ranks - 1, -1, -1)
+    )
 
 
 @cache

@@ -22,9 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from .digits import is_ascii_digits, shown
-from .errors import BoardctlError
+from .geometry import SquareError
+
+if TYPE_CHECKING:
+    from .hextables import HexTables
 
 Cell = int
 Axial = tuple[int, int]
@@ -42,8 +46,9 @@ ORTHOGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[0::2])
 DIAGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[1::2])
 
 
-class CellError(BoardctlError, ValueError):
-    """A cell name that does not exist on the board."""
+class CellError(SquareError):
+    """A cell name that does not exist on the board (a :class:`SquareError`,
+    so code written for any board catches it)."""
 
 
 def falcon_steps() -> tuple[tuple[Axial, Axial], ...]:
@@ -110,8 +115,72 @@ class HexGeometry:
         q, r = self.cells[cell]
         return (q - r) % 3
 
+    @property
+    def files(self) -> int:
+        return 2 * self.radius + 1
+
+    @property
+    def ranks(self) -> int:
+        """How many rank numbers the names use (the FEN's ranks)."""
+        return len(_rows(self))
+
+    @property
+    def shades(self) -> int:
+        return 3
+
+    def shade(self, cell: Cell) -> int:
+        """The cell's colour (:meth:`colour`)."""
+        return self.colour(cell)
+
+    def is_light(self, cell: Cell) -> bool:
+        """Colour 0, the centre's: with three colours "light" means only that."""
+        return self.colour(cell) == 0
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in COMPASS)
+
+    @property
+    def tables(self) -> HexTables:
+        """The lookup tables of this board, built on first use."""
+        from .hextables import hex_tables_for
+
+        return hex_tables_for(self)
+
+    def squares(self, bb: int) -> list[Cell]:
+        """The cells of a bitboard, lowest first."""
+        out = []
+        while bb:
+            low = bb & -bb
+            out.append(low.bit_length() - 1)
+            bb ^= low
+        return out
+
     def file_of(self, cell: Cell) -> int:
         return self.cells[cell][0] + self.radius
+
+    def rank_of(self, cell: Cell) -> int:
+        """The number in the cell's name, from 0."""
+        return self.rank_number(cell) - 1
+
+    def square(self, file: int, rank: int) -> Cell:
+        """The cell of file ``file`` whose name has rank ``rank`` (from 0).
+
+        :raises CellError: when that file has no such cell.
+        """
+        cell = _by_file_rank(self).get((file, rank))
+        if cell is None:
+            raise CellError(
+                f"no cell at file {file}, rank {rank + 1} on the {self.size}-cell hexagon")
+        return cell
+
+    def fen_rows(self) -> tuple[tuple[Cell, ...], ...]:
+        """The cells of each rank of the names, highest rank first, by file.
+
+        On the Game Courier names these are the straight lines rising to the
+        right (RULES-HEX.md section 6); on Glinski's names, his bent ranks.
+        """
+        return _rows(self)
 
     def rank_number(self, cell: Cell) -> int:
         """The number in the cell's name."""
@@ -132,6 +201,10 @@ class HexGeometry:
         if cell is None:
             raise CellError(f"no cell {shown(text)} on the {self.size}-cell hexagon")
         return cell
+
+    def parse_square(self, text: str) -> Cell:
+        """:meth:`parse_cell` under the name every board geometry has."""
+        return self.parse_cell(text)
 
     def step(self, cell: Cell, direction: str) -> Cell | None:
         """The next cell in a named direction of :data:`COMPASS`, or None."""
@@ -194,6 +267,20 @@ def _names(geo: HexGeometry) -> dict[str, Cell]:
     # Names are also checked digit by digit: "e03" and "e³" are not cells.
     assert all(is_ascii_digits(n[1:]) and n[1] != "0" for n in names)
     return names
+
+
+@cache
+def _by_file_rank(geo: HexGeometry) -> dict[tuple[int, int], Cell]:
+    return {(geo.file_of(cell), geo.rank_of(cell)): cell for cell in range(geo.size)}
+
+
+@cache
+def _rows(geo: HexGeometry) -> tuple[tuple[Cell, ...], ...]:
+    ranks = sorted({geo.rank_of(cell) for cell in range(geo.size)}, reverse=True)
+    return tuple(
+        tuple(sorted((c for c in range(geo.size) if geo.rank_of(c) == rank), key=geo.file_of))
+        for rank in ranks
+    )
 
 
 @cache

@@ -95,10 +95,11 @@ def _san_body(pos: Position, move: Move, code: int) -> str:
     ]
     hint = ""
     if rivals:
+        # By the name's parts, so that Glinski's bent ranks count as ranks.
         file, rank = geo.name(frm)[0], geo.name(frm)[1:]
-        if all(geo.file_of(r) != geo.file_of(frm) for r in rivals):
+        if all(geo.name(r)[0] != file for r in rivals):
             hint = file
-        elif all(geo.rank_of(r) != geo.rank_of(frm) for r in rivals):
+        elif all(geo.name(r)[1:] != rank for r in rivals):
             hint = rank
         else:
             hint = file + rank

@@ -1,8 +1,14 @@
 """PGN export and import for Falcon Chess games.
 
-A game carries ``[Variant "Falcon"]`` (or the preset's name for the other
-presets) and, when it does not start from the variant's start position,
-``[SetUp "1"]`` and ``[FEN "…"]``.  With clocks, each move is followed by the
+A game carries ``[Variant "Falcon"]`` (the preset's own tag, such as
+``Falcon Hexagonal`` or ``Glinski``, or else its name for the other presets)
+and, when it does not start from the variant's start position,
+``[SetUp "1"]`` and ``[FEN "…"]``.
+
+PGN's ``Result`` has no token for a stalemate scored ¾–¼ (the hexagonal
+games): it gets the stalemating side's ``1-0`` or ``0-1``, which says who won,
+and a comment before the result says what the win is worth,
+``{White stalemates Black and scores 3/4-1/4} 1-0``.  With clocks, each move is followed by the
 mover's time left, ``{[%clk 0:04:58]}`` (the comment lichess and ChessBase write).
 Import reads SAN or coordinate moves and skips comments, variations, NAGs and
 move numbers.
@@ -15,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from .errors import BoardctlError, PgnError
-from .game import Game
+from .game import Game, Termination
 from .variants import VARIANTS, Variant
 
 _ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -79,6 +85,8 @@ def export(game: Game, headers: dict[str, str] | None = None,
             words.append(f"{{[%clk {clk(left)}]}}")  # one word: never split over lines
         if black:
             number += 1
+    if outcome is not None and outcome.termination is Termination.SCORED_STALEMATE:
+        words.append(f"{{{outcome}}}")
     words.append(tags["Result"])
     movetext, line = [], ""
     for word in words:
@@ -99,8 +107,9 @@ def variant_for(tag: str | None) -> Variant:
     if tag is None or tag.strip().lower() in ("falcon", "falcon chess"):
         return VARIANTS["falcon"]
     name = tag.strip().lower()
-    if name in VARIANTS:
-        return VARIANTS[name]
+    for variant in VARIANTS.values():
+        if name in (variant.name, variant.pgn_name.lower()):
+            return variant
     raise PgnError(f"variant {tag!r} is not one boardctl plays (known: {', '.join(VARIANTS)})")
 
 

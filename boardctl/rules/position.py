@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from functools import cache
 
 from . import movegen
+from .boardgeometry import BoardGeometry
 from .digits import NumberError, is_ascii_digits, parse_whole, shown
 from .errors import FenError, IllegalMoveError
-from .geometry import Bitboard, Geometry, Square, SquareError
+from .geometry import Bitboard, Square, SquareError, Tables, tables_for
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, encode
 from .pieces import (
     BLACK,
@@ -41,12 +42,17 @@ MAX_FEN_COUNTER = 1_000_000
 class Position:
     """A position of one variant.  ``Position()`` is the start position.
 
+    On a hexagonal preset the object is a
+    :class:`~boardctl.rules.hexposition.HexPosition`: the same state, FEN and
+    make/unmake, with the hexagon's move generator.
+
     :raises FenError: when ``fen`` is malformed; ``.field`` names the part.
     """
 
     __slots__ = (
         "_ep_key",
-        "_last_rank",
+        "_ep_keys",
+        "_pawn_forbidden",
         "_rights_lost",
         "_stack",
         "castling",
@@ -66,16 +72,26 @@ class Position:
         "zobrist",
     )
 
+    tables: Tables
+    geometry: BoardGeometry
+
+    def __new__(cls, fen: str | None = None, variant: Variant = DEFAULT_VARIANT) -> Position:
+        if cls is Position and variant.hexagonal:
+            from .hexposition import HexPosition
+
+            cls = HexPosition
+        return super().__new__(cls)
+
     def __init__(self, fen: str | None = None, variant: Variant = DEFAULT_VARIANT) -> None:
         self.variant = variant
         self.geometry = variant.geometry
-        self.tables = self.geometry.tables
+        self._set_tables()
         self.zobrist = keys_for(self.geometry.size, self.geometry.files)
+        self._ep_keys = _ep_cell_keys(variant)
         self.double_step_from = pawn_start_squares(variant)
-        t = self.tables
-        self._last_rank = (t.rank_bb[-1], t.rank_bb[0])
+        self._pawn_forbidden = self.tables.pawn_forbidden
         self._rights_lost = [0] * self.geometry.size
-        for rank in (0, self.geometry.ranks - 1):
+        for rank in (0, self.geometry.ranks - 1) if variant.castling else ():
             rooks = 0
             for rook_file in variant.rook_files:
                 rook_sq = self.geometry.square(rook_file, rank)
@@ -84,6 +100,9 @@ class Position:
             self._rights_lost[self.geometry.square(variant.king_file, rank)] = rooks
         self._stack: list[_Undo] = []
         self.set_fen(variant.start_fen if fen is None else fen)
+
+    def _set_tables(self) -> None:
+        self.tables = tables_for(self.geometry.files, self.geometry.ranks)
 
     # ------------------------------------------------------------------ FEN
     def set_fen(self, fen: str) -> None:
@@ -114,8 +133,14 @@ class Position:
                     self.kings[piece >> 3] = sq
         if -1 in self.kings:
             raise FenError("piece placement", "each side needs exactly one king")
-        if self.pieces[PAWN] & (self._last_rank[WHITE] | self._last_rank[BLACK]):
-            raise FenError("piece placement", "a pawn stands on the first or last rank")
+        pawns = self.pieces[PAWN]
+        for colour in (WHITE, BLACK):
+            misplaced = pawns & self.colors[colour] & self._pawn_forbidden[colour]
+            if misplaced:
+                where = geo.name(misplaced.bit_length() - 1)
+                raise FenError("piece placement", f"a pawn stands on {where}, "
+                               + ("the last cell of its file" if self.variant.hexagonal
+                                  else "the first or last rank"))
         self.castling = self._parse_castling(castling)
         self.ep_square = self._parse_ep(ep)
         if len(parts) == 6:
@@ -133,6 +158,8 @@ class Position:
         if text == "-":
             return 0
         geo, variant = self.geometry, self.variant
+        if not variant.castling:
+            raise FenError("castling", f"{variant.name} has no castling: expected '-'")
         rights = 0
         for letter in text:
             if letter not in "KQkq" or text.count(letter) > 1:
@@ -160,16 +187,19 @@ class Position:
         try:
             sq = geo.parse_square(text)
         except SquareError:
-            raise FenError("en passant", f"{shown(text)} is not a square") from None
-        forward = geo.files if self.turn == WHITE else -geo.files
-        origin = sq + forward  # where the pawn that stepped over sq came from
+            raise FenError("en passant", f"{shown(text)} is not a {_unit(geo)[:-1]}") from None
+        # The pawn that stepped over sq came from behind it (seen from the
+        # side to move) and stands in front of it.
+        origin = self.tables.pawn_push[self.turn][sq]
+        landed = self.tables.pawn_push[self.turn ^ 1][sq]
         pawn = PAWN | (self.turn ^ 1) << 3
         if (
-            not 0 <= origin < geo.size
+            origin < 0
+            or landed < 0
             or not self.double_step_from[self.turn ^ 1] >> origin & 1
             or self.squares[sq]
-            or self.squares[sq + forward]
-            or self.squares[sq - forward] != pawn
+            or self.squares[origin]
+            or self.squares[landed] != pawn
         ):
             raise FenError(
                 "en passant", f"{text} is not behind a pawn that just moved two squares"
@@ -179,10 +209,10 @@ class Position:
     def fen(self) -> str:
         geo = self.geometry
         rows = []
-        for rank in range(geo.ranks - 1, -1, -1):
+        for cells in geo.fen_rows():
             row, empty = "", 0
-            for file in range(geo.files):
-                piece = self.squares[geo.square(file, rank)]
+            for sq in cells:
+                piece = self.squares[sq]
                 if piece:
                     row += (str(empty) if empty else "") + piece_symbol(piece)
                     empty = 0
@@ -190,7 +220,7 @@ class Position:
                     empty += 1
             rows.append(row + (str(empty) if empty else ""))
         castling = ""
-        for letter in "KQkq":
+        for letter in "KQkq" if self.variant.castling else "":
             rank = 0 if letter.isupper() else geo.ranks - 1
             file = self.variant.rook_files[1 if letter in "Kk" else 0]
             if self.castling >> geo.square(file, rank) & 1:
@@ -225,7 +255,7 @@ class Position:
             return 0
         capturers = self.tables.pawn_attacks[self.turn ^ 1][ep]
         if capturers & self.pieces[PAWN] & self.colors[self.turn]:
-            return self.zobrist.ep_file[ep % self.geometry.files]
+            return self._ep_keys[ep]
         return 0
 
     # ------------------------------------------------------------ make/unmake
@@ -268,13 +298,13 @@ class Position:
             self.halfmove_clock += 1
         if flag:
             if flag == DOUBLE_PUSH:
-                ep = (frm + to) >> 1
+                ep = self.tables.pawn_push[us][frm]
                 self.ep_square = ep
                 if self.tables.pawn_attacks[us][ep] & pieces[PAWN] & colors[us ^ 1]:
-                    self._ep_key = self.zobrist.ep_file[ep % self.geometry.files]
+                    self._ep_key = self._ep_keys[ep]
                     h ^= self._ep_key
             elif flag == EN_PASSANT:
-                victim = to - self.geometry.files if us == WHITE else to + self.geometry.files
+                victim = self.tables.pawn_push[us ^ 1][to]
                 vbb = 1 << victim
                 vpiece = sqs[victim]
                 pieces[PAWN] ^= vbb
@@ -350,7 +380,7 @@ class Position:
             pieces[captured & 7] |= to_bb
             colors[us ^ 1] |= to_bb
         if flag == EN_PASSANT:
-            victim = to - self.geometry.files if us == WHITE else to + self.geometry.files
+            victim = self.tables.pawn_push[us ^ 1][to]
             vbb = 1 << victim
             pieces[PAWN] |= vbb
             colors[us ^ 1] |= vbb
@@ -392,6 +422,11 @@ class Position:
         if king_to < king_from:
             return base + self.variant.rook_files[0], king_to + 1
         return base + self.variant.rook_files[1], king_to - 1
+
+    def en_passant_victim(self, to: Square) -> Square:
+        """Where the pawn stands that an en passant capture onto ``to`` by
+        the side to move removes: one step past ``to`` in its own direction."""
+        return self.tables.pawn_push[self.turn ^ 1][to]
 
     @property
     def ply_stack(self) -> list[int]:
@@ -440,8 +475,8 @@ class Position:
     def copy(self) -> Position:
         """An independent position with the same state and move history
         (so repetitions and :meth:`unmake` work on the copy too)."""
-        new = Position.__new__(Position)
-        for name in self.__slots__:
+        new = type(self).__new__(type(self))
+        for name in Position.__slots__:
             setattr(new, name, getattr(self, name))
         new.squares = self.squares[:]
         new.pieces = self.pieces[:]
@@ -516,15 +551,11 @@ class Position:
         return f"Position({self.fen()!r}, variant={self.variant.name!r})"
 
     def __str__(self) -> str:
-        geo = self.geometry
-        lines = []
-        for rank in range(geo.ranks - 1, -1, -1):
-            cells = []
-            for file in range(geo.files):
-                piece = self.squares[geo.square(file, rank)]
-                cells.append(piece_symbol(piece) if piece else ".")
-            lines.append(" ".join(cells))
-        return "\n".join(lines)
+        sqs = self.squares
+        return "\n".join(
+            " ".join(piece_symbol(sqs[sq]) if sqs[sq] else "." for sq in row)
+            for row in self.geometry.fen_rows()
+        )
 
 
 @cache
@@ -544,13 +575,24 @@ def pawn_start_squares(variant: Variant) -> tuple[Bitboard, Bitboard]:
     return starts[WHITE], starts[BLACK]
 
 
-def _parse_placement(text: str, geo: Geometry) -> list[int]:
+@cache
+def _ep_cell_keys(variant: Variant) -> list[int]:
+    """The en-passant Zobrist key for each cell: its file's key."""
+    geo = variant.geometry
+    keys = keys_for(geo.size, geo.files)
+    return [keys.ep_file[geo.file_of(sq)] for sq in range(geo.size)]
+
+
+def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
+    """The piece on each cell, from the FEN's ranks (:meth:`fen_rows`)."""
+    layout = geo.fen_rows()
     rows = text.split("/")
-    if len(rows) != geo.ranks:
-        raise FenError("piece placement", f"expected {geo.ranks} ranks, got {len(rows)}")
+    if len(rows) != len(layout):
+        raise FenError("piece placement", f"expected {len(layout)} ranks, got {len(rows)}")
+    unit = _unit(geo)
     squares = [0] * geo.size
-    for i, row in enumerate(rows):
-        rank = geo.ranks - 1 - i
+    for row, cells in zip(rows, layout, strict=True):
+        label = geo.name(cells[0])[1:]
         file = 0
         digits = ""
         for ch in row + "/":
@@ -561,26 +603,33 @@ def _parse_placement(text: str, geo: Geometry) -> list[int]:
                 try:
                     if digits.startswith("0"):
                         raise NumberError("a count cannot start with 0")
-                    file += parse_whole(digits, 1, geo.files)
+                    file += parse_whole(digits, 1, len(cells))
                 except NumberError:
                     raise FenError(
-                        "piece placement", f"bad empty count {shown(digits)} in rank {rank + 1}"
-                    ) from None
+                        "piece placement", f"bad empty count {shown(digits)} in rank {label}"
+                        f" of {len(cells)} {unit}") from None
                 digits = ""
             if ch == "/":
                 break
             piece = piece_from_symbol(ch)
             if not piece:
-                raise FenError("piece placement", f"unknown piece {ch!r} in rank {rank + 1}")
-            if file < geo.files:
-                squares[geo.square(file, rank)] = piece
+                raise FenError("piece placement", f"unknown piece {ch!r} in rank {label}")
+            if file < len(cells):
+                squares[cells[file]] = piece
             file += 1
-        if file != geo.files:
+        if file != len(cells):
+            span = "" if unit == "squares" else (
+                f" ({geo.name(cells[0])} to {geo.name(cells[-1])})")
             raise FenError(
                 "piece placement",
-                f"rank {rank + 1} has {file} squares where the board has {geo.files}",
+                f"rank {label} has {file} {unit} where the board has {len(cells)}{span}",
             )
     return squares
+
+
+def _unit(geo: BoardGeometry) -> str:
+    """What the board's cells are called in messages."""
+    return "squares" if geo.shades == 2 else "cells"
 
 
 def _parse_counter(text: str, field: str, minimum: int) -> int:

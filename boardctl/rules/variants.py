@@ -1,4 +1,4 @@
-"""Rule presets: board size, start position, castling style and promotions.
+"""Rule presets: board, start position, castling style, promotions, scoring.
 
 A variant is data (python-chess's ``variant.py`` idea): the move generator
 reads these fields and has no per-variant branches beyond them.  Look one up
@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .boardgeometry import BoardGeometry
 from .errors import UnknownVariantError
 from .geometry import Geometry
+from .hexgeo import FALCON_HEX, GLINSKI, HexGeometry
 from .pieces import BISHOP, FALCON, KNIGHT, QUEEN, ROOK, PieceType
 
 
@@ -28,32 +30,54 @@ class Variant:
     Pawns: a pawn steps twice from any square where a pawn of its colour
     stands in ``start_fen`` (:func:`boardctl.rules.position.pawn_start_squares`),
     so a set-up with pawns on two ranks needs no field of its own.
+
+    ``geometry`` is the board: a :class:`Geometry` rectangle or a
+    :class:`HexGeometry` hexagon (which has no castling).  ``stalemate_points``
+    is what the side that gives stalemate scores: ½ where stalemate is a draw,
+    ¾ in Glinski's hexagonal chess and its falcon version.
     """
 
     name: str
     title: str
-    files: int
-    ranks: int
+    geometry: BoardGeometry
     start_fen: str
-    king_file: int
+    king_file: int = 0
     castle_min: int = 1
     castle_max: int | None = None
     castle_judged_after: bool = False
     promotions: tuple[PieceType, ...] = (QUEEN, FALCON, ROOK, BISHOP, KNIGHT)
+    stalemate_points: float = 0.5
+    pgn_tag: str | None = None
 
     @property
     def pgn_name(self) -> str:
-        """The PGN ``Variant`` tag: "Falcon" for the default, else the preset name."""
+        """The PGN ``Variant`` tag: "Falcon" for the default, the preset's own
+        tag where it has one, else the preset name."""
+        if self.pgn_tag is not None:
+            return self.pgn_tag
         return "Falcon" if self.name == "falcon" else self.name
 
     @property
-    def geometry(self) -> Geometry:
-        return Geometry(self.files, self.ranks)
+    def files(self) -> int:
+        return self.geometry.files
+
+    @property
+    def ranks(self) -> int:
+        return self.geometry.ranks
+
+    @property
+    def hexagonal(self) -> bool:
+        return isinstance(self.geometry, HexGeometry)
+
+    @property
+    def castling(self) -> bool:
+        """Whether the preset knows castling at all (no hexagon does)."""
+        return not self.hexagonal
 
     @property
     def rook_files(self) -> tuple[int, int]:
         """Files of the castling rooks: (a-side, far side)."""
-        return (0, self.files - 1)
+        return (0, self.geometry.files - 1)
 
     def castle_distances(self, rook_file: int) -> range:
         """How far the king may move when castling with the rook on ``rook_file``."""
@@ -63,32 +87,40 @@ class Variant:
 
 
 FALCON_START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
+# RULES-HEX.md section 6 (falcon-hex) and 1.7 (Glinski's set-up, in the FEN
+# of his names: the bent ranks 11 down to 1).
+FALCON_HEX_START = (
+    "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
+    " w - - 0 1"
+)
+GLINSKI_START = "b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKNRP1 w - - 0 1"
+_8x10 = Geometry(10, 8)
 
 _PRESETS = (
-    Variant("falcon", "Falcon Chess (free castling)", 10, 8, FALCON_START, king_file=5),
+    Variant("falcon", "Falcon Chess (free castling)", _8x10, FALCON_START, king_file=5),
     Variant(
-        "falcon-orthodox-castling", "Falcon Chess, orthodox castling", 10, 8,
+        "falcon-orthodox-castling", "Falcon Chess, orthodox castling", _8x10,
         FALCON_START, king_file=5, castle_min=2, castle_max=2,
     ),
     Variant(
-        "falcon-modified-free", "Falcon Chess, modified free castling", 10, 8,
+        "falcon-modified-free", "Falcon Chess, modified free castling", _8x10,
         FALCON_START, king_file=5, castle_min=2,
     ),
     Variant(
-        "falcon-xboard", "Falcon Chess as XBoard and Fairy-Max play it", 10, 8,
+        "falcon-xboard", "Falcon Chess as XBoard and Fairy-Max play it", _8x10,
         FALCON_START, king_file=5, castle_min=3, castle_max=3, castle_judged_after=True,
     ),
     # The patent's other board sizes, "the pieces remain the same": the 8×10
     # back rank and free castling.  docs/board-sizes.md gives the readings.
     Variant(
-        "falcon-9x10", "Falcon Chess on 9×10", 10, 9,
+        "falcon-9x10", "Falcon Chess on 9×10", Geometry(10, 9),
         "rnbfqkfbnr/pppppppppp/10/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
         king_file=5,
     ),
     # RULES.md: pawns on the third rank on 10×10, otherwise not specified;
     # rank 2 stays empty.
     Variant(
-        "falcon-10x10", "Falcon Chess on 10×10", 10, 10,
+        "falcon-10x10", "Falcon Chess on 10×10", Geometry(10, 10),
         "rnbfqkfbnr/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/RNBFQKFBNR w KQkq - 0 1",
         king_file=5,
     ),
@@ -96,14 +128,28 @@ _PRESETS = (
     # queen, and king" (files d to g) on the third rank, the others on the
     # second, where they keep the castling king covered.
     Variant(
-        "falcon-10x10-central", "Falcon Chess on 10×10, central pawns advanced", 10, 10,
+        "falcon-10x10-central", "Falcon Chess on 10×10, central pawns advanced",
+        Geometry(10, 10),
         "rnbfqkfbnr/ppp4ppp/3pppp3/10/10/10/10/3PPPP3/PPP4PPP/RNBFQKFBNR w KQkq - 0 1",
         king_file=5,
     ),
     Variant(
-        "falcon-8x8", "Falcon Chess on 8×8, falcon for queen", 8, 8,
+        "falcon-8x8", "Falcon Chess on 8×8, falcon for queen", Geometry(8, 8),
         "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1", king_file=4,
         castle_min=2, castle_max=2, promotions=(FALCON, ROOK, BISHOP, KNIGHT),
+    ),
+    # Sibahi's Falcon Hexagonal Chess (RULES-HEX.md): no queen among the
+    # promotions, stalemate scores 3/4 to 1/4.
+    Variant(
+        "falcon-hex", "Falcon Hexagonal Chess", FALCON_HEX, FALCON_HEX_START,
+        promotions=(ROOK, BISHOP, KNIGHT, FALCON), stalemate_points=0.75,
+        pgn_tag="Falcon Hexagonal",
+    ),
+    # Glinski's hexagonal chess, the base game: the check of the geometry.
+    Variant(
+        "glinski", "Glinski's hexagonal chess", GLINSKI, GLINSKI_START,
+        promotions=(QUEEN, ROOK, BISHOP, KNIGHT), stalemate_points=0.75,
+        pgn_tag="Glinski",
     ),
 )
 

@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 from boardctl.rules.hexgeo import (
+    COMPASS,
     FALCON_HEX,
     GLINSKI,
     ORTHOGONAL,
@@ -85,3 +86,64 @@ def test_glinski_board_names_and_size():
     assert GLINSKI.axial(GLINSKI.parse_cell("f11")) == (0, 5)
     with pytest.raises(CellError):
         GLINSKI.parse_cell("j1")
+
+
+# ------------------------------------------------ one protocol, both shapes
+def test_both_shapes_answer_the_board_geometry_questions():
+    """What code above the rules may ask of any preset's board."""
+    from boardctl.rules import Geometry, SquareError, get_variant
+
+    rect = Geometry(10, 8)
+    e4 = rect.parse_square("e4")
+    assert rect.directions == ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+    assert [rect.name(rect.step(e4, d)) for d in ("N", "NE", "W")] == ["e5", "f5", "d4"]
+    assert rect.step(rect.parse_square("a1"), "SW") is None
+    assert [rect.name(s) for s in rect.ray(e4, "SE")] == ["f3", "g2", "h1"]
+    assert rect.name(rect.leap(e4, (1, 2))) == "f6"
+    assert (rect.shades, rect.shade(0), rect.shade(1)) == (2, 0, 1)
+    assert len(rect.falcon_paths(e4)) == 16
+    assert [rect.name(r[0]) for r in rect.fen_rows()][:2] == ["a8", "a7"]
+
+    hexa = get_variant("falcon-hex").geometry
+    g7 = hexa.parse_square("g7")
+    assert hexa.directions[:3] == ("N", "NNE", "NE")
+    assert (hexa.files, hexa.ranks, hexa.shades, hexa.shade(g7)) == (13, 13, 3, 0)
+    assert hexa.name(hexa.square(hexa.file_of(g7), hexa.rank_of(g7))) == "g7"
+    assert [hexa.name(c) for c in hexa.fen_rows()[0]] == ["b13", "c13", "d13", "e13", "f13"]
+    with pytest.raises(SquareError):
+        hexa.parse_square("g13")  # a CellError is a SquareError
+    assert len(hexa.falcon_paths(g7)) == 24
+
+
+@pytest.mark.parametrize("geo", [FALCON_HEX, GLINSKI])
+def test_hex_tables_agree_with_the_geometry(geo):
+    """Each table against a direct walk over the board's cells."""
+    t = geo.tables
+    for cell in range(geo.size):
+        assert t.king[cell] == sum(1 << c for d, _ in COMPASS
+                                   if (c := geo.step(cell, d)) is not None)
+        for masks, tables in t.rook_lines + t.bishop_lines:
+            assert tables[cell][0] & masks[cell] == masks[cell]  # empty board: whole line
+        assert t.rook_attacks(cell, 0) == t.rook_empty[cell]
+        assert t.bishop_attacks(cell, 0) == t.bishop_empty[cell]
+        assert t.falcon_attacks(cell, 0) == t.falcon_empty[cell]
+        assert t.falcon_attacks(cell, t.all ^ (1 << cell)) == 0  # every path blocked
+        up = t.pawn_push[0][cell]
+        assert (up == -1) == (geo.step(cell, "N") is None) == bool(t.promotion[0] >> cell & 1)
+    # a rook on the centre with a man two cells north: that man is reached,
+    # the cell behind it is not
+    centre = geo.parse_cell("g7" if geo is FALCON_HEX else "f6")
+    blocker = geo.ray(centre, "N")[1]
+    att = t.rook_attacks(centre, 1 << blocker)
+    assert att >> blocker & 1 and not att >> geo.ray(centre, "N")[2] & 1
+
+
+@pytest.mark.parametrize("geo", [FALCON_HEX, GLINSKI])
+def test_no_falcon_path_to_a_cell_of_the_board_leaves_the_board(geo):
+    """AMB-3 (paths through a trimmed corner or off the board are blocked)
+    never decides a move on these boards.  The hexagon is convex and a
+    falcon's steps, 30° apart, change each cube coordinate in one direction
+    only, so every cell of a path lies between its ends on each axis, inside
+    the hexagon; and, as this test finds, no path crosses a trimmed corner."""
+    for cell in range(geo.size):
+        assert all(len(paths) == 3 for paths in geo.falcon_paths(cell).values())

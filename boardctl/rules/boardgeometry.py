@@ -1,0 +1,96 @@
+"""What every board shape offers: the rectangles and the hexagons alike.
+
+:class:`BoardGeometry` is what code above the rules core may rely on for any
+preset (``variant.geometry``, ``position.geometry``): cells are ints from 0 to
+``size - 1``, each has a name and a shade, and moves are described by named
+directions, rays, leaps and falcon paths.  :class:`BoardTables` is the part
+of the precomputed lookups that both shapes share.  Only the move generator of
+each shape reads its own shape's other tables.
+
+``files`` and ``ranks`` stay for the rectangular world: on a hexagon they
+count the files and the FEN ranks of the names (13 and 13 on the 121-cell
+board), never a grid that the cells fill.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+Bitboard = int
+
+
+class BoardTables(Protocol):
+    """The lookups both shapes compute (bitboards indexed by cell)."""
+
+    all: Bitboard
+    knight: list[Bitboard]
+    king: list[Bitboard]
+    pawn_attacks: list[list[Bitboard]]
+    pawn_push: list[list[int]]
+    promotion: tuple[Bitboard, Bitboard]
+    between: list[list[Bitboard]]
+    rook_empty: list[Bitboard]
+    bishop_empty: list[Bitboard]
+    falcon_paths: list[dict[int, tuple[tuple[int, int], ...]]]
+    falcon_path_masks: list[dict[int, tuple[Bitboard, ...]]]
+    falcon_empty: list[Bitboard]
+
+    def rook_attacks(self, sq: int, occ: Bitboard) -> Bitboard: ...
+
+    def bishop_attacks(self, sq: int, occ: Bitboard) -> Bitboard: ...
+
+    def falcon_attacks(self, sq: int, occ: Bitboard) -> Bitboard: ...
+
+
+class BoardGeometry(Protocol):
+    """A board: its cells, their names and shades, and how pieces move on it."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def files(self) -> int: ...
+
+    @property
+    def ranks(self) -> int: ...
+
+    @property
+    def shades(self) -> int:
+        """How many cell colours there are (2 on a rectangle, 3 on a hexagon)."""
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """The names :meth:`step` and :meth:`ray` accept, clockwise from north."""
+
+    @property
+    def tables(self) -> BoardTables: ...
+
+    def name(self, sq: int) -> str: ...
+
+    def parse_square(self, text: str) -> int:
+        """The cell a name names.  :raises SquareError: when there is none."""
+
+    def shade(self, sq: int) -> int:
+        """The cell's colour, 0 to ``shades - 1``."""
+
+    def is_light(self, sq: int) -> bool: ...
+
+    def file_of(self, sq: int) -> int: ...
+
+    def rank_of(self, sq: int) -> int:
+        """The rank in the cell's name, from 0."""
+
+    def square(self, file: int, rank: int) -> int: ...
+
+    def step(self, sq: int, direction: str) -> int | None: ...
+
+    def ray(self, sq: int, direction: str) -> tuple[int, ...]: ...
+
+    def leap(self, sq: int, offset: tuple[int, int]) -> int | None: ...
+
+    def falcon_paths(self, sq: int) -> dict[int, tuple[tuple[int, int], ...]]: ...
+
+    def fen_rows(self) -> tuple[tuple[int, ...], ...]:
+        """The cells of each FEN rank, first rank of the FEN first."""
+
+    def squares(self, bb: Bitboard) -> list[int]: ...
