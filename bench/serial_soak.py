@@ -52,7 +52,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 
 from boardctl.board import Event, GameOver, MoveAmended, MoveMade, MoveTakenBack, NewGame
 from boardctl.board.explain import occupancy
@@ -79,25 +79,14 @@ PROTOCOL_TEXT = b"$$$****0123456789ABCDEF SNAP ACK HELLO P=2 \n\r"
 
 
 def load_firmware() -> SimpleNamespace:
-    """The firmware's protocol and link modules, loaded by path (they import
-    each other by plain name, as on the Pico)."""
-    saved = {name: sys.modules.get(name) for name in ("protocol", "link")}
-    modules: dict[str, ModuleType] = {}
-    try:
-        for name in ("protocol", "link"):
-            spec = importlib.util.spec_from_file_location("soak_fw_" + name,
-                                                          FIRMWARE / f"{name}.py")
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            modules[name] = sys.modules[name] = module
-            spec.loader.exec_module(module)
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
-    return SimpleNamespace(**modules)
+    """The firmware's protocol and link modules, loaded by path by the
+    firmware's own host loader (``firmware/hostload.py``)."""
+    spec = importlib.util.spec_from_file_location("soak_fw_hostload", FIRMWARE / "hostload.py")
+    assert spec is not None and spec.loader is not None
+    hostload = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hostload)
+    modules: SimpleNamespace = hostload.load(("protocol", "link"), prefix="soak_fw_")
+    return modules
 
 
 # --------------------------------------------------------------------------- the figures

@@ -46,7 +46,6 @@ import importlib.util
 import os
 import random
 import select
-import sys
 import threading
 import time
 import tty
@@ -60,39 +59,20 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 IDLE = 0.002          # seconds the fake's loop waits for input each turn
 
 
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 FIRMWARE_MODULES = ("protocol", "link", "scanner", "ws2812", "app", "hexboard")
 
 
 @cache
 def firmware() -> SimpleNamespace:
-    """The firmware's hardware-free modules, loaded by path.
-
-    They import each other by plain name (``import protocol``), as on the
-    Pico; those names are in ``sys.modules`` only while they load, so the
-    host's ``boardctl.hw.protocol`` and anything else called ``protocol``
-    are safe.
-    """
-    saved = {name: sys.modules.get(name) for name in FIRMWARE_MODULES}
-    modules = {}
-    try:
-        for name in FIRMWARE_MODULES:
-            modules[name] = sys.modules[name] = _load("firmware_" + name,
-                                                      FIRMWARE / f"{name}.py")
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
-    return SimpleNamespace(**modules)
+    """The firmware's hardware-free modules, loaded by path by the firmware's
+    own host loader (``firmware/hostload.py``: their plain-name imports never
+    shadow the host's ``boardctl.hw.protocol``)."""
+    spec = importlib.util.spec_from_file_location("firmware_hostload", FIRMWARE / "hostload.py")
+    assert spec is not None and spec.loader is not None
+    hostload = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hostload)
+    modules: SimpleNamespace = hostload.load(FIRMWARE_MODULES)
+    return modules
 
 
 def command_of(line: bytes) -> str:
