@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .movegen import check_stops, shields
 from .moves import DOUBLE_PUSH, EN_PASSANT
 from .pieces import BISHOP, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK
 
@@ -96,37 +97,6 @@ def _ep_codes(pos: HexPosition) -> list[int]:
     return [frm | ep << 7 | EN_PASSANT << 17 for frm in pos.geometry.squares(pawns)]
 
 
-def _shields(pos: HexPosition, king: int, own: Bitboard, occ: Bitboard) -> dict[int, Bitboard]:
-    """Own men that shield the king, mapped to the cells they may move to."""
-    t = pos.tables
-    p = pos.pieces
-    opp = pos.colors[pos.turn ^ 1]
-    allowed: dict[int, Bitboard] = {}
-    snipers = (
-        (t.rook_empty[king] & (p[ROOK] | p[QUEEN]))
-        | (t.bishop_empty[king] & (p[BISHOP] | p[QUEEN]))
-    ) & opp
-    between = t.between[king]
-    while snipers:
-        low = snipers & -snipers
-        snipers ^= low
-        sniper = low.bit_length() - 1
-        blockers = between[sniper] & occ
-        if blockers and not blockers & (blockers - 1) and blockers & own:
-            sq = blockers.bit_length() - 1
-            allowed[sq] = allowed.get(sq, t.all) & (between[sniper] | low)
-    falcons = t.falcon_empty[king] & p[FALCON] & opp
-    while falcons:
-        low = falcons & -falcons
-        falcons ^= low
-        for mask in t.falcon_path_masks[king][low.bit_length() - 1]:
-            blockers = occ & mask
-            if not blockers & (blockers - 1) and blockers & own:
-                sq = blockers.bit_length() - 1
-                allowed[sq] = allowed.get(sq, t.all) & (mask | low)
-    return allowed
-
-
 def _generate(pos: HexPosition, out: list[int] | None, captures: bool = False) -> int:
     """Append legal moves to ``out``, or count them when ``out`` is None;
     with ``captures``, only captures and promotions (unless in check)."""
@@ -139,13 +109,13 @@ def _generate(pos: HexPosition, out: list[int] | None, captures: bool = False) -
     checkers = attackers(pos, king, us ^ 1, occ)
     if checkers:
         return _evasions(pos, out, checkers, king, own, occ)
-    shields = _shields(pos, king, own, occ)
+    shielding = shields(pos, king, own, occ)
     pinned = 0
-    for sq in shields:
+    for sq in shielding:
         pinned |= 1 << sq
     target = opp if captures else t.all & ~own
     n = _piece_moves(pos, out, target, own & ~pinned, occ)
-    for sq, allowed in shields.items():
+    for sq, allowed in shielding.items():
         bit = 1 << sq
         if pos.pieces[PAWN] & bit:
             n += _pawn_moves(pos, out, bit, allowed & t.all, occ, captures)
@@ -289,24 +259,8 @@ def _evasions(
     that stops every check at once (the checker, a cell between a line piece
     and the king, or a cell every open path of a checking falcon crosses),
     each made and tested; en passant is always tried."""
-    t = pos.tables
     n = _king_moves(pos, out, king, own, occ)
-    target = t.all
-    between = t.between[king]
-    falcons = pos.pieces[FALCON]
-    bb = checkers
-    while bb:
-        low = bb & -bb
-        bb ^= low
-        checker = low.bit_length() - 1
-        stops = low | between[checker]
-        if falcons & low:
-            common = t.all
-            for mask in t.falcon_path_masks[king][checker]:
-                if not occ & mask:
-                    common &= mask
-            stops |= common
-        target &= stops
+    target = check_stops(pos, king, checkers, occ)
     candidates: list[int] = []
     if target:
         movers = own & ~(1 << king)

@@ -96,8 +96,11 @@ def pseudo_legal_codes(pos: Position) -> list[int]:
     return out
 
 
-def _shields(pos: Position, king: int, own: Bitboard, occ: Bitboard) -> dict[int, Bitboard]:
-    """Own pieces that shield the king, mapped to the squares they may move to."""
+def shields(pos: Position, king: int, own: Bitboard, occ: Bitboard) -> dict[int, Bitboard]:
+    """Own pieces that shield the king, mapped to the squares they may move to.
+
+    Reads only the tables every board shape has, so the hexagon's generator
+    uses it too."""
     t = pos.tables
     p = pos.pieces
     opp = pos.colors[pos.turn ^ 1]
@@ -141,13 +144,13 @@ def _generate(pos: Position, out: list[int] | None, captures: bool = False) -> i
     checkers = attackers(pos, king, them, occ)
     if checkers:
         return _evasions(pos, out, checkers, king, own, occ)
-    shields = _shields(pos, king, own, occ)
+    shielding = shields(pos, king, own, occ)
     pinned = 0
-    for sq in shields:
+    for sq in shielding:
         pinned |= 1 << sq
     target = opp if captures else t.all & ~own
     n = _piece_moves(pos, out, target, own & ~pinned, occ)
-    for sq, allowed in shields.items():
+    for sq, allowed in shielding.items():
         n += _one_piece(pos, out, sq, allowed & target, occ, captures)
     n += _pawn_moves(pos, out, own & ~pinned, t.all, occ, captures)
     n += _king_moves(pos, out, king, own | (~opp if captures else 0), occ)
@@ -401,6 +404,32 @@ def _keep_safe(pos: Position, out: list[int] | None, codes: list[int]) -> int:
     return n
 
 
+
+def check_stops(pos: Position, king: int, checkers: Bitboard, occ: Bitboard) -> Bitboard:
+    """The squares where a piece other than the king stops every check at
+    once: the checker, a square between a line piece and the king, or a
+    square every open path of a checking falcon crosses.  Reads only the
+    tables every board shape has, so the hexagon's generator uses it too."""
+    t = pos.tables
+    target = t.all
+    between = t.between[king]
+    falcons = pos.pieces[FALCON]
+    bb = checkers
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        checker = low.bit_length() - 1
+        stops = low | between[checker]
+        if falcons & low:
+            common = t.all
+            for mask in t.falcon_path_masks[king][checker]:
+                if not occ & mask:
+                    common &= mask
+            stops |= common
+        target &= stops
+    return target
+
+
 def _evasions(
     pos: Position, out: list[int] | None, checkers: Bitboard, king: int,
     own: Bitboard, occ: Bitboard,
@@ -423,22 +452,7 @@ def _evasions(
         # Fairy-Max judges castling only in the position after it, so a
         # castling whose rook blocks the check is legal there.
         n += _castles(pos, out, king, occ)
-    target = t.all
-    between = t.between[king]
-    falcons = pos.pieces[FALCON]
-    bb = checkers
-    while bb:
-        low = bb & -bb
-        bb ^= low
-        checker = low.bit_length() - 1
-        stops = low | between[checker]
-        if falcons & low:
-            common = t.all
-            for mask in t.falcon_path_masks[king][checker]:
-                if not occ & mask:
-                    common &= mask
-            stops |= common
-        target &= stops
+    target = check_stops(pos, king, checkers, occ)
     candidates: list[int] = []
     if target:
         movers = own & ~(1 << king)
