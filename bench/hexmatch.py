@@ -35,8 +35,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from boardctl.engine import Engine, Limits
-from boardctl.rules import BLACK, WHITE, Game, get_variant
+from boardctl.engine import MAX_SKILL, Limits
+from boardctl.rules import BLACK, WHITE, get_variant
 from boardctl.rules.game import Termination
 
 _MATCH_PATH = Path(__file__).resolve().parent / "match.py"
@@ -47,28 +47,6 @@ sys.modules.setdefault("match_bench", match)   # dataclasses look their module u
 _spec.loader.exec_module(match)
 
 MAX_PLIES = 300
-
-
-class NodesPlayer:
-    """boardctl's engine at a fixed number of nodes a move."""
-
-    def __init__(self, name: str, nodes: int, seed: int) -> None:
-        self.name = name
-        self.engine = Engine(seed=seed)
-        self.limits = Limits(nodes=nodes)
-
-    def new_game(self) -> None:
-        self.engine.new_game()
-
-    def moved(self, uci: str) -> None:
-        pass
-
-    def choose(self, game: Game) -> str:
-        pos = game.position
-        move = self.engine.search(pos, self.limits)
-        if move is None or not pos.is_legal(move):
-            raise RuntimeError(f"bug: boardctl's engine chose {move!r} in {pos.fen()}")
-        return pos.uci(move)
 
 
 def main(argv: list[str]) -> int:
@@ -85,10 +63,12 @@ def main(argv: list[str]) -> int:
     variant = get_variant(args.variant)
     match.MAX_PLIES = MAX_PLIES
     rng = random.Random(f"{args.seed}:openings")
-    boardctl = NodesPlayer("boardctl", args.nodes, args.seed)
+    boardctl = match.BoardctlPlayer(MAX_SKILL, args.seed, Limits(nodes=args.nodes))
     opponent: match.Player
     if args.opponent == "self":
-        opponent = NodesPlayer("boardctl-2", args.opponent_nodes or args.nodes, args.seed + 1)
+        opponent = match.BoardctlPlayer(
+            MAX_SKILL, args.seed + 1, Limits(nodes=args.opponent_nodes or args.nodes),
+            name="boardctl-2")
     elif args.opponent == "greedy":
         opponent = match.GreedyPlayer(random.Random(f"{args.seed}:greedy"))
     else:

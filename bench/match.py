@@ -92,10 +92,13 @@ class Aborted(Exception):
 
 # ------------------------------------------------------------------ players
 class BoardctlPlayer:
-    def __init__(self, skill: int, seed: int, movetime: float, compiled: bool) -> None:
-        self.name = "boardctl"
+    """boardctl's engine with ``limits`` a move (bench/hexmatch.py plays it by nodes)."""
+
+    def __init__(self, skill: int, seed: int, limits: Limits, compiled: bool | None = None,
+                 name: str = "boardctl") -> None:
+        self.name = name
         self.engine = Engine(skill=skill, seed=seed, compiled=compiled)
-        self.limits = Limits(movetime=movetime)
+        self.limits = limits
 
     def new_game(self) -> None:
         self.engine.new_game()
@@ -398,7 +401,8 @@ def run(args: argparse.Namespace) -> int:
           f" movetime {args.movetime:g} s (the opponent {args.movetime * args.odds:g} s),"
           f" {args.plies} opening plies, seed {seed}", flush=True)
     openings_rng = random.Random(f"{seed}:openings")
-    boardctl = BoardctlPlayer(args.skill, seed, args.movetime, args.core == "compiled")
+    boardctl = BoardctlPlayer(args.skill, seed, Limits(movetime=args.movetime),
+                              args.core == "compiled")
     try:
         opponent = make_opponent(args, random.Random(f"{seed}:opponent"))
     except EngineError as exc:
