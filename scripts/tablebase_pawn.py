@@ -87,20 +87,7 @@ class PawnTable:
         return mirror(k), mirror(f), mirror(b), mirror(p)
 
     def fen(self, k: int, f: int, b: int, p: int, strong_to_move: bool) -> str:
-        geo = self.geo
-        board = {k: "K", f: "F", b: "k", p: "p"}
-        rows = []
-        for rank in range(geo.ranks - 1, -1, -1):
-            row, empty = "", 0
-            for file in range(geo.files):
-                letter = board.get(geo.square(file, rank))
-                if letter:
-                    row += (str(empty) if empty else "") + letter
-                    empty = 0
-                else:
-                    empty += 1
-            rows.append(row + (str(empty) if empty else ""))
-        return f"{'/'.join(rows)} {'w' if strong_to_move else 'b'} - - 0 1"
+        return tablebase.fen_with(self.geo, {k: "K", f: "F", b: "k", p: "p"}, strong_to_move)
 
     def build(self) -> None:
         """Retrograde analysis, as :func:`boardctl.engine.tablebase.generate`,

@@ -195,7 +195,12 @@ def generate(geo: Geometry) -> FalconTable:
 
 def fen_of(geo: Geometry, king: int, falcon: int, bare: int, strong_to_move: bool) -> str:
     """The FEN of a table position, with White as the strong side."""
-    board = {king: "K", falcon: "F", bare: "k"}
+    return fen_with(geo, {king: "K", falcon: "F", bare: "k"}, strong_to_move)
+
+
+def fen_with(geo: Geometry, board: dict[int, str], white_to_move: bool) -> str:
+    """The FEN of a few men (square to FEN letter) on an otherwise empty board,
+    with no castling and no en passant."""
     rows = []
     for rank in range(geo.ranks - 1, -1, -1):
         row, empty = "", 0
@@ -207,7 +212,7 @@ def fen_of(geo: Geometry, king: int, falcon: int, bare: int, strong_to_move: boo
             else:
                 empty += 1
         rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {'w' if strong_to_move else 'b'} - - 0 1"
+    return f"{'/'.join(rows)} {'w' if white_to_move else 'b'} - - 0 1"
 
 
 @cache
