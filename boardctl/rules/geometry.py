@@ -155,6 +155,29 @@ class Geometry:
         return tables_for(self.files, self.ranks)
 
 
+def line_table(rays: list[list[Square]] | tuple[tuple[Square, ...], ...]
+               ) -> tuple[Bitboard, dict[Bitboard, Bitboard]]:
+    """The blocker mask of a slider's line (its rays out from one square, in
+    order) and its attacks for every occupancy of that mask; shared by the
+    rectangle's and the hexagon's tables."""
+    # The last square of a ray is attacked whatever stands on it.
+    mask = sum(1 << s for ray in rays for s in ray[:-1])
+    table: dict[Bitboard, Bitboard] = {}
+    sub = 0
+    while True:
+        att = 0
+        for ray in rays:
+            for s in ray:
+                att |= 1 << s
+                if sub >> s & 1:
+                    break
+        table[sub] = att
+        sub = (sub - mask) & mask
+        if sub == 0:
+            break
+    return mask, table
+
+
 class Tables:
     """Every precomputed lookup a board size needs (see module docstring)."""
 
@@ -238,21 +261,7 @@ class Tables:
                     ray.append(geo.square(f + k * df, r + k * dr))
                     k += 1
                 rays.append(ray)
-            # The last square of a ray is attacked whatever stands on it.
-            mask = sum(1 << s for ray in rays for s in ray[:-1])
-            table: dict[Bitboard, Bitboard] = {}
-            sub = 0
-            while True:
-                att = 0
-                for ray in rays:
-                    for s in ray:
-                        att |= 1 << s
-                        if sub >> s & 1:
-                            break
-                table[sub] = att
-                sub = (sub - mask) & mask
-                if sub == 0:
-                    break
+            mask, table = line_table(rays)
             empty.append(sum(1 << s for ray in rays for s in ray))
             masks.append(mask)
             tables.append(table)

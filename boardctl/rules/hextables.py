@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from .geometry import line_table
 from .hexgeo import COMPASS, DIAGONAL, ORTHOGONAL, Cell, HexGeometry, knight_leaps
 
 Bitboard = int
@@ -100,22 +101,7 @@ class HexTables:
         masks: list[Bitboard] = []
         tables: list[dict[Bitboard, Bitboard]] = []
         for c in range(geo.size):
-            rays = (geo.ray(c, forward), geo.ray(c, backward))
-            # The last cell of a ray is reached whatever stands on it.
-            mask = _bits([t for ray in rays for t in ray[:-1]])
-            table: dict[Bitboard, Bitboard] = {}
-            sub = 0
-            while True:
-                att = 0
-                for ray in rays:
-                    for t in ray:
-                        att |= 1 << t
-                        if sub >> t & 1:
-                            break
-                table[sub] = att
-                sub = (sub - mask) & mask
-                if sub == 0:
-                    break
+            mask, table = line_table((geo.ray(c, forward), geo.ray(c, backward)))
             masks.append(mask)
             tables.append(table)
         return masks, tables
