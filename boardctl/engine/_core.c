@@ -66,10 +66,12 @@
 #define NWEIGHTS 29       /* len(evaluate.core_weights()) */
 #define NSEARCH 18        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
 /* Ordering keys: the table's move, then captures and promotions (by value),
- * then killers, then quiet moves by history (below HISTORY_LIMIT < KEY_KILLER). */
+ * then killers, then quiet moves by history (below HISTORY_LIMIT < KEY_KILLER),
+ * then captures that lose material. */
 #define KEY_TT (1 << 30)
 #define KEY_CAPTURE (1 << 24)
 #define KEY_KILLER (1 << 23)
+#define KEY_LOSING (-(1 << 24))  /* captures that lose material, after the quiet moves */
 #define ORDER_SCALE 16    /* MVV-LVA: the victim's value counts this many times the attacker's */
 
 typedef uint32_t Move;
@@ -682,13 +684,88 @@ static inline int victim_of(const Core *c, Move m) {
     return c->board[M_TO(m)] & TYPE_MASK;
 }
 
-static void score_moves(const Core *c, const Move *moves, int *keys, int n, Move tt_move, int ply) {
+static inline void consider(const Core *c, int cell, int type, int *best, int *best_value) {
+    if (c->order_value[type] < *best_value) { *best = cell; *best_value = c->order_value[type]; }
+}
+
+/* The cell of the least valuable piece of colour by that attacks sq, or -1.
+ * Pieces already traded off the board in see() are gone from it, so a
+ * slider or a falcon behind them attacks in turn. */
+static int least_attacker(const Core *c, int sq, int by) {
+    const uint8_t *b = c->board;
+    int col = by << COLOUR_SHIFT;
+    for (int i = 0; i < 2; i++)
+        if (b[sq - c->capture[by][i]] == (PAWN | col)) return sq - c->capture[by][i];
+    int best = -1, best_value = c->inf;
+    const int *kn = c->knight_steps, *ki = c->king_steps;
+    for (int i = 0, n = c->nking; i < n; i++) {
+        if (b[sq + kn[i]] == (KNIGHT | col)) consider(c, sq + kn[i], KNIGHT, &best, &best_value);
+        if (b[sq + ki[i]] == (KING | col)) consider(c, sq + ki[i], KING, &best, &best_value);
+    }
+    const int *rook = c->lines, *bishop = c->lines + c->nrook;
+    for (int i = 0, n = c->nrook; i < n; i++) {
+        int d = rook[i], t = sq + d;
+        while (!b[t]) t += d;
+        if (b[t] == (ROOK | col) || b[t] == (QUEEN | col)) consider(c, t, b[t] & TYPE_MASK, &best, &best_value);
+        d = bishop[i]; t = sq + d;
+        while (!b[t]) t += d;
+        if (b[t] == (BISHOP | col) || b[t] == (QUEEN | col)) consider(c, t, b[t] & TYPE_MASK, &best, &best_value);
+    }
+    if (c->count[FALCON | col]) {
+        for (int i = 0; i < c->nfalcon; i++) {
+            const FalconStep *f = &c->falcon[i];
+            if (b[sq + f->to] == (FALCON | col) && falcon_open(b, sq, f)) consider(c, sq + f->to, FALCON, &best, &best_value);
+        }
+    }
+    return best;
+}
+
+/* Static exchange evaluation: what the capture m wins in material (by the
+ * ordering values) when both sides recapture on its square with their
+ * least valuable piece for as long as it pays.  Pins are not seen. */
+static int see(Core *c, Move m) {
+    uint8_t *b = c->board;
+    int from = M_FROM(m), to = M_TO(m), promo = M_PROMO(m);
+    int gain[MAX_CELLS + 2], cleared[MAX_CELLS + 2];
+    uint8_t was[MAX_CELLS + 2];
+    int d = 0, n = 0, side = b[from] >> COLOUR_SHIFT;
+    int on_square = c->order_value[promo ? promo : b[from] & TYPE_MASK];
+    gain[0] = c->order_value[victim_of(c, m)];
+    if (promo) gain[0] += c->order_value[promo] - c->order_value[PAWN];
+    if (M_FLAG(m) == F_EP) { int cap = to - c->push[side]; cleared[n] = cap; was[n++] = b[cap]; b[cap] = 0; }
+    cleared[n] = from; was[n++] = b[from]; b[from] = 0;
+    for (;;) {
+        side ^= 1;
+        d++;
+        /* What side has if it takes back and is not taken in turn: the most
+         * it can get, so below what it has by not taking, it stops. */
+        gain[d] = on_square - gain[d - 1];
+        if (gain[d] < -gain[d - 1]) break;
+        int sq = least_attacker(c, to, side);
+        if (sq < 0 || n > MAX_CELLS) break;
+        on_square = c->order_value[b[sq] & TYPE_MASK];
+        cleared[n] = sq; was[n++] = b[sq]; b[sq] = 0;
+    }
+    while (--d) gain[d - 1] = -(-gain[d - 1] > gain[d] ? -gain[d - 1] : gain[d]);
+    while (n) { n--; b[cleared[n]] = was[n]; }
+    return gain[0];
+}
+
+/* A capture that loses material by see(); taking a piece worth at least
+ * the taker never does, and is not looked at. */
+static inline int losing_capture(Core *c, Move m, int victim) {
+    return !M_PROMO(m) && c->order_value[c->board[M_FROM(m)] & TYPE_MASK] > c->order_value[victim]
+        && see(c, m) < 0;
+}
+
+static void score_moves(Core *c, const Move *moves, int *keys, int n, Move tt_move, int ply) {
     const Move *k = c->killers[ply];
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
         int victim = victim_of(c, m), promo = M_PROMO(m);
         if (m == tt_move) keys[i] = KEY_TT;
-        else if (victim) keys[i] = KEY_CAPTURE + c->order_value[victim] * ORDER_SCALE
+        else if (victim) keys[i] = (losing_capture(c, m, victim) ? KEY_LOSING : KEY_CAPTURE)
+            + c->order_value[victim] * ORDER_SCALE
             - c->order_value[c->board[M_FROM(m)] & TYPE_MASK] / ORDER_SCALE;
         else if (promo) keys[i] = KEY_CAPTURE + c->order_value[promo] * ORDER_SCALE;
         else if (m == k[0]) keys[i] = KEY_KILLER;
@@ -733,6 +810,7 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
         int victim = victim_of(c, m), promo = M_PROMO(m);
         int gain = c->order_value[victim] + (promo ? c->order_value[promo] : 0);
         if (!check && best + gain + c->delta_margin < alpha) continue;  /* delta pruning */
+        if (!check && losing_capture(c, m, victim)) continue;
         moves[k] = m;
         keys[k++] = gain * ORDER_SCALE - c->order_value[c->board[M_FROM(m)] & TYPE_MASK] / ORDER_SCALE;
     }
@@ -813,7 +891,8 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
             score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
             int reduction = 0;
-            if (depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && quiet && !check)
+            /* A negative key is a losing capture (score_moves): reduced like a quiet move. */
+            if (depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && (quiet || keys[i] < 0) && !check)
                 reduction = legal < c->lmr_more_after ? 1 : 2;
             score = -negamax(c, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 1);
             if (score > alpha && (reduction || score < beta))
@@ -1347,6 +1426,17 @@ static PyObject *Core_perft(Core *c, PyObject *arg) {
     return PyLong_FromUnsignedLongLong(n);
 }
 
+static PyObject *Core_see(Core *c, PyObject *arg) {
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    Move m;
+    if (!find_legal(c, code, &m) || !(victim_of(c, m) || M_PROMO(m))) {
+        PyErr_Format(PyExc_ValueError, "not a legal capture or promotion here: %ld", code);
+        return NULL;
+    }
+    return PyLong_FromLong(see(c, m));
+}
+
 static PyObject *Core_evaluate(Core *c, PyObject *unused) {
     (void)unused;
     return PyLong_FromLong(evaluate(c));
@@ -1507,6 +1597,8 @@ static PyMethodDef Core_methods[] = {
     {"pop", (PyCFunction)Core_pop, METH_NOARGS, "Take back the last push."},
     {"perft", (PyCFunction)Core_perft, METH_O, "Leaf count at a depth."},
     {"evaluate", (PyCFunction)Core_evaluate, METH_NOARGS, "Static score for the side to move."},
+    {"see", (PyCFunction)Core_see, METH_O,
+     "What a capture wins once both sides have traded on its square (ordering values)."},
     {"hash", (PyCFunction)Core_hash, METH_NOARGS, "The position's Zobrist hash."},
     {"new_game", (PyCFunction)Core_new_game, METH_NOARGS, "Clear the table and history."},
     {"root", (PyCFunction)Core_root, METH_VARARGS, "One iteration of the root search."},

@@ -28,7 +28,7 @@ STRUCTURAL = {
     "OFF", "PAWN", "KNIGHT", "BISHOP", "ROOK",
     "QUEEN", "KING", "FALCON", "BLACKBIT", "TYPE_MASK", "COLOUR_SHIFT", "F_DOUBLE", "F_EP",
     "F_CASTLE", "PLY_CAPACITY", "MAX_STACK", "MAX_MOVES", "MAX_FILES", "MAX_FUTILITY", "EXACT",
-    "LOWER", "UPPER", "NWEIGHTS", "NSEARCH", "KEY_TT", "KEY_CAPTURE", "KEY_KILLER",
+    "LOWER", "UPPER", "NWEIGHTS", "NSEARCH", "KEY_TT", "KEY_CAPTURE", "KEY_KILLER", "KEY_LOSING",
     "ORDER_SCALE", "M_FROM", "M_TO", "M_PROMO", "M_FLAG", "MOVE",
 }
 # Tables of numbers the source may hold: none (the board's steps come from core.py).
