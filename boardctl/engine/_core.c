@@ -64,9 +64,9 @@
 #define LOWER 1
 #define UPPER 2
 #define NWEIGHTS 29       /* len(evaluate.core_weights()) */
-#define NSEARCH 18        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
+#define NSEARCH 19        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
 /* Ordering keys: the table's move, then captures and promotions (by value),
- * then killers, then quiet moves by history (below HISTORY_LIMIT < KEY_KILLER),
+ * then killers, then quiet moves by history (within +-HISTORY_LIMIT < KEY_KILLER),
  * then captures that lose material. */
 #define KEY_TT (1 << 30)
 #define KEY_CAPTURE (1 << 24)
@@ -138,6 +138,7 @@ typedef struct {
     int mate, mate_bound, inf, max_ply, check_every, null_min_depth, null_reduction, null_deeper;
     int lazy_margin, reverse_futility, reverse_depth, delta_margin;
     int lmr_min_depth, lmr_min_moves, lmr_more_after, history_limit, fifty_moves;
+    int iir_depth;
     int nfutility, futility[MAX_FUTILITY], order_value[8];
     /* the position */
     uint8_t board[NSQ];
@@ -857,6 +858,9 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
                 return s;
         }
     }
+    /* No move from the table: this node was not searched before, or not
+     * deep enough to keep; a shallower search is the cheaper way to find one. */
+    if (!tt_move && depth >= c->iir_depth) depth--;
     int stat = -c->inf;
     if (!check && !pv_node) {
         stat = evaluate(c);
@@ -866,7 +870,7 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
     if (allow_null && !pv_node && !check && depth >= c->null_min_depth && has_pieces(c)
         && stat >= beta) {
         make_null(c);
-        int reduce = c->null_reduction + (depth >= c->null_deeper);
+        int reduce = c->null_reduction + depth / c->null_deeper;
         int score = -negamax(c, depth - 1 - reduce, -beta, -beta + 1, ply + 1, 0);
         unmake(c);
         if (c->stopped) return 0;
@@ -878,8 +882,8 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
     score_moves(c, moves, keys, n, tt_move, ply);
     int futile = depth < c->nfutility && !check && !pv_node && abs(alpha) < c->mate_bound
         && stat + c->futility[depth] <= alpha;
-    int best = -c->inf, flag = UPPER, legal = 0;
-    Move best_move = 0;
+    int best = -c->inf, flag = UPPER, legal = 0, ntried = 0;
+    Move best_move = 0, tried[MAX_MOVES];     /* quiet moves that did not cut off */
     for (int i = 0; i < n; i++) {
         pick(moves, keys, i, n);
         Move m = moves[i];
@@ -891,8 +895,8 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
             score = -negamax(c, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
             int reduction = 0;
-            /* A negative key is a losing capture (score_moves): reduced like a quiet move. */
-            if (depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && (quiet || keys[i] < 0) && !check)
+            /* A key below -KEY_KILLER is a losing capture (score_moves): reduced like a quiet move. */
+            if (depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && (quiet || keys[i] < -KEY_KILLER) && !check)
                 reduction = legal < c->lmr_more_after ? 1 : 2;
             score = -negamax(c, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, 1);
             if (score > alpha && (reduction || score < beta))
@@ -901,6 +905,7 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
         legal++;
         unmake(c);
         if (c->stopped) return 0;
+        if (quiet && score <= alpha) tried[ntried++] = m;
         if (score > best) {
             best = score;
             best_move = m;
@@ -916,6 +921,12 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
                         *h += depth * depth;
                         if (*h > c->history_limit) {
                             for (int j = 0; j < c->nsq * c->nsq; j++) c->history[j] /= 2;
+                        }
+                        /* The quiet moves tried before it failed here: less likely first next time. */
+                        for (int j = 0; j < ntried; j++) {
+                            int32_t *t = &c->history[M_FROM(tried[j]) * c->nsq + M_TO(tried[j])];
+                            *t -= depth * depth;
+                            if (*t < -c->history_limit) *t = -c->history_limit;
                         }
                     }
                     break;
@@ -1009,7 +1020,7 @@ static int *search_fields(Core *c, int i) {
         &c->mate, &c->mate_bound, &c->inf, &c->max_ply, &c->check_every, &c->null_min_depth,
         &c->null_reduction, &c->null_deeper, &c->lazy_margin, &c->reverse_futility,
         &c->reverse_depth, &c->delta_margin, &c->lmr_min_depth, &c->lmr_min_moves,
-        &c->lmr_more_after, &c->history_limit, &c->fifty_moves, &c->nfutility,
+        &c->lmr_more_after, &c->history_limit, &c->fifty_moves, &c->iir_depth, &c->nfutility,
     };
     if (i < NSEARCH) return scalars[i];
     if (i < NSEARCH + c->nfutility) return &c->futility[i - NSEARCH];
@@ -1035,7 +1046,8 @@ static int read_search(Core *c, PyObject *seq) {
     /* The table keeps scores in 16 bits; mates are scored within max_ply of mate. */
     if (c->max_ply < 1 || c->max_ply > PLY_CAPACITY || c->mate - c->max_ply <= c->mate_bound
         || c->mate >= c->inf || c->inf > INT16_MAX || c->check_every < 1
-        || c->history_limit < 1 || c->history_limit >= KEY_KILLER - 1) {
+        || c->history_limit < 1 || c->history_limit >= KEY_KILLER - 1
+        || c->null_deeper < 1) {
         PyErr_SetString(PyExc_ValueError, "search: numbers out of the core's range");
         return -1;
     }
@@ -1517,7 +1529,6 @@ static PyObject *Core_root(Core *c, PyObject *args) {
     c->contempt = contempt;
     c->next_check = node_limit && node_limit < (uint64_t)c->check_every ? node_limit : (uint64_t)c->check_every;
     c->deadline = seconds >= 0 ? now() + seconds : 0;
-    memset(c->killers, 0, sizeof c->killers);
     c->busy = 1;
     int best = -c->inf;
     Move best_move = moves[0];
@@ -1560,6 +1571,8 @@ static PyObject *Core_root(Core *c, PyObject *args) {
 static PyObject *Core_reset_best(Core *c, PyObject *unused) {
     (void)unused;
     c->current_best = 0;
+    /* Killers stay from one iteration to the next, not to another position. */
+    memset(c->killers, 0, sizeof c->killers);
     Py_RETURN_NONE;
 }
 

@@ -22,8 +22,8 @@ MAX_PLY = 96
 CHECK_EVERY = 512
 CORE_CHECK_EVERY = 4096
 NULL_MIN_DEPTH = 3            # null-move pruning from this depth
-NULL_REDUCTION = 2            # plies the null move's search is shortened by,
-NULL_DEEPER = 6               # one more from this depth
+NULL_REDUCTION = 3            # plies the null move's search is shortened by,
+NULL_DEEPER = 4               # and one more for every this many plies of depth
 LAZY_MARGIN = 350             # positional terms rarely add up to more than this
 FUTILITY = (0, 150, 300)      # by remaining depth: quiet moves that cannot reach alpha
 REVERSE_FUTILITY = 110        # per ply of depth: a lead that no reply will undo,
@@ -32,6 +32,7 @@ DELTA_MARGIN = 200            # quiescence: a capture this far below alpha is sk
 LMR_MIN_DEPTH = 3             # late-move reductions from this depth,
 LMR_MIN_MOVES = 3             # after this many moves, by one ply,
 LMR_MORE_AFTER = 8            # by two after this many
+IIR_DEPTH = 4                 # a node the table knows no move for is searched a ply shallower from here
 # A history score above this halves them all, so that they stay below the
 # killers' ordering keys (1 << 23).  Measured (12 plies from 4 positions at
 # depth 8, 8 at depth 9, compiled core): halving at 1 << 16 or later searches
@@ -51,6 +52,6 @@ def core_search() -> tuple[int, ...]:
         MATE, MATE_BOUND, INF, MAX_PLY, CORE_CHECK_EVERY, NULL_MIN_DEPTH, NULL_REDUCTION,
         NULL_DEEPER, LAZY_MARGIN, REVERSE_FUTILITY, REVERSE_FUTILITY_DEPTH, DELTA_MARGIN,
         LMR_MIN_DEPTH, LMR_MIN_MOVES, LMR_MORE_AFTER, HISTORY_LIMIT, FIFTY_MOVES,
-        len(FUTILITY), *FUTILITY,
+        IIR_DEPTH, len(FUTILITY), *FUTILITY,
         *ORDER_VALUE,
     )

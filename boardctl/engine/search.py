@@ -218,7 +218,9 @@ class Engine:
     def _max_depth(self, limits: Limits) -> int:
         depth = limits.depth or MAX_PLY
         if limits.mate is not None:
-            depth = min(depth, 2 * limits.mate + 1)
+            # A mate in n is 2n - 1 plies, but the search's reductions can
+            # hide it at that depth: look up to twice as deep before giving up.
+            depth = min(depth, 2 * (2 * limits.mate + 1))
         if self.skill < MAX_SKILL:
             depth = min(depth, 1 + self.skill // 2)
         return max(1, min(depth, MAX_PLY))
@@ -449,7 +451,7 @@ class Engine:
         ):
             pos.make_null()
             self.path.append(pos.hash)
-            reduce = NULL_REDUCTION + (1 if depth >= NULL_DEEPER else 0)
+            reduce = NULL_REDUCTION + depth // NULL_DEEPER
             score = -self._negamax(depth - 1 - reduce, -beta, -beta + 1, ply + 1, False)
             self.path.pop()
             pos.unmake_null()
