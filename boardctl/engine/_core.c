@@ -102,6 +102,13 @@ typedef struct {
     uint32_t move;
 } TTEntry;
 
+/* A position's static evaluation, kept by its hash: transpositions and
+ * re-searches meet the same positions again. */
+typedef struct {
+    uint64_t key;
+    int32_t score;
+} EvalEntry;
+
 typedef struct {
     PyObject_HEAD
     /* the game */
@@ -151,6 +158,8 @@ typedef struct {
     /* the search */
     TTEntry *tt;
     uint64_t tt_mask;
+    EvalEntry *evals;        /* a quarter of the table's entries */
+    uint64_t evals_mask;
     Move killers[PLY_CAPACITY + 2][2];
     int32_t *history;        /* nsq x nsq, by from and to */
     uint64_t nodes, node_limit, next_check;
@@ -639,6 +648,15 @@ static int evaluate(const Core *c) {
 
 /* Called when the node count reaches next_check: every check_every nodes,
  * and exactly at the node limit. */
+static int evaluate_cached(Core *c) {
+    EvalEntry *e = &c->evals[c->hash & c->evals_mask];
+    if (e->key != c->hash || !e->key) {
+        e->key = c->hash;
+        e->score = evaluate(c);
+    }
+    return e->score;
+}
+
 static void check_limits(Core *c) {
     c->next_check = c->nodes + c->check_every;
     if (c->node_limit) {
@@ -800,7 +818,7 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
     } else {
         best = material(c);
         if (best - c->lazy_margin >= beta) return best;
-        if (best + c->lazy_margin > alpha) best = evaluate(c);
+        if (best + c->lazy_margin > alpha) best = evaluate_cached(c);
         if (best >= beta || ply >= c->max_ply) return best;
         if (best > alpha) alpha = best;
         n = generate(c, moves, 1);
@@ -863,7 +881,7 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
     if (!tt_move && depth >= c->iir_depth) depth--;
     int stat = -c->inf;
     if (!check && !pv_node) {
-        stat = evaluate(c);
+        stat = evaluate_cached(c);
         if (depth <= c->reverse_depth && abs(beta) < c->mate_bound
             && stat - c->reverse_futility * depth >= beta) return stat;
     }
@@ -1083,6 +1101,7 @@ static PyObject *Core_numbers(Core *c, PyObject *unused) {
 
 static void Core_dealloc(Core *c) {
     free(c->tt);
+    free(c->evals);
     free(c->history);
     Py_XDECREF(c->stop_cb);
     Py_TYPE(c)->tp_free((PyObject *)c);
@@ -1302,6 +1321,11 @@ static int Core_init(Core *c, PyObject *args, PyObject *kw) {
     c->tt = calloc((size_t)1 << tt_bits, sizeof(TTEntry));
     if (!c->tt) { PyErr_NoMemory(); return -1; }
     c->tt_mask = ((uint64_t)1 << tt_bits) - 1;
+    free(c->evals);
+    /* Zeroed: key 0 marks no entry; a position hashing to 0 is evaluated each time. */
+    c->evals = calloc((size_t)1 << (tt_bits - 2), sizeof(EvalEntry));
+    if (!c->evals) { PyErr_NoMemory(); return -1; }
+    c->evals_mask = ((uint64_t)1 << (tt_bits - 2)) - 1;
     c->sp = 0; c->plen = 0; c->turn = 0; c->castling = 0; c->ep = 0;
     return 0;
 }
