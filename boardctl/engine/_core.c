@@ -3,7 +3,11 @@
  *
  * The Python search (search.py) and the rules core (boardctl/rules) are the
  * reference; this is the same search on a mailbox board, some 30 times
- * faster, because a Pi must think as deep as Fairy-Max does in C.  It takes
+ * faster, because a Pi must think as deep as Fairy-Max does in C, with what
+ * self-play at a Pi's time per move measured as gains on top (bench/sprt.py,
+ * issue 15): static exchange evaluation, null-move reductions growing with
+ * depth, a ply less where the table has no move, a history penalty, and a
+ * cache of evaluations.  It takes
  * everything that defines the game from Python at construction (the board
  * and its moves, castling preset, promotions, the squares pawns step twice from, the rules
  * core's Zobrist keys, the evaluation's square tables and weights, the

@@ -8,10 +8,12 @@ iteration through ``on_info``; it polls ``stop`` and the clock every
 finished iteration (or the best so far in this one); it returns None only
 when there is no legal move.
 
-Two cores run the same search: the compiled one (``_core.c``, through
+Two cores run the search: the compiled one (``_core.c``, through
 :mod:`.core`), used whenever it was built, and this module's Python code,
 the reference, used when it was not (or when asked for with
-``compiled=False``).  The iterative deepening, time management, skill and
+``compiled=False``); the compiled one adds what self-play measured as
+gains (static exchange evaluation, internal iterative reduction, a history
+penalty, an evaluation cache; see its header).  The iterative deepening, time management, skill and
 reporting below are shared.
 
 Techniques: transposition table keyed by the Zobrist hash, move ordering
