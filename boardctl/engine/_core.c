@@ -68,7 +68,7 @@
 #define LOWER 1
 #define UPPER 2
 #define NWEIGHTS 29       /* len(evaluate.core_weights()) */
-#define NSEARCH 21        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
+#define NSEARCH 19        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
 /* Ordering keys: the table's move, then captures and promotions (by value),
  * then killers, then quiet moves by history (within +-HISTORY_LIMIT < KEY_KILLER),
  * then captures that lose material. */
@@ -149,7 +149,7 @@ typedef struct {
     int mate, mate_bound, inf, max_ply, check_every, null_min_depth, null_reduction, null_deeper;
     int lazy_margin, reverse_futility, reverse_depth, delta_margin;
     int lmr_min_depth, lmr_min_moves, lmr_more_after, history_limit, fifty_moves;
-    int iir_depth, lmp_depth, lmp_base;
+    int iir_depth;
     int nfutility, futility[MAX_FUTILITY], order_value[8];
     /* the position */
     uint8_t board[NSQ];
@@ -904,16 +904,13 @@ static int negamax(Core *c, int depth, int alpha, int beta, int ply, int allow_n
     score_moves(c, moves, keys, n, tt_move, ply);
     int futile = depth < c->nfutility && !check && !pv_node && abs(alpha) < c->mate_bound
         && stat + c->futility[depth] <= alpha;
-    /* Late-move pruning: near the leaves, quiet moves after the first few are skipped. */
-    int late = !check && !pv_node && depth <= c->lmp_depth && abs(alpha) < c->mate_bound
-        ? c->lmp_base + depth * depth : MAX_MOVES;
     int best = -c->inf, flag = UPPER, legal = 0, ntried = 0;
     Move best_move = 0, tried[MAX_MOVES];     /* quiet moves that did not cut off */
     for (int i = 0; i < n; i++) {
         pick(moves, keys, i, n);
         Move m = moves[i];
         int quiet = !victim_of(c, m) && !M_PROMO(m);
-        if (quiet && m != tt_move && ((futile && legal > 0) || legal >= late)) continue;
+        if (futile && quiet && legal > 0 && m != tt_move) continue;
         if (!make_legal(c, m)) continue;
         int score;
         if (legal == 0) {
@@ -1045,8 +1042,7 @@ static int *search_fields(Core *c, int i) {
         &c->mate, &c->mate_bound, &c->inf, &c->max_ply, &c->check_every, &c->null_min_depth,
         &c->null_reduction, &c->null_deeper, &c->lazy_margin, &c->reverse_futility,
         &c->reverse_depth, &c->delta_margin, &c->lmr_min_depth, &c->lmr_min_moves,
-        &c->lmr_more_after, &c->history_limit, &c->fifty_moves, &c->iir_depth,
-        &c->lmp_depth, &c->lmp_base, &c->nfutility,
+        &c->lmr_more_after, &c->history_limit, &c->fifty_moves, &c->iir_depth, &c->nfutility,
     };
     if (i < NSEARCH) return scalars[i];
     if (i < NSEARCH + c->nfutility) return &c->futility[i - NSEARCH];

@@ -33,8 +33,6 @@ LMR_MIN_DEPTH = 3             # late-move reductions from this depth,
 LMR_MIN_MOVES = 3             # after this many moves, by one ply,
 LMR_MORE_AFTER = 8            # by two after this many
 IIR_DEPTH = 4                 # a node the table knows no move for is searched a ply shallower from here
-LMP_DEPTH = 3                 # late-move pruning (compiled core) up to this depth:
-LMP_BASE = 3                  # quiet moves after LMP_BASE + depth^2 are skipped
 # A history score above this halves them all, so that they stay below the
 # killers' ordering keys (1 << 23).  Measured (12 plies from 4 positions at
 # depth 8, 8 at depth 9, compiled core): halving at 1 << 16 or later searches
@@ -54,6 +52,6 @@ def core_search() -> tuple[int, ...]:
         MATE, MATE_BOUND, INF, MAX_PLY, CORE_CHECK_EVERY, NULL_MIN_DEPTH, NULL_REDUCTION,
         NULL_DEEPER, LAZY_MARGIN, REVERSE_FUTILITY, REVERSE_FUTILITY_DEPTH, DELTA_MARGIN,
         LMR_MIN_DEPTH, LMR_MIN_MOVES, LMR_MORE_AFTER, HISTORY_LIMIT, FIFTY_MOVES,
-        IIR_DEPTH, LMP_DEPTH, LMP_BASE, len(FUTILITY), *FUTILITY,
+        IIR_DEPTH, len(FUTILITY), *FUTILITY,
         *ORDER_VALUE,
     )
