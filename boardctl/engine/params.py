@@ -17,10 +17,15 @@ MATE = 30_000
 MATE_BOUND = MATE - 1000      # scores beyond this are mates
 INF = 32_000                  # above every score; the core's table keeps scores in 16 bits
 MAX_PLY = 96
-# Nodes between looks at the clock and at stop(): some 10 ms in either core
-# (the compiled one is some 30 times faster), so a stop is answered at once.
+# Nodes between looks at the clock and at stop(): some 10 ms in the Python
+# core, under 1 ms in the compiled one (some 3 ms on a Pi 4), so a stop is
+# answered at once and a move time is kept to the millisecond.
 CHECK_EVERY = 512
-CORE_CHECK_EVERY = 4096
+CORE_CHECK_EVERY = 1024
+# Of a fixed time a move, the search leaves this much for the process to
+# answer in (seconds), or this share of the time when that is less.
+ANSWER_RESERVE = 0.02
+ANSWER_SHARE = 0.04
 NULL_MIN_DEPTH = 3            # null-move pruning from this depth
 NULL_REDUCTION = 3            # plies the null move's search is shortened by,
 NULL_DEEPER = 4               # and one more for every this many plies of depth

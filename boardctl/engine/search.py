@@ -46,6 +46,8 @@ from .evaluate import (
 )
 from .limits import Info, Limits
 from .params import (
+    ANSWER_RESERVE,
+    ANSWER_SHARE,
     ASPIRATION,
     CHECK_EVERY,
     CONTEMPT,
@@ -205,7 +207,7 @@ class Engine:
             return None, None
         if limits.movetime is not None:
             # Leave a little for the process to answer; never think past it.
-            budget = max(limits.movetime - 0.02, limits.movetime * 0.9)
+            budget = limits.movetime - min(ANSWER_RESERVE, limits.movetime * ANSWER_SHARE)
             return self.start + budget, self.start + budget
         clock = limits.wtime if pos.turn == 0 else limits.btime
         if clock is None:
