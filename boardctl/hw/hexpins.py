@@ -33,25 +33,27 @@ from .errors import PinoutError
 from .pins import (
     _REQUIRED,
     COLOUR_ORDERS,
+    SR_INPUTS,
     LedLayout,
     PicoPins,
     Pinout,
     ShiftRegPins,
     SpiPins,
     _pico,
-    _spi,
     _spi_uses,
     _Table,
     check_conflicts,
     generated_module,
     parse_pinout,
+    pi_buttons,
+    pi_leds,
+    pi_shiftreg,
 )
 
 # The boards a hex pinout can describe, by the name the protocol's HELLO gives them.
 HEX_BOARDS: dict[str, HexGeometry] = {"hex121": FALCON_HEX}
 HEX_SENSORS = ("matrix", "shiftreg")
 PI_HEX_SENSORS = ("shiftreg",)      # 24 matrix lines do not fit beside the LEDs and buttons
-SR_INPUTS = 8                       # inputs per 74HC165
 # What the generated copies say they come from (generated_module's origin).
 HEX_ORIGIN = ("hardware/hex/pinout.toml", "boardctl.hw.hexpins", "tests/hw/test_hexpins.py")
 
@@ -184,23 +186,9 @@ def _leds(t: _Table, geo: HexGeometry) -> LedLayout:
 
 def _pi(t: _Table, chips: int) -> HexPiPins:
     sensor = t.choice("sensor", PI_HEX_SENSORS)
-    s = t.table("shiftreg")
-    shiftreg = ShiftRegPins(
-        spi=_spi(s, with_miso=True, with_device=False),
-        load=s.pin("load", s.pi_gpio),
-        chips=s.integer("chips", chips, chips),
-        active_low=s.flag("active_low"),
-    )
-    s.no_unknown_keys()
-    led = t.table("leds")
-    leds = _spi(led, with_miso=False, with_device=True)
-    led.no_unknown_keys()
-    b = t.table("buttons")
-    buttons: dict[str, int] = {}
-    for name in b.data:
-        if not name.isidentifier():
-            raise b.error(name, "a button name must be a plain word")
-        buttons[name] = b.pin(name, b.pi_gpio)
+    shiftreg = pi_shiftreg(t, chips)
+    leds = pi_leds(t)
+    buttons = pi_buttons(t)
     t.no_unknown_keys()
     return HexPiPins(sensor=sensor, shiftreg=shiftreg, leds=leds, buttons=buttons)
 

@@ -32,6 +32,8 @@ from .errors import PinoutError
 RANKS = 8
 FILES = 10
 SQUARES = RANKS * FILES
+SR_INPUTS = 8                           # inputs per 74HC165
+SR_CHIPS = -(-SQUARES // SR_INPUTS)     # the 8×10 board's chain
 
 PI_HEADER_GPIOS = range(2, 28)          # GPIO0/1 are the HAT EEPROM bus
 PICO_GPIOS = frozenset(range(29)) - {23, 24, 25}   # GP23–25: power, VBUS sense, LED / wireless
@@ -371,27 +373,45 @@ def _matrix(m: _Table, check: Callable[[str, int], None], rows: int = RANKS,
     return matrix
 
 
-def _pi(t: _Table) -> PiPins:
-    sensor = t.choice("sensor", SENSORS)
-    m = t.table("matrix")
-    matrix = _matrix(m, m.pi_gpio)
+def pi_shiftreg(t: _Table, chips: int) -> ShiftRegPins:
+    """The Pi's ``shiftreg`` table under ``t``: ``chips`` 74HC165 on SPI."""
     s = t.table("shiftreg")
     shiftreg = ShiftRegPins(
         spi=_spi(s, with_miso=True, with_device=False),
         load=s.pin("load", s.pi_gpio),
-        chips=s.integer("chips", 10, 10),
+        chips=s.integer("chips", chips, chips),
         active_low=s.flag("active_low"),
     )
     s.no_unknown_keys()
+    return shiftreg
+
+
+def pi_leds(t: _Table) -> SpiPins:
+    """The Pi's ``leds`` table under ``t``: the LED chain's SPI lines."""
     led = t.table("leds")
     leds = _spi(led, with_miso=False, with_device=True)
     led.no_unknown_keys()
+    return leds
+
+
+def pi_buttons(t: _Table) -> dict[str, int]:
+    """The Pi's ``buttons`` table under ``t``: a GPIO by button name."""
     b = t.table("buttons")
     buttons: dict[str, int] = {}
     for name in b.data:
         if not name.isidentifier():
             raise b.error(name, "a button name must be a plain word")
         buttons[name] = b.pin(name, b.pi_gpio)
+    return buttons
+
+
+def _pi(t: _Table) -> PiPins:
+    sensor = t.choice("sensor", SENSORS)
+    m = t.table("matrix")
+    matrix = _matrix(m, m.pi_gpio)
+    shiftreg = pi_shiftreg(t, SR_CHIPS)
+    leds = pi_leds(t)
+    buttons = pi_buttons(t)
     pi = PiPins(sensor=sensor, matrix=matrix, shiftreg=shiftreg, leds=leds, buttons=buttons)
     t.no_unknown_keys()
     return pi
