@@ -4,15 +4,13 @@
 # per byte) for comparison.  A development tool, not copied to the Pico:
 #
 #     micropython bench_checksum.py          (the unix port)
-#     mpremote run bench_checksum.py         (on the Pico itself)
+#     mpremote run bench_checksum.py         (on the Pico itself, with benchtime.py copied)
 #     python3 bench_checksum.py              (CPython)
 
 import sys
-import time
 
 import protocol
-
-ROUNDS = 2000
+from benchtime import per_call_us
 
 
 def _crc8_table():
@@ -34,25 +32,6 @@ def crc8(data):
     for byte in data:
         crc = table[crc ^ byte]
     return crc
-
-
-def _ticks():
-    if hasattr(time, "ticks_us"):
-        return time.ticks_us()
-    return int(time.perf_counter() * 1000000)
-
-
-def _elapsed(start):
-    if hasattr(time, "ticks_diff"):
-        return time.ticks_diff(time.ticks_us(), start)
-    return _ticks() - start
-
-
-def per_call_us(function, data):
-    start = _ticks()
-    for _ in range(ROUNDS):
-        function(data)
-    return _elapsed(start) / ROUNDS
 
 
 def main():

@@ -6,16 +6,14 @@
 # the scanner's own cost.  A development tool, not copied to the Pico:
 #
 #     micropython bench_scan.py          (the unix port)
-#     mpremote run bench_scan.py         (on the Pico itself, with hexboard.py copied)
+#     mpremote run bench_scan.py         (on the Pico itself, with hexboard.py and benchtime.py copied)
 #     python3 bench_scan.py              (CPython)
 
 import sys
-import time
 
 import hexboard
 import scanner
-
-ROUNDS = 2000
+from benchtime import per_call_us
 
 
 class Rows:
@@ -34,25 +32,6 @@ class Rows:
             rows[row] = value
 
 
-def _ticks():
-    if hasattr(time, "ticks_us"):
-        return time.ticks_us()
-    return int(time.perf_counter() * 1000000)
-
-
-def _elapsed(start):
-    if hasattr(time, "ticks_diff"):
-        return time.ticks_diff(time.ticks_us(), start)
-    return _ticks() - start
-
-
-def per_scan_us(scan):
-    start = _ticks()
-    for _ in range(ROUNDS):
-        scan.scan()
-    return _elapsed(start) / ROUNDS
-
-
 def main():
     rows, width = len(hexboard.MATRIX_ROW_PINS), len(hexboard.MATRIX_COLUMN_PINS)
     boards = (
@@ -62,8 +41,8 @@ def main():
     )
     print("us per scan, %s:" % sys.implementation.name)
     for name, make in boards:
-        still = per_scan_us(make(0))
-        changing = per_scan_us(make(1))
+        still = per_call_us(make(0).scan)
+        changing = per_call_us(make(1).scan)
         print("  %-8s still %.1f, every square changing %.1f" % (name, still, changing))
 
 
