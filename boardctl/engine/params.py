@@ -37,7 +37,8 @@ DELTA_MARGIN = 200            # quiescence: a capture this far below alpha is sk
 LMR_MIN_DEPTH = 3             # late-move reductions from this depth,
 LMR_MIN_MOVES = 3             # after this many moves, by one ply,
 LMR_MORE_AFTER = 8            # by two after this many
-IIR_DEPTH = 4                 # a node the table knows no move for is searched a ply shallower from here
+# From this depth a node the table knows no move for is searched a ply shallower.
+IIR_DEPTH = 4
 # A history score above this halves them all, so that they stay below the
 # killers' ordering keys (1 << 23).  Measured (12 plies from 4 positions at
 # depth 8, 8 at depth 9, compiled core): halving at 1 << 16 or later searches
