@@ -27,7 +27,6 @@ games ended.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import math
 import random
 import sys
@@ -39,12 +38,10 @@ from boardctl.engine import MAX_SKILL, Limits
 from boardctl.rules import BLACK, WHITE, get_variant
 from boardctl.rules.game import Termination
 
-_MATCH_PATH = Path(__file__).resolve().parent / "match.py"
-_spec = importlib.util.spec_from_file_location("match_bench", _MATCH_PATH)
-assert _spec is not None and _spec.loader is not None
-match = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("match_bench", match)   # dataclasses look their module up
-_spec.loader.exec_module(match)
+# bench/ is no package: its scripts import each other from their folder (as engine.py does).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import match
 
 MAX_PLIES = 300
 

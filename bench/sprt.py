@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import math
 import os
 import random
@@ -68,12 +67,10 @@ from pathlib import Path
 
 from boardctl.rules import BLACK, WHITE, Game, get_variant, parse_uci
 
-_MATCH_PATH = Path(__file__).resolve().parent / "match.py"
-_spec = importlib.util.spec_from_file_location("match_bench", _MATCH_PATH)
-assert _spec is not None and _spec.loader is not None
-match = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("match_bench", match)   # dataclasses look their module up
-_spec.loader.exec_module(match)
+# bench/ is no package: its scripts import each other from their folder (as engine.py does).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import match
 
 REPO = Path(__file__).resolve().parent.parent
 MAX_PLIES = 200
