@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardctl.engine import MAX_SKILL, Engine, Limits, core
+from boardctl.engine import MAX_SKILL, Engine, Limits
 from boardctl.rules import VARIANTS, Game, Position
 from tests.engine_mates import forces_mate_with
 
@@ -21,14 +21,8 @@ MATES = [
 ]
 
 
-@pytest.fixture(autouse=True, params=["compiled", "python"])
-def backend(request, monkeypatch):
-    """Every test here runs on both search cores (the compiled one where built)."""
-    if request.param == "compiled" and not core.available():
-        pytest.skip("the compiled core is not built")
-    if request.param == "python":
-        monkeypatch.setattr(core, "available", lambda: False)
-    return request.param
+# Every test here runs on both search cores (conftest.backend).
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 @pytest.mark.parametrize(("n", "fen"), MATES,

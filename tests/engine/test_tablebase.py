@@ -6,7 +6,7 @@ from functools import cache
 
 import pytest
 
-from boardctl.engine import Engine, Limits, core, tablebase
+from boardctl.engine import Engine, Limits, tablebase
 from boardctl.engine.tablebase import DRAW, ILLEGAL, FalconTable
 from boardctl.rules import (
     DEFAULT_VARIANT,
@@ -182,16 +182,6 @@ def test_other_material_is_not_in_the_table():
                 "10/10/10/10/10/10/10/KFk4f2 w - - 0 1",
                 "10/10/10/10/10/10/10/K1k7 w - - 0 1"):
         assert tablebase.answer(Position(fen)) is None
-
-
-@pytest.fixture(params=["compiled", "python"])
-def backend(request, monkeypatch):
-    """The table answers before either search core runs."""
-    if request.param == "compiled" and not core.available():
-        pytest.skip("the compiled core is not built")
-    if request.param == "python":
-        monkeypatch.setattr(core, "available", lambda: False)
-    return request.param
 
 
 @pytest.mark.parametrize("fen", [LONGEST, "kfK7/10/10/10/10/10/10/10 b - - 0 1"],
