@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import multiprocessing.pool
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -159,6 +161,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def worker_pool(jobs: int) -> multiprocessing.pool.Pool:
+    """A pool of fresh interpreters that die on SIGTERM.  Forked workers
+    would inherit the parent's signal handlers: a process that had initialised
+    SDL (pygame: the simulator's tests) keeps SDL's SIGTERM handler, which
+    only queues a quit event, and the pool's shutdown, which terminates its
+    workers, then waited for ever.  A spawned worker starts with no handler;
+    the initializer also undoes a SIGTERM the parent ignores (that survives exec)."""
+    return multiprocessing.get_context("spawn").Pool(jobs, initializer=_default_sigterm)
+
+
+def _default_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if not core.available():
@@ -174,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     counts = dict.fromkeys(RESULTS, 0)
     positions = 0
-    with out, multiprocessing.Pool(args.jobs) as pool:
+    with out, worker_pool(args.jobs) as pool:
         for fens, result in pool.imap_unordered(_play_job, jobs):
             counts[result] += 1
             positions += len(fens)

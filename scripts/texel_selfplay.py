@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import multiprocessing
 import random
 import sys
 from pathlib import Path
@@ -129,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
               f" Elo {stats.elo(mean):+.0f} ({stats.elo(low):+.0f} to {stats.elo(high):+.0f})",
               flush=True)
 
-    with multiprocessing.Pool(args.jobs) as pool:
+    with texel_data.worker_pool(args.jobs) as pool:
         for played, (_, score) in enumerate(pool.imap_unordered(game, jobs), 1):
             points[score] += 1
             if played % PROGRESS == 0 and played < args.games:
