@@ -11,8 +11,13 @@ readings, and :meth:`tick` lets timers run out when nothing changes.
 How a reading is judged, once it has been still for ``settle`` seconds:
 
 1. the position itself: in sync, nothing to do;
-2. the end of a legal move: commit it (a capture by the same piece onto one
-   of several squares is told apart by the square last put down or lifted);
+2. the end of a legal move: commit it.  A capture counts only once the
+   sensors have seen the captured square emptied and filled again after the
+   capturing piece was lifted (en passant: once its square reads empty): a
+   piece held in the air leaves the same occupancy as a capture whose target
+   never read empty, and only the first can be believed (a capture by the
+   same piece onto one of several squares is told apart by the square last
+   put down or lifted);
 3. while the last move may still be amended (the opponent has touched
    nothing): the end of another move from the position before it: amend;
    the position before it: take it back;
@@ -55,9 +60,6 @@ class ReconcilerConfig:
     """Timing and policy; every duration is in seconds."""
 
     settle: float = 0.3
-    # A capture where the target never read empty looks exactly like a piece
-    # held in the air: it is taken only after this long.
-    swap_wait: float = 2.0
     grace: float = 1.5
     new_game_hold: float = 3.0
     promotion_wait: float = 5.0
@@ -99,6 +101,24 @@ class Episode:
     def touched(self, sq: int) -> bool:
         return sq in self.recent
 
+    def since(self, count: int) -> Episode:
+        """The changes after change number ``count``: what a quick reply did
+        once the move before it was on the board."""
+        changed_at = {sq: n for sq, n in self.changed_at.items() if n > count}
+        return Episode(tuple(sq for sq in self.recent if sq in changed_at),
+                       tuple(sq for sq in self.placed if sq in changed_at),
+                       changed_at, self.count)
+
+    def proves(self, c: Candidate) -> bool:
+        """Have the sensors seen ``c``'s capture?  Its square emptied and filled
+        again after the mover was lifted; en passant's victim square reads
+        empty in the move's own occupancy.  A target that never changed is a
+        piece still in the air, never a capture (a nudge before the mover
+        was lifted proves nothing either)."""
+        if c.capture < 0 or c.capture != c.move.to_square:
+            return True
+        return self.handled_after(c.capture, c.from_square)
+
     def handled_after(self, sq: int, mover: int) -> bool:
         """Did ``sq`` change after the piece on ``mover`` was lifted?  A
         capture square touched only before that was a nudge."""
@@ -127,21 +147,13 @@ class Promotion:
 
 
 @dataclass(frozen=True)
-class SwapWait:
-    """A capture whose target never read empty, or the mover's piece in the
-    air: taken only at ``deadline`` (see ``ReconcilerConfig.swap_wait``)."""
-
-    candidates: tuple[Candidate, ...]
-
-
-@dataclass(frozen=True)
 class Ambiguity:
     """Several captures fit: the player shows the square by handling it."""
 
     candidates: tuple[Candidate, ...]
 
 
-Waiting = Promotion | SwapWait | Ambiguity
+Waiting = Promotion | Ambiguity
 
 
 @dataclass(frozen=True)
@@ -153,6 +165,7 @@ class Transient:
     episode: Episode = NO_EPISODE
     judge_due: float | None = None          # when the reading will have settled
     tentative: Candidate | None = None      # the move the board last showed, unsettled
+    tentative_at: int = 0                   # the episode's change count when it showed
     amendable: Amendable | None = None
     waiting: Waiting | None = None          # a choice or a wait that is the mover's
     choice: PieceType | None = None         # promotion piece picked ahead
@@ -160,6 +173,8 @@ class Transient:
     unexplained_since: float | None = None  # start of the grace period
     fix: Fix | None = None                  # the fix being shown
     new_game_due: float | None = None       # start position held since
+    hint_due: float | None = None           # when to say how to finish a capture
+    hint: bool = False                      # the prompt is that hint
 
 
 class Reconciler:
@@ -225,6 +240,8 @@ class Reconciler:
                 amendable = None  # the opponent touched one of their pieces
             if amendable:
                 amendable = replace(amendable, episode=amendable.episode.noted(lifted, placed))
+            if t.hint:
+                self.prompt = ""   # the hint was for the reading before
             self.reading = reading
             self.changed_at = now
             self.t = replace(
@@ -232,9 +249,11 @@ class Reconciler:
                 episode=t.episode.noted(lifted, placed),
                 amendable=amendable,
                 judge_due=now + self.config.settle,
-                # A promotion or a swap is judged again from this reading.
+                # A promotion is judged again from this reading.
                 waiting=t.waiting if isinstance(t.waiting, Ambiguity) else None,
                 new_game_due=None,
+                hint_due=None,
+                hint=False,
                 # Grace runs for one unexplained reading.
                 unexplained_since=t.unexplained_since if t.fix else None,
             )
@@ -253,6 +272,8 @@ class Reconciler:
             events += self._promote(self.promotion_piece, now)
         if self.t.new_game_due is not None and now >= self.t.new_game_due:
             events += self._new_game()
+        if self.t.hint_due is not None and now >= self.t.hint_due:
+            events += self._capture_hint()
         grace_end = self._grace_end()
         if grace_end is not None and now >= grace_end:
             events += self._show_fix()
@@ -271,6 +292,7 @@ class Reconciler:
             self.t.judge_due,
             waiting.deadline if isinstance(waiting, Promotion) else None,
             self.t.new_game_due,
+            self.t.hint_due,
             self._grace_end(),
         ]
         return min((x for x in times if x is not None), default=None)
@@ -377,10 +399,10 @@ class Reconciler:
     # ------------------------------------------------------------ judging
     def _mover_done(self, changed: int, now: float) -> list[Event]:
         """The opponent's hand on one of their own pieces says the mover is
-        done: a move that waits only for the mover (the promotion piece, a
-        swap capture's wait) is taken as it stands."""
+        done: a promotion that waits only for the mover's choice is taken
+        with the piece highlighted."""
         waiting = self.t.waiting
-        if self.engine_side is not None or not isinstance(waiting, Promotion | SwapWait):
+        if self.engine_side is not None or not isinstance(waiting, Promotion):
             return []
         if not self._one_move(waiting.candidates):
             return []   # which capture is still the mover's to show
@@ -388,12 +410,6 @@ class Reconciler:
         theirs = self.game.position.colors[1 - self._side_to_move] & sample.after \
             & ~sample.footprint
         if not changed & theirs:
-            return []
-        # A pawn that can take one piece and another en passant, lifted first
-        # (a swap capture to the board), then the pawn passed by: the hand on
-        # that piece is still the mover's, carrying out the en passant.
-        reading = self.reading ^ changed
-        if any(c.footprint & changed & theirs for c in self._explain().in_progress(reading)):
             return []
         self.t = replace(self.t, waiting=None)
         return self._commit(self._promoting(waiting.candidates),
@@ -405,20 +421,23 @@ class Reconciler:
         ex = self._explain()
         if not self._human_to_move and self.engine_move is not None:
             engine = [c for c in ex.candidates if c.move == self.engine_move]
-            if self.reading == engine[0].after:
+            if self.reading == engine[0].after and self.t.episode.proves(engine[0]):
                 return self._commit(engine[0], by_engine=True)
-            self.t = replace(self.t, tentative=engine[0])
+            self._show_tentative(engine[0])
             return []
-        matches = [c for c in self._allowed(ex.matches(self.reading)) if not self._is_swap(c)]
+        matches = [c for c in self._allowed(ex.matches(self.reading)) if self.t.episode.proves(c)]
         if len(matches) == 1:
-            self.t = replace(self.t, tentative=matches[0])
+            self._show_tentative(matches[0])
         elif matches and self.engine_side is None and self._one_move(matches):
             # A pawn on the last rank: an opponent who reaches for a piece
             # before it settles takes the promotion piece as it stands.
-            self.t = replace(self.t, tentative=self._promoting(matches))
+            self._show_tentative(self._promoting(matches))
         elif self._explained(self.reading):
             self.t = replace(self.t, tentative=None)  # the piece is on its way again
         return []
+
+    def _show_tentative(self, c: Candidate) -> None:
+        self.t = replace(self.t, tentative=c, tentative_at=self.t.episode.count)
 
     @staticmethod
     def _one_move(candidates: Sequence[Candidate]) -> bool:
@@ -449,8 +468,10 @@ class Reconciler:
             return None
         if pending.move.promotion:  # the piece may have been chosen since
             pending = self._promoting(_same_squares(self._explain(), pending))
+        # What the hands did once that move was on the board is the reply's.
+        reply = self.t.episode.since(self.t.tentative_at)
         events = self._commit(pending, by_engine=not self._human_to_move)
-        self.t = replace(self.t, judge_due=None)
+        self.t = replace(self.t, episode=reply, judge_due=None)
         return events + self._judge(now)
 
     def _judge(self, now: float) -> list[Event]:
@@ -466,13 +487,9 @@ class Reconciler:
         reply = self._reply_started(now)
         if reply is not None:
             return reply
-        matches = self._allowed(ex.matches(reading))
+        # A capture not yet seen is a piece in the air: a stage, below.
+        matches = [c for c in self._allowed(ex.matches(reading)) if self.t.episode.proves(c)]
         if matches:
-            swap_due = self.changed_at + self.config.swap_wait
-            if all(self._is_swap(c) for c in matches) and now < swap_due:
-                self.t = replace(self.t, judge_due=swap_due, waiting=SwapWait(tuple(matches)))
-                self.state = State.BUSY
-                return []
             if self._illegal_castling(matches) is None:
                 return self._take(matches, now, by_engine=not self._human_to_move)
             return self._unexplained(now)   # a castling the rules forbid
@@ -492,7 +509,9 @@ class Reconciler:
             hold = f"{self.config.new_game_hold:g}"
             return self._set_prompt(f"Keep the start position for {hold} s for a new game")
         if self._in_progress(reading):
-            self.t = replace(self.t, unexplained_since=None)
+            unseen = bool(self._allowed(ex.matches(reading)))   # none proven, see above
+            self.t = replace(self.t, unexplained_since=None,
+                             hint_due=self.changed_at + self.config.grace if unseen else None)
             self._clear_fix()
             self.state = State.BUSY
             return events
@@ -500,6 +519,29 @@ class Reconciler:
             self.state = State.GAME_OVER
             return events
         return self._unexplained(now)
+
+    def _capture_hint(self) -> list[Event]:
+        """The reading is a piece in the air that could capture, and has been
+        for the grace period: say how a capture is shown, in case the pieces
+        were swapped without the target square ever reading empty."""
+        self.t = replace(self.t, hint_due=None)
+        unseen = self._allowed(self._explain().matches(self.reading))
+        if not unseen or self.state is not State.BUSY:
+            return []
+        pos = self.game.position
+        piece = piece_name(pos, unseen[0].from_square)
+        targets = sorted({c.capture for c in unseen})
+        if len(targets) == 1:
+            victim, at = piece_name(pos, targets[0]), pos.geometry.name(targets[0])
+            text = (f"To take the {victim} on {at}, lift it off the board, "
+                    f"then put the {piece} down there")
+        else:
+            text = (f"To take a piece with the {piece}, lift that piece off the board, "
+                    f"then put the {piece} down on its square")
+        if self.engine_move is not None:
+            text = f"Play the engine's move. {text}"
+        self.t = replace(self.t, hint=True)
+        return self._set_prompt(text)
 
     def _unexplained(self, now: float) -> list[Event]:
         """No position the game accepts: a fix, once the grace period is over."""
@@ -552,11 +594,6 @@ class Reconciler:
         finally:
             pos.unmake()
         return bool(before & after)
-
-    def _is_swap(self, c: Candidate) -> bool:
-        """A capture whose target square has not changed: pieces swapped, or
-        the capturing piece still in the player's hand."""
-        return c.capture >= 0 and not self.t.episode.touched(c.capture)
 
     def _in_progress(self, reading: int) -> bool:
         ex = self._explain()
@@ -654,7 +691,8 @@ class Reconciler:
         before = self._explain_before(amendable)
         if self.reading == before.base:
             return self._take_back()
-        matches = [c for c in before.matches(self.reading) if c.move != amendable.move]
+        matches = [c for c in before.matches(self.reading)
+                   if c.move != amendable.move and amendable.episode.proves(c)]
         if not matches:
             return None
         picked = self._pick(matches, amendable.episode, before.base)

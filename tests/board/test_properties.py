@@ -71,9 +71,9 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
         removals.append(footprint(pos, code)[1])
     elif occ >> to & 1:
         removals.append(to)
-    swap = bool(removals) and removals[0] == to and draw(st.booleans())
-    if swap:
-        removals = []
+    # A swap (the target never read empty) is no way to capture: see
+    # test_a_capture_never_seen_is_never_taken.
+    swap = False
     pending = [("lift", s) for s, _ in carries] + [("off", s) for s in removals]
     held: dict[int, int] = {}   # piece (by its from-square) -> where it goes
     board = occ
@@ -178,7 +178,7 @@ def _check(data: st.DataObject, slow: bool) -> None:
     rec = Reconciler(game, CONFIG)
     played = len(game.moves)
     now, lines = carry_out(rec, steps, 0.0)
-    now = run(rec, now, now + CONFIG.swap_wait + CONFIG.promotion_wait + 1, lines)
+    now = run(rec, now, now + CONFIG.grace + CONFIG.promotion_wait + 1, lines)
     if rec.state is State.CHOOSING and rec.capture_choices:
         # Several captures fit a swap: the player answers by lifting the
         # piece on the square it took and putting it down again.
