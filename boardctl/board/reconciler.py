@@ -169,6 +169,7 @@ class Transient:
     amendable: Amendable | None = None
     waiting: Waiting | None = None          # a choice or a wait that is the mover's
     choice: PieceType | None = None         # promotion piece picked ahead
+    choice_at: int = 0                      # the episode's change count when picked
     highlight: PieceType | None = None      # promotion piece the display highlights
     unexplained_since: float | None = None  # start of the grace period
     fix: Fix | None = None                  # the fix being shown
@@ -302,7 +303,13 @@ class Reconciler:
         one the preset does not promote to (a queen on the hexagon) is no choice."""
         if piece not in self.game.variant.promotions:
             return []
-        self.t = replace(self.t, choice=piece)
+        pending = self.t.tentative
+        if pending is not None and pending.move.promotion and not self._reply_chose():
+            # The piece picked so far is the pending promotion's: keep it
+            # there, since a pick after the reply began is the replier's.
+            pending = self._promoting(_same_squares(self._explain(), pending))
+        self.t = replace(self.t, choice=piece, choice_at=self.t.episode.count,
+                         tentative=pending)
         if isinstance(self.t.waiting, Promotion):
             return self._promote(piece, now)
         return []
@@ -426,15 +433,26 @@ class Reconciler:
             self._show_tentative(engine[0])
             return []
         matches = [c for c in self._allowed(ex.matches(self.reading)) if self.t.episode.proves(c)]
+        if len(matches) > 1:
+            # Twins (a rook move and a castling that fill the same squares):
+            # the squares handled decide, as they do once settled.
+            matches = self._pick(matches)
         if len(matches) == 1:
             self._show_tentative(matches[0])
         elif matches and self.engine_side is None and self._one_move(matches):
             # A pawn on the last rank: an opponent who reaches for a piece
             # before it settles takes the promotion piece as it stands.
             self._show_tentative(self._promoting(matches))
-        elif self._explained(self.reading):
-            self.t = replace(self.t, tentative=None)  # the piece is on its way again
+        # Else the move last shown stays: whether a hand on its squares is
+        # the mover going on or the opponent taking the piece that just
+        # moved, only the settled reading can tell (:meth:`_reply_started`).
         return []
+
+    def _reply_chose(self) -> bool:
+        """Was the promotion piece picked after the move last shown, once the
+        board had changed again?  Then the opponent picked it, ahead of a
+        promotion of their own."""
+        return self.t.choice is not None and self.t.choice_at > self.t.tentative_at
 
     def _show_tentative(self, c: Candidate) -> None:
         self.t = replace(self.t, tentative=c, tentative_at=self.t.episode.count)
@@ -444,11 +462,13 @@ class Reconciler:
         """Do ``candidates`` differ at most in the promotion piece?"""
         return len({(c.from_square, c.move.to_square) for c in candidates}) == 1
 
-    def _promoting(self, candidates: Sequence[Candidate]) -> Candidate:
-        """The one of ``candidates`` (of one move) that a promotion would take now."""
-        for piece in (self.promotion_piece, self._default_promotion(), None):
+    def _promoting(self, candidates: Sequence[Candidate],
+                   piece: PieceType | None = None) -> Candidate:
+        """The one of ``candidates`` (of one move) that a promotion would take
+        now, or that promotes to ``piece``."""
+        for wanted in (piece or self.promotion_piece, self._default_promotion(), None):
             for c in candidates:
-                if c.move.promotion == piece:
+                if c.move.promotion == wanted:
                     return c
         return candidates[0]
 
@@ -458,20 +478,31 @@ class Reconciler:
         then judge the rest.  Decided only now, once settled: a nudge of an
         opponent's piece in the middle of a slide must not end the move."""
         pending = self.t.tentative
-        if pending is None or self._explained(self.reading):
+        reading = self.reading
+        ex = self._explain()
+        if pending is None or reading == ex.base or self._allowed(ex.matches(reading)):
             return None
+        keep_choice = self._reply_chose()
+        if pending.move.promotion and not keep_choice:  # chosen since the pawn landed
+            pending = self._promoting(_same_squares(ex, pending))
+        # After the piece it promotes to: a queen may pin what a falcon does not.
         after = self.game.position.copy()
         after.push(pending.move)
         later = Explainer(after)
-        if not (self.reading == later.base or later.matches(self.reading)
-                or later.in_progress(self.reading)):
-            return None
-        if pending.move.promotion:  # the piece may have been chosen since
-            pending = self._promoting(_same_squares(self._explain(), pending))
         # What the hands did once that move was on the board is the reply's.
         reply = self.t.episode.since(self.t.tentative_at)
+        # A reading that is a whole reply wins over a stage of the mover's:
+        # after b7xc8, the rook on a8 and the pawn on c8 lifted is the reply
+        # a8xc8 begun, not the pawn still in the air to take on a8.  A
+        # reading that is no whole reply is one only if it is nothing now.
+        whole = reading == later.base or any(reply.proves(c) for c in later.matches(reading))
+        if not whole and (self._explained(reading) or not later.in_progress(reading)):
+            return None
+        choice, choice_at = self.t.choice, self.t.choice_at
         events = self._commit(pending, by_engine=not self._human_to_move)
         self.t = replace(self.t, episode=reply, judge_due=None)
+        if keep_choice:
+            self.t = replace(self.t, choice=choice, choice_at=choice_at)
         return events + self._judge(now)
 
     def _judge(self, now: float) -> list[Event]:
@@ -722,11 +753,16 @@ class Reconciler:
         # timers still running on the reading and, for a human move, the
         # chance to amend it.
         t = self.t
+        # A promotion piece picked ahead is for a promotion still to come: a
+        # quick reply may pick it before the move it answers is committed.
+        ahead = not c.move.promotion
         self.t = Transient(
             judge_due=t.judge_due,
             unexplained_since=t.unexplained_since,
             fix=t.fix,
             amendable=None if by_engine else Amendable(c.move, before, t.episode),
+            choice=t.choice if ahead else None,
+            highlight=t.highlight if ahead else None,
         )
         events: list[Event] = [] if quiet else [MoveMade(c.move, uci, text, by_engine)]
         events += self._after_change()

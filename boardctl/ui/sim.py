@@ -7,9 +7,15 @@ the hardware's simulated board in practice): :mod:`boardctl.app` wires them
 exactly as it wires a Pi, so the simulator runs the same code paths.  Keys
 become presses of the board's buttons (see :mod:`boardctl.ui.keys`).
 
-Putting a piece on an occupied square first takes the piece that stood there
-off the board, as a hand would.  The window can be resized; the wooden board
-scales with it.  The board is drawn through a
+The mouse can do what a hand does at a real table, and nothing more: pick up
+a piece (two at once, for castling or a capture), put one down on an empty
+square, take one off the board into the :class:`~boardctl.ui.tray.Tray`
+beside it (a right-click, or a drag there) and put one back from the tray.
+A piece never lands on an occupied square: a capture takes the captured
+piece off first (or the capturing piece is lifted, the captured one taken
+off, and then the capturing piece put down), as the sensors would see it
+done by hand.  The window can be resized; the wooden board and the tray
+scale with it.  The board is drawn through a
 :class:`~boardctl.ui.boardview.BoardView`, so squares and the hexagon's
 cells are lit, clicked and dragged the same way.
 """
@@ -33,6 +39,7 @@ from .keys import KEYS
 from .pieces import sprite
 from .state import DisplayState
 from .text import Fonts, wrap
+from .tray import PAD, Tray
 
 Colour = tuple[int, int, int]
 
@@ -48,7 +55,10 @@ LABEL = (240, 220, 190)
 BACKGROUND = (40, 40, 44)
 FPS = 50
 HELP_TEXT, HELP_TEXT_MIN = 20, 12   # the help's line height, px: largest, smallest
-CAPTURE_GAP = 0.1   # seconds between taking a piece off and landing on its square
+HAND = 2            # pieces a hand holds at once: enough to castle or to capture
+HINT_ROW = 32       # px under the Pi screen for "? help", above the tray
+TRAY = -1           # a press or a drop on the tray (squares are 0 and up)
+HAND_DISC = (128, 128, 136)   # behind the second piece in hand: light and dark pieces show
 BUTTON_OF_KEY = {"h": "hint", "+": "next", "=": "next", "-": "prev",
                  "q": "q", "f": "f", "r": "r", "b": "b", "n": "n"}
 
@@ -104,14 +114,16 @@ class SimWindow:
         pos = Position(self.state.fen, variant)
         # What physically stands where (the sensors only see occupancy).
         self.pieces: dict[int, int] = {sq: p for sq, p in enumerate(pos.squares) if p}
-        self.held: tuple[int, int] | None = None     # (piece code, square it came from)
-        self.pressed_at: int | None = None
-        self.landing: tuple[int, float] | None = None  # a capture's piece about to land
+        # The pieces in hand, the one going down next last.
+        self.held: list[int] = []
+        self.tray = Tray()
+        self.pressed_on: int | None = None   # a square, or TRAY: where a drag began
+        self.mouse: tuple[int, int] = pygame.mouse.get_pos()
         self.help = False
-        self.clock = 0.0
         self.square = SQUARE
         self.views = self._views(SQUARE)
         self.window = pygame.display.set_mode(self._size_for(SQUARE), pygame.RESIZABLE)
+        self._place_tray()
         pygame.display.set_caption(f"boardctl simulator — {variant.title}  (press ? for help)")
 
     # ----------------------------------------------------------- geometry
@@ -138,10 +150,23 @@ class SimWindow:
         return self.views[0].bounds.union(self.views[1].bounds)
 
     def _size_for(self, cell: int) -> tuple[int, int]:
+        """The window's size for ``cell`` px cells: the board, and beside it
+        the Pi screen over a tray at least a row of pieces high."""
         views = self.views if cell == self.square else self._views(cell)
         frame = views[0].bounds.union(views[1].bounds)
         return (frame.right + MARGIN + self.screen_size[0] + MARGIN,
-                max(frame.bottom, self.screen_size[1] + 2 * MARGIN))
+                max(frame.bottom, self._tray_top + cell + 2 * PAD + MARGIN))
+
+    @property
+    def _tray_top(self) -> int:
+        return MARGIN + self.screen_size[1] + HINT_ROW
+
+    def _place_tray(self) -> None:
+        """The tray fills the window under the Pi screen, however tall it is."""
+        left = self.frame.right + MARGIN
+        self.tray.rect = pygame.Rect(left, self._tray_top, self.screen_size[0],
+                                     self.window.get_height() - MARGIN - self._tray_top)
+        self.tray.largest = self.view.cell
 
     def resize(self, size: tuple[int, int]) -> None:
         """Fit the wooden board to a new window size (the Pi screen keeps its own)."""
@@ -158,6 +183,7 @@ class SimWindow:
         need = self._size_for(low)
         self.window = pygame.display.set_mode((max(size[0], need[0]), max(size[1], need[1])),
                                               pygame.RESIZABLE)
+        self._place_tray()
 
     def square_at(self, x: int, y: int) -> int | None:
         return self.view.cell_at((x, y))
@@ -165,30 +191,44 @@ class SimWindow:
     def square_rect(self, sq: int) -> pygame.Rect:
         return self.view.rect(sq)
 
+    def spot_at(self, point: tuple[int, int]) -> int | None:
+        """The square or cell under ``point``, :data:`TRAY`, or None (off both)."""
+        if self.tray.rect.collidepoint(point):
+            return TRAY
+        return self.square_at(*point)
+
     # -------------------------------------------------------------- hands
     def lift(self, sq: int) -> None:
-        if self.held is None and sq in self.pieces:
-            self.held = (self.pieces.pop(sq), sq)
+        """Pick up the piece on ``sq``, if a hand has room for it."""
+        if len(self.held) < HAND and sq in self.pieces:
+            self.held.append(self.pieces.pop(sq))
             self.hand.lift(sq)
 
     def place(self, sq: int) -> None:
-        if self.held is None or self.landing is not None:
-            return
-        if sq in self.pieces:
-            # A capture: the piece standing there comes off first, and the
-            # capturing piece lands a moment later, as with a real hand.
-            del self.pieces[sq]
-            self.hand.lift(sq)
-            self.landing = (sq, self.clock + CAPTURE_GAP)
-            return
-        self._land(sq)
+        """Put the piece going down next on ``sq``: on an empty one only,
+        since a hand cannot put a piece where one stands."""
+        if self.held and sq not in self.pieces:
+            self.pieces[sq] = self.held.pop()
+            self.hand.place(sq)
 
-    def _land(self, sq: int) -> None:
-        assert self.held is not None
-        self.pieces[sq] = self.held[0]
-        self.held = None
-        self.landing = None
-        self.hand.place(sq)
+    def take_off(self, sq: int) -> None:
+        """Take the piece on ``sq`` off the board into the tray (a right-click:
+        the other hand does it, whatever this one holds)."""
+        if sq in self.pieces:
+            self.tray.add(self.pieces.pop(sq))
+            self.hand.lift(sq)
+
+    def to_tray(self) -> None:
+        if self.held:
+            self.tray.add(self.held.pop())
+
+    def from_tray(self, index: int) -> None:
+        if len(self.held) < HAND:
+            self.held.append(self.tray.take(index))
+
+    def swap(self) -> None:
+        """The other piece in hand goes down next."""
+        self.held.reverse()
 
     def show_state(self, state: DisplayState) -> None:
         """A new screen state.  After a move, the pieces are named as the game
@@ -201,6 +241,7 @@ class SimWindow:
             self.views = self._views(self.square)
             self.window = pygame.display.set_mode(self._size_for(self.square),
                                                   pygame.RESIZABLE)
+            self._place_tray()
         if state.moves != self.state.moves or state.fen != self.state.fen:
             pos = Position(state.fen, variant)
             for sq in list(self.pieces):
@@ -210,45 +251,73 @@ class SimWindow:
 
     # --------------------------------------------------------------- loop
     def tick(self, now: float) -> bool:
-        """Handle the window's events and land a capturing piece when due;
-        False once the window is closed."""
-        self.clock = now
+        """Handle the window's events; False once the window is closed.  (The
+        hand keeps no time: ``now`` is for the loop that calls every part.)"""
         for event in pygame.event.get():
             if event.type == pygame.QUIT or (
                 event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
             ):
                 return False
             self.handle(event)
-        if self.landing is not None and now >= self.landing[1]:
-            self._land(self.landing[0])
         return True
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.VIDEORESIZE:
             self.resize(event.size)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            sq = self.square_at(*event.pos)
-            if sq is None:
-                return
-            if self.held is None:
-                self.lift(sq)
-                self.pressed_at = sq
-            else:
-                self.place(sq)
-                self.pressed_at = None
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            sq = self.square_at(*event.pos)
-            # A drag: released on another square than the one picked up from.
-            if self.held is not None and sq is not None and sq != self.pressed_at:
-                self.place(sq)
-            self.pressed_at = None
+        elif event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            # Kept from the events, not asked of the mouse when drawing, so
+            # that a window driven by posted events draws its hand there too.
+            self.mouse = event.pos
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                self._press(event.pos)
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
+                sq = self.square_at(*event.pos)
+                if sq is not None:
+                    self.take_off(sq)
+            elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+                spot = self.spot_at(event.pos)
+                # A drag: let go somewhere else than where the piece was picked up.
+                if self.pressed_on is not None and spot is not None and spot != self.pressed_on:
+                    self._drop(spot)
+                self.pressed_on = None
+        elif event.type == pygame.MOUSEWHEEL:
+            self.swap()
         elif event.type == pygame.KEYDOWN:
             if event.unicode == "?" or event.key == pygame.K_F1:
                 self.help = not self.help
+            elif event.key == pygame.K_TAB:
+                self.swap()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.press("ok")
             elif event.unicode in BUTTON_OF_KEY:
                 self.press(BUTTON_OF_KEY[event.unicode])
+
+    def _press(self, point: tuple[int, int]) -> None:
+        """A click: pick up what is under the pointer, or put down (or in
+        the tray) the piece in hand."""
+        spot = self.spot_at(point)
+        self.pressed_on = None
+        if spot == TRAY:
+            index = self.tray.index_at(point)
+            if self.held:
+                self.to_tray()
+            elif index is not None:
+                self.from_tray(index)
+                self.pressed_on = TRAY
+        elif spot in self.pieces:
+            if len(self.held) < HAND:
+                self.lift(spot)
+                self.pressed_on = spot
+        elif spot is not None:
+            self.place(spot)
+
+    def _drop(self, spot: int) -> None:
+        """The end of a drag: on an occupied square nothing happens and the
+        piece stays in hand (the hand cannot put it there)."""
+        if spot == TRAY:
+            self.to_tray()
+        else:
+            self.place(spot)
 
     # ---------------------------------------------------------------- draw
     def draw(self) -> None:
@@ -278,17 +347,40 @@ class SimWindow:
         for words, centre in view.labels():
             text = label.render(words, True, LABEL)
             surface.blit(text, text.get_rect(center=centre))
-        if self.held is not None:
-            x, y = pygame.mouse.get_pos()
-            piece = self.held[0]
-            surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece), side - 6),
-                         (x - side // 2, y - side // 2))
         self.renderer.render(self.state, self.screen)
         surface.blit(self.screen, (frame.right + MARGIN, MARGIN))
         hint = label.render("? help", True, (150, 150, 160))
         surface.blit(hint, (frame.right + MARGIN, MARGIN + self.screen_size[1] + 6))
+        self._place_tray()
+        self.tray.draw(surface, self.fonts,
+                       lit=bool(self.held) and self.tray.rect.collidepoint(self.mouse))
+        self._draw_hand(surface, side)
         if self.help:
             self._help(surface)
+
+    def _draw_hand(self, surface: pygame.Surface, side: int) -> None:
+        """The pieces in hand over everything, each over its shadow (it is
+        off the board): the one going down next under the pointer, the
+        other smaller, up and to its right on a disc, so that it is not
+        taken for a piece on the board under it."""
+        x, y = self.mouse
+        for index, piece in enumerate(self.held):
+            next_down = index == len(self.held) - 1
+            size = side - 6 if next_down else (side - 6) * 3 // 4
+            centre = (x, y) if next_down else (x + side * 2 // 3, y - side * 2 // 3)
+            if not next_down:
+                disc = pygame.Surface((size + 12, size + 12), pygame.SRCALPHA)
+                middle = disc.get_rect().center
+                pygame.draw.circle(disc, (*HAND_DISC, 235), middle, size // 2 + 6)
+                pygame.draw.circle(disc, LABEL, middle, size // 2 + 6, 2)
+                surface.blit(disc, disc.get_rect(center=centre))
+            image = sprite(PieceType(piece_kind(piece)), piece_colour(piece), size)
+            if next_down:
+                shadow = image.copy()
+                shadow.fill((0, 0, 0, 110), special_flags=pygame.BLEND_RGBA_MIN)
+                lift = size // 8
+                surface.blit(shadow, image.get_rect(center=(x + lift, y + lift)))
+            surface.blit(image, image.get_rect(center=centre))
 
     def _help(self, surface: pygame.Surface) -> None:
         """The keys, the mouse and the LED colours, over the whole window, in

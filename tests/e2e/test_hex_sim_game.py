@@ -7,8 +7,9 @@ e-board's own LED chain (the SPI driver on a recording bus).  The human
 (White) plays greedily: a mate if there is one, else the biggest capture,
 else a move picked by a seeded random generator.  Every move, the engine's
 too, is carried out with the mouse on the wooden hexagon, click to lift and
-click to put down, as a person does in the simulator; an en passant is the
-pawn put down on the captured pawn's cell (taking it off) and then moved on.
+click to put down, as a person does in the simulator; a capture, en passant
+too, lifts the capturing piece, right-clicks the captured one off into the
+tray and puts the capturing piece down.
 Virtual time stands still while the engine thinks, as in ``--headless``.
 """
 
@@ -100,15 +101,15 @@ class Table:
                 self.daemon.wait_for_engine(30.0)
             self.now = round(self.now + DT, 6)
 
-    def click(self, cell: int) -> None:
+    def click(self, cell: int, button: int = 1) -> None:
         centre = self.window.view.centre(cell)
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            self.window.handle(pygame.event.Event(kind, button=1, pos=centre))
+            self.window.handle(pygame.event.Event(kind, button=button, pos=centre))
         self.run(0.2)
 
     def carry_out(self, pos: Position, move: Move) -> None:
-        """Lift, put down (and, for en passant, put down on the pawn taken
-        first), as the hand in the window does it."""
+        """Lift, take the captured piece off (a right-click), put down, as the
+        hand in the window does it."""
         code = pos.code_of(move)
         kind = "en passant" if code_flag(code) == EN_PASSANT else \
             "promotion" if move.promotion else "capture" if pos.is_capture(move) else None
@@ -116,9 +117,9 @@ class Table:
             self.kinds[kind] = self.kinds.get(kind, 0) + 1
         self.click(move.from_square)
         if code_flag(code) == EN_PASSANT:
-            self.click(pos.en_passant_victim(move.to_square))
-            self.run(0.2)
-            self.click(pos.en_passant_victim(move.to_square))
+            self.click(pos.en_passant_victim(move.to_square), button=3)
+        elif pos.is_capture(move):
+            self.click(move.to_square, button=3)
         self.click(move.to_square)
         if move.promotion is not None:
             key = move.promotion.symbol

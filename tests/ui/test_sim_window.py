@@ -53,10 +53,11 @@ class Rig:
             self.daemon.step(self.now)
             self.now += 0.01
 
-    def click(self, name: str) -> None:
+    def click(self, name: str, button: int = 1) -> None:
+        """A click on a cell (``button`` 3: a right-click)."""
         rect = self.window.square_rect(self.geo.parse_square(name))
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            self.window.handle(pygame.event.Event(kind, button=1, pos=rect.center))
+            self.window.handle(pygame.event.Event(kind, button=button, pos=rect.center))
         self.run(0.2)
 
     def drag(self, frm: str, to: str) -> None:
@@ -95,12 +96,18 @@ def test_the_window_shows_the_frames_the_daemon_sends_its_led_sink():
     assert lit != dark and lit.b > lit.r  # the knight's destination glows blue
 
 
-def test_capture_by_clicking_an_occupied_square_takes_the_piece_off():
+def test_capture_by_right_clicking_the_piece_off_then_moving_onto_its_square():
+    # Clicking an occupied square with a piece in hand captured it once; a
+    # hand cannot do that, so the captured piece is taken off first.
     rig = Rig()
-    for frm, to in (("e2", "e4"), ("d7", "d5"), ("e4", "d5")):
+    for frm, to in (("e2", "e4"), ("d7", "d5")):
         rig.click(frm)
         rig.click(to)
         rig.run(1.0)
+    rig.click("d5", button=3)
+    rig.click("e4")
+    rig.click("d5")
+    rig.run(1.0)
     assert rig.lines() == ["move e2e4", "move d7d5", "move e4d5"]
 
 
@@ -260,7 +267,7 @@ def test_clicks_off_the_hexagon_lift_nothing():
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             rig.window.handle(pygame.event.Event(kind, button=1, pos=spot))
     rig.run(1.0)
-    assert rig.window.held is None and rig.board.occupancy == before
+    assert rig.window.held == [] and rig.board.occupancy == before
     assert rig.lines() == []
 
 
@@ -333,21 +340,20 @@ def test_the_wooden_hexagon_scales_with_the_window_and_still_plays():
 
 
 def test_en_passant_on_the_hexagon_with_the_mouse():
-    # 1. f8 e8 2. fxe9 e.p.: the window takes a piece off only by landing on
-    # it, so the pawn is put down on the pawn it takes, then moved on to e9.
+    # 1. f8 e8 2. fxe9 e.p.: the pawn taken is right-clicked off into the
+    # tray, and the capturing pawn moved on to e9.
     rig = Rig(variant="falcon-hex")
     for frm, to in (("f6", "f8"), ("e10", "e8")):
         rig.click(frm)
         rig.click(to)
         rig.run(1.0)
     rig.click("f8")
-    rig.click("e8")
-    rig.run(0.2)
-    rig.click("e8")
+    rig.click("e8", button=3)
     rig.click("e9")
     rig.run(3.0)
     assert rig.lines() == ["move f6f8", "move e10e8", "move f8e9"]
     e8, e9 = rig.geo.parse_square("e8"), rig.geo.parse_square("e9")
     assert e8 not in rig.window.pieces and e9 in rig.window.pieces
+    assert len(rig.window.tray.pieces) == 1
     assert rig.board.occupancy == (rig.daemon.game.position.colors[0]
                                    | rig.daemon.game.position.colors[1])
