@@ -3,8 +3,9 @@
 A move is carried out as a person might: pieces lifted and put down in any
 order the squares allow, the moving piece slid over other empty squares with
 short pauses, unrelated pieces nudged and set straight, a capture done as a
-swap (the target never reading empty), king and rook of a castling
-interleaved in any way.
+capture with either piece lifted first, king and rook of a castling
+interleaved in any way.  A swap (the target never reading empty) is no
+capture at all: the board waits for the captured square to change.
 """
 
 from __future__ import annotations
@@ -71,9 +72,6 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
         removals.append(footprint(pos, code)[1])
     elif occ >> to & 1:
         removals.append(to)
-    # A swap (the target never read empty) is no way to capture: see
-    # test_a_capture_never_seen_is_never_taken.
-    swap = False
     pending = [("lift", s) for s, _ in carries] + [("off", s) for s in removals]
     held: dict[int, int] = {}   # piece (by its from-square) -> where it goes
     board = occ
@@ -81,7 +79,7 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
     while pending or held:
         options: list[tuple[str, int]] = list(pending)
         for source, dest in held.items():
-            if not board >> dest & 1 or (swap and dest == to):
+            if not board >> dest & 1:
                 options.append(("place", source))
         kind, square = draw(st.sampled_from(options))
         if kind in ("lift", "off"):
@@ -180,7 +178,7 @@ def _check(data: st.DataObject, slow: bool) -> None:
     now, lines = carry_out(rec, steps, 0.0)
     now = run(rec, now, now + CONFIG.grace + CONFIG.promotion_wait + 1, lines)
     if rec.state is State.CHOOSING and rec.capture_choices:
-        # Several captures fit a swap: the player answers by lifting the
+        # Several captures fit what was handled: the player answers by lifting the
         # piece on the square it took and putting it down again.
         now, more = carry_out(rec, [Step("lift", move.to_square), Step("place", move.to_square)],
                               now)
@@ -239,3 +237,35 @@ def test_noise_never_raises_and_restoring_the_board_brings_it_back(game, data):
     for move in rec.game.moves:
         replay.push(move)  # raises if any recorded move were illegal
     assert replay.fen() == rec.game.position.fen()
+
+
+@PROPERTY
+@given(games(), st.data())
+def test_a_capture_never_seen_is_never_taken(game, data):
+    """Pieces swapped so that the captured square never reads empty look just
+    like the capturing piece held in the air: nothing is taken, no error is
+    shown, however long it stays so; lifting and replacing the piece on the
+    captured square then makes exactly that capture."""
+    pos = game.position
+    captures = [code for code in pos.legal_codes()
+                if code >> 17 != EN_PASSANT and code >> 17 != CASTLE
+                and occupancy(pos) >> (code >> 7 & 127) & 1]
+    if not captures or game.outcome() is not None:
+        return
+    code = data.draw(st.sampled_from(captures))
+    frm, to = code & 127, code >> 7 & 127
+    expected = pos.uci(pos.to_move(code))
+    rec = Reconciler(game, CONFIG)
+    played = len(game.moves)
+    held = data.draw(st.floats(CONFIG.settle + 0.05, 20.0))
+    now, lines = carry_out(rec, [Step("lift", frm)], 0.0)
+    now = run(rec, now, now + held, lines)
+    assert rec.game.moves[played:] == [], lines
+    assert rec.state is State.BUSY, (rec.state, lines)
+    assert not [line for line in lines if line.startswith(("error", "move"))], lines
+    promotion = code >> 14 & 7
+    more = [Step("choose", piece=promotion, pause=0.05)] if promotion else []
+    now, after = carry_out(rec, [*more, Step("lift", to), Step("place", to)], now)
+    run(rec, now, now + 30, after)
+    made = [rec.game.position.uci(m) for m in rec.game.moves[played:]]
+    assert made == [expected], (lines, after)
