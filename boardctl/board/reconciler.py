@@ -232,6 +232,12 @@ class Reconciler:
         if reading != self.reading:
             changed = reading ^ self.reading
             events += self._mover_done(changed, now)
+            if self.t.amendable and changed & self.game.position.colors[self._side_to_move] \
+                    and self.reading != self._explain().base:
+                # The opponent's hand ends the chance to amend: an amendment
+                # the board shows already (the king put beside the rook moved
+                # first, not yet settled) is taken as it stands.
+                events += self._try_amend(now) or []
             geo = self.game.position.geometry
             lifted = geo.squares(changed & self.reading)
             placed = geo.squares(changed & reading)

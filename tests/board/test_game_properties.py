@@ -25,7 +25,15 @@ from hypothesis import strategies as st
 from boardctl.board import Reconciler, ReconcilerConfig, State
 from boardctl.board.explain import footprint, occupancy
 from boardctl.rules import VARIANTS, Game, Move, PieceType, Position
-from boardctl.rules.moves import CASTLE, EN_PASSANT, code_flag, code_from, code_promotion, code_to
+from boardctl.rules.moves import (
+    CASTLE,
+    EN_PASSANT,
+    NORMAL,
+    code_flag,
+    code_from,
+    code_promotion,
+    code_to,
+)
 
 CONFIG = ReconcilerConfig()
 LONGEST_WAIT = max(CONFIG.settle, CONFIG.grace, CONFIG.new_game_hold, CONFIG.promotion_wait)
@@ -36,6 +44,9 @@ STARTS = [(name, None) for name in VARIANTS] + [
     ("falcon", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"),
     ("falcon", "r1n2k2br/1P3P1P2/10/10/10/10/1p3p1p2/R1N2K2BR w - - 0 1"),
     ("falcon", "k9/3p6/10/4P5/10/10/10/9K b - - 0 1"),
+    # Every double step here can be taken en passant.
+    ("falcon", "4k5/pppppppppp/10/P1P1P1P1P1/10/10/10/4K5 b - - 0 1"),
+    ("falcon", "4k5/10/10/10/p1p1p1p1p1/10/PPPPPPPPPP/4K5 w - - 0 1"),
     ("falcon", "2f2k1f2/3n2p3/10/4F5/5f4/3N2F3/4PP4/5K4 b - - 0 1"),
     ("falcon-orthodox-castling", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R b KQkq - 0 1"),
     ("falcon-xboard", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPfP/R4K3R w KQkq - 0 1"),
@@ -48,7 +59,7 @@ STARTS = [(name, None) for name in VARIANTS] + [
 
 @dataclass(frozen=True)
 class Step:
-    verb: str                 # "lift", "place", "choose" or "engine" (the engine's move arrives)
+    verb: str   # "lift", "place", "choose", "engine" (its move arrives) or "wait" (between moves)
     square: int = -1
     piece: int = 0
     pause: float = 0.1        # seconds before this step
@@ -70,7 +81,11 @@ def played(draw: st.DrawFn) -> tuple[Game, list[Move]]:
         legal = pos.legal_moves()
         if not legal:
             break
-        move = draw(st.sampled_from(legal))
+        # Half the time a move whose handling is special, where there is
+        # one: random play alone seldom castles, takes en passant or promotes.
+        special = [m for m in legal if m.promotion or code_flag(pos.code_of(m)) != NORMAL
+                   or occupancy(pos) >> m.to_square & 1]
+        move = draw(st.sampled_from(special if special and draw(st.booleans()) else legal))
         moves.append(move)
         pos.push(move)
         probe = Game(game.variant, game.start_fen)
@@ -161,6 +176,10 @@ def handling(draw: st.DrawFn, pos: Position, code: int, by_engine: bool,
         steps.insert(at, Step("choose", piece=promo, pause=draw(short)))
         if at == landed + 1 and at + 1 < len(steps):
             steps[at + 1] = Step(steps[at + 1].verb, steps[at + 1].square, pause=draw(short))
+        event("promotion, chosen " + ("after the pawn landed" if at == landed + 1
+                                      else "with the pawn in hand"))
+    elif promo:
+        event("promotion, the default piece" if not by_engine else "promotion by the engine")
     return steps
 
 
@@ -243,6 +262,7 @@ def play_back(game: Game, moves: list[Move], data: st.DataObject,
         # never two in a row: nobody plays three moves in under a second.
         pause = data.draw(long if quick else pauses)
         quick = pause < CONFIG.settle
+        done.append(Step("wait", pause=pause))
         if not quick:
             avoid = 0
         now = run(rec, now, now + pause, lines)
