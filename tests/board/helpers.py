@@ -3,7 +3,29 @@
 from __future__ import annotations
 
 from boardctl.board import Event, Reconciler, ReconcilerConfig
-from boardctl.rules import Game, get_variant
+from boardctl.board.explain import footprint, occupancy
+from boardctl.rules import Game, Position, get_variant
+
+
+def twin_squares(pos: Position, code: int) -> int:
+    """Squares of the other moves that leave the same occupancy as ``code``
+    (all captures by one piece; castling f1j1 and the rook move j1g1).  They
+    differ only in which squares were handled: a piece lifted and put back
+    on a twin's square reads exactly like making that twin, so no property
+    generates such a nudge (no sensor could tell them apart)."""
+    pos.make(code)
+    after = occupancy(pos)
+    pos.unmake()
+    squares = 0
+    for other in pos.legal_codes():
+        if other == code:
+            continue
+        pos.make(other)
+        same = occupancy(pos) == after
+        pos.unmake()
+        if same:
+            squares |= footprint(pos, other)[0]
+    return squares
 
 
 class Table:

@@ -35,6 +35,8 @@ from boardctl.rules.moves import (
     code_to,
 )
 
+from .helpers import twin_squares
+
 CONFIG = ReconcilerConfig()
 LONGEST_WAIT = max(CONFIG.settle, CONFIG.grace, CONFIG.new_game_hold, CONFIG.promotion_wait)
 
@@ -94,23 +96,6 @@ def played(draw: st.DrawFn) -> tuple[Game, list[Move]]:
         if probe.outcome() is not None:
             break
     return game, moves
-
-
-def twin_squares(pos: Position, code: int) -> int:
-    """Squares of the other moves that leave the same occupancy as ``code``
-    (all captures by one piece; castling and a rook move): a piece lifted
-    and put back there reads exactly like making that twin."""
-    pos.make(code)
-    after = occupancy(pos)
-    pos.unmake()
-    squares = 0
-    for other in pos.legal_codes():
-        if other != code:
-            pos.make(other)
-            if occupancy(pos) == after:
-                squares |= footprint(pos, other)[0]
-            pos.unmake()
-    return squares
 
 
 @st.composite

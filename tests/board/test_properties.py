@@ -21,6 +21,8 @@ from boardctl.board.explain import footprint, occupancy
 from boardctl.rules import VARIANTS, Game, PieceType, Position
 from boardctl.rules.moves import CASTLE, EN_PASSANT
 
+from .helpers import twin_squares
+
 CONFIG = ReconcilerConfig()
 FAST = CONFIG.settle * 0.8   # longest pause that never lets a reading settle
 
@@ -104,24 +106,8 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
     # Nudges: an uninvolved piece knocked and set straight, quickly.
     if not slow:
         others = [s for s in pos.geometry.squares(occ & ~footprint(pos, code)[0])]
-        # Moves that end in the same occupancy (all captures by one piece;
-        # castling f1j1 and the rook move j1g1) differ only in which squares
-        # were handled.  Lifting and replacing a piece on a twin's square reads
-        # exactly like making the twin, so no such nudge is generated: no sensor
-        # could tell them apart.
-        pos.make(code)
-        after = occupancy(pos)
-        pos.unmake()
-        twin_squares = 0
-        for other in pos.legal_codes():
-            if other == code:
-                continue
-            pos.make(other)
-            same = occupancy(pos) == after
-            pos.unmake()
-            if same:
-                twin_squares |= footprint(pos, other)[0]
-        others = [s for s in others if not twin_squares >> s & 1]
+        twins = twin_squares(pos, code)
+        others = [s for s in others if not twins >> s & 1]
         for _ in range(draw(st.integers(0, 2))):
             if not others:
                 break
