@@ -8,12 +8,15 @@ DEBOUNCE_READS = 4            # a square changes after 4 equal reads: 7.5-10 ms
 READ_LIMIT = 256              # bytes taken from the host per step
 STATUS_BLINK_MS = 500
 REPL_ESCAPE = 0x03            # never sent by a host; a developer's Ctrl-C or mpremote
+_ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
 
 
 class Firmware:
     """step(now) scans once, reads what the host sent, answers and lights the
     LEDs.  It returns False when the host sent byte 0x03: the caller then
-    stops and returns to the REPL."""
+    stops and returns to the REPL.  A step in which nothing happens
+    allocates nothing: on the Pico every allocation brings the next garbage
+    collection closer, and a collection stops the scan for milliseconds."""
 
     def __init__(self, scanner, strip, serial, link, status=None):
         self.scanner = scanner
@@ -28,7 +31,7 @@ class Firmware:
         self.now = now
         self.scanner.scan()           # the link compares occupancies itself
         data = self.serial.read(READ_LIMIT, REPL_ESCAPE)
-        escape = data.find(bytes([REPL_ESCAPE]))
+        escape = data.find(_ESCAPE) if data else -1
         if escape >= 0:
             data = data[:escape]
         for command, value in self.link.feed(data, now):

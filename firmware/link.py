@@ -57,6 +57,8 @@ class DeviceLink:
     # -- receiving
 
     def feed(self, data, now):
+        if not data:
+            return ()                       # the usual step: no allocation
         requests = []
         for item in self._assembler.feed(data):
             if isinstance(item, str):
@@ -218,7 +220,9 @@ class DeviceLink:
                 self._last_snap = now
                 self._sent_occupancy = occupancy
                 self._send("SNAP", occupancy, now)
-        for entry in list(self._pending):
+        pending = self._pending
+        for i in range(len(pending) - 1, -1, -1):     # backwards: a retry may remove it
+            entry = pending[i]
             # HELLO is not retried: it is repeated above until acknowledged.
             if entry[1] != "HELLO" and now - entry[3] >= ACK_TIMEOUT_MS:
                 self._retry(entry, now)

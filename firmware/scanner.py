@@ -10,15 +10,23 @@
 # row that differ from its stable value.  Everything is per-rank small ints,
 # so a scan allocates nothing on MicroPython.
 
+import array
+
 
 class MatrixReader:
-    """port.read_row(rank) drives one rank and returns its files as bits."""
+    """port.read_row(rank) drives one rank and returns its files as bits;
+    a port that can read every rank at once has read_rows(rows), which the
+    reader then uses (hal.py's, at machine speed on the Pico)."""
 
     def __init__(self, port, ranks):
         self._port = port
         self._ranks = ranks
+        self._read_rows = getattr(port, "read_rows", None)
 
     def read(self, rows):
+        if self._read_rows is not None:
+            self._read_rows(rows)
+            return
         port = self._port
         for rank in range(self._ranks):
             rows[rank] = port.read_row(rank)
@@ -34,13 +42,23 @@ class ShiftRegReader:
         self._files = files
         self._ranks = ranks
         self._mask = (1 << files) - 1
+        self._last = None               # the chain's bytes at the last read
+        self._rows = [0] * ranks        # and the rows they made
 
     def read(self, rows):
-        number = int.from_bytes(self._port.read(), "big")
-        files = self._files
-        mask = self._mask
+        data = self._port.read()
+        cached = self._rows
+        if data != self._last:
+            # Only a change is unpacked: the chain as one number is a long
+            # integer, which MicroPython allocates.
+            self._last = bytes(data)
+            number = int.from_bytes(data, "big")
+            files = self._files
+            mask = self._mask
+            for rank in range(self._ranks):
+                cached[rank] = (number >> (rank * files)) & mask
         for rank in range(self._ranks):
-            rows[rank] = (number >> (rank * files)) & mask
+            rows[rank] = cached[rank]
 
 
 def _runs(cells, files, ranks):
@@ -86,9 +104,10 @@ class Scanner:
         self._runs = None if cells is None else _runs(cells, files, ranks)
         self._reads = reads
         self._invert = (1 << files) - 1 if active_low else 0
-        self._history = [[0] * ranks for _ in range(reads)]
+        # Arrays, not lists: compared in one call, and filled by hal.py's reader.
+        self._history = [array.array("I", [0] * ranks) for _ in range(reads)]
         self._slot = 0
-        self.stable = [0] * ranks
+        self.stable = array.array("I", [0] * ranks)
         self.scans = 0
         self._occupancy = 0
 
@@ -108,6 +127,11 @@ class Scanner:
         self._slot = (self._slot + 1) % self._reads
         self.scans += 1
         if self.scans < self._reads:
+            return False
+        if self.scans > self._reads and raw == self.stable:
+            # The usual scan: whatever the reads before, a square that reads
+            # its stable value now keeps it (all equal reads would include
+            # this one), so nothing can change.
             return False
         changed = False
         history = self._history
