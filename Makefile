@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean system-deps
+.PHONY: run test lint bench clean system-deps emulator-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,16 +21,16 @@ run: $(VENV)/.run-installed
 	$(BIN)/boardctl sim
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check boardctl tests bench scripts
+	$(BIN)/ruff check boardctl tests bench scripts emulator
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
 # Debian packages some tests use: chromium and chromium-driver (the web page's browser
-# tests), fairymax (the reference engine the XBoard client is tested against) and
-# shellcheck (the Pi installer's script).  As root (a fresh machine, CI) the missing
+# tests), fairymax (the reference engine the XBoard client is tested against),
+# shellcheck (the Pi installer's script) and Node.js with npm (the emulated Pico).  As root (a fresh machine, CI) the missing
 # ones are installed; otherwise the tests that need them skip and say why.
 SYSTEM_TOOLS := chromium:chromium chromedriver:chromium-driver /usr/games/fairymax:fairymax \
-	shellcheck:shellcheck
+	shellcheck:shellcheck node:nodejs npm:npm
 system-deps:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do tool=$${pair%%:*}; package=$${pair##*:}; \
 	  command -v $$tool >/dev/null 2>&1 || [ -x "$$tool" ] || missing="$$missing $$package"; \
@@ -43,11 +43,21 @@ system-deps:
 	  else echo "missing (not root):$$missing: the tests that need them will skip"; \
 	  fi; fi
 
-test: lint system-deps
+# The emulated Pico's runner needs rp2040js at the exact version its lockfile
+# names; without Node.js or the registry, its tests skip and say why.
+emulator/node_modules/.installed: emulator/package.json emulator/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  (cd emulator && npm ci --no-audit --no-fund --loglevel=error) && touch $@ \
+	  || echo "npm ci failed in emulator/: the emulated-Pico tests will skip"; \
+	else echo "no npm: the emulated-Pico tests will skip"; fi
+
+emulator-deps: system-deps emulator/node_modules/.installed
+
+test: lint system-deps emulator-deps
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/perft.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache emulator/node_modules

@@ -1,0 +1,403 @@
+// The firmware's Pico, emulated: MicroPython on rp2040js, with the board's
+// sensors, its WS2812 chain and its USB port wired to the test harness.
+//
+//   node pico.mjs --bootrom B --firmware F --fs IMAGE [--port 0]
+//
+// * USB: the CDC serial port is bridged to a TCP server on 127.0.0.1 (the
+//   port is announced on stdout); a client is a host with the port open
+//   (DTR set), its leaving is the port closed.
+// * Control: one JSON command per line on stdin; events, one JSON object per
+//   line on stdout (see harness.py for both).
+// * Time is the emulated chip's: every event carries the simulated time in
+//   nanoseconds, and "t" events report it as it advances.
+//
+// Stock rp2040js steps the PIO on a host timer, unrelated to the CPU's
+// clock; here the PIO is stepped between CPU instructions until its state
+// machine's cycles catch up with the simulated time at the divider's rate,
+// so the WS2812 waveform has the timing a real chip gives it.
+
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
+
+const FLASH_FS_OFFSET = 0xa0000; // where MicroPython's rp2 port keeps its littlefs
+const CDC_FIFO = 512; // the emulated CDC's receive FIFO: never overfill it
+const CHUNK_INSTRUCTIONS = 20000; // CPU instructions between looks at the outside
+const TIME_EVENT_NS = 1e6; // report the time at least every simulated millisecond
+const LATCH_NS = 50000; // WS2812: low this long ends a frame
+
+function argument(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at < 0) {
+    if (fallback === undefined) throw new Error(`--${name} is required`);
+    return fallback;
+  }
+  return process.argv[at + 1];
+}
+
+const bootromBytes = readFileSync(argument('bootrom'));
+const bootrom = new Uint32Array(bootromBytes.buffer, bootromBytes.byteOffset, bootromBytes.length / 4);
+const firmware = readFileSync(argument('firmware'));
+const filesystem = readFileSync(argument('fs'));
+const ledPin = Number(argument('led-pin', '22'));
+
+function emit(event) {
+  event.ns = Math.round(mcu ? mcu.clock.nanos + clockBase : 0);
+  process.stdout.write(JSON.stringify(event) + '\n');
+}
+
+// ---- the chip --------------------------------------------------------------
+
+let mcu = null;
+let cdc = null;
+let clockBase = 0; // simulated time before the last reset: time never goes back
+let flash = null; // the flash as the chip left it, kept across resets
+let usbReady = false;
+
+function boot() {
+  const previous = mcu;
+  if (previous) {
+    clockBase += previous.clock.nanos;
+    flash = previous.flash.slice();
+  }
+  mcu = new RP2040();
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.loadBootrom(bootrom); // clears the flash
+  if (flash) {
+    mcu.flash.set(flash);
+  } else {
+    mcu.flash.set(firmware, 0);
+    mcu.flash.set(filesystem, FLASH_FS_OFFSET);
+  }
+  mcu.core.PC = 0x10000000;
+  // The PIO is stepped by run() below, never by its own timer.
+  for (const pio of mcu.pio) pio.run = () => {};
+  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+    pendingReset = true;
+  };
+  wireUsb();
+  wireSensors();
+  wireLeds();
+  pio = { ns: 0, carry: 0 };
+}
+
+// ---- USB: the CDC port bridged to one TCP client ------------------------------
+
+let client = null;
+const damage = { lines: 0, column: 0, done: 0 }; // device lines still to spoil
+let fromHost = []; // bytes the host sent, not yet given to the CDC
+
+function wireUsb() {
+  usbReady = false;
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onDeviceConnected = () => {
+    usbReady = true;
+    if (!client) cdc.cdcSetControlLineState(0); // nobody has the port open
+    emit({ ev: 'usb', enumerated: true });
+  };
+  cdc.onSerialData = (data) => {
+    if (!client) return;
+    const bytes = Buffer.from(data);
+    for (let i = 0; i < bytes.length && damage.lines > 0; i++) {
+      // Spoil one byte in the middle of each of the next lines, as a bad cable does.
+      damage.column += 1;
+      if (bytes[i] === 0x0a) damage.column = 0;
+      else if (damage.column === 12) {
+        bytes[i] ^= 0x20;
+        damage.lines -= 1;
+        damage.done += 1;
+      }
+    }
+    client.write(bytes);
+    if (process.env.PICO_TRACE) emit({ ev: 'tx', text: bytes.toString('latin1') });
+  };
+}
+
+const server = createServer((socket) => {
+  if (client) {
+    socket.destroy(); // a serial port has one owner
+    return;
+  }
+  client = socket;
+  socket.setNoDelay(true);
+  fromHost = [];
+  if (usbReady) cdc.cdcSetControlLineState(); // DTR and RTS, as pyserial sets them
+  emit({ ev: 'host', open: true });
+  socket.on('data', (data) => {
+    for (const byte of data) fromHost.push(byte);
+    if (process.env.PICO_TRACE) emit({ ev: 'rx', text: data.toString('latin1') });
+  });
+  const gone = () => {
+    if (client !== socket) return;
+    client = null;
+    fromHost = [];
+    if (usbReady) cdc.cdcSetControlLineState(0);
+    emit({ ev: 'host', open: false });
+  };
+  socket.on('close', gone);
+  socket.on('error', gone);
+});
+
+function feedUsb() {
+  if (!usbReady || fromHost.length === 0) return;
+  const room = CDC_FIFO - cdc.txFIFO.itemCount;
+  const take = fromHost.splice(0, Math.max(0, room));
+  for (const byte of take) cdc.sendSerialByte(byte);
+}
+
+function unplug() {
+  // The cable pulled: the host's port fails, and the device loses its host.
+  if (client) client.destroy();
+}
+
+// ---- sensors -------------------------------------------------------------------
+
+// matrix: {rows: [gpio], cols: [gpio], closed: Set("row,col")}, rows driven high
+// one at a time, columns read with pull-downs; shiftreg: {load, spi, bytes}.
+let sensors = null;
+let pendingSensorChanges = []; // [{at, closed|bytes}], applied in simulated time
+
+function wireSensors() {
+  if (!sensors) return;
+  if (sensors.kind === 'matrix') {
+    for (const row of sensors.rows) {
+      mcu.gpio[row].addListener(() => refreshColumns());
+    }
+    refreshColumns();
+  } else {
+    // 74HC165: SH/LD low latches the inputs; SPI then clocks them out byte by byte.
+    let latched = [];
+    let next = 0;
+    mcu.gpio[sensors.load].addListener((state) => {
+      if (mcu.gpio[sensors.load].outputValue === false) {
+        latched = sensors.bytes.slice();
+        next = 0;
+      }
+    });
+    const spi = mcu.spi[sensors.spi];
+    spi.onTransmit = () => {
+      const value = next < latched.length ? latched[next] : sensors.serialIn;
+      next += 1;
+      spi.completeTransmit(value);
+    };
+  }
+}
+
+function refreshColumns() {
+  if (!sensors || sensors.kind !== 'matrix') return;
+  const high = new Set();
+  for (const row of sensors.rows) {
+    const pin = mcu.gpio[row];
+    if (pin.outputEnable && pin.outputValue) high.add(row);
+  }
+  for (const col of sensors.cols) {
+    let level = false;
+    for (const row of high) {
+      if (sensors.closed.has(`${row},${col}`)) level = true;
+    }
+    mcu.gpio[col].setInputValue(level);
+  }
+}
+
+function applySensors(change) {
+  if (sensors.kind === 'matrix') {
+    sensors.closed = new Set(change.closed.map(([row, col]) => `${row},${col}`));
+    refreshColumns();
+  } else {
+    sensors.bytes = change.bytes.slice();
+  }
+}
+
+function applyDueSensorChanges() {
+  const now = mcu.clock.nanos + clockBase;
+  while (pendingSensorChanges.length && pendingSensorChanges[0].at <= now) {
+    const change = pendingSensorChanges.shift();
+    applySensors(change);
+    if (change.tag !== undefined) emit({ ev: 'applied', tag: change.tag });
+  }
+}
+
+// ---- the WS2812 line ---------------------------------------------------------
+
+let pio = { ns: 0, carry: 0 }; // the LED state machine's own time
+let line = null; // the frame being received
+
+function wireLeds() {
+  line = { bits: [], highs: [], periods: [], rise: null, fall: null, level: false };
+  mcu.gpio[ledPin].addListener(() => {
+    const level = mcu.gpio[ledPin].outputValue;
+    if (level === line.level) return;
+    line.level = level;
+    const t = pio.ns + clockBase;
+    if (level) {
+      if (line.fall !== null && t - line.fall >= LATCH_NS) endFrame();
+      if (line.rise !== null && line.bits.length) line.periods.push(t - line.rise);
+      line.rise = t;
+      if (line.bits.length === 0) line.start = t;
+    } else if (line.rise !== null) {
+      const high = t - line.rise;
+      line.highs.push(high);
+      line.bits.push(high > 562 ? 1 : 0); // halfway between a '0' (250 ns) and a '1' (875 ns)
+      line.fall = t;
+    }
+  });
+}
+
+function endFrame() {
+  const { bits, highs, periods } = line;
+  if (bits.length) {
+    const words = [];
+    for (let i = 0; i + 24 <= bits.length; i += 24) {
+      let word = 0;
+      for (let b = 0; b < 24; b++) word = word * 2 + bits[i + b];
+      words.push(word);
+    }
+    const zero = highs.filter((_, i) => bits[i] === 0);
+    const one = highs.filter((_, i) => bits[i] === 1);
+    const range = (list) => (list.length ? [Math.min(...list), Math.max(...list)] : null);
+    emit({
+      ev: 'frame',
+      words,
+      bits: bits.length,
+      start: line.start,
+      end: line.fall,
+      zero_high: range(zero),
+      one_high: range(one),
+      period: range(periods),
+    });
+  }
+  line.bits = [];
+  line.highs = [];
+  line.periods = [];
+  line.rise = null;
+}
+
+function stepPio(untilNs) {
+  // Step PIO0 until the LED machine's time reaches the CPU's.
+  const machine = mcu.pio[0].machines[0];
+  if (!machine.enabled) {
+    pio.ns = untilNs;
+    return;
+  }
+  const divider = machine.clockDivInt + machine.clockDivFrac / 256;
+  const cycleNs = (1e9 / mcu.clkSys) * divider;
+  if (machine.waiting && machine.txFIFO.empty) {
+    pio.ns = untilNs; // stalled on an empty FIFO: only the CPU can end that
+  }
+  while (pio.ns < untilNs) {
+    const before = machine.cycles;
+    mcu.pio[0].step();
+    const spent = machine.cycles - before;
+    if (spent <= 0) {
+      // Stalled (an empty FIFO): nothing happens on the line until the CPU acts.
+      pio.ns = untilNs;
+      break;
+    }
+    pio.ns += spent * cycleNs;
+  }
+  if (line.fall !== null && line.bits.length && !line.level && pio.ns + clockBase - line.fall >= LATCH_NS) {
+    endFrame();
+  }
+}
+
+// ---- running -------------------------------------------------------------------
+
+let pendingReset = false;
+const stats = { irq: {}, instructions: 0, idleNs: 0, started: Date.now() };
+let lastTimeEvent = 0;
+
+function run() {
+  if (pendingReset) {
+    pendingReset = false;
+    unplug();
+    boot();
+    emit({ ev: 'reset' });
+  }
+  feedUsb();
+  const { clock, core } = mcu;
+  const cycleNs = 1e9 / mcu.clkSys;
+  for (let i = 0; i < CHUNK_INSTRUCTIONS; i++) {
+    if (core.waiting) {
+      const skip = clock.nanosToNextAlarm;
+      const until = pendingSensorChanges.length
+        ? Math.min(skip, pendingSensorChanges[0].at - clockBase - clock.nanos)
+        : skip;
+      clock.tick(Math.max(until, 0));
+      i += until / cycleNs;
+      stats.idleNs += until;
+    } else {
+      clock.tick(core.executeInstruction() * cycleNs);
+      stats.instructions += 1;
+      if (core.IPSR) stats.irq[core.IPSR] = (stats.irq[core.IPSR] || 0) + 1;
+    }
+    if (pio.ns < clock.nanos) stepPio(clock.nanos);
+    if (pendingSensorChanges.length) applyDueSensorChanges();
+  }
+  const now = clock.nanos + clockBase;
+  if (now - lastTimeEvent >= TIME_EVENT_NS) {
+    lastTimeEvent = now;
+    emit({ ev: 't' });
+  }
+  setImmediate(run);
+}
+
+// ---- commands ------------------------------------------------------------------
+
+function command(message) {
+  const now = mcu.clock.nanos + clockBase;
+  switch (message.cmd) {
+    case 'matrix':
+      sensors = { kind: 'matrix', rows: message.rows, cols: message.cols, closed: new Set() };
+      wireSensors();
+      break;
+    case 'shiftreg':
+      sensors = { kind: 'shiftreg', load: message.load, spi: message.spi, bytes: message.bytes, serialIn: message.serial_in };
+      wireSensors();
+      break;
+    case 'sensors': {
+      // Changes at simulated times (absolute ns, or after the current time).
+      for (const change of message.changes) {
+        const at = change.at !== undefined ? change.at : now + (change.after || 0);
+        pendingSensorChanges.push({ ...change, at });
+      }
+      pendingSensorChanges.sort((a, b) => a.at - b.at);
+      applyDueSensorChanges();
+      break;
+    }
+    case 'stats':
+      emit({ ev: 'stats', irq: stats.irq, clk: mcu.clkSys, instructions: stats.instructions, idle_ns: stats.idleNs, wall_ms: Date.now() - stats.started });
+      break;
+    case 'inject':
+      // Bytes as if the host had sent them (damaged lines, noise).
+      for (const byte of Buffer.from(message.data, 'base64')) fromHost.push(byte);
+      break;
+    case 'damage':
+      damage.lines += message.lines;
+      break;
+    case 'unplug':
+      unplug();
+      break;
+    case 'reset':
+      pendingReset = true;
+      break;
+    case 'quit':
+      process.exit(0);
+      break;
+    default:
+      emit({ ev: 'error', message: `unknown command ${message.cmd}` });
+      return;
+  }
+  if (message.id !== undefined) emit({ ev: 'done', id: message.id });
+}
+
+boot();
+server.listen(Number(argument('port', '0')), '127.0.0.1', () => {
+  emit({ ev: 'ready', port: server.address().port });
+  const input = createInterface({ input: process.stdin });
+  input.on('line', (text) => {
+    if (text.trim()) command(JSON.parse(text));
+  });
+  input.on('close', () => process.exit(0));
+  setImmediate(run);
+});

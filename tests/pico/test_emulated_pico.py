@@ -1,0 +1,220 @@
+"""The firmware on an emulated Pico (MicroPython v1.28 on rp2040js), driven by
+the real host: for the 8 x 10 matrix board, the 74HC165 board and the hex
+board, what the sensors read, what the LED line carries, and what the link
+does when the cable, the device or the line misbehaves (issue 22).
+
+Each board boots once for the module; the tests run on it in order, each
+leaving the board empty and the host connected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from .rig import Rig, bits, harness
+
+REASON = harness.missing()
+if REASON is not None:
+    pytest.skip(REASON, allow_module_level=True)
+
+BOARDS = harness.boards()
+
+# WS2812B-V5 datasheet (Worldsemi): T0H 220-380 ns, T1H 580-1000 ns, a bit
+# 1.25 us nominal (T0L/T1L 580-1000 ns / 580 ns-1 us), reset low >= 280 us in
+# V5, > 50 us in the original WS2812B.
+T0H = (220, 380)
+T1H = (580, 1000)
+BIT_PERIOD = (1100, 1400)
+
+
+@pytest.fixture(scope="module", params=sorted(BOARDS), ids=sorted(BOARDS))
+def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
+    rig = Rig.start(BOARDS[request.param])
+    try:
+        rig.connect(limit=6.0)
+        yield rig
+    finally:
+        rig.close()
+
+
+def test_it_boots_says_hello_and_sends_the_board(rig: Rig) -> None:
+    hello = rig.host.device
+    assert hello is not None
+    if rig.board.hex:
+        assert hello.board == "hex121" and hello.leds == 121
+    else:
+        assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
+    assert rig.readings[0][1] == 0                    # nothing on the board
+
+
+def test_every_square_reads_on_its_own(rig: Rig, request: pytest.FixtureRequest) -> None:
+    if rig.board.hex:
+        # Known, not yet fixed (issue 22): the host repeats the palette and the
+        # LED frame every 5 s, and the hex board's Pico still spends some
+        # 40 ms of Python on the two lines and the 121-LED write; a piece
+        # that stays 50 ms on a square while that happens is missed.
+        request.applymarker(pytest.mark.xfail(
+            strict=False, reason="the hex board's scan stalls on the host's LED refresh"))
+    # A piece walked across the board: each square closes as the one before
+    # opens, 50 ms apart, faster than any hand (the debounce needs 7.5-10 ms,
+    # a SNAP 20 ms after the one before, and the host's ACK costs the Pico a
+    # few ms of Python).
+    squares = range(rig.board.squares)
+    dwell = 0.05
+    rig.place([(dwell * (i + 1), {sq}) for i, sq in enumerate(squares)]
+              + [(dwell * (len(squares) + 1), set())])
+    start = len(rig.readings)
+    rig.pump(dwell * (len(squares) + 2) + 0.1)
+    seen = [occ for _, occ in rig.readings[start:]]
+    assert seen == [1 << sq for sq in squares] + [0], [
+        (round(t, 4), [sq for sq in range(rig.board.squares) if occ >> sq & 1])
+        for t, occ in rig.readings[start:]]
+
+
+def test_several_squares_and_a_whole_rank_at_once(rig: Rig) -> None:
+    n = rig.board.squares
+    rank = set(range(10, 20)) if not rig.board.hex else set(range(66, 78))   # rank 2; hex rank 8
+    scattered = {0, 7, n // 2, n - 1}
+    # More than a hand's four squares at once is held by the host until the
+    # device's next snapshot confirms it (PROTOCOL.md): a heartbeat, 1 s.
+    for closed, wait in ((rank, 1.5), (rank | scattered, 0.3), (set(), 1.5)):
+        start = len(rig.readings)
+        rig.place([(0.0, closed)])
+        assert rig.settle(bits(closed), wait), (sorted(closed), rig.latest())
+        rig.pump(0.03)
+        # Everything changes at once: one reading, nothing in between.
+        assert [occ for _, occ in rig.readings[start:]] == [bits(closed)]
+
+
+def test_bounces_shorter_than_the_debounce_are_never_read(rig: Rig) -> None:
+    sq = rig.board.squares // 3
+    changes: list[tuple[float, set[int]]] = []
+    t = 0.01
+    for _ in range(8):                      # 3 ms closed, 20 ms open: never 4 equal reads
+        changes += [(t, {sq}), (t + 0.003, set())]
+        t += 0.023
+    for k in range(20):                     # then chatter every 2 ms and settle closed
+        changes.append((t + 0.002 * k, {sq} if k % 2 else set()))
+    t += 0.04
+    changes.append((t, {sq}))
+    start = len(rig.readings)
+    rig.place(changes)
+    rig.pump(t + 0.05)
+    assert [occ for _, occ in rig.readings[start:]] == [1 << sq]
+    rig.place([(0.0, set())])
+    assert rig.settle(0)
+
+
+def frame_after(rig: Rig, since: int, words: list[int], limit: float = 1.0) -> harness.Frame:
+    """The first LED frame after `since` frames that carries `words`."""
+    found: list[harness.Frame] = []
+
+    def shown() -> bool:
+        found[:] = [f for f in rig.pico.frames[since:] if list(f.words) == words]
+        return bool(found)
+
+    assert rig.pump(limit, until=shown), [f.words for f in rig.pico.frames[since:]][-1:]
+    return found[0]
+
+
+def expected_words(rig: Rig, colours: dict[int, tuple[int, int, int]]) -> list[int]:
+    """The chain's words: each lit square's LED at its place in the chain,
+    GRB, every channel capped at the board's brightness cap."""
+    words = [0] * rig.board.squares
+    cap = rig.board.max_level
+    for sq, (r, g, b) in colours.items():
+        words[rig.board.led_position[sq]] = (g * cap // 255) << 16 | (r * cap // 255) << 8 \
+            | (b * cap // 255)
+    return words
+
+
+def test_led_frames_carry_colour_cap_and_chain_order_with_ws2812_timing(rig: Rig) -> None:
+    n = rig.board.squares
+    colours = {0: (255, 0, 0), 1: (0, 255, 0), 11: (0, 0, 255), n - 1: (255, 255, 255),
+               n // 2: (255, 200, 0)}
+    since = len(rig.pico.frames)
+    rig.show(colours)
+    frame = frame_after(rig, since, expected_words(rig, colours))
+    assert frame.bits == 24 * n
+    assert frame.zero_high is not None and frame.one_high is not None
+    assert T0H[0] <= frame.zero_high[0] and frame.zero_high[1] <= T0H[1]
+    assert T1H[0] <= frame.one_high[0] and frame.one_high[1] <= T1H[1]
+    assert frame.period is not None
+    assert BIT_PERIOD[0] <= frame.period[0] and frame.period[1] <= BIT_PERIOD[1]
+    # Every square on its own place in the chain: walk a light along the board.
+    for sq in range(0, n, 7):
+        since = len(rig.pico.frames)
+        rig.show({sq: (0, 0, 255)})
+        frame_after(rig, since, expected_words(rig, {sq: (0, 0, 255)}))
+
+
+def test_the_leds_go_dark_when_the_host_goes_silent_and_come_back_with_it(rig: Rig) -> None:
+    if rig.board.name != "matrix":
+        # The same code (app.py) on every board, and 3 s of silence cost
+        # some 20 s of emulation: once is enough.
+        pytest.skip("host presence is the same on every board: run on the matrix board")
+    colours = {5: (255, 0, 0)}
+    since = len(rig.pico.frames)
+    rig.show(colours)
+    frame_after(rig, since, expected_words(rig, colours))
+    since = len(rig.pico.frames)
+    rig.pico.sleep(3.3)                     # the host reads nothing, sends nothing
+    dark = [f for f in rig.pico.frames[since:] if not any(f.words)]
+    assert dark, "the board stayed lit with nobody listening"
+    assert dark[0].start - rig.pico.frames[since - 1].end >= 2.9e9     # not before 3 s
+    since = len(rig.pico.frames)
+    frame_after(rig, since, expected_words(rig, colours), limit=1.5)
+    rig.show({})
+
+
+def test_a_damaged_line_either_way_is_counted_and_never_read(rig: Rig) -> None:
+    rig.host.request_device_counters()
+    rig.pump(0.3, until=lambda: bool(rig.host.device_counters))
+    before = dict(rig.host.device_counters)
+    dropped_before = sum(rig.host.dropped.values())
+    # Host to device: a line with a bad check, noise, a truncated line.
+    rig.pico.command("inject", data=harness.b64(b"$07 LED 0000*DEADBEEF\n~~~\n$08 LE\n"))
+    rig.pump(0.1)
+    # Device to host: spoil the next five lines while a piece moves.
+    rig.pico.command("damage", lines=5)
+    start = len(rig.readings)
+    truth = [set(), {3}, {3, 4}, {4}, set()]
+    rig.place([(0.05 * (i + 1), closed) for i, closed in enumerate(truth)])
+    rig.pump(0.5)
+    seen = [occ for _, occ in rig.readings[start:]]
+    assert all(occ in {bits(c) for c in truth} for occ in seen), seen
+    assert rig.settle(0)
+    assert sum(rig.host.dropped.values()) > dropped_before
+    rig.host.request_device_counters()
+    rig.pump(0.5, until=lambda: rig.host.device_counters.get("CRC", 0) > before.get("CRC", 0))
+    after = rig.host.device_counters
+    assert after["CRC"] > before.get("CRC", 0)
+    assert after["NOISE"] + after["TRUNC"] > before.get("NOISE", 0) + before.get("TRUNC", 0)
+
+
+def test_unplugged_and_reset_it_comes_back_with_the_board_as_it_is(rig: Rig) -> None:
+    closed = {2, 9}
+    rig.place([(0.0, closed)])
+    assert rig.settle(bits(closed))
+    colours = {2: (0, 255, 0)}
+    rig.show(colours)
+    rig.pico.command("unplug")
+    rig.place([(0.05, closed | {40})])      # moved while the cable was out
+    start = len(rig.readings)
+    assert rig.pump(3.0, until=lambda: rig.latest() == bits(closed | {40})
+                    and rig.host.status.value == "up")
+    assert all(occ == bits(closed | {40}) for _, occ in rig.readings[start:])
+    since = len(rig.pico.frames)
+    frame_after(rig, since, expected_words(rig, colours), limit=1.0)
+    # A reset: the chip starts afresh (MicroPython boots again).
+    rig.pico.command("reset")
+    rig.place([(0.05, closed)])
+    start = len(rig.readings)
+    assert rig.pump(6.0, until=lambda: rig.latest() == bits(closed)
+                    and rig.host.status.value == "up")
+    assert all(occ in (bits(closed), bits(closed | {40})) for _, occ in rig.readings[start:])
+    rig.show({})
+    rig.place([(0.0, set())])
+    assert rig.settle(0)
