@@ -55,7 +55,11 @@ class Rig:
     def pump(self, seconds: float, *, until: Callable[[], bool] | None = None) -> bool:
         """Run the host for `seconds` of simulated time, or until `until()`."""
         end = self.now() + seconds
+        # Bounded in wall time too: an emulator whose clock stopped fails the test.
+        deadline = time.monotonic() + 30 + 40 * seconds       # the emulator runs at 0.06-0.3x
         while self.now() < end:
+            if time.monotonic() > deadline:
+                raise harness.EmulatorError(f"simulated time stuck at {self.now():.3f} s")
             reading = self.host.read(self.now())
             if reading is not None:
                 self.readings.append((self.now(), reading.occupancy))
