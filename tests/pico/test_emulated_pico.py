@@ -58,11 +58,11 @@ def test_every_square_reads_on_its_own(rig: Rig, request: pytest.FixtureRequest)
         request.applymarker(pytest.mark.xfail(
             strict=False, reason="the hex board's scan stalls on the host's LED refresh"))
     # A piece walked across the board: each square closes as the one before
-    # opens, 50 ms apart, faster than any hand (the debounce needs 7.5-10 ms,
-    # a SNAP 20 ms after the one before, and the host's ACK costs the Pico a
-    # few ms of Python).
+    # opens, 80 ms apart, faster than any hand (the debounce needs 7.5-10 ms,
+    # a SNAP 20 ms after the one before; the host's ACK and its LED refresh
+    # every 5 s hold the 8 x 10 board's scan up to some 25 ms).
     squares = range(rig.board.squares)
-    dwell = 0.05
+    dwell = 0.05 if rig.board.hex else 0.08
     rig.place([(dwell * (i + 1), {sq}) for i, sq in enumerate(squares)]
               + [(dwell * (len(squares) + 1), set())])
     start = len(rig.readings)
