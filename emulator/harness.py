@@ -289,44 +289,30 @@ class Board:
         return {key: self.contacts(closed), "after": round(after * 1e9)}
 
 
-def _serpentine(count: int, width: int, serpentine: bool, along: str, first: str) -> list[int]:
-    """Chain position of each square's LED, from the [leds] section's words:
-    lines along ranks or files, from the corner `first`, every other line
-    reversed when serpentine."""
-    height = count // width
-    out = []
-    for sq in range(count):
-        rank, file = divmod(sq, width)
-        if first[0] == "j":
-            file = width - 1 - file
-        if first[1] == "8":
-            rank = height - 1 - rank
-        line, step, length = (rank, file, width) if along == "ranks" else (file, rank, height)
-        if serpentine and line % 2 == 1:
-            step = length - 1 - step
-        out.append(line * length + step)
-    return out
-
-
 def boards() -> dict[str, Board]:
     """The three boards of the firmware: the 8 x 10 matrix, the 8 x 10
     74HC165 chain and the hex board's 12 x 12 matrix."""
     from boardctl.hw.hexpins import default_hex_pinout
+    from boardctl.hw.leds import LedMap
     from boardctl.hw.pins import default_pinout
+
+    def chain(layout: object, squares: int) -> tuple[int, ...]:
+        # The host's reading of [leds], not the firmware's: an oracle of its own.
+        leds = LedMap(layout)  # type: ignore[arg-type]
+        return tuple(leds.index(*leds.points(sq)[0]) for sq in range(squares))
 
     pinout = default_pinout()
     pico = pinout.pico
-    leds = _serpentine(pinout.leds.count, 10, pinout.leds.order == "serpentine",
-                       pinout.leds.along, pinout.leds.first)
+    leds = chain(pinout.leds, 80)
     level = round(pinout.leds.brightness_cap * 255)      # what pins.py says as LED_MAX_LEVEL
     crossings = tuple((pico.rows[sq // 10], pico.columns[sq % 10]) for sq in range(80))
     matrix = Board("matrix", 80, firmware_files(), "matrix", crossings, pico.rows,
-                   pico.columns, led_position=tuple(leds), max_level=level)
+                   pico.columns, led_position=leds, max_level=level)
     sr = pico.shiftreg
     shiftreg = Board("shiftreg", 80,
                      firmware_files(pins_source(SENSOR="shiftreg", SENSOR_ACTIVE_LOW=True)),
                      "shiftreg", (), (), (), load=sr.load, spi=sr.spi_bus, chain_bytes=10,
-                     led_position=tuple(leds), max_level=level)
+                     led_position=leds, max_level=level)
     hexp = default_hex_pinout()
     width = len(hexp.matrix.columns)
     hex_rows = hexp.pico.rows
@@ -335,11 +321,10 @@ def boards() -> dict[str, Board]:
     for cell in range(hexp.cells):
         row, column = divmod(hexp.matrix.crossings.index(cell), width)
         hex_crossings.append((hex_rows[row], hex_cols[column]))
-    chain = hexp.leds.chain
     hexboard = Board("hex", hexp.cells,
                      firmware_files(pins_source(BOARD="hex121"), extra=("hexboard.py",)),
                      "matrix", tuple(hex_crossings), hex_rows, hex_cols,
-                     led_position=tuple(chain.index(cell) for cell in range(hexp.cells)),
+                     led_position=chain(hexp.leds, hexp.cells),
                      max_level=level, hex=True)
     return {board.name: board for board in (matrix, shiftreg, hexboard)}
 

@@ -276,15 +276,15 @@ function endFrame() {
 function stepPio(untilNs) {
   // Step PIO0 until the LED machine's time reaches the CPU's.
   const machine = mcu.pio[0].machines[0];
-  if (!machine.enabled) {
+  if (!machine.enabled || (machine.waiting && machine.txFIFO.empty)) {
+    // Off, or stalled on an empty FIFO (most of the time): only the CPU can
+    // change that, so the machine's time just follows the CPU's.
     pio.ns = untilNs;
+    if (line.bits.length) endFrameAfterLatch();
     return;
   }
   const divider = machine.clockDivInt + machine.clockDivFrac / 256;
   const cycleNs = (1e9 / mcu.clkSys) * divider;
-  if (machine.waiting && machine.txFIFO.empty) {
-    pio.ns = untilNs; // stalled on an empty FIFO: only the CPU can end that
-  }
   while (pio.ns < untilNs) {
     const before = machine.cycles;
     mcu.pio[0].step();
@@ -296,15 +296,17 @@ function stepPio(untilNs) {
     }
     pio.ns += spent * cycleNs;
   }
-  if (line.fall !== null && line.bits.length && !line.level && pio.ns + clockBase - line.fall >= LATCH_NS) {
-    endFrame();
-  }
+  if (line.bits.length) endFrameAfterLatch();
+}
+
+function endFrameAfterLatch() {
+  if (line.fall !== null && !line.level && pio.ns + clockBase - line.fall >= LATCH_NS) endFrame();
 }
 
 // ---- running -------------------------------------------------------------------
 
 let pendingReset = false;
-const stats = { irq: {}, instructions: 0, idleNs: 0, started: Date.now() };
+const stats = { instructions: 0, idleNs: 0, started: Date.now() };
 let lastTimeEvent = 0;
 
 function run() {
@@ -329,7 +331,6 @@ function run() {
     } else {
       clock.tick(core.executeInstruction() * cycleNs);
       stats.instructions += 1;
-      if (core.IPSR) stats.irq[core.IPSR] = (stats.irq[core.IPSR] || 0) + 1;
     }
     if (pio.ns < clock.nanos) stepPio(clock.nanos);
     if (pendingSensorChanges.length) applyDueSensorChanges();
@@ -366,7 +367,7 @@ function command(message) {
       break;
     }
     case 'stats':
-      emit({ ev: 'stats', irq: stats.irq, clk: mcu.clkSys, instructions: stats.instructions, idle_ns: stats.idleNs, wall_ms: Date.now() - stats.started });
+      emit({ ev: 'stats', clk: mcu.clkSys, instructions: stats.instructions, idle_ns: stats.idleNs, wall_ms: Date.now() - stats.started });
       break;
     case 'inject':
       // Bytes as if the host had sent them (damaged lines, noise).

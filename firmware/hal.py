@@ -74,22 +74,19 @@ class MatrixPort:
         consecutive = list(file_pins) == list(range(first, first + len(file_pins)))
         self._shift = first if consecutive else None
         self._mask = (1 << len(file_pins)) - 1
-        # For _read_matrix: rank count, file shift, file mask, settle time,
-        # then each rank's GPIO bit.
-        self._plan = None
         if consecutive and _read_matrix is not None:
+            # For _read_matrix: rank count, file shift, file mask, settle
+            # time, then each rank's GPIO bit.  Only such a port offers
+            # read_rows; scanner.MatrixReader reads the others rank by rank.
             self._plan = array.array("I", [len(rank_pins), first, self._mask, settle_us]
                                      + [1 << n for n in rank_pins])
+            self.read_rows = self._read_rows
 
-    def read_rows(self, rows):
+    def _read_rows(self, rows):
         """Every rank into rows (an array of "I"), at machine speed: a rank
         read through Pin objects costs some 170 us of Python on the Pico,
         which made a scan of the 8 x 10 board miss its 2.5 ms period."""
-        if self._plan is None:
-            for rank in range(len(self._ranks)):
-                rows[rank] = self.read_row(rank)
-        else:
-            _read_matrix(self._plan, rows)
+        _read_matrix(self._plan, rows)
 
     def read_row(self, rank):
         pin = self._ranks[rank]
