@@ -22,7 +22,6 @@ import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 
 const FLASH_FS_OFFSET = 0xa0000; // where MicroPython's rp2 port keeps its littlefs
-const CDC_FIFO = 512; // the emulated CDC's receive FIFO: never overfill it
 const CHUNK_INSTRUCTIONS = 20000; // CPU instructions between looks at the outside
 const TIME_EVENT_NS = 1e6; // report the time at least every simulated millisecond
 const LATCH_NS = 50000; // WS2812: low this long ends a frame
@@ -87,6 +86,7 @@ function boot() {
 let client = null;
 const damage = { lines: 0, column: 0, done: 0 }; // device lines still to spoil
 let fromHost = []; // bytes the host sent, not yet given to the CDC
+let outArmed = null; // the size of the OUT buffer the device has armed, if any
 
 function wireUsb() {
   usbReady = false;
@@ -95,6 +95,17 @@ function wireUsb() {
     usbReady = true;
     if (!client) cdc.cdcSetControlLineState(0); // nobody has the port open
     emit({ ev: 'usb', enumerated: true });
+  };
+  // Stock USBCDC answers every OUT buffer the device arms at once, with
+  // zero bytes when the host has nothing to send: the device re-arms, and
+  // the USB interrupt fires some 35,000 times a simulated second, so the
+  // chip never sleeps (a real host NAKs until it has data).  Here an armed
+  // buffer waits for the host's bytes.
+  outArmed = null;
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint !== cdc.outEndpoint) return;
+    outArmed = size;
+    feedUsb();
   };
   cdc.onSerialData = (data) => {
     if (!client) return;
@@ -140,10 +151,10 @@ const server = createServer((socket) => {
 });
 
 function feedUsb() {
-  if (!usbReady || fromHost.length === 0) return;
-  const room = CDC_FIFO - cdc.txFIFO.itemCount;
-  const take = fromHost.splice(0, Math.max(0, room));
-  for (const byte of take) cdc.sendSerialByte(byte);
+  if (!usbReady || outArmed === null || fromHost.length === 0) return;
+  const bytes = Uint8Array.from(fromHost.splice(0, outArmed));
+  outArmed = null;
+  mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, bytes);
 }
 
 function unplug() {
