@@ -21,6 +21,8 @@ COUNTER_NAMES = (
 
 # Commands the device takes; SNAP and COUNTERS go the other way.
 _FROM_HOST = ("HELLO", "LED", "PAL", "STAT", "ACK", "NAK")
+# The host's lines worth remembering, so that a repeat is not decoded again.
+_REMEMBERED = ("LED", "PAL")
 
 
 class DeviceLink:
@@ -48,6 +50,7 @@ class DeviceLink:
         self._sent_occupancy = None
         self._snap_now = False
         self._started = now
+        self._known = {}                    # {command: (arguments text, value)}
 
     # -- state
 
@@ -69,7 +72,7 @@ class DeviceLink:
 
     def _receive(self, raw, now, requests):
         try:
-            seq, command, value = protocol.decode(raw, self.shape)
+            seq, command, value = protocol.decode(raw, self.shape, self._known)
         except protocol.ProtocolError as error:
             self.counters[error.reason] += 1
             if error.nak is not None:
@@ -83,6 +86,9 @@ class DeviceLink:
             self._send("NAK", (seq, protocol.CMD), now)
             return
         self.counters["RX"] += 1
+        if command in _REMEMBERED:
+            star = raw.find(b"*")
+            self._known[command] = (raw[5 + len(command):star].decode(), value)
         fresh = self._heard(seq, now, command == "HELLO")
         if command == "ACK":
             entry = self._take(value)

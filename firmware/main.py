@@ -100,8 +100,12 @@ def loop(firmware, clock, steps=None):
         last_ms = ms
         if not firmware.step(now):
             return False
+        done = clock.ticks_us()
+        spent = clock.ticks_diff(done, due)   # from when the scan was due to the step's end
+        if spent > firmware.step_max:
+            firmware.step_max = spent
         due = clock.ticks_add(due, app.SCAN_PERIOD_US)
-        wait = clock.ticks_diff(due, clock.ticks_us())
+        wait = clock.ticks_diff(due, done)
         if wait > 0:
             clock.sleep_us(wait)
         else:

@@ -68,6 +68,7 @@ class LedStrip:
         self.frame = bytes(count)
         self.writes = 0
         self._shown_dark = None
+        self._palette = None
         self.reset()
 
     def reset(self):
@@ -76,7 +77,13 @@ class LedStrip:
         self.set_frame(bytes(self.count))
 
     def set_palette(self, colours):
-        """Colours for indices 1, 2, ...; the indices not given are off."""
+        """Colours for indices 1, 2, ...; the indices not given are off.
+        The same palette again changes nothing (the host repeats it): the
+        LEDs are not written again."""
+        colours = list(colours)
+        if colours == self._palette:
+            return
+        self._palette = colours
         table = self._colours
         for index in range(1, protocol.PALETTE_SIZE + 1):
             colour = colours[index - 1] if index <= len(colours) else (0, 0, 0)
@@ -86,6 +93,8 @@ class LedStrip:
     def set_frame(self, frame):
         if len(frame) != self.count:
             raise ValueError("LED frame length")
+        if frame == self.frame:
+            return                            # the host's repeat: nothing to write
         self.frame = bytes(frame)
         self._shown_dark = None
 

@@ -222,6 +222,60 @@ def test_a_repeated_led_frame_is_acknowledged_but_not_shown_again(fw: SimpleName
     assert device.counters["DUP"] == 1
 
 
+def test_the_hosts_repeated_palette_and_frame_are_checked_but_not_decoded_again(
+        fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host repeats its palette and LED frame every few seconds; on the
+    Pico decoding them stalled the scan.  A repeat's checksum is still
+    checked, and it is still carried out, with the value decoded before."""
+    shape = fw.protocol.Shape()
+    decoded: list[str] = []
+    real = fw.protocol._decode_value
+
+    def counting(command: str, *args: Any) -> Any:
+        decoded.append(command)
+        return real(command, *args)
+
+    monkeypatch.setattr(fw.protocol, "_decode_value", counting)
+    device = fw.link.DeviceLink(shape, [], 0)
+    frame = bytes(i % 16 for i in range(80))
+    palette = [(255, 0, 0), (0, 0, 255)]
+    enc = fw.protocol.encode
+    lines = [enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape),
+             enc(1, "PAL", palette, shape), enc(2, "LED", frame, shape),
+             enc(3, "PAL", palette, shape), enc(4, "LED", frame, shape)]
+    requests = device.feed(b"".join(lines), 10)
+    assert requests[1:] == [("PAL", palette), ("LED", frame)] * 2
+    assert decoded == ["HELLO", "PAL", "LED"]
+    # One digit different is a new frame; a repeat with a bad checksum is damage.
+    changed = bytes([frame[0] ^ 1]) + frame[1:]
+    spoilt = enc(6, "LED", frame, shape).replace(b"*", b"*0")[:-3] + b"\r\n"
+    requests = device.feed(enc(5, "LED", changed, shape) + spoilt, 20)
+    assert requests == [("LED", changed)] and decoded[-1] == "LED"
+    assert device.counters["CRC"] == 1
+
+
+def test_the_same_palette_or_frame_again_does_not_rewrite_the_leds(fw: SimpleNamespace) -> None:
+    class Output:
+        def __init__(self) -> None:
+            self.writes = 0
+
+        def write(self, words: object) -> None:
+            self.writes += 1
+
+    out = Output()
+    strip = fw.ws2812.LedStrip(out, 80, 10)
+    strip.set_palette([(255, 0, 0)])
+    strip.set_frame(bytes([1]) + bytes(79))
+    assert strip.show(False) and out.writes == 1
+    strip.set_palette([(255, 0, 0)])
+    strip.set_frame(bytes([1]) + bytes(79))
+    assert not strip.show(False) and out.writes == 1
+    strip.set_palette([(0, 255, 0)])
+    assert strip.show(False) and out.writes == 2
+    strip.set_frame(bytes([2]) + bytes(79))
+    assert strip.show(False) and out.writes == 3
+
+
 # --------------------------------------------------------------------- host and firmware agree
 
 
@@ -448,6 +502,14 @@ class _Timed:
     def overruns(self, value: int) -> None:
         self.firmware.overruns = value
 
+    @property
+    def step_max(self) -> int:
+        return int(self.firmware.step_max)
+
+    @step_max.setter
+    def step_max(self, value: int) -> None:
+        self.firmware.step_max = value
+
 
 def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) -> None:
     firmware = _build(pico)
@@ -458,11 +520,14 @@ def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) 
     assert period <= 5000                               # at least 200 scans a second
     assert set(pico.clock.sleeps) == {settle, period - 400 - 8 * settle}
     assert firmware.scanner.scans == 400 and firmware.overruns == 0
+    assert firmware.step_max == 400 + 8 * settle        # STEPMAX: the longest step
     # The ms ticks wrapped during the run; the firmware's time did not.
     assert timed.times == sorted(timed.times) and timed.times[-1] == 997
     timed.cost_us = period + 100
     pico.main.loop(timed, pico.clock, steps=10)
     assert firmware.overruns == 10
+    assert firmware.step_max == period + 100 + 8 * settle
+    assert ("STEPMAX", period + 100 + 8 * settle) in firmware.extra_counters(0)
 
 
 def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -> None:
@@ -603,8 +668,10 @@ def test_the_hex_board_lights_each_cell_on_its_place_in_the_chain(
         cell = FALCON_HEX.parse_cell(name)
         frame = [0] * 121
         frame[cell] = 1                                  # red
-        serial.inbox += host.encode(host.Frame(n, host.Led(tuple(frame))), HEX)
-        pico.main.loop(firmware, pico.clock, steps=1)
+        line = host.encode(host.Frame(n, host.Led(tuple(frame))), HEX)
+        serial.inbox += line
+        # The firmware takes READ_LIMIT bytes a step: the line's steps.
+        pico.main.loop(firmware, pico.clock, steps=-(-len(line) // pico.main.app.READ_LIMIT))
         words = list(state.puts[-1][0])
         lit = [i for i, w in enumerate(words) if w]
         assert lit == [HEX_PINOUT.leds.chain.index(cell)], name
