@@ -1,0 +1,179 @@
+"""The firmware on the emulated Pico: what its scan, its link and its LEDs cost.
+
+Runs the firmware, unchanged, on MicroPython's Pico build in rp2040js
+(``emulator/``), with the host's real ``SerialBoard`` on its USB port, and
+prints, per board, on the emulated chip's own clock (125 MHz):
+
+* scans per second, periods overrun, the longest step (the firmware's
+  ``STEPMAX`` counter) with the board still, across the host's 5 s repeat of
+  palette and frame, and when the host sends a new frame;
+* contact -> reading: from a contact closing to the host's reading of it;
+* frame -> last bit: from the host's ``show`` to the last bit on the LED pin;
+* contact -> light: from a contact closing to the first bit of the frame
+  that lights its square, through the host (``SerialBoard``, lighting each
+  square as it is read; the daemon's own time is not in it);
+* the emulator itself: simulated seconds per wall second, and how much of
+  the time the chip slept;
+
+then what the link's parts cost on the chip (``firmware/bench_link.py``) and
+one scan (``firmware/bench_scan.py``), as the chip prints them.
+
+Not measured yet: the heap over a long run (a simulated hour is some four
+hours of emulation).
+
+Run: ``.venv/bin/python bench/pico.py [--boards matrix,shiftreg,hex] [--samples 12]``.
+Needs what ``tests/pico`` needs (``make test`` installs it; ``../shared/emu``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.pico.rig import Rig, bits, harness  # noqa: E402
+
+LIT = (0, 0, 255)
+
+
+def counters(rig: Rig) -> dict[str, int]:
+    """The device's counters, freshly asked for."""
+    before = rig.host.device_counters.get("SCANS")
+    rig.host.request_device_counters()
+    rig.pump(1.0, until=lambda: rig.host.device_counters.get("SCANS") != before
+             and "UPTIME" in rig.host.device_counters)
+    return rig.host.device_counters
+
+
+def emulator_stats(rig: Rig) -> dict[str, float]:
+    rig.pico.command("stats")
+    event = [e for e in rig.pico.log if e["ev"] == "stats"][-1]
+    return {key: float(event[key]) for key in ("ns", "idle_ns")}  # type: ignore[arg-type]
+
+
+def ms(values: list[float]) -> str:
+    return f"median {statistics.median(values) * 1e3:.1f} ms, max {max(values) * 1e3:.1f} ms"
+
+
+def applied_at(rig: Rig, tag: int) -> float:
+    """When the emulator applied the sensor change tagged `tag` (simulated s)."""
+    for event in rig.pico.log:
+        if event["ev"] == "applied" and event["tag"] == tag:
+            return float(event["ns"]) / 1e9  # type: ignore[arg-type]
+    raise harness.EmulatorError(f"sensor change {tag} never applied")
+
+
+def board(name: str, samples: int) -> None:
+    rig = Rig.start(harness.boards()[name])
+    try:
+        wall0 = time.monotonic()
+        rig.connect(limit=6.0)
+        emu0 = emulator_stats(rig)
+        c0 = dict(counters(rig))
+        rig.pump(2.0)
+        quiet = dict(counters(rig))
+        seconds = (quiet["UPTIME"] - c0["UPTIME"]) or 2
+        print(f"{name}: {(quiet['SCANS'] - c0['SCANS']) / seconds:.0f} scans/s, "
+              f"{(quiet['OVERRUN'] - c0['OVERRUN']) / seconds:.1f} periods overrun/s, "
+              f"longest step {quiet['STEPMAX'] / 1e3:.1f} ms (board still)")
+        rig.show({3: LIT})
+        rig.pump(5.5)                   # the first repeat: the device's palette is new
+        counters(rig)
+        rig.pump(5.5)                   # the second: all of it seen before
+        refresh = counters(rig)["STEPMAX"]
+        rig.show({3: LIT, 7: (255, 0, 0)})
+        rig.pump(0.3)
+        new = counters(rig)["STEPMAX"]
+        print(f"  longest step across the host's 5 s refresh {refresh / 1e3:.1f} ms, "
+              f"with a new frame {new / 1e3:.1f} ms")
+        rig.show({})
+        rig.pump(0.3)
+
+        reading, frame, light = [], [], []
+        squares = rig.board.squares
+        for k in range(samples):
+            sq = (k * 37 + 5) % squares
+            # contact -> reading, and -> the first bit of the frame lighting it
+            tag = 1000 + k
+            since = len(rig.pico.frames)
+            rig.pico.command("sensors", changes=[
+                {**rig.board.change({sq}, after=0.01), "tag": tag}])
+            assert rig.settle(bits({sq}), 1.0), (name, sq)
+            closed = applied_at(rig, tag)
+            reading.append(rig.readings[-1][0] - closed)
+            rig.show({sq: LIT})
+            words = [0] * squares
+            cap = rig.board.max_level
+            words[rig.board.led_position[sq]] = LIT[2] * cap // 255
+            assert rig.pump(1.0, until=lambda w=words, s=since: any(
+                list(f.words) == w for f in rig.pico.frames[s:]))
+            shown = next(f for f in rig.pico.frames[since:] if list(f.words) == words)
+            light.append(shown.start / 1e9 - closed)
+            # frame -> last bit: a frame sent with the board still
+            since = len(rig.pico.frames)
+            sent = rig.now()
+            rig.show({})
+            assert rig.pump(1.0, until=lambda s=since: any(
+                not any(f.words) for f in rig.pico.frames[s:]))
+            dark = next(f for f in rig.pico.frames[since:] if not any(f.words))
+            frame.append(dark.end / 1e9 - sent)
+            rig.place([(0.0, set())])
+            assert rig.settle(0, 1.0)
+            rig.pump(0.05)
+        print(f"  contact -> reading: {ms(reading)}")
+        print(f"  frame -> last bit: {ms(frame)}")
+        print(f"  contact -> light (through SerialBoard): {ms(light)}")
+        emu1 = emulator_stats(rig)
+        sim = (emu1["ns"] - emu0["ns"]) / 1e9
+        print(f"  emulator: {sim / (time.monotonic() - wall0):.2f} simulated s per wall s, "
+              f"the chip slept {(emu1['idle_ns'] - emu0['idle_ns']) / 1e9 / sim:.0%} "
+              f"of the time")
+    finally:
+        rig.close()
+
+
+def on_chip(script: str, extra: tuple[str, ...] = ()) -> None:
+    """Run one of the firmware's development benches on the chip; print what it prints."""
+    import serial  # the host's own dependency
+
+    names = ("protocol.py", "link.py", "ws2812.py", "scanner.py", "benchtime.py", *extra, script)
+    files = {name: (harness.FIRMWARE_DIR / name).read_bytes() for name in names}
+    files["main.py"] = f"import {script[:-3]}\n".encode()
+    with harness.EmulatedPico(files) as pico:
+        port = serial.serial_for_url(pico.url, timeout=0.2)
+        out = b""
+        deadline = time.monotonic() + 600
+        # main.py ends and MicroPython shows its REPL prompt.
+        while not out.rstrip().endswith(b">>>") and time.monotonic() < deadline:
+            out += port.read(4096)
+        port.close()
+    for line in out.decode(errors="replace").splitlines():
+        if line.startswith(("us per", "  ")):
+            print(f"{script}: {line.strip()}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", default="matrix,hex")
+    parser.add_argument("--samples", type=int, default=12)
+    parser.add_argument("--no-parts", action="store_true", help="skip the on-chip benches")
+    args = parser.parse_args()
+    reason = harness.missing()
+    if reason is not None:
+        print(reason)
+        return 2
+    for name in args.boards.split(","):
+        board(name, args.samples)
+    if not args.no_parts:
+        on_chip("bench_link.py")
+        on_chip("bench_scan.py", ("hexboard.py",))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
