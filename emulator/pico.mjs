@@ -121,6 +121,7 @@ function wireUsb() {
       }
     }
     client.write(bytes);
+    keepDeviceLines(bytes);
     if (process.env.PICO_TRACE) emit({ ev: 'tx', text: bytes.toString('latin1') });
   };
 }
@@ -149,6 +150,22 @@ const server = createServer((socket) => {
   socket.on('close', gone);
   socket.on('error', gone);
 });
+
+// The device's last lines, for `replay`: a USB hub or adapter that delivers
+// a run of old lines again.
+const KEPT_LINES = 8;
+let deviceLines = [];
+let devicePartial = Buffer.alloc(0);
+
+function keepDeviceLines(bytes) {
+  devicePartial = Buffer.concat([devicePartial, bytes]);
+  let end;
+  while ((end = devicePartial.indexOf(0x0a)) >= 0) {
+    deviceLines.push(devicePartial.subarray(0, end + 1));
+    devicePartial = devicePartial.subarray(end + 1);
+  }
+  deviceLines = deviceLines.slice(-KEPT_LINES);
+}
 
 function feedUsb() {
   if (!usbReady || outArmed === null || fromHost.length === 0) return;
@@ -386,6 +403,18 @@ function command(message) {
       break;
     case 'damage':
       damage.lines += message.lines;
+      break;
+    case 'replay':
+      // `lines` of the device's last lines delivered to the host again, in
+      // order, leaving out the newest `skip` (so that an old one is last).
+      if (client) {
+        const end = deviceLines.length - (message.skip || 0);
+        client.write(Buffer.concat(deviceLines.slice(Math.max(0, end - message.lines), end)));
+      }
+      break;
+    case 'tohost':
+      // Bytes as if the device had sent them.
+      if (client) client.write(Buffer.from(message.data, 'base64'));
       break;
     case 'unplug':
       unplug();

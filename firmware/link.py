@@ -51,6 +51,7 @@ class DeviceLink:
         self._snap_now = False
         self._started = now
         self._known = {}                    # {command: (arguments text, value)}
+        self._carried_out = None            # the number of the last LED or PAL line carried out
 
     # -- state
 
@@ -90,6 +91,16 @@ class DeviceLink:
             star = raw.find(b"*")
             self._known[command] = (raw[5 + len(command):star].decode(), value)
         fresh = self._heard(seq, now, command == "HELLO")
+        if fresh and command in _REMEMBERED:
+            # Numbered at or before the last frame carried out: older than
+            # it, however the count was re-anchored (a replayed run of old
+            # lines re-anchors it), so an old frame never comes back.
+            last = self._carried_out
+            if last is not None and not 0 < ((seq - last) & 0xFF) < 128:
+                self.counters["DUP"] += 1
+                fresh = False
+            else:
+                self._carried_out = seq
         if command == "ACK":
             entry = self._take(value)
             if entry is None:
@@ -119,6 +130,7 @@ class DeviceLink:
         if restart or self._rx_last is None:
             self._rx_last = seq
             self._rx_repeat = None
+            self._carried_out = None            # a new numbering
             return True
         gap = (seq - self._rx_last - 1) & 0xFF
         if gap >= 128:                            # the last one again, or older: a repeat

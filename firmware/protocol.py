@@ -388,6 +388,11 @@ def _version_1_hello(text, star):
         return False
     body = text[1:star]
     tokens = body.split(" ")
+    for version in SUPPORTED:
+        # A version this side speaks: a damaged line of that version whose
+        # 8-bit check happens to hold (1 in 256), never a peer.
+        if "P=%d" % version in tokens:
+            return False
     return (len(tokens) >= 3 and tokens[1] == "HELLO" and _is_hex(tokens[0], 2)
             and _crc8(body.encode()) == int(text[star + 1:], 16))
 

@@ -79,7 +79,7 @@ COUNTER_NAMES = (
     "DUP", "LOST", "RETRY", "GIVEUP", "NAKRX", "STALE",
 )
 # The host's own: snapshots held for confirmation, and those the next one did not confirm.
-HOST_COUNTER_NAMES = ("HELD", "UNCONFIRMED")
+HOST_COUNTER_NAMES = ("HELD", "UNCONFIRMED", "OLDSNAP")
 
 _HEX = "0123456789ABCDEF"
 _NUMBER_KEYS = ("P", "F", "R", "L")
@@ -499,7 +499,9 @@ def _refuse_version_1(text: str, star: int) -> None:
     if len(tokens) < 3 or tokens[1] != "HELLO" or not _is_hex(tokens[0], 2):
         return
     version = _decimal(dict(arg.partition("=")[::2] for arg in tokens[2:]).get("P", ""))
-    if version is not None:
+    # A version this side speaks in a version-1 frame is a damaged line of
+    # that version whose 8-bit check happens to hold (1 in 256), never a peer.
+    if version is not None and version not in SUPPORTED_VERSIONS:
         raise ProtocolError(DropReason.VER, None, f"protocol version {version}", version)
 
 
@@ -661,6 +663,16 @@ class _SeqTracker:
     def __init__(self, last: int | None = None) -> None:
         self.last = last
         self._repeat: int | None = None        # the last line judged a repeat
+        # The number of the line whose snapshot was last passed on: in this
+        # numbering no snapshot numbered at or before it is ever used again,
+        # whatever re-anchoring does (a replayed run of old lines re-anchors).
+        self.passed_on: int | None = None
+
+    def older_than_passed_on(self, seq: int) -> bool:
+        """True if ``seq`` is not after the line of the last snapshot passed on."""
+        if self.passed_on is None:
+            return False
+        return not 0 < (seq - self.passed_on) % SEQ_MODULO < SEQ_MODULO // 2
 
     def see(self, seq: int, counters: dict[str, int]) -> int | None:
         """How many lines went missing before ``seq``; None if ``seq`` does
@@ -831,7 +843,7 @@ class HostLink:
             case Snap(occupancy):
                 self._send(Ack(frame.seq), now, actions)
                 if self._state is LinkState.UP and gap is not None:
-                    self._snapshot(occupancy, gap, now, actions)
+                    self._snapshot(frame.seq, occupancy, gap, now, actions)
             case Counters(values):
                 self._send(Ack(frame.seq), now, actions)
                 actions.append(DeviceCounters(values))
@@ -848,7 +860,8 @@ class HostLink:
             self._doubt = True
         return gap
 
-    def _snapshot(self, occupancy: int, gap: int, now: float, actions: list[Action]) -> None:
+    def _snapshot(self, seq: int, occupancy: int, gap: int, now: float,
+                  actions: list[Action]) -> None:
         """Pass a snapshot on, or hold it (PROTOCOL.md, "Accepting a snapshot").
 
         A snapshot that follows missing lines, or that differs from the last
@@ -858,7 +871,16 @@ class HostLink:
         stale copy is followed by the board as it is now, so neither becomes a
         reading; a real jump (a sweep of the arm, a reset board) costs at most
         a heartbeat.
+
+        A snapshot numbered at or before the one last passed on is older than
+        it, whatever the count of repeats made of it: it is dropped
+        (``OLDSNAP``).  Old lines replayed in a run (a USB hub replaying its
+        buffer) re-anchor the count, and the third would otherwise pass.
         """
+        if self._tracker.older_than_passed_on(seq):
+            self._counters["OLDSNAP"] += 1
+            self._doubt = True
+            return
         held, self._held = self._held, None
         confirmed = held == occupancy
         plausible = gap == 0 and (self._accepted is None or squares_changed(
@@ -867,6 +889,7 @@ class HostLink:
             self._counters["UNCONFIRMED"] += 1
         if confirmed or plausible:
             self._accepted = occupancy
+            self._tracker.passed_on = seq
             self._doubt = False
             actions.append(SnapshotReceived(occupancy, now))
         else:

@@ -254,6 +254,48 @@ def test_the_hosts_repeated_palette_and_frame_are_checked_but_not_decoded_again(
     assert device.counters["CRC"] == 1
 
 
+@pytest.mark.parametrize("run", [2, 3, 4, 5])
+def test_a_replayed_run_of_old_led_lines_never_brings_an_old_frame_back(
+        fw: SimpleNamespace, run: int) -> None:
+    """Old lines replayed in a run re-anchor the count; a frame numbered at
+    or before the last one carried out is older, and is not carried out."""
+    shape = fw.protocol.Shape()
+    device = fw.link.DeviceLink(shape, [], 0)
+    enc = fw.protocol.encode
+    frames = [bytes([k % 16]) * 80 for k in range(1, 7)]
+    lines = [enc(k + 1, "LED", frame, shape) for k, frame in enumerate(frames)]
+    hello = enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape)
+    assert [v for c, v in device.feed(hello + b"".join(lines), 10) if c == "LED"] == frames
+    replayed = device.feed(b"".join(lines[-run:]), 20)
+    assert replayed == []
+    newest = bytes([9]) * 80
+    assert device.feed(enc(7, "LED", newest, shape), 30) == [("LED", newest)]
+    assert device.feed(enc(8, "LED", frames[0], shape), 40) == [("LED", frames[0])]
+
+
+def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_host(
+        fw: SimpleNamespace) -> None:
+    """The host's HELLO cut after two of its eight checksum digits: for 1
+    sequence number in 256 the CRC-8 of version 1 holds on what is left."""
+    shape = fw.protocol.Shape()
+    found = 0
+    for seq in range(256):
+        body = b"%02X HELLO P=2" % seq
+        line = b"$" + body + b"*%08X" % host.crc32(body)
+        cut = line[:len(body) + 4]                        # two checksum digits left
+        if int(cut[-2:], 16) != fw.protocol._crc8(body):
+            continue
+        found += 1
+        with pytest.raises(fw.protocol.ProtocolError) as caught:
+            fw.protocol.decode(cut, shape)
+        assert caught.value.reason == fw.protocol.FORMAT, cut
+    assert found
+    old = b"00 HELLO P=1 F=10 R=8 L=80"                    # a real version-1 host
+    with pytest.raises(fw.protocol.ProtocolError) as caught:
+        fw.protocol.decode(b"$" + old + b"*%02X" % fw.protocol._crc8(old), shape)
+    assert caught.value.reason == fw.protocol.VER
+
+
 def test_the_same_palette_or_frame_again_does_not_rewrite_the_leds(fw: SimpleNamespace) -> None:
     class Output:
         def __init__(self) -> None:

@@ -851,3 +851,72 @@ def test_the_hex_vectors_opening_is_the_falcon_hex_presets() -> None:
     first = next(r for r in RECORDS if r.shape == HEX and r.kind == "ok" and '"SNAP"' in r.text)
     opening = decode(unescape(first.text.split(" => ")[0]), HEX).message
     assert opening == Snap(start) and start.bit_count() == 44
+
+
+# --------------------------------------------------------------------- the link's last holes
+
+
+@pytest.mark.parametrize("run", [2, 3, 4, 5])
+@pytest.mark.parametrize("back", [0, 1, 3])
+def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, back: int) -> None:
+    """A USB hub or adapter replaying its buffer delivers a run of old lines
+    again; numbered one after the other they re-anchor the count, and the
+    third used to pass as current (issue 22: 299 stale readings in 75,000
+    lines).  A snapshot numbered at or before the one passed on is older."""
+    s = Session()
+    s.connect()
+    boards = [START]
+    for k in range(1, 8):                             # a piece walks: hand-sized changes
+        boards.append(START ^ 1 << (14 + k) | 1 << (40 + k))
+    lines = []
+    for board in boards:
+        lines.append((s.seq, board))
+        s.device(Snap(board))
+    assert snapshots(s.actions) == boards
+    start = len(s.actions)
+    replay = lines[len(lines) - back - run:len(lines) - back]
+    for seq, board in replay:
+        s.device(Snap(board), seq=seq)
+    assert snapshots(s.actions[start:]) == [], replay
+    now = boards[-1]
+    for _ in range(3):                                # the device goes on: heartbeats
+        s.device(Snap(now))
+    after = snapshots(s.actions[start:])
+    assert after and set(after) == {now}
+    assert s.link.counters["OLDSNAP"] >= 1
+
+
+def _crc8_smbus(data: bytes) -> int:
+    """Version 1's check, written here from its definition (poly 0x07, init 0)."""
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
+    return crc
+
+
+def _damaged_v2_hellos_read_as_version_1() -> list[bytes]:
+    """Version-2 HELLO lines cut after two checksum digits whose CRC-8 holds."""
+    found = []
+    body_tail = " HELLO P=2 F=10 R=8 L=80 FW=0.1.0 ID=E6614C311B4F7E2A"
+    for seq in range(256):
+        body = f"{seq:02X}{body_tail}".encode()
+        line = b"$" + body + b"*%08X" % crc32(body)
+        cut = line[:len(body) + 4]                    # "$", body, "*", two digits
+        if int(cut[-2:], 16) == _crc8_smbus(body):
+            found.append(cut + b"\n")
+    return found
+
+
+def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_peer() -> None:
+    damaged = _damaged_v2_hellos_read_as_version_1()
+    assert damaged                                    # the issue found 2 in 256
+    for line in damaged:
+        s = Session()
+        s.feed(Tick())
+        got = s.feed(Received(line))
+        assert not [a for a in got if isinstance(a, StateChanged)], line
+        assert s.link.state is LinkState.CONNECTING and s.link.counters["VER"] == 0
+        s.device(DEVICE_HELLO)                        # the next HELLO brings it up
+        assert s.link.state is LinkState.UP

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from boardctl.hw.protocol import crc32
+
 from .rig import Rig, bits, harness
 
 REASON = harness.missing()
@@ -204,6 +206,59 @@ def test_a_damaged_line_either_way_is_counted_and_never_read(rig: Rig) -> None:
     after = rig.host.device_counters
     assert after["CRC"] > before.get("CRC", 0)
     assert after["NOISE"] + after["TRUNC"] > before.get("NOISE", 0) + before.get("TRUNC", 0)
+
+
+def cut_hello(header: bytes) -> bytes:
+    """A version-2 HELLO (`header` after the sequence number) cut after two
+    of its eight checksum digits, numbered so that version 1's CRC-8 holds on
+    what is left: a damaged line that looks like a version-1 peer."""
+    for tag in range(100):                  # one value in the HELLO varied, if need be
+        for seq in range(256):
+            body = b"%02X %s X=%d" % (seq, header, tag)
+            line = b"$" + body + b"*%08X" % crc32(body)
+            if int(line[len(body) + 2:len(body) + 4], 16) == crc8_smbus(body):
+                return line[:len(body) + 4] + b"\n"
+    raise AssertionError("no sequence number makes the CRC-8 hold")
+
+
+def crc8_smbus(data: bytes) -> int:
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
+    return crc
+
+
+def device_counter(rig: Rig, name: str) -> int:
+    before = rig.host.device_counters.get("SCANS")
+    rig.host.request_device_counters()
+    assert rig.pump(1.0, until=lambda: rig.host.device_counters.get("SCANS") != before)
+    return rig.host.device_counters[name]
+
+
+def test_replayed_old_lines_and_a_damaged_hello_are_never_believed(rig: Rig) -> None:
+    # A piece moves: five snapshots, each read.
+    for closed in ({4}, {4, 5}, {5}, {5, 6}, {6}):
+        rig.place([(0.0, closed)])
+        assert rig.settle(bits(closed))
+        rig.pump(0.03)
+    # An adapter replays the device's last lines, old snapshots among them.
+    for run, skip in ((3, 1), (5, 1), (4, 2), (8, 0)):
+        start = len(rig.readings)
+        rig.pico.command("replay", lines=run, skip=skip)
+        rig.pump(0.3)
+        assert all(occ == bits({6}) for _, occ in rig.readings[start:]), rig.readings[start:]
+    assert rig.host.counters["OLDSNAP"] + rig.host.counters["DUP"] > 0
+    # A damaged version-2 HELLO that reads as version 1, each way: counted, not believed.
+    ver = device_counter(rig, "VER")
+    rig.pico.command("inject", data=harness.b64(cut_hello(b"HELLO P=2 SW=boardctl-test")))
+    rig.pico.command("tohost", data=harness.b64(cut_hello(b"HELLO P=2 F=10 R=8 L=80")))
+    rig.pump(0.3)
+    assert rig.host.status.value == "up" and rig.host.counters["VER"] == 0
+    assert device_counter(rig, "VER") == ver
+    rig.place([(0.0, set())])
+    assert rig.settle(0)
 
 
 def test_unplugged_and_reset_it_comes_back_with_the_board_as_it_is(rig: Rig) -> None:
