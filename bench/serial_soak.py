@@ -12,6 +12,8 @@ by family:
 * ``truncate``: a line cut short, ended by LF or by the next line;
 * ``duplicate``: a line delivered twice, and an older line delivered again;
 * ``reorder``: a line delivered after the one sent after it;
+* ``replay``: a run of two to five old lines delivered again, in order, as a
+  USB hub or adapter replaying its buffer does (issue 22);
 * ``garbage``: runs of random bytes and of protocol-looking text
   (``$``, hex digits, ``SNAP``, ``*``);
 * ``unplug``: a line cut off by the cable being pulled; the Pico boots afresh
@@ -64,10 +66,10 @@ from boardctl.rules import Game, Move, PieceType, Position
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 FAMILIES = ("flip1", "flip2", "flip3", "flip4", "splice", "truncate", "duplicate", "reorder",
-            "garbage", "unplug", "reset")
+            "replay", "garbage", "unplug", "reset")
 # How often each family strikes, relative to one another: unplugging and
 # resetting take the link down for a while, so they come more rarely.
-WEIGHTS = (2, 2, 2, 2, 3, 2, 2, 2, 2, 0.15, 0.15)
+WEIGHTS = (2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 0.15, 0.15)
 DAMAGE_CHANCE = 0.75     # of a genuine line meeting some damage
 BURST = 3                # damaged lines per strike, for the families that make copies
 STEP = 0.05              # virtual seconds per turn of the host's loop
@@ -305,6 +307,14 @@ class Wire:
             self._deliver(line)
             self._deliver(rng.choice(list(self.history)))
             self._count(family, 2)
+        elif family == "replay":
+            # A run of 2-5 old lines again, in order, ending up to 2 lines back.
+            old = list(self.history)[:-1]
+            end = len(old) - rng.randint(0, 2)
+            run = old[max(0, end - rng.randint(2, 5)):max(0, end)]
+            for copy in run:
+                self._deliver(copy)
+            self._count(family, max(1, len(run)))
         elif family == "reorder":
             if self.held is None:
                 self.held = line

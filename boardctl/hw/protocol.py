@@ -60,6 +60,8 @@ BOARD_KEY = "B"
 
 # Timing, in seconds (PROTOCOL.md, "Timing").
 HEARTBEAT = 1.0           # the device sends a SNAP at least this often
+SNAP_SPACING = 0.010      # half the device's 20 ms between two SNAPs: two closer
+                          # than this are one burst (a replay), and never confirm each other
 ACK_TIMEOUT = 0.25        # an unacknowledged line is sent again after this long ...
 MAX_RETRIES = 3           # ... at most this many times, then given up
 LINK_TIMEOUT = 3.0        # no valid line for this long: the peer is gone
@@ -80,6 +82,9 @@ COUNTER_NAMES = (
 )
 # The host's own: snapshots held for confirmation, and those the next one did not confirm.
 HOST_COUNTER_NAMES = ("HELD", "UNCONFIRMED", "OLDSNAP")
+# Lines before the last snapshot passed on that are taken as old: a USB hub
+# or adapter replays a few lines of its buffer, never a few dozen.
+REPLAY_WINDOW = 32
 
 _HEX = "0123456789ABCDEF"
 _NUMBER_KEYS = ("P", "F", "R", "L")
@@ -669,10 +674,14 @@ class _SeqTracker:
         self.passed_on: int | None = None
 
     def older_than_passed_on(self, seq: int) -> bool:
-        """True if ``seq`` is not after the line of the last snapshot passed on."""
+        """True if ``seq`` is the line of the last snapshot passed on or one of
+        the REPLAY_WINDOW lines before it.  Further back is not a replay of
+        recent lines but a count gone astray (a stale line from far ahead
+        moved it), which re-anchoring repairs: refusing those would leave the
+        host deaf until the count came round."""
         if self.passed_on is None:
             return False
-        return not 0 < (seq - self.passed_on) % SEQ_MODULO < SEQ_MODULO // 2
+        return (self.passed_on - seq) % SEQ_MODULO < REPLAY_WINDOW
 
     def see(self, seq: int, counters: dict[str, int]) -> int | None:
         """How many lines went missing before ``seq``; None if ``seq`` does
@@ -735,6 +744,11 @@ class HostLink:
         # stay where they are), and one waiting for the next to confirm it.
         self._accepted: int | None = None
         self._held: int | None = None
+        self._held_at = 0.0
+        self._held_seq = 0
+        # After a HELLO mid-session (the device restarted, or an old HELLO
+        # replayed with old snapshots behind it) the next snapshot is held.
+        self._recheck = False
         self._doubt = False            # a line was lost or damaged since the last snapshot
 
     @property
@@ -875,28 +889,44 @@ class HostLink:
         A snapshot numbered at or before the one last passed on is older than
         it, whatever the count of repeats made of it: it is dropped
         (``OLDSNAP``).  Old lines replayed in a run (a USB hub replaying its
-        buffer) re-anchor the count, and the third would otherwise pass.
+        buffer) re-anchor the count, and the third would otherwise pass.  A
+        replayed run can also hold an old HELLO, which starts a new count: so
+        the first snapshot after a HELLO mid-session is held, and a held
+        snapshot is confirmed only by a later line (numbered after it, and
+        arriving SNAP_SPACING or more after it): never by a copy of itself,
+        nor by another line of one replayed burst.
         """
         if self._tracker.older_than_passed_on(seq):
             self._counters["OLDSNAP"] += 1
             self._doubt = True
             return
         held, self._held = self._held, None
+        if held == occupancy and (now - self._held_at < SNAP_SPACING
+                                  or not 0 < (seq - self._held_seq) % SEQ_MODULO < REPLAY_WINDOW):
+            # The same burst, or the same line again: no confirmation, but
+            # this line is the one a later line may confirm.
+            self._held, self._held_at, self._held_seq = occupancy, now, seq
+            return
         confirmed = held == occupancy
-        plausible = gap == 0 and (self._accepted is None or squares_changed(
-            self._accepted, occupancy) <= MAX_HAND_CHANGE)
+        plausible = not self._recheck and gap == 0 and (
+            self._accepted is None
+            or squares_changed(self._accepted, occupancy) <= MAX_HAND_CHANGE)
         if held is not None and not confirmed:
             self._counters["UNCONFIRMED"] += 1
         if confirmed or plausible:
             self._accepted = occupancy
             self._tracker.passed_on = seq
+            self._recheck = False
             self._doubt = False
             actions.append(SnapshotReceived(occupancy, now))
         else:
             self._held = occupancy
+            self._held_at = now
+            self._held_seq = seq
             self._counters["HELD"] += 1
 
     def _hello(self, hello: Hello, now: float, actions: list[Action]) -> None:
+        self._recheck = self._state is LinkState.UP
         self._device = hello
         self._held = None
         shape = hello.shape()

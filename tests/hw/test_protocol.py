@@ -782,6 +782,7 @@ def test_a_snapshot_after_missing_lines_is_held_until_confirmed() -> None:
     moved = START ^ 1 << 14
     s.seq += 3                                        # three lines lost on the way
     assert snapshots(s.device(Snap(moved))) == []
+    s.now += HEARTBEAT
     assert snapshots(s.device(Snap(moved))) == [moved]
     assert s.link.counters["LOST"] == 3
 
@@ -826,6 +827,7 @@ def test_the_link_is_behind_from_a_damaged_or_missing_line_to_the_next_snapshot(
     s.seq += 1
     s.device(Snap(START ^ 1 << 14))                   # after a missing line: held
     assert s.link.behind
+    s.now += HEARTBEAT
     s.device(Snap(START ^ 1 << 14))                   # confirmed
     assert not s.link.behind
 
@@ -840,6 +842,7 @@ def test_a_stray_line_from_far_ahead_does_not_stop_the_count() -> None:
     moved = START ^ 1 << 14
     assert snapshots(s.device(Snap(moved))) == []     # looks like a repeat
     assert snapshots(s.device(Snap(moved))) == []     # re-anchored, after "missing lines": held
+    s.now += HEARTBEAT
     assert snapshots(s.device(Snap(moved))) == [moved]
 
 
@@ -880,6 +883,7 @@ def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, ba
     assert snapshots(s.actions[start:]) == [], replay
     now = boards[-1]
     for _ in range(3):                                # the device goes on: heartbeats
+        s.now += HEARTBEAT
         s.device(Snap(now))
     after = snapshots(s.actions[start:])
     assert after and set(after) == {now}
@@ -920,3 +924,52 @@ def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_pe
         assert s.link.state is LinkState.CONNECTING and s.link.counters["VER"] == 0
         s.device(DEVICE_HELLO)                        # the next HELLO brings it up
         assert s.link.state is LinkState.UP
+
+
+def test_an_old_hello_replayed_with_old_snapshots_never_brings_an_old_board_back() -> None:
+    """A replayed run that holds the device's old HELLO starts a new count,
+    in which the old snapshots behind it are in order: the first snapshot
+    after a HELLO mid-session is held, and a burst never confirms itself."""
+    s = Session()
+    s.connect()
+    old = START ^ 1 << 14
+    s.device(Snap(old))
+    s.now += 0.5
+    new = old | 1 << 30
+    s.device(Snap(new))
+    start = len(s.actions)
+    s.now += 0.5
+    s.device(DEVICE_HELLO, seq=0)                     # replayed at one instant ...
+    s.device(Snap(old), seq=1)                        # ... with two old snapshots
+    s.device(Snap(old), seq=2)
+    assert snapshots(s.actions[start:]) == []
+    s.now += HEARTBEAT                                # the device's own next heartbeat
+    s.device(Snap(new), seq=(s.seq + 1) % 256)
+    s.now += HEARTBEAT
+    s.device(Snap(new), seq=(s.seq + 2) % 256)
+    assert snapshots(s.actions[start:]) == [new]
+
+
+def test_a_device_that_restarts_mid_game_is_read_again_after_one_heartbeat() -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    s.now = 5.0
+    s.seq = 0
+    s.device(DEVICE_HELLO)                            # it restarted: a new count
+    assert snapshots(s.device(Snap(START ^ 1 << 14))) == []
+    s.now += HEARTBEAT
+    got = s.device(Snap(START ^ 1 << 14))
+    assert [a for a in got if isinstance(a, SnapshotReceived)] == [
+        SnapshotReceived(START ^ 1 << 14, 5.0 + HEARTBEAT)]
+
+
+def test_a_held_jump_is_not_confirmed_by_a_copy_in_the_same_burst() -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    swept = far_from(START, MAX_HAND_CHANGE + 1)
+    assert snapshots(s.device(Snap(swept))) == []
+    assert snapshots(s.device(Snap(swept))) == []     # at the same instant: one burst
+    s.now += HEARTBEAT
+    assert snapshots(s.device(Snap(swept))) == [swept]
