@@ -13,6 +13,7 @@ MAX_RETRIES = 3
 LINK_TIMEOUT_MS = 3000
 HELLO_INTERVAL_MS = 1000
 OUTBOX_MAX = 16
+REPLAY_WINDOW = 32            # lines before the last carried out that are taken as old
 
 COUNTER_NAMES = (
     "RX", "TX", "NOISE", "TRUNC", "LONG", "CHAR", "FORMAT", "CRC", "CMD", "ARG", "VER",
@@ -95,8 +96,10 @@ class DeviceLink:
             # Numbered at or before the last frame carried out: older than
             # it, however the count was re-anchored (a replayed run of old
             # lines re-anchors it), so an old frame never comes back.
+            # Only REPLAY_WINDOW back: further is a count gone astray, which
+            # re-anchoring repairs, and refusing it would leave the LEDs deaf.
             last = self._carried_out
-            if last is not None and not 0 < ((seq - last) & 0xFF) < 128:
+            if last is not None and ((last - seq) & 0xFF) < REPLAY_WINDOW:
                 self.counters["DUP"] += 1
                 fresh = False
             else:

@@ -273,6 +273,19 @@ def test_a_replayed_run_of_old_led_lines_never_brings_an_old_frame_back(
     assert device.feed(enc(8, "LED", frames[0], shape), 40) == [("LED", frames[0])]
 
 
+def test_a_stray_led_line_from_far_ahead_does_not_leave_the_leds_deaf(fw: SimpleNamespace) -> None:
+    shape = fw.protocol.Shape()
+    device = fw.link.DeviceLink(shape, [], 0)
+    enc = fw.protocol.encode
+    hello = enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape)
+    device.feed(hello + enc(1, "LED", bytes([1]) * 80, shape), 10)
+    device.feed(enc(100, "LED", bytes([2]) * 80, shape), 20)     # a stale copy, "ahead"
+    frames = [bytes([k]) * 80 for k in (3, 4, 5)]
+    got = device.feed(b"".join(enc(2 + k, "LED", f, shape) for k, f in enumerate(frames)), 30)
+    # Two lines that look like repeats re-anchor the count; from then on they count.
+    assert [v for c, v in got if c == "LED"] == frames[1:]
+
+
 def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_host(
         fw: SimpleNamespace) -> None:
     """The host's HELLO cut after two of its eight checksum digits: for 1
