@@ -81,10 +81,15 @@ def test_every_square_reads_as_its_own_square(rig: Rig) -> None:
             continue
         before = expected[at - 1] if at > 0 else 0            # the board starts empty
         after = expected[at] if at < len(expected) else 0
-        assert occupancy & ~(before | after) == 0 and before & after & ~occupancy == 0, (
+        assert between(before, after, occupancy), (
             round(when, 4), [sq for sq in range(n) if occupancy >> sq & 1], at)
     assert at == len(expected), f"read {at} of the walk's {len(expected)} states"
     assert set().union(*steps) == set(range(n))
+
+
+def between(before: int, after: int, occupancy: int) -> bool:
+    """True if every square of `occupancy` is as in `before` or as in `after`."""
+    return occupancy & ~(before | after) == 0 and before & after & ~occupancy == 0
 
 
 def test_several_squares_and_a_whole_rank_at_once(rig: Rig) -> None:
@@ -93,13 +98,22 @@ def test_several_squares_and_a_whole_rank_at_once(rig: Rig) -> None:
     scattered = {0, 7, n // 2, n - 1}
     # More than a hand's four squares at once is held by the host until the
     # device's next snapshot confirms it (PROTOCOL.md): a heartbeat, 1 s.
+    before = 0
     for closed, wait in ((rank, 1.5), (rank | scattered, 0.3), (set(), 1.5)):
         start = len(rig.readings)
         rig.place([(0.0, closed)])
         assert rig.settle(bits(closed), wait), (sorted(closed), rig.latest())
         rig.pump(0.03)
-        # Everything changes at once: one reading, nothing in between.
-        assert [occ for _, occ in rig.readings[start:]] == [bits(closed)]
+        seen = [occ for _, occ in rig.readings[start:]]
+        assert seen[-1] == bits(closed)
+        # A change that lands while the matrix scan is between two ranks can
+        # be read half done first: each square as before or as after, never
+        # anything else.  A 74HC165 chain latches every input at once, and a
+        # whole rank of the 8 x 10 matrix is read at once: one reading.
+        assert all(between(before, bits(closed), occ) for occ in seen), seen
+        if rig.board.sensor == "shiftreg" or (not rig.board.hex and closed == rank):
+            assert seen == [bits(closed)]
+        before = bits(closed)
 
 
 def test_bounces_shorter_than_the_debounce_are_never_read(rig: Rig) -> None:
