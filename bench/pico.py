@@ -12,16 +12,16 @@ prints, per board, on the emulated chip's own clock (125 MHz):
 * contact -> light: from a contact closing to the first bit of the frame
   that lights its square, through the host (``SerialBoard``, lighting each
   square as it is read; the daemon's own time is not in it);
+* the free heap after start and after some minutes of play, and the
+  garbage collections a minute (the firmware's HEAP, HEAPMIN, GCS counters);
 * the emulator itself: simulated seconds per wall second, and how much of
   the time the chip slept;
 
 then what the link's parts cost on the chip (``firmware/bench_link.py``) and
 one scan (``firmware/bench_scan.py``), as the chip prints them.
 
-Not measured yet: the heap over a long run (a simulated hour is some four
-hours of emulation).
-
-Run: ``.venv/bin/python bench/pico.py [--boards matrix,shiftreg,hex] [--samples 12]``.
+Run: ``.venv/bin/python bench/pico.py [--boards matrix,shiftreg,hex] [--samples 12]
+[--minutes 1]``.
 Needs what ``tests/pico`` needs (``make test`` installs it; ``../shared/emu``).
 """
 
@@ -45,8 +45,8 @@ def counters(rig: Rig) -> dict[str, int]:
     """The device's counters, freshly asked for."""
     before = rig.host.device_counters.get("SCANS")
     rig.host.request_device_counters()
-    rig.pump(1.0, until=lambda: rig.host.device_counters.get("SCANS") != before
-             and "UPTIME" in rig.host.device_counters)
+    rig.pump(1.0, until=lambda: rig.host.device_counters.get("SCANS") != before)
+    rig.pump(0.1)                       # the report's other lines
     return rig.host.device_counters
 
 
@@ -68,16 +68,37 @@ def applied_at(rig: Rig, tag: int) -> float:
     raise harness.EmulatorError(f"sensor change {tag} never applied")
 
 
-def board(name: str, samples: int) -> None:
+def heap(rig: Rig, minutes: float) -> None:
+    """The free heap after start and after `minutes` of play (a piece moved
+    every 5 s, the LEDs lighting it), and the collections a minute."""
+    first = dict(counters(rig))
+    squares = rig.board.squares
+    for k in range(round(minutes * 12)):
+        sq = (k * 13 + 3) % squares
+        rig.place([(0.0, {sq})])
+        rig.show({sq: LIT})
+        rig.pump(5.0)
+    last = counters(rig)
+    elapsed = max(last["UPTIME"] - first["UPTIME"], 1) / 60
+    print(f"  heap: {first['HEAP']:,} bytes free after start (lowest {first['HEAPMIN']:,}), "
+          f"{last['HEAP']:,} after {elapsed:.1f} min of play (lowest {last['HEAPMIN']:,}); "
+          f"{(last['GCS'] - first['GCS']) / elapsed:.1f} collections a minute")
+    rig.place([(0.0, set())])
+    rig.show({})
+    rig.pump(0.3)
+
+
+def board(name: str, samples: int, minutes: float) -> None:
     rig = Rig.start(harness.boards()[name])
     try:
         wall0 = time.monotonic()
         rig.connect(limit=6.0)
         emu0 = emulator_stats(rig)
         c0 = dict(counters(rig))
+        t0 = rig.now()
         rig.pump(2.0)
         quiet = dict(counters(rig))
-        seconds = (quiet["UPTIME"] - c0["UPTIME"]) or 2
+        seconds = rig.now() - t0          # the chip's clock; UPTIME counts whole seconds
         print(f"{name}: {(quiet['SCANS'] - c0['SCANS']) / seconds:.0f} scans/s, "
               f"{(quiet['OVERRUN'] - c0['OVERRUN']) / seconds:.1f} periods overrun/s, "
               f"longest step {quiet['STEPMAX'] / 1e3:.1f} ms (board still)")
@@ -128,6 +149,8 @@ def board(name: str, samples: int) -> None:
         print(f"  contact -> reading: {ms(reading)}")
         print(f"  frame -> last bit: {ms(frame)}")
         print(f"  contact -> light (through SerialBoard): {ms(light)}")
+        if minutes > 0:
+            heap(rig, minutes)
         emu1 = emulator_stats(rig)
         sim = (emu1["ns"] - emu0["ns"]) / 1e9
         print(f"  emulator: {sim / (time.monotonic() - wall0):.2f} simulated s per wall s, "
@@ -162,13 +185,15 @@ def main() -> int:
     parser.add_argument("--boards", default="matrix,hex")
     parser.add_argument("--samples", type=int, default=12)
     parser.add_argument("--no-parts", action="store_true", help="skip the on-chip benches")
+    parser.add_argument("--minutes", type=float, default=1.0,
+                        help="simulated minutes of play for the heap (about 4 wall minutes each)")
     args = parser.parse_args()
     reason = harness.missing()
     if reason is not None:
         print(reason)
         return 2
     for name in args.boards.split(","):
-        board(name, args.samples)
+        board(name, args.samples, args.minutes)
     if not args.no_parts:
         on_chip("bench_link.py")
         on_chip("bench_scan.py", ("hexboard.py",))

@@ -8,6 +8,8 @@ DEBOUNCE_READS = 4            # a square changes after 4 equal reads: 7.5-10 ms
 READ_LIMIT = 64               # bytes taken from the host per step: some 2.5 ms on the Pico,
                               # so the host's 260-byte LED refresh spreads over five scans
 STATUS_BLINK_MS = 500
+HEAP_EVERY = 4000             # scans between looks at the free heap (every 10 s): a look
+                              # walks the whole heap, some 5 ms on the Pico
 REPL_ESCAPE = 0x03            # never sent by a host; a developer's Ctrl-C or mpremote
 _ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
 
@@ -19,8 +21,15 @@ class Firmware:
     allocates nothing: on the Pico every allocation brings the next garbage
     collection closer, and a collection stops the scan for milliseconds."""
 
-    def __init__(self, scanner, strip, serial, link, status=None):
+    def __init__(self, scanner, strip, serial, link, status=None, heap=None):
         self.scanner = scanner
+        # heap() is the free heap in bytes (gc.mem_free on the Pico); the
+        # free heap only grows when the collector has run, so a rise between
+        # two looks counts one collection, which stops the scan for a while.
+        self._heap = heap
+        self.heap_free = None
+        self.heap_min = None
+        self.collections = 0
         self.strip = strip
         self.serial = serial
         self.link = link
@@ -36,6 +45,8 @@ class Firmware:
             self._step_max_sent = False
             self.step_max = 0
         self.scanner.scan()           # the link compares occupancies itself
+        if self._heap is not None and self.scanner.scans % HEAP_EVERY == 0:
+            self._watch_heap()
         data = self.serial.read(READ_LIMIT, REPL_ESCAPE)
         escape = data.find(_ESCAPE) if data else -1
         if escape >= 0:
@@ -58,6 +69,14 @@ class Firmware:
             self.status.set(present or (now // STATUS_BLINK_MS) % 2 == 0)
         return escape < 0
 
+    def _watch_heap(self):
+        free = self._heap()
+        if self.heap_free is not None and free > self.heap_free:
+            self.collections += 1
+        self.heap_free = free
+        if self.heap_min is None or free < self.heap_min:
+            self.heap_min = free
+
     def flush(self):
         """Write queued lines while the port takes them; the rest waits."""
         outbox = self.link.outbox
@@ -67,8 +86,12 @@ class Firmware:
             outbox.pop(0)
 
     def extra_counters(self, now):
-        return [("SCANS", self.scanner.scans), ("OVERRUN", self.overruns),
-                ("STEPMAX", self.step_max), ("UPTIME", self.link.uptime_s(now))]
+        pairs = [("SCANS", self.scanner.scans), ("OVERRUN", self.overruns),
+                 ("STEPMAX", self.step_max), ("UPTIME", self.link.uptime_s(now))]
+        if self.heap_free is not None:
+            pairs += [("HEAP", self.heap_free), ("HEAPMIN", self.heap_min),
+                      ("GCS", self.collections)]
+        return pairs
 
     def stop(self):
         """Leave the board dark (before handing over to the REPL)."""

@@ -4,6 +4,7 @@
 # under CPython with fakes (tests/hw/fakes/) and under the unix port.
 
 import array
+import gc
 import select
 import sys
 import time
@@ -13,6 +14,11 @@ import micropython
 import rp2
 
 _SIO_GPIO_IN = 0xD0000004     # RP2040 SIO register: the level of every GPIO, one bit each
+
+
+# The free heap in bytes, for the firmware's counters: MicroPython's
+# gc.mem_free; None where there is none (CPython with the tests' fakes).
+heap_free = getattr(gc, "mem_free", None)
 
 
 def disable_ctrl_c():

@@ -39,7 +39,8 @@ def build(now, serial=None):
     device = link.DeviceLink(shape, info, now)
     if serial is None:
         serial = hal.UsbSerial()
-    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN))
+    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN),
+                        hal.heap_free)
 
 
 def build_named(now, serial=None):
@@ -60,7 +61,8 @@ def build_named(now, serial=None):
     device = link.DeviceLink(shape, info, now)
     if serial is None:
         serial = hal.UsbSerial()
-    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN))
+    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN),
+                        hal.heap_free)
 
 
 def sensors_named(board, shape, port=None):

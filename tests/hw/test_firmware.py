@@ -585,6 +585,21 @@ def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) 
     assert ("STEPMAX", period + 100 + 8 * settle) in firmware.extra_counters(0)
 
 
+def test_the_free_heap_and_the_collections_are_counted(pico: SimpleNamespace,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The free heap only grows when the collector has run: every rise
+    between two looks is one collection (HEAP, HEAPMIN and GCS)."""
+    firmware = _build(pico)
+    assert firmware.extra_counters(0)[-1][0] == "UPTIME"    # no heap to look at here
+    readings = iter([5000, 4900, 4700, 5100, 5050, 4000, 5200])
+    firmware._heap = lambda: next(readings)
+    every = 10
+    monkeypatch.setattr(pico.main.app, "HEAP_EVERY", every)
+    pico.main.loop(firmware, pico.clock, steps=7 * every)
+    counters = dict(firmware.extra_counters(0))
+    assert (counters["HEAP"], counters["HEAPMIN"], counters["GCS"]) == (5200, 4000, 2)
+
+
 def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -> None:
     serial = FakeSerial()
     firmware = _build(pico, serial)
