@@ -80,7 +80,8 @@ COUNTER_NAMES = (
     "RX", "TX", "NOISE", "TRUNC", "LONG", "CHAR", "FORMAT", "CRC", "CMD", "ARG", "VER",
     "DUP", "LOST", "RETRY", "GIVEUP", "NAKRX", "STALE",
 )
-# The host's own: snapshots held for confirmation, and those the next one did not confirm.
+# The host's own: snapshots held for confirmation, those the next one did not
+# confirm, and those older than the last one passed on (a replayed run).
 HOST_COUNTER_NAMES = ("HELD", "UNCONFIRMED", "OLDSNAP")
 # Lines before the last snapshot passed on that are taken as old: a USB hub
 # or adapter replays a few lines of its buffer, never a few dozen.
