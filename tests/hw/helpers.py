@@ -17,3 +17,14 @@ def bits(*names: str) -> int:
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
 FULL = (1 << 80) - 1
 CHECKER = sum(1 << s for s in range(80) if (s // 10 + s % 10) % 2 == 0)
+
+
+def crc8_smbus(data: bytes) -> int:
+    """Protocol version 1's check, written here from its definition (poly
+    0x07, init 0): the tests' own oracle, not the code under test."""
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
+    return crc

@@ -61,6 +61,8 @@ from boardctl.hw.protocol import (
     encode,
 )
 
+from .helpers import crc8_smbus
+
 VECTORS = Path(__file__).resolve().parents[2] / "firmware" / "vectors.txt"
 FILES = "abcdefghijklmnop"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
@@ -890,16 +892,6 @@ def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, ba
     assert s.link.counters["OLDSNAP"] >= 1
 
 
-def _crc8_smbus(data: bytes) -> int:
-    """Version 1's check, written here from its definition (poly 0x07, init 0)."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
-    return crc
-
-
 def _damaged_v2_hellos_read_as_version_1() -> list[bytes]:
     """Version-2 HELLO lines cut after two checksum digits whose CRC-8 holds."""
     found = []
@@ -908,7 +900,7 @@ def _damaged_v2_hellos_read_as_version_1() -> list[bytes]:
         body = f"{seq:02X}{body_tail}".encode()
         line = b"$" + body + b"*%08X" % crc32(body)
         cut = line[:len(body) + 4]                    # "$", body, "*", two digits
-        if int(cut[-2:], 16) == _crc8_smbus(body):
+        if int(cut[-2:], 16) == crc8_smbus(body):
             found.append(cut + b"\n")
     return found
 

@@ -15,6 +15,7 @@ import pytest
 
 from boardctl.hw.protocol import crc32
 
+from ..hw.helpers import crc8_smbus
 from .rig import Rig, bits, harness
 
 REASON = harness.missing()
@@ -233,15 +234,6 @@ def cut_hello(header: bytes) -> bytes:
             if int(line[len(body) + 2:len(body) + 4], 16) == crc8_smbus(body):
                 return line[:len(body) + 4] + b"\n"
     raise AssertionError("no sequence number makes the CRC-8 hold")
-
-
-def crc8_smbus(data: bytes) -> int:
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
-    return crc
 
 
 def device_counter(rig: Rig, name: str) -> int:
