@@ -188,11 +188,15 @@ def test_san_round_trips_over_random_games():
     for variant in (HEX, GLINSKI):
         for _ in range(6):
             pos = position(None, variant)
-            for _ in range(100):
+            for ply in range(100):
                 moves = pos.legal_moves()
                 if not moves:
                     break
-                for move in moves:
+                # Every move of every tenth position, a sample of the rest:
+                # parse_san generates the moves again, so all of them at
+                # every ply would cost the suite 40 s for little more reach.
+                checked = moves if ply % 10 == 0 else rng.sample(moves, min(4, len(moves)))
+                for move in checked:
                     assert parse_san(pos, san(pos, move)) == move
                 pos.push(rng.choice(moves))
 
