@@ -80,7 +80,7 @@ class Backlog:
             why = exc.reason
         if why is not None:
             # Found at start, said at start: not at the first move.
-            self._fail(why, "the game store cannot be written")
+            self._fail(why, f"the game store cannot be written ({why})")
 
     # ------------------------------------------------------------ writes
     def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,

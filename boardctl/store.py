@@ -41,6 +41,7 @@ Plies count from 1: ply *n* is the *n*-th move of the game, so after
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -70,7 +71,7 @@ from .stored import (
 )
 
 __all__ = [  # with the values and errors of stored.py, which the store hands out
-    "APPLICATION_ID", "DB_NAME", "RESULTS", "SCHEMA_VERSION", "DamagedGameError",
+    "APPLICATION_ID", "DB_NAME", "DISK_REASONS", "RESULTS", "SCHEMA_VERSION", "DamagedGameError",
     "GameStore", "GameSummary", "ReplayError", "StoreConflictError", "StoreError",
     "StoreValueError", "StoredGame", "UnknownGameError", "default_db_path",
     "default_state_dir", "pgn_command",
@@ -84,6 +85,13 @@ _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes
 _READONLY, _IOERR, _FULL, _CANTOPEN = 8, 10, 13, 14
 _WHY = {_READONLY: "database read-only", _FULL: "disk full",
         _IOERR: "disk error"}  # for the screen: a word or two, no path
+# SQLITE_IOERR_SHMOPEN, _SHMSIZE, _SHMLOCK, _SHMMAP: the WAL index (the -shm
+# file) could not be made or grown, which on a full disk is how even a reader
+# fails.  Such a database is still read (as a directory it cannot write is).
+_SHM_ERRORS = frozenset(_IOERR | (n << 8) for n in (18, 19, 20, 21))
+# Why the daemon cannot save, in the words StoreError.reason uses: with one
+# of these it starts all the same and keeps the moves until it can.
+DISK_REASONS = frozenset({*_WHY.values(), "folder read-only"})
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 
 # _MIGRATIONS[n] takes the schema from version n to n + 1 (PRAGMA user_version).
@@ -212,37 +220,62 @@ class GameStore:
         self._read_mode = "ro"
         self._snapshot: tempfile.TemporaryDirectory[str] | None = None
         self._closed = False
-        if create:
-            self._make_directory()
-        elif not self.path.is_file():
+        self._stand_in = False                # no database yet: see _stand_in_store
+        if not create and not self.path.is_file():
             raise StoreError(f"no game database at {self.path} (the board daemon creates it)")
         try:
-            self._conn = self._open(create)
+            self._conn = self._first_open(move_aside=create)
+        except StoreError as exc:
+            if not create or exc.reason not in DISK_REASONS:
+                raise
+            self._conn = self._stand_in_store(exc.reason)
+
+    # ---------------------------------------------------------- opening
+    def _first_open(self, *, move_aside: bool) -> sqlite3.Connection:
+        if self._create:
+            self._make_directory()
+        try:
+            return self._open(self._create)
         except _Corrupt as exc:
-            if not create:
+            if not self._create:
                 raise StoreError(
                     f"game database {self.path} is unreadable ({exc}); "
                     "the board daemon moves it aside when it starts") from None
+            if not move_aside:
+                raise StoreError(f"game database {self.path} is unreadable: {exc}",
+                                 reason="database unreadable") from None
             self.recovered_from = self._move_aside()
             self.notice = (
                 f"Game database was unreadable ({exc}): kept it as "
                 f"{self.recovered_from.name} and started a new one")
             try:
-                self._conn = self._open(create)
+                return self._open(self._create)
             except _Corrupt as again:
                 raise StoreError(f"new game database {self.path} is unreadable: {again}") from None
 
-    # ---------------------------------------------------------- opening
+    def _stand_in_store(self, why: str) -> sqlite3.Connection:
+        """An empty database in memory, read while the real one cannot even
+        be created (a full disk or a read-only filesystem before the first
+        start): no games, nothing to resume, every write refused with ``why``
+        until :meth:`write_problem` finds the real one can be made."""
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        self._migrate(conn)
+        self._stand_in = True
+        self._unwritable = why
+        self._read_mode = "none"
+        return conn
+
     def _make_directory(self) -> None:
         folder = self.path.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the state directory {folder}: "
-                             f"{exc.strerror or exc}") from None
+                             f"{exc.strerror or exc}", reason=_os_reason(exc)) from None
         if not self.path.exists() and not os.access(folder, os.W_OK | os.X_OK):
             # With a database there, it is read and the writes wait (write_problem).
-            raise StoreError(f"cannot write game database in {folder}: permission denied")
+            raise StoreError(f"cannot write game database in {folder}: permission denied",
+                             reason="folder read-only")
 
     def _open(self, create: bool) -> sqlite3.Connection:
         # The check runs on a read-only connection: one that can write would,
@@ -281,10 +314,10 @@ class GameStore:
         except sqlite3.Error as exc:
             conn.close()
             code = _code(exc)
-            if existed and code in _WHY and code != _IOERR:
+            if existed and code in _WHY and (code != _IOERR or _extended(exc) in _SHM_ERRORS):
                 # Read-only after all (a file mode only SQLite noticed) or no
                 # room to migrate: read it, and let the writes wait.
-                return self._read_only(_WHY[code])
+                return self._read_only(self._reason(exc))
             raise self._failure("open", exc) from None
         except BaseException:
             conn.close()
@@ -331,7 +364,10 @@ class GameStore:
             return conn
         except sqlite3.Error as exc:
             conn.close()
-            if _code(exc) not in (_CANTOPEN, _READONLY) or os.access(self.path.parent, os.W_OK):
+            no_index = _extended(exc) in _SHM_ERRORS or _code(exc) == _FULL
+            cannot_write = (_code(exc) in (_CANTOPEN, _READONLY)
+                            and not os.access(self.path.parent, os.W_OK))
+            if not (no_index or cannot_write):
                 raise self._failure("read", exc) from None
         wal = Path(f"{self.path}-wal")
         if not wal.exists() or wal.stat().st_size == 0:
@@ -403,7 +439,18 @@ class GameStore:
         if _code(exc) in _CORRUPT_CODES:
             return _Corrupt(str(exc))
         return StoreError(f"cannot {doing} game database {self.path}: {exc}",
-                          reason=_WHY.get(_code(exc), str(exc)))
+                          reason=self._reason(exc))
+
+    def _reason(self, exc: sqlite3.Error) -> str:
+        """For the screen: SQLite says "disk I/O error" where it could not
+        grow its WAL index on a full disk, so the disk is asked."""
+        if _extended(exc) in _SHM_ERRORS:
+            try:
+                room = os.statvfs(self.path.parent).f_bavail
+            except OSError:
+                room = 1
+            return "disk full" if room == 0 else "disk error"
+        return _WHY.get(_code(exc), str(exc))
 
     def _move_aside(self) -> Path:
         stamp = datetime.fromtimestamp(self._clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -454,17 +501,20 @@ class GameStore:
                 self._conn.close()
                 self._conn = None
             try:
-                self._conn = self._open(self._create)
-            except _Corrupt as exc:
-                raise StoreError(f"game database {self.path} is unreadable: {exc}",
-                                 reason="database unreadable") from None
+                self._conn = self._first_open(move_aside=False)
+                self._stand_in = False
+            except StoreError as exc:
+                if not self._stand_in or exc.reason not in DISK_REASONS:
+                    raise
+                self._conn = self._stand_in_store(exc.reason)
         return self._unwritable
 
     @property
     def read_mode(self) -> str:
         """How the database is read: ``"ro"`` (SQLite's read-only mode),
         ``"immutable"`` or ``"copy"`` (see :meth:`_reader`); ``"rw"`` when
-        it is open for writing."""
+        it is open for writing; ``"none"`` when there is no database to read
+        yet and it cannot be made (an empty stand-in is read instead)."""
         return self._read_mode if self._unwritable or not self._create else "rw"
 
     @contextmanager
@@ -726,7 +776,20 @@ class GameStore:
 
 def _code(exc: sqlite3.Error) -> int:
     """SQLite's primary result code of an error (0 when it has none)."""
-    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    return _extended(exc) & 0xFF
+
+
+def _extended(exc: sqlite3.Error) -> int:
+    """SQLite's extended result code of an error (0 when it has none)."""
+    return getattr(exc, "sqlite_errorcode", None) or 0
+
+
+def _os_reason(exc: OSError) -> str | None:
+    """A failed mkdir in the words of StoreError.reason; None for a path
+    that is wrong (a file where the directory should be), not a disk."""
+    return {errno.ENOSPC: "disk full", errno.EDQUOT: "disk full", errno.EIO: "disk error",
+            errno.EACCES: "folder read-only", errno.EPERM: "folder read-only",
+            errno.EROFS: "folder read-only"}.get(exc.errno or 0)
 
 
 def pgn_command(db_path: Path, game: int | None, all_games: bool, out: TextIO,

@@ -47,6 +47,16 @@ def read_only_view(source: Path, target: Path) -> Iterator[Path]:
         _umount(target)
 
 
+def make_writable(view: Path) -> None:
+    """Let writes through a :func:`read_only_view` again (someone remounted
+    the card read-write)."""
+    if os.geteuid() != 0:
+        view.chmod(0o755)
+        return
+    _mount("-o", "remount,rw,bind", str(view))
+    assert os.access(view, os.W_OK)
+
+
 @contextmanager
 def tiny_filesystem(target: Path, size: str) -> Iterator[Path]:
     """A tmpfs of ``size`` (``mount``'s notation, e.g. ``"256k"``) at ``target``."""

@@ -1,0 +1,178 @@
+"""The board starts and plays whatever the disk does: a full disk after a
+clean stop, a first start on a full disk, a read-only state directory with no
+database yet, a read-only filesystem where the state directory would be made.
+
+Each start goes through :func:`boardctl.app.build`, as ``boardctl run`` does,
+on a real tiny tmpfs or a real read-only bind mount (see tests/mounts.py).
+The board says once, on the screen and in the log, that moves are not being
+saved and why, keeps them, and writes them when the disk takes them again.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import subprocess
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+
+from boardctl import app
+from boardctl.backlog import RETRY_MAX
+from boardctl.config import parse_config
+from boardctl.hw.sim import SimBoard
+from boardctl.rules import Game, parse_move
+from boardctl.store import GameStore, pgn_command
+
+from .mounts import fill, make_writable, read_only_view, tiny_filesystem
+
+TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
+OPENING = ["e2e4", "e7e5", "d2d4", "d7d6", "c2c3", "c7c6"]
+
+
+class Started:
+    """A daemon built as ``boardctl run`` builds it, on the simulated board,
+    played by hand in virtual time; closed like the service at exit."""
+
+    def __init__(self, resumed: list[str] | None = None) -> None:
+        game = Game()
+        for uci in resumed or []:
+            game.push(parse_move(game.position, uci))
+        pos = game.position
+        self.geometry = pos.geometry
+        self.board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+        self.now = 0.0
+        self.stack = ExitStack()
+        self.daemon = app.build(TWO_PLAYERS, self.stack, sensors=self.board, now=0.0)
+
+    def wait(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            self.daemon.step(self.now)
+            self.now = round(self.now + 0.01, 6)
+
+    def play(self, *moves: str) -> None:
+        for uci in moves:
+            self.board.lift(self.geometry.parse_square(uci[:2]))
+            self.wait(0.2)
+            self.board.place(self.geometry.parse_square(uci[2:4]))
+            self.wait(1.0)
+
+    @property
+    def moves(self) -> list[str]:
+        game = self.daemon.game
+        replay = Game(game.variant, game.start_fen)
+        played = []
+        for move in game.moves:
+            played.append(replay.position.uci(move))
+            replay.push(move)
+        return played
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+def stored_moves(db: Path) -> list[str]:
+    with GameStore(db, create=False) as store:
+        latest = store.latest()
+        assert latest is not None
+        return list(latest.moves)
+
+
+def unsaved_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records
+            if r.levelno >= logging.ERROR and "in memory" in r.getMessage()]
+
+
+@pytest.fixture
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    def point(folder: Path) -> Path:
+        monkeypatch.setenv("STATE_DIRECTORY", str(folder))
+        return folder / "games.sqlite3"
+    return point
+
+
+def test_a_full_disk_after_a_clean_stop_resumes_plays_and_saves_when_space_returns(
+        tmp_path, state, caplog):
+    with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
+        db = state(disk / "state")
+        table = Started()
+        table.play(*OPENING[:2])
+        table.close()
+        filler = fill(disk)
+        caplog.set_level(logging.INFO, logger="boardctl")
+        table = Started(OPENING[:2])
+        assert table.moves == OPENING[:2]                 # the game was resumed
+        assert table.daemon.status().prompt == "Moves not saved (disk full)"
+        table.play(*OPENING[2:4])
+        assert table.daemon.status().prompt == "2 moves not saved (disk full)"
+        # What the disk holds can still be read and exported, full as it is.
+        out, err = io.StringIO(), io.StringIO()
+        assert pgn_command(db, None, False, out, err) == 0
+        assert "1. e4 e5 *" in out.getvalue() and err.getvalue() == ""
+        filler.unlink()
+        table.wait(RETRY_MAX + 1)
+        assert table.daemon.status().prompt == ""
+        table.play(*OPENING[4:])
+        table.close()
+        assert len(unsaved_lines(caplog)) == 1
+        assert "disk full" in unsaved_lines(caplog)[0]
+        assert stored_moves(db) == OPENING
+
+
+def test_a_first_start_on_a_full_disk_plays_and_creates_the_database_later(
+        tmp_path, state, caplog):
+    with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
+        db = state(disk / "state")
+        filler = fill(disk)
+        caplog.set_level(logging.INFO, logger="boardctl")
+        table = Started()
+        assert table.daemon.status().prompt == "Moves not saved (disk full)"
+        table.play(*OPENING[:3])
+        assert table.moves == OPENING[:3]
+        assert table.daemon.status().prompt == "3 moves not saved (disk full)"
+        table.wait(60)                                     # still full: still playing
+        filler.unlink()
+        table.wait(RETRY_MAX + 1)
+        assert table.daemon.status().prompt == ""
+        table.play(*OPENING[3:])
+        table.close()
+        assert stored_moves(db) == OPENING
+        assert len(unsaved_lines(caplog)) == 1
+
+
+@pytest.mark.parametrize("where", ["state directory", "its parent"])
+def test_a_read_only_filesystem_with_no_database_yet(tmp_path, state, caplog, where):
+    source = tmp_path / "card"
+    source.mkdir()
+    with read_only_view(source, tmp_path / "ro") as card:
+        # A read-only state directory, or a read-only root where it would be made.
+        db = state(card if where == "state directory" else card / "boardctl")
+        caplog.set_level(logging.INFO, logger="boardctl")
+        table = Started()
+        assert table.daemon.status().prompt == "Moves not saved (folder read-only)"
+        table.play(*OPENING[:2])
+        assert table.moves == OPENING[:2]
+        assert table.daemon.status().prompt == "2 moves not saved (folder read-only)"
+        make_writable(card)                                # the card remounted read-write
+        table.wait(RETRY_MAX + 1)
+        assert table.daemon.status().prompt == ""
+        table.close()
+        assert stored_moves(db) == OPENING[:2]
+        assert len(unsaved_lines(caplog)) == 1
+
+
+def test_boardctl_pgn_reads_a_database_on_a_full_disk(tmp_path):
+    with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
+        state = disk / "state"
+        with GameStore(state / "games.sqlite3") as store:
+            game = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.7e9)
+            store.add_move(game, 1, "e2e4", 1.7e9)
+        fill(disk)
+        done = subprocess.run([sys.executable, "-m", "boardctl", "pgn"], capture_output=True,
+                              text=True, timeout=60, check=False,
+                              env={"STATE_DIRECTORY": str(state), "PATH": "/usr/bin:/bin"})
+        assert (done.returncode, done.stderr) == (0, "")
+        assert "1. e4 *" in done.stdout
