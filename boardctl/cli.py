@@ -29,6 +29,7 @@ from .rules.digits import NumberError, parse_whole
 from .rules.perft import MAX_DEPTH
 from .store import GameStore, default_db_path, pgn_command
 from .ui import keys
+from .userfiles import SCRIPT_LIMIT, open_regular, read_text
 
 
 class UsageError(BoardctlError, ValueError):
@@ -123,7 +124,7 @@ def _perft(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     game = Game(get_variant(args.variant), args.fen)
     try:
-        stream = open(args.log, "rb")  # noqa: SIM115  # closed by the with below
+        stream = open_regular(args.log)  # closed by the with below
         size = os.fstat(stream.fileno()).st_size
     except OSError as exc:
         raise UsageError(f"boardctl replay: cannot read {args.log}: "
@@ -172,9 +173,13 @@ def _sim(args: argparse.Namespace) -> int:
     if args.script is None:
         raise UsageError("boardctl sim: --headless needs --script LOG")
     try:
-        text = args.script.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"boardctl sim: cannot read {args.script}: {exc}") from None
+        text = read_text(args.script, SCRIPT_LIMIT)
+    except OSError as exc:
+        raise UsageError(f"boardctl sim: cannot read {args.script}: "
+                         f"{exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"boardctl sim: {args.script} is not UTF-8 text (byte {exc.start} "
+                         f"is {exc.object[exc.start]:#04x})") from None
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         # A headless run is a test: its games go to a throw-away database.
         store = GameStore(Path(tmp) / "games.sqlite")

@@ -27,6 +27,7 @@ from .hw.hexpins import load_any_pinout
 from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
 from .ui.size import SizeError, parse_size
+from .userfiles import TOML_LIMIT, parse_toml, read_text
 
 DEFAULT_PATH = Path("/etc/boardctl/config.toml")
 
@@ -137,7 +138,7 @@ def parse_clock(text: str) -> tuple[float, float]:
         raise ConfigError(
             f"expected minutes+increment such as 5+3, with 0 < minutes <= "
             f"{MAX_CLOCK_MINUTES:g} and 0 <= increment <= {MAX_MOVETIME:g} seconds; "
-            f"got {shown(text)}"
+            f"got {_path(text)}"
         ) from None
     return minutes * 60, increment
 
@@ -194,16 +195,27 @@ def _check(section: str, key: str, value: Any, default: Any) -> Any:
     return value
 
 
+PATH_SHOWN = 160   # characters of a path quoted back in an error message
+
+
 def _readable_pinout(text: str) -> None:
     if not text:
         return  # the pinout that ships with boardctl
     try:
         load_any_pinout(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise ConfigError(f"cannot read {shown(text)}: {reason}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {_path(text)}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{_path(text)} is not UTF-8 text (byte {exc.start} is "
+                          f"{exc.object[exc.start]:#04x})") from None
     except PinoutError as exc:
         raise ConfigError(str(exc)) from None
+
+
+def _path(text: str) -> str:
+    """A path quoted back whole, as far as a line allows: a user must see
+    which file is meant, where a bad value is cut much shorter."""
+    return repr(text) if len(text) <= PATH_SHOWN else shown(text)
 
 
 def _writable_file(text: str) -> None:
@@ -213,18 +225,18 @@ def _writable_file(text: str) -> None:
     path = Path(text)
     try:
         if path.is_dir():
-            raise ConfigError(f"{shown(text)} is a directory, not a file")
+            raise ConfigError(f"{_path(text)} is a directory, not a file")
         if path.exists():
             if not (path.is_file() and os.access(path, os.W_OK)):
-                raise ConfigError(f"cannot write to {shown(text)}")
+                raise ConfigError(f"cannot write to {_path(text)}")
             return
         parent = path.parent
         if not parent.is_dir():
-            raise ConfigError(f"{shown(text)}: no directory {shown(str(parent))}")
+            raise ConfigError(f"{_path(text)}: no directory {_path(str(parent))}")
         if not os.access(parent, os.W_OK | os.X_OK):
-            raise ConfigError(f"{shown(text)}: cannot create files in {shown(str(parent))}")
+            raise ConfigError(f"{_path(text)}: cannot create files in {_path(str(parent))}")
     except OSError as exc:  # a name too long, a loop of links, ...
-        raise ConfigError(f"cannot use {shown(text)}: {exc.strerror or exc}") from None
+        raise ConfigError(f"cannot use {_path(text)}: {exc.strerror or exc}") from None
 
 
 def _engine_command(text: str) -> None:
@@ -233,7 +245,7 @@ def _engine_command(text: str) -> None:
     try:
         argv = shlex.split(text)
     except ValueError as exc:
-        raise ConfigError(f"not a command line ({exc}): {shown(text)}") from None
+        raise ConfigError(f"not a command line ({exc}): {_path(text)}") from None
     if not argv:
         raise ConfigError("an empty command")
     if shutil.which(argv[0]) is None:
@@ -257,7 +269,7 @@ def _bind(text: str) -> None:
         ipaddress.ip_address(text)
     except ValueError:
         raise ConfigError("expected auto or an IP address such as 192.168.1.20; "
-                          f"got {shown(text)}") from None
+                          f"got {_path(text)}") from None
 
 
 def _pin(text: str) -> None:
@@ -311,14 +323,14 @@ def load_config(path: Path | None) -> Config:
             return Config()
         path = DEFAULT_PATH
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, TOML_LIMIT)
     except OSError as exc:
         raise ConfigError(f"config {path}: cannot read it: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"config {path}: not UTF-8 text (byte {exc.start} is "
                           f"{exc.object[exc.start]:#04x})") from None
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config {path}: not valid TOML: {exc}") from None
     try:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
+from ..userfiles import TOML_LIMIT, parse_toml, read_text
 from .errors import PinoutError
 from .pins import (
     _REQUIRED,
@@ -200,9 +201,9 @@ def parse_hex_pinout(text: str, source: str = "hardware/hex/pinout.toml") -> Hex
         missing or doubled, or a pin used twice in one build.
     """
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PinoutError(source, "(file)", f"not valid TOML: {exc}") from exc
+        raise PinoutError(source, "(file)", f"not valid TOML: {exc}") from None
     top = _Table(source, "", data)
     top.integer("schema", 1, 1)
     board = top.choice("board", tuple(HEX_BOARDS))
@@ -228,7 +229,7 @@ def load_hex_pinout(path: str | Path) -> HexPinout:
     :raises OSError: if the file cannot be read.
     """
     path = Path(path)
-    return parse_hex_pinout(path.read_text(encoding="utf-8"), source=str(path))
+    return parse_hex_pinout(read_text(path, TOML_LIMIT), source=str(path))
 
 
 def load_any_pinout(path: str | Path) -> Pinout | HexPinout:
@@ -239,9 +240,9 @@ def load_any_pinout(path: str | Path) -> Pinout | HexPinout:
     :raises OSError: if the file cannot be read.
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, TOML_LIMIT)
     try:
-        named = "board" in tomllib.loads(text)
+        named = "board" in parse_toml(text)
     except tomllib.TOMLDecodeError:
         named = False                   # either parser says so, naming the file
     if named:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..userfiles import TOML_LIMIT, parse_toml, read_text
 from .errors import PinoutError
 
 RANKS = 8
@@ -467,9 +468,9 @@ def parse_pinout(text: str, source: str = "pinout.toml") -> Pinout:
     :raises PinoutError: for bad TOML, a missing, unknown or bad key, or a pin conflict.
     """
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PinoutError(source, "(file)", f"not valid TOML: {exc}") from exc
+        raise PinoutError(source, "(file)", f"not valid TOML: {exc}") from None
     top = _Table(source, "", data)
     top.integer("schema", 1, 1)
     pinout = Pinout(leds=_leds(top.table("leds")), pi=_pi(top.table("pi")),
@@ -488,7 +489,7 @@ def load_pinout(path: str | Path) -> Pinout:
     :raises OSError: if the file cannot be read.
     """
     path = Path(path)
-    return parse_pinout(path.read_text(encoding="utf-8"), source=str(path))
+    return parse_pinout(read_text(path, TOML_LIMIT), source=str(path))
 
 
 def default_pinout() -> Pinout:

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from ..errors import BoardctlError
+from ..userfiles import TOML_LIMIT, parse_toml, read_text
 from .pages import hall_page
 from .server import ServerThread, add_static
 
@@ -101,7 +102,7 @@ def _is_board_url(text: str) -> bool:
 def load_hall(path: Path) -> Hall:
     """:raises HallError: one line, for a file that cannot be read or used."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = parse_toml(read_text(path, TOML_LIMIT))
     except OSError as exc:
         raise HallError(f"hall {path}: cannot read it: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
