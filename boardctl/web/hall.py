@@ -30,6 +30,7 @@ from aiohttp import web
 
 from ..errors import BoardctlError
 from ..userfiles import TOML_LIMIT, parse_toml, read_text
+from .guard import security_headers
 from .pages import hall_page
 from .server import ServerThread, add_static
 
@@ -110,6 +111,11 @@ def load_hall(path: Path) -> Hall:
     return parse_hall(data, str(path))
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}"
+
+
 def make_hall_app(hall: Hall) -> web.Application:
     page = hall_page(hall.boards)
 
@@ -117,6 +123,9 @@ def make_hall_app(hall: Hall) -> web.Application:
         return web.Response(text=page, content_type="text/html")
 
     app = web.Application()
+    # The tiles read each board's feed: those origins, and no others.
+    origins = sorted({_origin(url) for _, url in hall.boards})
+    app.on_response_prepare.append(security_headers(origins))
     app.router.add_get("/", index)
     add_static(app)
     return app

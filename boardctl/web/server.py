@@ -4,8 +4,9 @@ It reads the snapshots the daemon publishes on a :class:`Hub` and never calls
 into the daemon; actions go back on the hub's queue.  A slow or hostile
 client holds up only its own connection: each update is the latest snapshot
 (a client that lags skips the ones it missed), a write that does not finish
-in ``SEND_TIMEOUT`` drops the client, and there are at most ``MAX_STREAMS``
-live streams.
+in ``SEND_TIMEOUT`` drops the client, and the streams' seats, the PIN's
+checks, the headers and a malformed request's log line follow the rules of
+:mod:`.guard`.
 
 Routes (the README documents the feeds):
 
@@ -30,11 +31,11 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import secrets
 import socket
 import threading
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -47,50 +48,21 @@ from ..errors import BoardctlError
 from ..store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
 from .games import StoredGames
+from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
 from .pages import VIEWS, games_page, live_page, replay_page
 from .snapshot import ACTION_KINDS, Hub, WebAction
 
 log = logging.getLogger("boardctl.web")
 
-MAX_STREAMS = 200          # live SSE connections at once; more get 503
 SEND_TIMEOUT = 10.0        # seconds a client may take to accept one update
 KEEPALIVE = 15.0           # seconds between comments on a quiet stream (proxies close idle ones)
 RETRY_MS = 1000            # how soon a browser reconnects a dropped stream
 MAX_BODY = 4096            # bytes of a POST body
 COOKIE = "boardctl_session"
-LOGIN_FAILURES = (5, 60.0)  # at most this many wrong PINs in this many seconds, then 429
-# ... from one address; from all addresses together, this many in the same
-# time, which bounds guessing from many machines without one guesser locking
-# everybody out.
-LOGIN_FAILURES_ALL = 50
-TRACKED_ADDRESSES = 1024    # addresses remembered at once; the oldest go first
-
-
-class Throttle:
-    """Wrong PINs remembered per address, and over all addresses."""
-
-    def __init__(self) -> None:
-        self.by_address: dict[str, deque[float]] = {}
-        self.everyone: deque[float] = deque()
-
-    def _recent(self, times: deque[float], now: float) -> deque[float]:
-        while times and times[0] < now - LOGIN_FAILURES[1]:
-            times.popleft()
-        return times
-
-    def refused(self, address: str, now: float) -> bool:
-        """Has ``address`` (or everyone together) had too many wrong PINs lately?"""
-        mine = self._recent(self.by_address.get(address, deque()), now)
-        return (len(mine) >= LOGIN_FAILURES[0]
-                or len(self._recent(self.everyone, now)) >= LOGIN_FAILURES_ALL)
-
-    def failed(self, address: str, now: float) -> None:
-        times = self.by_address.pop(address, deque())
-        times.append(now)
-        self.by_address[address] = times      # the latest address last
-        self.everyone.append(now)
-        while len(self.by_address) > TRACKED_ADDRESSES:
-            del self.by_address[next(iter(self.by_address))]
+# Bytes an event stream's socket may hold unsent: small, so that a client
+# that stops reading stalls a write (and is dropped) after a few updates, not
+# after megabytes of kernel buffer.
+STREAM_BUFFER = 32 * 1024
 SHUTDOWN_TIMEOUT = 2.0
 MAX_GAME_ID = 10**12
 
@@ -106,9 +78,9 @@ class ServerState:
     def __init__(self) -> None:
         self.changed = asyncio.Event()
         self.stopping = asyncio.Event()
-        self.streams = 0
+        self.seats = Seats()
         self.versions = Versions()
-        self.throttle = Throttle()
+        self.pins = PinGate()
         self._cache: dict[str, tuple[Any, bytes]] = {}
 
     def bump(self) -> None:
@@ -188,7 +160,7 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(raw))
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise web.HTTPBadRequest(text=json.dumps({"error": "the body is not JSON"}),
                                  content_type="application/json") from None
     if not isinstance(data, dict):
@@ -279,14 +251,16 @@ async def game_json(request: web.Request) -> web.StreamResponse:
 
 async def events(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]
-    if state.streams >= MAX_STREAMS:
-        return _error(503, "too many spectators: try again later")
+    key = client_key(request.remote)
+    refused = state.seats.take(key)
+    if refused is not None:
+        return _error(503, refused)
     hub = request.app[HUB]
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
         "X-Accel-Buffering": "no", **_CORS})
-    state.streams += 1
     try:
+        _small_buffers(request)
         await response.prepare(request)
         await response.write(f"retry: {RETRY_MS}\n\n".encode())
         seen = -1
@@ -311,8 +285,19 @@ async def events(request: web.Request) -> web.StreamResponse:
     except (ConnectionError, TimeoutError, asyncio.CancelledError):
         pass  # the client went away or could not keep up: it reconnects and resyncs
     finally:
-        state.streams -= 1
+        state.seats.give_back(key)
     return response
+
+
+def _small_buffers(request: web.Request) -> None:
+    transport = request.transport
+    if transport is None:
+        return
+    transport.set_write_buffer_limits(high=STREAM_BUFFER)
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_BUFFER)
 
 
 async def session(request: web.Request) -> web.StreamResponse:
@@ -328,14 +313,19 @@ async def login(request: web.Request) -> web.StreamResponse:
     pin = data.get("pin")
     if not isinstance(pin, str) or not pin or len(pin) > 64:
         return _error(400, "pin: expected a text of 1 to 64 characters")
-    throttle = app[STATE].throttle
+    pins = app[STATE].pins
     now = time.monotonic()
-    address = request.remote or "?"
-    if throttle.refused(address, now):
-        return _error(429, "too many wrong PINs: wait a minute")
+    key = client_key(request.remote)
+    wait = pins.admit(key, now)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        return web.json_response(
+            {"error": f"too many wrong PINs from here: try again in {seconds} s"},
+            status=429, headers={"Retry-After": str(seconds)})
     if not hmac.compare_digest(pin.encode(), app[PIN].encode()):
-        throttle.failed(address, now)
+        pins.wrong(key, now)
         return _error(403, "wrong PIN")
+    pins.right(key)
     response = web.json_response({"authorised": True})
     response.set_cookie(COOKIE, _token(app), httponly=True, samesite="Strict", path="/")
     return response
@@ -382,7 +372,8 @@ def add_static(app: web.Application) -> None:
 
 def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.Application:
     """The aiohttp application (the tests drive it with aiohttp's test client)."""
-    app = web.Application(middlewares=[_no_tracebacks], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[same_origin, _no_tracebacks], client_max_size=MAX_BODY)
+    app.on_response_prepare.append(security_headers())
     app[HUB] = hub
     app[PIN] = pin
     app[SECRET] = secrets.token_bytes(32)
@@ -486,7 +477,8 @@ class ServerThread:
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
-        runner = web.AppRunner(self.make(), shutdown_timeout=SHUTDOWN_TIMEOUT, access_log=None)
+        runner = web.AppRunner(self.make(), shutdown_timeout=SHUTDOWN_TIMEOUT, access_log=None,
+                               logger=RequestLog(logging.getLogger("aiohttp.server")))
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port)

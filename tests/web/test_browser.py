@@ -48,6 +48,7 @@ def browser() -> Iterator[Any]:
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--hide-scrollbars", "--window-size=1280,800", "--force-device-scale-factor=1"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
         driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     except WebDriverException as exc:
@@ -55,6 +56,17 @@ def browser() -> Iterator[Any]:
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def no_policy_violations(browser: Any) -> Iterator[None]:
+    """Every page runs under its Content-Security-Policy without a violation
+    (Chromium reports each one on the console)."""
+    browser.get_log("browser")
+    yield
+    blocked = [entry["message"] for entry in browser.get_log("browser")
+               if "Content Security Policy" in entry["message"]]
+    assert blocked == []
 
 
 @pytest.fixture

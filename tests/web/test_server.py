@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from boardctl.rules import Game
 from boardctl.rules.pgn import read_games
 from boardctl.store import GameStore
+from boardctl.web import guard
 from boardctl.web import server as web_server
 from boardctl.web.server import make_app
 from boardctl.web.snapshot import Hub, Snapshot, WebAction
@@ -227,8 +228,8 @@ def test_events_push_a_full_snapshot_then_every_change(game):
     serve(game.hub, check)
 
 
-def test_the_number_of_streams_is_bounded(game, monkeypatch):
-    monkeypatch.setattr(web_server, "MAX_STREAMS", 2)
+def test_the_streams_of_one_address_are_bounded(game, monkeypatch):
+    monkeypatch.setattr(guard, "STREAMS_PER_ADDRESS", 2)
 
     async def check(client: TestClient) -> None:
         streams = [await client.get("/api/events") for _ in range(2)]
@@ -236,7 +237,13 @@ def test_the_number_of_streams_is_bounded(game, monkeypatch):
             await stream.content.readline()
         refused = await client.get("/api/events")
         assert refused.status == 503
-        for stream in streams:
+        assert "at most 2 live streams from one address" in (await refused.json())["error"]
+        streams[0].close()
+        while client.app[web_server.STATE].seats.total == 2:
+            await asyncio.sleep(0.01)
+        again = await client.get("/api/events")       # a seat given back is free again
+        assert again.status == 200
+        for stream in (*streams, again):
             stream.close()
 
     serve(game.hub, check)
@@ -281,11 +288,14 @@ def test_a_forged_cookie_is_not_a_session(game):
     serve(game.hub, check, pin=PIN)
 
 
-def test_wrong_pins_are_rate_limited(game):
+def test_wrong_pins_from_one_address_wait_and_say_how_long(game):
     async def check(client: TestClient) -> None:
-        for _ in range(web_server.LOGIN_FAILURES[0]):
+        for _ in range(guard.OWN_TRIES):
             assert (await client.post("/api/login", json={"pin": "0000"})).status == 403
-        assert (await client.post("/api/login", json={"pin": PIN})).status == 429
+        refused = await client.post("/api/login", json={"pin": PIN})
+        assert refused.status == 429
+        assert refused.headers["Retry-After"] == str(int(guard.BACKOFF_FIRST))
+        assert f"try again in {int(guard.BACKOFF_FIRST)} s" in (await refused.json())["error"]
 
     serve(game.hub, check, pin=PIN)
 
@@ -393,7 +403,7 @@ def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch)
         _never_read, writer = await asyncio.open_connection(client.host, client.port)
         writer.write(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
         await writer.drain()
-        while state.streams == 0:
+        while state.seats.total == 0:
             await asyncio.sleep(0.01)
         honest = await client.get("/api/events")
         received = bytearray()
@@ -403,12 +413,12 @@ def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch)
                 received.extend(chunk)
 
         following = asyncio.create_task(follow())
-        while state.streams < 2:
+        while state.seats.total < 2:
             await asyncio.sleep(0.01)
         for number in range(1, 2000):
             assert hub.publish(Snapshot(fen=str(number), prompt=big)) is True
             await asyncio.sleep(0.02)
-            if state.streams == 1:
+            if state.seats.total == 1:
                 break
         else:
             pytest.fail("the stream that stopped reading was never dropped")
@@ -424,20 +434,6 @@ def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch)
         writer.close()
 
     serve(hub, check)
-
-
-def test_one_guesser_does_not_lock_out_the_others_but_everyone_together_is_bounded():
-    throttle = web_server.Throttle()
-    for _ in range(web_server.LOGIN_FAILURES[0]):
-        throttle.failed("guesser", 0.0)
-    assert throttle.refused("guesser", 1.0)
-    assert not throttle.refused("player", 1.0)            # another player may still unlock
-    assert not throttle.refused("guesser", web_server.LOGIN_FAILURES[1] + 1)  # a minute on
-    crowd = web_server.Throttle()
-    for n in range(web_server.LOGIN_FAILURES_ALL):
-        crowd.failed(f"addr-{n}", 0.0)
-    assert crowd.refused("someone-new", 1.0)
-    assert len(crowd.by_address) <= web_server.TRACKED_ADDRESSES
 
 
 # ------------------------------------------------------------ the hexagon

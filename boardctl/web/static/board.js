@@ -71,7 +71,7 @@ function drawBoard(svg, s) {
     }
   });
   for (const [text, x, y] of b.labels) {
-    svgEl("text", {x, y, class: "coord", style: `font-size: ${b.font}px`}, svg).textContent = text;
+    svgEl("text", {x, y, class: "coord", "font-size": b.font}, svg).textContent = text;
   }
   for (const ring of s.rings || []) {
     const [cx, cy] = centre(ring.square);
