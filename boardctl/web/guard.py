@@ -37,9 +37,9 @@ from typing import Any
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-MAX_STREAMS = 200            # live SSE connections at once
+MAX_STREAMS = 256            # live SSE connections at once: 200 spectators and room to spare
 STREAMS_PER_ADDRESS = 6      # a projector, a phone and a few tabs
-STREAMS_RESERVED = 50        # of MAX_STREAMS, kept for addresses with no stream yet
+STREAMS_RESERVED = 64        # of MAX_STREAMS, kept for addresses with no stream yet
 
 OWN_TRIES = 2                # wrong PINs an address gets at once per REMEMBERED
 REMEMBERED = 86_400.0        # seconds a wrong PIN is held against its address
