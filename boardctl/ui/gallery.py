@@ -93,6 +93,16 @@ def promotion() -> DisplayState:
     )
 
 
+def not_saved() -> DisplayState:
+    """The disk is full (or the card went read-only): the game goes on, and
+    the screen says how many moves wait to be saved."""
+    game = Game()
+    for text in MIDGAME[:3]:
+        game.push_text(text)
+    return DisplayState.from_game(game, prompt="3 moves not saved (disk full)",
+                                  prompt_kind="error", status="not saved", status_alert=True)
+
+
 def check() -> DisplayState:
     """Black's rook has come down to j1 and checks the white king."""
     game = Game(fen="5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
@@ -185,6 +195,7 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "check-fix": ("A move that leaves the king in check", check_fix),
     "promotion": ("A promotion: choosing the new piece", promotion),
     "check": ("Check", check),
+    "not-saved": ("The disk is full: the game goes on, not saved yet", not_saved),
     "game-over": ("Game over", game_over),
     "clocks-low": ("Clocks in the last seconds (the player has Black)", clocks_low),
 }
