@@ -18,6 +18,7 @@ the screen's status line says that moves are not being saved.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -426,10 +427,19 @@ class Daemon:
         if self.last_reading is not None:
             changed = reading.occupancy ^ self.last_reading
             geo = self.game.position.geometry
-            for sq in geo.squares(changed):
-                verb = "place" if reading.occupancy >> sq & 1 else "lift"
-                self.recorder.write(f"{reading.time - self.start_time:.3f} {verb} {geo.name(sq)}\n")
-            self.recorder.flush()
+            try:
+                for sq in geo.squares(changed):
+                    verb = "place" if reading.occupancy >> sq & 1 else "lift"
+                    self.recorder.write(
+                        f"{reading.time - self.start_time:.3f} {verb} {geo.name(sq)}\n")
+                self.recorder.flush()
+            except OSError as exc:
+                # A recording is for a bug report: a full disk ends it, not the game.
+                log.error("[board] record: cannot write (%s): recording stopped",
+                          exc.strerror or exc)
+                with contextlib.suppress(OSError):   # its unwritten lines are lost
+                    self.recorder.close()
+                self.recorder = None
         self.last_reading = reading.occupancy
 
     # --------------------------------------------------------------- run

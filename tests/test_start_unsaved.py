@@ -176,3 +176,33 @@ def test_boardctl_pgn_reads_a_database_on_a_full_disk(tmp_path):
                               env={"STATE_DIRECTORY": str(state), "PATH": "/usr/bin:/bin"})
         assert (done.returncode, done.stderr) == (0, "")
         assert "1. e4 *" in done.stdout
+
+
+def test_a_sensor_recording_on_a_full_disk_stops_with_one_line_and_the_game_goes_on(
+        tmp_path, state, caplog):
+    with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
+        state(tmp_path / "state")                         # the games on another disk
+        record = disk / "sensors.log"
+        with record.open("a", encoding="utf-8") as recorder:
+            game = Game()
+            pos = game.position
+            board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+            with ExitStack() as stack:
+                daemon = app.build(TWO_PLAYERS, stack, sensors=board, now=0.0,
+                                   recorder=recorder)
+                table = Started.__new__(Started)
+                table.geometry, table.board, table.daemon, table.now = (
+                    pos.geometry, board, daemon, 0.0)
+                table.play(OPENING[0])
+                assert "place e4" in record.read_text()
+                # tmpfs gives a file whole pages: end this one, so that the
+                # next line needs a page the full disk does not have.
+                recorder.write("#" * (4095 - record.stat().st_size) + "\n")
+                recorder.flush()
+                fill(disk)
+                caplog.set_level(logging.INFO, logger="boardctl")
+                table.play(*OPENING[1:4])
+                assert table.moves == OPENING[:4]
+        stopped = [r for r in caplog.records if "recording stopped" in r.getMessage()]
+        assert len(stopped) == 1 and stopped[0].levelno == logging.ERROR
+        assert stored_moves(tmp_path / "state" / "games.sqlite3") == OPENING[:4]
