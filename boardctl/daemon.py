@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
@@ -63,6 +64,7 @@ log = logging.getLogger("boardctl")
 LOOP_HZ = 50
 TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
 NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
+EVENTS_KEPT = 1000             # events the daemon remembers (see Daemon.events)
 # The web page's snapshot is built at once after a move or an action, else at most this
 # often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
 WEB_PERIOD = 0.1
@@ -124,7 +126,10 @@ class Daemon:
             game = Game(self.variant)
             self.game_id = self._store_new_game(game)
         self.reconciler = Reconciler(game, rec_config, self.engine_side)
-        self.events: list[Event] = []        # everything that happened, for tests and logs
+        # What happened lately, for tests and logs: the last EVENTS_KEPT, so
+        # that a board that plays for days does not grow; event_count counts all.
+        self.events: deque[Event] = deque(maxlen=EVENTS_KEPT)
+        self.event_count = 0
         self.notice: tuple[str, float] | None = None  # a short message and until when
         # Hints come from the opponent, or from an engine started on first use.
         self.engine = EngineSession(self.opponent, adviser, self.store, config.engine.skill, now)
@@ -186,6 +191,7 @@ class Daemon:
             interval = self.notifier.watchdog_interval()
             self.watchdog_due = now + (interval / 2 if interval else 10.0)
         self.events += events
+        self.event_count += len(events)
         return events
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
@@ -194,6 +200,7 @@ class Daemon:
         for event in events:
             self._handle(event, now)
         self.events += events
+        self.event_count += len(events)
         return events
 
     def wait_for_engine(self, timeout: float) -> None:

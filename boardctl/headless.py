@@ -75,9 +75,10 @@ def run_script(
             daemon.step(now)
             if daemon.request is not None:
                 _wait_for_engine(daemon)
-            for event in daemon.events[seen:]:
+            fresh = daemon.event_count - seen
+            for event in list(daemon.events)[-fresh:] if fresh else ():
                 emit(event.line())
-            seen = len(daemon.events)
+            seen = daemon.event_count
             move = daemon.reconciler.engine_move
             if move is not None and move != shown:
                 emit(f"engine {daemon.game.position.uci(move)}")

@@ -424,3 +424,18 @@ def test_lifting_a_piece_that_cannot_move_says_so():
     daemon.sensors.lift(daemon.game.position.geometry.parse_square("g1"))  # a shut-in falcon
     _stepped(daemon, 0.5, now)
     assert daemon.status().prompt == "The falcon on g1 has no legal move: put it back"
+
+
+def test_a_long_session_keeps_the_last_events_only_and_headless_still_says_them_all(
+        monkeypatch):
+    import boardctl.daemon as daemon_module
+
+    monkeypatch.setattr(daemon_module, "EVENTS_KEPT", 10)
+    script = "".join(f"{4 * n} lift e{2 if n % 2 == 0 else 4}\n"
+                     f"{4 * n + 0.4} place e{4 if n % 2 == 0 else 2}\n" for n in range(30))
+    lines: list[str] = []
+    store = MemoryStore()
+    daemon = run_script(TWO_PLAYERS, script, store, emit=lines.append)
+    assert len(daemon.events) == 10 and daemon.event_count >= 30
+    said = [line for line in lines if line.startswith(("move ", "takeback "))]
+    assert said == ["move e2e4", "takeback e2e4"] * 15
