@@ -22,12 +22,12 @@ Prints figures only; nothing here is a test.  Run: ``.venv/bin/python bench/web.
 from __future__ import annotations
 
 import argparse
-from array import array
 import asyncio
 import multiprocessing
 import statistics
 import tempfile
 import time
+from array import array
 from pathlib import Path
 from typing import Any
 
