@@ -138,14 +138,16 @@ def attackers(url: str, seconds: float, out: Any, ready: Any) -> None:
 
 
 def run_phase(daemon: Daemon, board: SimBoard, squares: tuple[int, int], seconds: float,
-              every: float, hub: Hub | None, published: dict[int, float]) -> list[float]:
+              every: float, hub: Hub | None, published: dict[int, float], *,
+              settle: bool = True) -> list[float]:
     """The daemon's loop as :meth:`Daemon.run` runs it, moving a piece between
-    ``squares`` and back; returns the step times."""
+    ``squares`` and back; returns the step times.  With ``settle`` the piece
+    ends where it began (a second more of steps, not timed)."""
     period = 1.0 / LOOP_HZ
     steps: list[float] = []
     start = time.monotonic()
     next_touch = start + every
-    there = False
+    there = squares[1] in board.occupied   # where the last phase left the piece
     while (now := time.monotonic()) < start + seconds:
         if now >= next_touch:
             src, dst = squares[::-1] if there else squares
@@ -162,7 +164,7 @@ def run_phase(daemon: Daemon, board: SimBoard, squares: tuple[int, int], seconds
         spent = time.monotonic() - now
         if spent < period:
             time.sleep(period - spent)
-    if there:
+    if there and settle:
         board.lift(squares[1])
         board.place(squares[0])
         run_until = time.monotonic() + 1.0
@@ -242,7 +244,7 @@ def main() -> None:
             began = time.monotonic()
             while (left := watched_for - (time.monotonic() - began)) > 0:
                 steps.extend(run_phase(watched, board, square, min(60.0, left), args.every, hub,
-                                   published))
+                                       published, settle=left <= 60.0))
                 memory.append((time.monotonic() - began, rss()))
             label = f"{args.spectators} spectators" + (", attacked" if args.attack else "")
             busy = describe(label, steps)
