@@ -33,7 +33,7 @@ import pygame
 
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
-from .hexlattice import CORNERS, DARK, HEX_SHADES, LIGHT, MEDIUM, lattice, rank_ends
+from ..rules.hexlattice import CORNERS, DARK, HEX_SHADES, LIGHT, MEDIUM, lattice, rank_ends
 
 Point = tuple[int, int]
 Colour = tuple[int, ...]

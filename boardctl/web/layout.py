@@ -14,7 +14,7 @@ The document (``"board"`` in ``/api/state`` and in ``/api/games/<id>``)::
 Units are SVG user units with a cell ``cell`` high (a square's side, a
 hexagon's height flat to flat); ``shade`` is ``"light"``, ``"medium"`` or
 ``"dark"``.  ``flip`` lays the board out with Black at the bottom.  Hexagons
-use :mod:`boardctl.ui.hexlattice`, the lattice the screen draws them on.
+use :mod:`boardctl.rules.hexlattice`, the lattice the screen draws them on.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 from ..rules import get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.hexgeo import HexGeometry
-from ..ui.hexlattice import CORNERS, HEX_SHADES, lattice, rank_ends
+from ..rules.hexlattice import CORNERS, HEX_SHADES, lattice, rank_ends
 
 CELL = 100
 SHADE_NAMES = ("light", "medium", "dark")   # indexed by the screen's shades

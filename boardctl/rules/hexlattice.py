@@ -4,8 +4,9 @@ The screen (:class:`~boardctl.ui.boardview.HexView`) and the spectator page
 (:mod:`boardctl.web.layout`) place flat-topped cells on one lattice: ``x``
 counts half a cell's radius across, ``y`` half a cell's height down.  On
 it every corner two cells share is the same lattice point, so a drawing
-that scales the lattice draws neighbours without seams.  No pygame here:
-the web server imports this without the display's libraries.
+that scales the lattice draws neighbours without seams.  It lives with the
+rules, beside the hexagon's geometry, so that the screen and the page share it
+without the page importing the screen.
 """
 
 from __future__ import annotations
