@@ -750,6 +750,13 @@ class HostLink:
         # After a HELLO mid-session (the device restarted, or an old HELLO
         # replayed with old snapshots behind it) the next snapshot is held.
         self._recheck = False
+        # The device answers a host HELLO with an ACK and its own HELLO
+        # (PROTOCOL.md 7.2).  Its boot HELLO may have brought the link up
+        # first: the answer that follows the ACK is no restart.  Our recent
+        # HELLOs' numbers, and until when a device HELLO is such an answer.
+        self._hello_seqs: dict[int, float] = {}    # number -> when sent
+        self._answer_until: float | None = None
+        self.answered = False          # the last device HELLO answered one of ours
         self._doubt = False            # a line was lost or damaged since the last snapshot
 
     @property
@@ -847,7 +854,12 @@ class HostLink:
         gap = self._heard(frame.seq, now, isinstance(message, Hello))
         match message:
             case Ack(ref):
-                if self._take(ref) is None:
+                hello_sent = self._hello_seqs.pop(ref, None)
+                if hello_sent is not None and now - hello_sent < LINK_TIMEOUT:
+                    # Its HELLO follows in the same step of the device's loop.
+                    self._take(ref)
+                    self._answer_until = now + ACK_TIMEOUT
+                elif self._take(ref) is None:
                     self._counters["STALE"] += 1
             case Nak(ref, reason):
                 self._counters["NAKRX"] += 1
@@ -927,7 +939,9 @@ class HostLink:
             self._counters["HELD"] += 1
 
     def _hello(self, hello: Hello, now: float, actions: list[Action]) -> None:
-        self._recheck = self._state is LinkState.UP
+        self.answered = self._answer_until is not None and now <= self._answer_until
+        self._answer_until = None
+        self._recheck = self._state is LinkState.UP and not self.answered
         self._device = hello
         self._held = None
         shape = hello.shape()
@@ -1004,6 +1018,9 @@ class HostLink:
         if self._state is LinkState.CONNECTING and (
                 self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL):
             self._last_hello = now
+            self._hello_seqs = {seq: at for seq, at in self._hello_seqs.items()
+                                if now - at < LINK_TIMEOUT}   # before the numbers come round
+            self._hello_seqs[self._seq] = now
             self._send(Hello(PROTOCOL_VERSION, info=(("SW", self.software),)), now, actions)
         for pending in list(self._pending):
             if pending.kind is Hello:        # repeated by the HELLO timer, not retried

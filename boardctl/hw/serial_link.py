@@ -437,7 +437,8 @@ class SerialBoard:
         was_up = self._link.state is LinkState.UP
         before = self._link.device
         actions = self._link.feed(event, now)
-        if self._link.device is not None and self._link.device is not before and was_up:
+        if (self._link.device is not None and self._link.device is not before and was_up
+                and not self._link.answered):
             self._own[RESYNCS] += 1            # a HELLO while up: the device restarted
         for action in actions:
             self._act(action, now)

@@ -303,7 +303,7 @@ def check_resume(db: Path) -> None:
         daemon, board = resumed_daemon(store, game.position)
         run(daemon, 3.0)
         assert daemon.reconciler.state is State.SYNCED
-        assert daemon.events == [] and daemon.game_id == game_id
+        assert not daemon.events and daemon.game_id == game_id
         assert ucis(daemon.game) == list(moves)
 
         # The board still shows the position before the last move (the move

@@ -965,3 +965,32 @@ def test_a_held_jump_is_not_confirmed_by_a_copy_in_the_same_burst() -> None:
     assert snapshots(s.device(Snap(swept))) == []     # at the same instant: one burst
     s.now += HEARTBEAT
     assert snapshots(s.device(Snap(swept))) == [swept]
+
+
+def test_the_device_hello_that_answers_ours_is_no_restart_even_after_its_boot_hello() -> None:
+    """A device that booted before the port was opened: its boot HELLO
+    brings the link up, then it answers our HELLO with an ACK and a HELLO
+    of its own (PROTOCOL.md 7.2).  That answer is no restart: the snapshot
+    after it is taken at once, not held for a heartbeat, and none is counted
+    stale.  (Under load the two HELLOs cross either way; time need not move.)"""
+    s = Session()
+    ours = sent(s.feed(Tick()))[0]
+    assert isinstance(ours.message, Hello)
+    s.device(DEVICE_HELLO)                           # the boot HELLO, read first
+    assert s.link.state is LinkState.UP
+    s.device(Ack(ours.seq))                          # then the answer to ours
+    s.device(DEVICE_HELLO)
+    assert s.link.answered
+    assert snapshots(s.device(Snap(START))) == [START]
+    assert s.link.counters["HELD"] == 0 and s.link.counters["STALE"] == 0
+
+
+def test_a_device_hello_long_after_the_ack_of_ours_is_a_restart() -> None:
+    s = Session()
+    ours = sent(s.feed(Tick()))[0]
+    s.device(DEVICE_HELLO)
+    s.device(Ack(ours.seq))
+    s.now += 1.0                                     # not the answer: a restart, or a replay
+    s.device(DEVICE_HELLO, seq=0)
+    assert not s.link.answered
+    assert snapshots(s.device(Snap(START), seq=1)) == []
