@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean system-deps emulator-deps
+.PHONY: run test check lint bench clean system-deps emulator-deps test-arm64
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,21 @@ emulator-deps: system-deps emulator/node_modules/.installed
 
 test: lint system-deps emulator-deps
 	$(BIN)/python -m pytest
+
+# The fast tier, for after every change: the linters and every test not marked slow
+# (tests/conftest.py lists what is left out and why: browsers, MicroPython, the emulated
+# Pico, compilers, killed processes, long properties).  `make test` runs everything.
+check: $(VENV)/.dev-installed
+	$(BIN)/ruff check boardctl tests bench scripts emulator
+	$(BIN)/mypy --strict boardctl
+	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10
+
+# The Pi is aarch64, where a plain `char` is unsigned and the compiled core is built by
+# another compiler: this runs the rules and engine tests in an arm64 Debian root under
+# qemu-user emulation (scripts/test-arm64.sh says how).  It needs root and takes tens of
+# minutes, so it is run on demand and is not part of `test`.
+test-arm64:
+	bash scripts/test-arm64.sh
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/perft.py

@@ -30,9 +30,61 @@ SLOW_MODULES = {
 }
 
 
+# Single tests of some seconds each (measured with `pytest --durations`),
+# by their node id without parameters, and why they take that long.
+_RANDOM_GAMES = "plays random games through the rules core"
+_PROPERTY = "a property over hundreds of generated examples"
+SLOW_TESTS = {
+    "tests/board/test_game_properties.py::test_games_against_the_engine_are_read_back_exactly":
+        _PROPERTY,
+    "tests/board/test_game_properties.py::test_two_players_games_are_read_back_exactly": _PROPERTY,
+    "tests/board/test_properties.py::test_a_capture_never_seen_is_never_taken": _PROPERTY,
+    "tests/board/test_properties.py::test_any_quick_physical_handling_yields_exactly_the_move":
+        _PROPERTY,
+    "tests/board/test_properties.py::test_noise_never_raises_and_restoring_the_board_brings_it_back":
+        _PROPERTY,
+    "tests/board/test_properties.py::test_slow_handling_with_pauses_yields_exactly_the_move":
+        _PROPERTY,
+    "tests/e2e/test_hex_sim_game.py::test_a_whole_falcon_hex_game_against_the_engine":
+        "a whole game against the engine",
+    "tests/engine/test_see.py::test_every_capture_in_random_games_agrees_with_a_minimax_over_the_rules_core":
+        "a minimax over every capture of random games, per preset",
+    "tests/engine/test_search.py::test_never_an_illegal_move_and_the_position_is_left_alone":
+        _PROPERTY,
+    "tests/engine/test_tablebase.py::test_every_value_follows_from_the_legal_moves_of_the_rules_core":
+        "checks the whole K+F v K table",
+    "tests/engine/test_tablebase.py::test_the_shipped_table_is_what_the_generator_builds":
+        "builds the table again",
+    "tests/engine/test_tablebase_scripts.py::test_the_builder_verifies_a_small_board":
+        "runs the table builder",
+    "tests/engine/test_tablebase_scripts.py::test_the_pawn_table_agrees_with_the_rules_core":
+        "builds a pawn table",
+    "tests/engine/test_texel.py::test_the_generator_writes_quiet_positions_labelled_with_their_games_result":
+        "plays self-play games in worker processes",
+    "tests/hw/test_serial_link.py::test_corrupted_lines_never_become_readings":
+        "120 turns of a hand over a pseudo-terminal in real time",
+    "tests/hw/test_serial_offline.py::test_a_damaged_stream_never_yields_a_board_that_was_not_sent":
+        _PROPERTY,
+    "tests/rules/test_hex_agreement.py::test_legal_moves_agree_along_random_games": _RANDOM_GAMES,
+    "tests/rules/test_hex_game.py::test_san_round_trips_over_random_games": _RANDOM_GAMES,
+    "tests/rules/test_perft.py::test_legal_moves_match_the_naive_generator_in_random_positions":
+        _PROPERTY,
+    "tests/rules/test_properties.py::test_every_legal_move_round_trips_through_both_notations":
+        _PROPERTY,
+    "tests/rules/test_properties.py::test_make_unmake_and_the_incremental_hash": _PROPERTY,
+    "tests/rules/test_properties.py::test_pgn_round_trip": _PROPERTY,
+    "tests/test_config_properties.py::test_any_configuration_is_refused_in_one_line_or_plays":
+        _PROPERTY,
+    "tests/test_naive_falcon.py::test_8x8_without_falcons_matches_orthodox_chess_perft":
+        "perft of the naive generator",
+    "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
+        "kills a writer process at random points",
+}
+
+
 def pytest_collection_modifyitems(config, items):
     root = Path(__file__).parent.parent
     for item in items:
         where = Path(str(item.fspath)).relative_to(root).as_posix()
-        if where in SLOW_MODULES:
+        if where in SLOW_MODULES or item.nodeid.split("[")[0] in SLOW_TESTS:
             item.add_marker("slow")
