@@ -254,7 +254,6 @@ class Daemon:
             self.engine.new_game(now)
             self.clock = ChessClock.start(self.config.clock_seconds, now)
             self.declared = None
-            self.engine_due = now
         elif isinstance(event, GameOver):
             self.store.finish(self.game_id, event.outcome.result,
                               event.outcome.termination.value, self.wall_clock())

@@ -11,7 +11,6 @@ from enum import IntEnum
 Color = int
 WHITE: Color = 0
 BLACK: Color = 1
-COLOR_NAMES = ("white", "black")
 
 
 class PieceType(IntEnum):
