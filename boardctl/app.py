@@ -162,7 +162,23 @@ def make_leds(config: Config, variant: Variant | None = None) -> LedSink | None:
 
     hexagon = None if variant is None else _hex_geometry(variant)
     pinout = _pinout(config) if hexagon is None else _hex_pinout(config, hexagon)
+    if hexagon is None:
+        _fits_layout(config, pinout.leds.count, pinout.leds.corner_grid)
     return SpiLeds.open(pinout, brightness=config.leds.brightness)
+
+
+def _fits_layout(config: Config, count: int, corner_grid: bool) -> None:
+    """The configured [leds] layout is the one the pinout's chain has: a
+    board wired one way and configured the other would light the wrong places.
+
+    :raises StartError: when they differ.
+    """
+    corners = config.leds.layout == "corners"
+    if corners != corner_grid:
+        wanted = (f"{(RANKS + 1) * (FILES + 1)} LEDs at the square corners" if corners
+                  else f"{RANKS * FILES} LEDs, one per square")
+        raise StartError(f"[leds] layout = \"{config.leds.layout}\" needs {wanted}, but the "
+                         f"pinout's chain has {count}: set the layout or the pinout to match")
 
 
 def make_opponent(config: Config) -> Opponent | None:

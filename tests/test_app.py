@@ -64,3 +64,22 @@ def test_the_physical_board_refuses_a_preset_of_another_size(sensors, variant, s
     config = parse_config({"board": {"sensors": sensors}, "game": {"variant": variant}})
     with pytest.raises(app.StartError, match=f"{variant} is played on a {shape} board.*8×10"):
         app.make_sensors(config, Game(get_variant(variant)))
+
+
+@pytest.mark.parametrize(("layout", "needs"), [("corners", "99 LEDs at the square corners")])
+def test_a_led_layout_the_pinout_does_not_have_is_refused_before_any_led_lights(layout, needs):
+    # The shipped pinout has 80 LEDs, one per square.
+    config = parse_config({"board": {"sensors": "gpio"}, "leds": {"layout": layout}})
+    with pytest.raises(app.StartError, match=f"{needs}, but the pinout's chain has 80"):
+        app.make_leds(config)
+
+
+def test_the_led_layout_is_checked_against_a_corner_grid_pinout_too():
+    from boardctl.hw.pins import default_pinout
+
+    corner = default_pinout()
+    config = parse_config({"board": {"sensors": "gpio"}, "leds": {"layout": "squares"}})
+    with pytest.raises(app.StartError, match="80 LEDs, one per square, but the pinout's chain "
+                                             "has 99"):
+        app._fits_layout(config, 99, True)
+    app._fits_layout(config, corner.leds.count, corner.leds.corner_grid)   # the shipped one fits
