@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-Bitboard = int
+Bitboard = int   # a set of squares or cells, bit n for square n: the one definition
 
 
 class BoardTables(Protocol):

@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from .boardgeometry import Bitboard
 from .digits import is_ascii_digits, shown
 from .errors import BoardctlError
 
 Square = int
-Bitboard = int
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .boardgeometry import Bitboard
 from .movegen import check_stops, shields
 from .moves import DOUBLE_PUSH, EN_PASSANT
 from .pieces import BISHOP, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK
@@ -21,7 +22,6 @@ from .pieces import BISHOP, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK
 if TYPE_CHECKING:
     from .hexposition import HexPosition
 
-Bitboard = int
 
 
 def attackers(pos: HexPosition, sq: int, by: int, occ: Bitboard) -> Bitboard:

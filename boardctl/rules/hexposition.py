@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import hexmovegen
-from .geometry import Bitboard, Square
+from .boardgeometry import Bitboard
+from .geometry import Square
 from .hexgeo import HexGeometry
 from .pieces import Color
 from .position import Position

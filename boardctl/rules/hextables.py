@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from functools import cache
 
+from .boardgeometry import Bitboard
 from .geometry import line_table
 from .hexgeo import COMPASS, DIAGONAL, ORTHOGONAL, Cell, HexGeometry, knight_leaps
-
-Bitboard = int
 
 # Forward, and the two capturing steps, for White then Black (RULES-HEX.md 5).
 PAWN_FORWARD = ("N", "S")

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from .boardgeometry import Bitboard
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
 from .pieces import BISHOP, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 if TYPE_CHECKING:
     from .position import Position
 
-Bitboard = int
 
 
 def attackers(pos: Position, sq: int, by: int, occ: Bitboard) -> Bitboard:

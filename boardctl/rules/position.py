@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from functools import cache
 
 from . import movegen
-from .boardgeometry import BoardGeometry
+from .boardgeometry import Bitboard, BoardGeometry
 from .digits import NumberError, is_ascii_digits, parse_whole, shown
 from .errors import FenError, IllegalMoveError
-from .geometry import Bitboard, Square, SquareError, Tables, tables_for
+from .geometry import Square, SquareError, Tables, tables_for
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, encode
 from .pieces import (
     BLACK,
