@@ -273,11 +273,9 @@ class Daemon:
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
         return (
-            self.flagged is None
-            and self.declared is None
-            and self.opponent is not None
+            self.opponent is not None
             and self.game.position.turn == self.engine_side
-            and self.game.outcome() is None
+            and self.ending() is None
         )
 
     def _limits(self) -> Limits:
@@ -319,7 +317,7 @@ class Daemon:
 
     def request_hint(self) -> None:
         """The hint button: the side to move's best move, unless the engine is to move."""
-        if self.game.outcome() is None and not self._engine_to_move():
+        if self.ending() is None and not self._engine_to_move():
             self.engine.request_hint(self.game)
 
     # The engine's state, as the screen, the web page and the tests read it.
@@ -345,6 +343,20 @@ class Daemon:
         """White's and Black's remaining seconds, or None for no clock."""
         return self.clock.remaining if self.clock is not None else None
 
+    def ending(self) -> tuple[str, str] | None:
+        """How the game ended, as (result, reason), or None while it goes on:
+        the one answer, whatever ended it.  What the page declared (a
+        resignation, a draw agreed, a game abandoned) comes first, then a
+        flag that fell, then the rules (checkmate, stalemate, the draws)."""
+        if self.declared is not None:
+            return self.declared
+        if self.flagged is not None:
+            return ("0-1" if self.flagged == WHITE else "1-0"), "time forfeit"
+        outcome = self.game.outcome()
+        if outcome is not None:
+            return outcome.result, outcome.termination.value
+        return None
+
     @property
     def flagged(self) -> int | None:
         """The side whose time ran out, if it did."""
@@ -354,8 +366,7 @@ class Daemon:
         clock = self.clock
         if clock is None:
             return
-        if (self.game.outcome() is not None or not self.game.moves
-                or clock.flagged is not None or self.declared is not None):
+        if not self.game.moves or self.ending() is not None:
             clock.hold(now)   # before the first move, and after the game
         elif clock.run(self.game.position.turn, now):
             self._flag_fell()
@@ -363,10 +374,9 @@ class Daemon:
     def _flag_fell(self) -> None:
         """Time is up: the game is lost on time (the board may still be played
         on, but nothing is stored or asked of the engine until a new game)."""
-        assert self.clock is not None and self.clock.flagged is not None
-        side = self.clock.flagged
-        self.store.finish(self.game_id, "0-1" if side == WHITE else "1-0",
-                          "time forfeit", self.wall_clock())
+        ending = self.ending()
+        assert ending is not None
+        self.store.finish(self.game_id, *ending, self.wall_clock())
         self.engine.cancel()
 
     def _press_clock(self, now: float) -> bool:
@@ -475,7 +485,7 @@ class Daemon:
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
         log.info("web: %s %s", action.kind, action.value if action.kind == "level" else "")
-        over = self.game.outcome() is not None or self.flagged is not None or self.declared
+        over = self.ending() is not None
         if action.kind == "level":
             self.change_level(action.value - self.level, now)
         elif action.kind == "takeback":
@@ -505,14 +515,7 @@ class Daemon:
         clocks = self.clocks
         mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
         self.web_history.update(self.game_id, plies, mover_clock, score_value(self.engine.score))
-        outcome = game.outcome()
-        result, reason = "*", ""
-        if self.declared is not None:
-            result, reason = self.declared
-        elif self.flagged is not None:
-            result, reason = ("0-1" if self.flagged == WHITE else "1-0"), "time forfeit"
-        elif outcome is not None:
-            result, reason = outcome.result, outcome.termination.value
+        result, reason = self.ending() or ("*", "")
         running = None
         if clocks is not None and game.moves and result == "*":
             running = "white" if pos.turn == WHITE else "black"

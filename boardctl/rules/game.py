@@ -91,6 +91,9 @@ class Game:
         self.start_fen = self.position.fen()
         self.moves: list[Move] = []
         self._hashes = [self.position.hash]
+        # outcome() is asked many times a second of one position; counting
+        # the legal moves each time cost the daemon's step the most.
+        self._outcome: tuple[int, Outcome | None] | None = None   # (position hash, it)
 
     @property
     def is_standard_start(self) -> bool:
@@ -101,6 +104,7 @@ class Game:
         self.position.push(move)
         self.moves.append(move)
         self._hashes.append(self.position.hash)
+        self._outcome = None
 
     def push_text(self, text: str) -> Move:
         """Play a move given in coordinate notation or SAN."""
@@ -114,6 +118,7 @@ class Game:
             raise IndexError("no move to take back")
         self.position.unmake()
         self._hashes.pop()
+        self._outcome = None
         return self.moves.pop()
 
     def sans(self) -> list[str]:
@@ -134,7 +139,16 @@ class Game:
         return window.count(self.position.hash)
 
     def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it goes on."""
+        """How the game ended, or None while it goes on (worked out once per
+        position: until the next push or pop)."""
+        cached = self._outcome
+        if cached is not None and cached[0] == self.position.hash:
+            return cached[1]
+        outcome = self._outcome_now()
+        self._outcome = (self.position.hash, outcome)
+        return outcome
+
+    def _outcome_now(self) -> Outcome | None:
         pos = self.position
         if pos.count_legal() == 0:
             if pos.is_check():

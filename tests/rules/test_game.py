@@ -91,3 +91,47 @@ def test_game_of_another_variant():
     game = Game(get_variant("falcon-8x8"))
     play(game, "e2e4")
     assert game.position.fen().startswith("rnbfkbnr/pppppppp/8/8/4P3")
+
+
+def test_the_outcome_is_worked_out_once_per_position_and_follows_every_push_and_pop():
+    game = Game()
+    calls = []
+    original = game._outcome_now
+
+    def counted():
+        calls.append(1)
+        return original()
+
+    game._outcome_now = counted  # type: ignore[method-assign]
+    for _ in range(5):
+        assert game.outcome() is None
+    assert len(calls) == 1                       # asked five times, worked out once
+    game.push_text("e2e4")
+    assert game.outcome() is None and len(calls) == 2
+    game.pop()
+    assert game.outcome() is None and len(calls) == 3
+    # A position changed behind the game's back is not read from the cache.
+    move = game.position.legal_moves()[0]
+    game.position.push(move)
+    game.outcome()
+    assert len(calls) == 4
+    game.position.unmake()
+
+
+def test_a_cached_outcome_turns_into_mate_when_the_mating_move_is_pushed():
+    game = Game(fen="10/10/10/10/10/10/F1K7/k9 w - - 0 1")       # Fa2-d3 mates
+    assert game.outcome() is None
+
+    def mates(move):
+        game.push(move)
+        outcome = game.outcome()
+        game.pop()
+        return outcome is not None and outcome.termination is Termination.CHECKMATE
+
+    mating = [m for m in game.position.legal_moves() if mates(m)]
+    assert [game.position.uci(m) for m in mating] == ["a2d3"]
+    assert game.outcome() is None                # each pop brought the open game back
+    game.push(mating[0])
+    assert game.outcome().termination is Termination.CHECKMATE
+    game.pop()
+    assert game.outcome() is None
