@@ -19,7 +19,7 @@ from typing import NoReturn
 
 from . import app
 from .board.replay import parse_log, read_log, replay_events
-from .config import Config, load_config, parse_config
+from .config import CHOICES, Config, load_config, parse_config
 from .engine import uci
 from .errors import BoardctlError
 from .headless import run_script
@@ -79,9 +79,8 @@ def _build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="in the window:\n" + keys.help_text())
     p.add_argument("--config", type=Path, help="configuration file")
-    p.add_argument("--mode", choices=("engine", "two-players", "teaching"),
-                   help="override the configured mode")
-    p.add_argument("--human", choices=("white", "black"), help="the human's colour")
+    p.add_argument("--mode", choices=CHOICES["game", "mode"], help="override the configured mode")
+    p.add_argument("--human", choices=CHOICES["game", "human"], help="the human's colour")
     p.add_argument("--variant", help=f"rule preset, one of {', '.join(VARIANTS)} "
                    "(default: the configuration's)")
     p.add_argument("--headless", action="store_true", help="no window: play --script")
@@ -143,18 +142,14 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace) -> Config:
     config = load_config(args.config)
-    game = config.game
     overrides = {
         key: getattr(args, key) for key in ("mode", "human", "variant")
         if getattr(args, key, None) is not None
     }
     if overrides:
-        config = parse_config({
-            "game": {**{f.name: getattr(game, f.name) for f in fields(game)}, **overrides},
-            **{name: {f.name: getattr(getattr(config, name), f.name)
-                      for f in fields(getattr(config, name))}
-               for name in ("board", "leds", "display", "engine", "buttons", "web")},
-        }, config.source)
+        # Only the [game] section changes: checked as the file's would be.
+        game = {f.name: getattr(config.game, f.name) for f in fields(config.game)}
+        config = replace(config, game=parse_config({"game": {**game, **overrides}}).game)
     return config
 
 

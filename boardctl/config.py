@@ -143,7 +143,9 @@ def parse_clock(text: str) -> tuple[float, float]:
     return minutes * 60, increment
 
 
-_CHOICES = {
+# The values a choice may take: the one list, which the command line's own
+# choices (boardctl sim --mode, --human) read too.
+CHOICES = {
     ("board", "sensors"): ("sim", "gpio", "shiftreg", "serial"),
     ("leds", "layout"): ("squares", "corners"),
     ("game", "mode"): ("engine", "two-players", "teaching"),
@@ -175,7 +177,7 @@ def _check(section: str, key: str, value: Any, default: Any) -> Any:
         value = float(value)
     if type(value) is not kind:
         raise ConfigError(f"{where}: expected {kind.__name__}, got {_shown(value)}")
-    choices = _CHOICES.get((section, key))
+    choices = CHOICES.get((section, key))
     if choices and value not in choices:
         raise ConfigError(f"{where}: expected one of {', '.join(choices)}; got {_shown(value)}")
     bounds = _RANGES.get((section, key))

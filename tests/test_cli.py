@@ -136,3 +136,19 @@ def test_perft_depth_from_any_text_counts_or_is_one_line(capsys, text):
         assert capsys.readouterr().out.strip().isdigit()
     else:
         _one_line_exit_2(args, capsys)
+
+
+def test_a_command_line_override_changes_only_the_game_and_keeps_the_file(tmp_path):
+    import argparse
+
+    from boardctl.cli import _config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[game]\nclock = "5+3"\nmode = "engine"\n[web]\nport = 8123\n'
+                    '[engine]\nskill = 7\n')
+    config = _config(argparse.Namespace(config=path, mode="two-players", human=None,
+                                        variant="falcon-9x10"))
+    assert (config.game.mode, config.game.variant, config.game.clock) == (
+        "two-players", "falcon-9x10", "5+3")
+    assert config.web.port == 8123 and config.engine.skill == 7
+    assert config.source == str(path)
