@@ -27,16 +27,18 @@ from boardctl.rules import Game, parse_move
 from boardctl.store import GameStore, pgn_command
 
 from .mounts import fill, make_writable, read_only_view, tiny_filesystem
+from .test_backlog import Table
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
 OPENING = ["e2e4", "e7e5", "d2d4", "d7d6", "c2c3", "c7c6"]
 
 
-class Started:
+class Started(Table):
     """A daemon built as ``boardctl run`` builds it, on the simulated board,
-    played by hand in virtual time; closed like the service at exit."""
+    played by hand in virtual time (as :class:`Table`); closed like the
+    service at exit."""
 
-    def __init__(self, resumed: list[str] | None = None) -> None:
+    def __init__(self, resumed: list[str] | None = None, **extra: object) -> None:
         game = Game()
         for uci in resumed or []:
             game.push(parse_move(game.position, uci))
@@ -45,20 +47,7 @@ class Started:
         self.board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
         self.now = 0.0
         self.stack = ExitStack()
-        self.daemon = app.build(TWO_PLAYERS, self.stack, sensors=self.board, now=0.0)
-
-    def wait(self, seconds: float) -> None:
-        end = self.now + seconds
-        while self.now < end:
-            self.daemon.step(self.now)
-            self.now = round(self.now + 0.01, 6)
-
-    def play(self, *moves: str) -> None:
-        for uci in moves:
-            self.board.lift(self.geometry.parse_square(uci[:2]))
-            self.wait(0.2)
-            self.board.place(self.geometry.parse_square(uci[2:4]))
-            self.wait(1.0)
+        self.daemon = app.build(TWO_PLAYERS, self.stack, sensors=self.board, now=0.0, **extra)
 
     @property
     def moves(self) -> list[str]:
@@ -184,25 +173,18 @@ def test_a_sensor_recording_on_a_full_disk_stops_with_one_line_and_the_game_goes
         state(tmp_path / "state")                         # the games on another disk
         record = disk / "sensors.log"
         with record.open("a", encoding="utf-8") as recorder:
-            game = Game()
-            pos = game.position
-            board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
-            with ExitStack() as stack:
-                daemon = app.build(TWO_PLAYERS, stack, sensors=board, now=0.0,
-                                   recorder=recorder)
-                table = Started.__new__(Started)
-                table.geometry, table.board, table.daemon, table.now = (
-                    pos.geometry, board, daemon, 0.0)
-                table.play(OPENING[0])
-                assert "place e4" in record.read_text()
-                # tmpfs gives a file whole pages: end this one, so that the
-                # next line needs a page the full disk does not have.
-                recorder.write("#" * (4095 - record.stat().st_size) + "\n")
-                recorder.flush()
-                fill(disk)
-                caplog.set_level(logging.INFO, logger="boardctl")
-                table.play(*OPENING[1:4])
-                assert table.moves == OPENING[:4]
+            table = Started(recorder=recorder)
+            table.play(OPENING[0])
+            assert "place e4" in record.read_text()
+            # tmpfs gives a file whole pages: end this one, so that the
+            # next line needs a page the full disk does not have.
+            recorder.write("#" * (4095 - record.stat().st_size) + "\n")
+            recorder.flush()
+            fill(disk)
+            caplog.set_level(logging.INFO, logger="boardctl")
+            table.play(*OPENING[1:4])
+            assert table.moves == OPENING[:4]
+            table.close()
         stopped = [r for r in caplog.records if "recording stopped" in r.getMessage()]
         assert len(stopped) == 1 and stopped[0].levelno == logging.ERROR
         assert stored_moves(tmp_path / "state" / "games.sqlite3") == OPENING[:4]
