@@ -164,7 +164,8 @@ def on_chip(script: str, extra: tuple[str, ...] = ()) -> None:
     """Run one of the firmware's development benches on the chip; print what it prints."""
     import serial  # the host's own dependency
 
-    names = ("protocol.py", "link.py", "ws2812.py", "scanner.py", "benchtime.py", *extra, script)
+    names = ("wire.py", "protocol.py", "link.py", "ws2812.py", "scanner.py", "benchtime.py",
+             *extra, script)
     files = {name: (harness.FIRMWARE_DIR / name).read_bytes() for name in names}
     files["main.py"] = f"import {script[:-3]}\n".encode()
     with harness.EmulatedPico(files) as pico:

@@ -29,7 +29,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import serial
+
 HERE = Path(__file__).resolve().parent
+if "serialurl" not in serial.protocol_handler_packages:
+    serial.protocol_handler_packages.append("serialurl")      # pico:// (serialurl/)
 ROOT = HERE.parent
 FIRMWARE_DIR = ROOT / "firmware"
 EMU_DIR = Path(os.environ.get("BOARDCTL_PICO_EMU", ROOT.parent / "shared" / "emu"))
@@ -45,8 +49,8 @@ FS_BLOCK_COUNT = 352
 FS_PROG_SIZE = 256
 
 # The files main.py needs on the Pico (firmware/README.md, "Deploy").
-FIRMWARE_FILES = ("main.py", "app.py", "protocol.py", "link.py", "scanner.py", "ws2812.py",
-                  "hal.py", "pins.py")
+FIRMWARE_FILES = ("main.py", "app.py", "wire.py", "protocol.py", "link.py", "scanner.py",
+                  "ws2812.py", "hal.py", "pins.py")
 
 
 def missing() -> str | None:
@@ -141,7 +145,7 @@ class EmulatedPico:
         self._reader.start()
         ready = self._wait_event(lambda e: e["ev"] == "ready", wall=30.0)
         self.port = int(ready["port"])           # type: ignore[call-overload]
-        self.url = f"socket://127.0.0.1:{self.port}"
+        self.url = f"pico://127.0.0.1:{self.port}"
 
     # -- the event stream ----------------------------------------------------
 

@@ -5,13 +5,16 @@
 FIRMWARE_VERSION = "0.1.0"
 SCAN_PERIOD_US = 2500         # 400 scans a second (the issue asks for at least 200)
 DEBOUNCE_READS = 4            # a square changes after 4 equal reads: 7.5-10 ms
-READ_LIMIT = 64               # bytes taken from the host per step: some 2.5 ms on the Pico,
-                              # so the host's 260-byte LED refresh spreads over five scans
+READ_LIMIT = 64               # bytes taken from the host per step, and then the rest of the
+                              # line: a new LED frame (with the ACK before it, 118 bytes on
+                              # 8 x 10) is read in the step it arrives, the host's 260-byte
+                              # refresh spreads over two or three
 STATUS_BLINK_MS = 500
 HEAP_EVERY = 4000             # scans between looks at the free heap (every 10 s): a look
                               # walks the whole heap, some 5 ms on the Pico
 REPL_ESCAPE = 0x03            # never sent by a host; a developer's Ctrl-C or mpremote
 _ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
+LINE_ROOM = 2 + 200           # the longest frame (protocol.MAX_LINE) and its CR LF
 
 
 class Firmware:
@@ -33,6 +36,7 @@ class Firmware:
         self.strip = strip
         self.serial = serial
         self.link = link
+        self._rx = bytearray(READ_LIMIT + LINE_ROOM)
         self.status = status
         self.overruns = 0             # counted by the caller's loop
         self.step_max = 0             # the caller's too: the longest step since STAT, us
@@ -47,11 +51,12 @@ class Firmware:
         self.scanner.scan()           # the link compares occupancies itself
         if self._heap is not None and self.scanner.scans % HEAP_EVERY == 0:
             self._watch_heap()
-        data = self.serial.read(READ_LIMIT, REPL_ESCAPE)
-        escape = data.find(_ESCAPE) if data else -1
+        data = self._rx
+        count = self.serial.readinto(data, READ_LIMIT, REPL_ESCAPE)
+        escape = data.find(_ESCAPE, 0, count) if count else -1
         if escape >= 0:
-            data = data[:escape]
-        for command, value in self.link.feed(data, now):
+            count = escape
+        for command, value in self.link.feed(data, now, count):
             if command == "HELLO":
                 self.strip.reset()
             elif command == "LED":
@@ -61,10 +66,12 @@ class Firmware:
             elif command == "STAT":
                 self.link.send_counters(self.extra_counters(now), now)
                 self._step_max_sent = True
-        self.link.poll(now, self.scanner.occupancy())
-        self.flush()
+        # The LEDs first: a new frame's first bit goes out now, the lines
+        # after it (writing the frame blocks while the PIO shifts it out).
         present = self.link.host_present(now)
         self.strip.show(not present)
+        self.link.poll(now, self.scanner.occupancy())
+        self.flush()
         if self.status is not None:
             self.status.set(present or (now // STATUS_BLINK_MS) % 2 == 0)
         return escape < 0

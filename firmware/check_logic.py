@@ -15,6 +15,7 @@ import hexboard
 import link
 import protocol
 import scanner
+import wire
 import ws2812
 
 START = ((1 << 20) - 1) | (((1 << 20) - 1) << 60)
@@ -50,15 +51,18 @@ class Serial:
         self.lines = []
         self.full = False
 
-    def read(self, limit, stop):
-        n = min(limit, len(self.inbox))
-        for i in range(n):
-            if self.inbox[i] == stop:
-                n = i + 1
+    def readinto(self, buf, limit, stop):
+        """As hal.UsbSerial reads: the rest of a line once past limit."""
+        inbox = self.inbox
+        count = 0
+        while count < len(buf) and count < len(inbox):
+            byte = inbox[count]
+            buf[count] = byte
+            count += 1
+            if byte == stop or (byte == 0x0A and count >= limit):
                 break
-        data = bytes(self.inbox[:n])
-        self.inbox = self.inbox[n:]
-        return data
+        self.inbox = inbox[count:]
+        return count
 
     def write(self, line):
         if self.full:
@@ -205,6 +209,126 @@ def run_session(c):
     c.check(bytes(serial.inbox) == b"\r\x01", "bytes after 0x03 left for the REPL")
 
 
+class QuietSensors:
+    """A reader that allocates nothing: the rows are worked out when the
+    board is set (an 80-bit occupancy is a heap integer on MicroPython)."""
+
+    def __init__(self, occupancy):
+        self.rows = [0] * 8
+        self.set(occupancy)
+
+    def set(self, occupancy):
+        for rank in range(8):
+            self.rows[rank] = (occupancy >> (10 * rank)) & 0x3FF
+
+    def read(self, rows):
+        for rank in range(8):
+            rows[rank] = self.rows[rank]
+
+
+class QuietSerial:
+    """A port that allocates nothing, for counting what the firmware
+    allocates: the host's lines wait in a buffer made beforehand and are let
+    through by `arrive`; of the device's lines only the numbers of those the
+    host must acknowledge are kept."""
+
+    def __init__(self):
+        self.inbox = bytearray(4096)
+        self.taken = 0                  # bytes read by the device
+        self.arrived = 0                # bytes the host has sent
+        self.to_ack = bytearray(32)     # numbers of the device's lines to acknowledge
+        self.waiting = 0
+        self.written = 0
+
+    def arrive(self, line, size):
+        if self.taken == self.arrived:  # all read: start the buffer again
+            self.taken = self.arrived = 0
+        wire.copy(line, 0, size, self.inbox, self.arrived)
+        self.arrived += size
+
+    def readinto(self, buf, limit, stop):
+        count = 0
+        while count < len(buf) and self.taken < self.arrived:
+            byte = self.inbox[self.taken]
+            buf[count] = byte
+            count += 1
+            self.taken += 1
+            if byte == stop or (byte == 0x0A and count >= limit):
+                break
+        return count
+
+    def write(self, line):
+        self.written += 1
+        if not wire.same(line, 4, b"ACK ", 4) and self.waiting < len(self.to_ack):
+            self.to_ack[self.waiting] = wire.hex_value(line, 1, 2)
+            self.waiting += 1
+        return True
+
+
+def run_play_allocates_nothing(c):
+    """Under MicroPython: a minute of play with the host (heartbeats and
+    their ACKs, the host's refresh of palette and frame every 5 s, a new
+    frame every 5 s) allocates nothing, so the collector, which stops the
+    scan for milliseconds, never runs.  A move (a new board to spell out)
+    may allocate a little."""
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return                              # CPython: nothing to count
+    sensors = QuietSensors(START)
+    serial = QuietSerial()
+    device = link.DeviceLink(SHAPE, [("FW", app.FIRMWARE_VERSION)], 0)
+    strip = ws2812.LedStrip(Output(), 80, 10, True, 64)
+    strip._out.write = len                  # no frames kept
+    fw = app.Firmware(scanner.Scanner(sensors, 10, 8, app.DEBOUNCE_READS), strip, serial, device)
+    host_seq = [0]
+    frames = [bytearray(protocol.encode(0, "LED", bytes([k % 16] * 80), SHAPE)) for k in (1, 2)]
+    palette = bytearray(protocol.encode(0, "PAL", protocol.DEFAULT_PALETTE, SHAPE))
+    ack = bytearray(protocol.encode(0, "ACK", 0, SHAPE))
+    hello = protocol.encode(0, "HELLO", (protocol.VERSION, None, None, None, []), SHAPE)
+    serial.arrive(hello, len(hello))
+    host_seq[0] = 1
+
+    def send(line):
+        wire.renumber(line, len(line), host_seq[0])
+        host_seq[0] = (host_seq[0] + 1) & 0xFF
+        serial.arrive(line, len(line))
+
+    def play(start, ms):
+        now = start
+        while now < start + ms:
+            fw.step(now)
+            for i in range(serial.waiting):
+                wire.put_hex(ack, 8, serial.to_ack[i], 2)
+                send(ack)
+            serial.waiting = 0
+            if now % 5000 == 0:
+                send(palette)
+                send(frames[(now // 5000) % 2])
+            elif now % 5000 == 2500:
+                send(frames[(now // 5000) % 2])     # the same frame again
+            now += 2
+        return now
+
+    now = play(0, 12000)                    # every buffer made, every line seen once
+    gc.collect()
+    before = gc.mem_alloc()
+    sent = serial.written
+    now = play(now, 60000)
+    allocated = gc.mem_alloc() - before
+    c.check(allocated == 0, "a minute of play allocated %d bytes" % allocated)
+    c.check(serial.written - sent >= 90 and device.counters["STALE"] == 0
+            and device.counters["RETRY"] == 0, "the minute of play was talked through")
+    c.check(strip.frame[0] in (1, 2) and fw.link.host_present(now), "its frames were shown")
+    sensors.set(START & ~(1 << sq("e2")))
+    gc.collect()
+    before = gc.mem_alloc()
+    play(now, 100)
+    allocated = gc.mem_alloc() - before
+    # Spelling the new board out: the occupancy is a long integer.
+    c.check(0 < allocated <= 2048, "a move allocated %d bytes" % allocated)
+
+
 class HexMatrix:
     """A port for the hex board's matrix: read_row(row) gives the column
     lines of one row line, from the cells that are closed."""
@@ -255,7 +379,7 @@ def run_hex(c):
 
 def main():
     c = Checks()
-    for run in (run_session, run_hex):
+    for run in (run_session, run_hex, run_play_allocates_nothing):
         try:
             run(c)
         except Exception as error:           # a crash is a failure too

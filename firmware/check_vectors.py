@@ -111,7 +111,7 @@ def outcomes(data, shape):
     """What a fresh assembler and decoder make of a byte stream: meanings and
     lower-case reasons, as (outcome, nak) pairs."""
     results = []
-    for item in protocol.LineAssembler().feed(data):
+    for item in protocol.LineAssembler().frames(data):
         if isinstance(item, str):
             results.append((item.lower(), None))
             continue

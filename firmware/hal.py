@@ -196,7 +196,7 @@ class StatusLed:
 class UsbSerial:
     """The USB serial port (also the REPL), never blocking for long.
 
-    read(limit) returns the bytes waiting (at most limit); write(line)
+    readinto(buf, limit, stop) reads the bytes waiting; write(line)
     returns False, writing nothing, when the port has no room.  A write the
     port has some room for can still wait for MicroPython's USB TX timeout
     if a host holds the port open without reading."""
@@ -204,6 +204,7 @@ class UsbSerial:
     def __init__(self, stdin=None, stdout=None):
         self._in = stdin if stdin is not None else sys.stdin.buffer
         self._out = stdout if stdout is not None else sys.stdout.buffer
+        self._one = bytearray(1)
         readable = select.poll()
         readable.register(self._in, select.POLLIN)
         writable = select.poll()
@@ -213,34 +214,33 @@ class UsbSerial:
         self._readable = getattr(readable, "ipoll", readable.poll)
         self._writable = getattr(writable, "ipoll", writable.poll)
 
-    def read(self, limit, stop):
-        """The bytes waiting, at most limit, up to and including the byte
-        `stop`: what follows it stays unread (for the REPL).  With nothing
-        waiting, it allocates nothing (ipoll reuses its result)."""
+    @micropython.native                  # some 25 us a byte instead of 34
+    def readinto(self, buf, limit, stop):
+        """Read the bytes waiting into buf and return how many: at most
+        len(buf), and once `limit` are read only up to the end of the line
+        (LF), so that a line is read in one step; up to and including the
+        byte `stop`, what follows it staying unread (for the REPL).  It
+        allocates nothing."""
         # The port cannot say how many bytes wait, and a read of more than
-        # are there blocks: byte by byte, asking before each.  Inlined, as a
-        # call per byte made it 64 us a byte on the Pico (now about 40).
+        # are there blocks: byte by byte, asking before each (some 25 us a
+        # byte on the Pico, most of it in the port's own calls).
         readable = self._readable
-        for _ in readable(0):
-            break
-        else:
-            return b""
-        read = self._in.read
-        data = bytearray()
+        readinto = self._in.readinto
+        one = self._one
+        size = len(buf)
         count = 0
-        while count < limit:
-            byte = read(1)
-            if not byte:
-                break
-            data += byte
-            count += 1
-            if byte[0] == stop:
-                break
+        while count < size:
             for _ in readable(0):
                 break
             else:
                 break
-        return bytes(data)
+            readinto(one)
+            byte = one[0]
+            buf[count] = byte
+            count += 1
+            if byte == stop or (byte == 0x0A and count >= limit):
+                break
+        return count
 
     def write(self, line):
         if not _ready(self._writable):

@@ -3,8 +3,16 @@
 #
 # No I/O and no clock: the caller passes the time (ms, a count that only
 # grows) and takes the lines to write from `outbox`.
+#
+# The frequent lines are read and written in place (wire.py): a SNAP and its
+# ACK every second, the host's palette and frame every few seconds, an LED
+# frame after every move.  None of them allocates, so the collector, which
+# stops the scan, does not run in play.
+
+import array
 
 import protocol
+import wire
 
 HEARTBEAT_MS = 1000
 SNAP_MIN_INTERVAL_MS = 20
@@ -22,15 +30,26 @@ COUNTER_NAMES = (
 
 # Commands the device takes; SNAP and COUNTERS go the other way.
 _FROM_HOST = ("HELLO", "LED", "PAL", "STAT", "ACK", "NAK")
-# The host's lines worth remembering, so that a repeat is not decoded again.
-_REMEMBERED = ("LED", "PAL")
+# The host's lines that set the LEDs: one older than the last carried out is refused.
+_STATE = ("LED", "PAL")
+# Commands as they stand in a line, after "$NN ".
+_ACK_WORD = b"ACK "
+_LED_WORD = b"LED "
+_PAL_WORD = b"PAL "
+_STAT_WORD = b"STAT"
+# "*" and the checksum: the end of every line.
+_TAIL = 1 + protocol.CHECK_DIGITS
 
 
 class DeviceLink:
     """feed(data, now) returns what the host asked for, as a list of
     (command, value): ("HELLO", hello) when the host (re)started, ("LED",
-    frame), ("PAL", colours), ("STAT", None).  poll(now, occupancy) runs
-    the timers.  Lines to write pile up in `outbox` (oldest first)."""
+    frame), ("PAL", colours), ("STAT", None).  A frame is one palette index
+    a byte; colours are 15 words 0xRRGGBB, those the host did not give 0.
+    The list and the values in it are the link's own, reused by the next
+    feed.  poll(now, occupancy) runs the timers.  Lines to write pile up in
+    `outbox` (oldest first); some are the link's own buffers, which it
+    copies there before it writes one again."""
 
     def __init__(self, shape, info, now):
         self.shape = shape
@@ -51,8 +70,25 @@ class DeviceLink:
         self._sent_occupancy = None
         self._snap_now = False
         self._started = now
-        self._known = {}                    # {command: (arguments text, value)}
         self._carried_out = None            # the number of the last LED or PAL line carried out
+        self._sink = self._frame            # made once: a bound method is an allocation
+        self._now = now                     # the time of the feed being read
+        self._requests = []
+        # What a line read in place decoded to (its command, and for an ACK its
+        # reference), and where LED and PAL values are decoded before they are
+        # known to be new; the requests hand out the second buffer of each.
+        self._command = None
+        self._reference = 0
+        self._frame_in = bytearray(shape.leds)
+        self._colours_in = array.array("I", [0] * protocol.PALETTE_SIZE)
+        self._led_request = ("LED", bytearray(shape.leds))
+        self._pal_request = ("PAL", array.array("I", [0] * protocol.PALETTE_SIZE))
+        self._stat_request = ("STAT", None)
+        # The lines sent most: made once, numbered and checked in place.
+        self._ack_line = bytearray(protocol.encode(0, "ACK", 0, shape))
+        self._snap_line = bytearray(protocol.encode(0, "SNAP", 0, shape))
+        self._hello_line = None             # made at the first HELLO
+        self._entries = {}                  # {command: its pending entry, reused}
 
     # -- state
 
@@ -61,38 +97,93 @@ class DeviceLink:
 
     # -- receiving
 
-    def feed(self, data, now):
-        if not data:
-            return ()                       # the usual step: no allocation
-        requests = []
-        for item in self._assembler.feed(data):
-            if isinstance(item, str):
-                self.counters[item] += 1
-            else:
-                self._receive(item, now, requests)
+    def feed(self, data, now, count=None):
+        """What the host asked for in data (bytes, or the first `count`
+        bytes of a buffer)."""
+        if count is None:
+            count = len(data)
+        if not count:
+            return ()                       # the usual step
+        requests = self._requests
+        requests.clear()
+        self._now = now
+        self._assembler.feed(data, count, self._sink)
         return requests
 
-    def _receive(self, raw, now, requests):
+    def _frame(self, line, size, reason):
+        """The assembler's sink: one frame in line[0:size], or a drop reason."""
+        if line is None:
+            self.counters[reason] += 1
+            return
+        seq = self._read_in_place(line, size)
+        if seq >= 0:
+            self._receive(seq, self._command, None, self._now)
+            return
         try:
-            seq, command, value = protocol.decode(raw, self.shape, self._known)
+            seq, command, value = protocol.decode(bytes(line[:size]), self.shape)
         except protocol.ProtocolError as error:
             self.counters[error.reason] += 1
             if error.nak is not None:
                 if error.reason != protocol.CRC:    # the checksum held: it is the host
-                    self._heard(error.nak, now, error.reason == protocol.VER)
-                self._send("NAK", (error.nak, error.reason), now)
+                    self._heard(error.nak, self._now, error.reason == protocol.VER)
+                self._send("NAK", (error.nak, error.reason), self._now)
             return
+        if command == "LED":
+            wire.copy(value, 0, len(value), self._frame_in, 0)
+        elif command == "PAL":
+            colours = self._colours_in
+            for i in range(protocol.PALETTE_SIZE):
+                r, g, b = value[i] if i < len(value) else (0, 0, 0)
+                colours[i] = (r << 16) | (g << 8) | b
+        elif command == "ACK":
+            self._reference = value
+        self._receive(seq, command, value, self._now)
+
+    def _read_in_place(self, line, size):
+        """The number of an ACK, LED, PAL or STAT line that is whole and
+        whose checksum holds, its command in _command and its value decoded
+        (into _reference, _frame_in or _colours_in); -1 for any other line,
+        which protocol.decode then reads, or refuses with its reason."""
+        seq = wire.frame_seq(line, size)
+        if seq < 0:
+            return -1
+        star = size - _TAIL
+        if wire.same(line, 4, _ACK_WORD, 4):
+            self._reference = wire.hex_value(line, 8, 2)
+            if star != 10 or self._reference < 0:
+                return -1
+            self._command = "ACK"
+        elif wire.same(line, 4, _LED_WORD, 4):
+            if star != 8 + self.shape.leds or not wire.nibbles(line, 8, star - 8,
+                                                               self._frame_in):
+                return -1
+            self._command = "LED"
+        elif wire.same(line, 4, _PAL_WORD, 3):
+            # " RRGGBB" per colour, 1 to 15 of them.
+            count = (star - 7) // 7
+            if (star != 7 + 7 * count or not 1 <= count <= protocol.PALETTE_SIZE
+                    or not wire.colours(line, 7, count, self._colours_in,
+                                        protocol.PALETTE_SIZE)):
+                return -1
+            self._command = "PAL"
+        elif wire.same(line, 4, _STAT_WORD, 4) and star == 8:
+            self._command = "STAT"
+        else:
+            return -1
+        return seq
+
+    def _receive(self, seq, command, value, now):
+        """A line whose checksum held.  value: HELLO's and NAK's; the others
+        are in _reference, _frame_in and _colours_in."""
+        requests = self._requests
         if command not in _FROM_HOST:
             self.counters["CMD"] += 1
             self._heard(seq, now, False)
             self._send("NAK", (seq, protocol.CMD), now)
             return
         self.counters["RX"] += 1
-        if command in _REMEMBERED:
-            star = raw.find(b"*")
-            self._known[command] = (raw[5 + len(command):star].decode(), value)
         fresh = self._heard(seq, now, command == "HELLO")
-        if fresh and command in _REMEMBERED:
+        if fresh and command in _STATE:
             # Numbered at or before the last frame carried out: older than
             # it, however the count was re-anchored (a replayed run of old
             # lines re-anchors it), so an old frame never comes back.
@@ -105,27 +196,49 @@ class DeviceLink:
             else:
                 self._carried_out = seq
         if command == "ACK":
-            entry = self._take(value)
+            entry = self._take(self._reference)
             if entry is None:
                 self.counters["STALE"] += 1
             elif entry[1] == "HELLO":
                 self._hello_acked = True
-        elif command == "NAK":
+            return
+        if command == "NAK":
             self.counters["NAKRX"] += 1
             self._nak(value[0], value[1], now)
-        elif not fresh:
-            # A repeat (its ACK was lost) or an older line: acknowledged
-            # again, never carried out again, so a late LED frame cannot
-            # replace a newer one.
-            self._send("ACK", seq, now)
-        else:
-            self._send("ACK", seq, now)
-            if command == "HELLO":
-                # The host (re)started: announce ourselves and the board again.
-                self._hello_acked = False
-                self._send_hello(now)
-                self._snap_now = True
+            return
+        # A repeat (its ACK was lost) or an older line is acknowledged
+        # again, never carried out again, so a late LED frame cannot
+        # replace a newer one.
+        self._send_ack(seq)
+        if not fresh:
+            return
+        if command == "HELLO":
+            # The host (re)started: announce ourselves and the board again.
+            self._hello_acked = False
+            self._send_hello(now)
+            self._snap_now = True
             requests.append((command, value))
+        elif command == "LED":
+            self._hand_out(self._led_request, self._frame_in)
+        elif command == "PAL":
+            self._hand_out(self._pal_request, self._colours_in)
+        else:
+            requests.append(self._stat_request)
+
+    def _hand_out(self, request, decoded):
+        """Put a decoded LED frame or palette into its request.  A second
+        one in the same feed (rare) leaves the first its own copy."""
+        requests = self._requests
+        held = request[1]
+        for i in range(len(requests)):
+            if requests[i] is request:
+                requests[i] = (request[0], held[:])
+        if request is self._led_request:
+            wire.copy(decoded, 0, len(held), held, 0)
+        else:
+            for i in range(len(held)):
+                held[i] = decoded[i]
+        requests.append(request)
 
     def _heard(self, seq, now, restart):
         """A line whose checksum held: False if its number does not advance."""
@@ -169,18 +282,57 @@ class DeviceLink:
 
     # -- sending
 
-    def _send(self, command, value, now):
+    def _next_seq(self):
         seq = self._seq
         self._seq = (seq + 1) & 0xFF
-        line = protocol.encode(seq, command, value, self.shape)
-        if command != "ACK" and command != "NAK":
+        return seq
+
+    def _send(self, command, value, now, line=None):
+        """Send a line: encoded from value, or `line`, one of the link's
+        buffers, numbered here."""
+        seq = self._next_seq()
+        if line is None:
+            line = protocol.encode(seq, command, value, self.shape)
+        else:
+            self._unshare(line)
+            wire.renumber(line, len(line), seq)
+        if command != "NAK":
+            entry = None
             if command != "COUNTERS":             # newest wins
-                for entry in self._pending:
-                    if entry[1] == command:
-                        self._pending.remove(entry)
+                entry = self._entries.get(command)
+                for old in self._pending:
+                    if old[1] == command:
+                        self._pending.remove(old)
                         break
-            self._pending.append([seq, command, line, now, 0])
+            if entry is None:
+                entry = [seq, command, line, now, 0]
+                if command != "COUNTERS":
+                    self._entries[command] = entry
+            else:
+                entry[0] = seq
+                entry[2] = line
+                entry[3] = now
+                entry[4] = 0
+            self._pending.append(entry)
         self._queue(line)
+
+    def _send_ack(self, ref):
+        line = self._ack_line
+        if self.outbox:
+            self._unshare(line)
+        wire.put_hex(line, 8, ref, 2)
+        seq = self._seq
+        self._seq = (seq + 1) & 0xFF
+        wire.renumber(line, len(line), seq)
+        self._queue(line)
+
+    def _unshare(self, line):
+        """Before one of the link's buffers is written again: a copy of it
+        for the outbox if it still waits there (the port was full)."""
+        outbox = self.outbox
+        for i in range(len(outbox)):
+            if outbox[i] is line:
+                outbox[i] = bytes(line)
 
     def _queue(self, line):
         self.counters["TX"] += 1
@@ -191,10 +343,12 @@ class DeviceLink:
 
     def _send_hello(self, now):
         self._last_hello = now
-        shape = self.shape
-        hello = (protocol.VERSION, shape.files, shape.ranks, shape.leds,
-                 shape.hello_info() + list(self.info))
-        self._send("HELLO", hello, now)
+        if self._hello_line is None:
+            shape = self.shape
+            hello = (protocol.VERSION, shape.files, shape.ranks, shape.leds,
+                     shape.hello_info() + list(self.info))
+            self._hello_line = bytearray(protocol.encode(0, "HELLO", hello, shape))
+        self._send("HELLO", None, now, self._hello_line)
 
     def _retry(self, entry, now):
         if entry[4] >= MAX_RETRIES or not self.host_present(now):
@@ -239,8 +393,14 @@ class DeviceLink:
                     or (changed and since >= SNAP_MIN_INTERVAL_MS)):
                 self._snap_now = False
                 self._last_snap = now
-                self._sent_occupancy = occupancy
-                self._send("SNAP", occupancy, now)
+                line = self._snap_line
+                if occupancy != self._sent_occupancy:
+                    # Only a new board is spelt out (and allocates).
+                    self._unshare(line)
+                    digits = protocol.encode(0, "SNAP", occupancy, self.shape)
+                    wire.copy(digits, 0, len(digits), line, 0)
+                    self._sent_occupancy = occupancy
+                self._send("SNAP", None, now, line)
         pending = self._pending
         for i in range(len(pending) - 1, -1, -1):     # backwards: a retry may remove it
             entry = pending[i]

@@ -3,7 +3,8 @@
 # The specification is PROTOCOL.md in this directory; boardctl/hw/protocol.py
 # is the host's implementation of the same spec.  Both are checked against
 # vectors.txt.  This file runs under MicroPython and CPython alike: no
-# f-strings, no typing, no dataclasses, no imports.
+# f-strings, no typing, no dataclasses; only the firmware's own wire.py is
+# imported.
 #
 # Messages are (command, value) pairs; the value depends on the command:
 #   "HELLO"     (version, files, ranks, leds, info)   files/ranks/leds may be None,
@@ -63,6 +64,8 @@ try:
 except ImportError:
     _crc32_c = None
 from binascii import unhexlify as _unhexlify
+
+import wire
 
 
 def _make_crc_tables():
@@ -333,14 +336,11 @@ def _decode_value(command, args, seq, shape):
     raise ProtocolError(ARG, seq)
 
 
-def decode(frame_bytes, shape, known=None):
+def decode(frame_bytes, shape):
     """(seq, command, value) from a frame ("$" ... checksum, no terminator).
-    Raises ProtocolError.
-
-    known: {command: (arguments text, value)} of lines decoded before.  A
-    line whose checksum holds and whose arguments repeat a known line's is
-    not decoded again: the host repeats its palette and LED frame every few
-    seconds, and decoding the two cost the Pico some 12 ms, five scans."""
+    Raises ProtocolError.  The firmware reads its frequent lines in place
+    (link.py, wire.py) and comes here for the others and for the reason a
+    line is refused."""
     if len(frame_bytes) > MAX_LINE:
         raise ProtocolError(LONG)
     if frame_bytes and (min(frame_bytes) < 0x20 or max(frame_bytes) > 0x7E):
@@ -357,12 +357,6 @@ def decode(frame_bytes, shape, known=None):
         if _is_hex(body[:2], 2) and body[2:3] in ("", " "):
             nak = int(body[:2], 16)
         raise ProtocolError(CRC, nak)
-    if known and body[2:3] == " " and _is_hex(body[:2], 2):
-        space = body.find(" ", 3)
-        if space > 3:
-            entry = known.get(body[3:space])
-            if entry is not None and entry[0] == body[space + 1:]:
-                return int(body[:2], 16), body[3:space], entry[1]
     tokens = body.split(" ")
     if len(tokens) < 2 or not _is_hex(tokens[0], 2) or "" in tokens:
         raise ProtocolError(FORMAT)
@@ -398,68 +392,89 @@ def _version_1_hello(text, star):
 
 
 class LineAssembler:
-    """Cuts the byte stream into frames.  feed(data) returns a list whose
-    items are frames (bytes, "$" ... checksum) or drop reasons (str), in
-    order.  A "$" always starts a new frame."""
+    """Cuts the byte stream into frames, in a buffer of its own made once.
+
+    feed(data, count, sink) takes data[0:count] and calls sink(line, size,
+    None) for each frame (line[0:size], "$" ... checksum; the buffer is the
+    assembler's and is reused, so the sink uses it before it returns) or
+    sink(None, 0, reason) for what was dropped, in order.  A "$" always
+    starts a new frame.  frames(data) gives the same as a list."""
 
     def __init__(self):
-        self._frame = None          # bytearray since the last "$", or None
+        self._line = bytearray(MAX_LINE + 1)     # room for one CR before the LF
+        self._size = -1             # bytes since the last "$"; -1: outside a frame
         self._overlong = False
         self._junk = False          # non-whitespace seen outside a frame
 
-    def feed(self, data):
+    def feed(self, data, count, sink):
         # Cut at each "$" and LF with find, not byte by byte: a Python loop
         # over a 140-byte LED line cost the Pico 9 ms.
-        out = []
         i = 0
-        end = len(data)
-        while i < end:
-            dollar = data.find(b"$", i)
-            lf = data.find(b"\n", i)
+        while i < count:
+            dollar = data.find(b"$", i, count)
+            lf = data.find(b"\n", i, count)
             if dollar < 0:
                 stop = lf
             elif lf < 0:
                 stop = dollar
             else:
                 stop = dollar if dollar < lf else lf
-            self._take(data[i:end] if stop < 0 else data[i:stop])
+            self._take(data, i, count if stop < 0 else stop)
             if stop < 0:
                 break
-            self._delimiter(data[stop], out)
+            self._delimiter(data[stop], sink)
             i = stop + 1
+
+    def frames(self, data):
+        """The frames (bytes) and drop reasons (str) in data, as a list."""
+        out = []
+
+        def sink(line, size, reason):
+            out.append(reason if line is None else bytes(line[:size]))
+        self.feed(data, len(data), sink)
         return out
 
-    def _take(self, segment):
+    def _take(self, data, start, end):
         """Bytes between delimiters: into the frame, or junk outside one."""
-        if not segment:
+        if start >= end:
             return
-        frame_buf = self._frame
-        if frame_buf is not None:
-            room = MAX_LINE + 1 - len(frame_buf)         # room for one CR before the LF
-            if len(segment) > room:
-                if room > 0:
-                    frame_buf.extend(segment[:room])
+        size = self._size
+        if size >= 0:
+            room = len(self._line) - size
+            count = end - start
+            if count > room:
+                count = room
                 self._overlong = True
-            else:
-                frame_buf.extend(segment)
-        elif segment.strip(b" \t\r"):
-            self._junk = True
+            wire.copy(data, start, count, self._line, size)
+            self._size = size + count
+            return
+        for i in range(start, end):
+            if data[i] not in _BLANK:
+                self._junk = True
+                return
 
-    def _delimiter(self, byte, out):
+    def _delimiter(self, byte, sink):
         """A "$" or LF: the end of the frame so far, and perhaps the start of one."""
-        frame_buf = self._frame
-        if frame_buf is not None:
-            size = len(frame_buf)
-            if byte == 0x0A and size and frame_buf[size - 1] == 0x0D:
+        size = self._size
+        line = self._line
+        if size >= 0:
+            if byte == 0x0A and size and line[size - 1] == 0x0D:
                 size -= 1
             if self._overlong or size > MAX_LINE:
-                out.append(LONG)
+                sink(None, 0, LONG)
             elif byte == 0x24:
-                out.append(TRUNC)
+                sink(None, 0, TRUNC)
             else:
-                out.append(bytes(frame_buf[:size]))
+                sink(line, size, None)
         elif self._junk:
-            out.append(NOISE)
-        self._frame = bytearray(b"$") if byte == 0x24 else None
+            sink(None, 0, NOISE)
+        if byte == 0x24:
+            line[0] = 0x24
+            self._size = 1
+        else:
+            self._size = -1
         self._overlong = False
         self._junk = False
+
+
+_BLANK = (0x20, 0x09, 0x0D)      # whitespace allowed between lines

@@ -11,8 +11,35 @@
 # at full white draw about 5 A.
 
 import array
+import sys
 
 import protocol
+import wire
+
+
+if sys.implementation.name == "micropython":
+    import micropython
+
+    @micropython.viper
+    def _fill(words, positions, colours, frame, count: int):
+        # words[positions[i]] = colours[frame[i]]: a Python loop over 80 LEDs
+        # cost the Pico a millisecond before the first bit went out.
+        w = ptr32(words)                                         # noqa: F821
+        at = ptr16(positions)                                    # noqa: F821
+        c = ptr32(colours)                                       # noqa: F821
+        f = ptr8(frame)                                          # noqa: F821
+        i = 0
+        while i < count:
+            w[at[i]] = c[f[i]]
+            i += 1
+else:                     # CPython: the same, in Python
+    def _fill(words, positions, colours, frame, count):
+        for i in range(count):
+            words[positions[i]] = colours[frame[i]]
+
+
+# protocol.DEFAULT_PALETTE as the strip takes colours: 0xRRGGBB.
+DEFAULT_COLOURS = tuple((r << 16) | (g << 8) | b for r, g, b in protocol.DEFAULT_PALETTE)
 
 
 def chain_positions(count, width, serpentine=False, along="ranks", first="a1"):
@@ -38,12 +65,12 @@ def chain_positions(count, width, serpentine=False, along="ranks", first="a1"):
     return positions
 
 
-def pack(colour, max_level, order="GRB"):
-    """One LED's 24-bit word, each channel scaled to at most max_level."""
-    r, g, b = colour
-    r = r * max_level // 255
-    g = g * max_level // 255
-    b = b * max_level // 255
+def pack(rgb, max_level, order="GRB"):
+    """One LED's 24-bit word from a colour 0xRRGGBB, each channel scaled to
+    at most max_level."""
+    r = (rgb >> 16) * max_level // 255
+    g = ((rgb >> 8) & 0xFF) * max_level // 255
+    b = (rgb & 0xFF) * max_level // 255
     if order == "RGB":
         return (r << 16) | (g << 8) | b
     return (g << 16) | (r << 8) | b
@@ -62,53 +89,50 @@ class LedStrip:
             positions = chain_positions(count, width, serpentine, along, first)
         elif sorted(positions) != list(range(count)):
             raise ValueError("LED chain positions")
-        self._positions = positions
+        self._positions = array.array("H", positions)
+        self._dark = array.array("I", [0] * (protocol.PALETTE_SIZE + 1))
         self._words = array.array("I", [0] * count)
         self._colours = array.array("I", [0] * (protocol.PALETTE_SIZE + 1))
-        self.frame = bytes(count)
+        self.frame = bytearray(count)
         self.writes = 0
         self._shown_dark = None
-        self._palette = None
         self.reset()
 
     def reset(self):
         """Dark, with the default palette (the state at boot and after a host HELLO)."""
-        self.set_palette(protocol.DEFAULT_PALETTE)
+        self.set_palette(DEFAULT_COLOURS)
         self.set_frame(bytes(self.count))
 
     def set_palette(self, colours):
-        """Colours for indices 1, 2, ...; the indices not given are off.
-        The same palette again changes nothing (the host repeats it): the
-        LEDs are not written again."""
-        colours = list(colours)
-        if colours == self._palette:
-            return
-        self._palette = colours
+        """Colours 0xRRGGBB for indices 1, 2, ...; the indices not given
+        are off.  A palette that lights the LEDs as the last one did (the
+        host repeats it) changes nothing: they are not written again."""
         table = self._colours
+        changed = False
         for index in range(1, protocol.PALETTE_SIZE + 1):
-            colour = colours[index - 1] if index <= len(colours) else (0, 0, 0)
-            table[index] = pack(colour, self._max, self._order)
-        self._shown_dark = None
+            word = pack(colours[index - 1], self._max, self._order) \
+                if index <= len(colours) else 0
+            if table[index] != word:
+                table[index] = word
+                changed = True
+        if changed:
+            self._shown_dark = None
 
     def set_frame(self, frame):
         if len(frame) != self.count:
             raise ValueError("LED frame length")
         if frame == self.frame:
             return                            # the host's repeat: nothing to write
-        self.frame = bytes(frame)
+        wire.copy(frame, 0, self.count, self.frame, 0)
         self._shown_dark = None
 
     def show(self, dark):
         """Write the frame (all off if dark) if anything changed; True if written."""
         if dark == self._shown_dark:
             return False
-        words = self._words
-        positions = self._positions
-        colours = self._colours
-        frame = self.frame
-        for i in range(self.count):
-            words[positions[i]] = 0 if dark else colours[frame[i]]
-        self._out.write(words)
+        _fill(self._words, self._positions, self._dark if dark else self._colours, self.frame,
+              self.count)
+        self._out.write(self._words)
         self._shown_dark = dark
         self.writes += 1
         return True

@@ -59,7 +59,7 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 IDLE = 0.002          # seconds the fake's loop waits for input each turn
 
 
-FIRMWARE_MODULES = ("protocol", "link", "scanner", "ws2812", "app", "hexboard")
+FIRMWARE_MODULES = ("wire", "protocol", "link", "scanner", "ws2812", "app", "hexboard")
 
 
 @cache
@@ -153,10 +153,24 @@ def _recording_strip(ws2812: ModuleType) -> type:
 
         def set_palette(self, colours: Any) -> None:
             super().set_palette(colours)
-            given = [tuple(c) for c in colours]
+            given = [(c >> 16, (c >> 8) & 0xFF, c & 0xFF) for c in colours]
             self.palette = given + [(0, 0, 0)] * (15 - len(given))
 
     return RecordingStrip
+
+
+def take_waiting(inbox: bytearray, buf: bytearray, limit: int, stop: int) -> int:
+    """What hal.UsbSerial.readinto reads from bytes waiting in `inbox`
+    (taken out of it): at most len(buf), once past `limit` only to the end
+    of the line, up to and including byte `stop`."""
+    count = 0
+    while count < min(len(buf), len(inbox)):
+        buf[count] = inbox[count]
+        count += 1
+        if buf[count - 1] == stop or (buf[count - 1] == 0x0A and count >= limit):
+            break
+    del inbox[:count]
+    return count
 
 
 class _PtyPort:
@@ -185,14 +199,8 @@ class _PtyPort:
                 self.mcu.host_hellos += 1
             self.inbox += line
 
-    def read(self, limit: int, stop: int) -> bytes:
-        count = min(limit, len(self.inbox))
-        cut = self.inbox.find(bytes([stop]), 0, count)
-        if cut >= 0:
-            count = cut + 1
-        data = bytes(self.inbox[:count])
-        del self.inbox[:count]
-        return data
+    def readinto(self, buf: bytearray, limit: int, stop: int) -> int:
+        return take_waiting(self.inbox, buf, limit, stop)
 
     def write(self, line: bytes) -> bool:
         """False, writing nothing, while the pty has no room (no host reading)."""

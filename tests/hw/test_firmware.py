@@ -42,11 +42,13 @@ from boardctl.hw.protocol import (
 from boardctl.rules import Game, get_variant
 from boardctl.rules.hexgeo import FALCON_HEX
 
+from .fake_mcu import take_waiting
 from .test_protocol import frames, meaning
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 FAKES = Path(__file__).resolve().parent / "fakes"
-LOGIC = ("protocol", "link", "scanner", "ws2812", "app", "hexboard", "check_vectors", "check_logic")
+LOGIC = ("wire", "protocol", "link", "scanner", "ws2812", "app", "hexboard", "check_vectors",
+         "check_logic")
 HARDWARE = ("hal", "pins", "main")
 FILES = "abcdefghij"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
@@ -155,14 +157,8 @@ class FakeSerial:
         self.lines: list[bytes] = []
         self.full = False
 
-    def read(self, limit: int, stop: int) -> bytes:
-        n = min(limit, len(self.inbox))
-        cut = self.inbox.find(bytes([stop]), 0, n)
-        if cut >= 0:
-            n = cut + 1
-        data = bytes(self.inbox[:n])
-        del self.inbox[:n]
-        return data
+    def readinto(self, buf: bytearray, limit: int, stop: int) -> int:
+        return take_waiting(self.inbox, buf, limit, stop)
 
     def write(self, line: bytes) -> bool:
         if self.full:
@@ -222,36 +218,40 @@ def test_a_repeated_led_frame_is_acknowledged_but_not_shown_again(fw: SimpleName
     assert device.counters["DUP"] == 1
 
 
-def test_the_hosts_repeated_palette_and_frame_are_checked_but_not_decoded_again(
+def test_the_hosts_frequent_lines_are_read_in_place_and_checked(
         fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The host repeats its palette and LED frame every few seconds; on the
-    Pico decoding them stalled the scan.  A repeat's checksum is still
-    checked, and it is still carried out, with the value decoded before."""
+    """The host repeats its palette and LED frame every few seconds and
+    acknowledges a SNAP every second; on the Pico decoding them as text
+    stalled the scan and filled the heap.  They are read in place, never by
+    the general decoder, and still checked: a bad checksum is damage."""
     shape = fw.protocol.Shape()
-    decoded: list[str] = []
-    real = fw.protocol._decode_value
+    decoded: list[bytes] = []
+    real = fw.protocol.decode
 
-    def counting(command: str, *args: Any) -> Any:
-        decoded.append(command)
-        return real(command, *args)
+    def counting(line: bytes, *args: Any) -> Any:
+        decoded.append(line.split(b" ")[1].split(b"*")[0])
+        return real(line, *args)
 
-    monkeypatch.setattr(fw.protocol, "_decode_value", counting)
+    monkeypatch.setattr(fw.protocol, "decode", counting)
     device = fw.link.DeviceLink(shape, [], 0)
     frame = bytes(i % 16 for i in range(80))
     palette = [(255, 0, 0), (0, 0, 255)]
+    words = [0xFF0000, 0x0000FF] + [0] * 13
     enc = fw.protocol.encode
     lines = [enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape),
              enc(1, "PAL", palette, shape), enc(2, "LED", frame, shape),
-             enc(3, "PAL", palette, shape), enc(4, "LED", frame, shape)]
-    requests = device.feed(b"".join(lines), 10)
-    assert requests[1:] == [("PAL", palette), ("LED", frame)] * 2
-    assert decoded == ["HELLO", "PAL", "LED"]
+             enc(3, "PAL", palette, shape), enc(4, "LED", frame, shape),
+             enc(5, "STAT", None, shape), enc(6, "ACK", 1, shape)]
+    requests = [(c, v if c != "PAL" else list(v)) for c, v in device.feed(b"".join(lines), 10)]
+    assert requests[1:] == [("PAL", words), ("LED", frame)] * 2 + [("STAT", None)]
+    assert decoded == [b"HELLO"]
+    assert device.counters["STALE"] == 0                # the ACK took the HELLO's entry
     # One digit different is a new frame; a repeat with a bad checksum is damage.
     changed = bytes([frame[0] ^ 1]) + frame[1:]
-    spoilt = enc(6, "LED", frame, shape).replace(b"*", b"*0")[:-3] + b"\r\n"
-    requests = device.feed(enc(5, "LED", changed, shape) + spoilt, 20)
-    assert requests == [("LED", changed)] and decoded[-1] == "LED"
-    assert device.counters["CRC"] == 1
+    spoilt = enc(8, "LED", frame, shape).replace(b"*", b"*0")[:-3] + b"\r\n"
+    requests = device.feed(enc(7, "LED", changed, shape) + spoilt, 20)
+    assert requests == [("LED", changed)]
+    assert device.counters["CRC"] == 1 and decoded == [b"HELLO", b"LED"]
 
 
 @pytest.mark.parametrize("run", [2, 3, 4, 5])
@@ -319,13 +319,13 @@ def test_the_same_palette_or_frame_again_does_not_rewrite_the_leds(fw: SimpleNam
 
     out = Output()
     strip = fw.ws2812.LedStrip(out, 80, 10)
-    strip.set_palette([(255, 0, 0)])
+    strip.set_palette([0xFF0000])
     strip.set_frame(bytes([1]) + bytes(79))
     assert strip.show(False) and out.writes == 1
-    strip.set_palette([(255, 0, 0)])
+    strip.set_palette([0xFF0000])
     strip.set_frame(bytes([1]) + bytes(79))
     assert not strip.show(False) and out.writes == 1
-    strip.set_palette([(0, 255, 0)])
+    strip.set_palette([0x00FF00])
     assert strip.show(False) and out.writes == 2
     strip.set_frame(bytes([2]) + bytes(79))
     assert strip.show(False) and out.writes == 3
@@ -518,7 +518,7 @@ def test_the_strip_caps_brightness_orders_colours_and_goes_dark(pico: SimpleName
     strip.show(True)
     assert not any(pico.rp2.machines[0].puts[-1][0])
     rgb = fw.ws2812.LedStrip(pio, 80, 10, order="RGB")
-    rgb.set_palette([(255, 0, 0)])
+    rgb.set_palette([0xFF0000])
     rgb.set_frame(bytes([1] + [0] * 79))
     rgb.show(False)
     assert pico.rp2.machines[0].puts[-1][0][0] == 255 << 16
@@ -654,7 +654,7 @@ def _sys_with_print_exception(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_crash_prints_and_resets_after_a_pause(pico: SimpleNamespace,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     class Broken(FakeSerial):
-        def read(self, limit: int, stop: int) -> bytes:
+        def readinto(self, buf: bytearray, limit: int, stop: int) -> int:
             raise RuntimeError("bug")
 
     with pytest.raises(pico.machine.FakeReset):
@@ -753,11 +753,17 @@ def test_the_usb_serial_reads_up_to_byte_3_and_writes_lines(pico: SimpleNamespac
     dev_fd, write_fd = os.pipe()
     with open(read_fd, "rb", buffering=0) as stdin, open(write_fd, "wb", buffering=0) as stdout:
         port = pico.hal.UsbSerial(stdin, stdout)
-        assert port.read(64, 3) == b""
-        os.write(host_fd, b"$00 STAT*92\n\x03\r\x01")
-        assert port.read(5, 3) == b"$00 S"
-        assert port.read(64, 3) == b"TAT*92\n\x03"      # stops at 0x03
-        assert port.read(64, 3) == b"\r\x01"
+
+        def read(limit: int, size: int = 64) -> bytes:
+            buf = bytearray(size)
+            return bytes(buf[:port.readinto(buf, limit, 3)])
+
+        assert read(64) == b""
+        os.write(host_fd, b"$00 STAT*92\n$01 ACK\n\x03\r\x01")
+        assert read(5) == b"$00 STAT*92\n"              # past the limit: to the line's end
+        assert read(64) == b"$01 ACK\n\x03"              # stops at 0x03
+        assert read(64, size=1) == b"\r"                 # never more than the buffer holds
+        assert read(64) == b"\x01"
         assert port.write(b"$00 ACK 00*12\r\n")
         assert os.read(dev_fd, 64) == b"$00 ACK 00*12\r\n"
     os.close(host_fd)

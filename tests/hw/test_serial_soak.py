@@ -61,6 +61,11 @@ def test_without_a_checksum_the_soak_sees_phantom_readings(
     lines become boards the device never sent, and it counts them."""
     fw = soak.load_firmware()
     monkeypatch.setattr(fw.protocol, "checksum", lambda data: "00000000")
+    # ... and where the firmware checks and writes its frequent lines in place.
+    monkeypatch.setattr(fw.wire, "crc_matches", lambda buf, start, end, at:
+                        bytes(buf[at:at + 8]) == b"00000000")
+    monkeypatch.setattr(fw.wire, "put_crc", lambda buf, start, end, at:
+                        buf.__setitem__(slice(at, at + 8), b"00000000"))
     monkeypatch.setattr(host, "crc32", lambda data: 0)
     figures = soak.soak(3000, seed=1, fw=fw)
     assert total(figures.phantom_readings) > 0

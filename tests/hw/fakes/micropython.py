@@ -18,3 +18,8 @@ def kbd_intr(char: int) -> None:
 
 def const(value: T) -> T:
     return value
+
+
+def native(function: T) -> T:
+    """The code emitter's decorator: under CPython the function as it is."""
+    return function

@@ -1,0 +1,293 @@
+# The protocol's bytes, worked on in place: checking a line, reading its
+# hex fields and writing a line's number and checksum, inside buffers made
+# once.  The link reads and writes its frequent lines (ACK, SNAP, LED, PAL,
+# STAT) with these, so that a step allocates nothing: on the Pico every
+# allocation brings the next garbage collection closer, and a collection
+# stops the scan for milliseconds.  protocol.py stays the reference codec;
+# the link falls back on it for every other line.
+#
+# On MicroPython (the Pico and the unix port) the loops are viper functions,
+# machine code working on the buffers' bytes; under CPython (the host's
+# tests) the same functions in plain Python.  check_logic.py and
+# check_vectors.py run under both, so both are checked.
+
+import array
+import sys
+
+_HEX = b"0123456789ABCDEF"
+
+
+def _crc_table():
+    """CRC-32's byte table (zlib's polynomial), one 32-bit word per entry:
+    made once at import, in an array so that no entry is a heap integer."""
+    table = array.array("I", [0] * 256)
+    for byte in range(256):
+        high = 0                 # 16-bit halves: on the Pico an int of 31 bits is a heap object
+        low = byte
+        for _ in range(8):
+            if low & 1:
+                low = ((low >> 1) | ((high & 1) << 15)) ^ 0x8320
+                high = (high >> 1) ^ 0xEDB8
+            else:
+                low = (low >> 1) | ((high & 1) << 15)
+                high >>= 1
+        table[byte] = (high << 16) | low
+    return table
+
+
+_CRC = _crc_table()
+
+
+if sys.implementation.name == "micropython":
+    import micropython
+
+    @micropython.viper
+    def printable(buf, size: int) -> bool:
+        """True if buf[0:size] is all printable ASCII (0x20-0x7E)."""
+        p = ptr8(buf)                                            # noqa: F821
+        i = 0
+        while i < size:
+            c = p[i]
+            if c < 0x20 or c > 0x7E:
+                return False
+            i += 1
+        return True
+
+    @micropython.viper
+    def _crc_hex(buf, start: int, end: int, at: int, write: int) -> bool:
+        # One function for both, as a viper function returning the CRC to
+        # another would hand it over as a heap integer.  The register is
+        # kept to 32 bits by masks, so that a 64-bit machine word (the unix
+        # port) computes what the Pico's 32 bits do.
+        p = ptr8(buf)                                            # noqa: F821
+        table = ptr32(_CRC)                                      # noqa: F821
+        digits = ptr8(_HEX)                                      # noqa: F821
+        crc = 0xFFFF                    # all ones, built at run time: as a constant,
+        crc = (crc << 16) | crc         # 0xFFFFFFFF would be a heap integer on the Pico
+        i = start
+        while i < end:
+            crc = ((crc >> 8) & 0xFFFFFF) ^ table[(crc ^ p[i]) & 0xFF]
+            i += 1
+        crc = crc ^ -1
+        shift = 28
+        i = at
+        while shift >= 0:
+            digit = digits[(crc >> shift) & 15]
+            if write:
+                p[i] = digit
+            elif p[i] != digit:
+                return False
+            shift -= 4
+            i += 1
+        return True
+
+    def crc_matches(buf, start, end, at):
+        """True if the CRC-32 of buf[start:end] is the 8 upper-case hex
+        digits at buf[at:at + 8]."""
+        return _crc_hex(buf, start, end, at, 0)
+
+    def put_crc(buf, start, end, at):
+        """Write the CRC-32 of buf[start:end] as 8 upper-case hex digits at buf[at]."""
+        _crc_hex(buf, start, end, at, 1)
+
+    @micropython.viper
+    def frame_seq(buf, size: int) -> int:
+        """The number of the frame in buf[0:size] ("$" HH " " ... "*" and 8
+        hex digits, all printable) if its checksum holds, else -1: the
+        checks of a line in one call, as each call costs the Pico some
+        10 us."""
+        p = ptr8(buf)                                            # noqa: F821
+        star = size - 9
+        if size < 13 or p[0] != 0x24 or p[3] != 0x20 or p[star] != 0x2A:
+            return -1
+        i = 0
+        while i < size:
+            c = p[i]
+            if c < 0x20 or c > 0x7E:
+                return -1
+            i += 1
+        if not _crc_hex(buf, 1, star, star + 1, 0):
+            return -1
+        return int(hex_value(buf, 1, 2))
+
+    @micropython.viper
+    def colours(buf, at: int, count: int, out, size: int) -> bool:
+        """`count` colours " RRGGBB" from buf[at] into out[0:count] as
+        words 0xRRGGBB, and 0 in out[count:size]; False if one is not."""
+        p = ptr8(buf)                                            # noqa: F821
+        o = ptr32(out)                                           # noqa: F821
+        i = 0
+        while i < size:
+            o[i] = 0
+            if i < count:
+                if p[at] != 0x20:
+                    return False
+                value = int(hex_value(buf, at + 1, 6))
+                if value < 0:
+                    return False
+                o[i] = value
+                at += 7
+            i += 1
+        return True
+
+    @micropython.viper
+    def renumber(line, size: int, seq: int):
+        """Give the line in line[0:size] ("$" seq ... "*" checksum CR LF)
+        the number seq and its checksum again, in place."""
+        p = ptr8(line)                                           # noqa: F821
+        digits = ptr8(_HEX)                                      # noqa: F821
+        p[1] = digits[(seq >> 4) & 15]
+        p[2] = digits[seq & 15]
+        star = size - 11
+        _crc_hex(line, 1, star, star + 1, 1)
+
+    @micropython.viper
+    def hex_value(buf, at: int, digits: int) -> int:
+        """The value of `digits` (at most 7) upper-case hex digits at buf[at], or -1."""
+        p = ptr8(buf)                                            # noqa: F821
+        value = 0
+        i = at
+        while i < at + digits:
+            c = p[i]
+            if c >= 0x30 and c <= 0x39:
+                value = (value << 4) | (c - 0x30)
+            elif c >= 0x41 and c <= 0x46:
+                value = (value << 4) | (c - 0x37)
+            else:
+                return -1
+            i += 1
+        return value
+
+    @micropython.viper
+    def put_hex(buf, at: int, value: int, digits: int):
+        """Write `value` as `digits` upper-case hex digits at buf[at]."""
+        p = ptr8(buf)                                            # noqa: F821
+        hexdigits = ptr8(_HEX)                                   # noqa: F821
+        i = at + digits - 1
+        while i >= at:
+            p[i] = hexdigits[value & 15]
+            value >>= 4
+            i -= 1
+
+    @micropython.viper
+    def nibbles(buf, at: int, count: int, out) -> bool:
+        """The values of `count` upper-case hex digits at buf[at], one a
+        byte, into out[0:count]; False (out part written) if one is not."""
+        p = ptr8(buf)                                            # noqa: F821
+        o = ptr8(out)                                            # noqa: F821
+        i = 0
+        while i < count:
+            c = p[at + i]
+            if c >= 0x30 and c <= 0x39:
+                o[i] = c - 0x30
+            elif c >= 0x41 and c <= 0x46:
+                o[i] = c - 0x37
+            else:
+                return False
+            i += 1
+        return True
+
+    @micropython.viper
+    def same(buf, at: int, pattern, size: int) -> bool:
+        """True if buf[at:at + size] equals pattern[0:size]."""
+        p = ptr8(buf)                                            # noqa: F821
+        q = ptr8(pattern)                                        # noqa: F821
+        i = 0
+        while i < size:
+            if p[at + i] != q[i]:
+                return False
+            i += 1
+        return True
+
+    @micropython.viper
+    def copy(src, start: int, size: int, dst, at: int):
+        """dst[at:at + size] = src[start:start + size], without a slice."""
+        s = ptr8(src)                                            # noqa: F821
+        d = ptr8(dst)                                            # noqa: F821
+        i = 0
+        while i < size:
+            d[at + i] = s[start + i]
+            i += 1
+
+else:                     # CPython: the same, in Python
+    def printable(buf, size):
+        """True if buf[0:size] is all printable ASCII (0x20-0x7E)."""
+        return all(0x20 <= c <= 0x7E for c in buf[:size])
+
+    def _crc(buf, start, end):
+        crc = 0xFFFFFFFF
+        for c in buf[start:end]:
+            crc = (crc >> 8) ^ _CRC[(crc ^ c) & 0xFF]
+        return crc
+
+    def crc_matches(buf, start, end, at):
+        """True if the CRC-32 of buf[start:end] is the 8 upper-case hex
+        digits at buf[at:at + 8]."""
+        return bytes(buf[at:at + 8]) == b"%08X" % (_crc(buf, start, end) ^ 0xFFFFFFFF)
+
+    def put_crc(buf, start, end, at):
+        """Write the CRC-32 of buf[start:end] as 8 upper-case hex digits at buf[at]."""
+        buf[at:at + 8] = b"%08X" % (_crc(buf, start, end) ^ 0xFFFFFFFF)
+
+    def frame_seq(buf, size):
+        """The number of the frame in buf[0:size] ("$" HH " " ... "*" and 8
+        hex digits, all printable) if its checksum holds, else -1."""
+        star = size - 9
+        if (size < 13 or buf[0] != 0x24 or buf[3] != 0x20 or buf[star] != 0x2A
+                or not printable(buf, size) or not crc_matches(buf, 1, star, star + 1)):
+            return -1
+        return hex_value(buf, 1, 2)
+
+    def colours(buf, at, count, out, size):
+        """`count` colours " RRGGBB" from buf[at] into out[0:count] as
+        words 0xRRGGBB, and 0 in out[count:size]; False if one is not."""
+        for i in range(size):
+            out[i] = 0
+            if i < count:
+                value = hex_value(buf, at + 1, 6)
+                if buf[at] != 0x20 or value < 0:
+                    return False
+                out[i] = value
+                at += 7
+        return True
+
+    def renumber(line, size, seq):
+        """Give the line in line[0:size] ("$" seq ... "*" checksum CR LF)
+        the number seq and its checksum again, in place."""
+        put_hex(line, 1, seq, 2)
+        star = size - 11
+        put_crc(line, 1, star, star + 1)
+
+    def hex_value(buf, at, digits):
+        """The value of `digits` (at most 7) upper-case hex digits at buf[at], or -1."""
+        value = 0
+        for c in buf[at:at + digits]:
+            if c not in _HEX:
+                return -1
+            value = (value << 4) | _HEX.index(c)
+        return value
+
+    def put_hex(buf, at, value, digits):
+        """Write `value` as `digits` upper-case hex digits at buf[at]."""
+        for i in range(at + digits - 1, at - 1, -1):
+            buf[i] = _HEX[value & 15]
+            value >>= 4
+
+    def nibbles(buf, at, count, out):
+        """The values of `count` upper-case hex digits at buf[at], one a
+        byte, into out[0:count]; False (out part written) if one is not."""
+        for i in range(count):
+            c = buf[at + i]
+            if c not in _HEX:
+                return False
+            out[i] = _HEX.index(c)
+        return True
+
+    def same(buf, at, pattern, size):
+        """True if buf[at:at + size] equals pattern[0:size]."""
+        return bytes(buf[at:at + size]) == bytes(pattern[:size])
+
+    def copy(src, start, size, dst, at):
+        """dst[at:at + size] = src[start:start + size], without a slice."""
+        dst[at:at + size] = src[start:start + size]
+
