@@ -12,6 +12,11 @@ prints, per board, on the emulated chip's own clock (125 MHz):
 * contact -> light: from a contact closing to the first bit of the frame
   that lights its square, through the host (``SerialBoard``, lighting each
   square as it is read; the daemon's own time is not in it);
+* lift -> light through the daemon: a piece lifted to the first bit of the
+  frame lighting its destinations, with the daemon's own loop
+  (``Daemon.run``, on the chip's clock, waiting on the port between turns);
+  the host's computing is in wall time, some four times shorter in
+  simulated time than it takes here, and a Pi is slower again;
 * the free heap after start and after some minutes of play, and the
   garbage collections a minute (the firmware's HEAP, HEAPMIN, GCS counters);
 * the emulator itself: simulated seconds per wall second, and how much of
@@ -160,6 +165,65 @@ def board(name: str, samples: int, minutes: float) -> None:
         rig.close()
 
 
+def through_daemon(name: str, samples: int) -> None:
+    """Lift a piece, time the first bit of the frame that lights where it
+    can go, put it back; the daemon runs its own loop in a thread."""
+    import tempfile
+    import threading
+
+    from boardctl.config import parse_config
+    from boardctl.daemon import Daemon
+    from boardctl.rules import Game, get_variant
+    from boardctl.store import GameStore
+
+    board = harness.boards()[name]
+    variant = "falcon-hex" if board.hex else "falcon"
+    config = parse_config({"game": {"mode": "two-players", "variant": variant},
+                           "board": {"sensors": "serial"}})
+    position = Game(get_variant(variant)).position
+    occupied = {sq for sq in range(board.squares) if position.piece_at(sq) is not None}
+    movers = sorted({m.from_square for m in position.legal_moves()})
+    rig = Rig.start(board)
+    with tempfile.TemporaryDirectory() as home:
+        store = GameStore(Path(home) / "games.sqlite3")
+        try:
+            rig.place([(0.0, occupied)])
+            rig.connect(limit=6.0)
+            daemon = Daemon(config, rig.host, store, leds=rig.host, now=rig.now())
+            loop = threading.Thread(target=daemon.run, args=(rig.now, time.sleep), daemon=True)
+            loop.start()
+            lit = []
+            for k in range(samples):
+                square = movers[(k * 7) % len(movers)]
+                lit.append(lift_to_light(rig, occupied, square, tag=2000 + k))
+            daemon.stopping = True
+            loop.join(30)
+            print(f"  lift -> light through the daemon's loop: {ms(lit)}")
+        finally:
+            store.close()
+            rig.close()
+
+
+def lift_to_light(rig: Rig, occupied: set[int], square: int, tag: int) -> float:
+    """Seconds (simulated) from lifting `square` to the first lit frame's first bit."""
+    deadline = time.monotonic() + 120
+    since = len(rig.pico.frames)
+    rig.pico.command("sensors", changes=[
+        {**rig.board.change(occupied - {square}, after=0.01), "tag": tag}])
+    while not any(any(f.words) for f in rig.pico.frames[since:]):
+        assert time.monotonic() < deadline, "no frame lit the lifted piece's squares"
+        time.sleep(0.005)
+    first = next(f for f in rig.pico.frames[since:] if any(f.words))
+    lifted = applied_at(rig, tag)
+    back = len(rig.pico.frames)
+    rig.place([(0.0, occupied)])
+    while not any(not any(f.words) for f in rig.pico.frames[back:]):
+        assert time.monotonic() < deadline, "the LEDs did not go dark"
+        time.sleep(0.005)
+    rig.pico.sleep(0.4)                    # past the reconciler's settling
+    return first.start / 1e9 - lifted
+
+
 def on_chip(script: str, extra: tuple[str, ...] = ()) -> None:
     """Run one of the firmware's development benches on the chip; print what it prints."""
     import serial  # the host's own dependency
@@ -195,6 +259,7 @@ def main() -> int:
         return 2
     for name in args.boards.split(","):
         board(name, args.samples, args.minutes)
+        through_daemon(name, args.samples)
     if not args.no_parts:
         on_chip("bench_link.py")
         on_chip("bench_scan.py", ("hexboard.py",))

@@ -198,13 +198,16 @@ class Device:
         self.link.feed(data, int(now * 1000))
 
     def poll(self, now: float) -> list[bytes]:
-        self.link.poll(int(now * 1000), self.board)
-        lines, self.link.outbox = self.link.outbox, []
+        self.link.poll(int(now * 1000), self.board.to_bytes((self.shape.squares + 7) // 8,
+                                                            "little"))
+        # Copied, as a port does: some of the lines are the link's own buffers.
+        lines = [bytes(line) for line in self.link.outbox]
+        self.link.outbox.clear()
         for line in lines:
             if line[4:8] == b"SNAP":
                 _, _, board = self.fw.protocol.decode(line.rstrip(b"\r\n"), self.shape)
                 self.sent.append(board)
-        return list(lines)
+        return lines
 
 
 # --------------------------------------------------------------------------- the port

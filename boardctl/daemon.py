@@ -44,7 +44,7 @@ from .config import Config
 from .engine import Limits
 from .engine.interface import Opponent
 from .hw import Buttons, Colour, LedSink, Reading, SensorSource
-from .hw.base import ExplainsProblems, MayLag
+from .hw.base import ExplainsProblems, MayLag, Wakes
 from .presenter import Machine, Presenter
 from .rules import (
     BLACK,
@@ -460,14 +460,17 @@ class Daemon:
 
     # --------------------------------------------------------------- run
     def run(self, clock: Callable[[], float], sleep: Callable[[float], None]) -> None:
-        """Loop until :attr:`stopping` is set (by a signal handler)."""
+        """Loop until :attr:`stopping` is set (by a signal handler): a step
+        every period, and at once when a source that :class:`Wakes` has a
+        reading (the serial board: its bytes end the wait)."""
         period = 1.0 / LOOP_HZ
+        wait = self.sensors.wait if isinstance(self.sensors, Wakes) else sleep
         while not self.stopping:
             started = clock()
             self.step(started)
             spent = clock() - started
             if spent < period:
-                sleep(period - spent)
+                wait(period - spent)
 
     # ---------------------------------------------------------------- web
     def _web_step(self, now: float, moved: bool) -> None:

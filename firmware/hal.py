@@ -196,7 +196,8 @@ class StatusLed:
 class UsbSerial:
     """The USB serial port (also the REPL), never blocking for long.
 
-    readinto(buf, limit, stop) reads the bytes waiting; write(line)
+    readinto(buf, count, limit, stop) reads the bytes waiting, wait(ms)
+    waits for some; write(line)
     returns False, writing nothing, when the port has no room.  A write the
     port has some room for can still wait for MicroPython's USB TX timeout
     if a host holds the port open without reading."""
@@ -215,12 +216,12 @@ class UsbSerial:
         self._writable = getattr(writable, "ipoll", writable.poll)
 
     @micropython.native                  # some 25 us a byte instead of 34
-    def readinto(self, buf, limit, stop):
-        """Read the bytes waiting into buf and return how many: at most
-        len(buf), and once `limit` are read only up to the end of the line
-        (LF), so that a line is read in one step; up to and including the
-        byte `stop`, what follows it staying unread (for the REPL).  It
-        allocates nothing."""
+    def readinto(self, buf, count, limit, stop):
+        """Read the bytes waiting into buf after its first `count` bytes,
+        and return the count it holds then: at most len(buf), and once
+        `limit` are there only up to the end of the line (LF); up to and
+        including the byte `stop`, what follows it staying unread (for the
+        REPL).  It allocates nothing."""
         # The port cannot say how many bytes wait, and a read of more than
         # are there blocks: byte by byte, asking before each (some 25 us a
         # byte on the Pico, most of it in the port's own calls).
@@ -228,7 +229,6 @@ class UsbSerial:
         readinto = self._in.readinto
         one = self._one
         size = len(buf)
-        count = 0
         while count < size:
             for _ in readable(0):
                 break
@@ -241,6 +241,13 @@ class UsbSerial:
             if byte == stop or (byte == 0x0A and count >= limit):
                 break
         return count
+
+    def wait(self, ms):
+        """True once bytes wait, False if none came within ms; the chip
+        sleeps meanwhile."""
+        for _ in self._readable(ms):
+            return True
+        return False
 
     def write(self, line):
         if not _ready(self._writable):

@@ -37,6 +37,7 @@ _ACK_WORD = b"ACK "
 _LED_WORD = b"LED "
 _PAL_WORD = b"PAL "
 _STAT_WORD = b"STAT"
+_SNAP_DIGITS_AT = len("$00 SNAP ")
 # "*" and the checksum: the end of every line.
 _TAIL = 1 + protocol.CHECK_DIGITS
 
@@ -47,7 +48,7 @@ class DeviceLink:
     frame), ("PAL", colours), ("STAT", None).  A frame is one palette index
     a byte; colours are 15 words 0xRRGGBB, those the host did not give 0.
     The list and the values in it are the link's own, reused by the next
-    feed.  poll(now, occupancy) runs the timers.  Lines to write pile up in
+    feed.  poll(now, board) runs the timers.  Lines to write pile up in
     `outbox` (oldest first); some are the link's own buffers, which it
     copies there before it writes one again."""
 
@@ -67,7 +68,7 @@ class DeviceLink:
         self._hello_acked = False
         self._last_hello = None
         self._last_snap = None
-        self._sent_occupancy = None
+        self._sent_board = bytearray((shape.squares + 7) // 8)
         self._snap_now = False
         self._started = now
         self._carried_out = None            # the number of the last LED or PAL line carried out
@@ -377,29 +378,28 @@ class DeviceLink:
             size += token
         self._send("COUNTERS", batch, now)
 
-    def poll(self, now, occupancy):
+    def poll(self, now, board):
         """Timers: HELLO until acknowledged, snapshots on change and as a
-        heartbeat, retries.  occupancy is None until the scanner has settled."""
+        heartbeat, retries.  board: the scanner's bit string (bit sq is bit
+        sq % 8 of byte sq // 8), None until the scanner has settled."""
         if self._last_rx is not None and not self.host_present(now):
             self._last_rx = None                  # the host is gone: start afresh
             self._rx_last = None
         if not self._hello_acked and (
                 self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL_MS):
             self._send_hello(now)
-        if occupancy is not None:
+        if board is not None:
             since = None if self._last_snap is None else now - self._last_snap
-            changed = occupancy != self._sent_occupancy
+            changed = board != self._sent_board
             if (self._snap_now or since is None or since >= HEARTBEAT_MS
                     or (changed and since >= SNAP_MIN_INTERVAL_MS)):
                 self._snap_now = False
                 self._last_snap = now
                 line = self._snap_line
-                if occupancy != self._sent_occupancy:
-                    # Only a new board is spelt out (and allocates).
+                if changed:
                     self._unshare(line)
-                    digits = protocol.encode(0, "SNAP", occupancy, self.shape)
-                    wire.copy(digits, 0, len(digits), line, 0)
-                    self._sent_occupancy = occupancy
+                    wire.put_bits_hex(board, self.shape.snap_digits, line, _SNAP_DIGITS_AT)
+                    wire.copy(board, 0, len(board), self._sent_board, 0)
                 self._send("SNAP", None, now, line)
         pending = self._pending
         for i in range(len(pending) - 1, -1, -1):     # backwards: a retry may remove it

@@ -109,7 +109,7 @@ def loop(firmware, clock, steps=None):
         due = clock.ticks_add(due, app.SCAN_PERIOD_US)
         wait = clock.ticks_diff(due, done)
         if wait > 0:
-            clock.sleep_us(wait)
+            firmware.idle(clock, due)     # sleeps, or reads the host's bytes as they come
         else:
             firmware.overruns += 1        # late: count it and do not try to catch up
             due = clock.ticks_us()

@@ -7,10 +7,13 @@
 # fake in the tests.
 #
 # Scanner debounces: a square changes only after `reads` equal reads in a
-# row that differ from its stable value.  Everything is per-rank small ints,
-# so a scan allocates nothing on MicroPython.
+# row that differ from its stable value.  Everything is per-rank small ints
+# and a bit string updated in place, so a scan allocates nothing on
+# MicroPython.
 
 import array
+
+import wire
 
 
 class MatrixReader:
@@ -91,17 +94,23 @@ class Scanner:
 
     The reader's rows need not be ranks: with `cells` (a board that is not
     files x ranks, such as the hex board's 12 x 12 matrix), bit f of row r
-    is the square cells[r * files + f], and -1 there means no square."""
+    is the square cells[r * files + f], and -1 there means no square.
+
+    The board is kept as a bit string, `bits` (bit sq is bit sq % 8 of byte
+    sq // 8), updated in place when it changes: as one number it would be a
+    long integer, which MicroPython allocates at every change."""
 
     def __init__(self, reader, files, ranks, reads=4, active_low=False, cells=None):
         if reads < 1:
             raise ValueError("reads must be at least 1")
         if cells is not None and len(cells) != files * ranks:
             raise ValueError("cells must have files * ranks entries")
+        if cells is None:
+            cells = tuple(range(files * ranks))
         self._reader = reader
         self._files = files
         self._ranks = ranks
-        self._runs = None if cells is None else _runs(cells, files, ranks)
+        self._runs = _runs(cells, files, ranks)
         self._reads = reads
         self._invert = (1 << files) - 1 if active_low else 0
         # Arrays, not lists: compared in one call, and filled by hal.py's reader.
@@ -109,7 +118,8 @@ class Scanner:
         self._slot = 0
         self.stable = array.array("I", [0] * ranks)
         self.scans = 0
-        self._occupancy = 0
+        self.squares = max(cells) + 1
+        self.bits = bytearray((self.squares + 7) // 8)
 
     @property
     def ready(self):
@@ -136,6 +146,7 @@ class Scanner:
         changed = False
         history = self._history
         stable = self.stable
+        runs = self._runs
         for rank in range(self._ranks):
             ones = -1
             anys = 0
@@ -146,26 +157,18 @@ class Scanner:
             if new != stable[rank]:
                 stable[rank] = new
                 changed = True
-        if changed or self.scans == self._reads:
-            self._occupancy = self._compose(stable)
-            return True
-        return False
+                for shift, mask, base in runs[rank]:
+                    wire.put_bits(self.bits, base, new >> shift, mask)
+        return changed or self.scans == self._reads
 
-    def _compose(self, stable):
-        """The occupancy number from the rows (only when something changed)."""
-        number = 0
-        runs = self._runs
-        if runs is None:
-            for rank in range(self._ranks - 1, -1, -1):
-                number = (number << self._files) | stable[rank]
-            return number
-        for row in range(self._ranks):
-            bits = stable[row]
-            if bits:
-                for shift, mask, base in runs[row]:
-                    number |= ((bits >> shift) & mask) << base
-        return number
+    def reading(self):
+        """The debounced board as a bit string (`bits`, the scanner's own,
+        updated in place), or None until ready."""
+        return self.bits if self.ready else None
 
     def occupancy(self):
-        """The debounced board, bit sq = square sq; None until ready."""
-        return self._occupancy if self.ready else None
+        """The debounced board as a number, bit sq = square sq; None until
+        ready.  It allocates: the firmware's loop uses reading()."""
+        if not self.ready:
+            return None
+        return int.from_bytes(bytes(self.bits), "little")

@@ -15,6 +15,11 @@ import array
 import sys
 
 _HEX = b"0123456789ABCDEF"
+# What cut() found: a frame, a frame cut short by "$", one too long, junk.
+CUT_FRAME = 1
+CUT_TRUNC = 2
+CUT_LONG = 3
+CUT_NOISE = 4
 
 
 def _crc_table():
@@ -142,6 +147,86 @@ if sys.implementation.name == "micropython":
         _crc_hex(line, 1, star, star + 1, 1)
 
     @micropython.viper
+    def put_bits(out, base: int, bits: int, mask: int):
+        """Bits base, base + 1, ... of the bit string out (bit n is bit n % 8
+        of byte n // 8) set to bits 0, 1, ... of `bits`, as far as `mask`
+        (some low bits set) reaches."""
+        o = ptr8(out)                                            # noqa: F821
+        j = 0
+        while (mask >> j) & 1:
+            n = base + j
+            if (bits >> j) & 1:
+                o[n >> 3] = o[n >> 3] | (1 << (n & 7))
+            else:
+                o[n >> 3] = o[n >> 3] & (0xFF ^ (1 << (n & 7)))
+            j += 1
+
+    @micropython.viper
+    def put_bits_hex(bits, digits: int, line, at: int):
+        """The bit string `bits` (as put_bits writes it) as `digits` upper-case
+        hex digits at line[at], the most significant first: a SNAP's board."""
+        b = ptr8(bits)                                           # noqa: F821
+        p = ptr8(line)                                           # noqa: F821
+        hexdigits = ptr8(_HEX)                                   # noqa: F821
+        k = 0
+        while k < digits:
+            p[at + digits - 1 - k] = hexdigits[(b[k >> 1] >> ((k & 1) << 2)) & 15]
+            k += 1
+
+    @micropython.viper
+    def cut(data, start: int, count: int, line, state) -> int:
+        """Cut data[start:count] into frames, up to the first thing to
+        report.  The frame so far is in line; state (array "i") holds its
+        size plus one (0 outside a frame), whether it overflowed line,
+        whether junk came outside a frame.  Returns the bytes gone through
+        (at most 0xFFFF: count - start may be no more), plus CUT_* << 16
+        and, for CUT_FRAME, the frame's size << 19 (line[0:size])."""
+        d = ptr8(data)                                           # noqa: F821
+        p = ptr8(line)                                           # noqa: F821
+        st = ptr32(state)                                        # noqa: F821
+        size = int(st[0]) - 1          # kept plus one: ptr32 reads unsigned
+        room = int(len(line))
+        i = start
+        while i < count:
+            c = d[i]
+            i += 1
+            if c == 0x24 or c == 0x0A:
+                event = 0
+                framed = 0
+                if size >= 0:
+                    if c == 0x0A and size > 0 and p[size - 1] == 0x0D:
+                        size -= 1
+                    if st[1] or size >= room:
+                        event = 3                                # CUT_LONG
+                    elif c == 0x24:
+                        event = 2                                # CUT_TRUNC
+                    else:
+                        event = 1                                # CUT_FRAME
+                        framed = size
+                elif st[2]:
+                    event = 4                                    # CUT_NOISE
+                if c == 0x24:
+                    p[0] = 0x24
+                    size = 1
+                else:
+                    size = -1
+                st[1] = 0
+                st[2] = 0
+                if event:
+                    st[0] = size + 1
+                    return (i - start) | (event << 16) | (framed << 19)
+            elif size >= 0:
+                if size < room:
+                    p[size] = c
+                    size += 1
+                else:
+                    st[1] = 1
+            elif c != 0x20 and c != 0x09 and c != 0x0D:
+                st[2] = 1
+        st[0] = size + 1
+        return i - start
+
+    @micropython.viper
     def hex_value(buf, at: int, digits: int) -> int:
         """The value of `digits` (at most 7) upper-case hex digits at buf[at], or -1."""
         p = ptr8(buf)                                            # noqa: F821
@@ -257,6 +342,71 @@ else:                     # CPython: the same, in Python
         put_hex(line, 1, seq, 2)
         star = size - 11
         put_crc(line, 1, star, star + 1)
+
+    def put_bits(out, base, bits, mask):
+        """Bits base, base + 1, ... of the bit string out (bit n is bit n % 8
+        of byte n // 8) set to bits 0, 1, ... of `bits`, as far as `mask`
+        (some low bits set) reaches."""
+        j = 0
+        while (mask >> j) & 1:
+            n = base + j
+            if (bits >> j) & 1:
+                out[n >> 3] |= 1 << (n & 7)
+            else:
+                out[n >> 3] &= 0xFF ^ (1 << (n & 7))
+            j += 1
+
+    def put_bits_hex(bits, digits, line, at):
+        """The bit string `bits` (as put_bits writes it) as `digits` upper-case
+        hex digits at line[at], the most significant first: a SNAP's board."""
+        for k in range(digits):
+            line[at + digits - 1 - k] = _HEX[(bits[k >> 1] >> ((k & 1) << 2)) & 15]
+
+    def cut(data, start, count, line, state):
+        """Cut data[start:count] into frames, up to the first thing to
+        report.  The frame so far is in line; state (array "i") holds its
+        size plus one (0 outside a frame), whether it overflowed line,
+        whether junk came outside a frame.  Returns the bytes gone through
+        (at most 0xFFFF: count - start may be no more), plus CUT_* << 16
+        and, for CUT_FRAME, the frame's size << 19 (line[0:size])."""
+        size = state[0] - 1
+        room = len(line)
+        i = start
+        while i < count:
+            c = data[i]
+            i += 1
+            if c in (0x24, 0x0A):
+                event = framed = 0
+                if size >= 0:
+                    if c == 0x0A and size > 0 and line[size - 1] == 0x0D:
+                        size -= 1
+                    if state[1] or size >= room:
+                        event = CUT_LONG
+                    elif c == 0x24:
+                        event = CUT_TRUNC
+                    else:
+                        event, framed = CUT_FRAME, size
+                elif state[2]:
+                    event = CUT_NOISE
+                if c == 0x24:
+                    line[0] = 0x24
+                    size = 1
+                else:
+                    size = -1
+                state[1] = state[2] = 0
+                if event:
+                    state[0] = size + 1
+                    return (i - start) | (event << 16) | (framed << 19)
+            elif size >= 0:
+                if size < room:
+                    line[size] = c
+                    size += 1
+                else:
+                    state[1] = 1
+            elif c not in (0x20, 0x09, 0x0D):
+                state[2] = 1
+        state[0] = size + 1
+        return i - start
 
     def hex_value(buf, at, digits):
         """The value of `digits` (at most 7) upper-case hex digits at buf[at], or -1."""

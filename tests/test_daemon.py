@@ -7,6 +7,7 @@ import time
 import pytest
 
 from boardctl.board import Role
+from boardctl.board.explain import occupancy as occupancy_of
 from boardctl.board.lights import LIGHTS
 from boardctl.config import parse_config
 from boardctl.headless import run_script
@@ -439,3 +440,40 @@ def test_a_long_session_keeps_the_last_events_only_and_headless_still_says_them_
     assert len(daemon.events) == 10 and daemon.event_count >= 30
     said = [line for line in lines if line.startswith(("move ", "takeback "))]
     assert said == ["move e2e4", "takeback e2e4"] * 15
+
+
+def test_the_loop_waits_on_a_source_that_can_wake_it():
+    """With the serial board the loop waits on the port (SerialBoard.wait)
+    for the rest of its period instead of sleeping; other sources sleep."""
+    from boardctl.daemon import LOOP_HZ, Daemon
+    from boardctl.hw.sim import SimBoard
+
+    start = occupancy_of(Game().position)
+
+    class WakingBoard(SimBoard):
+        def __init__(self) -> None:
+            super().__init__([s for s in range(80) if start >> s & 1])
+            self.waits: list[float] = []
+
+        def wait(self, timeout: float) -> None:
+            self.waits.append(timeout)
+            if len(self.waits) == 3:
+                daemon.stopping = True
+
+    board = WakingBoard()
+    daemon = Daemon(TWO_PLAYERS, board, MemoryStore(), now=0.0)
+    ticks = iter([0.0, 0.005, 0.02, 0.021, 0.04, 0.05])
+    daemon.run(lambda: next(ticks), lambda seconds: pytest.fail("slept"))
+    period = 1.0 / LOOP_HZ
+    assert board.waits == pytest.approx([period - 0.005, period - 0.001, period - 0.01])
+    slept: list[float] = []
+    plain = Daemon(TWO_PLAYERS, SimBoard([s for s in range(80) if start >> s & 1]),
+                   MemoryStore(), now=0.0)
+    ticks = iter([0.0, 0.005])
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        plain.stopping = True
+
+    plain.run(lambda: next(ticks), sleep)
+    assert slept == pytest.approx([period - 0.005])

@@ -59,6 +59,17 @@ class ExplainsProblems(Protocol):
 
 
 @runtime_checkable
+class Wakes(Protocol):
+    """A source that can wait for its next reading: ``wait(timeout)``
+    returns as soon as the device may have sent one, or after ``timeout``
+    seconds.  The daemon's loop waits on it instead of sleeping out its
+    period, so that a reading is acted on when it arrives, not at the next
+    turn of the loop (up to a period later)."""
+
+    def wait(self, timeout: float) -> None: ...
+
+
+@runtime_checkable
 class MayLag(Protocol):
     """A source whose readings can arrive late, and that knows when it is
     behind: while ``behind`` is true its last reading may no longer be the

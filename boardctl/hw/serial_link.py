@@ -64,7 +64,9 @@ called from another thread than :meth:`read`.
 
 from __future__ import annotations
 
+import select
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from enum import Enum
@@ -317,6 +319,21 @@ class SerialBoard:
             if not self._closed:
                 self._service(now)
             return self._take_reading(now)
+
+    def wait(self, timeout: float) -> None:
+        """Return when the port has bytes to read, or after ``timeout``
+        seconds (:class:`~boardctl.hw.base.Wakes`); a port that cannot be
+        waited on (none open, or no file descriptor, as ``loop://``) is
+        slept on."""
+        port = self._serial
+        fileno = getattr(port, "fileno", None)
+        if fileno is not None:
+            try:
+                select.select([fileno()], [], [], max(timeout, 0.0))
+                return
+            except (OSError, ValueError):   # closed under us: the next read finds out
+                pass
+        time.sleep(max(timeout, 0.0))
 
     def close(self) -> None:
         """Close the port for good (the firmware darkens its LEDs when the

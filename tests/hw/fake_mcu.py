@@ -159,17 +159,19 @@ def _recording_strip(ws2812: ModuleType) -> type:
     return RecordingStrip
 
 
-def take_waiting(inbox: bytearray, buf: bytearray, limit: int, stop: int) -> int:
+def take_waiting(inbox: bytearray, buf: bytearray, count: int, limit: int, stop: int) -> int:
     """What hal.UsbSerial.readinto reads from bytes waiting in `inbox`
-    (taken out of it): at most len(buf), once past `limit` only to the end
-    of the line, up to and including byte `stop`."""
-    count = 0
-    while count < min(len(buf), len(inbox)):
-        buf[count] = inbox[count]
+    (taken out of it) into buf after its first `count`: up to len(buf), once
+    past `limit` only to the end of the line, up to and including byte
+    `stop`; the count buf holds then."""
+    taken = 0
+    while count < len(buf) and taken < len(inbox):
+        byte = buf[count] = inbox[taken]
         count += 1
-        if buf[count - 1] == stop or (buf[count - 1] == 0x0A and count >= limit):
+        taken += 1
+        if byte == stop or (byte == 0x0A and count >= limit):
             break
-    del inbox[:count]
+    del inbox[:taken]
     return count
 
 
@@ -199,8 +201,11 @@ class _PtyPort:
                 self.mcu.host_hellos += 1
             self.inbox += line
 
-    def readinto(self, buf: bytearray, limit: int, stop: int) -> int:
-        return take_waiting(self.inbox, buf, limit, stop)
+    def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
+        return take_waiting(self.inbox, buf, count, limit, stop)
+
+    def wait(self, ms: int) -> bool:
+        return bool(self.inbox)
 
     def write(self, line: bytes) -> bool:
         """False, writing nothing, while the pty has no room (no host reading)."""

@@ -420,3 +420,36 @@ def test_diag_shows_and_lights_the_hex_board_over_the_link(start: Start) -> None
     report = diag.finish(time.monotonic())
     assert report.cells == 121 and report.stuck == () and report.led_errors == ()
     assert all(o.end is not None for o in report.outages)  # at most the wait to connect
+
+
+# ---------------------------------------------------------------- the daemon's wait
+
+
+def test_the_daemons_wait_ends_when_the_device_speaks(start: Start,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon's loop waits on the port, not blindly for its period: a
+    SNAP is acted on when it arrives (issue 22: the 50 Hz loop alone added
+    up to 20 ms between a contact and its light)."""
+    from boardctl.hw import serial_link
+
+    fake, s = start()
+    s.settle(fake)
+    real_select = serial_link.select.select
+    waited_on: list[list[int]] = []
+
+    def select(readable: list[int], *rest: Any) -> Any:
+        waited_on.append(readable)
+        return real_select(readable, *rest)
+
+    monkeypatch.setattr(serial_link.select, "select", select)
+    monkeypatch.setattr(serial_link.time, "sleep",
+                        lambda seconds: pytest.fail("slept instead of waiting on the port"))
+    fake.send_garbage(b"# the device speaks\n")
+    s.board.wait(60.0)
+    assert waited_on and len(waited_on[0]) == 1
+    noise = s.counter("NOISE")
+    s.poll()                                          # what woke it is there to read
+    assert s.counter("NOISE") == noise + 1
+    s.board.close()                                   # no port: the wait is a sleep
+    with pytest.raises(pytest.fail.Exception, match="slept"):
+        s.board.wait(0.01)
