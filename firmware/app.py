@@ -2,6 +2,8 @@
 # scanner's reader, the LED output, the serial port and the time are passed
 # in (hal.py on the Pico, fakes in the tests).
 
+import link
+
 FIRMWARE_VERSION = "0.1.0"
 SCAN_PERIOD_US = 2500         # 400 scans a second (the issue asks for at least 200)
 DEBOUNCE_READS = 4            # a square changes after 4 equal reads: 7.5-10 ms
@@ -44,9 +46,15 @@ class Firmware:
         self.overruns = 0             # counted by the caller's loop
         self.step_max = 0             # the caller's too: the longest step since STAT, us
         self._step_max_sent = False   # ... cleared after the step that sent it
-        self.now = 0                  # the time of the last step, ms
+        self.now = 0                  # the time of the last step, ms (link.TIME_WRAP)
+        self.uptime_s = 0             # counted here: as ms it would outgrow a small int
+        self._uptime_ms = 0
 
     def step(self, now):
+        self._uptime_ms += link.age(now, self.now)
+        while self._uptime_ms >= 1000:
+            self._uptime_ms -= 1000
+            self.uptime_s += 1
         self.now = now
         if self._step_max_sent:       # not before: the answer itself is a long step
             self._step_max_sent = False
@@ -137,7 +145,7 @@ class Firmware:
 
     def extra_counters(self, now):
         pairs = [("SCANS", self.scanner.scans), ("OVERRUN", self.overruns),
-                 ("STEPMAX", self.step_max), ("UPTIME", self.link.uptime_s(now))]
+                 ("STEPMAX", self.step_max), ("UPTIME", self.uptime_s)]
         if self.heap_free is not None:
             pairs += [("HEAP", self.heap_free), ("HEAPMIN", self.heap_min),
                       ("GCS", self.collections)]

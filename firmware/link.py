@@ -1,8 +1,8 @@
 # The device end of the link (PROTOCOL.md, "Link rules"): sequence numbers,
 # ACKs and retries, heartbeat snapshots, HELLO, counters, host presence.
 #
-# No I/O and no clock: the caller passes the time (ms, a count that only
-# grows) and takes the lines to write from `outbox`.
+# No I/O and no clock: the caller passes the time (ms, counting round at
+# TIME_WRAP) and takes the lines to write from `outbox`.
 #
 # The frequent lines are read and written in place (wire.py): a SNAP and its
 # ACK every second, the host's palette and frame every few seconds, an LED
@@ -22,6 +22,9 @@ LINK_TIMEOUT_MS = 3000
 HELLO_INTERVAL_MS = 1000
 OUTBOX_MAX = 16
 REPLAY_WINDOW = 32            # lines before the last carried out that are taken as old
+TIME_WRAP = 1 << 29           # ms: the firmware's clock counts round at 6.2 days, so that
+                              # it stays a small int (from 2**30 on, an int is a heap object
+                              # on the Pico, and every step would allocate)
 
 COUNTER_NAMES = (
     "RX", "TX", "NOISE", "TRUNC", "LONG", "CHAR", "FORMAT", "CRC", "CMD", "ARG", "VER",
@@ -70,7 +73,6 @@ class DeviceLink:
         self._last_snap = None
         self._sent_board = bytearray((shape.squares + 7) // 8)
         self._snap_now = False
-        self._started = now
         self._carried_out = None            # the number of the last LED or PAL line carried out
         self._sink = self._frame            # made once: a bound method is an allocation
         self._now = now                     # the time of the feed being read
@@ -94,7 +96,7 @@ class DeviceLink:
     # -- state
 
     def host_present(self, now):
-        return self._last_rx is not None and now - self._last_rx < LINK_TIMEOUT_MS
+        return self._last_rx is not None and age(now, self._last_rx) < LINK_TIMEOUT_MS
 
     # -- receiving
 
@@ -386,10 +388,10 @@ class DeviceLink:
             self._last_rx = None                  # the host is gone: start afresh
             self._rx_last = None
         if not self._hello_acked and (
-                self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL_MS):
+                self._last_hello is None or age(now, self._last_hello) >= HELLO_INTERVAL_MS):
             self._send_hello(now)
         if board is not None:
-            since = None if self._last_snap is None else now - self._last_snap
+            since = None if self._last_snap is None else age(now, self._last_snap)
             changed = board != self._sent_board
             if (self._snap_now or since is None or since >= HEARTBEAT_MS
                     or (changed and since >= SNAP_MIN_INTERVAL_MS)):
@@ -405,8 +407,11 @@ class DeviceLink:
         for i in range(len(pending) - 1, -1, -1):     # backwards: a retry may remove it
             entry = pending[i]
             # HELLO is not retried: it is repeated above until acknowledged.
-            if entry[1] != "HELLO" and now - entry[3] >= ACK_TIMEOUT_MS:
+            if entry[1] != "HELLO" and age(now, entry[3]) >= ACK_TIMEOUT_MS:
                 self._retry(entry, now)
 
-    def uptime_s(self, now):
-        return (now - self._started) // 1000
+
+def age(now, then):
+    """Milliseconds from then to now on the clock that counts round at
+    TIME_WRAP (right for anything younger than 6.2 days)."""
+    return (now - then) & (TIME_WRAP - 1)

@@ -89,8 +89,9 @@ def sensors_named(board, shape, port=None):
 
 def loop(firmware, clock, steps=None):
     """Step every SCAN_PERIOD_US until the REPL escape (or `steps` steps).
-    The firmware sees milliseconds as a count that does not wrap, going on
-    from its last step."""
+    The firmware sees milliseconds going on from its last step, counting
+    round at link.TIME_WRAP (6.2 days: a small int, unlike MicroPython's
+    ticks_ms, which wraps at 2**30 and must be diffed)."""
     now = firmware.now
     last_ms = clock.ticks_ms()
     due = clock.ticks_us()
@@ -98,7 +99,7 @@ def loop(firmware, clock, steps=None):
         if steps is not None:
             steps -= 1
         ms = clock.ticks_ms()
-        now += clock.ticks_diff(ms, last_ms)
+        now = (now + clock.ticks_diff(ms, last_ms)) & (link.TIME_WRAP - 1)
         last_ms = ms
         if not firmware.step(now):
             return False
