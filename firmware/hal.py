@@ -206,6 +206,8 @@ class UsbSerial:
         self._in = stdin if stdin is not None else sys.stdin.buffer
         self._out = stdout if stdout is not None else sys.stdout.buffer
         self._one = bytearray(1)
+        # Bound methods made once: taking one off an object is an allocation.
+        self._readinto = self._in.readinto
         readable = select.poll()
         readable.register(self._in, select.POLLIN)
         writable = select.poll()
@@ -226,7 +228,7 @@ class UsbSerial:
         # are there blocks: byte by byte, asking before each (some 25 us a
         # byte on the Pico, most of it in the port's own calls).
         readable = self._readable
-        readinto = self._in.readinto
+        readinto = self._readinto
         one = self._one
         size = len(buf)
         while count < size:
