@@ -20,6 +20,7 @@ settings.load_profile("boardctl")
 SLOW_MODULES = {
     "tests/pico/test_emulated_pico.py": "an emulated RP2040 (rp2040js), some 10 s a boot",
     "tests/pico/test_emulated_game.py": "a game on the emulated Pico",
+    "tests/pico/test_emulated_heap.py": "an emulated RP2040 boots to count what hal.py allocates",
     "tests/web/test_browser.py": "headless Chromium",
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
