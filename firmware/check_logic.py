@@ -45,6 +45,20 @@ class Output:
         self.frames.append(list(words))
 
 
+def take_waiting(source, start, end, buf, count, limit, stop):
+    """As hal.UsbSerial.readinto reads the bytes waiting (source[start:end])
+    into buf after its first `count`: the rest of a line once past limit,
+    up to and including byte `stop`.  The count buf holds then."""
+    while count < len(buf) and start < end:
+        byte = source[start]
+        buf[count] = byte
+        count += 1
+        start += 1
+        if byte == stop or (byte == 0x0A and count >= limit):
+            break
+    return count
+
+
 class Serial:
     def __init__(self):
         self.inbox = bytearray()
@@ -52,18 +66,9 @@ class Serial:
         self.full = False
 
     def readinto(self, buf, count, limit, stop):
-        """As hal.UsbSerial reads: the rest of a line once past limit."""
-        inbox = self.inbox
-        taken = 0
-        while count < len(buf) and taken < len(inbox):
-            byte = inbox[taken]
-            buf[count] = byte
-            count += 1
-            taken += 1
-            if byte == stop or (byte == 0x0A and count >= limit):
-                break
-        self.inbox = inbox[taken:]
-        return count
+        filled = take_waiting(self.inbox, 0, len(self.inbox), buf, count, limit, stop)
+        self.inbox = self.inbox[filled - count:]
+        return filled
 
     def write(self, line):
         if self.full:
@@ -250,14 +255,9 @@ class QuietSerial:
         self.arrived += size
 
     def readinto(self, buf, count, limit, stop):
-        while count < len(buf) and self.taken < self.arrived:
-            byte = self.inbox[self.taken]
-            buf[count] = byte
-            count += 1
-            self.taken += 1
-            if byte == stop or (byte == 0x0A and count >= limit):
-                break
-        return count
+        filled = take_waiting(self.inbox, self.taken, self.arrived, buf, count, limit, stop)
+        self.taken += filled - count
+        return filled
 
     def write(self, line):
         self.written += 1

@@ -324,9 +324,7 @@ class DeviceLink:
         if self.outbox:
             self._unshare(line)
         wire.put_hex(line, 8, ref, 2)
-        seq = self._seq
-        self._seq = (seq + 1) & 0xFF
-        wire.renumber(line, len(line), seq)
+        wire.renumber(line, len(line), self._next_seq())
         self._queue(line)
 
     def _unshare(self, line):

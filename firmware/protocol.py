@@ -70,21 +70,10 @@ import array
 import wire
 
 
-def _make_crc_tables():
-    """CRC-32's byte table, as two tables of 16-bit halves: on the Pico an
-    int of 31 bits or more is a heap object, 16-bit halves never are."""
-    high = []
-    low = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xEDB88320 if crc & 1 else crc >> 1
-        high.append(crc >> 16)
-        low.append(crc & 0xFFFF)
-    return tuple(high), tuple(low)
-
-
-_CRC_HIGH, _CRC_LOW = _make_crc_tables()
+# CRC-32's byte table (wire.py's) as two tables of 16-bit halves: on the
+# Pico an int of 31 bits or more is a heap object, 16-bit halves never are.
+_CRC_HIGH = tuple([word >> 16 for word in wire.CRC_TABLE])
+_CRC_LOW = tuple([word & 0xFFFF for word in wire.CRC_TABLE])
 
 
 def crc32_halves(data):

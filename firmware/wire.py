@@ -40,23 +40,11 @@ def _crc_table():
     return table
 
 
-_CRC = _crc_table()
+CRC_TABLE = _crc_table()
 
 
 if sys.implementation.name == "micropython":
     import micropython
-
-    @micropython.viper
-    def printable(buf, size: int) -> bool:
-        """True if buf[0:size] is all printable ASCII (0x20-0x7E)."""
-        p = ptr8(buf)                                            # noqa: F821
-        i = 0
-        while i < size:
-            c = p[i]
-            if c < 0x20 or c > 0x7E:
-                return False
-            i += 1
-        return True
 
     @micropython.viper
     def _crc_hex(buf, start: int, end: int, at: int, write: int) -> bool:
@@ -65,7 +53,7 @@ if sys.implementation.name == "micropython":
         # kept to 32 bits by masks, so that a 64-bit machine word (the unix
         # port) computes what the Pico's 32 bits do.
         p = ptr8(buf)                                            # noqa: F821
-        table = ptr32(_CRC)                                      # noqa: F821
+        table = ptr32(CRC_TABLE)                                      # noqa: F821
         digits = ptr8(_HEX)                                      # noqa: F821
         crc = 0xFFFF                    # all ones, built at run time: as a constant,
         crc = (crc << 16) | crc         # 0xFFFFFFFF would be a heap integer on the Pico
@@ -295,14 +283,13 @@ if sys.implementation.name == "micropython":
             i += 1
 
 else:                     # CPython: the same, in Python
-    def printable(buf, size):
-        """True if buf[0:size] is all printable ASCII (0x20-0x7E)."""
+    def _printable(buf, size):
         return all(0x20 <= c <= 0x7E for c in buf[:size])
 
     def _crc(buf, start, end):
         crc = 0xFFFFFFFF
         for c in buf[start:end]:
-            crc = (crc >> 8) ^ _CRC[(crc ^ c) & 0xFF]
+            crc = (crc >> 8) ^ CRC_TABLE[(crc ^ c) & 0xFF]
         return crc
 
     def crc_matches(buf, start, end, at):
@@ -319,7 +306,7 @@ else:                     # CPython: the same, in Python
         hex digits, all printable) if its checksum holds, else -1."""
         star = size - 9
         if (size < 13 or buf[0] != 0x24 or buf[3] != 0x20 or buf[star] != 0x2A
-                or not printable(buf, size) or not crc_matches(buf, 1, star, star + 1)):
+                or not _printable(buf, size) or not crc_matches(buf, 1, star, star + 1)):
             return -1
         return hex_value(buf, 1, 2)
 
