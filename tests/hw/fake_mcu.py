@@ -59,7 +59,8 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 IDLE = 0.002          # seconds the fake's loop waits for input each turn
 
 
-FIRMWARE_MODULES = ("wire", "protocol", "link", "scanner", "ws2812", "app", "hexboard")
+FIRMWARE_MODULES = ("wire", "protocol", "link", "scanner", "ws2812", "app", "hexboard",
+                    "check_logic")
 
 
 @cache
@@ -161,18 +162,12 @@ def _recording_strip(ws2812: ModuleType) -> type:
 
 def take_waiting(inbox: bytearray, buf: bytearray, count: int, limit: int, stop: int) -> int:
     """What hal.UsbSerial.readinto reads from bytes waiting in `inbox`
-    (taken out of it) into buf after its first `count`: up to len(buf), once
-    past `limit` only to the end of the line, up to and including byte
-    `stop`; the count buf holds then."""
-    taken = 0
-    while count < len(buf) and taken < len(inbox):
-        byte = buf[count] = inbox[taken]
-        count += 1
-        taken += 1
-        if byte == stop or (byte == 0x0A and count >= limit):
-            break
-    del inbox[:taken]
-    return count
+    (taken out of it) into buf after its first `count` (the firmware's own
+    stand-in, check_logic.take_waiting); the count buf holds then."""
+    filled: int = firmware().check_logic.take_waiting(inbox, 0, len(inbox), buf, count, limit,
+                                                      stop)
+    del inbox[:filled - count]
+    return filled
 
 
 class _PtyPort:
