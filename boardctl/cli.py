@@ -13,13 +13,13 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
 from . import app
 from .board.replay import parse_log, read_log, replay_events
-from .config import CHOICES, Config, load_config, parse_config
+from .config import CHOICES, Config, load_config, with_game
 from .engine import uci
 from .errors import BoardctlError
 from .headless import run_script
@@ -146,11 +146,7 @@ def _config(args: argparse.Namespace) -> Config:
         key: getattr(args, key) for key in ("mode", "human", "variant")
         if getattr(args, key, None) is not None
     }
-    if overrides:
-        # Only the [game] section changes: checked as the file's would be.
-        game = {f.name: getattr(config.game, f.name) for f in fields(config.game)}
-        config = replace(config, game=parse_config({"game": {**game, **overrides}}).game)
-    return config
+    return with_game(config, **overrides)
 
 
 def _sim(args: argparse.Namespace) -> int:

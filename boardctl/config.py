@@ -17,9 +17,9 @@ import shlex
 import shutil
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
@@ -36,9 +36,19 @@ class ConfigError(BoardctlError, ValueError):
     """A configuration that cannot be used; the message names the key."""
 
 
+# The choices as types: mypy --strict then refuses a comparison with a value
+# the choice cannot take (a typo such as mode == "two-player"), and CHOICES
+# below, which the file's checks and the command line's choices read, is
+# derived from them.
+Sensors = Literal["sim", "gpio", "shiftreg", "serial"]
+LedLayoutName = Literal["squares", "corners"]
+Mode = Literal["engine", "two-players", "teaching"]
+Side = Literal["white", "black"]
+
+
 @dataclass(frozen=True)
 class BoardConfig:
-    sensors: str = "sim"            # sim | gpio | shiftreg | serial
+    sensors: Sensors = "sim"
     serial_port: str = "/dev/ttyACM0"
     pinout: str = ""                # path to a pinout.toml; "" = the one shipped
     settle_ms: int = 300
@@ -49,7 +59,7 @@ class BoardConfig:
 @dataclass(frozen=True)
 class LedConfig:
     enabled: bool = True
-    layout: str = "squares"         # squares (80 LEDs) | corners (9 x 11 grid)
+    layout: LedLayoutName = "squares"  # squares: 80 LEDs; corners: a 9 x 11 grid
     brightness: float = 0.25        # 0..1; 80 LEDs at full white draw about 5 A
 
 
@@ -69,8 +79,8 @@ class EngineConfig:
 
 @dataclass(frozen=True)
 class GameConfig:
-    mode: str = "engine"            # engine | two-players | teaching
-    human: str = "white"            # the human's colour against the engine
+    mode: Mode = "engine"
+    human: Side = "white"           # the human's colour against the engine
     variant: str = "falcon"
     takeback: bool = True
     clock: str = ""                 # "" (none) or "minutes+increment", e.g. "5+3"
@@ -146,10 +156,10 @@ def parse_clock(text: str) -> tuple[float, float]:
 # The values a choice may take: the one list, which the command line's own
 # choices (boardctl sim --mode, --human) read too.
 CHOICES = {
-    ("board", "sensors"): ("sim", "gpio", "shiftreg", "serial"),
-    ("leds", "layout"): ("squares", "corners"),
-    ("game", "mode"): ("engine", "two-players", "teaching"),
-    ("game", "human"): ("white", "black"),
+    ("board", "sensors"): get_args(Sensors),
+    ("leds", "layout"): get_args(LedLayoutName),
+    ("game", "mode"): get_args(Mode),
+    ("game", "human"): get_args(Side),
     ("game", "variant"): tuple(VARIANTS),
 }
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
@@ -315,6 +325,15 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
             values[key] = _check(name, key, value, defaults[key])
         sections[name] = type(default)(**values)
     return Config(**sections, source=source)
+
+
+def with_game(config: Config, **overrides: Any) -> Config:
+    """``config`` with some [game] keys replaced, each checked as the file's
+    would be.  :raises ConfigError: naming the key."""
+    game = config.game
+    checked = {key: _check("game", key, value, getattr(game, key))
+               for key, value in overrides.items()}
+    return replace(config, game=replace(game, **checked))
 
 
 def load_config(path: Path | None) -> Config:
