@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..colour import Colour
 from .scene import LedScene, Role
-
-Colour = tuple[int, int, int]
 
 # CAM02-UCS distance between any two hues, for every simulated deficiency.
 # About 20 is a clearly different colour at a glance; the best six of eleven

@@ -7,7 +7,8 @@ import textwrap
 from collections.abc import Sequence
 
 from ..board import lights
-from ..hw.base import Colour, LedSink, Reading, SensorSource
+from ..colour import Colour
+from ..hw.base import LedSink, Reading, SensorSource
 from ..hw.pins import LedLayout
 from .boards import SQUARE_BOARD, DiagBoard
 from .ledorder import LedCheck, led_order_advice

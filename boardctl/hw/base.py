@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-Colour = tuple[int, int, int]          # 0-255 each, before brightness scaling
+from ..colour import Colour
+
 OFF: Colour = (0, 0, 0)
 
 

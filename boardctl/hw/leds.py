@@ -37,7 +37,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .base import OFF, Colour
+from ..colour import Colour
+from .base import OFF
 from .errors import HardwareError, LedFrameError
 from .pins import FILES, LedLayout, Pinout
 

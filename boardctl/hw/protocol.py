@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .. import __version__
+from ..colour import Colour
 from ..errors import BoardctlError
 
 PROTOCOL_VERSION = 2
@@ -68,7 +69,6 @@ LINK_TIMEOUT = 3.0        # no valid line for this long: the peer is gone
 HELLO_INTERVAL = 1.0      # HELLO is repeated this often until answered
 LED_REFRESH = 5.0         # the host repeats palette and LED frame this often
 
-Colour = tuple[int, int, int]
 
 DEFAULT_PALETTE: tuple[Colour, ...] = (
     (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255),

@@ -72,7 +72,8 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Protocol
 
-from .base import OFF, Colour, Reading
+from ..colour import Colour
+from .base import OFF, Reading
 from .errors import LedFrameError
 from .protocol import (
     DEFAULT_PALETTE,

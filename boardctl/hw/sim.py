@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from .base import Colour, Press
+from ..colour import Colour
+from .base import Press
 from .errors import HardwareError
 from .leds import RESET_BYTES, LedMap, SpiLeds
 from .pins import FILES, RANKS, LedLayout, default_pinout

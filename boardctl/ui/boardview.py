@@ -31,12 +31,14 @@ from typing import Protocol
 
 import pygame
 
+from ..colour import Colour
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
 from ..rules.hexlattice import CORNERS, DARK, HEX_SHADES, LIGHT, MEDIUM, lattice, rank_ends
 
+# What a cell is filled with: a colour, or one with alpha on a veil surface.
+Paint = Colour | tuple[int, int, int, int]
 Point = tuple[int, int]
-Colour = tuple[int, ...]
 Measure = Callable[[str], tuple[int, int]]   # a label's (width, height) in px
 Label = tuple[str, Point]                    # text and the centre it is drawn at
 
@@ -57,7 +59,7 @@ class BoardView(Protocol):
     def cell_at(self, point: Point) -> int | None: ...
     def shade(self, cell: int) -> int: ...
     def labels(self) -> Sequence[Label]: ...
-    def fill(self, surface: pygame.Surface, cell: int, colour: Colour) -> None: ...
+    def fill(self, surface: pygame.Surface, cell: int, colour: Paint) -> None: ...
     def outline(self, surface: pygame.Surface, cell: int, colour: Colour, width: int) -> None: ...
 
 
@@ -117,7 +119,7 @@ class SquareView:
                 for rank in range(geo.ranks)]
         return out
 
-    def fill(self, surface: pygame.Surface, cell: int, colour: Colour) -> None:
+    def fill(self, surface: pygame.Surface, cell: int, colour: Paint) -> None:
         surface.fill(colour, self.rect(cell))
 
     def outline(self, surface: pygame.Surface, cell: int, colour: Colour, width: int) -> None:
@@ -282,7 +284,7 @@ class HexView:
     def labels(self) -> list[Label]:
         return self._labels
 
-    def fill(self, surface: pygame.Surface, cell: int, colour: Colour) -> None:
+    def fill(self, surface: pygame.Surface, cell: int, colour: Paint) -> None:
         pygame.draw.polygon(surface, colour, self._polygons[cell])
 
     def outline(self, surface: pygame.Surface, cell: int, colour: Colour, width: int) -> None:

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 import pygame
 
+from ..colour import Colour
 from ..rules import WHITE, PieceType, Position, get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
@@ -35,40 +36,38 @@ from .pieces import sprite
 from .state import DisplayState, iter_move_rows, score_words
 from .text import Fonts, clock_text, ellipsize, wrap
 
-RGB = tuple[int, int, int]
-
-BACKGROUND: RGB = (28, 30, 36)
+BACKGROUND: Colour = (28, 30, 36)
 # Cells in three shades (squares use light and dark; the hexagon all three),
 # each with its tint for the last move and for a king in check.
-LIGHT: RGB = (240, 217, 181)
-MEDIUM: RGB = (212, 174, 132)
-DARK: RGB = (181, 136, 99)
-LAST_MOVE_LIGHT: RGB = (205, 210, 106)
-LAST_MOVE_MEDIUM: RGB = (188, 186, 82)
-LAST_MOVE_DARK: RGB = (170, 162, 58)
-CHECK_LIGHT: RGB = (236, 80, 64)
-CHECK_MEDIUM: RGB = (221, 65, 52)
-CHECK_DARK: RGB = (206, 50, 40)
+LIGHT: Colour = (240, 217, 181)
+MEDIUM: Colour = (212, 174, 132)
+DARK: Colour = (181, 136, 99)
+LAST_MOVE_LIGHT: Colour = (205, 210, 106)
+LAST_MOVE_MEDIUM: Colour = (188, 186, 82)
+LAST_MOVE_DARK: Colour = (170, 162, 58)
+CHECK_LIGHT: Colour = (236, 80, 64)
+CHECK_MEDIUM: Colour = (221, 65, 52)
+CHECK_DARK: Colour = (206, 50, 40)
 SHADES = (LIGHT, MEDIUM, DARK)
 LAST_MOVE = (LAST_MOVE_LIGHT, LAST_MOVE_MEDIUM, LAST_MOVE_DARK)
 CHECK = (CHECK_LIGHT, CHECK_MEDIUM, CHECK_DARK)
-MARK: RGB = (30, 120, 235)
-LABEL: RGB = (175, 180, 190)
+MARK: Colour = (30, 120, 235)
+LABEL: Colour = (175, 180, 190)
 
-PANEL: RGB = (44, 48, 58)
-TEXT: RGB = (236, 236, 236)
-DIM_TEXT: RGB = (160, 166, 178)
-ROW_IDLE: RGB = (60, 65, 77)
-ROW_ACTIVE: RGB = (236, 236, 228)
-ROW_ACTIVE_TEXT: RGB = (16, 16, 16)
-LOW_TIME: RGB = (222, 36, 36)
-LOW_TIME_IDLE: RGB = (255, 120, 108)
+PANEL: Colour = (44, 48, 58)
+TEXT: Colour = (236, 236, 236)
+DIM_TEXT: Colour = (160, 166, 178)
+ROW_IDLE: Colour = (60, 65, 77)
+ROW_ACTIVE: Colour = (236, 236, 228)
+ROW_ACTIVE_TEXT: Colour = (16, 16, 16)
+LOW_TIME: Colour = (222, 36, 36)
+LOW_TIME_IDLE: Colour = (255, 120, 108)
 LOW_TIME_SECONDS = 10.0
-LAST_PLY_BG: RGB = (84, 92, 110)
-ALERT: RGB = (255, 96, 84)
+LAST_PLY_BG: Colour = (84, 92, 110)
+ALERT: Colour = (255, 96, 84)
 # The banner's colour says what kind of thing it asks: the same hues as the
 # LEDs for the engine's move and for a fix (see hw/palette.py).
-BANNER_BG: dict[str, RGB] = {
+BANNER_BG: dict[str, Colour] = {
     "idle": (60, 65, 77),
     "info": (34, 90, 164),
     "choice": (22, 118, 106),
@@ -76,15 +75,15 @@ BANNER_BG: dict[str, RGB] = {
     "engine": (232, 150, 20),
     "over": (236, 236, 228),
 }
-BANNER_INK: dict[str, RGB] = {"engine": (16, 16, 16), "over": (16, 16, 16)}
-ENGINE_DOT: dict[str, RGB] = {
+BANNER_INK: dict[str, Colour] = {"engine": (16, 16, 16), "over": (16, 16, 16)}
+ENGINE_DOT: dict[str, Colour] = {
     "thinking": (244, 184, 40),
     "ready": (80, 200, 120),
     "off": (120, 124, 132),
     "restarting": (244, 184, 40),
 }
-CHOICE_BG: RGB = (214, 210, 200)
-CHOICE_CHOSEN_BG: RGB = (250, 226, 110)
+CHOICE_BG: Colour = (214, 210, 200)
+CHOICE_CHOSEN_BG: Colour = (250, 226, 110)
 VEIL_ALPHA = 150
 
 
@@ -294,7 +293,7 @@ class Renderer:
         self._moves(surface, lay, state,
                     pygame.Rect(middle.left, y, middle.width, middle.bottom - y))
 
-    def _line(self, surface: pygame.Surface, font: pygame.font.Font, words: str, ink: RGB,
+    def _line(self, surface: pygame.Surface, font: pygame.font.Font, words: str, ink: Colour,
               width: int, **where: tuple[int, int]) -> None:
         """One line of text placed by a pygame.Rect keyword; cut (and noted) if too wide."""
         if font.size(words)[0] > width:

@@ -17,10 +17,10 @@ from functools import cache
 
 import pygame
 
+from ..colour import Colour
 from ..rules import WHITE, PieceType
 
 Point = tuple[float, float]
-RGB = tuple[int, int, int]
 
 SUPERSAMPLE = 4
 OUTLINE = 3.2          # outline width, in grid units (of 100)
@@ -66,16 +66,16 @@ class Design:
 
 @dataclass(frozen=True)
 class Palette:
-    fill: RGB
-    outline: RGB
-    detail: RGB
+    fill: Colour
+    outline: Colour
+    detail: Colour
 
 
 PALETTES = {
     WHITE: Palette(fill=(250, 248, 240), outline=(22, 22, 22), detail=(22, 22, 22)),
     1: Palette(fill=(40, 40, 44), outline=(8, 8, 8), detail=(215, 215, 215)),
 }
-ACCENT: RGB = (236, 160, 24)
+ACCENT: Colour = (236, 160, 24)
 
 
 def _rect(left: float, top: float, right: float, bottom: float) -> Poly:
@@ -193,7 +193,7 @@ DESIGNS: dict[PieceType, Design] = {
 }
 
 
-def _draw_shape(surface: pygame.Surface, shape: Shape, colour: RGB, unit: float) -> None:
+def _draw_shape(surface: pygame.Surface, shape: Shape, colour: Colour, unit: float) -> None:
     if isinstance(shape, Poly):
         pygame.draw.polygon(surface, colour, [(x * unit, y * unit) for x, y in shape.points])
     elif isinstance(shape, Circle):

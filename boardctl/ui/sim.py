@@ -28,6 +28,7 @@ from typing import Protocol
 import pygame
 
 from ..board.lights import legend
+from ..colour import Colour
 from ..rules import PieceType, Position, get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
@@ -40,8 +41,6 @@ from .pieces import sprite
 from .state import DisplayState
 from .text import Fonts, wrap
 from .tray import PAD, Tray
-
-Colour = tuple[int, int, int]
 
 SQUARE = 52          # the wooden board's cells when the window opens, px high
 MIN_SQUARE = 24

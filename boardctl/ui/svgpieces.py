@@ -16,13 +16,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..colour import Colour
 from ..rules import BLACK, WHITE, PieceType
 from .pieces import ACCENT, DESIGNS, DETAIL, OUTLINE, PALETTES, Circle, Ellipse, Poly, Shape
 
-RGB = tuple[int, int, int]
 
-
-def _hex(colour: RGB) -> str:
+def _hex(colour: Colour) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 

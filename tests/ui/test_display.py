@@ -7,6 +7,7 @@ import itertools
 import pygame
 import pytest
 
+from boardctl.colour import Colour
 from boardctl.rules import BLACK, WHITE, FenError, Game, PieceType, get_variant
 from boardctl.ui import display
 from boardctl.ui.display import Renderer
@@ -15,15 +16,14 @@ from boardctl.ui.state import DisplayState, iter_move_rows
 
 GEO = get_variant("falcon").geometry
 SQ = GEO.parse_square
-RGB = tuple[int, int, int]
 
 
-def rgb(surface: pygame.Surface, at: tuple[int, int]) -> RGB:
+def rgb(surface: pygame.Surface, at: tuple[int, int]) -> Colour:
     colour = surface.get_at(at)
     return (colour.r, colour.g, colour.b)
 
 
-def corner(surface: pygame.Surface, rect: pygame.Rect) -> RGB:
+def corner(surface: pygame.Surface, rect: pygame.Rect) -> Colour:
     """A pixel just inside the square's top-left corner, where no piece reaches."""
     return rgb(surface, (rect.left + 1, rect.top + 1))
 
@@ -32,16 +32,16 @@ def cell(renderer: Renderer, state: DisplayState, square: int) -> pygame.Rect:
     return renderer.square_rect(state, square)
 
 
-def pixels(surface: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], RGB]]:
+def pixels(surface: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], Colour]]:
     return [((x, y), rgb(surface, (x, y)))
             for y in range(rect.top, rect.bottom) for x in range(rect.left, rect.right)]
 
 
-def count(surface: pygame.Surface, rect: pygame.Rect, colour: RGB) -> int:
+def count(surface: pygame.Surface, rect: pygame.Rect, colour: Colour) -> int:
     return sum(1 for _, found in pixels(surface, rect) if found == colour)
 
 
-def plain(square: int) -> RGB:
+def plain(square: int) -> Colour:
     return display.LIGHT if GEO.is_light(square) else display.DARK
 
 
