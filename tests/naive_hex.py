@@ -2,7 +2,7 @@
 
 Test-support code, like tests/naive_falcon.py: a second implementation of
 Falcon Hexagonal Chess and of Glinski's hexagonal chess, written from
-../shared/RULES-HEX.md alone, to be obviously correct rather than fast. It
+docs/rules-hex.md alone, to be obviously correct rather than fast. It
 imports nothing from boardctl and nothing outside the standard library.
 
 How it works:

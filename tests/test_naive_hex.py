@@ -1,6 +1,6 @@
 """Tests of the naive hexagonal generator (tests/naive_hex.py) itself.
 
-Every expectation is taken from ../shared/RULES-HEX.md, most of them by pasting the
+Every expectation is taken from docs/rules-hex.md, most of them by pasting the
 document's own lists and tables here and parsing them, so a slip in transcription
 shows as a failure rather than as a wrong expectation. Cell names are Game Courier
 names (a-m with j, straight ranks) for falcon-hex and Glinski names for glinski.

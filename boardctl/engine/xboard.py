@@ -6,7 +6,7 @@ on a thread into a queue, and bounds every wait by a timeout: a hung engine
 raises :class:`EngineTimeoutError`, a dead one :class:`EngineError`, and the
 process is killed before either is raised, so nothing is left behind.
 
-What Fairy-Max needs (shared/NOTES-fairymax.md, docs/fairymax-castling.md):
+What Fairy-Max needs (docs/fairymax-castling.md):
 
 - it has no ``setboard``: every game starts from the initial position and the
   moves are fed in ``force`` mode, in coordinate notation with files a–j;
