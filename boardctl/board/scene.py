@@ -44,8 +44,5 @@ class LedScene:
         """A scene with ``extra`` drawn over this one."""
         return LedScene({**self.squares, **extra}, self.blink | blink)
 
-    def squares_in(self, *roles: Role) -> set[int]:
-        return {sq for sq, role in self.squares.items() if role in roles}
-
 
 EMPTY_SCENE = LedScene()

@@ -148,7 +148,3 @@ class HexDiagBoard(DiagBoard):
         body = ["".join(line).rstrip() for line in lines]
         return "\n".join([letters, *body, letters, HEX_LEGEND])
 
-
-def diag_board(pinout: HexPinout | None) -> DiagBoard:
-    """The board to check: the hex board for its pinout, else the 8×10 board."""
-    return SQUARE_BOARD if pinout is None else HexDiagBoard(pinout)

@@ -3,8 +3,6 @@ as the bits of an int (square ``rank * FILES + file``), and the board drawn as t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from ..errors import BoardctlError
 from ..hw.pins import FILES, RANKS, SQUARES
 from ..rules.digits import is_ascii_digits, shown
@@ -31,16 +29,6 @@ def parse_square(name: str) -> int:
         if 0 <= rank < RANKS:
             return rank * FILES + FILE_NAMES.index(name[0])
     raise DiagError(f"no square {shown(name)} on the board (a1 … j8)")
-
-
-def squares_in(bits: int) -> tuple[int, ...]:
-    """The squares whose bits are set, lowest first."""
-    return tuple(sq for sq in range(SQUARES) if bits >> sq & 1)
-
-
-def square_names(squares: Iterable[int]) -> str:
-    """``"a1, e4"``: the squares' names, comma-separated."""
-    return ", ".join(square_name(sq) for sq in squares)
 
 
 LEGEND = "     # a piece on the square   . empty   [ ] the square lit now   ? no reading yet"

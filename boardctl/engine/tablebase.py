@@ -110,15 +110,28 @@ def generate(geo: Geometry) -> FalconTable:
     capture of the falcon (to K v K, a draw) and stalemate are counted as
     moves that never lose, so they keep a position drawn.
     """
+    strong, weak, moves_left, lost = _mates(geo)
+    neighbours = [geo.squares(geo.tables.king[sq]) for sq in range(geo.size)]
+    plies = 0
+    while lost:
+        won = _won_before(geo, neighbours, strong, lost, plies + 2)  # DTM plies + 1 + 1
+        lost = _lost_before(geo, neighbours, weak, moves_left, won, plies + 3)
+        plies += 2
+    return FalconTable(geo.files, geo.ranks, bytes(strong), bytes(weak))
+
+
+def _mates(geo: Geometry) -> tuple[bytearray, bytearray, bytearray, list[int]]:
+    """Every legal position's start: the strong side's to move undecided
+    (DRAW) where the weak king is not in check, the weak side's decided where
+    it has no move (checkmate, lost in 0; stalemate, a draw that never
+    counts down), and each weak position's count of moves not yet losing."""
     t = geo.tables
     n = geo.size
     king_bb = t.king
-    neighbours = [geo.squares(t.king[sq]) for sq in range(n)]
     falcon_attacks = t.falcon_attacks
     # The falcon's attacks with one blocker, the strong king: what the weak
     # king may not step to (its own square is empty once it moves).
     guarded = [falcon_attacks(f, 1 << k) for f in range(n) for k in range(n)]
-
     strong = bytearray([ILLEGAL]) * n ** 3
     weak = bytearray([ILLEGAL]) * n ** 3
     moves_left = bytearray(n ** 3)
@@ -148,49 +161,62 @@ def generate(geo: Geometry) -> FalconTable:
                 else:
                     weak[i] = DRAW  # stalemate
                     moves_left[i] = 1  # never counted down to a loss
+    return strong, weak, moves_left, lost
 
-    plies = 0
-    while lost:
-        won: list[int] = []
-        value = plies + 2   # DTM plies + 1 + 1
-        for i in lost:
-            k, rest = divmod(i, n * n)
-            f, b = divmod(rest, n)
-            kb, bb = 1 << k, 1 << b
-            # The strong king came from a neighbour not touching the weak king.
-            for s in neighbours[k]:
-                if s in (f, b) or king_bb[s] >> b & 1:
-                    continue
-                j = (s * n + f) * n + b
-                if strong[j] == DRAW:
-                    strong[j] = value
-                    won.append(j)
-            # The falcon came from a square it reaches from here (its paths
-            # run both ways), where it does not check the weak king.
-            occ = kb | bb
-            for s in geo.squares(falcon_attacks(f, occ) & ~occ):
-                j = (k * n + s) * n + b
-                if strong[j] == DRAW:  # ILLEGAL when the falcon there gives check
-                    strong[j] = value
-                    won.append(j)
-        lost = []
-        value = plies + 3
-        for i in won:
-            k, rest = divmod(i, n * n)
-            f, b = divmod(rest, n)
-            base = (k * n + f) * n
-            for s in neighbours[b]:
-                if s in (k, f) or king_bb[k] >> s & 1:
-                    continue
-                j = base + s
-                if weak[j] == DRAW:
-                    left = moves_left[j] - 1
-                    moves_left[j] = left
-                    if not left:
-                        weak[j] = value
-                        lost.append(j)
-        plies += 2
-    return FalconTable(geo.files, geo.ranks, bytes(strong), bytes(weak))
+
+def _won_before(geo: Geometry, neighbours: list[list[int]], strong: bytearray,
+                lost: list[int], value: int) -> list[int]:
+    """The strong side's positions one move before ``lost`` not yet won:
+    marked ``value`` (the first time is the shortest win) and returned."""
+    n = geo.size
+    king_bb = geo.tables.king
+    falcon_attacks = geo.tables.falcon_attacks
+    won: list[int] = []
+    for i in lost:
+        k, rest = divmod(i, n * n)
+        f, b = divmod(rest, n)
+        # The strong king came from a neighbour not touching the weak king.
+        for s in neighbours[k]:
+            if s in (f, b) or king_bb[s] >> b & 1:
+                continue
+            j = (s * n + f) * n + b
+            if strong[j] == DRAW:
+                strong[j] = value
+                won.append(j)
+        # The falcon came from a square it reaches from here (its paths
+        # run both ways), where it does not check the weak king.
+        occ = 1 << k | 1 << b
+        for s in geo.squares(falcon_attacks(f, occ) & ~occ):
+            j = (k * n + s) * n + b
+            if strong[j] == DRAW:  # ILLEGAL when the falcon there gives check
+                strong[j] = value
+                won.append(j)
+    return won
+
+
+def _lost_before(geo: Geometry, neighbours: list[list[int]], weak: bytearray,
+                 moves_left: bytearray, won: list[int], value: int) -> list[int]:
+    """The weak side's positions one move before ``won``: each loses one
+    move that does not lose yet, and those left with none are lost in
+    ``value`` (the longest defence) and returned."""
+    n = geo.size
+    king_bb = geo.tables.king
+    lost: list[int] = []
+    for i in won:
+        k, rest = divmod(i, n * n)
+        f, b = divmod(rest, n)
+        base = (k * n + f) * n
+        for s in neighbours[b]:
+            if s in (k, f) or king_bb[k] >> s & 1:
+                continue
+            j = base + s
+            if weak[j] == DRAW:
+                left = moves_left[j] - 1
+                moves_left[j] = left
+                if not left:
+                    weak[j] = value
+                    lost.append(j)
+    return lost
 
 
 def fen_of(geo: Geometry, king: int, falcon: int, bare: int, strong_to_move: bool) -> str:
