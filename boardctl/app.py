@@ -27,7 +27,7 @@ from .hw import LedSink, SensorSource
 from .hw.hexpins import HEX_BOARDS, HexPinout, default_hex_pinout, load_any_pinout
 from .hw.pins import FILES, RANKS, Pinout, default_pinout
 from .hw.sim import SimBoard, SimButtons
-from .rules import BoardctlError, Game, Variant, get_variant
+from .rules import BoardctlError, Game, Position, Variant, get_variant
 from .rules.hexgeo import FALCON_HEX, HexGeometry
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
@@ -364,6 +364,7 @@ def run_window(config: Config, stack: ExitStack, frames: int | None = None,
 
     from .ui.sim import FPS, SimWindow
     from .ui.state import DisplayState
+    from .ui.tray import off_the_board
 
     start = Game(get_variant(config.game.variant))
     board = make_sensors(config, start)
@@ -379,6 +380,8 @@ def run_window(config: Config, stack: ExitStack, frames: int | None = None,
     board.set_occupancy(pos.colors[0] | pos.colors[1])
     window.show_state(daemon.status())
     window.pieces = {sq: p for sq, p in enumerate(pos.squares) if p}
+    first = Position(daemon.game.start_fen, daemon.game.variant)
+    window.tray.pieces = off_the_board(first.squares, pos.squares)
     pacer = pygame.time.Clock()
     count = 0
     while window.tick(clock() - began):

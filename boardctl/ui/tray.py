@@ -9,6 +9,7 @@ as large as the board's cells and smaller when that many no longer fit.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import pygame
@@ -27,6 +28,15 @@ CAPTION_TEXT = 16            # px, the empty tray's words
 ORDER = (PieceType.KING, PieceType.QUEEN, PieceType.FALCON, PieceType.ROOK, PieceType.BISHOP,
          PieceType.KNIGHT, PieceType.PAWN)
 EMPTY_TEXT = "Tray: right-click a piece, or drag it here, to take it off"
+
+
+def off_the_board(start: Sequence[int], now: Sequence[int]) -> list[int]:
+    """The pieces of ``start`` (a position's squares, 0 for empty) that
+    ``now`` no longer has: the captured ones, and a pawn for each piece it
+    became.  A resumed game's tray starts with them, as the table beside a
+    wooden board would."""
+    missing = Counter(p for p in start if p) - Counter(p for p in now if p)
+    return sorted(missing.elements(), key=_rank)
 
 
 def _rank(piece: int) -> tuple[int, int]:

@@ -17,9 +17,12 @@ from boardctl.config import parse_config
 from boardctl.daemon import Daemon
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game, get_variant
+from boardctl.rules.pieces import piece_from_symbol
+from boardctl.store import GameStore, default_db_path
 from boardctl.ui.keys import KEYS
 from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow
 from boardctl.ui.state import DisplayState
+from boardctl.ui.tray import off_the_board
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
 UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
@@ -186,6 +189,8 @@ def test_app_runs_the_window_with_the_store_and_a_resumed_game(tmp_path, monkeyp
     config = parse_config({"game": {"mode": "two-players"}})
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
+        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         assert daemon.leds is not None and daemon.display is not None
         assert daemon.buttons is not None
@@ -230,6 +235,8 @@ def test_the_app_builds_the_wooden_board_for_the_configured_preset(tmp_path, mon
     config = parse_config({"game": {"mode": "two-players", "variant": "falcon-9x10"}})
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
+        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         window = daemon.display.window
         assert window.geometry == get_variant("falcon-9x10").geometry
@@ -318,6 +325,8 @@ def test_the_app_builds_the_wooden_hexagon_for_falcon_hex(tmp_path, monkeypatch)
     config = parse_config({"game": {"mode": "two-players", "variant": "falcon-hex"}})
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
+        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         window = daemon.display.window
         assert window.view.cells == 121 and len(window.pieces) == 44
@@ -357,3 +366,36 @@ def test_en_passant_on_the_hexagon_with_the_mouse():
     assert len(rig.window.tray.pieces) == 1
     assert rig.board.occupancy == (rig.daemon.game.position.colors[0]
                                    | rig.daemon.game.position.colors[1])
+
+
+def test_a_resumed_game_finds_its_taken_pieces_in_the_tray(tmp_path, monkeypatch):
+    # The window used to open a resumed game with an empty tray, so a piece
+    # taken before the restart could not be put back or promoted to.
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    store = GameStore(default_db_path())
+    game = Game(get_variant("falcon"))
+    game_id = store.new_game("falcon", game.start_fen, "White", "Black", "two-players", 0.0)
+    moves = ["d2d4", "e7e5", "d4e5", "e8e5"]     # a pawn each side taken
+    for ply, uci in enumerate(moves, 1):
+        store.add_move(game_id, ply, uci, float(ply))
+    store.close()
+    config = parse_config({"game": {"mode": "two-players"}})
+    times = iter(x * 0.02 for x in range(10_000))
+    with ExitStack() as stack:
+        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.font.init()
+        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
+        assert len(daemon.game.moves) == len(moves)
+        tray = daemon.display.window.tray.pieces
+    assert sorted(tray) == sorted([piece_from_symbol("P"),
+                                   piece_from_symbol("p")])
+
+
+def test_off_the_board_counts_captures_and_promoted_pawns():
+    white_pawn, white_queen = piece_from_symbol("P"), piece_from_symbol("Q")
+    black_rook = piece_from_symbol("r")
+    start = [white_pawn, white_pawn, black_rook, 0]
+    # One pawn became a queen by taking the rook: off the board, a pawn and the rook.
+    now = [white_queen, white_pawn, 0, 0]
+    assert sorted(off_the_board(start, now)) == sorted([white_pawn, black_rook])
+    assert off_the_board(start, start) == []
