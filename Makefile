@@ -21,7 +21,7 @@ run: $(VENV)/.run-installed
 	$(BIN)/boardctl sim
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check boardctl tests bench scripts emulator
+	$(BIN)/ruff check boardctl tests bench scripts emulator firmware
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
@@ -60,7 +60,7 @@ test: lint system-deps emulator-deps
 # (tests/conftest.py lists what is left out and why: browsers, MicroPython, the emulated
 # Pico, compilers, killed processes, long properties).  `make test` runs everything.
 check: $(VENV)/.dev-installed
-	$(BIN)/ruff check boardctl tests bench scripts emulator
+	$(BIN)/ruff check boardctl tests bench scripts emulator firmware
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10
 

@@ -6,7 +6,7 @@
 # the scanner's own cost.  A development tool, not copied to the Pico:
 #
 #     micropython bench_scan.py          (the unix port)
-#     mpremote run bench_scan.py         (on the Pico itself, with hexboard.py and benchtime.py copied)
+#     mpremote run bench_scan.py         (on the Pico, with hexboard.py, benchtime.py)
 #     python3 bench_scan.py              (CPython)
 
 import sys

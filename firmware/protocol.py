@@ -60,15 +60,13 @@ _NUMBER_KEYS = ("P", "F", "R", "L")
 
 
 try:
-    from binascii import crc32 as _crc32_c     # the C one, if the build has it
+    from binascii import crc32 as _crc32_c  # the C one, if the build has it
 except ImportError:
     _crc32_c = None
+import array
 from binascii import unhexlify as _unhexlify
 
-import array
-
 import wire
-
 
 # CRC-32's byte table (wire.py's) as two tables of 16-bit halves: on the
 # Pico an int of 31 bits or more is a heap object, 16-bit halves never are.

@@ -16,7 +16,6 @@ import sys
 import protocol
 import wire
 
-
 if sys.implementation.name == "micropython":
     import micropython
 
