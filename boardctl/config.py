@@ -100,6 +100,7 @@ class WebConfig:
 
 
 PIN_LENGTH = (4, 64)
+DEFAULTS = "(defaults)"   # Config.source when no file was read
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,12 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     web: WebConfig = field(default_factory=WebConfig)
-    source: str = "(defaults)"
+    source: str = DEFAULTS
+
+    @property
+    def from_file(self) -> bool:
+        """Whether a file was read (and not the defaults taken for want of one)."""
+        return self.source != DEFAULTS
 
     @property
     def display_size(self) -> tuple[int, int]:

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from boardctl.config import load_config
 from boardctl.diag import (
     CHECK_SQUARES,
     STEPS,
@@ -33,6 +34,7 @@ from boardctl.diag import (
     run_terminal,
     seen_square,
 )
+from boardctl.diag.command import diag_command
 from boardctl.hw.base import Colour, Reading
 from boardctl.hw.errors import HardwareError
 from boardctl.hw.pins import LedLayout, default_pinout
@@ -447,3 +449,25 @@ def test_a_square_name_from_outside_is_one_line(name):
     with pytest.raises(DiagError) as caught:
         parse_square(name)
     assert "no square" in str(caught.value) and len(str(caught.value)) < 100
+
+
+def test_diag_without_a_configuration_or_sim_says_there_is_no_board(tmp_path, monkeypatch) -> None:
+    # It used to check the defaults' simulated board and report "no faults
+    # found", exit 0: a false clean bill on a Pi whose configuration is missing.
+    monkeypatch.setattr("boardctl.config.DEFAULT_PATH", tmp_path / "absent.toml")
+    out = io.StringIO()
+    with pytest.raises(DiagError, match=r"no board to test.*--config.*--sim"):
+        diag_command(load_config(None), out=out)
+    assert out.getvalue() == ""
+    assert diag_command(load_config(None), sim=True, steps="walk", out=out) == 0
+
+
+def test_diag_cli_without_a_configuration_is_one_line_and_status_2(tmp_path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys, boardctl.config as c, pathlib; "
+         f"c.DEFAULT_PATH = pathlib.Path({str(tmp_path / 'absent.toml')!r}); "
+         "from boardctl.cli import main; sys.exit(main(['diag']))"],
+        capture_output=True, text=True, check=False, timeout=120, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "no board to test" in result.stderr

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from ..config import Config
+from ..config import DEFAULT_PATH, Config
 from ..hw.base import LedSink, Reading, SensorSource
 from ..hw.pins import LedLayout
 from ..hw.sim import SimBoard, SimLeds
@@ -16,6 +16,7 @@ from .boards import SQUARE_BOARD, DiagBoard, HexDiagBoard
 from .core import Diagnostics
 from .report import DiagReport
 from .scripted import ScriptedUser, run_scripted
+from .squares import DiagError
 from .steps import STEPS, Phase, parse_steps
 from .terminal import StdinKeys, run_terminal
 
@@ -96,13 +97,20 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
     checked is the one ``variant`` (default: the configuration's) is played on;
     ``out`` defaults to the current ``sys.stdout``.
 
-    :raises DiagError: for a bad ``steps`` list.
+    :raises DiagError: for a bad ``steps`` list, and without ``sim`` when no
+        configuration was read (the defaults' board is simulated).
     :raises PinoutError: for a bad pinout file.
     :raises StartError: for a pinout of the other board.
     """
     from ..rules import get_variant
 
     out = out or sys.stdout             # looked up now: the stdout of the moment
+    if not sim and not config.from_file:
+        # The defaults' sensors are simulated: checking them would report a
+        # clean board on a Pi whose configuration is missing.
+        raise DiagError(f"no board to test: no configuration ({DEFAULT_PATH} does not "
+                        "exist); name one with --config, or try the checks on a simulated "
+                        "board with --sim")
     chosen = parse_steps(steps) if steps is not None else STEPS
     variant = variant or get_variant(config.game.variant)
     board, layout = _board_for(config, variant)
