@@ -50,14 +50,16 @@ from .rules import (
     BLACK,
     WHITE,
     Game,
-    Move,
+    Outcome,
     PieceType,
+    Termination,
     get_variant,
 )
 from .rules.pieces import SYMBOLS
 from .session import EngineSession
 from .ui.state import DisplayState
-from .web.snapshot import History, Hub, Ring, Snapshot, WebAction, score_value
+from .web.shaping import EngineShown, Shaper
+from .web.snapshot import Hub, Snapshot, WebAction
 
 log = logging.getLogger("boardctl")
 
@@ -69,6 +71,11 @@ EVENTS_KEPT = 1000             # events the daemon remembers (see Daemon.events)
 # often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
 WEB_PERIOD = 0.1
 
+
+
+# How each of the page's endings ends the game ("resign": the side to move resigns).
+_DECLARED = {"resign": Termination.RESIGNATION, "draw": Termination.AGREEMENT,
+             "newgame": Termination.ABANDONED}
 
 
 class Display(Protocol):
@@ -151,10 +158,8 @@ class Daemon:
         self.watchdog_due = now
         # The spectator page: snapshots out, actions in (see boardctl.web).
         self.web = web
-        self.web_history = History()
-        self.declared: tuple[str, str] | None = None  # (result, reason) of a resign or draw
+        self.web_shaper = Shaper()
         self.web_due = now
-        self._ucis: tuple[tuple[str, tuple[Move, ...]], tuple[str, ...]] = (("", ()), ())
 
     # --------------------------------------------------------------- loop
     @property
@@ -226,10 +231,11 @@ class Daemon:
         log.info("%s", event.line())
         self.engine.new_position()
         if (isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
-                and (self.declared is not None or self.flagged is not None)):
+                and self.game.declared is not None):
             # Ended on time or from the web page: the store keeps the game as it
             # ended (it refuses more moves); the board may be played on until the
-            # pieces are set up for a new game.
+            # pieces are set up for a new game.  An ending the position shows is
+            # not so final: taking back the mating move is stored like any other.
             log.info("the game is over: %s not stored", event.line())
         elif isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
@@ -249,33 +255,44 @@ class Daemon:
             self.engine.cancel()
             self.engine.due = now + TAKEBACK_PAUSE
         elif isinstance(event, NewGame):
-            self.store.finish(self.game_id, "*", "abandoned", self.wall_clock())
+            # The store keeps the first ending: one the old game had stands.
+            self._finish(Outcome(Termination.ABANDONED, None))
             self.game_id = self._store_new_game(self.game)
             self.engine.new_game(now)
             self.clock = ChessClock.start(self.config.clock_seconds, now)
-            self.declared = None
         elif isinstance(event, GameOver):
-            self.store.finish(self.game_id, event.outcome.result,
-                              event.outcome.termination.value, self.wall_clock())
+            self._finish(event.outcome)
             self.engine.cancel()
 
+    def _finish(self, outcome: Outcome) -> None:
+        self.store.finish(self.game_id, outcome.result, outcome.termination.value,
+                          self.wall_clock())
+
+    def _declare(self, outcome: Outcome) -> None:
+        """The game ends off the board: the game, and so the screen, the page and
+        the engine, know it; the store keeps it."""
+        self.game.declare(outcome)
+        self._finish(outcome)
+        self.engine.cancel()
+
     def _store_new_game(self, game: Game) -> int:
-        names = {"engine": "boardctl", "human": "Player"}
-        white = black = names["human"]
-        if self.config.game.mode == "engine":
-            if self.config.game.human == "white":
-                black = names["engine"]
-            else:
-                white = names["engine"]
+        white, black = self._player_names()
         return self.store.new_game(game.variant.name, game.start_fen, white, black,
                                    self.config.game.mode, self.wall_clock())
+
+    def _player_names(self) -> tuple[str, str]:
+        """(White, Black), for the store and the web page."""
+        human, engine = "Player", "boardctl"
+        if self.config.game.mode != "engine":
+            return human, human
+        return (human, engine) if self.config.game.human == "white" else (engine, human)
 
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
         return (
             self.opponent is not None
             and self.game.position.turn == self.engine_side
-            and self.ending() is None
+            and self.game.ending() is None
         )
 
     def _limits(self) -> Limits:
@@ -317,7 +334,7 @@ class Daemon:
 
     def request_hint(self) -> None:
         """The hint button: the side to move's best move, unless the engine is to move."""
-        if self.ending() is None and not self._engine_to_move():
+        if self.game.ending() is None and not self._engine_to_move():
             self.engine.request_hint(self.game)
 
     # The engine's state, as the screen, the web page and the tests read it.
@@ -343,20 +360,6 @@ class Daemon:
         """White's and Black's remaining seconds, or None for no clock."""
         return self.clock.remaining if self.clock is not None else None
 
-    def ending(self) -> tuple[str, str] | None:
-        """How the game ended, as (result, reason), or None while it goes on:
-        the one answer, whatever ended it.  What the page declared (a
-        resignation, a draw agreed, a game abandoned) comes first, then a
-        flag that fell, then the rules (checkmate, stalemate, the draws)."""
-        if self.declared is not None:
-            return self.declared
-        if self.flagged is not None:
-            return ("0-1" if self.flagged == WHITE else "1-0"), "time forfeit"
-        outcome = self.game.outcome()
-        if outcome is not None:
-            return outcome.result, outcome.termination.value
-        return None
-
     @property
     def flagged(self) -> int | None:
         """The side whose time ran out, if it did."""
@@ -366,7 +369,7 @@ class Daemon:
         clock = self.clock
         if clock is None:
             return
-        if not self.game.moves or self.ending() is not None:
+        if not self.game.moves or self.game.ending() is not None:
             clock.hold(now)   # before the first move, and after the game
         elif clock.run(self.game.position.turn, now):
             self._flag_fell()
@@ -374,10 +377,8 @@ class Daemon:
     def _flag_fell(self) -> None:
         """Time is up: the game is lost on time (the board may still be played
         on, but nothing is stored or asked of the engine until a new game)."""
-        ending = self.ending()
-        assert ending is not None
-        self.store.finish(self.game_id, *ending, self.wall_clock())
-        self.engine.cancel()
+        assert self.flagged is not None
+        self._declare(Outcome(Termination.TIME_FORFEIT, self.flagged ^ 1))
 
     def _press_clock(self, now: float) -> bool:
         """The move just made ends its mover's time; True if their flag fell
@@ -411,20 +412,12 @@ class Daemon:
         notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] \
             else None
         machine = Machine(
-            declared=self.declared, notice=notice, sensors_healthy=self.sensors.healthy,
+            notice=notice, sensors_healthy=self.sensors.healthy,
             sensor_problem=self.sensor_problem, saving=self.store.status(),
             store_problem=self.store.problem,
         )
         return self.presenter.state(self.reconciler, self.engine, self.clock, machine,
                                     self.scene() if scene is None else scene)
-
-    def _move_ucis(self) -> tuple[str, ...]:
-        """The game's moves in coordinate notation, cached like their SAN."""
-        key = (self.game.start_fen, tuple(self.game.moves))
-        if key != self._ucis[0]:
-            pos = self.game.position
-            self._ucis = (key, tuple(pos.uci(move) for move in self.game.moves))
-        return self._ucis[1]
 
     def _outputs(self, now: float) -> None:
         if self.leds is None and self.display is None:
@@ -488,7 +481,7 @@ class Daemon:
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
         log.info("web: %s %s", action.kind, action.value if action.kind == "level" else "")
-        over = self.ending() is not None
+        over = self.game.ending() is not None
         if action.kind == "level":
             self.change_level(action.value - self.level, now)
         elif action.kind == "takeback":
@@ -498,62 +491,15 @@ class Daemon:
                 last = self.game.position.uci(self.game.moves[-1])
                 self.notice = (f"Take back {last}: put the piece back", now + NOTICE_SECONDS)
         elif not over:
-            mover = self.game.position.turn
-            result, reason = {
-                "resign": ("0-1" if mover == WHITE else "1-0", "resignation"),
-                "draw": ("1/2-1/2", "draw agreed"),
-                "newgame": ("*", "abandoned"),
-            }[action.kind]
-            self.declared = (result, reason)
-            self.store.finish(self.game_id, result, reason, self.wall_clock())
-            self.engine.cancel()
+            winner = {"resign": self.game.position.turn ^ 1}.get(action.kind)
+            self._declare(Outcome(_DECLARED[action.kind], winner))
 
     def snapshot(self) -> Snapshot:
         """What the spectator page shows now, from the same state as the screen."""
         scene = self.reconciler.scene()
-        state = self.status(scene)
-        game = self.game
-        pos = game.position
-        plies = len(game.moves)
-        clocks = self.clocks
-        mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
-        self.web_history.update(self.game_id, plies, mover_clock, score_value(self.engine.score))
-        result, reason = self.ending() or ("*", "")
-        running = None
-        if clocks is not None and game.moves and result == "*":
-            running = "white" if pos.turn == WHITE else "black"
-        # The colours the LEDs show, at a moment when blinking ones are on (the page
-        # blinks them itself, so a blink is not a new snapshot).
-        colours = self.led_colours(0.0, scene)
-        engine_move = self.reconciler.engine_move
-        names = self._player_names()
-        return Snapshot(
-            game_id=self.game_id, variant=self.variant.name,
-            start_fen=game.start_fen, fen=state.fen,
-            turn="white" if pos.turn == WHITE else "black",
-            orientation="white" if state.orientation == WHITE else "black",
-            moves=self._move_ucis(), sans=state.moves,
-            first_ply=state.first_ply, last_move=state.last_move, check=state.check_square,
-            white=names[0], black=names[1],
-            white_clock=float(int(clocks[0])) if clocks else None,
-            black_clock=float(int(clocks[1])) if clocks else None,
-            clock_running=running,
-            clocks_after=tuple(self.web_history.clocks),
-            score=self.engine.score if result == "*" else "",
-            evals=tuple(self.web_history.evals),
-            engine=self.engine_text, level=self.level if self.opponent else None,
-            result=result, reason=reason, prompt=state.prompt,
-            rings=tuple(Ring(sq, role.value, "#{:02x}{:02x}{:02x}".format(*colours[sq]),
-                             sq in scene.blink or lights.LIGHTS[role].blink)
-                        for sq, role in sorted(scene.squares.items()) if sq in colours),
-            engine_move=(engine_move.from_square, engine_move.to_square)
-            if engine_move is not None else None,
-            status=state.status,
-        )
-
-    def _player_names(self) -> tuple[str, str]:
-        """(White, Black) for the web page, as :meth:`_store_new_game` names them."""
-        human, engine = "Player", "boardctl"
-        if self.config.game.mode != "engine":
-            return human, human
-        return (human, engine) if self.config.game.human == "white" else (engine, human)
+        engine = EngineShown(self.engine.score, self.engine_text,
+                             self.level if self.opponent else None)
+        return self.web_shaper.snapshot(
+            game_id=self.game_id, game=self.game, names=self._player_names(),
+            screen=self.status(scene), clocks=self.clocks, engine=engine, scene=scene,
+            colours=self.led_colours(0.0, scene), engine_move=self.reconciler.engine_move)

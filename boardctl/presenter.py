@@ -16,7 +16,7 @@ from .board import LedScene, Reconciler, Role
 from .board.guidance import piece_name
 from .board.reconciler import State
 from .clock import ChessClock
-from .rules import BLACK, WHITE, Game, Move, PieceType, san
+from .rules import BLACK, WHITE, Game, Move, Outcome, PieceType, Termination, san
 from .session import EngineSession
 from .ui.state import DisplayState, PromptKind
 
@@ -25,10 +25,9 @@ MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)   # outlined on the screen
 
 @dataclass(frozen=True)
 class Machine:
-    """What the daemon knows beyond the game: the game's end off the board,
-    a notice, and what is wrong with the sensors and the store."""
+    """What the daemon knows beyond the game: a notice, and what is wrong
+    with the sensors and the store."""
 
-    declared: tuple[str, str] | None = None   # (result, reason) from the web page
     notice: str | None = None                 # shown while nothing else is
     sensors_healthy: bool = True
     sensor_problem: str | None = None         # in full, for the prompt
@@ -55,22 +54,19 @@ class Presenter:
     def prompt(self, rec: Reconciler, engine: EngineSession, clock: ChessClock | None,
                machine: Machine) -> tuple[str, PromptKind, tuple[PieceType, ...]]:
         """The prompt, its kind and the choices it offers."""
-        flagged = clock.flagged if clock is not None else None
+        declared = rec.game.declared
         prompt = rec.prompt
         kind: PromptKind = "info"
         choices: tuple[PieceType, ...] = ()
         if rec.state is State.ERROR:
             kind = "error"
-        elif rec.state is State.GAME_OVER or flagged is not None or machine.declared:
+        elif rec.state is State.GAME_OVER or declared is not None:
             kind = "over"
         elif rec.promotion_choices:
             kind = "choice"
             choices = rec.promotion_choices
-        if not prompt and machine.declared is not None:
-            prompt = f"Game over ({machine.declared[1]}): set up the pieces for a new game"
-        if not prompt and flagged is not None:
-            loser, winner = ("White", "Black") if flagged == WHITE else ("Black", "White")
-            prompt = f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
+        if not prompt and declared is not None:
+            prompt = _declared_prompt(declared)
         stuck = rec.stuck()
         if not prompt and stuck:
             pos = rec.game.position
@@ -121,3 +117,12 @@ class Presenter:
             prompt=prompt, prompt_kind=kind, choices=choices, chosen=chosen, marks=marks,
             status="; ".join(faults), status_alert=bool(faults),
         )
+
+
+def _declared_prompt(declared: Outcome) -> str:
+    """The prompt for a game ended off the board: the board's own prompt
+    speaks only of what the position shows."""
+    if declared.termination is Termination.TIME_FORFEIT:
+        loser, winner = ("Black", "White") if declared.winner == WHITE else ("White", "Black")
+        return f"{loser}'s time is up: {winner} wins. Set up the pieces for a new game"
+    return f"Game over ({declared.termination.value}): set up the pieces for a new game"

@@ -55,9 +55,8 @@ from types import TracebackType
 from typing import Any, TextIO
 
 from .errors import BoardctlError
-from .rules import Game, get_variant
+from .rules import RESULTS, Game, get_variant
 from .stored import (
-    RESULTS,
     UCI,
     DamagedGameError,
     GameSummary,

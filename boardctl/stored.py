@@ -17,10 +17,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .errors import BoardctlError
-from .rules import Game, get_variant
+from .rules import RESULTS, Game, get_variant
 from .rules.pgn import UNKNOWN_DATE, export
 
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # "*": ended without a result (abandoned)
 LATEST_TIME = 253_402_300_800.0  # 10000-01-01 UTC: no later time has a PGN date
 UCI = re.compile(r"^[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?$")
 

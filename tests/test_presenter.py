@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from boardctl.board import Reconciler
 from boardctl.clock import ChessClock
 from boardctl.presenter import Machine, Presenter
-from boardctl.rules import Game
+from boardctl.rules import BLACK, WHITE, Game, Outcome, Termination
 from boardctl.session import EngineSession
 
 from .daemon_fakes import MemoryStore
@@ -38,5 +40,27 @@ def test_a_fallen_flag_ends_the_game_on_the_screen():
     clock = ChessClock.start((1.0, 0.0), 0.0)
     assert clock is not None
     clock.run(0, 5.0)
+    rec.game.declare(Outcome(Termination.TIME_FORFEIT, BLACK))   # as the daemon does
     prompt, kind, _ = Presenter(None).prompt(rec, engine, clock, machine)
     assert kind == "over" and prompt.startswith("White's time is up: Black wins")
+
+
+def test_a_flag_that_falls_for_black_says_white_wins():
+    rec, engine, machine = parts()
+    rec.game.declare(Outcome(Termination.TIME_FORFEIT, WHITE))
+    prompt, kind, _ = Presenter(None).prompt(rec, engine, None, machine)
+    assert (prompt, kind) == (
+        "Black's time is up: White wins. Set up the pieces for a new game", "over")
+
+
+@pytest.mark.parametrize(("termination", "winner", "reason"), [
+    (Termination.RESIGNATION, WHITE, "resignation"),
+    (Termination.AGREEMENT, None, "draw agreed"),
+    (Termination.ABANDONED, None, "abandoned"),
+])
+def test_an_ending_off_the_board_is_game_over_on_the_screen(termination, winner, reason):
+    rec, engine, machine = parts()
+    rec.game.declare(Outcome(termination, winner))
+    prompt, kind, _ = Presenter(None).prompt(rec, engine, None, machine)
+    assert (prompt, kind) == (
+        f"Game over ({reason}): set up the pieces for a new game", "over")

@@ -13,7 +13,7 @@ from .errors import (
     PgnError,
     UnknownVariantError,
 )
-from .game import Game, Outcome, Termination, is_dead_position
+from .game import NO_RESULT, RESULTS, Game, Outcome, Termination, is_dead_position
 from .geometry import Geometry, SquareError, falcon_steps
 from .hexgeo import FALCON_HEX, GLINSKI, CellError, HexGeometry
 from .moves import Move
@@ -28,6 +28,8 @@ __all__ = [
     "DEFAULT_VARIANT",
     "FALCON_HEX",
     "GLINSKI",
+    "NO_RESULT",
+    "RESULTS",
     "VARIANTS",
     "WHITE",
     "AmbiguousMoveError",

@@ -6,6 +6,14 @@ Where the preset scores stalemate on points (the hexagonal games: ¾ to the
 side that gives it, ¼ to the side stalemated), stalemate is an outcome of its
 own, :attr:`Termination.SCORED_STALEMATE`, with the stalemating side as
 ``winner`` and the points in ``Outcome.points``.
+
+A game also ends off the board: a flag falls, a player resigns, the players
+agree a draw, or a game is abandoned.  The position cannot show these, so the
+game is told (:meth:`Game.declare`); :meth:`Game.ending` is then the one
+answer to "is it over, and how" for the daemon, the screen, the store, PGN and
+the web page.  :meth:`Game.outcome` stays what the position says, which is
+what the board's play follows: after an ending off the board the pieces may
+still be moved until a new game is set up.
 """
 
 from __future__ import annotations
@@ -23,6 +31,11 @@ from .variants import DEFAULT_VARIANT, Variant
 
 FIFTY_MOVES = 100   # plies without a capture or a pawn move that draw the game
 
+# PGN's result tokens, the only ones the store keeps.  "*" is a game without a
+# result: still going on, or abandoned.
+WHITE_WINS, BLACK_WINS, DRAWN, NO_RESULT = "1-0", "0-1", "1/2-1/2", "*"
+RESULTS = (WHITE_WINS, BLACK_WINS, DRAWN, NO_RESULT)
+
 
 class Termination(Enum):
     CHECKMATE = "checkmate"
@@ -31,12 +44,28 @@ class Termination(Enum):
     THREEFOLD_REPETITION = "threefold repetition"
     FIFTY_MOVES = "fifty-move rule"
     INSUFFICIENT_MATERIAL = "insufficient material"
+    # Off the board (Game.declare).  The values are what the store keeps as a
+    # game's termination: games stored before these existed read the same.
+    TIME_FORFEIT = "time forfeit"
+    RESIGNATION = "resignation"
+    AGREEMENT = "draw agreed"
+    ABANDONED = "abandoned"
+
+    @property
+    def off_board(self) -> bool:
+        """An ending the position cannot show (:meth:`Game.declare` records it)."""
+        return self in _OFF_BOARD
+
+
+_OFF_BOARD = frozenset({Termination.TIME_FORFEIT, Termination.RESIGNATION,
+                        Termination.AGREEMENT, Termination.ABANDONED})
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended.  ``winner`` is the side that scores more (None for a
-    draw); ``stalemate_points`` is what the winner of a scored stalemate gets."""
+    draw, and for an abandoned game, which scores nothing); ``stalemate_points``
+    is what the winner of a scored stalemate gets."""
 
     termination: Termination
     winner: Color | None
@@ -46,14 +75,19 @@ class Outcome:
     def result(self) -> str:
         """``1-0``, ``0-1`` or ``1/2-1/2``: PGN's only tokens for a finished
         game, so a scored stalemate is the stalemating side's ``1-0`` or
-        ``0-1`` and :attr:`score` says how much it is worth."""
+        ``0-1`` and :attr:`score` says how much it is worth.  An abandoned
+        game has no result, ``*``."""
+        if self.termination is Termination.ABANDONED:
+            return NO_RESULT
         if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner == WHITE else "0-1"
+            return DRAWN
+        return WHITE_WINS if self.winner == WHITE else BLACK_WINS
 
     @property
     def points(self) -> tuple[float, float]:
-        """What White and Black score."""
+        """What White and Black score (nothing for an abandoned game)."""
+        if self.termination is Termination.ABANDONED:
+            return 0.0, 0.0
         if self.winner is None:
             return 0.5, 0.5
         won = self.stalemate_points if self.termination is Termination.SCORED_STALEMATE else 1.0
@@ -65,6 +99,10 @@ class Outcome:
         return "-".join(_points_text(p) for p in self.points)
 
     def __str__(self) -> str:
+        if self.termination is Termination.ABANDONED:
+            return "game abandoned"
+        if self.termination is Termination.AGREEMENT:
+            return "draw agreed"
         if self.winner is None:
             return f"draw by {self.termination.value}"
         side = "White" if self.winner == WHITE else "Black"
@@ -91,6 +129,9 @@ class Game:
         self.start_fen = self.position.fen()
         self.moves: list[Move] = []
         self._hashes = [self.position.hash]
+        # An ending off the board: it stands over the position's outcome, and
+        # through takebacks, for the rest of this game (a new game is a new Game).
+        self.declared: Outcome | None = None
         # outcome() is asked many times a second of one position; counting
         # the legal moves each time cost the daemon's step the most.
         self._outcome: tuple[int, Outcome | None] | None = None   # (position hash, it)
@@ -138,9 +179,29 @@ class Game:
         window = self._hashes[-1 - self.position.halfmove_clock:]
         return window.count(self.position.hash)
 
+    def declare(self, outcome: Outcome) -> None:
+        """Record an ending the position cannot show: a flag that fell, a
+        resignation, a draw agreed, a game abandoned.
+
+        :raises ValueError: for an ending the position shows (the rules find
+            those themselves), or when the game has been declared over already.
+        """
+        if not outcome.termination.off_board:
+            raise ValueError(f"{outcome.termination.value} is for the rules to find")
+        if self.declared is not None:
+            raise ValueError(f"the game is over already ({self.declared})")
+        self.declared = outcome
+
+    def ending(self) -> Outcome | None:
+        """How the game ended, whatever ended it, or None while it goes on: an
+        ending declared off the board, else the position's :meth:`outcome`."""
+        return self.declared if self.declared is not None else self.outcome()
+
     def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it goes on (worked out once per
-        position: until the next push or pop)."""
+        """How the position ends the game (checkmate, stalemate, the draws),
+        or None while it goes on; an ending declared off the board is not
+        counted (see :meth:`ending`).  Worked out once per position: until the
+        next push or pop."""
         cached = self._outcome
         if cached is not None and cached[0] == self.position.hash:
             return cached[1]

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from .errors import BoardctlError, PgnError
-from .game import Game, Termination
+from .game import NO_RESULT, RESULTS, Game, Termination
 from .variants import VARIANTS, Variant
 
 _ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -29,7 +29,6 @@ _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 # ASCII digits only: \d would take other scripts' digits for move numbers.
 _TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\$[0-9]+|\(|\)|[^\s(){};]+")
 _MOVE_NUMBER = re.compile(r"^[0-9]+\.+$|^[0-9]+\.+(?=\S)")
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 UNKNOWN_DATE = "????.??.??"  # the standard's Date for "not known"
 
 
@@ -58,10 +57,10 @@ def export(game: Game, headers: dict[str, str] | None = None,
 
     :raises ValueError: for a clock reading :func:`clk` refuses.
     """
-    outcome = game.outcome()
+    outcome = game.ending()
     tags = {name: "?" for name in _ROSTER}
     tags["Date"] = UNKNOWN_DATE
-    tags["Result"] = outcome.result if outcome else "*"
+    tags["Result"] = outcome.result if outcome else NO_RESULT
     tags.update(headers or {})
     tags["Variant"] = game.variant.pgn_name
     if not game.is_standard_start:
@@ -173,7 +172,7 @@ def _replay(tags: dict[str, str], movetext: str) -> Game:
         if token == ")":
             depth -= 1
             continue
-        if depth or token[0] in "{;$" or token in _RESULTS:
+        if depth or token[0] in "{;$" or token in RESULTS:
             continue
         token = _MOVE_NUMBER.sub("", token)
         if not token:

@@ -1,8 +1,9 @@
 """What the daemon tells the web server: one immutable snapshot, and the
 actions spectators ask for.
 
-The daemon builds a :class:`Snapshot` in its loop from the same state as the
-screen and hands it to a :class:`Hub` with :meth:`Hub.publish`; the web
+In its loop the daemon has a :class:`Snapshot` shaped from the same state as
+the screen (:mod:`boardctl.web.shaping`) and hands it to a :class:`Hub` with
+:meth:`Hub.publish`; the web
 server's thread reads :attr:`Hub.latest` and never touches the daemon.  The
 other way, the server puts a :class:`WebAction` on the hub's queue and the
 daemon takes it in its next step (:meth:`Hub.take_actions`).

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from boardctl.rules import Game, Termination, get_variant, is_dead_position
+from boardctl.rules import (
+    BLACK,
+    RESULTS,
+    WHITE,
+    Game,
+    Outcome,
+    Termination,
+    get_variant,
+    is_dead_position,
+)
 
 from .helpers import pos
 
@@ -135,3 +144,43 @@ def test_a_cached_outcome_turns_into_mate_when_the_mating_move_is_pushed():
     assert game.outcome().termination is Termination.CHECKMATE
     game.pop()
     assert game.outcome() is None
+
+
+@pytest.mark.parametrize(("termination", "winner", "result", "text"), [
+    (Termination.RESIGNATION, BLACK, "0-1", "Black wins by resignation"),
+    (Termination.TIME_FORFEIT, WHITE, "1-0", "White wins by time forfeit"),
+    (Termination.AGREEMENT, None, "1/2-1/2", "draw agreed"),
+    (Termination.ABANDONED, None, "*", "game abandoned"),
+])
+def test_an_ending_declared_off_the_board_is_the_games_ending(termination, winner, result,
+                                                               text):
+    game = Game(fen="10/10/10/10/10/10/F1K7/k9 w - - 0 1")       # Fa2-d3 mates
+    outcome = Outcome(termination, winner)
+    game.declare(outcome)
+    assert game.ending() is outcome and game.outcome() is None
+    assert (outcome.result, str(outcome)) == (result, text)
+    # The board may be played on (nothing counts until a new game): it stands
+    # over what the position shows, and through a takeback.
+    play(game, "a2d3")
+    assert game.outcome() is not None and game.ending() is outcome
+    game.pop()
+    assert game.ending() is outcome
+
+
+def test_an_ending_off_the_board_is_declared_once_and_the_rules_find_their_own():
+    game = Game()
+    with pytest.raises(ValueError, match="for the rules to find"):
+        game.declare(Outcome(Termination.CHECKMATE, WHITE))
+    game.declare(Outcome(Termination.RESIGNATION, WHITE))
+    with pytest.raises(ValueError, match="over already"):
+        game.declare(Outcome(Termination.AGREEMENT, None))
+    assert game.ending() == Outcome(Termination.RESIGNATION, WHITE)
+
+
+def test_every_termination_is_a_stored_termination_of_the_one_result_set():
+    # The store keeps termination.value and result: the old rows' texts must still read.
+    assert {t.value for t in Termination if t.off_board} == {
+        "time forfeit", "resignation", "draw agreed", "abandoned"}
+    for termination in Termination:
+        for winner in (WHITE, BLACK, None):
+            assert Outcome(termination, winner).result in RESULTS

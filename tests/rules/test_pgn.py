@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardctl.rules import Game, PgnError, get_variant
+from boardctl.rules import WHITE, Game, Outcome, PgnError, Termination, get_variant
 from boardctl.rules.pgn import clk, export, read_game, read_games
 
 OPEN = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"
@@ -29,6 +29,14 @@ def test_export_of_a_set_up_position_carries_setup_and_fen():
     assert '[SetUp "1"]' in text
     assert f'[FEN "{game.start_fen}"]' in text
     assert "1... O-O:i8" in text
+
+
+def test_export_gives_an_ending_declared_off_the_board_as_the_result():
+    game = Game()
+    game.push_text("e2e4")
+    game.declare(Outcome(Termination.RESIGNATION, WHITE))   # Black resigns
+    text = export(game)
+    assert '[Result "1-0"]' in text and text.rstrip().endswith("1. e4 1-0")
 
 
 def test_round_trip_keeps_moves_and_result():

@@ -220,3 +220,28 @@ def test_rings_carry_the_leds_colours_and_blink_where_the_leds_blink(game):
         light = LIGHTS[Role(ring.role)]
         assert ring.colour == "#{:02x}{:02x}{:02x}".format(*light.rgb)
         assert ring.blink == light.blink
+
+
+@pytest.mark.parametrize("ended", [False, True])
+def test_a_board_at_rest_asks_for_no_legal_moves(game, monkeypatch, ended):
+    """The engine, the clock, the screen and the page each ask whether the game
+    is over at every step; the game answers once per position, so a board at
+    rest (game going on, or resigned) runs no move generation at all."""
+    import boardctl.rules.movegen as movegen
+
+    calls: list[int] = []
+    generate = movegen._generate
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return generate(*args, **kwargs)
+
+    monkeypatch.setattr(movegen, "_generate", counted)
+    game.move("e2e4")
+    if ended:
+        game.hub.request(WebAction("resign"))
+    game.run(0.5)
+    assert calls and game.hub.latest.clock_running == (None if ended else "black")
+    calls.clear()
+    game.run(2.0)   # 200 steps, a snapshot published every WEB_PERIOD
+    assert calls == []
