@@ -231,11 +231,11 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
     """A daemon with everything the configuration asks for, closed by ``stack``."""
     store = open_store(config)
     stack.callback(store.close)
-    resume = _resume(store)
+    resume, started_at = _resume(store)
     if resume is not None and resume[1].variant.name != config.game.variant:
         log.warning("the unfinished game is %s, the configuration says %s: starting anew",
                     resume[1].variant.name, config.game.variant)
-        resume = None
+        resume = started_at = None
     if resume is not None:
         log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
     start = resume[1] if resume else Game(get_variant(config.game.variant))
@@ -260,25 +260,29 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
         stack.callback(buttons.close)
         extra["buttons"] = buttons
     daemon = Daemon(config, sensors, store, opponent=opponent, leds=leds, resume=resume,
+                    started_at=started_at,
                     adviser=lambda: make_opponent(replace(config, game=replace(
                         config.game, mode="engine"))) or _no_engine(), now=now, **extra)
     stack.callback(daemon.close)
     return daemon
 
 
-def _resume(store: GameStore) -> tuple[int, Game] | None:
-    """The unfinished game, if it can be read.  One that cannot (values
-    edited into the database) is finished as abandoned, so that the next
-    start does not stumble on it again, and a new game begins."""
+def _resume(store: GameStore) -> tuple[tuple[int, Game] | None, float | None]:
+    """The unfinished game, if it can be read, and when it began.  One that
+    cannot (values edited into the database) is finished as abandoned, so
+    that the next start does not stumble on it again, and a new game begins."""
     try:
-        return store.resume()
+        stored = store.unfinished()
+        if stored is None:
+            return None, None
+        return (stored.id, store.to_game(stored)), stored.started_at
     except DamagedGameError as exc:
         log.error("cannot resume: %s; starting a new game", exc)
         try:
             store.finish(exc.game_id, "*", "unreadable", time.time())
         except StoreError as again:
             log.warning("cannot mark game %d as ended: %s", exc.game_id, again)
-        return None
+        return None, None
 
 
 def _no_engine() -> Opponent:

@@ -104,6 +104,7 @@ class Daemon:
         display: Display | None = None,
         notifier: Notifier | None = None,
         resume: tuple[int, Game] | None = None,
+        started_at: float | None = None,
         recorder: TextIO | None = None,
         web: Hub | None = None,
         now: float = 0.0,
@@ -127,6 +128,9 @@ class Daemon:
             settle=config.board.settle_ms / 1000, grace=config.board.grace_ms / 1000,
             allow_takeback=config.game.takeback, teaching=config.game.mode == "teaching",
         )
+        # When the game began (UTC seconds since 1970), for the live PGN's date;
+        # a resumed game's comes from the store (None: not known).
+        self.started_at = started_at
         if resume is not None:
             self.game_id, game = resume
         else:
@@ -277,8 +281,9 @@ class Daemon:
 
     def _store_new_game(self, game: Game) -> int:
         white, black = self._player_names()
+        self.started_at = self.wall_clock()
         return self.store.new_game(game.variant.name, game.start_fen, white, black,
-                                   self.config.game.mode, self.wall_clock())
+                                   self.config.game.mode, self.started_at)
 
     def _player_names(self) -> tuple[str, str]:
         """(White, Black), for the store and the web page."""
@@ -500,6 +505,7 @@ class Daemon:
         engine = EngineShown(self.engine.score, self.engine_text,
                              self.level if self.opponent else None)
         return self.web_shaper.snapshot(
-            game_id=self.game_id, game=self.game, names=self._player_names(),
-            screen=self.status(scene), clocks=self.clocks, engine=engine, scene=scene,
-            colours=self.led_colours(0.0, scene), engine_move=self.reconciler.engine_move)
+            game_id=self.game_id, started_at=self.started_at, game=self.game,
+            names=self._player_names(), screen=self.status(scene), clocks=self.clocks,
+            engine=engine, scene=scene, colours=self.led_colours(0.0, scene),
+            engine_move=self.reconciler.engine_move)

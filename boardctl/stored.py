@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from .errors import BoardctlError
 from .rules import RESULTS, Game, get_variant
-from .rules.pgn import UNKNOWN_DATE, export
+from .rules.pgn import UNKNOWN_DATE, date_tags, export
 
 LATEST_TIME = 253_402_300_800.0  # 10000-01-01 UTC: no later time has a PGN date
 UCI = re.compile(r"^[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?$")
@@ -177,9 +176,5 @@ def stored_pgn(stored: StoredGame) -> str:
         headers["Termination"] = outcome.termination.value
     else:
         headers["Termination"] = "unterminated"
-    headers["UTCDate"] = UNKNOWN_DATE
-    if stored.started_at is not None:
-        started = datetime.fromtimestamp(stored.started_at, UTC)
-        headers["Date"] = headers["UTCDate"] = started.strftime("%Y.%m.%d")
-        headers["UTCTime"] = started.strftime("%H:%M:%S")
+    headers.update(date_tags(stored.started_at))
     return export(game, headers, stored.clocks)

@@ -56,6 +56,20 @@ def test_an_unfinished_game_that_cannot_be_read_is_closed_and_a_new_one_begins(
         assert store.unfinished() is not None and store.unfinished().id == daemon.game_id
 
 
+def test_a_resumed_game_keeps_the_time_it_began(tmp_path, monkeypatch):
+    # The live PGN's date is the game's start: after a restart it is the
+    # stored one, not the restart's.
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    with GameStore(tmp_path / "games.sqlite3") as store:
+        game_id = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.7e9)
+        store.add_move(game_id, 1, "e2e4", 1.7e9 + 5)
+    with ExitStack() as stack:
+        daemon = app.build(parse_config({"game": {"mode": "two-players"}}), stack, now=0.0)
+        assert daemon.game_id == game_id and len(daemon.game.moves) == 1
+        assert daemon.started_at == 1.7e9
+        assert daemon.snapshot().started_at == 1.7e9
+
+
 @pytest.mark.parametrize("sensors", ["gpio", "shiftreg", "serial"])
 @pytest.mark.parametrize(("variant", "shape"), [("falcon-9x10", "9×10"),
                                                 ("falcon-10x10-central", "10×10"),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from .errors import BoardctlError, PgnError
 from .game import NO_RESULT, RESULTS, Game, Termination
@@ -46,6 +47,16 @@ def clk(seconds: float) -> str:
         raise ValueError(f"not a clock reading: {seconds!r}")
     whole = math.floor(seconds)
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+def date_tags(started_at: float | None) -> dict[str, str]:
+    """Date, UTCDate and UTCTime for a game started at ``started_at`` (UTC
+    seconds since 1970); the standard's unknown date for None."""
+    if started_at is None:
+        return {"Date": UNKNOWN_DATE, "UTCDate": UNKNOWN_DATE}
+    started = datetime.fromtimestamp(started_at, UTC)
+    day = started.strftime("%Y.%m.%d")
+    return {"Date": day, "UTCDate": day, "UTCTime": started.strftime("%H:%M:%S")}
 
 
 def export(game: Game, headers: dict[str, str] | None = None,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from email.utils import formatdate, parsedate_to_datetime
 
 from ..rules import Game, get_variant
-from ..rules.pgn import export
+from ..rules.pgn import date_tags, export
 from .snapshot import Snapshot
 
 
@@ -32,6 +32,8 @@ def live_pgn(snap: Snapshot) -> str:
                "Result": snap.result}
     if snap.reason:
         headers["Termination"] = snap.reason
+    # As /games.pgn has them: broadcast tools read the live game's date.
+    headers.update(date_tags(snap.started_at))
     return export(live_game(snap), headers, snap.clocks_after)
 
 

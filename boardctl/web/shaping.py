@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..board import LedScene, lights
+from ..colour import Colour
 from ..rules import NO_RESULT, WHITE, Game, Move
 from .snapshot import History, Ring, Snapshot, score_value
-
-Rgb = tuple[int, int, int]
 
 
 class Screen(Protocol):
@@ -72,9 +71,10 @@ class Shaper:
             self._ucis = (key, tuple(pos.uci(move) for move in game.moves))
         return self._ucis[1]
 
-    def snapshot(self, *, game_id: int, game: Game, names: tuple[str, str], screen: Screen,
+    def snapshot(self, *, game_id: int, started_at: float | None, game: Game,
+                 names: tuple[str, str], screen: Screen,
                  clocks: Sequence[float] | None, engine: EngineShown, scene: LedScene,
-                 colours: Mapping[int, Rgb], engine_move: Move | None) -> Snapshot:
+                 colours: Mapping[int, Colour], engine_move: Move | None) -> Snapshot:
         """The page's view of the game now.  ``clocks``: White's and Black's
         seconds left (None: no clocks); ``colours``: what the LEDs show at a
         moment when blinking ones are on (the page blinks them itself, so a
@@ -87,7 +87,7 @@ class Shaper:
         if clocks is not None and game.moves and ending is None:
             running = side(pos.turn)
         return Snapshot(
-            game_id=game_id, variant=game.variant.name,
+            game_id=game_id, started_at=started_at, variant=game.variant.name,
             start_fen=game.start_fen, fen=screen.fen, turn=side(pos.turn),
             orientation=side(screen.orientation),
             moves=self.move_ucis(game), sans=screen.moves,
@@ -109,7 +109,7 @@ class Shaper:
         )
 
 
-def rings(scene: LedScene, colours: Mapping[int, Rgb]) -> tuple[Ring, ...]:
+def rings(scene: LedScene, colours: Mapping[int, Colour]) -> tuple[Ring, ...]:
     """The scene's lit squares as the page draws them, blinking where the LEDs blink."""
     return tuple(Ring(sq, role.value, "#{:02x}{:02x}{:02x}".format(*colours[sq]),
                       sq in scene.blink or lights.LIGHTS[role].blink)

@@ -50,6 +50,7 @@ class Snapshot:
 
     seq: int = 0
     game_id: int = 0
+    started_at: float | None = None      # UTC seconds since 1970; None: not known
     variant: str = "falcon"              # the preset: it fixes the board's shape
     start_fen: str = ""
     fen: str = ""

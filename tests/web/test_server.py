@@ -135,6 +135,22 @@ def test_live_pgn_reads_back_to_the_same_game_with_its_clocks(game):
     serve(game.hub, check)
 
 
+def test_live_pgn_is_dated_as_the_stored_game_is(game):
+    # The live game's Date was ????.??.?? while /games.pgn had the date:
+    # broadcast tools read the live one.
+    game.move("e2e4")
+
+    async def check(client: TestClient) -> None:
+        [(live, _)] = read_games(await (await client.get("/live.pgn")).text())
+        stored = read_games(await (await client.get("/games.pgn")).text())
+        [(tags, _)] = [(tags, g) for tags, g in stored if tags["Result"] == "*"]
+        assert live["Date"] != "????.??.??"
+        for name in ("Date", "UTCDate", "UTCTime"):
+            assert live[name] == tags[name], name
+
+    serve(game.hub, check, db=game.store.path)
+
+
 def test_live_pgn_has_no_clock_comments_without_a_clock(tmp_path):
     sim = SimGame(tmp_path / "g.sqlite")
     sim.move("e2e4")

@@ -25,7 +25,7 @@ ENGINE = EngineShown("+0.35", "ready", 7)
 
 
 def shaped(shaper: Shaper, game: Game, clocks=(170.6, 180.0), scene=EMPTY_SCENE, colours=None):
-    return shaper.snapshot(game_id=3, game=game, names=("Player", "boardctl"),
+    return shaper.snapshot(game_id=3, started_at=1.7e9, game=game, names=("Player", "boardctl"),
                            screen=Screen(fen=game.position.fen(), orientation=BLACK),
                            clocks=clocks, engine=ENGINE, scene=scene, colours=colours or {},
                            engine_move=None)
