@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardctl.board import ErrorShown, Prompt, State
+from boardctl.board import ErrorShown, Prompt, Reconciler, State
 from boardctl.board import transitions as tr
 from boardctl.board.explain import Candidate, Explainer, occupancy
 from boardctl.board.guidance import Fix
@@ -28,6 +28,7 @@ from boardctl.board.phases import (
 from boardctl.rules import PieceType, Position, get_variant, parse_uci
 
 from .helpers import Table
+from .test_properties import CONFIG, games, handlings, run
 
 START = Position(None, get_variant("falcon"))
 BASE = occupancy(START)
@@ -223,3 +224,35 @@ def test_the_reconcilers_commit_is_the_committed_transition():
     expected = tr.synced(tr.committed(tr.settled(shown), c, amended.before, False), over=False)
     assert t.rec.phase == expected
     assert t.lines() == ["move e2e4"]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(games(), st.data())
+def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(game, data):
+    """Hands carrying out a move (the generators of test_properties): every
+    reading that commits nothing and tells nothing leaves the reconciler in
+    the phase :func:`reading_noted` makes of it, with the move it shows."""
+    pos = game.position
+    codes = pos.legal_codes()
+    if not codes or game.outcome() is not None:
+        return
+    steps = data.draw(handlings(pos.copy(), data.draw(st.sampled_from(codes)), False))
+    rec = Reconciler(game, CONFIG)
+    reading, now, lines = rec.reading, 0.0, []
+    for step in steps:
+        now = run(rec, now, now + step.pause, lines)
+        if step.verb == "choose":
+            rec.choose(PieceType(step.piece), now)
+            continue
+        reading ^= 1 << step.square
+        before, played = rec.phase, len(rec.game.moves)
+        theirs = rec.game.position.colors[rec.game.position.turn]
+        if rec.feed(reading, now) or len(rec.game.moves) != played:
+            continue
+        noted = tr.reading_noted(before, reading, now, theirs, CONFIG.settle)
+        after, shown = rec.phase, rec.phase.move.tentative
+        if shown is None:
+            assert after == noted, (before, after)
+        else:   # the move the board shows now, or the one it showed before
+            assert after in (noted, tr.tentative_shown(noted, shown)), (before, after)
