@@ -6,28 +6,22 @@ on changes, and forgetting them all changes nothing but the time taken.
 
 from __future__ import annotations
 
-from ..rules import Game, Outcome, Position
+from ..rules import Position
 from .explain import Explainer, occupancy
 
 
 class Lookups:
     """The explained moves of the game's position and of the position before
-    the amendable move, and the game's outcome."""
+    the amendable move.  (The game's outcome the game keeps itself.)"""
 
     def __init__(self) -> None:
         self._explainer: Explainer | None = None
         self._before: Explainer | None = None
-        self._outcome_key: tuple[int, int, int] | None = None
-        self._outcome: Outcome | None = None
 
     def forget(self) -> None:
-        """The game changed: its position's moves are explained again."""
+        """The game changed (a move, or a new game): its position's moves are
+        explained again."""
         self._explainer = None
-
-    def forget_game(self) -> None:
-        """A new game: nothing of the old one's holds (its id may be reused)."""
-        self._explainer = None
-        self._outcome_key = None
 
     def explain(self, pos: Position) -> Explainer:
         ex = self._explainer
@@ -40,12 +34,3 @@ class Lookups:
         if self._before is None or self._before.position is not before:
             self._before = Explainer(before)
         return self._before
-
-    def outcome(self, game: Game) -> Outcome | None:
-        """The game's outcome, worked out once per position of the game: it
-        costs a full move count and is asked several times per reading."""
-        key = (id(game), len(game.moves), game.position.hash)
-        if key != self._outcome_key:
-            self._outcome_key = key
-            self._outcome = game.outcome()
-        return self._outcome

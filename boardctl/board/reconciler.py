@@ -220,7 +220,7 @@ class Reconciler:
         return self.game.position.colors[self._side_to_move]
 
     def _outcome(self) -> Outcome | None:
-        return self._lookups.outcome(self.game)
+        return self.game.outcome()   # the game keeps it per position
 
     def _explain(self) -> Explainer:
         return self._lookups.explain(self.game.position)
@@ -514,7 +514,7 @@ class Reconciler:
         if self.phase.reading != self._start_occ:
             return []
         self.game = Game(self.game.variant)
-        self._lookups.forget_game()
+        self._lookups.forget()
         self.phase = tr.new_game(self.phase)
         return [NewGame(), *self._after_change()]
 
