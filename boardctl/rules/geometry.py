@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .boardgeometry import Bitboard
+from .boardgeometry import Bitboard, Cells, Vector
 from .digits import is_ascii_digits, shown
 from .errors import BoardctlError
 
@@ -55,8 +55,11 @@ def falcon_steps() -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
     return tuple(pairs)
 
 
+SQUARE_PINOUT = "square"   # the schema of hardware/pinout.toml
+
+
 @dataclass(frozen=True, slots=True)
-class Geometry:
+class Geometry(Cells):
     """A rectangular board of ``files`` × ``ranks`` squares."""
 
     files: int
@@ -141,18 +144,31 @@ class Geometry:
                 return self.square(file, rank)
         raise SquareError(f"no square {shown(text)} on a {self.files}×{self.ranks} board")
 
-    def squares(self, bb: Bitboard) -> list[Square]:
-        """The squares of a bitboard, lowest first."""
-        out = []
-        while bb:
-            low = bb & -bb
-            out.append(low.bit_length() - 1)
-            bb ^= low
-        return out
-
     @property
     def tables(self) -> Tables:
         return tables_for(self.files, self.ranks)
+
+    @property
+    def compass(self) -> tuple[tuple[str, Vector], ...]:
+        return COMPASS
+
+    @property
+    def grid(self) -> bool:
+        return True
+
+    @property
+    def description(self) -> str:
+        return f"a {self.ranks}×{self.files} board"
+
+    @property
+    def pinout_schema(self) -> str:
+        return SQUARE_PINOUT
+
+    def coordinates(self) -> tuple[Vector, ...]:
+        return tuple((sq % self.files, sq // self.files) for sq in range(self.size))
+
+    def falcon_steps(self) -> tuple[tuple[Vector, Vector], ...]:
+        return falcon_steps()
 
 
 def line_table(rays: list[list[Square]] | tuple[tuple[Square, ...], ...]

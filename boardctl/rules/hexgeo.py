@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from .boardgeometry import Cells, Vector
 from .digits import is_ascii_digits, shown
 from .geometry import SquareError
 
@@ -44,6 +45,7 @@ COMPASS: tuple[tuple[str, Axial], ...] = (
 DIRECTIONS: dict[str, Axial] = dict(COMPASS)
 ORTHOGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[0::2])
 DIAGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[1::2])
+HEX_PINOUT = "hex"   # the schema of hardware/hex/pinout.toml (a top-level ``board`` key)
 
 
 class CellError(SquareError):
@@ -82,7 +84,7 @@ def distance(a: Axial, b: Axial) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class HexGeometry:
+class HexGeometry(Cells):
     """A hexagon of ``radius`` cells from the centre; ``trimmed`` removes its
     six corners; ``glinski_names`` picks Glinski's names over Game Courier's."""
 
@@ -147,14 +149,28 @@ class HexGeometry:
 
         return hex_tables_for(self)
 
-    def squares(self, bb: int) -> list[Cell]:
-        """The cells of a bitboard, lowest first."""
-        out = []
-        while bb:
-            low = bb & -bb
-            out.append(low.bit_length() - 1)
-            bb ^= low
-        return out
+    @property
+    def compass(self) -> tuple[tuple[str, Vector], ...]:
+        return COMPASS
+
+    @property
+    def grid(self) -> bool:
+        return False
+
+    @property
+    def description(self) -> str:
+        return f"a {self.size}-cell hexagon"
+
+    @property
+    def pinout_schema(self) -> str:
+        return HEX_PINOUT
+
+    def coordinates(self) -> tuple[Vector, ...]:
+        """Axial ``(q, r)`` shifted to start at 0."""
+        return tuple((q + self.radius, r + self.radius) for q, r in self.cells)
+
+    def falcon_steps(self) -> tuple[tuple[Vector, Vector], ...]:
+        return falcon_steps()
 
     def file_of(self, cell: Cell) -> int:
         return self.cells[cell][0] + self.radius
