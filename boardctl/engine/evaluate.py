@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache, singledispatch
+from typing import cast
 
 from ..rules import Position
 from ..rules.boardgeometry import BoardGeometry
@@ -682,9 +683,11 @@ class HexEvaluator(Evaluator):
 
 @_evaluator.register
 def _(geometry: HexGeometry, pos: Position) -> Evaluator:
-    return HexEvaluator(pos.tables, geometry, start_phase(pos.variant))
+    # HexEvaluator shares Evaluator's Tables-typed slot but reads only what
+    # every board's tables have (boardctl.rules.boardgeometry.BoardTables).
+    return HexEvaluator(cast(Tables, geometry.tables), geometry, start_phase(pos.variant))
 
 
 @_evaluator.register
 def _(geometry: Geometry, pos: Position) -> Evaluator:
-    return Evaluator(pos.tables)
+    return Evaluator(geometry.tables)

@@ -45,12 +45,21 @@ class BoardTables(Protocol):
     pawn_attacks: list[list[Bitboard]]
     pawn_push: list[list[int]]
     promotion: tuple[Bitboard, Bitboard]
+    pawn_forbidden: tuple[Bitboard, Bitboard]   # where no pawn of each colour may stand
     between: list[list[Bitboard]]
     rook_empty: list[Bitboard]
     bishop_empty: list[Bitboard]
     falcon_paths: list[dict[int, tuple[tuple[int, int], ...]]]
     falcon_path_masks: list[dict[int, tuple[Bitboard, ...]]]
     falcon_empty: list[Bitboard]
+    file_bb: list[Bitboard]
+    # (blocker masks, {occupancy & mask: attacks}) per line through a cell:
+    # two lines a slider on a rectangle, three on a hexagon.
+    rook_lines: list[tuple[list[Bitboard], list[dict[Bitboard, Bitboard]]]]
+    bishop_lines: list[tuple[list[Bitboard], list[dict[Bitboard, Bitboard]]]]
+    # (mask, {occupancy & mask: destinations}) per group of falcon moves.
+    falcon_groups: list[tuple[tuple[Bitboard, dict[Bitboard, Bitboard]], ...]]
+    pawn_shift: int   # how far a pawn's step shifts its bit; 0 where no shift serves
 
     def rook_attacks(self, sq: int, occ: Bitboard) -> Bitboard: ...
 
