@@ -11,6 +11,10 @@ import ast
 from pathlib import Path
 
 import grimp
+import pytest
+
+from boardctl.hw.hexpins import read_pinout_schema
+from boardctl.rules import FALCON_HEX, VARIANTS, Geometry, get_variant
 
 ROOT = Path(__file__).parent.parent
 PACKAGE = ROOT / "boardctl"
@@ -103,3 +107,24 @@ def test_the_rules_core_has_no_import_cycle() -> None:
     # tightly for a reader and for mypy.
     graph = grimp.build_graph("boardctl")
     assert cycles(graph, "boardctl.rules") == []
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_each_geometry_places_its_cells_by_its_own_steps(variant: str) -> None:
+    """What the engine's mailbox is built from: distinct coordinates from 0,
+    and every named step is its compass vector between them."""
+    geo = get_variant(variant).geometry
+    coords = geo.coordinates()
+    assert len(set(coords)) == len(coords) == geo.size
+    assert min(x for x, _ in coords) == 0 and min(y for _, y in coords) == 0
+    for cell in range(geo.size):
+        for name, (dx, dy) in geo.compass:
+            to = geo.step(cell, name)
+            if to is not None:
+                assert coords[to] == (coords[cell][0] + dx, coords[cell][1] + dy)
+
+
+def test_each_shipped_pinout_is_of_its_boards_schema() -> None:
+    assert read_pinout_schema(ROOT / "hardware" / "pinout.toml") == Geometry(10, 8).pinout_schema
+    assert read_pinout_schema(ROOT / "hardware" / "hex" / "pinout.toml") == FALCON_HEX.pinout_schema
+    assert Geometry(10, 8).pinout_schema != FALCON_HEX.pinout_schema
