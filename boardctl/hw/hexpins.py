@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -262,9 +262,14 @@ def load_any_pinout(path: str | Path) -> Pinout | HexPinout:
     """
     path = Path(path)
     text = read_text(path, TOML_LIMIT)
-    if pinout_schema(text) == HEX_PINOUT:
-        return parse_hex_pinout(text, source=str(path))
-    return parse_pinout(text, source=str(path))
+    return PARSERS[pinout_schema(text)](text, str(path))
+
+
+# The parser of each pinout schema, by the names the rules' geometries give.
+PARSERS: dict[str, Callable[[str, str], Pinout | HexPinout]] = {
+    SQUARE_PINOUT: parse_pinout,
+    HEX_PINOUT: parse_hex_pinout,
+}
 
 
 def default_hex_pinout() -> HexPinout:
