@@ -24,10 +24,17 @@ from .config import Config
 from .daemon import Daemon
 from .engine.interface import Opponent
 from .hw import LedSink, SensorSource
-from .hw.hexpins import HEX_BOARDS, HexPinout, default_hex_pinout, load_any_pinout
-from .hw.pins import FILES, RANKS, Pinout, default_pinout
+from .hw.hexpins import (
+    HexPinout,
+    default_hex_pinout,
+    hex_board,
+    load_hex_pinout,
+    read_pinout_schema,
+)
+from .hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from .hw.sim import SimBoard, SimButtons
 from .rules import BoardctlError, Game, Position, Variant, get_variant
+from .rules.geometry import Geometry
 from .rules.hexgeo import FALCON_HEX, HexGeometry
 from .store import DamagedGameError, GameStore, StoreError, default_db_path
 
@@ -35,6 +42,13 @@ if TYPE_CHECKING:
     from .web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
+
+SQUARE_BOARD = Geometry(FILES, RANKS)   # the 8×10 e-board's
+# The e-board of each pinout schema, for a game its board cannot be played on.
+_E_BOARD = {
+    SQUARE_BOARD.pinout_schema: f"the sensors read {RANKS}×{FILES} squares",
+    FALCON_HEX.pinout_schema: f"the hex e-board has {FALCON_HEX.size} cells",
+}
 
 
 class StartError(BoardctlError, RuntimeError):
@@ -48,17 +62,16 @@ def _pinout(config: Config) -> Pinout:
     """
     if not config.board.pinout:
         return default_pinout()
-    pinout = load_any_pinout(Path(config.board.pinout))
-    if isinstance(pinout, HexPinout):
+    path = Path(config.board.pinout)
+    if read_pinout_schema(path) != SQUARE_BOARD.pinout_schema:
         raise StartError(f"the pinout {config.board.pinout} is the hex board's: a game on "
                          f"{RANKS}×{FILES} squares needs one like hardware/pinout.toml")
-    return pinout
+    return load_pinout(path)
 
 
 def _hex_geometry(variant: Variant) -> HexGeometry | None:
-    """The hexagon the variant is played on (falcon-hex), or None for a rectangle."""
-    geo: object = variant.geometry
-    return geo if isinstance(geo, HexGeometry) else None
+    """The hex e-board the variant is played on (falcon-hex), or None."""
+    return hex_board(variant.geometry)
 
 
 def _hex_pinout(config: Config, geo: HexGeometry) -> HexPinout:
@@ -66,14 +79,18 @@ def _hex_pinout(config: Config, geo: HexGeometry) -> HexPinout:
 
     :raises StartError: if the configured pinout is not a hex board's, or another hexagon's.
     """
+    wrong = StartError(f"the pinout {config.board.pinout} is not the hex board's: point "
+                       "[board] pinout at one like hardware/hex/pinout.toml, or leave it "
+                       "empty for the one shipped")
     if not config.board.pinout:
-        pinout: Pinout | HexPinout = default_hex_pinout()
+        pinout = default_hex_pinout()
     else:
-        pinout = load_any_pinout(Path(config.board.pinout))
-    if not isinstance(pinout, HexPinout) or pinout.geometry != geo:
-        raise StartError(f"the pinout {config.board.pinout} is not the hex board's: point "
-                         "[board] pinout at one like hardware/hex/pinout.toml, or leave it "
-                         "empty for the one shipped")
+        path = Path(config.board.pinout)
+        if read_pinout_schema(path) != geo.pinout_schema:
+            raise wrong
+        pinout = load_hex_pinout(path)
+    if pinout.geometry != geo:
+        raise wrong
     return pinout
 
 
@@ -86,9 +103,6 @@ def _fits_sensors(variant: Variant, config: Config | None = None) -> None:
     """
     hexagon = _hex_geometry(variant)
     if hexagon is not None:
-        if hexagon not in HEX_BOARDS.values():
-            raise StartError(f"{variant.name} is played on a {hexagon.size}-cell hexagon, the "
-                             f"hex e-board has {FALCON_HEX.size} cells: play it in boardctl sim")
         if config is not None and config.board.sensors == "gpio":
             raise StartError(
                 f"{variant.name} is played on the {hexagon.size}-cell hex board, whose 12 × 12 "
@@ -98,9 +112,9 @@ def _fits_sensors(variant: Variant, config: Config | None = None) -> None:
             _hex_pinout(config, hexagon)
         return
     geo = variant.geometry
-    if (geo.ranks, geo.files) != (RANKS, FILES):
-        raise StartError(f"{variant.name} is played on a {geo.ranks}×{geo.files} board, "
-                         f"the sensors read {RANKS}×{FILES} squares: play it in boardctl sim")
+    if geo != SQUARE_BOARD:
+        raise StartError(f"{variant.name} is played on {geo.description}, "
+                         f"{_E_BOARD[geo.pinout_schema]}: play it in boardctl sim")
 
 
 def make_sensors(config: Config, start: Game) -> SensorSource:

@@ -19,12 +19,11 @@ from .board.replay import RUN_ON, parse_log
 from .config import Config
 from .daemon import Daemon
 from .engine.interface import Opponent
-from .hw.hexpins import HEX_BOARDS, default_hex_pinout
+from .hw.hexpins import default_hex_pinout, hex_board
 from .hw.pins import SQUARES
 from .hw.sim import SimBoard, SimLeds
 from .rules import BoardctlError, Game, get_variant
 from .rules.boardgeometry import BoardGeometry
-from .rules.hexgeo import HexGeometry
 
 SCAN_HZ = 100
 ENGINE_WAIT = 120.0   # real seconds an engine may think before it is told to stop
@@ -113,8 +112,8 @@ def _board_leds(geo: BoardGeometry) -> SimLeds | None:
     """The LED chain of the e-board the preset is played on: the 8 × 10
     board's, or the hex board's; a preset no board is built for plays
     without one (the simulator window draws its own LEDs)."""
-    if isinstance(geo, HexGeometry):
-        return SimLeds(default_hex_pinout().leds) if geo in HEX_BOARDS.values() else None
+    if hex_board(geo) is not None:
+        return SimLeds(default_hex_pinout().leds)
     return SimLeds() if geo.size == SQUARES else None
 
 

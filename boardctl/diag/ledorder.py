@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import singledispatch
 from itertools import groupby, product
 
 from ..hw.leds import LedMap
@@ -149,11 +150,14 @@ def led_order_advice(layout: LedLayout | None, checks: Sequence[LedCheck],
     """Which pinout setting explains the LED checks' mismatches, in words."""
     bad = [c for c in checks if c.observed and not c.matched]
     answered = [c for c in checks if len(c.observed) == 1]
-    if isinstance(board, HexDiagBoard):
-        if layout is None or not layout.chain:
-            return (("check the LED chain ([leds] chain in the hex pinout) and the sensor "
-                     "matrix"),) if bad else ()
-        return tuple(_hex_advice(layout, board, bad, answered))
+    return _advice(board, layout, checks, bad, answered)
+
+
+# The advice of each board, chosen by the board's type.
+@singledispatch
+def _advice(board: DiagBoard, layout: LedLayout | None, checks: Sequence[LedCheck],
+            bad: list[LedCheck], answered: list[LedCheck]) -> tuple[str, ...]:
+    """The 8×10 board's: its chain is described by order, along and first."""
     advice: list[str] = []
     pattern = _pattern(answered) if bad else None
     if pattern:
@@ -191,3 +195,12 @@ def led_order_advice(layout: LedLayout | None, checks: Sequence[LedCheck],
         advice.append("if the lit LEDs were scattered rather than the four corners of one "
                       "square, the chain order (order, along, first in [leds]) is wrong")
     return tuple(advice)
+
+
+@_advice.register
+def _(board: HexDiagBoard, layout: LedLayout | None, checks: Sequence[LedCheck],
+      bad: list[LedCheck], answered: list[LedCheck]) -> tuple[str, ...]:
+    if layout is None or not layout.chain:
+        return (("check the LED chain ([leds] chain in the hex pinout) and the sensor "
+                 "matrix"),) if bad else ()
+    return tuple(_hex_advice(layout, board, bad, answered))

@@ -15,9 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..rules import Position, geometry, hexgeo
-from ..rules.boardgeometry import BoardGeometry
-from ..rules.hexgeo import HexGeometry
+from ..rules import Position
 from ..rules.hextables import PAWN_CAPTURES, PAWN_FORWARD
 from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
@@ -67,27 +65,20 @@ class Mailbox:
     pawn_steps: tuple[int, ...]            # push W, push B, captures W (2), captures B (2)
 
 
-def _coordinates(geo: BoardGeometry) -> list[Vector]:
-    if isinstance(geo, HexGeometry):
-        return [(q + geo.radius, r + geo.radius) for q, r in geo.cells]
-    return [(geo.file_of(sq), geo.rank_of(sq)) for sq in range(geo.size)]
-
-
 def mailbox(variant: Variant) -> Mailbox:
     """:class:`Mailbox` of ``variant``'s board, from the rules core's geometry."""
     geo = variant.geometry
-    hexagon = isinstance(geo, HexGeometry)
-    compass = hexgeo.COMPASS if hexagon else geometry.COMPASS
+    compass = geo.compass
     steps = [step for _, step in compass]
     directions = dict(compass)
     orthogonal, diagonal = steps[0::2], steps[1::2]
     knight = [_add(o, steps[(2 * i + k) % len(steps)])
               for i, o in enumerate(orthogonal) for k in (1, -1)]
     falcon = [(_add(_add(a, a), b), a, _add(a, a), a, _add(a, b), b, _add(b, a))
-              for a, b in (hexgeo.falcon_steps() if hexagon else geometry.falcon_steps())]
+              for a, b in geo.falcon_steps()]
     pawns = [directions[name] for name in PAWN_FORWARD]
     pawns += [directions[name] for pair in PAWN_CAPTURES for name in pair]
-    coords = _coordinates(geo)
+    coords = geo.coordinates()
     pad = max(abs(x) for vec in [*steps, *knight, *(f[0] for f in falcon)] for x in vec)
     width = max(x for x, _ in coords) + 1 + 2 * pad
     height = max(y for _, y in coords) + 1 + 2 * pad
@@ -138,7 +129,7 @@ def build(
     return _core.Core(
         geo.files, geo.ranks, variant.king_file if variant.castling else -1,
         variant.castle_min, -1 if variant.castle_max is None else variant.castle_max,
-        variant.castle_judged_after, not variant.hexagonal,
+        variant.castle_judged_after, geo.grid,
         box.width * box.height, box.cells,
         [geo.file_of(sq) for sq in range(geo.size)], [geo.rank_of(sq) for sq in range(geo.size)],
         box.king, box.knight, box.rook, box.bishop, box.falcon, box.pawn_steps,

@@ -43,9 +43,11 @@ tests/engine/test_core.py checks that both give the same score.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, singledispatch
+from typing import cast
 
 from ..rules import Position
+from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry, Tables
 from ..rules.hexgeo import DIAGONAL, ORTHOGONAL, HexGeometry, distance, knight_leaps
 from ..rules.pieces import (
@@ -156,18 +158,7 @@ def core_weights(
     a hexagon, which has no bishop-pair, pawn, rook or shield term) in the
     order the compiled core (_core.c) takes them."""
     w = default_weights() if weights is None else weights
-    geo = variant.geometry
-    mobility: dict[int, tuple[int, int]]
-    if isinstance(geo, HexGeometry):
-        mobility = hex_mobility(geo, w)
-        grid_terms: tuple[int, ...] = (0,) * 6
-        full_phase = start_phase(variant, w)
-    else:
-        mobility = {int(p): (w[f"{NAMES[p]}.mobility"], w[f"{NAMES[p]}.baseline"])
-                    for p in MOBILITY}
-        grid_terms = (w["bishop_pair"], w["doubled"], w["isolated"], w["rook_open"],
-                      w["rook_half_open"], w["shield"])
-        full_phase = w["full_phase"]
+    mobility, grid_terms, full_phase = _shape_weights(variant.geometry, variant, w)
     bishop_pair, doubled, isolated, rook_open, rook_half, shield = grid_terms
     return (
         bishop_pair, w["falcon.mobility"], doubled, isolated, rook_open, rook_half, shield,
@@ -177,6 +168,31 @@ def core_weights(
         w["knight.phase"], w["bishop.phase"], w["rook.phase"], w["queen.phase"],
         w["falcon.phase"], full_phase,
     )
+
+
+_ShapeWeights = tuple[dict[int, tuple[int, int]], tuple[int, ...], int]
+
+
+# One implementation per shape, chosen by the geometry's type: the hexagon's
+# evaluator has no grid terms and scales its mobility by the board's reach.
+@singledispatch
+def _shape_weights(geo: BoardGeometry, variant: Variant, w: Weights) -> _ShapeWeights:
+    """(mobility, the six grid terms, the full phase) of :func:`core_weights`."""
+    raise TypeError(f"no evaluation for {geo!r}")
+
+
+@_shape_weights.register
+def _(geo: HexGeometry, variant: Variant, w: Weights) -> _ShapeWeights:
+    return hex_mobility(geo, w), (0,) * 6, start_phase(variant, w)
+
+
+@_shape_weights.register
+def _(geo: Geometry, variant: Variant, w: Weights) -> _ShapeWeights:
+    mobility = {int(p): (w[f"{NAMES[p]}.mobility"], w[f"{NAMES[p]}.baseline"])
+                for p in MOBILITY}
+    grid_terms = (w["bishop_pair"], w["doubled"], w["isolated"], w["rook_open"],
+                  w["rook_half_open"], w["shield"])
+    return mobility, grid_terms, w["full_phase"]
 
 
 def passed_bonuses(w: Weights) -> tuple[int, ...]:
@@ -394,22 +410,50 @@ def build_cell_tables(
     return mg, eg
 
 
-def piece_tables(geometry: object) -> tuple[list[list[int]], list[list[int]]]:
+_PieceTables = tuple[list[list[int]], list[list[int]]]
+
+
+@singledispatch
+def piece_tables(geometry: BoardGeometry) -> _PieceTables:
     """The (mg, eg) material and position tables of any board."""
-    if isinstance(geometry, HexGeometry):
-        return cell_tables(geometry)
-    assert isinstance(geometry, Geometry)
+    raise TypeError(f"no piece tables for {geometry!r}")
+
+
+@piece_tables.register
+def _(geometry: HexGeometry) -> _PieceTables:
+    return cell_tables(geometry)
+
+
+@piece_tables.register
+def _(geometry: Geometry) -> _PieceTables:
     return square_tables(geometry.files, geometry.ranks)
 
 
-def build_piece_tables(
-    geometry: object, w: Weights
-) -> tuple[list[list[int]], list[list[int]]]:
+@singledispatch
+def build_piece_tables(geometry: BoardGeometry, w: Weights) -> _PieceTables:
     """:func:`piece_tables` with the weights ``w``."""
-    if isinstance(geometry, HexGeometry):
-        return build_cell_tables(geometry, w)
-    assert isinstance(geometry, Geometry)
+    raise TypeError(f"no piece tables for {geometry!r}")
+
+
+@build_piece_tables.register
+def _(geometry: HexGeometry, w: Weights) -> _PieceTables:
+    return build_cell_tables(geometry, w)
+
+
+@build_piece_tables.register
+def _(geometry: Geometry, w: Weights) -> _PieceTables:
     return build_square_tables(geometry.files, geometry.ranks, w)
+
+
+@singledispatch
+def _evaluator(geometry: BoardGeometry, pos: Position) -> Evaluator:
+    raise TypeError(f"no evaluator for {geometry!r}")
+
+
+def evaluator_for(pos: Position) -> Evaluator:
+    """The leaf evaluator of ``pos``'s board: :class:`HexEvaluator` on a
+    hexagon, :class:`Evaluator` on a rectangle."""
+    return _evaluator(pos.geometry, pos)
 
 
 def _phase(p: list[int]) -> int:
@@ -635,3 +679,15 @@ class HexEvaluator(Evaluator):
         if ptype == BISHOP:
             return t.bishop_attacks(sq, occ)
         return t.rook_attacks(sq, occ) | t.bishop_attacks(sq, occ)
+
+
+@_evaluator.register
+def _(geometry: HexGeometry, pos: Position) -> Evaluator:
+    # HexEvaluator shares Evaluator's Tables-typed slot but reads only what
+    # every board's tables have (boardctl.rules.boardgeometry.BoardTables).
+    return HexEvaluator(cast(Tables, geometry.tables), geometry, start_phase(pos.variant))
+
+
+@_evaluator.register
+def _(geometry: Geometry, pos: Position) -> Evaluator:
+    return Evaluator(geometry.tables)

@@ -32,17 +32,15 @@ from collections.abc import Callable
 
 from ..rules import Move, Position
 from ..rules.game import FIFTY_MOVES
-from ..rules.hexgeo import HexGeometry
 from ..rules.moves import CASTLE, EN_PASSANT
 from ..rules.pieces import KING, PAWN
 from . import core, tablebase
 from .evaluate import (
     Evaluator,
-    HexEvaluator,
     Weights,
+    evaluator_for,
     material_sums,
     piece_tables,
-    start_phase,
 )
 from .limits import Info, Limits
 from .params import (
@@ -191,10 +189,7 @@ class Engine:
             self.tt.clear()
         name = pos.variant.name
         if name not in self._evaluators:
-            geo = pos.geometry
-            self._evaluators[name] = (
-                HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-                if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
+            self._evaluators[name] = evaluator_for(pos)
         self.evaluator = self._evaluators[name]
         self.mg_table, self.eg_table = piece_tables(pos.geometry)
         mg, eg = material_sums(pos)

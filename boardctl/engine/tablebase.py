@@ -258,7 +258,7 @@ def table_for(files: int, ranks: int) -> FalconTable | None:
 def placement(pos: Position) -> tuple[int, int, int, bool] | None:
     """``(king, falcon, bare king, strong side to move)`` in the table's terms
     (White strong), or None when the material is not exactly K+F v K."""
-    if pos.variant.hexagonal:
+    if not pos.geometry.grid:
         return None  # the tables are of rectangles; the hexagon's endings are searched
     men = pos.colors[0] | pos.colors[1]
     falcons = pos.pieces[FALCON]

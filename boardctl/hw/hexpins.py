@@ -24,11 +24,12 @@ from __future__ import annotations
 import math
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules.hexgeo import FALCON_HEX, HexGeometry
+from ..rules.geometry import SQUARE_PINOUT
+from ..rules.hexgeo import FALCON_HEX, HEX_PINOUT, HexGeometry
 from ..userfiles import TOML_LIMIT, parse_toml, read_text
 from .errors import PinoutError
 from .pins import (
@@ -232,22 +233,43 @@ def load_hex_pinout(path: str | Path) -> HexPinout:
     return parse_hex_pinout(read_text(path, TOML_LIMIT), source=str(path))
 
 
+def hex_board(geo: object) -> HexGeometry | None:
+    """The hex e-board's geometry when ``geo`` is one of :data:`HEX_BOARDS`, else None."""
+    return next((board for board in HEX_BOARDS.values() if board == geo), None)
+
+
+def pinout_schema(text: str) -> str:
+    """Which board's pinout ``text`` is, by the ``pinout_schema`` names the
+    rules' geometries give: a file with a top-level ``board`` key is a hex
+    pinout, one without the 8×10 board's."""
+    try:
+        named = "board" in parse_toml(text)
+    except tomllib.TOMLDecodeError:
+        named = False                   # either parser says so, naming the file
+    return HEX_PINOUT if named else SQUARE_PINOUT
+
+
+def read_pinout_schema(path: str | Path) -> str:
+    """:func:`pinout_schema` of a file.  :raises OSError: if it cannot be read."""
+    return pinout_schema(read_text(Path(path), TOML_LIMIT))
+
+
 def load_any_pinout(path: str | Path) -> Pinout | HexPinout:
-    """Read and check a pinout of either board: a file with a top-level
-    ``board`` key is a hex pinout, one without the 8×10 board's.
+    """Read and check a pinout of either board (:func:`pinout_schema`).
 
     :raises PinoutError: see :func:`parse_hex_pinout` and :func:`.pins.parse_pinout`.
     :raises OSError: if the file cannot be read.
     """
     path = Path(path)
     text = read_text(path, TOML_LIMIT)
-    try:
-        named = "board" in parse_toml(text)
-    except tomllib.TOMLDecodeError:
-        named = False                   # either parser says so, naming the file
-    if named:
-        return parse_hex_pinout(text, source=str(path))
-    return parse_pinout(text, source=str(path))
+    return PARSERS[pinout_schema(text)](text, str(path))
+
+
+# The parser of each pinout schema, by the names the rules' geometries give.
+PARSERS: dict[str, Callable[[str, str], Pinout | HexPinout]] = {
+    SQUARE_PINOUT: parse_pinout,
+    HEX_PINOUT: parse_hex_pinout,
+}
 
 
 def default_hex_pinout() -> HexPinout:

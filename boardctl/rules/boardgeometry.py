@@ -17,6 +17,23 @@ from __future__ import annotations
 from typing import Protocol
 
 Bitboard = int   # a set of squares or cells, bit n for square n: the one definition
+Vector = tuple[int, int]
+
+
+class Cells:
+    """What every shape does the same way, written once: both geometries
+    inherit it."""
+
+    __slots__ = ()
+
+    def squares(self, bb: Bitboard) -> list[int]:
+        """The cells of a bitboard, lowest first."""
+        out = []
+        while bb:
+            low = bb & -bb
+            out.append(low.bit_length() - 1)
+            bb ^= low
+        return out
 
 
 class BoardTables(Protocol):
@@ -28,12 +45,21 @@ class BoardTables(Protocol):
     pawn_attacks: list[list[Bitboard]]
     pawn_push: list[list[int]]
     promotion: tuple[Bitboard, Bitboard]
+    pawn_forbidden: tuple[Bitboard, Bitboard]   # where no pawn of each colour may stand
     between: list[list[Bitboard]]
     rook_empty: list[Bitboard]
     bishop_empty: list[Bitboard]
     falcon_paths: list[dict[int, tuple[tuple[int, int], ...]]]
     falcon_path_masks: list[dict[int, tuple[Bitboard, ...]]]
     falcon_empty: list[Bitboard]
+    file_bb: list[Bitboard]
+    # (blocker masks, {occupancy & mask: attacks}) per line through a cell:
+    # two lines a slider on a rectangle, three on a hexagon.
+    rook_lines: list[tuple[list[Bitboard], list[dict[Bitboard, Bitboard]]]]
+    bishop_lines: list[tuple[list[Bitboard], list[dict[Bitboard, Bitboard]]]]
+    # (mask, {occupancy & mask: destinations}) per group of falcon moves.
+    falcon_groups: list[tuple[tuple[Bitboard, dict[Bitboard, Bitboard]], ...]]
+    pawn_shift: int   # how far a pawn's step shifts its bit; 0 where no shift serves
 
     def rook_attacks(self, sq: int, occ: Bitboard) -> Bitboard: ...
 
@@ -43,7 +69,14 @@ class BoardTables(Protocol):
 
 
 class BoardGeometry(Protocol):
-    """A board: its cells, their names and shades, and how pieces move on it."""
+    """A board: its cells, their names and shades, and how pieces move on it.
+
+    Code above the rules never asks which shape it holds: what differs
+    between shapes is asked of the geometry here (its steps, its cells'
+    coordinates, its pinout schema), and where a package keeps one
+    implementation per shape it picks it by the geometry's type in a
+    registry (``functools.singledispatch``), never by ``isinstance``.
+    """
 
     @property
     def size(self) -> int: ...
@@ -64,6 +97,30 @@ class BoardGeometry(Protocol):
 
     @property
     def tables(self) -> BoardTables: ...
+
+    @property
+    def compass(self) -> tuple[tuple[str, Vector], ...]:
+        """The named unit steps with their vectors in :meth:`coordinates`,
+        clockwise from north, orthogonal and diagonal in turn."""
+
+    @property
+    def grid(self) -> bool:
+        """Whether the cells fill ``files`` × ``ranks`` (cell ``rank * files +
+        file``), so that terms about whole files and ranks mean something."""
+
+    @property
+    def description(self) -> str:
+        """The board in words, for messages: "a 8×10 board", "a 121-cell hexagon"."""
+
+    @property
+    def pinout_schema(self) -> str:
+        """The name of the pinout file layout an e-board of this shape uses."""
+
+    def coordinates(self) -> tuple[Vector, ...]:
+        """Each cell's (x, y) in the lattice of :attr:`compass`, from 0."""
+
+    def falcon_steps(self) -> tuple[tuple[Vector, Vector], ...]:
+        """The falcon's moves as ``(a, b)`` pairs of unit steps: to ``2a + b``."""
 
     def name(self, sq: int) -> str: ...
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .boardgeometry import Bitboard
+from .boardgeometry import Bitboard, Cells, Vector
 from .digits import is_ascii_digits, shown
 from .errors import BoardctlError
 
@@ -55,8 +55,11 @@ def falcon_steps() -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
     return tuple(pairs)
 
 
+SQUARE_PINOUT = "square"   # the schema of hardware/pinout.toml
+
+
 @dataclass(frozen=True, slots=True)
-class Geometry:
+class Geometry(Cells):
     """A rectangular board of ``files`` × ``ranks`` squares."""
 
     files: int
@@ -141,18 +144,31 @@ class Geometry:
                 return self.square(file, rank)
         raise SquareError(f"no square {shown(text)} on a {self.files}×{self.ranks} board")
 
-    def squares(self, bb: Bitboard) -> list[Square]:
-        """The squares of a bitboard, lowest first."""
-        out = []
-        while bb:
-            low = bb & -bb
-            out.append(low.bit_length() - 1)
-            bb ^= low
-        return out
-
     @property
     def tables(self) -> Tables:
         return tables_for(self.files, self.ranks)
+
+    @property
+    def compass(self) -> tuple[tuple[str, Vector], ...]:
+        return COMPASS
+
+    @property
+    def grid(self) -> bool:
+        return True
+
+    @property
+    def description(self) -> str:
+        return f"a {self.ranks}×{self.files} board"
+
+    @property
+    def pinout_schema(self) -> str:
+        return SQUARE_PINOUT
+
+    def coordinates(self) -> tuple[Vector, ...]:
+        return tuple((sq % self.files, sq // self.files) for sq in range(self.size))
+
+    def falcon_steps(self) -> tuple[tuple[Vector, Vector], ...]:
+        return falcon_steps()
 
 
 def line_table(rays: list[list[Square]] | tuple[tuple[Square, ...], ...]
@@ -178,6 +194,29 @@ def line_table(rays: list[list[Square]] | tuple[tuple[Square, ...], ...]
     return mask, table
 
 
+def falcon_group_table(dests: list[Square], masks: dict[Square, tuple[Bitboard, ...]]
+                       ) -> tuple[Bitboard, dict[Bitboard, Bitboard]]:
+    """The mask of every cell the paths to ``dests`` cross, and the
+    destinations reached (one path open) for every occupancy of it; shared
+    by the rectangle's and the hexagon's tables."""
+    gmask = 0
+    for to in dests:
+        for m in masks[to]:
+            gmask |= m
+    table: dict[Bitboard, Bitboard] = {}
+    sub = 0
+    while True:
+        att = 0
+        for to in dests:
+            if any(not sub & m for m in masks[to]):
+                att |= 1 << to
+        table[sub] = att
+        sub = (sub - gmask) & gmask
+        if sub == 0:
+            break
+    return gmask, table
+
+
 class Tables:
     """Every precomputed lookup a board size needs (see module docstring)."""
 
@@ -192,7 +231,8 @@ class Tables:
         # Where a pawn of each colour promotes, and where none may stand: on
         # a rectangle neither colour's pawn stands on the first or last rank.
         self.promotion = (self.rank_bb[-1], self.rank_bb[0])
-        self.pawn_forbidden = (self.rank_bb[0] | self.rank_bb[-1],) * 2
+        ends = self.rank_bb[0] | self.rank_bb[-1]
+        self.pawn_forbidden = (ends, ends)
 
         def step_targets(sq: Square, steps: tuple[tuple[int, int], ...]) -> Bitboard:
             f, r = sq % files, sq // files
@@ -215,33 +255,39 @@ class Tables:
             [sq - files if sq >= files else -1 for sq in range(n)],
         ]
 
-        self.rook_lines = [self._line_tables(geo, d) for d in _ROOK_LINES]
-        self.bishop_lines = [self._line_tables(geo, d) for d in _BISHOP_LINES]
-        self.rook_empty = [
-            self.rook_lines[0][0][sq] | self.rook_lines[1][0][sq] for sq in range(n)
-        ]
-        self.bishop_empty = [
-            self.bishop_lines[0][0][sq] | self.bishop_lines[1][0][sq] for sq in range(n)
-        ]
-        # Unpacked per line for the hot paths: (mask, attacks-by-occupancy) lists.
-        self.rank_mask, self.rank_att = self.rook_lines[0][1], self.rook_lines[0][2]
-        self.file_mask, self.file_att = self.rook_lines[1][1], self.rook_lines[1][2]
-        self.diag_mask, self.diag_att = self.bishop_lines[0][1], self.bishop_lines[0][2]
-        self.anti_mask, self.anti_att = self.bishop_lines[1][1], self.bishop_lines[1][2]
+        rook_lines = [self._line_tables(geo, d) for d in _ROOK_LINES]
+        bishop_lines = [self._line_tables(geo, d) for d in _BISHOP_LINES]
+        # (masks, attacks-by-occupancy) per line, as the hexagon's tables
+        # hold them, for the one move generator.
+        self.rook_lines = [(masks, att) for _, masks, att in rook_lines]
+        self.bishop_lines = [(masks, att) for _, masks, att in bishop_lines]
+        self.rook_empty = [rook_lines[0][0][sq] | rook_lines[1][0][sq] for sq in range(n)]
+        self.bishop_empty = [bishop_lines[0][0][sq] | bishop_lines[1][0][sq] for sq in range(n)]
+        # Unpacked per line for the evaluation's hot paths.
+        (self.rank_mask, self.rank_att), (self.file_mask, self.file_att) = self.rook_lines
+        (self.diag_mask, self.diag_att), (self.anti_mask, self.anti_att) = self.bishop_lines
+        # A pawn steps by a constant shift of the bitboard (0 on a hexagon).
+        self.pawn_shift = files
 
-        self.between: list[list[Bitboard]] = [[0] * n for _ in range(n)]
+        self.between = self._between(geo)
+        self._build_falcon(geo)
+
+    @staticmethod
+    def _between(geo: Geometry) -> list[list[Bitboard]]:
+        """between[a][b]: the squares strictly between a and b on a line, else 0."""
+        n = geo.size
+        between: list[list[Bitboard]] = [[0] * n for _ in range(n)]
         for sq in range(n):
-            f, r = sq % files, sq // files
+            f, r = geo.file_of(sq), geo.rank_of(sq)
             for df, dr in _COMPASS:
                 acc = 0
                 k = 1
                 while geo.on_board(f + k * df, r + k * dr):
                     to = geo.square(f + k * df, r + k * dr)
-                    self.between[sq][to] = acc
+                    between[sq][to] = acc
                     acc |= 1 << to
                     k += 1
-
-        self._build_falcon(geo)
+        return between
 
     @staticmethod
     def _line_tables(
@@ -295,30 +341,12 @@ class Tables:
                 quadrant = (1 if df > 0 else -1, 1 if dr > 0 else -1)
                 by_quadrant.setdefault(quadrant, []).append(to)
             masks = {to: tuple((1 << s1) | (1 << s2) for s1, s2 in p) for to, p in paths.items()}
-            quads = []
-            for dests in by_quadrant.values():
-                qmask = 0
-                for to in dests:
-                    for m in masks[to]:
-                        qmask |= m
-                table: dict[Bitboard, Bitboard] = {}
-                sub = 0
-                while True:
-                    att = 0
-                    for to in dests:
-                        for m in masks[to]:
-                            if not sub & m:
-                                att |= 1 << to
-                                break
-                    table[sub] = att
-                    sub = (sub - qmask) & qmask
-                    if sub == 0:
-                        break
-                quads.append((qmask, table))
+            quads = [falcon_group_table(dests, masks) for dests in by_quadrant.values()]
             self.falcon_paths.append(paths)
             self.falcon_path_masks.append(masks)
             self.falcon_empty.append(sum(1 << to for to in paths))
             self.falcon_quadrants.append(tuple(quads))
+        self.falcon_groups = self.falcon_quadrants   # the name both boards' tables share
 
     # Attack queries.  Hot paths inline these; they stay here for everyone else.
     def rook_attacks(self, sq: Square, occ: Bitboard) -> Bitboard:

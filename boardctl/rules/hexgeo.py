@@ -24,26 +24,26 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from .boardgeometry import Cells, Vector
 from .digits import is_ascii_digits, shown
 from .geometry import SquareError
+
+# The steps live below this module and its tables; named again here, where
+# the rest of boardctl has always imported them from.
+from .hexsteps import COMPASS as COMPASS
+from .hexsteps import DIAGONAL as DIAGONAL
+from .hexsteps import DIRECTIONS as DIRECTIONS
+from .hexsteps import ORTHOGONAL as ORTHOGONAL
+from .hexsteps import Axial as Axial
+from .hexsteps import Cell as Cell
+from .hexsteps import distance as distance
+from .hexsteps import falcon_steps as falcon_steps
+from .hexsteps import knight_leaps as knight_leaps
 
 if TYPE_CHECKING:
     from .hextables import HexTables
 
-Cell = int
-Axial = tuple[int, int]
-
-# The 12 directions clockwise from north, 30° apart; even indexes are the
-# orthogonal steps (to a neighbour across an edge), odd ones the diagonal
-# steps (through a vertex to the nearest cell of the same colour).
-COMPASS: tuple[tuple[str, Axial], ...] = (
-    ("N", (0, 1)), ("NNE", (1, 1)), ("NE", (1, 0)), ("E", (2, -1)),
-    ("SE", (1, -1)), ("SSE", (1, -2)), ("S", (0, -1)), ("SSW", (-1, -1)),
-    ("SW", (-1, 0)), ("W", (-2, 1)), ("NW", (-1, 1)), ("NNW", (-1, 2)),
-)
-DIRECTIONS: dict[str, Axial] = dict(COMPASS)
-ORTHOGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[0::2])
-DIAGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[1::2])
+HEX_PINOUT = "hex"   # the schema of hardware/hex/pinout.toml (a top-level ``board`` key)
 
 
 class CellError(SquareError):
@@ -51,38 +51,8 @@ class CellError(SquareError):
     so code written for any board catches it)."""
 
 
-def falcon_steps() -> tuple[tuple[Axial, Axial], ...]:
-    """The falcon's 24 moves as ``(a, b)`` pairs of unit steps.
-
-    A falcon move repeats a step ``a`` and adds one step ``b`` 30° from it
-    (2O+D or 2D+O, RULES-HEX.md 4.1): the destination is ``2a + b`` and the
-    three paths are the orders ``a a b``, ``a b a`` and ``b a a``.
-    """
-    steps = [step for _, step in COMPASS]
-    return tuple(
-        (a, b)
-        for i, a in enumerate(steps)
-        for b in (steps[(i + 1) % 12], steps[(i - 1) % 12])
-    )
-
-
-def knight_leaps() -> tuple[Axial, ...]:
-    """The knight's 12 leaps: an orthogonal step then a diagonal one 30° away."""
-    steps = [step for _, step in COMPASS]
-    return tuple(
-        (steps[i][0] + steps[(i + k) % 12][0], steps[i][1] + steps[(i + k) % 12][1])
-        for i in range(0, 12, 2)
-        for k in (1, -1)
-    )
-
-
-def distance(a: Axial, b: Axial) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
-
-
 @dataclass(frozen=True, slots=True)
-class HexGeometry:
+class HexGeometry(Cells):
     """A hexagon of ``radius`` cells from the centre; ``trimmed`` removes its
     six corners; ``glinski_names`` picks Glinski's names over Game Courier's."""
 
@@ -147,14 +117,28 @@ class HexGeometry:
 
         return hex_tables_for(self)
 
-    def squares(self, bb: int) -> list[Cell]:
-        """The cells of a bitboard, lowest first."""
-        out = []
-        while bb:
-            low = bb & -bb
-            out.append(low.bit_length() - 1)
-            bb ^= low
-        return out
+    @property
+    def compass(self) -> tuple[tuple[str, Vector], ...]:
+        return COMPASS
+
+    @property
+    def grid(self) -> bool:
+        return False
+
+    @property
+    def description(self) -> str:
+        return f"a {self.size}-cell hexagon"
+
+    @property
+    def pinout_schema(self) -> str:
+        return HEX_PINOUT
+
+    def coordinates(self) -> tuple[Vector, ...]:
+        """Axial ``(q, r)`` shifted to start at 0."""
+        return tuple((q + self.radius, r + self.radius) for q, r in self.cells)
+
+    def falcon_steps(self) -> tuple[tuple[Vector, Vector], ...]:
+        return falcon_steps()
 
     def file_of(self, cell: Cell) -> int:
         return self.cells[cell][0] + self.radius

@@ -13,16 +13,26 @@ step, keyed by the six cells the two destinations' paths cross.
 from __future__ import annotations
 
 from functools import cache
+from typing import Protocol
 
-from .boardgeometry import Bitboard
-from .geometry import line_table
-from .hexgeo import COMPASS, DIAGONAL, ORTHOGONAL, Cell, HexGeometry, knight_leaps
+from .boardgeometry import Bitboard, BoardGeometry
+from .geometry import falcon_group_table, line_table
+from .hexsteps import COMPASS, DIAGONAL, ORTHOGONAL, Axial, Cell, knight_leaps
 
 # Forward, and the two capturing steps, for White then Black (RULES-HEX.md 5).
 PAWN_FORWARD = ("N", "S")
 PAWN_CAPTURES = (("NW", "NE"), ("SW", "SE"))
 
 _Line = tuple[list[Bitboard], list[dict[Bitboard, Bitboard]]]
+
+
+class HexBoard(BoardGeometry, Protocol):
+    """What the tables read of a hexagon (:class:`~boardctl.rules.hexgeo.HexGeometry`),
+    named here so that the geometry may build its tables without a cycle."""
+
+    def axial(self, cell: Cell) -> Axial: ...
+
+    def last_cells(self, forward: str) -> tuple[Cell, ...]: ...
 
 
 def _bits(cells: list[Cell] | tuple[Cell, ...]) -> Bitboard:
@@ -35,7 +45,7 @@ def _bits(cells: list[Cell] | tuple[Cell, ...]) -> Bitboard:
 class HexTables:
     """Every lookup the hexagon's move generator needs (see module docstring)."""
 
-    def __init__(self, geo: HexGeometry) -> None:
+    def __init__(self, geo: HexBoard) -> None:
         n = geo.size
         self.size = n
         self.all: Bitboard = (1 << n) - 1
@@ -64,6 +74,7 @@ class HexTables:
         # A pawn never stands where it would have promoted; the other side's
         # last cells are another matter (White's pawn starts on l1).
         self.pawn_forbidden = self.promotion
+        self.pawn_shift = 0          # no constant shift: pawns step by pawn_push
 
         self.rook_lines = [
             self._line(geo, ORTHOGONAL[i], ORTHOGONAL[i + 3]) for i in range(3)
@@ -95,7 +106,7 @@ class HexTables:
         self.falcon_groups = [self._falcon_groups(geo, c) for c in range(n)]
 
     @staticmethod
-    def _line(geo: HexGeometry, forward: str, backward: str) -> _Line:
+    def _line(geo: HexBoard, forward: str, backward: str) -> _Line:
         """Blocker masks and occupancy tables for the line through each cell."""
         masks: list[Bitboard] = []
         tables: list[dict[Bitboard, Bitboard]] = []
@@ -106,7 +117,7 @@ class HexTables:
         return masks, tables
 
     def _falcon_groups(
-        self, geo: HexGeometry, cell: Cell
+        self, geo: HexBoard, cell: Cell
     ) -> tuple[tuple[Bitboard, dict[Bitboard, Bitboard]], ...]:
         """(mask, {occupancy & mask: destinations}) per group of destinations
         that share a repeated step; each mask holds at most six cells."""
@@ -116,25 +127,7 @@ class HexTables:
         for to in masks:
             tq, tr = geo.axial(to)
             groups.setdefault(_repeated_step(tq - q, tr - r), []).append(to)
-        out = []
-        for dests in groups.values():
-            gmask = 0
-            for to in dests:
-                for m in masks[to]:
-                    gmask |= m
-            table: dict[Bitboard, Bitboard] = {}
-            sub = 0
-            while True:
-                att = 0
-                for to in dests:
-                    if any(not sub & m for m in masks[to]):
-                        att |= 1 << to
-                table[sub] = att
-                sub = (sub - gmask) & gmask
-                if sub == 0:
-                    break
-            out.append((gmask, table))
-        return tuple(out)
+        return tuple(falcon_group_table(dests, masks) for dests in groups.values())
 
     # Attack queries for everyone but the move generator, which inlines them.
     def rook_attacks(self, sq: Cell, occ: Bitboard) -> Bitboard:
@@ -167,6 +160,6 @@ def _repeated_step(dq: int, dr: int) -> tuple[int, int]:
 
 
 @cache
-def hex_tables_for(geo: HexGeometry) -> HexTables:
+def hex_tables_for(geo: HexBoard) -> HexTables:
     """The lookup tables for a hexagonal board, built on first use."""
     return HexTables(geo)

@@ -11,20 +11,23 @@ rare enough that the simpler way costs nothing measurable.
 
 ``count_legal`` walks the same code but adds up target sets with
 ``int.bit_count`` instead of building a list: the fast leaf of a perft.
+
+One generator serves every board: the geometry's tables give each slider
+its lines through a cell (two on a rectangle, three on a hexagon), the
+falcon its groups of destinations, and the pawns their steps, by a shift of
+the whole bitboard where one serves (a rectangle) or cell by cell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
-from .boardgeometry import Bitboard
+from .boardgeometry import Bitboard, BoardTables
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
 from .pieces import BISHOP, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from .state import PositionState
 
-if TYPE_CHECKING:
-    from .position import Position
-
+Position = PositionState[BoardTables]   # what the generator reads of a position
 
 
 def attackers(pos: Position, sq: int, by: int, occ: Bitboard) -> Bitboard:
@@ -39,17 +42,15 @@ def attackers(pos: Position, sq: int, by: int, occ: Bitboard) -> Bitboard:
     ) & them
     rq = (p[ROOK] | p[QUEEN]) & them
     if t.rook_empty[sq] & rq:
-        att |= (
-            t.rank_att[sq][occ & t.rank_mask[sq]] | t.file_att[sq][occ & t.file_mask[sq]]
-        ) & rq
+        for masks, tables in t.rook_lines:
+            att |= tables[sq][occ & masks[sq]] & rq
     bq = (p[BISHOP] | p[QUEEN]) & them
     if t.bishop_empty[sq] & bq:
-        att |= (
-            t.diag_att[sq][occ & t.diag_mask[sq]] | t.anti_att[sq][occ & t.anti_mask[sq]]
-        ) & bq
+        for masks, tables in t.bishop_lines:
+            att |= tables[sq][occ & masks[sq]] & bq
     falcons = p[FALCON] & them
     if t.falcon_empty[sq] & falcons:
-        for mask, table in t.falcon_quadrants[sq]:
+        for mask, table in t.falcon_groups[sq]:
             att |= table[occ & mask] & falcons
     return att
 
@@ -92,15 +93,13 @@ def pseudo_legal_codes(pos: Position) -> list[int]:
             low = pawns & -pawns
             pawns ^= low
             out.append((low.bit_length() - 1) | pos.ep_square << 7 | EN_PASSANT << 17)
-    out.extend(code for code in legal_codes(pos) if code >> 17 == CASTLE)
+    if pos.castling & own:
+        out.extend(code for code in legal_codes(pos) if code >> 17 == CASTLE)
     return out
 
 
 def shields(pos: Position, king: int, own: Bitboard, occ: Bitboard) -> dict[int, Bitboard]:
-    """Own pieces that shield the king, mapped to the squares they may move to.
-
-    Reads only the tables every board shape has, so the hexagon's generator
-    uses it too."""
+    """Own pieces that shield the king, mapped to the squares they may move to."""
     t = pos.tables
     p = pos.pieces
     opp = pos.colors[pos.turn ^ 1]
@@ -149,9 +148,17 @@ def _generate(pos: Position, out: list[int] | None, captures: bool = False) -> i
     for sq in shielding:
         pinned |= 1 << sq
     target = opp if captures else t.all & ~own
+    # A shielding pawn has always been held to ``target`` on a rectangle and
+    # not on a hexagon, so only the hexagon's legal_captures lists a shielding
+    # pawn's promoting step: kept as it was, this being one generator now.
+    pawn_target = target if t.pawn_shift else t.all
     n = _piece_moves(pos, out, target, own & ~pinned, occ)
     for sq, allowed in shielding.items():
-        n += _one_piece(pos, out, sq, allowed & target, occ, captures)
+        bit = 1 << sq
+        if p[PAWN] & bit:
+            n += _pawn_moves(pos, out, bit, allowed & pawn_target, occ, captures)
+        else:
+            n += _piece_moves(pos, out, allowed & target, bit, occ)
     n += _pawn_moves(pos, out, own & ~pinned, t.all, occ, captures)
     n += _king_moves(pos, out, king, own | (~opp if captures else 0), occ)
     if pos.castling & own and not captures:
@@ -175,26 +182,27 @@ def _piece_moves(
         bb ^= low
         sq = low.bit_length() - 1
         jobs.append((sq, knight[sq] & target))
-    for sliders, (att1, mask1, att2, mask2) in (
-        (p[BISHOP] | p[QUEEN], (t.diag_att, t.diag_mask, t.anti_att, t.anti_mask)),
-        (p[ROOK] | p[QUEEN], (t.rank_att, t.rank_mask, t.file_att, t.file_mask)),
+    for sliders, lines in (
+        (p[BISHOP] | p[QUEEN], t.bishop_lines),
+        (p[ROOK] | p[QUEEN], t.rook_lines),
     ):
         bb = sliders & movers
         while bb:
             low = bb & -bb
             bb ^= low
             sq = low.bit_length() - 1
-            jobs.append((
-                sq, (att1[sq][occ & mask1[sq]] | att2[sq][occ & mask2[sq]]) & target,
-            ))
+            att = 0
+            for masks, tables in lines:
+                att |= tables[sq][occ & masks[sq]]
+            jobs.append((sq, att & target))
     bb = p[FALCON] & movers
-    quadrants = t.falcon_quadrants
+    groups = t.falcon_groups
     while bb:
         low = bb & -bb
         bb ^= low
         sq = low.bit_length() - 1
         att = 0
-        for mask, table in quadrants[sq]:
+        for mask, table in groups[sq]:
             att |= table[occ & mask]
         jobs.append((sq, att & target))
     n = 0
@@ -211,28 +219,25 @@ def _piece_moves(
     return 0
 
 
-def _one_piece(
-    pos: Position, out: list[int] | None, sq: int, target: Bitboard, occ: Bitboard,
-    captures: bool = False,
-) -> int:
-    """Moves of a single (shielding) piece onto ``target``."""
-    bit = 1 << sq
-    if pos.pieces[PAWN] & bit:
-        return _pawn_moves(pos, out, bit, target, occ, captures)
-    if pos.pieces[KING] & bit:
-        return 0
-    return _piece_moves(pos, out, target, bit, occ)
-
-
 def _pawn_moves(
     pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard,
     captures: bool = False,
 ) -> int:
-    """Pushes, double pushes, captures and promotions of the pawns in ``movers``;
-    with ``captures``, pushes only when they promote."""
+    """Pushes, double pushes, captures and promotions of the pawns in ``movers``
+    onto ``target``; with ``captures``, pushes only when they promote."""
+    if pos.tables.pawn_shift:
+        return _pawn_shifts(pos, out, movers, target, occ, captures)
+    return _pawn_steps(pos, out, movers, target, occ, captures)
+
+
+def _pawn_shifts(
+    pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard,
+    captures: bool = False,
+) -> int:
+    """:func:`_pawn_moves` by shifting the whole bitboard: a rectangle's."""
     t = pos.tables
     us = pos.turn
-    w = t.files
+    w = t.pawn_shift
     pawns = pos.pieces[PAWN] & movers
     if not pawns:
         return 0
@@ -246,14 +251,14 @@ def _pawn_moves(
         left = ((pawns & not_left) << (w - 1)) & opp
         right = ((pawns & not_right) << (w + 1)) & opp
         steps = (w, 2 * w, w - 1, w + 1)
-        last = t.rank_bb[-1]
+        last = t.promotion[us]
     else:
         single = (pawns >> w) & empty
         double = ((((pawns & pos.double_step_from[us]) >> w) & ~occ) >> w) & empty
         left = ((pawns & not_left) >> (w + 1)) & opp
         right = ((pawns & not_right) >> (w - 1)) & opp
         steps = (-w, -2 * w, -w - 1, -w + 1)
-        last = t.rank_bb[0]
+        last = t.promotion[us]
     if captures:
         single &= last
         double = 0
@@ -283,6 +288,51 @@ def _pawn_moves(
             else:
                 append(code)
     return 0
+
+
+def _pawn_steps(
+    pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard,
+    captures: bool = False,
+) -> int:
+    """:func:`_pawn_moves` cell by cell, by the tables' steps: a hexagon's."""
+    t = pos.tables
+    us = pos.turn
+    pawns = pos.pieces[PAWN] & movers
+    push = t.pawn_push[us]
+    hits = t.pawn_attacks[us]
+    last = t.promotion[us]
+    starts = pos.double_step_from[us]
+    opp = pos.colors[us ^ 1] & target
+    promos = pos.variant.promotions
+    n = 0
+    while pawns:
+        low = pawns & -pawns
+        pawns ^= low
+        frm = low.bit_length() - 1
+        targets = hits[frm] & opp
+        to = push[frm]
+        if to >= 0 and not occ >> to & 1:
+            if target >> to & 1 and (not captures or last >> to & 1):
+                targets |= 1 << to
+            if starts & low and not captures:
+                two = push[to]
+                if two >= 0 and not occ >> two & 1 and target >> two & 1:
+                    if out is None:
+                        n += 1
+                    else:
+                        out.append(frm | two << 7 | DOUBLE_PUSH << 17)
+        if out is None:
+            n += (targets & ~last).bit_count() + (targets & last).bit_count() * len(promos)
+            continue
+        while targets:
+            bit = targets & -targets
+            targets ^= bit
+            code = frm | (bit.bit_length() - 1) << 7
+            if bit & last:
+                out.extend(code | promo << 14 for promo in promos)
+            else:
+                out.append(code)
+    return n
 
 
 def _king_moves(
@@ -353,7 +403,8 @@ def _castling_rooks(pos: Position, king: int,
         rights ^= low
         rook = low.bit_length() - 1
         if not t.between[king][rook] & occ:
-            yield rook, 1 if rook > king else -1, pos.variant.castle_distances(rook % t.files)
+            yield (rook, 1 if rook > king else -1,
+                   pos.variant.castle_distances(pos.geometry.file_of(rook)))
 
 
 def _safe_after_castling(

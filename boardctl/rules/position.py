@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from functools import cache
 
 from . import movegen
-from .boardgeometry import Bitboard, BoardGeometry
+from .boardgeometry import Bitboard, BoardGeometry, BoardTables
 from .digits import NumberError, is_ascii_digits, parse_whole, shown
 from .errors import FenError, IllegalMoveError
-from .geometry import Square, SquareError, Tables, tables_for
+from .geometry import Square, SquareError
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, encode
 from .pieces import (
     BLACK,
@@ -42,9 +42,9 @@ MAX_FEN_COUNTER = 1_000_000
 class Position:
     """A position of one variant.  ``Position()`` is the start position.
 
-    On a hexagonal preset the object is a
-    :class:`~boardctl.rules.hexposition.HexPosition`: the same state, FEN and
-    make/unmake, with the hexagon's move generator.
+    Every board is read through its geometry and the tables it supplies
+    (:class:`~boardctl.rules.boardgeometry.BoardTables`), so one class and
+    one move generator serve the rectangles and the hexagons.
 
     :raises FenError: when ``fen`` is malformed; ``.field`` names the part.
     """
@@ -72,20 +72,14 @@ class Position:
         "zobrist",
     )
 
-    tables: Tables
+    tables: BoardTables
     geometry: BoardGeometry
 
-    def __new__(cls, fen: str | None = None, variant: Variant = DEFAULT_VARIANT) -> Position:
-        if cls is Position and variant.hexagonal:
-            from .hexposition import HexPosition
-
-            cls = HexPosition
-        return super().__new__(cls)
 
     def __init__(self, fen: str | None = None, variant: Variant = DEFAULT_VARIANT) -> None:
         self.variant = variant
         self.geometry = variant.geometry
-        self._set_tables()
+        self.tables = self.geometry.tables
         self.zobrist = keys_for(self.geometry.size, self.geometry.files)
         self._ep_keys = _ep_cell_keys(variant)
         self.double_step_from = pawn_start_squares(variant)
@@ -100,9 +94,6 @@ class Position:
             self._rights_lost[self.geometry.square(variant.king_file, rank)] = rooks
         self._stack: list[_Undo] = []
         self.set_fen(variant.start_fen if fen is None else fen)
-
-    def _set_tables(self) -> None:
-        self.tables = tables_for(self.geometry.files, self.geometry.ranks)
 
     # ------------------------------------------------------------------ FEN
     def set_fen(self, fen: str) -> None:

@@ -15,13 +15,14 @@ board takes what height is left, and the panel keeps at least
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import singledispatch
 
 import pygame
 
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
-from .boardview import BoardView, HexView, square_views
+from .boardview import BoardView, HexView, Measure, square_views
 from .size import MIN_SIZE
 from .text import Fonts
 
@@ -77,30 +78,8 @@ def compute_layout(size: tuple[int, int], geometry: BoardGeometry,
     gap = max(4, width // 120)
     room_h = banner.top - gap - edge
     panel_min = round(width * PANEL_MIN_SHARE)
-    views: tuple[BoardView, BoardView]
-    if isinstance(geometry, HexGeometry):
-        room = (width - panel_min - gap - 2 * edge, room_h)
-        cell = HexView.largest(geometry, room, measure=measure)
-        views = HexView.pair(geometry, cell, measure=measure)
-        taken = views[0].bounds.union(views[1].bounds)
-        views = HexView.pair(geometry, cell, measure=measure,
-                             topleft=(edge, edge + (room_h - taken.height) // 2))
-        right = max(view.bounds.right for view in views)
-        # The hexagon's cells are small: its choices take the share of the
-        # board's height they take on the 8-rank board (1.5 of 8 squares).
-        choice = round(views[0].board.height * 1.5 / 8)
-    else:
-        assert isinstance(geometry, Geometry), geometry   # the rectangles
-        files, ranks = geometry.files, geometry.ranks
-        square = min((room_h - labels) // ranks,
-                     (width - labels - panel_min - gap - 2 * edge) // files)
-        square = max(4, square)
-        board_h = square * ranks
-        top = edge + (room_h - board_h - labels) // 2
-        views = square_views(geometry, pygame.Rect(edge + labels, top, square * files, board_h),
-                             labels)
-        right = views[0].board.right
-        choice = round(square * 1.5)
+    room = pygame.Rect(edge, edge, width - panel_min - gap - 2 * edge, room_h)
+    views, right, choice = _board(geometry, room, labels, measure)
     panel = pygame.Rect(right + gap, edge, 0, room_h)
     panel.width = width - edge - panel.left
     return Layout(
@@ -108,3 +87,40 @@ def compute_layout(size: tuple[int, int], geometry: BoardGeometry,
         labels=labels, label_text=label_text, panel=panel, banner=banner, pad=pad,
         body=body, big=round(body * 1.4), small=max(13, round(body * 0.78)), views=views,
     )
+
+
+_Board = tuple[tuple[BoardView, BoardView], int, int]
+
+
+# One drawing per shape, chosen by the geometry's type.
+@singledispatch
+def _board(geometry: BoardGeometry, room: pygame.Rect, labels: int,
+           measure: Measure) -> _Board:
+    """The two views of the board, as large as fits in ``room`` and centred
+    up and down in it; where the board ends on the right; the side of a
+    promotion choice's box."""
+    raise TypeError(f"no board view for {geometry!r}")
+
+
+@_board.register
+def _(geometry: HexGeometry, room: pygame.Rect, labels: int, measure: Measure) -> _Board:
+    cell = HexView.largest(geometry, room.size, measure=measure)
+    views = HexView.pair(geometry, cell, measure=measure)
+    taken = views[0].bounds.union(views[1].bounds)
+    views = HexView.pair(geometry, cell, measure=measure,
+                         topleft=(room.left, room.top + (room.height - taken.height) // 2))
+    # The hexagon's cells are small: its choices take the share of the
+    # board's height they take on the 8-rank board (1.5 of 8 squares).
+    right = max(view.bounds.right for view in views)
+    return views, right, round(views[0].board.height * 1.5 / 8)
+
+
+@_board.register
+def _(geometry: Geometry, room: pygame.Rect, labels: int, measure: Measure) -> _Board:
+    files, ranks = geometry.files, geometry.ranks
+    square = max(4, min((room.height - labels) // ranks, (room.width - labels) // files))
+    board_h = square * ranks
+    top = room.top + (room.height - board_h - labels) // 2
+    views = square_views(geometry, pygame.Rect(room.left + labels, top, square * files, board_h),
+                         labels)
+    return views, views[0].board.right, round(square * 1.5)

@@ -23,6 +23,7 @@ cells are lit, clicked and dragged the same way.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import singledispatch
 from typing import Protocol
 
 import pygame
@@ -34,7 +35,7 @@ from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
 from ..rules.pieces import piece_colour, piece_kind
-from .boardview import BoardView, HexView, piece_box, square_views
+from .boardview import BoardView, HexView, Measure, piece_box, square_views
 from .display import Renderer
 from .keys import KEYS
 from .pieces import sprite
@@ -133,12 +134,7 @@ class SimWindow:
     def _views(self, cell: int) -> tuple[BoardView, BoardView]:
         """The wooden board with ``cell`` px cells, White and Black at the
         bottom; its frame (the views' bounds) starts at the window's corner."""
-        geo = self.geometry
-        if isinstance(geo, HexGeometry):
-            return HexView.pair(geo, cell, measure=self.label_font.size, margin=MARGIN // 2)
-        assert isinstance(geo, Geometry), geo   # the rectangles
-        return square_views(geo, pygame.Rect(MARGIN, MARGIN, geo.files * cell, geo.ranks * cell),
-                            MARGIN)
+        return _views(self.geometry, cell, self.label_font.size)
 
     @property
     def view(self) -> BoardView:
@@ -412,3 +408,20 @@ class SimWindow:
             for line in text:
                 surface.blit(font.render(line, True, grey), (2 * MARGIN + 26, y))
                 y += font.get_height()
+
+
+# One drawing per shape, chosen by the geometry's type.
+@singledispatch
+def _views(geo: BoardGeometry, cell: int, measure: Measure) -> tuple[BoardView, BoardView]:
+    raise TypeError(f"no board view for {geo!r}")
+
+
+@_views.register
+def _(geo: HexGeometry, cell: int, measure: Measure) -> tuple[BoardView, BoardView]:
+    return HexView.pair(geo, cell, measure=measure, margin=MARGIN // 2)
+
+
+@_views.register
+def _(geo: Geometry, cell: int, measure: Measure) -> tuple[BoardView, BoardView]:
+    return square_views(geo, pygame.Rect(MARGIN, MARGIN, geo.files * cell, geo.ranks * cell),
+                        MARGIN)

@@ -20,11 +20,12 @@ use :mod:`boardctl.rules.hexlattice`, the lattice the screen draws them on.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, singledispatch
 from typing import Any
 
 from ..rules import get_variant
 from ..rules.boardgeometry import BoardGeometry
+from ..rules.geometry import Geometry
 from ..rules.hexgeo import HexGeometry
 from ..rules.hexlattice import CORNERS, HEX_SHADES, lattice, rank_ends
 
@@ -50,10 +51,13 @@ def board_layout(variant: str, flip: bool = False) -> dict[str, Any]:
 
     :raises BoardctlError: for an unknown variant.
     """
-    geometry = get_variant(variant).geometry
-    if isinstance(geometry, HexGeometry):
-        return _hex(geometry, flip)
-    return _square(geometry, flip)
+    return _layout(get_variant(variant).geometry, flip)
+
+
+# One drawing per shape, chosen by the geometry's type.
+@singledispatch
+def _layout(geo: BoardGeometry, flip: bool) -> dict[str, Any]:
+    raise TypeError(f"no page layout for {geo!r}")
 
 
 def _rank_name(geo: BoardGeometry, cell: int) -> tuple[str, str]:
@@ -62,7 +66,8 @@ def _rank_name(geo: BoardGeometry, cell: int) -> tuple[str, str]:
     return letters, name[len(letters):]
 
 
-def _square(geo: BoardGeometry, flip: bool) -> dict[str, Any]:
+@_layout.register
+def _square(geo: Geometry, flip: bool) -> dict[str, Any]:
     files, ranks, margin = geo.files, geo.ranks, SQUARE_MARGIN
     width, height = files * CELL + margin, ranks * CELL + margin
 
@@ -88,6 +93,7 @@ def _square(geo: BoardGeometry, flip: bool) -> dict[str, Any]:
             "cells": cells, "rows": [list(row) for row in geo.fen_rows()], "labels": labels}
 
 
+@_layout.register
 def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
     radius = CELL / math.sqrt(3)
     unit = (radius / 2, CELL / 2)          # one lattice step across, down
