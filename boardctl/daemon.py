@@ -87,6 +87,14 @@ class Notifier(Protocol):
     def watchdog_interval(self) -> float | None: ...
 
 
+def reconciler_config(config: Config) -> ReconcilerConfig:
+    """The reconciler's timings and permissions, from the configuration."""
+    return ReconcilerConfig(
+        settle=config.board.settle_ms / 1000, grace=config.board.grace_ms / 1000,
+        allow_takeback=config.game.takeback, teaching=config.game.mode == "teaching",
+    )
+
+
 class Daemon:
     """See the module docstring.  ``store`` must already be open; the daemon
     resumes its unfinished game if ``resume`` gives one."""
@@ -124,19 +132,11 @@ class Daemon:
         self.engine_side: int | None = None
         if self.opponent is not None:
             self.engine_side = BLACK if config.game.human == "white" else WHITE
-        rec_config = ReconcilerConfig(
-            settle=config.board.settle_ms / 1000, grace=config.board.grace_ms / 1000,
-            allow_takeback=config.game.takeback, teaching=config.game.mode == "teaching",
-        )
         # When the game began (UTC seconds since 1970), for the live PGN's date;
         # a resumed game's comes from the store (None: not known).
         self.started_at = started_at
-        if resume is not None:
-            self.game_id, game = resume
-        else:
-            game = Game(self.variant)
-            self.game_id = self._store_new_game(game)
-        self.reconciler = Reconciler(game, rec_config, self.engine_side)
+        self.game_id, game = resume if resume is not None else self._new_game()
+        self.reconciler = Reconciler(game, reconciler_config(config), self.engine_side)
         # What happened lately, for tests and logs: the last EVENTS_KEPT, so
         # that a board that plays for days does not grow; event_count counts all.
         self.events: deque[Event] = deque(maxlen=EVENTS_KEPT)
@@ -278,6 +278,10 @@ class Daemon:
         self.game.declare(outcome)
         self._finish(outcome)
         self.engine.cancel()
+
+    def _new_game(self) -> tuple[int, Game]:
+        game = Game(self.variant)
+        return self._store_new_game(game), game
 
     def _store_new_game(self, game: Game) -> int:
         white, black = self._player_names()

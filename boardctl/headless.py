@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from .backlog import Store
 from .board.explain import occupancy
-from .board.replay import RUN_ON, parse_log
+from .board.replay import RUN_ON, LogEvent, parse_log
 from .config import Config
 from .daemon import Daemon
 from .engine.interface import Opponent
@@ -58,54 +58,64 @@ def run_script(
     geo = start.geometry
     board = SimBoard(geo.squares(occupancy(start)), scan_hz=SCAN_HZ, files=geo.files,
                      ranks=geo.ranks)
-    leds = _board_leds(geo)
-    daemon = Daemon(config, board, store, opponent=opponent, leds=leds, resume=resume,
-                    wall_clock=wall_clock)
-    step = 1.0 / SCAN_HZ
-    now = 0.0
-    shown: object = None
-    seen = 0
+    daemon = Daemon(config, board, store, opponent=opponent, leds=_board_leds(geo),
+                    resume=resume, wall_clock=wall_clock)
+    play = _Playback(daemon, board, emit)
+    for event in events:
+        play.advance(event.time)
+        play.apply(event)
+    play.advance((events[-1].time if events else 0.0) + RUN_ON)
+    pos = daemon.game.position
+    moves = " ".join(pos.uci(m) for m in daemon.game.moves)
+    emit(f"game {moves}" if moves else "game")
+    emit(f"fen {pos.fen()}")
+    return daemon
 
-    quiet_since = 0.0   # the time of the last event of the script
 
-    def advance(until: float) -> None:
-        nonlocal now, shown, seen
-        while now <= until:
-            daemon.step(now)
+class _Playback:
+    """The daemon stepped through a script's virtual time, its events emitted."""
+
+    def __init__(self, daemon: Daemon, board: SimBoard, emit: Callable[[str], None]) -> None:
+        self.daemon = daemon
+        self.board = board
+        self.emit = emit
+        self.now = 0.0
+        self.shown: object = None        # the engine move last shown on the board
+        self.seen = 0                     # the daemon's events emitted so far
+        self.quiet_since = 0.0            # the time of the last event of the script
+
+    def advance(self, until: float) -> None:
+        daemon, step = self.daemon, 1.0 / SCAN_HZ
+        while self.now <= until:
+            daemon.step(self.now)
             if daemon.request is not None:
                 _wait_for_engine(daemon)
-            fresh = daemon.event_count - seen
+            fresh = daemon.event_count - self.seen
             for event in list(daemon.events)[-fresh:] if fresh else ():
-                emit(event.line())
-            seen = daemon.event_count
+                self.emit(event.line())
+            self.seen = daemon.event_count
             move = daemon.reconciler.engine_move
-            if move is not None and move != shown:
-                emit(f"engine {daemon.game.position.uci(move)}")
-            shown = move
-            now = round(now + step, 6)
-            if now - quiet_since > RUN_ON and daemon.request is None:
+            if move is not None and move != self.shown:
+                self.emit(f"engine {daemon.game.position.uci(move)}")
+            self.shown = move
+            self.now = round(self.now + step, 6)
+            if self.now - self.quiet_since > RUN_ON and daemon.request is None:
                 # All that settles has settled: only the clocks run, and they
                 # count the time passed whatever the step.
-                now = max(now, round(until - until % step, 6))
+                self.now = max(self.now, round(until - until % step, 6))
 
-    for event in events:
-        advance(event.time)
-        quiet_since = event.time
+    def apply(self, event: LogEvent) -> None:
+        self.quiet_since = event.time
         # As in ``boardctl replay``, a hand the sensors cannot see (a lift
         # from an empty square, a piece put on a full one) changes nothing.
+        board = self.board
         full = board.occupancy >> event.square & 1 if event.square >= 0 else 0
         if event.verb == "lift" and full:
             board.lift(event.square)
         elif event.verb == "place" and not full:
             board.place(event.square)
         elif event.piece is not None:
-            daemon.choose(event.piece, now)
-    advance((events[-1].time if events else 0.0) + RUN_ON)
-    pos = daemon.game.position
-    moves = " ".join(pos.uci(m) for m in daemon.game.moves)
-    emit(f"game {moves}" if moves else "game")
-    emit(f"fen {pos.fen()}")
-    return daemon
+            self.daemon.choose(event.piece, self.now)
 
 
 def _board_leds(geo: BoardGeometry) -> SimLeds | None:
