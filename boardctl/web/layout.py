@@ -20,6 +20,7 @@ use :mod:`boardctl.rules.hexlattice`, the lattice the screen draws them on.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import cache, singledispatch
 from typing import Any
 
@@ -93,39 +94,32 @@ def _square(geo: Geometry, flip: bool) -> dict[str, Any]:
             "cells": cells, "rows": [list(row) for row in geo.fen_rows()], "labels": labels}
 
 
-@_layout.register
-def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
+Spot = tuple[str, float, float]   # a label's text and its centre (x, y)
+
+
+def _hex_labels(geo: HexGeometry, places: list[tuple[int, int]],
+                centres: list[tuple[float, float]],
+                point: Callable[[float, float], tuple[float, float]]) -> list[Spot]:
+    """The edge names of the hexagon: each file's letter under its column, as
+    the screen has them, and each rank's number beyond the end that lies
+    further out (both on a tie).  ``places`` are the cells' lattice points,
+    ``centres`` their drawn centres, ``point`` a lattice point's drawing."""
     radius = CELL / math.sqrt(3)
-    unit = (radius / 2, CELL / 2)          # one lattice step across, down
-
-    def axial(cell: int) -> tuple[int, int]:
-        q, r = geo.axial(cell)
-        return (-q, -r) if flip else (q, r)
-
-    def point(x: float, y: float) -> tuple[float, float]:
-        return x * unit[0], y * unit[1]
-
-    centres = [point(*lattice(*axial(cell))) for cell in range(geo.size)]
-    corners = [point(dx, dy) for dx, dy in CORNERS]
-    xs, ys = [x for x, _ in centres], [y for _, y in centres]
-    bottom = max(ys) + CELL / 2
+    xs = [x for x, _ in centres]
+    bottom = max(y for _, y in centres) + CELL / 2
     middle, sides = (min(xs) + max(xs)) / 2, (min(xs), max(xs))
-    # (text, centre x, centre y): each file's letter under its column, as the screen has them.
-    spots: list[tuple[str, float, float]] = []
     columns: dict[str, float] = {}
     ranks: dict[str, list[int]] = {}
     for cell in range(geo.size):
         letters, number = _rank_name(geo, cell)
         columns[letters] = centres[cell][0]
         ranks.setdefault(number, []).append(cell)
-    spots += [(letters, x, bottom + LABEL_GAP + HEX_FONT / 2)
-              for letters, x in columns.items()]
-    # Each rank's number beyond the end that lies further out (both on a tie):
-    # beside the end cell on the board's straight sides, else in the next
-    # place along the rank.
+    spots = [(letters, x, bottom + LABEL_GAP + HEX_FONT / 2) for letters, x in columns.items()]
+    # A number goes beside the end cell on the board's straight sides, else
+    # in the next place along the rank.
     for number, members in ranks.items():
         width = CHAR_WIDTH * HEX_FONT * len(number)
-        points = [lattice(*axial(cell)) for cell in members]
+        points = [places[cell] for cell in members]
         ends = []
         for index, (dx, dy) in rank_ends(points):
             ex, ey = centres[members[index]]
@@ -138,6 +132,27 @@ def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
                 ends.append((abs(spot[0] - middle), spot))
         reach = max(far for far, _ in ends)
         spots += [(number, x, y) for far, (x, y) in ends if far > reach - radius / 2]
+    return spots
+
+
+@_layout.register
+def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
+    radius = CELL / math.sqrt(3)
+    unit = (radius / 2, CELL / 2)          # one lattice step across, down
+
+    def axial(cell: int) -> tuple[int, int]:
+        q, r = geo.axial(cell)
+        return (-q, -r) if flip else (q, r)
+
+    def point(x: float, y: float) -> tuple[float, float]:
+        return x * unit[0], y * unit[1]
+
+    places = [lattice(*axial(cell)) for cell in range(geo.size)]
+    centres = [point(*place) for place in places]
+    corners = [point(dx, dy) for dx, dy in CORNERS]
+    xs, ys = [x for x, _ in centres], [y for _, y in centres]
+    bottom = max(ys) + CELL / 2
+    spots = _hex_labels(geo, places, centres, point)
     half = {text: CHAR_WIDTH * HEX_FONT * len(text) / 2 for text, _, _ in spots}
     left = min(min(xs) - radius, *(x - half[t] for t, x, _ in spots)) - EDGE
     top = min(min(ys) - CELL / 2, *(y - HEX_FONT / 2 for _, _, y in spots)) - EDGE
