@@ -288,32 +288,7 @@ class Position:
         else:
             self.halfmove_clock += 1
         if flag:
-            if flag == DOUBLE_PUSH:
-                ep = self.tables.pawn_push[us][frm]
-                self.ep_square = ep
-                if self.tables.pawn_attacks[us][ep] & pieces[PAWN] & colors[us ^ 1]:
-                    self._ep_key = self._ep_keys[ep]
-                    h ^= self._ep_key
-            elif flag == EN_PASSANT:
-                victim = self.tables.pawn_push[us ^ 1][to]
-                vbb = 1 << victim
-                vpiece = sqs[victim]
-                pieces[PAWN] ^= vbb
-                colors[us ^ 1] ^= vbb
-                sqs[victim] = 0
-                h ^= zp[vpiece][victim]
-            elif flag == CASTLE:
-                rook_from, rook_to = self.castle_rook_squares(frm, to)
-                rook = sqs[rook_from]
-                rbb = (1 << rook_from) | (1 << rook_to)
-                pieces[ROOK] ^= rbb
-                colors[us] ^= rbb
-                h ^= zp[rook][rook_from] ^ zp[rook][rook_to]
-                # The rook may land on the king's start square (one-square
-                # castling), so the mailbox is written in this order.
-                sqs[rook_from] = 0
-                sqs[to] = piece
-                sqs[rook_to] = rook
+            h = self._make_flagged(flag, frm, to, piece, h)
         promo = code >> 14 & 7
         if promo:
             new = promo | us << 3
@@ -331,6 +306,39 @@ class Position:
             self.fullmove_number += 1
         self.turn = us ^ 1
         self.hash = h
+
+    def _make_flagged(self, flag: int, frm: int, to: int, piece: int, h: int) -> int:
+        """:meth:`make`'s part for a double push, en passant or castling, with
+        the king or pawn already moved; returns the hash ``h`` updated."""
+        sqs, pieces, colors, zp = self.squares, self.pieces, self.colors, self.zobrist.piece
+        us = self.turn
+        if flag == DOUBLE_PUSH:
+            ep = self.tables.pawn_push[us][frm]
+            self.ep_square = ep
+            if self.tables.pawn_attacks[us][ep] & pieces[PAWN] & colors[us ^ 1]:
+                self._ep_key = self._ep_keys[ep]
+                h ^= self._ep_key
+        elif flag == EN_PASSANT:
+            victim = self.tables.pawn_push[us ^ 1][to]
+            vbb = 1 << victim
+            vpiece = sqs[victim]
+            pieces[PAWN] ^= vbb
+            colors[us ^ 1] ^= vbb
+            sqs[victim] = 0
+            h ^= zp[vpiece][victim]
+        elif flag == CASTLE:
+            rook_from, rook_to = self.castle_rook_squares(frm, to)
+            rook = sqs[rook_from]
+            rbb = (1 << rook_from) | (1 << rook_to)
+            pieces[ROOK] ^= rbb
+            colors[us] ^= rbb
+            h ^= zp[rook][rook_from] ^ zp[rook][rook_to]
+            # The rook may land on the king's start square (one-square
+            # castling), so the mailbox is written in this order.
+            sqs[rook_from] = 0
+            sqs[to] = piece
+            sqs[rook_to] = rook
+        return h
 
     def unmake(self) -> int:
         """Take back the last :meth:`make` (or null move); returns its packed move."""
