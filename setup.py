@@ -2,15 +2,22 @@
 
 The extension is optional: without a C compiler and Python's headers the
 install still succeeds and the engine runs its Python search instead.
+Its sources are every .c file in boardctl/engine/csrc/ (core.h says which
+holds what); the headers are named so that a change to one rebuilds it.
 """
 
+from pathlib import Path
+
 from setuptools import Extension, setup
+
+CSRC = Path("boardctl/engine/csrc")
 
 setup(
     ext_modules=[
         Extension(
             "boardctl.engine._core",
-            ["boardctl/engine/_core.c"],
+            sorted(str(path) for path in CSRC.glob("*.c")),
+            depends=sorted(str(path) for path in CSRC.glob("*.h")),
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
             optional=True,
         )
