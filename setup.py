@@ -18,7 +18,10 @@ setup(
             "boardctl.engine._core",
             sorted(str(path) for path in CSRC.glob("*.c")),
             depends=sorted(str(path) for path in CSRC.glob("*.h")),
-            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
+            # Hidden: the functions its files share stay inside the module, as
+            # they did when it was one file of static functions; only
+            # PyInit__core is exported.
+            extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-fvisibility=hidden"],
             optional=True,
         )
     ]
