@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# The compiled core's sources: a change to any of them rebuilds it.
+CORE_SOURCES := $(wildcard boardctl/engine/csrc/*.c boardctl/engine/csrc/*.h)
 
 .PHONY: run test check lint bench clean system-deps emulator-deps test-arm64
 
@@ -9,11 +11,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-installed: pyproject.toml setup.py boardctl/engine/_core.c | $(BIN)/python
+$(VENV)/.run-installed: pyproject.toml setup.py $(CORE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[display]'
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml setup.py boardctl/engine/_core.c | $(BIN)/python
+$(VENV)/.dev-installed: pyproject.toml setup.py $(CORE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 

@@ -1,7 +1,7 @@
 """Engine speed: nodes per second, time to depth, time to find forced mates,
 and how fast the worker process answers a stop.
 
-Both search cores run in the same run: the compiled one (``_core.c``) and the
+Both search cores run in the same run: the compiled one (``csrc/``) and the
 Python reference, to the same depth, and their speed ratio is printed; then
 the compiled one alone to a deeper depth; the same again on the hexagon
 (falcon-hex and Glinski's chess).

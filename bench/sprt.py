@@ -215,10 +215,13 @@ def prepare_build(spec: str, into: Path) -> Path:
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
         # The compiler directly, as setup.py would: an old revision's pyproject.toml
         # may not suit today's setuptools.
+        # Its sources: csrc/*.c since the core was split by concern, _core.c before.
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        sources = sorted(str(path.relative_to(target))
+                         for path in (target / "boardctl/engine/csrc").glob("*.c"))
         built = subprocess.run(
             ["cc", "-O2", "-std=c11", "-shared", "-fPIC",
-             f"-I{sysconfig.get_paths()['include']}", "boardctl/engine/_core.c",
+             f"-I{sysconfig.get_paths()['include']}", *(sources or ["boardctl/engine/_core.c"]),
              "-o", f"boardctl/engine/_core{suffix}"],
             cwd=target, capture_output=True, text=True)
         if built.returncode:

@@ -1,4 +1,4 @@
-"""The compiled search core (``_core.c``), set up from the rules core.
+"""The compiled search core (``csrc/``), set up from the rules core.
 
 The core takes everything that defines the game from Python: the variant's
 board as a :class:`Mailbox` (rectangle or hexagon, every move an offset),

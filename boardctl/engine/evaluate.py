@@ -30,7 +30,7 @@ king-zone pressure; the bishop pair; doubled, isolated and passed pawns; the
 pawn shield in front of the king while there is material to attack it; and
 rooks on open and half-open files.  Mobility beyond the falcon's and the
 king zone were first tried in the Python search and dropped, because there
-they cost more depth than they won; in the compiled core (``_core.c``) they
+they cost more depth than they won; in the compiled core (``csrc/eval.c``) they
 cost about a sixth of its speed, and the first matches with them against
 Fairy-Max at 0.5 s a move went from 7.5/10 to better (figures in the
 closing note of issue 4 and in the README).
@@ -156,7 +156,7 @@ def core_weights(
     """The weights ``weights`` (by default :func:`default_weights`) of
     ``variant``'s evaluator (:class:`Evaluator`, or :class:`HexEvaluator` on
     a hexagon, which has no bishop-pair, pawn, rook or shield term) in the
-    order the compiled core (_core.c) takes them."""
+    order the compiled core (csrc/setup.c) takes them."""
     w = default_weights() if weights is None else weights
     mobility, grid_terms, full_phase = _shape_weights(variant.geometry, variant, w)
     bishop_pair, doubled, isolated, rook_open, rook_half, shield = grid_terms

@@ -1,5 +1,5 @@
 """What the daemon sees of an engine: the :class:`Opponent` protocol, the
-messages it answers with, and the error it raises.
+messages it answers with, and the errors it raises.
 
 The built-in engine's worker process (worker.py) and any UCI engine
 (external.py) both satisfy :class:`Opponent`; the daemon's session
@@ -15,7 +15,14 @@ from ..rules import BoardctlError
 from .limits import Info, Limits
 
 
-class WorkerError(BoardctlError, RuntimeError):
+class EngineFailure(BoardctlError):
+    """Root of every error an engine process raises: :class:`WorkerError`
+    from the daemon's opponent (the built-in worker or a UCI engine) and
+    xboard.EngineError from the XBoard reference engine.  Each keeps the
+    builtin base its callers already catch it by (RuntimeError, OSError)."""
+
+
+class WorkerError(EngineFailure, RuntimeError):
     """The engine process is gone or answered nonsense."""
 
 

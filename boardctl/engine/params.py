@@ -1,12 +1,15 @@
-"""The search's numbers, one source for both cores.
+"""The search's numbers: the one place each is written.
 
-The Python search (search.py) reads them from here, and :func:`core_search`
-hands them, in the order ``_core.c`` takes them, to the compiled core when
-it is built, so the two searches cannot drift apart: ``_core.c`` declares
-no tuning number of its own (tests/engine/test_params.py checks both that
-the core reports back what it was given and that its source holds no
-number outside its structural definitions).  The evaluation's numbers live
-in evaluate.py the same way.
+Both searches read them from here, but they are not one algorithm, so not
+every number is read by both.  The compiled core (``csrc/``) is given the
+ones :func:`core_search` lists, in the order it takes them, at construction
+and declares no tuning number of its own (tests/engine/test_params.py checks
+both that it reports back what it was given and that its sources hold no
+number outside their structural definitions).  search.py reads the ones its
+Python search and its driver use.  Which side reads which (``IIR_DEPTH`` and
+``CORE_CHECK_EVERY`` only the compiled core, ``CHECK_EVERY`` only the Python
+search) is tabled in README.md, and tests/engine/test_contract.py keeps that
+table true.  The evaluation's numbers live in evaluate.py the same way.
 """
 
 from __future__ import annotations

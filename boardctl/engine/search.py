@@ -8,13 +8,16 @@ iteration through ``on_info``; it polls ``stop`` and the clock every
 finished iteration (or the best so far in this one); it returns None only
 when there is no legal move.
 
-Two cores run the search: the compiled one (``_core.c``, through
-:mod:`.core`), used whenever it was built, and this module's Python code,
-the reference, used when it was not (or when asked for with
-``compiled=False``); the compiled one adds what self-play measured as
-gains (static exchange evaluation, internal iterative reduction, a history
-penalty, an evaluation cache; see its header).  The iterative deepening, time management, skill and
-reporting below are shared.
+Two cores run the search (README.md states their contract): the compiled
+one (``csrc/``, through :mod:`.core`), which plays whenever it was built,
+and this module's Python code, the reference oracle the tests check the
+compiled one against (legal moves, static evaluation, forced mates), which
+plays only where nothing could be compiled or when asked for with
+``compiled=False``.  The compiled one adds what self-play measured as gains
+(static exchange evaluation, internal iterative reduction, a history
+penalty, an evaluation cache).  The iterative deepening, time management,
+skill and reporting below are shared.  Moves are the rules core's packed
+codes, read through :mod:`boardctl.rules.moves` only.
 
 Techniques: transposition table keyed by the Zobrist hash, move ordering
 (hash move, MVV-LVA captures, two killers per ply, history), null-move
@@ -29,10 +32,19 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..rules import Move, Position
 from ..rules.game import FIFTY_MOVES
-from ..rules.moves import CASTLE, EN_PASSANT
+from ..rules.moves import (
+    CASTLE,
+    EN_PASSANT,
+    code_flag,
+    code_from,
+    code_promotion,
+    code_squares,
+    code_to,
+)
 from ..rules.pieces import KING, PAWN
 from . import core, tablebase
 from .evaluate import (
@@ -76,6 +88,21 @@ TT_LIMIT = 1_500_000          # entries before the Python core's table is cleare
 
 class _Stop(Exception):
     """Unwinds the search when time is up or stop() says so."""
+
+
+@dataclass(slots=True)
+class _Node:
+    """What a node of the Python search was asked, and found before its
+    moves: what its move loop needs (alpha rises as it goes)."""
+
+    depth: int
+    alpha: int
+    beta: int
+    ply: int
+    in_check: bool
+    pv_node: bool
+    static: int
+    tt_move: int
 
 
 class Engine:
@@ -344,9 +371,7 @@ class Engine:
         """Make a move and keep the incremental material sums."""
         pos = self.pos
         sqs = pos.squares
-        frm = code & 127
-        to = code >> 7 & 127
-        flag = code >> 17
+        frm, to, flag = code_from(code), code_to(code), code_flag(code)
         piece = sqs[frm]
         mgt, egt = self.mg_table, self.eg_table
         mg = self.mg_stack[-1] - mgt[piece][frm]
@@ -366,7 +391,7 @@ class Engine:
                 victim = pos.en_passant_victim(to)
                 mg -= mgt[sqs[victim]][victim]
                 eg -= egt[sqs[victim]][victim]
-        promo = code >> 14 & 7
+        promo = code_promotion(code)
         if promo:
             piece = promo | (piece & 8)
         mg += mgt[piece][to]
@@ -423,20 +448,10 @@ class Engine:
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply)
         key = pos.hash
-        entry = self.tt.get(key)
-        tt_move = 0
         pv_node = beta - alpha > 1
-        if entry is not None:
-            e_depth, e_flag, e_score, tt_move = entry
-            if e_depth >= depth and not pv_node:
-                if e_score > MATE_BOUND:
-                    e_score -= ply
-                elif e_score < -MATE_BOUND:
-                    e_score += ply
-                if e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (
-                    e_flag == UPPER and e_score <= alpha
-                ):
-                    return e_score
+        tt_move, settled = self._probe(key, depth, alpha, beta, ply, pv_node)
+        if settled is not None:
+            return settled
         static = -INF
         if not in_check and not pv_node:
             static = self._evaluate()
@@ -446,70 +461,109 @@ class Engine:
                 return static
         if (
             allow_null and not pv_node and not in_check and depth >= NULL_MIN_DEPTH
-            and self._has_pieces(pos) and static >= beta
+            and self._has_pieces(pos) and static >= beta and self._null_holds(depth, beta, ply)
         ):
-            pos.make_null()
-            self.path.append(pos.hash)
-            reduce = NULL_REDUCTION + depth // NULL_DEEPER
-            score = -self._negamax(depth - 1 - reduce, -beta, -beta + 1, ply + 1, False)
-            self.path.pop()
-            pos.unmake_null()
-            if score >= beta and score < MATE_BOUND:
-                return beta
+            return beta
         moves = pos.legal_codes()
         if not moves:
             return -MATE + ply if in_check else self._draw(ply)
-        moves = self._order(moves, tt_move, ply)
-        best = -INF
-        best_move = 0
-        flag = UPPER
-        sqs = pos.squares
-        history = self.history
+        node = _Node(depth, alpha, beta, ply, in_check, pv_node, static, tt_move)
+        best, best_move, flag = self._search_moves(node, moves)
+        # Mates are kept as distances from this node, so a transposition keeps their length.
+        stored = best + ply if best > MATE_BOUND else best - ply if best < -MATE_BOUND else best
+        self.tt[key] = (depth, flag, stored, best_move)
+        return best
+
+    def _probe(
+        self, key: int, depth: int, alpha: int, beta: int, ply: int, pv_node: bool
+    ) -> tuple[int, int | None]:
+        """The table's move for this node (0 if none) and, when its entry
+        settles the node outside the principal variation, the score."""
+        entry = self.tt.get(key)
+        if entry is None:
+            return 0, None
+        e_depth, e_flag, e_score, tt_move = entry
+        if e_depth < depth or pv_node:
+            return tt_move, None
+        if e_score > MATE_BOUND:
+            e_score -= ply
+        elif e_score < -MATE_BOUND:
+            e_score += ply
+        if e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (
+            e_flag == UPPER and e_score <= alpha
+        ):
+            return tt_move, e_score
+        return tt_move, None
+
+    def _null_holds(self, depth: int, beta: int, ply: int) -> bool:
+        """Whether passing, searched shallower, still holds beta."""
+        pos = self.pos
+        pos.make_null()
+        self.path.append(pos.hash)
+        reduce = NULL_REDUCTION + depth // NULL_DEEPER
+        score = -self._negamax(depth - 1 - reduce, -beta, -beta + 1, ply + 1, False)
+        self.path.pop()
+        pos.unmake_null()
+        return beta <= score < MATE_BOUND
+
+    def _search_moves(self, node: _Node, moves: list[int]) -> tuple[int, int, int]:
+        """The node's moves, best first: its score, best move and bound."""
+        moves = self._order(moves, node.tt_move, node.ply)
+        best, best_move, flag = -INF, 0, UPPER
+        sqs = self.pos.squares
+        depth, ply = node.depth, node.ply
         futile = (
-            depth < len(FUTILITY) and not in_check and not pv_node and abs(alpha) < MATE_BOUND
-            and static + FUTILITY[depth] <= alpha
+            depth < len(FUTILITY) and not node.in_check and not node.pv_node
+            and abs(node.alpha) < MATE_BOUND and node.static + FUTILITY[depth] <= node.alpha
         )
         for i, code in enumerate(moves):
-            quiet = not sqs[code >> 7 & 127] and not code >> 14 & 7 and code >> 17 != EN_PASSANT
-            if futile and quiet and i > 0 and code != tt_move:
+            quiet = (not sqs[code_to(code)] and not code_promotion(code)
+                     and code_flag(code) != EN_PASSANT)
+            if futile and quiet and i > 0 and code != node.tt_move:
                 continue  # a quiet move cannot lift this far below alpha
             self._make(code)
             if i == 0:
-                score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                score = -self._negamax(depth - 1, -node.beta, -node.alpha, ply + 1)
             else:
-                reduction = 0
-                if depth >= LMR_MIN_DEPTH and i >= LMR_MIN_MOVES and quiet and not in_check:
-                    reduction = 1 if i < LMR_MORE_AFTER else 2
-                score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
-                if score > alpha and (reduction or score < beta):
-                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                score = self._later_move(node, i, quiet)
             self._unmake()
-            if score > best:
-                best = score
-                best_move = code
-                if score > alpha:
-                    alpha = score
-                    flag = EXACT
-                    if alpha >= beta:
-                        flag = LOWER
-                        if quiet:
-                            killers = self.killers[ply]
-                            if killers[0] != code:
-                                killers[1] = killers[0]
-                                killers[0] = code
-                            credit = history.get(code & 16383, 0) + depth * depth
-                            history[code & 16383] = credit
-                            if credit > HISTORY_LIMIT:
-                                for pair in history:
-                                    history[pair] //= 2
-                        break
-        stored = best
-        if stored > MATE_BOUND:
-            stored += ply
-        elif stored < -MATE_BOUND:
-            stored -= ply
-        self.tt[key] = (depth, flag, stored, best_move)
-        return best
+            if score <= best:
+                continue
+            best, best_move = score, code
+            if score <= node.alpha:
+                continue
+            node.alpha = score
+            flag = EXACT
+            if node.alpha >= node.beta:
+                if quiet:
+                    self._reward(code, depth, ply)
+                return best, best_move, LOWER
+        return best, best_move, flag
+
+    def _later_move(self, node: _Node, i: int, quiet: bool) -> int:
+        """A move after the first: a null window, a ply or two shallower when
+        it is late and quiet, searched again in full when it beats alpha."""
+        depth, alpha, beta, ply = node.depth, node.alpha, node.beta, node.ply
+        reduction = 0
+        if depth >= LMR_MIN_DEPTH and i >= LMR_MIN_MOVES and quiet and not node.in_check:
+            reduction = 1 if i < LMR_MORE_AFTER else 2
+        score = -self._negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1)
+        if score > alpha and (reduction or score < beta):
+            score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+        return score
+
+    def _reward(self, code: int, depth: int, ply: int) -> None:
+        """A quiet move that cut off: a killer here, and history credit."""
+        killers = self.killers[ply]
+        if killers[0] != code:
+            killers[1] = killers[0]
+            killers[0] = code
+        history = self.history
+        credit = history.get(code_squares(code), 0) + depth * depth
+        history[code_squares(code)] = credit
+        if credit > HISTORY_LIMIT:
+            for pair in history:
+                history[pair] //= 2
 
     def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -540,13 +594,14 @@ class Engine:
         sqs = pos.squares
         scored = []
         for code in moves:
-            victim = sqs[code >> 7 & 127] & 7
-            gain = ORDER_VALUE[victim] + (ORDER_VALUE[code >> 14 & 7] if code >> 14 & 7 else 0)
-            if code >> 17 == EN_PASSANT:
+            victim = sqs[code_to(code)] & 7
+            promo = code_promotion(code)
+            gain = ORDER_VALUE[victim] + (ORDER_VALUE[promo] if promo else 0)
+            if code_flag(code) == EN_PASSANT:
                 gain = ORDER_VALUE[PAWN]
             if not in_check and best + gain + DELTA_MARGIN < alpha:
                 continue  # delta pruning: even winning this cannot reach alpha
-            scored.append((gain * 16 - ORDER_VALUE[sqs[code & 127] & 7] // 16, code))
+            scored.append((gain * 16 - ORDER_VALUE[sqs[code_from(code)] & 7] // 16, code))
         scored.sort(reverse=True)
         for _, code in scored:
             self._make(code)
@@ -575,10 +630,10 @@ class Engine:
             if code == tt_move:
                 key = 1 << 30
             else:
-                victim = sqs[code >> 7 & 127]
-                promo = code >> 14 & 7
-                if victim and code >> 17 != CASTLE:
-                    attacker = ORDER_VALUE[sqs[code & 127] & 7]
+                victim = sqs[code_to(code)]
+                promo = code_promotion(code)
+                if victim and code_flag(code) != CASTLE:
+                    attacker = ORDER_VALUE[sqs[code_from(code)] & 7]
                     key = (1 << 24) + ORDER_VALUE[victim & 7] * 16 - attacker // 16
                 elif promo:
                     key = (1 << 24) + ORDER_VALUE[promo] * 16
@@ -587,7 +642,7 @@ class Engine:
                 elif code == killers[1]:
                     key = (1 << 23) - 1
                 else:
-                    key = history.get(code & 16383, 0)
+                    key = history.get(code_squares(code), 0)
             keyed.append((key, code))
         keyed.sort(reverse=True)
         return [code for _, code in keyed]

@@ -46,6 +46,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 
 from ..rules import BoardctlError, IllegalMoveError, InvalidMoveError
+from .interface import EngineFailure
 from .pipes import spawn, stop, write
 
 DEFAULT_PATH = "/usr/games/fairymax"
@@ -65,7 +66,7 @@ _ENGINE_MOVE = re.compile(r"(?:move|My move is\s*:)\s+(\S+)")
 _RESULT = re.compile(r"(?:1-0|0-1|1/2-1/2|resign)\b")
 
 
-class EngineError(BoardctlError, OSError):
+class EngineError(EngineFailure, OSError):
     """The engine cannot be started, has died, or broke the protocol."""
 
 

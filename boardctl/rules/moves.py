@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from .pieces import PieceType
 
+# The packed layout is written here and, for the compiled search core, in
+# boardctl/engine/csrc/move.h; a change to one is a change to both.
 # Flags in bits 17-18 of a packed move.
 NORMAL = 0
 DOUBLE_PUSH = 1
@@ -41,6 +43,12 @@ def code_promotion(code: int) -> int:
 
 def code_flag(code: int) -> int:
     return code >> 17
+
+
+def code_squares(code: int) -> int:
+    """The from- and to-square together, without promotion and flag: a key
+    for tables kept by both squares (the search's history)."""
+    return code & 16383
 
 
 @dataclass(frozen=True, slots=True)

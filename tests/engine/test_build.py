@@ -53,7 +53,7 @@ def test_the_core_built_with_unsigned_char_and_warnings_as_errors_passes_its_tes
     built = tmp_path / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
     compiled = subprocess.run(
         [compiler, *AARCH64_FLAGS, "-shared", "-fPIC", f"-I{paths['include']}",
-         str(ROOT / "boardctl/engine/_core.c"), "-o", str(built)],
+         *map(str, sorted((ROOT / "boardctl/engine/csrc").glob("*.c"))), "-o", str(built)],
         capture_output=True, text=True, timeout=120)
     assert compiled.returncode == 0, compiled.stderr
     tests = subprocess.run(

@@ -5,10 +5,16 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import boardctl
 from boardctl.engine import interface
+from boardctl.engine.external import ExternalEngine
+from boardctl.engine.xboard import FairyMax
 
-NAMES = {"Opponent", "Thinking", "BestMove", "Failed", "Message", "WorkerError"}
+NAMES = {
+    "Opponent", "Thinking", "BestMove", "Failed", "Message", "EngineFailure", "WorkerError",
+}
 
 
 def test_the_interface_is_defined_once():
@@ -38,3 +44,16 @@ def test_the_worker_and_the_uci_client_satisfy_the_protocol():
     assert wanted == {"go", "stop", "new_game", "set_skill", "poll", "close"}
     for cls in (EngineWorker, ExternalEngine):
         assert wanted <= set(dir(cls)), cls
+
+
+def test_a_missing_engine_fails_with_one_error_family(tmp_path):
+    """The UCI client and the XBoard client raise their own errors, each
+    still the builtin its callers catch, and both are an EngineFailure."""
+    caught = []
+    for start in (lambda: ExternalEngine([str(tmp_path / "no-uci")]).start(),
+                  lambda: FairyMax(str(tmp_path / "no-xboard"))):
+        with pytest.raises(interface.EngineFailure, match="cannot start") as error:
+            start()
+        caught.append(error.value)
+    assert isinstance(caught[0], interface.WorkerError) and isinstance(caught[0], RuntimeError)
+    assert isinstance(caught[1], OSError)

@@ -20,9 +20,10 @@ from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, sta
 from boardctl.rules import VARIANTS, Position, get_variant
 from boardctl.rules.hexgeo import HexGeometry
 
-CORE_SOURCE = Path(core.__file__).with_name("_core.c")
-# What _core.c may define: array sizes, piece and move codes, ordering key
-# classes; each is a fact of the representation, not a choice of play.
+CORE_SOURCES = Path(core.__file__).with_name("csrc")
+# What the core's sources may define: array sizes, piece and move codes, the
+# packed moves' layouts, ordering key classes and include guards; each is a
+# fact of the representation, not a choice of play.
 STRUCTURAL = {
     "PY_SSIZE_T_CLEAN", "NSQ", "MAX_CELLS", "MAX_STEPS", "MAX_LINES", "MAX_FALCON", "NPATHS",
     "OFF", "PAWN", "KNIGHT", "BISHOP", "ROOK",
@@ -30,7 +31,12 @@ STRUCTURAL = {
     "F_CASTLE", "PLY_CAPACITY", "MAX_STACK", "MAX_MOVES", "MAX_FILES", "MAX_FUTILITY", "EXACT",
     "LOWER", "UPPER", "NWEIGHTS", "NSEARCH", "KEY_TT", "KEY_CAPTURE", "KEY_KILLER", "KEY_LOSING",
     "ORDER_SCALE", "M_FROM", "M_TO", "M_PROMO", "M_FLAG", "MOVE",
+    "CODE_FROM", "CODE_TO", "CODE_PROMO", "CODE_FLAG", "CODE", "BOARDCTL_CORE_H",
+    "BOARDCTL_MOVE_H",
 }
+# The files of the evaluation and the search: they use 0, 1 and 2 (sides,
+# parity, halving) and otherwise only what Python gave them.
+PLAYING_FILES = ("eval.c", "order.c", "tt.c", "search.c")
 # Tables of numbers the source may hold: none (the board's steps come from core.py).
 STRUCTURAL_TABLES: set[str] = set()
 
@@ -41,8 +47,12 @@ def _code(text: str) -> str:
     return re.sub(r'"(\\.|[^"\\])*"', '""', re.sub(r"/\*.*?\*/", "", text, flags=re.S))
 
 
+def _sources() -> str:
+    return "\n".join(path.read_text() for path in sorted(CORE_SOURCES.glob("*.[ch]")))
+
+
 def test_the_core_source_defines_only_structure():
-    code = _code(CORE_SOURCE.read_text())
+    code = _code(_sources())
     defined = set(re.findall(r"^#define\s+(\w+)", code, flags=re.M))
     assert defined - STRUCTURAL == set()
     # Tables of numbers (lists of piece codes by name are fine).
@@ -52,14 +62,12 @@ def test_the_core_source_defines_only_structure():
     assert tables - STRUCTURAL_TABLES == set()
 
 
-def test_the_evaluation_and_search_in_c_spell_no_number():
-    """Between their markers the evaluation and the search use 0, 1 and 2
-    (sides, parity, halving) and otherwise only what Python gave them."""
-    source = CORE_SOURCE.read_text()
-    start = re.search(r"/\* -+ evaluation \*/", source)
-    end = re.search(r"/\* -+ Python glue \*/", source)
-    assert start and end and re.search(r"/\* -+ search \*/", source[start.end():end.start()])
-    code = _code(source[start.end():end.start()])
+@pytest.mark.parametrize("name", PLAYING_FILES)
+def test_the_evaluation_and_search_in_c_spell_no_number(name):
+    """The evaluation, ordering, table and search use 0, 1 and 2 (sides,
+    parity, halving) and otherwise only what Python gave them."""
+    code = _code((CORE_SOURCES / name).read_text())
+    code = re.sub(r"^#include.*$", "", code, flags=re.M)
     literals = re.findall(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)", code)
     assert set(literals) <= {"0", "1", "2"}
 
