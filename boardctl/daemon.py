@@ -99,6 +99,8 @@ class Daemon:
     """See the module docstring.  ``store`` must already be open; the daemon
     resumes its unfinished game if ``resume`` gives one."""
 
+    # long: every part the loop holds, each named once with why it is there;
+    # spread over helpers, no one place would show what a daemon is made of.
     def __init__(
         self,
         config: Config,
