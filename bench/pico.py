@@ -172,9 +172,9 @@ def through_daemon(name: str, samples: int) -> None:
     import threading
 
     from boardctl.config import parse_config
-    from boardctl.daemon import Daemon
+    from boardctl.daemon.loop import Daemon
     from boardctl.rules import Game, get_variant
-    from boardctl.store import GameStore
+    from boardctl.storage.store import GameStore
 
     board = harness.boards()[name]
     variant = "falcon-hex" if board.hex else "falcon"

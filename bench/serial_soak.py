@@ -22,7 +22,7 @@ by family:
 
 Everything the wire delivers goes through the host's real path: a
 :class:`~boardctl.hw.serial_link.SerialBoard` (on a scripted port) read by
-the :class:`~boardctl.daemon.Daemon` in two-player mode, whose reconciler
+the :class:`~boardctl.daemon.loop.Daemon` in two-player mode, whose reconciler
 commits the moves, all in virtual time.  The board lights the squares of each
 change (an LED frame and palette, acknowledged by the device), so the host's
 lines and the device's ACKs share the wire; the daemon's own LED scene is left
@@ -59,7 +59,7 @@ from types import SimpleNamespace
 from boardctl.board import Event, GameOver, MoveAmended, MoveMade, MoveTakenBack, NewGame
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.hw.base import Reading
 from boardctl.hw.serial_link import SerialBoard, SerialPort
 from boardctl.rules import Game, Move, PieceType, Position

@@ -33,10 +33,10 @@ from typing import Any
 
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
-from boardctl.daemon import LOOP_HZ, Daemon
+from boardctl.daemon.loop import LOOP_HZ, Daemon
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 from boardctl.web.server import WebServer
 from boardctl.web.snapshot import Hub
 

@@ -17,17 +17,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
-from . import app
 from .board.replay import parse_log, read_log, replay_events
 from .config import CHOICES, Config, load_config, with_game
+from .daemon import wiring
+from .daemon.headless import run_script
 from .engine import uci
 from .errors import BoardctlError
-from .headless import run_script
 from .progress import Progress
 from .rules import VARIANTS, Game, Position, divide, get_variant, perft
 from .rules.digits import NumberError, parse_whole
 from .rules.perft import MAX_DEPTH
-from .store import GameStore, default_db_path, pgn_command
+from .storage.store import GameStore, default_db_path, pgn_command
 from .ui import keys
 from .userfiles import SCRIPT_LIMIT, open_regular, read_text
 
@@ -160,7 +160,7 @@ def _sim(args: argparse.Namespace) -> int:
     if not args.headless:
         if args.script:
             raise UsageError("boardctl sim: --script needs --headless")
-        return app.sim(config)
+        return wiring.sim(config)
     if args.script is None:
         raise UsageError("boardctl sim: --headless needs --script LOG")
     try:
@@ -175,7 +175,7 @@ def _sim(args: argparse.Namespace) -> int:
         # A headless run is a test: its games go to a throw-away database.
         store = GameStore(Path(tmp) / "games.sqlite")
         stack.callback(store.close)
-        opponent = app.make_opponent(config)
+        opponent = wiring.make_opponent(config)
         if opponent is not None:
             stack.callback(opponent.close)
         run_script(config, text, store, opponent=opponent)
@@ -208,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                                 format="%(levelname)s %(message)s")
-            return app.run(_config(args))
+            return wiring.run(_config(args))
         if args.command == "sim":
             return _sim(args)
         if args.command == "pgn":

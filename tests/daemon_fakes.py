@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from boardctl.engine import Limits
 from boardctl.engine.interface import BestMove, Message, WorkerError
-from boardctl.store import StoreError
+from boardctl.storage.store import StoreError
 
 
 class MemoryStore:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from boardctl.rules import VARIANTS
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 
 # Knights out and back: legal for ever, so the stored game always replays.
 CYCLE = ("b1c3", "b8c6", "c3b1", "c6b8")

@@ -8,12 +8,12 @@ from contextlib import ExitStack
 
 import pytest
 
-from boardctl import app
 from boardctl.config import parse_config
+from boardctl.daemon import wiring as app
 from boardctl.engine import core
 from boardctl.engine.worker import EngineWorker
 from boardctl.rules import Game, get_variant
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 
 
 def test_two_players_have_no_opponent():

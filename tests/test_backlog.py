@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.backlog import RETRY_MAX, Backlog
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game
-from boardctl.store import GameStore, StoreConflictError
+from boardctl.storage.backlog import RETRY_MAX, Backlog
+from boardctl.storage.store import GameStore, StoreConflictError
 
 from .daemon_fakes import MemoryStore
 from .mounts import fill, read_only_view, tiny_filesystem

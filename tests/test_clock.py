@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardctl.clock import ChessClock
+from boardctl.daemon.clock import ChessClock
 
 
 def test_no_clock_configured_is_no_clock():

@@ -132,7 +132,7 @@ def paths(tmp_path_factory):
 
 @pytest.fixture
 def quick_engine(monkeypatch):
-    monkeypatch.setattr("boardctl.headless.ENGINE_WAIT", 0.3)
+    monkeypatch.setattr("boardctl.daemon.headless.ENGINE_WAIT", 0.3)
 
 
 def test_the_strategies_reach_both_outcomes(paths, tmp_path, capsys, quick_engine):

@@ -10,9 +10,9 @@ from boardctl.board import Role
 from boardctl.board.explain import occupancy as occupancy_of
 from boardctl.board.lights import LIGHTS
 from boardctl.config import parse_config
-from boardctl.headless import run_script
+from boardctl.daemon.headless import run_script
+from boardctl.daemon.session import ENGINE_RETRIES
 from boardctl.rules import Game
-from boardctl.session import ENGINE_RETRIES
 
 from .daemon_fakes import FlakyOpponent, MemoryStore, ScriptedOpponent
 
@@ -120,7 +120,7 @@ def test_moves_are_stored_before_the_display_shows_them():
         def show(self, status):
             seen.append((len(status.moves), len(store.moves(1))))
 
-    from boardctl.daemon import Daemon
+    from boardctl.daemon.loop import Daemon
     from boardctl.hw.sim import SimBoard
 
     game = Game()
@@ -149,7 +149,7 @@ def _stepped(daemon, seconds: float, start: float = 0.0) -> float:
 
 
 def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
-    from boardctl.daemon import Daemon
+    from boardctl.daemon.loop import Daemon
     from boardctl.hw.sim import SimButtons
 
     game = Game()
@@ -220,7 +220,7 @@ def test_an_engine_that_keeps_dying_is_left_alone_until_the_position_changes():
 
 
 def test_a_real_engine_process_killed_while_thinking_is_replaced():
-    from boardctl.daemon import Daemon
+    from boardctl.daemon.loop import Daemon
     from boardctl.engine.worker import EngineWorker
     from boardctl.hw.sim import SimBoard
 
@@ -248,7 +248,7 @@ def test_a_real_engine_process_killed_while_thinking_is_replaced():
 
 
 def _board_daemon(config, store, opponent, resume=None):
-    from boardctl.daemon import Daemon
+    from boardctl.daemon.loop import Daemon
     from boardctl.hw.sim import SimBoard, SimButtons
 
     pos = (resume[1] if resume else Game()).position
@@ -429,7 +429,7 @@ def test_lifting_a_piece_that_cannot_move_says_so():
 
 def test_a_long_session_keeps_the_last_events_only_and_headless_still_says_them_all(
         monkeypatch):
-    import boardctl.daemon as daemon_module
+    import boardctl.daemon.loop as daemon_module
 
     monkeypatch.setattr(daemon_module, "EVENTS_KEPT", 10)
     script = "".join(f"{4 * n} lift e{2 if n % 2 == 0 else 4}\n"
@@ -445,7 +445,7 @@ def test_a_long_session_keeps_the_last_events_only_and_headless_still_says_them_
 def test_the_loop_waits_on_a_source_that_can_wake_it():
     """With the serial board the loop waits on the port (SerialBoard.wait)
     for the rest of its period instead of sleeping; other sources sleep."""
-    from boardctl.daemon import LOOP_HZ, Daemon
+    from boardctl.daemon.loop import LOOP_HZ, Daemon
     from boardctl.hw.sim import SimBoard
 
     start = occupancy_of(Game().position)

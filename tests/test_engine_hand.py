@@ -11,7 +11,7 @@ import pytest
 from boardctl.board import State
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
-from boardctl.headless import run_script
+from boardctl.daemon.headless import run_script
 from boardctl.rules import Game, Position, get_variant
 
 from .daemon_fakes import MemoryStore, ScriptedOpponent

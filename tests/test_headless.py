@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from boardctl.config import parse_config
+from boardctl.daemon.headless import HeadlessError, run_script
 from boardctl.engine import Limits
 from boardctl.engine.interface import BestMove, Message
-from boardctl.headless import HeadlessError, run_script
 from boardctl.rules import BLACK
 
 from .daemon_fakes import MemoryStore, ScriptedOpponent
@@ -61,7 +61,7 @@ class ThinksUntilStopped(ScriptedOpponent):
 
 
 def test_an_engine_that_thinks_too_long_is_stopped_and_its_move_taken(monkeypatch):
-    monkeypatch.setattr("boardctl.headless.ENGINE_WAIT", 0.1)
+    monkeypatch.setattr("boardctl.daemon.headless.ENGINE_WAIT", 0.1)
     engine = ThinksUntilStopped(["e7e5"])
     lines = _lines(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n",
                    opponent=engine)
@@ -70,8 +70,8 @@ def test_an_engine_that_thinks_too_long_is_stopped_and_its_move_taken(monkeypatc
 
 
 def test_an_engine_that_never_answers_ends_the_run_in_one_line(monkeypatch):
-    monkeypatch.setattr("boardctl.headless.ENGINE_WAIT", 0.1)
-    monkeypatch.setattr("boardctl.headless.STOP_WAIT", 0.1)
+    monkeypatch.setattr("boardctl.daemon.headless.ENGINE_WAIT", 0.1)
+    monkeypatch.setattr("boardctl.daemon.headless.STOP_WAIT", 0.1)
     with pytest.raises(HeadlessError) as caught:
         _lines(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n",
                opponent=ThinksUntilStopped(["e7e5"], answers_stop=False))

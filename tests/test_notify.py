@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.notify import Notifier
+from boardctl.daemon.notify import Notifier
 
 
 class FakeClock:
@@ -230,7 +230,7 @@ def test_a_failed_send_never_raises_and_warns_once(short_dir, caplog, where):
             sock.bind(address)                  # bound once, then gone: ECONNREFUSED
     clock = FakeClock()
     notifier = watched(address, clock)
-    with caplog.at_level(logging.DEBUG, logger="boardctl.notify"):
+    with caplog.at_level(logging.DEBUG, logger="boardctl.daemon.notify"):
         notifier.ready()
         for _ in range(3):
             notifier.watchdog()
@@ -246,7 +246,7 @@ def test_a_failed_send_never_raises_and_warns_once(short_dir, caplog, where):
 def test_a_send_works_again_once_systemd_is_back(short_dir, caplog):
     address = short_dir / "notify"
     notifier = watched(str(address))
-    with caplog.at_level(logging.WARNING, logger="boardctl.notify"):
+    with caplog.at_level(logging.WARNING, logger="boardctl.daemon.notify"):
         notifier.ready()                        # nobody listening yet
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(address))
@@ -256,7 +256,7 @@ def test_a_send_works_again_once_systemd_is_back(short_dir, caplog):
 
 
 def test_a_bad_notify_socket_is_reported(caplog):
-    with caplog.at_level(logging.WARNING, logger="boardctl.notify"):
+    with caplog.at_level(logging.WARNING, logger="boardctl.daemon.notify"):
         notifier = Notifier.from_env({"NOTIFY_SOCKET": "vsock:2:1234"})
     assert not notifier.enabled
     assert "NOTIFY_SOCKET" in caplog.text

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from boardctl.board import Reconciler
-from boardctl.clock import ChessClock
-from boardctl.presenter import Machine, Presenter
+from boardctl.daemon.clock import ChessClock
+from boardctl.daemon.presenter import Machine, Presenter
+from boardctl.daemon.session import EngineSession
 from boardctl.rules import BLACK, WHITE, Game, Outcome, Termination
-from boardctl.session import EngineSession
 
 from .daemon_fakes import MemoryStore
 

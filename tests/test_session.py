@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from boardctl.daemon.session import ENGINE_RETRIES, LEVEL_SETTING, MAX_LEVEL, EngineSession
 from boardctl.engine.interface import WorkerError
-from boardctl.session import ENGINE_RETRIES, LEVEL_SETTING, MAX_LEVEL, EngineSession
 
 from .daemon_fakes import MemoryStore, ScriptedOpponent
 

@@ -2,7 +2,7 @@
 clean stop, a first start on a full disk, a read-only state directory with no
 database yet, a read-only filesystem where the state directory would be made.
 
-Each start goes through :func:`boardctl.app.build`, as ``boardctl run`` does,
+Each start goes through :func:`boardctl.daemon.wiring.build`, as ``boardctl run`` does,
 on a real tiny tmpfs or a real read-only bind mount (see tests/mounts.py).
 The board says once, on the screen and in the log, that moves are not being
 saved and why, keeps them, and writes them when the disk takes them again.
@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from boardctl import app
-from boardctl.backlog import RETRY_MAX
 from boardctl.config import parse_config
+from boardctl.daemon import wiring as app
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, parse_move
-from boardctl.store import GameStore, pgn_command
+from boardctl.storage.backlog import RETRY_MAX
+from boardctl.storage.store import GameStore, pgn_command
 
 from .mounts import fill, make_writable, read_only_view, tiny_filesystem
 from .test_backlog import Table

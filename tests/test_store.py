@@ -17,7 +17,7 @@ import pytest
 from boardctl.errors import BoardctlError
 from boardctl.rules import VARIANTS, FenError, Game, UnknownVariantError
 from boardctl.rules.pgn import read_games
-from boardctl.store import (
+from boardctl.storage.store import (
     _MIGRATIONS,  # the schema of each version, for migration tests
     APPLICATION_ID,
     SCHEMA_VERSION,

@@ -72,14 +72,14 @@ def _board_for(config: Config, variant: Variant) -> tuple[DiagBoard, LedLayout]:
 
     :raises StartError: for a preset no e-board plays, or a pinout of the other board.
     """
-    from .. import app
+    from ..daemon import wiring
 
-    app._fits_sensors(variant)          # an e-board exists for it: 8×10 or the hexagon
-    hexagon = app._hex_geometry(variant)
+    wiring._fits_sensors(variant)          # an e-board exists for it: 8×10 or the hexagon
+    hexagon = wiring._hex_geometry(variant)
     if hexagon is not None:
-        pinout = app._hex_pinout(config, hexagon)
+        pinout = wiring._hex_pinout(config, hexagon)
         return HexDiagBoard(pinout), pinout.leds
-    return SQUARE_BOARD, app._pinout(config).leds
+    return SQUARE_BOARD, wiring._pinout(config).leds
 
 
 def _start(variant: Variant) -> list[int]:
@@ -134,11 +134,11 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
 
 def _diag_board(config: Config, variant: Variant, board: DiagBoard, layout: LedLayout,
                 steps: tuple[Phase, ...], out: TextIO) -> DiagReport:
-    from .. import app
+    from ..daemon import wiring
     from ..hw.serial_link import SerialBoard
 
     def open_sensors() -> SensorSource:
-        return app.make_board_sensors(config, variant)
+        return wiring.make_board_sensors(config, variant)
 
     # A serial board opens its port lazily and reconnects by itself.
     sensors: SensorSource = (open_sensors() if config.board.sensors == "serial"
@@ -150,7 +150,7 @@ def _diag_board(config: Config, variant: Variant, board: DiagBoard, layout: LedL
         leds = sensors if config.leds.enabled else None
     else:
         try:
-            leds = app.make_leds(config, variant)
+            leds = wiring.make_leds(config, variant)
         except (OSError, ImportError) as exc:
             notes.append(f"LEDs not available: {exc}")
     diag = Diagnostics(sensors, leds, layout=layout, steps=steps, board=board)

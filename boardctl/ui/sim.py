@@ -3,7 +3,7 @@
 The window is three things to the daemon, like the hardware it stands for:
 its :attr:`SimWindow.leds` are a LED sink, its :attr:`SimWindow.display` a
 display, and its mouse is a hand on the simulated sensors (a :class:`Hand`,
-the hardware's simulated board in practice): :mod:`boardctl.app` wires them
+the hardware's simulated board in practice): :mod:`boardctl.daemon.wiring` wires them
 exactly as it wires a Pi, so the simulator runs the same code paths.  Keys
 become presses of the board's buttons (see :mod:`boardctl.ui.keys`).
 

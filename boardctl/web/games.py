@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..rules import Game
-from ..store import GameStore, GameSummary, StoreError
+from ..storage.store import GameStore, GameSummary, StoreError
 from .layout import board_layout
 
 T = TypeVar("T")

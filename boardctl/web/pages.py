@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
 
-from ..store import GameSummary
+from ..storage.store import GameSummary
 
 VIEWS = ("", "projector")
 

@@ -45,7 +45,7 @@ from aiohttp import web
 
 from ..engine import MAX_SKILL
 from ..errors import BoardctlError
-from ..store import StoreError, StoreValueError, UnknownGameError
+from ..storage.store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
 from .games import StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers

@@ -23,11 +23,11 @@ from pathlib import Path
 from boardctl.board import MoveMade
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, Position
 from boardctl.rules.moves import CASTLE, EN_PASSANT, code_flag
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
 TICK = 0.01          # virtual seconds per loop turn (the simulated board scans at 100 Hz)

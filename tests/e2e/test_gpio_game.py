@@ -22,7 +22,7 @@ from boardctl.board.explain import occupancy
 from boardctl.board.lights import LIGHTS
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.hw import Colour
 from boardctl.hw.leds import BIT0, BIT1
 from boardctl.hw.pins import default_pinout

@@ -1,7 +1,7 @@
 """A whole game of Falcon Hexagonal Chess in the simulator against the built-in engine.
 
 The window, the daemon, the store, the engine process and the spectator
-page's hub are wired by :func:`boardctl.app.build` as ``boardctl sim
+page's hub are wired by :func:`boardctl.daemon.wiring.build` as ``boardctl sim
 --variant falcon-hex`` wires them; the LEDs go to the window and to the hex
 e-board's own LED chain (the SPI driver on a recording bus).  The human
 (White) plays greedily: a mate if there is one, else the biggest capture,
@@ -27,10 +27,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 pygame = pytest.importorskip("pygame")
 
-from boardctl import app  # noqa: E402
 from boardctl.board import GameOver  # noqa: E402
 from boardctl.board.explain import occupancy  # noqa: E402
 from boardctl.config import parse_config  # noqa: E402
+from boardctl.daemon import wiring as app  # noqa: E402
 from boardctl.engine.worker import EngineWorker  # noqa: E402
 from boardctl.hw import Colour, LedSink  # noqa: E402
 from boardctl.hw.hexpins import default_hex_pinout  # noqa: E402

@@ -1,7 +1,7 @@
 """kill -9 of the daemon during a game loses no committed move.
 
 A child process (tests/e2e/kill9_child.py) runs the daemon headless on the
-simulated board with a real :class:`~boardctl.store.GameStore`, plays a long
+simulated board with a real :class:`~boardctl.storage.store.GameStore`, plays a long
 two-player game in virtual time, and prints ``committed <ply> <uci>`` once
 the daemon has handled each move (stored it).  The parent kills it with
 SIGKILL at random points: after a random number of those lines, or after a
@@ -38,10 +38,10 @@ from boardctl.board import MoveMade, MoveTakenBack
 from boardctl.board.explain import occupancy
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, Position, parse_uci
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 
 from .helpers import WAIT, Screen
 from .kill9_child import TWO_PLAYERS, long_game, ucis

@@ -4,7 +4,7 @@ The daemon reads the board and lights its LEDs through a
 :class:`~boardctl.hw.serial_link.SerialBoard` on a pseudo-terminal; at the
 other end runs the fake Pico (tests/hw/fake_mcu.py: the firmware's own
 scanner, link and LED strip).  Moves are stored in a real
-:class:`~boardctl.store.GameStore`; the engine is a script, or the real engine
+:class:`~boardctl.storage.store.GameStore`; the engine is a script, or the real engine
 worker at its lowest skill.  The test plays as a person would: it changes the
 fake's occupancy (lift, place) and lets the daemon's loop run.
 
@@ -29,12 +29,12 @@ from boardctl.board import ErrorShown, MoveAmended, MoveMade, MoveTakenBack, New
 from boardctl.board.explain import occupancy
 from boardctl.board.reconciler import State
 from boardctl.config import Config, parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.engine.interface import Opponent
 from boardctl.hw import Colour
 from boardctl.hw.serial_link import SerialBoard
 from boardctl.rules import Game, parse_uci
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 
 from ..daemon_fakes import ScriptedOpponent
 from ..hw.fake_mcu import FakeMcu

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from boardctl import app
 from boardctl.config import ConfigError, parse_config
+from boardctl.daemon import wiring as app
 from boardctl.hw.hexpins import default_hex_pinout, load_any_pinout, repo_hex_pinout_path
 from boardctl.hw.leds import LedEncoder, LedMap
 from boardctl.hw.mockpins import Mock74HC165Chain

@@ -7,7 +7,7 @@ from __future__ import annotations
 from boardctl.board import MoveMade
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.hw.base import MayLag, Reading
 from boardctl.rules import Game, get_variant
 

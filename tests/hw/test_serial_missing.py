@@ -19,10 +19,10 @@ import pytest
 
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.hw.protocol import LINK_TIMEOUT
 from boardctl.hw.serial_link import SerialBoard, SerialStatus
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 from boardctl.ui.state import DisplayState
 
 from .fake_mcu import FakeMcu

@@ -19,9 +19,9 @@ import pytest
 from boardctl.board.explain import occupancy
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.rules import Game
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 
 from ..daemon_fakes import ScriptedOpponent
 from ..e2e.helpers import Screen, names, sq

@@ -10,15 +10,15 @@ from pathlib import Path
 import pygame
 import pytest
 
-from boardctl import app
 from boardctl.board.lights import LIGHTS
 from boardctl.board.scene import Role
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon import wiring as app
+from boardctl.daemon.loop import Daemon
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game, get_variant
 from boardctl.rules.pieces import piece_from_symbol
-from boardctl.store import GameStore, default_db_path
+from boardctl.storage.store import GameStore, default_db_path
 from boardctl.ui.keys import KEYS
 from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow
 from boardctl.ui.state import DisplayState

@@ -13,13 +13,13 @@ from typing import Any
 
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
-from boardctl.daemon import Daemon
+from boardctl.daemon.loop import Daemon
 from boardctl.engine import Limits
 from boardctl.engine.interface import Thinking
 from boardctl.engine.limits import Info
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, get_variant
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 from boardctl.web.snapshot import Hub
 
 from ..daemon_fakes import ScriptedOpponent

@@ -307,7 +307,7 @@ def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
 
 def test_hostile_names_stay_text_in_the_browser(browser, tmp_path):
     from boardctl.rules import Game
-    from boardctl.store import GameStore
+    from boardctl.storage.store import GameStore
     from boardctl.web.snapshot import Hub
 
     white = '<img src=x onerror="document.body.dataset.pwned = 1">'

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from boardctl.rules import Game
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 from boardctl.web import guard
 from boardctl.web.guard import PinGate, Seats, client_key
 from boardctl.web.server import WebServer

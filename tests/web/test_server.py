@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from boardctl.rules import Game
 from boardctl.rules.pgn import read_games
-from boardctl.store import GameStore
+from boardctl.storage.store import GameStore
 from boardctl.web import guard
 from boardctl.web import server as web_server
 from boardctl.web.server import make_app

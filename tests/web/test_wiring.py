@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from boardctl import app
 from boardctl.cli import _build_parser, _config, main
 from boardctl.config import parse_config
+from boardctl.daemon import wiring as app
 from boardctl.web.server import WebError, local_address
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import LedScene, Reconciler, Role
-from .board.guidance import piece_name
-from .board.reconciler import State
+from ..board import LedScene, Reconciler, Role
+from ..board.guidance import piece_name
+from ..board.reconciler import State
+from ..rules import BLACK, WHITE, Game, Move, Outcome, PieceType, Termination, san
+from ..ui.state import DisplayState, PromptKind
 from .clock import ChessClock
-from .rules import BLACK, WHITE, Game, Move, Outcome, PieceType, Termination, san
 from .session import EngineSession
-from .ui.state import DisplayState, PromptKind
 
 MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)   # outlined on the screen's board
 

@@ -7,7 +7,7 @@ made, to be tried again with a growing pause (:meth:`Backlog.retry`, from
 every turn of the daemon's loop).  When the store takes them again the whole
 backlog is written, oldest first, and the screen clears.
 
-Only :class:`~boardctl.store.StoreError` (the database cannot be written) is
+Only :class:`~boardctl.storage.store.StoreError` (the database cannot be written) is
 waited out.  Any other error is a write that contradicts the store, which
 waiting cannot mend: it is raised as the store raised it.
 
@@ -31,7 +31,7 @@ RETRY_MAX = 30.0    # the pause doubles up to this: a full disk may take a while
 
 
 class Store(Protocol):
-    """What the daemon needs of the game store (:class:`~boardctl.store.GameStore`)."""
+    """What the daemon needs of the game store (:class:`~boardctl.storage.store.GameStore`)."""
 
     def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
                  now: float) -> int: ...

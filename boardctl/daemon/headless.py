@@ -13,17 +13,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .backlog import Store
-from .board.explain import occupancy
-from .board.replay import RUN_ON, LogEvent, parse_log
-from .config import Config
-from .daemon import Daemon
-from .engine.interface import Opponent
-from .hw.hexpins import default_hex_pinout, hex_board
-from .hw.pins import SQUARES
-from .hw.sim import SimBoard, SimLeds
-from .rules import BoardctlError, Game, get_variant
-from .rules.boardgeometry import BoardGeometry
+from ..board.explain import occupancy
+from ..board.replay import RUN_ON, LogEvent, parse_log
+from ..config import Config
+from ..engine.interface import Opponent
+from ..hw.hexpins import default_hex_pinout, hex_board
+from ..hw.pins import SQUARES
+from ..hw.sim import SimBoard, SimLeds
+from ..rules import BoardctlError, Game, get_variant
+from ..rules.boardgeometry import BoardGeometry
+from ..storage.backlog import Store
+from .loop import Daemon
 
 SCAN_HZ = 100
 ENGINE_WAIT = 120.0   # real seconds an engine may think before it is told to stop

@@ -11,7 +11,7 @@ call it with a virtual one.  That clock only times things (the settle time,
 the clocks, the engine); what the store keeps is the wall-clock time,
 ``wall_clock()`` (UTC seconds since 1970), read when the move is made.
 
-The store is written through a :class:`~boardctl.backlog.Backlog`: when it
+The store is written through a :class:`~boardctl.storage.backlog.Backlog`: when it
 cannot be written (a full disk, a read-only database) the game goes on and
 the screen's status line says that moves are not being saved.
 """
@@ -25,8 +25,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
-from .backlog import Backlog, Store
-from .board import (
+from ..board import (
     Event,
     GameOver,
     LedScene,
@@ -39,14 +38,12 @@ from .board import (
     Role,
     lights,
 )
-from .clock import ChessClock
-from .config import Config
-from .engine import Limits
-from .engine.interface import Opponent
-from .hw import Buttons, Colour, LedSink, Reading, SensorSource
-from .hw.base import ExplainsProblems, MayLag, Wakes
-from .presenter import Machine, Presenter
-from .rules import (
+from ..config import Config
+from ..engine import Limits
+from ..engine.interface import Opponent
+from ..hw import Buttons, Colour, LedSink, Reading, SensorSource
+from ..hw.base import ExplainsProblems, MayLag, Wakes
+from ..rules import (
     BLACK,
     WHITE,
     Game,
@@ -55,11 +52,14 @@ from .rules import (
     Termination,
     get_variant,
 )
-from .rules.pieces import SYMBOLS
+from ..rules.pieces import SYMBOLS
+from ..storage.backlog import Backlog, Store
+from ..ui.state import DisplayState
+from ..web.shaping import EngineShown, Shaper
+from ..web.snapshot import Hub, Snapshot, WebAction
+from .clock import ChessClock
+from .presenter import Machine, Presenter
 from .session import EngineSession
-from .ui.state import DisplayState
-from .web.shaping import EngineShown, Shaper
-from .web.snapshot import Hub, Snapshot, WebAction
 
 log = logging.getLogger("boardctl")
 

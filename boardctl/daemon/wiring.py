@@ -19,27 +19,27 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from .board.explain import occupancy
-from .config import Config
-from .daemon import Daemon
-from .engine.interface import Opponent
-from .hw import LedSink, SensorSource
-from .hw.hexpins import (
+from ..board.explain import occupancy
+from ..config import Config
+from ..engine.interface import Opponent
+from ..hw import LedSink, SensorSource
+from ..hw.hexpins import (
     HexPinout,
     default_hex_pinout,
     hex_board,
     load_hex_pinout,
     read_pinout_schema,
 )
-from .hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
-from .hw.sim import SimBoard, SimButtons
-from .rules import BoardctlError, Game, Position, Variant, get_variant
-from .rules.geometry import Geometry
-from .rules.hexgeo import FALCON_HEX, HexGeometry
-from .store import DamagedGameError, GameStore, StoreError, default_db_path
+from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
+from ..hw.sim import SimBoard, SimButtons
+from ..rules import BoardctlError, Game, Position, Variant, get_variant
+from ..rules.geometry import Geometry
+from ..rules.hexgeo import FALCON_HEX, HexGeometry
+from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_path
+from .loop import Daemon
 
 if TYPE_CHECKING:
-    from .web.snapshot import Hub
+    from ..web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
 
@@ -137,15 +137,15 @@ def make_board_sensors(config: Config, variant: Variant) -> SensorSource:
         return _hex_sensors(config, _hex_pinout(config, hexagon))
     pinout = _pinout(config)
     if kind == "gpio":
-        from .hw.matrix import GpioMatrix
+        from ..hw.matrix import GpioMatrix
 
         return GpioMatrix.from_pinout(pinout.pi.matrix)
     if kind == "shiftreg":
-        from .hw.shiftreg import ShiftRegisterSensor
+        from ..hw.shiftreg import ShiftRegisterSensor
 
         return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg)
-    from .hw.protocol import BoardShape
-    from .hw.serial_link import SerialBoard
+    from ..hw.protocol import BoardShape
+    from ..hw.serial_link import SerialBoard
 
     geo = variant.geometry
     shape = BoardShape(geo.files, geo.ranks, pinout.leds.count)
@@ -155,11 +155,11 @@ def make_board_sensors(config: Config, variant: Variant) -> SensorSource:
 def _hex_sensors(config: Config, pinout: HexPinout) -> SensorSource:
     """The hex board's sensors: sixteen 74HC165 on the Pi, or its Pico."""
     if config.board.sensors == "shiftreg":
-        from .hw.shiftreg import ShiftRegisterSensor
+        from ..hw.shiftreg import ShiftRegisterSensor
 
         return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg, squares=pinout.cells)
-    from .hw.protocol import BoardShape
-    from .hw.serial_link import SerialBoard
+    from ..hw.protocol import BoardShape
+    from ..hw.serial_link import SerialBoard
 
     return SerialBoard(config.board.serial_port, brightness=config.leds.brightness,
                        shape=BoardShape.named(pinout.board))
@@ -172,7 +172,7 @@ def make_leds(config: Config, variant: Variant | None = None) -> LedSink | None:
         return None
     if config.board.sensors == "serial":
         return None  # the microcontroller drives the LEDs: the SerialBoard is the sink
-    from .hw.leds import SpiLeds
+    from ..hw.leds import SpiLeds
 
     hexagon = None if variant is None else _hex_geometry(variant)
     pinout = _pinout(config) if hexagon is None else _hex_pinout(config, hexagon)
@@ -199,11 +199,11 @@ def make_opponent(config: Config) -> Opponent | None:
     if config.game.mode != "engine":
         return None
     if config.engine.external:
-        from .engine.external import ExternalEngine
+        from ..engine.external import ExternalEngine
 
         return ExternalEngine(config.engine.external)
-    from .engine import core
-    from .engine.worker import EngineWorker
+    from ..engine import core
+    from ..engine.worker import EngineWorker
 
     if core.available():
         log.info("engine: the compiled search core, skill %d", config.engine.skill)
@@ -224,10 +224,10 @@ def open_store(config: Config) -> GameStore:
 def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
     """The spectator page's server, listening on its own thread; the daemon
     publishes to the hub it returns.  :raises StartError: without aiohttp."""
-    from .web.snapshot import Hub
+    from ..web.snapshot import Hub
 
     try:
-        from .web.server import WebServer
+        from ..web.server import WebServer
     except ImportError:
         raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
     hub = Hub()   # the daemon publishes here; the server only reads
@@ -268,7 +268,7 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
     if config.web.enabled and "web" not in extra:
         extra["web"] = start_web(config, store.path, stack)
     if config.buttons.enabled and "buttons" not in extra:
-        from .hw.buttons import GpioButtons
+        from ..hw.buttons import GpioButtons
 
         buttons = GpioButtons(_pinout(config).pi.buttons)
         stack.callback(buttons.close)
@@ -314,7 +314,7 @@ def run(config: Config) -> int:
         display = None
         if config.display.enabled:
             try:
-                from .ui.screen import Screen
+                from ..ui.screen import Screen
 
                 display = Screen(config.display_size, config.display.fullscreen)
                 stack.callback(display.close)
@@ -380,9 +380,9 @@ def run_window(config: Config, stack: ExitStack, frames: int | None = None,
     until the window closes (or for ``frames`` frames, for tests)."""
     import pygame
 
-    from .ui.sim import FPS, SimWindow
-    from .ui.state import DisplayState
-    from .ui.tray import off_the_board
+    from ..ui.sim import FPS, SimWindow
+    from ..ui.state import DisplayState
+    from ..ui.tray import off_the_board
 
     start = Game(get_variant(config.game.variant))
     board = make_sensors(config, start)

@@ -54,9 +54,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
-from .errors import BoardctlError
-from .rules import RESULTS, Game, get_variant
-from .stored import (
+from ..errors import BoardctlError
+from ..rules import RESULTS, Game, get_variant
+from .records import (
     UCI,
     DamagedGameError,
     GameSummary,

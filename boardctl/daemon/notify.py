@@ -30,7 +30,7 @@ import socket
 import time
 from collections.abc import Callable, Mapping
 
-from .rules.digits import NumberError, parse_whole
+from ..rules.digits import NumberError, parse_whole
 
 log = logging.getLogger(__name__)
 

@@ -14,12 +14,12 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
-from .board import Reconciler
-from .engine import MAX_SKILL, Limits
-from .engine.interface import BestMove, Failed, Message, Opponent, Thinking, WorkerError
-from .rules import WHITE, Game, IllegalMoveError, parse_uci, san
-from .rules.digits import NumberError, parse_whole, shown
-from .store import StoreError
+from ..board import Reconciler
+from ..engine import MAX_SKILL, Limits
+from ..engine.interface import BestMove, Failed, Message, Opponent, Thinking, WorkerError
+from ..rules import WHITE, Game, IllegalMoveError, parse_uci, san
+from ..rules.digits import NumberError, parse_whole, shown
+from ..storage.store import StoreError
 
 log = logging.getLogger("boardctl")
 

@@ -1,6 +1,6 @@
 """Stored games as the store hands them out: every value checked, replayed, as PGN.
 
-:class:`~boardctl.store.GameStore` reads rows; this module turns them into
+:class:`~boardctl.storage.store.GameStore` reads rows; this module turns them into
 :class:`GameSummary` and :class:`StoredGame` values, refusing any value that
 boardctl never writes (a text or a blob where a time belongs, a time past the
 year 9999, a move that is not coordinate notation, a gap in the plies) with a
@@ -15,9 +15,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BoardctlError
-from .rules import RESULTS, Game, get_variant
-from .rules.pgn import UNKNOWN_DATE, date_tags, export
+from ..errors import BoardctlError
+from ..rules import RESULTS, Game, get_variant
+from ..rules.pgn import UNKNOWN_DATE, date_tags, export
 
 LATEST_TIME = 253_402_300_800.0  # 10000-01-01 UTC: no later time has a PGN date
 UCI = re.compile(r"^[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?$")
