@@ -35,8 +35,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-TICK = 0.001                 # seconds between looks at the child's CPU time (duty cycle)
-CFS_PERIOD_US = 10_000       # a short period, so the child runs in small slices like duty's
+TICK = 0.001  # seconds between looks at the child's CPU time (duty cycle)
+CFS_PERIOD_US = 10_000  # a short period, so the child runs in small slices like duty's
 CGROUP_V1 = Path("/sys/fs/cgroup/cpu")
 CGROUP_V2 = Path("/sys/fs/cgroup")
 
@@ -44,8 +44,8 @@ CGROUP_V2 = Path("/sys/fs/cgroup")
 @dataclass(frozen=True)
 class Run:
     method: str
-    wall: float              # seconds
-    cpu: float               # seconds of CPU the child used
+    wall: float  # seconds
+    cpu: float  # seconds of CPU the child used
     stdout: str
     returncode: int
 
@@ -97,8 +97,9 @@ def _pin(core: int | None) -> None:
         os.sched_setaffinity(0, {core})
 
 
-def run_limited(argv: list[str], quota: float, core: int | None = None,
-                method: str = "auto") -> Run:
+def run_limited(
+    argv: list[str], quota: float, core: int | None = None, method: str = "auto"
+) -> Run:
     """Runs ``argv`` pinned to ``core`` with at most ``quota`` of one core's time.
 
     ``method`` is ``cgroup``, ``duty``, ``auto`` (cgroup when possible) or
@@ -137,8 +138,9 @@ def run_limited(argv: list[str], quota: float, core: int | None = None,
     return Run(method, time.perf_counter() - start, cpu, out, status)
 
 
-def _supervise(child: subprocess.Popen[bytes], quota: float | None,
-               start: float) -> tuple[str, float, int]:
+def _supervise(
+    child: subprocess.Popen[bytes], quota: float | None, start: float
+) -> tuple[str, float, int]:
     """Collects the child's output until it exits, steering it to ``quota`` of
     wall time if one is given; returns the output, its CPU seconds and its exit
     status."""
@@ -177,10 +179,12 @@ def _supervise(child: subprocess.Popen[bytes], quota: float | None,
     return b"".join(chunks).decode(), usage.ru_utime + usage.ru_stime, child.returncode
 
 
-SPIN = ("import time\n"
-        "end = time.perf_counter() + {seconds}\n"
-        "while time.perf_counter() < end: pass\n"
-        "print(time.process_time())\n")
+SPIN = (
+    "import time\n"
+    "end = time.perf_counter() + {seconds}\n"
+    "while time.perf_counter() < end: pass\n"
+    "print(time.process_time())\n"
+)
 
 
 def validate(quota: float, seconds: float, core: int | None) -> None:
@@ -188,11 +192,17 @@ def validate(quota: float, seconds: float, core: int | None) -> None:
     print(f"A busy loop of {seconds:.0f} s wall on core {core}, quota {quota:.1%}:")
     methods = ["none", "duty"] + (["cgroup"] if cgroup_usable() else [])
     for method in methods:
-        run = run_limited([sys.executable, "-c", SPIN.format(seconds=seconds)],
-                          quota if method != "none" else 1.0, core, method)
-        own = float(run.stdout.split()[-1])       # what the child measured itself
-        print(f"  {method:7} CPU {own:6.2f} s / wall {run.wall:6.2f} s = {own / run.wall:6.1%}"
-              f"   (target {quota if method != 'none' else 1.0:.1%})")
+        run = run_limited(
+            [sys.executable, "-c", SPIN.format(seconds=seconds)],
+            quota if method != "none" else 1.0,
+            core,
+            method,
+        )
+        own = float(run.stdout.split()[-1])  # what the child measured itself
+        print(
+            f"  {method:7} CPU {own:6.2f} s / wall {run.wall:6.2f} s = {own / run.wall:6.1%}"
+            f"   (target {quota if method != 'none' else 1.0:.1%})"
+        )
     if "cgroup" not in methods:
         print("  cgroup: no writable cgroup with the cpu controller here")
 

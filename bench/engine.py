@@ -44,8 +44,10 @@ from boardctl.rules import Position, get_variant
 POSITIONS = [
     ("start", Position().fen()),
     ("open castling", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"),
-    ("middle game",
-     "rnbfqk1b1r/3Qp1p1pp/2p6n/1p2fp1p2/3P2PN2/2N4P2/PPP1PP2PP/R1BF1KFB1R w KQkq - 1 10"),
+    (
+        "middle game",
+        "rnbfqk1b1r/3Qp1p1pp/2p6n/1p2fp1p2/3P2PN2/2N4P2/PPP1PP2PP/R1BF1KFB1R w KQkq - 1 10",
+    ),
     ("falcons everywhere", "2f2k1f2/3n2p3/10/4F5/5f4/3N2F3/4PP4/5K4 b - - 0 1"),
     ("endgame", "8k1/5pp3/10/3F6/10/6P3/5PKP2/10 w - - 0 1"),
 ]
@@ -54,9 +56,12 @@ HEX_POSITIONS = [
     ("falcon-hex start", "falcon-hex", None),
     ("glinski start", "glinski", None),
     # after 16 plies of self-play at depth 5
-    ("falcon-hex middle", "falcon-hex",
-     "pr2q/2p1f2k/1f1p1bb2/5nb2n/5p4r/6p1pppp/4P6/PPPP2Pp4/R10/N1FB6/1QBB1P3/5P2/KFNRP"
-     " w - - 0 9"),
+    (
+        "falcon-hex middle",
+        "falcon-hex",
+        "pr2q/2p1f2k/1f1p1bb2/5nb2n/5p4r/6p1pppp/4P6/PPPP2Pp4/R10/N1FB6/1QBB1P3/5P2/KFNRP"
+        " w - - 0 9",
+    ),
 ]
 MATES = Path(__file__).resolve().parent.parent / "tests" / "engine" / "mates.txt"
 
@@ -70,12 +75,17 @@ def time_to_depth(depth: int, compiled: bool, hexagon: bool = False) -> float:
     rates = []
     positions = (
         [(name, Position(fen, get_variant(variant))) for name, variant, fen in HEX_POSITIONS]
-        if hexagon else [(name, Position(fen)) for name, fen in POSITIONS])
+        if hexagon
+        else [(name, Position(fen)) for name, fen in POSITIONS]
+    )
     for name, pos in positions:
         engine = Engine(seed=0, compiled=compiled)
         reached: list[tuple[int, float, int]] = []
-        engine.search(pos, Limits(depth=depth),
-                      on_info=lambda i, out=reached: out.append((i.depth, i.time, i.nodes)))
+        engine.search(
+            pos,
+            Limits(depth=depth),
+            on_info=lambda i, out=reached: out.append((i.depth, i.time, i.nodes)),
+        )
         _, secs, nodes = reached[-1]
         rates.append(nodes / secs)
         steps = "  ".join(f"d{dd}:{tt:.2f}s" for dd, tt, _ in reached)
@@ -94,14 +104,18 @@ def mates() -> None:
         pos = Position(fen)
         found: list[tuple[int | None, float, int]] = []
         start = time.perf_counter()
-        move = Engine(seed=0).search(pos, Limits(mate=int(n)),
-                                     on_info=lambda i, out=found: out.append(
-                                         (i.mate, i.time, i.nodes)))
+        move = Engine(seed=0).search(
+            pos,
+            Limits(mate=int(n)),
+            on_info=lambda i, out=found: out.append((i.mate, i.time, i.nodes)),
+        )
         total = time.perf_counter() - start
         mate, _, nodes = found[-1]
         ok = "found" if mate == int(n) else f"NOT FOUND (mate {mate})"
-        print(f"  mate in {n}: {total * 1000:8.1f} ms {nodes:>8} nodes  {ok}  "
-              f"{pos.uci(move) if move else '-'}  {fen}")
+        print(
+            f"  mate in {n}: {total * 1000:8.1f} ms {nodes:>8} nodes  {ok}  "
+            f"{pos.uci(move) if move else '-'}  {fen}"
+        )
 
 
 def stop_latency(trials: int) -> None:
@@ -110,16 +124,19 @@ def stop_latency(trials: int) -> None:
     with EngineWorker(seed=0) as worker:
         for _ in range(trials):
             request = worker.go(POSITIONS[2][1], [], Limits(infinite=True))
-            while not any(isinstance(m, Thinking) and m.request == request and m.info.depth >= 3
-                          for m in worker.poll(0.05)):
+            while not any(
+                isinstance(m, Thinking) and m.request == request and m.info.depth >= 3
+                for m in worker.poll(0.05)
+            ):
                 pass
             time.sleep(0.2)
             start = time.perf_counter()
             worker.stop()
             done = False
             while not done:
-                done = any(isinstance(m, BestMove) and m.request == request
-                           for m in worker.poll(0.001))
+                done = any(
+                    isinstance(m, BestMove) and m.request == request for m in worker.poll(0.001)
+                )
             waits.append(time.perf_counter() - start)
     print(f"  median {statistics.median(waits) * 1000:.1f} ms, max {max(waits) * 1000:.1f} ms")
 
@@ -134,10 +151,13 @@ def pi_child(depth: int) -> None:
         engine = Engine(seed=0, compiled=True)
         wall, cpu = time.perf_counter(), time.process_time()
         reached: list[int] = []
-        engine.search(Position(fen), Limits(depth=depth),
-                      on_info=lambda i, out=reached: out.append(i.nodes))
-        print(f"{name}|{reached[-1]}|{time.perf_counter() - wall}|{time.process_time() - cpu}",
-              flush=True)
+        engine.search(
+            Position(fen), Limits(depth=depth), on_info=lambda i, out=reached: out.append(i.nodes)
+        )
+        print(
+            f"{name}|{reached[-1]}|{time.perf_counter() - wall}|{time.process_time() - cpu}",
+            flush=True,
+        )
 
 
 def pi_budget(ratio: float | None, method: str) -> None:
@@ -149,37 +169,52 @@ def pi_budget(ratio: float | None, method: str) -> None:
     quota = min(1.0, 1 / ratio)
     cores = sorted(os.sched_getaffinity(0))
     child_core = cores[-1]
-    os.sched_setaffinity(0, set(cores[:-1]) or set(cores))   # the supervisor keeps out of its way
+    os.sched_setaffinity(0, set(cores[:-1]) or set(cores))  # the supervisor keeps out of its way
     # The same child without a quota first: the full-speed figure of this run.
     free = cpuquota.run_limited(
-        [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], 1.0, child_core, "none")
+        [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], 1.0, child_core, "none"
+    )
     free_rows = [line.split("|") for line in free.stdout.splitlines() if line.count("|") == 3]
     if free_rows:
         free_nodes = sum(int(row[1]) for row in free_rows)
         free_wall = sum(float(row[2]) for row in free_rows)
         free_cpu = sum(float(row[3]) for row in free_rows)
-        print(f"Full speed, one core: depth {PI_DEPTH} on all {len(free_rows)} positions in"
-              f" {free_cpu:.2f} s of CPU time, {free_nodes / free_cpu:,.0f} nodes/s"
-              f" (wall {free_wall:.2f} s: the child had {free.share:.0%} of the core)")
+        print(
+            f"Full speed, one core: depth {PI_DEPTH} on all {len(free_rows)} positions in"
+            f" {free_cpu:.2f} s of CPU time, {free_nodes / free_cpu:,.0f} nodes/s"
+            f" (wall {free_wall:.2f} s: the child had {free.share:.0%} of the core)"
+        )
     run = cpuquota.run_limited(
-        [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], quota, child_core, method)
-    print(f"Pi budget: compiled core to depth {PI_DEPTH}, one core (cpu {child_core}), "
-          f"quota {quota:.1%} of it by {run.method} (this core = {ratio:.2f} Pi 4 cores):")
+        [sys.executable, __file__, "--pi-child", str(PI_DEPTH)], quota, child_core, method
+    )
+    print(
+        f"Pi budget: compiled core to depth {PI_DEPTH}, one core (cpu {child_core}), "
+        f"quota {quota:.1%} of it by {run.method} (this core = {ratio:.2f} Pi 4 cores):"
+    )
     rows = [line.split("|") for line in run.stdout.splitlines() if line.count("|") == 3]
     nodes_all = wall_all = cpu_all = 0.0
     for name, nodes, wall, cpu in rows:
         n, w, c = int(nodes), float(wall), float(cpu)
         nodes_all, wall_all, cpu_all = nodes_all + n, wall_all + w, cpu_all + c
-        print(f"  {name:20} {n:>9} nodes  under quota {w:6.2f} s {n / w:>8,.0f} nodes/s"
-              f"   from CPU time x ratio {c * ratio:6.2f} s {n / (c * ratio):>8,.0f} nodes/s")
+        print(
+            f"  {name:20} {n:>9} nodes  under quota {w:6.2f} s {n / w:>8,.0f} nodes/s"
+            f"   from CPU time x ratio {c * ratio:6.2f} s {n / (c * ratio):>8,.0f} nodes/s"
+        )
     if not rows:
         print(f"  the child failed (exit {run.returncode})")
         return
-    print(f"  all {len(rows)}: {wall_all:.2f} s, {nodes_all / wall_all:,.0f} nodes/s under quota;"
-          f" {cpu_all * ratio:.2f} s, {nodes_all / (cpu_all * ratio):,.0f} nodes/s from CPU time")
-    print(f"  share of the core the child had: {run.share:.1%} (quota {quota:.1%})"
-          + ("" if run.share > 0.95 * quota else
-             " -- less than the quota: the machine is busy; trust the CPU-time figures"))
+    print(
+        f"  all {len(rows)}: {wall_all:.2f} s, {nodes_all / wall_all:,.0f} nodes/s under quota;"
+        f" {cpu_all * ratio:.2f} s, {nodes_all / (cpu_all * ratio):,.0f} nodes/s from CPU time"
+    )
+    print(
+        f"  share of the core the child had: {run.share:.1%} (quota {quota:.1%})"
+        + (
+            ""
+            if run.share > 0.95 * quota
+            else " -- less than the quota: the machine is busy; trust the CPU-time figures"
+        )
+    )
 
 
 def main(argv: list[str]) -> None:

@@ -51,8 +51,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--opponent", choices=("random", "greedy", "self"), required=True)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--nodes", type=int, default=2000, help="boardctl's nodes a move")
-    parser.add_argument("--opponent-nodes", type=int,
-                        help="self-play: the other engine's nodes a move (default --nodes)")
+    parser.add_argument(
+        "--opponent-nodes",
+        type=int,
+        help="self-play: the other engine's nodes a move (default --nodes)",
+    )
     parser.add_argument("--plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--variant", default="falcon-hex")
     parser.add_argument("--seed", type=int, default=1)
@@ -64,17 +67,23 @@ def main(argv: list[str]) -> int:
     opponent: match.Player
     if args.opponent == "self":
         opponent = match.BoardctlPlayer(
-            MAX_SKILL, args.seed + 1, Limits(nodes=args.opponent_nodes or args.nodes),
-            name="boardctl-2")
+            MAX_SKILL,
+            args.seed + 1,
+            Limits(nodes=args.opponent_nodes or args.nodes),
+            name="boardctl-2",
+        )
     elif args.opponent == "greedy":
         opponent = match.GreedyPlayer(random.Random(f"{args.seed}:greedy"))
     else:
         opponent = match.RandomPlayer(random.Random(f"{args.seed}:random"))
     other = f" ({args.opponent_nodes or args.nodes} nodes)" if args.opponent == "self" else ""
-    print(f"{variant.title}: boardctl ({args.nodes} nodes a move) v {opponent.name}{other},"
-          f" {args.games} games, {args.plies} opening plies, seed {args.seed}", flush=True)
+    print(
+        f"{variant.title}: boardctl ({args.nodes} nodes a move) v {opponent.name}{other},"
+        f" {args.games} games, {args.plies} opening plies, seed {args.seed}",
+        flush=True,
+    )
     state = match.Match(opponent.name)
-    scores: list[float] = []                 # boardctl's points, game by game
+    scores: list[float] = []  # boardctl's points, game by game
     white_points = 0.0
     endings: Counter[str] = Counter()
     started = time.perf_counter()
@@ -93,9 +102,11 @@ def main(argv: list[str]) -> int:
         scores.append(white if record.boardctl_colour == WHITE else 1 - white)
         print(match.describe(record, opponent.name), flush=True)
     print(summary(scores, opponent.name))
-    print(f"White scored {white_points:g}/{args.games}; endings: "
-          + ", ".join(f"{reason} {count}" for reason, count in endings.most_common())
-          + f"; {time.perf_counter() - started:.0f} s")
+    print(
+        f"White scored {white_points:g}/{args.games}; endings: "
+        + ", ".join(f"{reason} {count}" for reason, count in endings.most_common())
+        + f"; {time.perf_counter() - started:.0f} s"
+    )
     return 0
 
 
@@ -121,11 +132,13 @@ def summary(scores: list[float], opponent: str) -> str:
         bound = 0.025 ** (1 / n)
         low, high = (bound, 1.0) if mean == 1.0 else (0.0, 1 - bound)
     counts = Counter(scores)
-    return (f"boardctl v {opponent}: {sum(scores):g}/{n} = {100 * mean:.1f}%"
-            f" (wins {counts[1.0]}, draws {counts[0.5]}, losses {counts[0.0]},"
-            f" other {n - counts[1.0] - counts[0.5] - counts[0.0]});"
-            f" 95% interval {100 * low:.1f}% to {100 * high:.1f}%;"
-            f" Elo {match.elo(mean):+.0f} ({match.elo(low):+.0f} to {match.elo(high):+.0f})")
+    return (
+        f"boardctl v {opponent}: {sum(scores):g}/{n} = {100 * mean:.1f}%"
+        f" (wins {counts[1.0]}, draws {counts[0.5]}, losses {counts[0.0]},"
+        f" other {n - counts[1.0] - counts[0.5] - counts[0.0]});"
+        f" 95% interval {100 * low:.1f}% to {100 * high:.1f}%;"
+        f" Elo {match.elo(mean):+.0f} ({match.elo(low):+.0f} to {match.elo(high):+.0f})"
+    )
 
 
 if __name__ == "__main__":

@@ -64,8 +64,12 @@ from boardctl.rules.pgn import export
 VARIANT = "falcon-xboard"
 MAX_PLIES = 200
 PIECE_VALUES = {
-    PieceType.PAWN: 1, PieceType.KNIGHT: 3, PieceType.BISHOP: 3,
-    PieceType.ROOK: 5, PieceType.FALCON: 5, PieceType.QUEEN: 9,
+    PieceType.PAWN: 1,
+    PieceType.KNIGHT: 3,
+    PieceType.BISHOP: 3,
+    PieceType.ROOK: 5,
+    PieceType.FALCON: 5,
+    PieceType.QUEEN: 9,
 }
 COLOUR_NAMES = {WHITE: "White", BLACK: "Black"}
 
@@ -94,8 +98,14 @@ class Aborted(Exception):
 class BoardctlPlayer:
     """boardctl's engine with ``limits`` a move (bench/hexmatch.py plays it by nodes)."""
 
-    def __init__(self, skill: int, seed: int, limits: Limits, compiled: bool | None = None,
-                 name: str = "boardctl") -> None:
+    def __init__(
+        self,
+        skill: int,
+        seed: int,
+        limits: Limits,
+        compiled: bool | None = None,
+        name: str = "boardctl",
+    ) -> None:
         self.name = name
         self.engine = Engine(skill=skill, seed=seed, compiled=compiled)
         self.limits = limits
@@ -158,7 +168,7 @@ class GreedyPlayer:
         pos = game.position
         me = pos.turn
         best: list[Move] = []
-        best_value = -10**6
+        best_value = -(10**6)
         for move in pos.legal_moves():
             pos.push(move)
             value = material(game, me)
@@ -210,7 +220,7 @@ class GameRecord:
     number: int
     opening: list[str]
     boardctl_colour: int
-    result: str                     # "1-0", "0-1", "1/2-1/2", or "*" when aborted
+    result: str  # "1-0", "0-1", "1/2-1/2", or "*" when aborted
     plies: int
     reason: str
 
@@ -269,7 +279,10 @@ def parse_opponent_move(game: Game, text: str) -> Move:
 
 
 def play_game(
-    number: int, opening: list[str], players: dict[int, Player], match: Match,
+    number: int,
+    opening: list[str],
+    players: dict[int, Player],
+    match: Match,
     variant: str = VARIANT,
 ) -> GameRecord:
     game = Game(get_variant(variant))
@@ -278,11 +291,20 @@ def play_game(
     def record(result: str, reason: str) -> GameRecord:
         if match.pgn is not None:
             names = {side: players[side].name for side in (WHITE, BLACK)}
-            match.pgn.write(export(game, {
-                "Event": "bench/match.py", "Round": str(number),
-                "White": names[WHITE], "Black": names[BLACK], "Result": result,
-                "Termination": reason,
-            }) + "\n")
+            match.pgn.write(
+                export(
+                    game,
+                    {
+                        "Event": "bench/match.py",
+                        "Round": str(number),
+                        "White": names[WHITE],
+                        "Black": names[BLACK],
+                        "Result": result,
+                        "Termination": reason,
+                    },
+                )
+                + "\n"
+            )
             match.pgn.flush()
         return GameRecord(number, opening, boardctl_colour, result, len(game.moves), reason)
 
@@ -333,13 +355,16 @@ def random_opening(rng: random.Random, plies: int, variant: str = VARIANT) -> li
 
 # ------------------------------------------------------------------ report
 def describe(record: GameRecord, opponent: str) -> str:
-    white, black = ("boardctl", opponent) if record.boardctl_colour == WHITE else (
-        opponent, "boardctl")
+    white, black = (
+        ("boardctl", opponent) if record.boardctl_colour == WHITE else (opponent, "boardctl")
+    )
     score = record.boardctl_score
     verdict = {1.0: "boardctl wins", 0.5: "draw", 0.0: "boardctl loses", None: "no result"}[score]
     opening = " ".join(record.opening) or "-"
-    return (f"game {record.number:3d}  opening {opening:<24}  {white} (White) v {black} (Black)"
-            f"  {record.result:<7}  {verdict:<14}  {record.plies:3d} plies  {record.reason}")
+    return (
+        f"game {record.number:3d}  opening {opening:<24}  {white} (White) v {black} (Black)"
+        f"  {record.result:<7}  {verdict:<14}  {record.plies:3d} plies  {record.reason}"
+    )
 
 
 def summary(match: Match) -> list[str]:
@@ -357,13 +382,17 @@ def summary(match: Match) -> list[str]:
     ]
     if scored:
         low, high = score_interval(wins, draws, losses)
-        lines.append(f"95% interval of the score: {100 * low:.1f}% to {100 * high:.1f}%;"
-                     f" Elo difference {elo(points / len(scored)):+.0f}"
-                     f" ({elo(low):+.0f} to {elo(high):+.0f})")
+        lines.append(
+            f"95% interval of the score: {100 * low:.1f}% to {100 * high:.1f}%;"
+            f" Elo difference {elo(points / len(scored)):+.0f}"
+            f" ({elo(low):+.0f} to {elo(high):+.0f})"
+        )
     for name in ("boardctl", match.opponent):
         clock = match.clocks.get(name, Clock())
-        lines.append(f"mean thinking time per move, {name}: {clock.mean():.3f} s"
-                     f" over {clock.moves} moves (longest {clock.longest:.3f} s)")
+        lines.append(
+            f"mean thinking time per move, {name}: {clock.mean():.3f} s"
+            f" over {clock.moves} moves (longest {clock.longest:.3f} s)"
+        )
     return lines
 
 
@@ -372,7 +401,7 @@ def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
     with the games' own spread: a win 1, a draw 1/2, a loss 0)."""
     n = wins + draws + losses
     mean = (wins + draws / 2) / n
-    spread = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    spread = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2) / n
     half = 1.96 * math.sqrt(spread / n)
     return max(0.0, mean - half), min(1.0, mean + half)
 
@@ -397,12 +426,16 @@ def run(args: argparse.Namespace) -> int:
     if args.core == "compiled" and not core.available():
         print("match: the compiled core is not built (see setup.py)", file=sys.stderr)
         return 1
-    print(f"boardctl (skill {args.skill}, {args.core} core) v {args.opponent}: {args.games} games,"
-          f" movetime {args.movetime:g} s (the opponent {args.movetime * args.odds:g} s),"
-          f" {args.plies} opening plies, seed {seed}", flush=True)
+    print(
+        f"boardctl (skill {args.skill}, {args.core} core) v {args.opponent}: {args.games} games,"
+        f" movetime {args.movetime:g} s (the opponent {args.movetime * args.odds:g} s),"
+        f" {args.plies} opening plies, seed {seed}",
+        flush=True,
+    )
     openings_rng = random.Random(f"{seed}:openings")
-    boardctl = BoardctlPlayer(args.skill, seed, Limits(movetime=args.movetime),
-                              args.core == "compiled")
+    boardctl = BoardctlPlayer(
+        args.skill, seed, Limits(movetime=args.movetime), args.core == "compiled"
+    )
     try:
         opponent = make_opponent(args, random.Random(f"{seed}:opponent"))
     except EngineError as exc:
@@ -437,21 +470,38 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--opponent", choices=("fairymax", "random", "greedy"), required=True)
     parser.add_argument("--games", type=int, default=2, help="games to play (default 2)")
-    parser.add_argument("--movetime", type=float, required=True,
-                        help="seconds per move for both sides")
-    parser.add_argument("--odds", type=float, default=1.0,
-                        help="the opponent thinks this many times as long as boardctl "
-                             "(1:8 time odds: --odds 8; default 1)")
+    parser.add_argument(
+        "--movetime", type=float, required=True, help="seconds per move for both sides"
+    )
+    parser.add_argument(
+        "--odds",
+        type=float,
+        default=1.0,
+        help="the opponent thinks this many times as long as boardctl "
+        "(1:8 time odds: --odds 8; default 1)",
+    )
     parser.add_argument("--plies", type=int, default=4, help="random opening plies (default 4)")
     parser.add_argument("--seed", type=int, help="seed for openings, opponents and boardctl")
     parser.add_argument("--skill", type=int, default=20, help="boardctl's skill (default 20)")
-    parser.add_argument("--core", choices=("compiled", "python"), default="compiled",
-                        help="boardctl's search core (default compiled)")
-    parser.add_argument("--pgn", type=argparse.FileType("a"), metavar="FILE",
-                        help="append every game to FILE as PGN, for analysis")
+    parser.add_argument(
+        "--core",
+        choices=("compiled", "python"),
+        default="compiled",
+        help="boardctl's search core (default compiled)",
+    )
+    parser.add_argument(
+        "--pgn",
+        type=argparse.FileType("a"),
+        metavar="FILE",
+        help="append every game to FILE as PGN, for analysis",
+    )
     parser.add_argument("--fairymax", default=DEFAULT_PATH, help=f"default {DEFAULT_PATH}")
-    parser.add_argument("--fairymax-hash", type=int, metavar="MB",
-                        help="Fairy-Max's hash size (default: its own, about 100 MB)")
+    parser.add_argument(
+        "--fairymax-hash",
+        type=int,
+        metavar="MB",
+        help="Fairy-Max's hash size (default: its own, about 100 MB)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.plies < 0 or not args.movetime > 0:
         parser.error("--games must be 1 or more, --plies 0 or more, --movetime positive")
@@ -461,8 +511,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.opponent == "fairymax" and not os.access(args.fairymax, os.X_OK):
-        print(f"match: skipped: Fairy-Max is not installed ({args.fairymax};"
-              " Debian package fairymax)")
+        print(
+            f"match: skipped: Fairy-Max is not installed ({args.fairymax}; Debian package fairymax)"
+        )
         return 0
     return run(args)
 

@@ -23,8 +23,9 @@ from boardctl.rules import Position, get_variant
 
 def _positions() -> list[tuple[str, Position, bool]]:
     rect = [(name, Position(fen), False) for name, fen in POSITIONS]
-    hexa = [(name, Position(fen, get_variant(variant)), True)
-            for name, variant, fen in HEX_POSITIONS]
+    hexa = [
+        (name, Position(fen, get_variant(variant)), True) for name, variant, fen in HEX_POSITIONS
+    ]
     return rect + hexa
 
 
@@ -45,18 +46,23 @@ def main() -> None:
             engine.tablebase = False
             start = time.process_time()
             move = engine.search(pos, Limits(depth=depth))
-            runs.append((time.process_time() - start, engine.nodes,
-                         pos.uci(move) if move else "none"))
+            runs.append(
+                (time.process_time() - start, engine.nodes, pos.uci(move) if move else "none")
+            )
         if len({(nodes, move) for _, nodes, move in runs}) != 1:
             raise SystemExit(f"nodes: {name}: runs disagree: {runs}")
         seconds = min(t for t, _, _ in runs)
         _, nodes, move = runs[0]
         total_nodes += nodes
         total_time += seconds
-        print(f"{name:20} depth {depth:2}  nodes {nodes:9}  best {move:8}  "
-              f"{nodes / seconds / 1000:7.0f} knodes/s")
-    print(f"{'total':20}           nodes {total_nodes:9}  "
-          f"{'':13} {total_nodes / total_time / 1000:7.0f} knodes/s")
+        print(
+            f"{name:20} depth {depth:2}  nodes {nodes:9}  best {move:8}  "
+            f"{nodes / seconds / 1000:7.0f} knodes/s"
+        )
+    print(
+        f"{'total':20}           nodes {total_nodes:9}  "
+        f"{'':13} {total_nodes / total_time / 1000:7.0f} knodes/s"
+    )
 
 
 if __name__ == "__main__":

@@ -23,8 +23,11 @@ FALCON_CASES = [
     # A middle game with all four castling rights, falcons of both sides out
     # and 62 legal moves (picked from 400 random 18-ply games as the busiest).
     # Depth 3 (149,131) is confirmed by tests/naive_falcon.py; depth 4 is not.
-    ("falcon middle game",
-     "rnbfqk1b1r/3Qp1p1pp/2p6n/1p2fp1p2/3P2PN2/2N4P2/PPP1PP2PP/R1BF1KFB1R w KQkq - 1 10", 4),
+    (
+        "falcon middle game",
+        "rnbfqk1b1r/3Qp1p1pp/2p6n/1p2fp1p2/3P2PN2/2N4P2/PPP1PP2PP/R1BF1KFB1R w KQkq - 1 10",
+        4,
+    ),
 ]
 CHESS_CASES = [
     ("chess start", chess.STARTING_FEN, 4),
@@ -65,28 +68,35 @@ def best_of(runs: int, fn: Callable[[], int]) -> tuple[int, float]:
     return nodes, best
 
 
-def measure(mode: str, falcon_leaf: Callable[[Position], int],
-            chess_leaf: Callable[[chess.Board], int]) -> float:
+def measure(
+    mode: str, falcon_leaf: Callable[[Position], int], chess_leaf: Callable[[chess.Board], int]
+) -> float:
     falcon_nodes = falcon_time = 0.0
     chess_nodes = chess_time = 0.0
     variant = get_variant("falcon")
     for name, fen, depth in FALCON_CASES:
         pos = Position(fen, variant)
         nodes, secs = best_of(3, lambda p=pos, d=depth: falcon_perft(p, d, falcon_leaf))
-        print(f"  boardctl      {name:22} depth {depth}: {nodes:>9} nodes "
-              f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s")
+        print(
+            f"  boardctl      {name:22} depth {depth}: {nodes:>9} nodes "
+            f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s"
+        )
         falcon_nodes += nodes
         falcon_time += secs
     for name, fen, depth in CHESS_CASES:
         board = chess.Board(fen)
         nodes, secs = best_of(3, lambda b=board, d=depth: chess_perft(b, d, chess_leaf))
-        print(f"  python-chess  {name:22} depth {depth}: {nodes:>9} nodes "
-              f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s")
+        print(
+            f"  python-chess  {name:22} depth {depth}: {nodes:>9} nodes "
+            f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s"
+        )
         chess_nodes += nodes
         chess_time += secs
     ratio = (falcon_nodes / falcon_time) / (chess_nodes / chess_time)
-    print(f"  {mode}: boardctl {falcon_nodes / falcon_time:,.0f} nodes/s, "
-          f"python-chess {chess_nodes / chess_time:,.0f} nodes/s, ratio {ratio:.2f}")
+    print(
+        f"  {mode}: boardctl {falcon_nodes / falcon_time:,.0f} nodes/s, "
+        f"python-chess {chess_nodes / chess_time:,.0f} nodes/s, ratio {ratio:.2f}"
+    )
     return ratio
 
 
@@ -95,8 +105,7 @@ def main() -> None:
     print("Last ply counted by each library's counter:")
     measure("counted leaves", Position.count_legal, lambda b: b.legal_moves.count())
     print("Last ply counted by building the move list:")
-    measure("listed leaves", lambda p: len(p.legal_codes()),
-            lambda b: len(list(b.legal_moves)))
+    measure("listed leaves", lambda p: len(p.legal_codes()), lambda b: len(list(b.legal_moves)))
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ def _load(name: str, path: Path) -> ModuleType:
     """Import a package directory or a module file under ``name``."""
     if path.is_dir():
         spec = importlib.util.spec_from_file_location(
-            name, path / "__init__.py", submodule_search_locations=[str(path)])
+            name, path / "__init__.py", submodule_search_locations=[str(path)]
+        )
     else:
         spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
@@ -61,8 +62,10 @@ def main() -> None:
             # The middle game one ply less than bench/perft.py: many short
             # repetitions average the machine's load better than a few long.
             d = depth if fen is None else depth - 1
-            positions = {label: rules.Position(fen, rules.get_variant("falcon"))
-                         for label, rules in (("old", old), ("new", new))}
+            positions = {
+                label: rules.Position(fen, rules.get_variant("falcon"))
+                for label, rules in (("old", old), ("new", new))
+            }
             best = {"old": float("inf"), "new": float("inf")}
             ratios = []
             nodes = 0
@@ -74,10 +77,13 @@ def main() -> None:
                     took[label] = time.perf_counter() - start
                     best[label] = min(best[label], took[label])
                 ratios.append(took["old"] / took["new"])
-            print(f"{mode:8} {name:20} depth {d} {nodes:>8} nodes: "
-                  f"old {nodes / best['old']:>10,.0f} n/s, new {nodes / best['new']:>10,.0f} n/s"
-                  f" (best of {reps}); new/old {statistics.median(ratios):.3f} median"
-                  f" [{min(ratios):.2f}-{max(ratios):.2f}]", flush=True)
+            print(
+                f"{mode:8} {name:20} depth {d} {nodes:>8} nodes: "
+                f"old {nodes / best['old']:>10,.0f} n/s, new {nodes / best['new']:>10,.0f} n/s"
+                f" (best of {reps}); new/old {statistics.median(ratios):.3f} median"
+                f" [{min(ratios):.2f}-{max(ratios):.2f}]",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def counters(rig: Rig) -> dict[str, int]:
     before = rig.host.device_counters.get("SCANS")
     rig.host.request_device_counters()
     rig.pump(1.0, until=lambda: rig.host.device_counters.get("SCANS") != before)
-    rig.pump(0.1)                       # the report's other lines
+    rig.pump(0.1)  # the report's other lines
     return rig.host.device_counters
 
 
@@ -85,9 +85,11 @@ def heap(rig: Rig, minutes: float) -> None:
         rig.pump(5.0)
     last = counters(rig)
     elapsed = max(last["UPTIME"] - first["UPTIME"], 1) / 60
-    print(f"  heap: {first['HEAP']:,} bytes free after start (lowest {first['HEAPMIN']:,}), "
-          f"{last['HEAP']:,} after {elapsed:.1f} min of play (lowest {last['HEAPMIN']:,}); "
-          f"{(last['GCS'] - first['GCS']) / elapsed:.1f} collections a minute")
+    print(
+        f"  heap: {first['HEAP']:,} bytes free after start (lowest {first['HEAPMIN']:,}), "
+        f"{last['HEAP']:,} after {elapsed:.1f} min of play (lowest {last['HEAPMIN']:,}); "
+        f"{(last['GCS'] - first['GCS']) / elapsed:.1f} collections a minute"
+    )
     rig.place([(0.0, set())])
     rig.show({})
     rig.pump(0.3)
@@ -103,20 +105,24 @@ def board(name: str, samples: int, minutes: float) -> None:
         t0 = rig.now()
         rig.pump(2.0)
         quiet = dict(counters(rig))
-        seconds = rig.now() - t0          # the chip's clock; UPTIME counts whole seconds
-        print(f"{name}: {(quiet['SCANS'] - c0['SCANS']) / seconds:.0f} scans/s, "
-              f"{(quiet['OVERRUN'] - c0['OVERRUN']) / seconds:.1f} periods overrun/s, "
-              f"longest step {quiet['STEPMAX'] / 1e3:.1f} ms (board still)")
+        seconds = rig.now() - t0  # the chip's clock; UPTIME counts whole seconds
+        print(
+            f"{name}: {(quiet['SCANS'] - c0['SCANS']) / seconds:.0f} scans/s, "
+            f"{(quiet['OVERRUN'] - c0['OVERRUN']) / seconds:.1f} periods overrun/s, "
+            f"longest step {quiet['STEPMAX'] / 1e3:.1f} ms (board still)"
+        )
         rig.show({3: LIT})
-        rig.pump(5.5)                   # the first repeat: the device's palette is new
+        rig.pump(5.5)  # the first repeat: the device's palette is new
         counters(rig)
-        rig.pump(5.5)                   # the second: all of it seen before
+        rig.pump(5.5)  # the second: all of it seen before
         refresh = counters(rig)["STEPMAX"]
         rig.show({3: LIT, 7: (255, 0, 0)})
         rig.pump(0.3)
         new = counters(rig)["STEPMAX"]
-        print(f"  longest step across the host's 5 s refresh {refresh / 1e3:.1f} ms, "
-              f"with a new frame {new / 1e3:.1f} ms")
+        print(
+            f"  longest step across the host's 5 s refresh {refresh / 1e3:.1f} ms, "
+            f"with a new frame {new / 1e3:.1f} ms"
+        )
         rig.show({})
         rig.pump(0.3)
 
@@ -127,8 +133,9 @@ def board(name: str, samples: int, minutes: float) -> None:
             # contact -> reading, and -> the first bit of the frame lighting it
             tag = 1000 + k
             since = len(rig.pico.frames)
-            rig.pico.command("sensors", changes=[
-                {**rig.board.change({sq}, after=0.01), "tag": tag}])
+            rig.pico.command(
+                "sensors", changes=[{**rig.board.change({sq}, after=0.01), "tag": tag}]
+            )
             assert rig.settle(bits({sq}), 1.0), (name, sq)
             closed = applied_at(rig, tag)
             reading.append(rig.readings[-1][0] - closed)
@@ -136,16 +143,19 @@ def board(name: str, samples: int, minutes: float) -> None:
             words = [0] * squares
             cap = rig.board.max_level
             words[rig.board.led_position[sq]] = LIT[2] * cap // 255
-            assert rig.pump(1.0, until=lambda w=words, s=since: any(
-                list(f.words) == w for f in rig.pico.frames[s:]))
+            assert rig.pump(
+                1.0,
+                until=lambda w=words, s=since: any(list(f.words) == w for f in rig.pico.frames[s:]),
+            )
             shown = next(f for f in rig.pico.frames[since:] if list(f.words) == words)
             light.append(shown.start / 1e9 - closed)
             # frame -> last bit: a frame sent with the board still
             since = len(rig.pico.frames)
             sent = rig.now()
             rig.show({})
-            assert rig.pump(1.0, until=lambda s=since: any(
-                not any(f.words) for f in rig.pico.frames[s:]))
+            assert rig.pump(
+                1.0, until=lambda s=since: any(not any(f.words) for f in rig.pico.frames[s:])
+            )
             dark = next(f for f in rig.pico.frames[since:] if not any(f.words))
             frame.append(dark.end / 1e9 - sent)
             rig.place([(0.0, set())])
@@ -158,9 +168,11 @@ def board(name: str, samples: int, minutes: float) -> None:
             heap(rig, minutes)
         emu1 = emulator_stats(rig)
         sim = (emu1["ns"] - emu0["ns"]) / 1e9
-        print(f"  emulator: {sim / (time.monotonic() - wall0):.2f} simulated s per wall s, "
-              f"the chip slept {(emu1['idle_ns'] - emu0['idle_ns']) / 1e9 / sim:.0%} "
-              f"of the time")
+        print(
+            f"  emulator: {sim / (time.monotonic() - wall0):.2f} simulated s per wall s, "
+            f"the chip slept {(emu1['idle_ns'] - emu0['idle_ns']) / 1e9 / sim:.0%} "
+            f"of the time"
+        )
     finally:
         rig.close()
 
@@ -178,8 +190,9 @@ def through_daemon(name: str, samples: int) -> None:
 
     board = harness.boards()[name]
     variant = "falcon-hex" if board.hex else "falcon"
-    config = parse_config({"game": {"mode": "two-players", "variant": variant},
-                           "board": {"sensors": "serial"}})
+    config = parse_config(
+        {"game": {"mode": "two-players", "variant": variant}, "board": {"sensors": "serial"}}
+    )
     position = Game(get_variant(variant)).position
     occupied = {sq for sq in range(board.squares) if position.piece_at(sq) is not None}
     movers = sorted({m.from_square for m in position.legal_moves()})
@@ -208,8 +221,9 @@ def lift_to_light(rig: Rig, occupied: set[int], square: int, tag: int) -> float:
     """Seconds (simulated) from lifting `square` to the first lit frame's first bit."""
     deadline = time.monotonic() + 120
     since = len(rig.pico.frames)
-    rig.pico.command("sensors", changes=[
-        {**rig.board.change(occupied - {square}, after=0.01), "tag": tag}])
+    rig.pico.command(
+        "sensors", changes=[{**rig.board.change(occupied - {square}, after=0.01), "tag": tag}]
+    )
     while not any(any(f.words) for f in rig.pico.frames[since:]):
         assert time.monotonic() < deadline, "no frame lit the lifted piece's squares"
         time.sleep(0.005)
@@ -220,7 +234,7 @@ def lift_to_light(rig: Rig, occupied: set[int], square: int, tag: int) -> float:
     while not any(not any(f.words) for f in rig.pico.frames[back:]):
         assert time.monotonic() < deadline, "the LEDs did not go dark"
         time.sleep(0.005)
-    rig.pico.sleep(0.4)                    # past the reconciler's settling
+    rig.pico.sleep(0.4)  # past the reconciler's settling
     return first.start / 1e9 - lifted
 
 
@@ -228,8 +242,16 @@ def on_chip(script: str, extra: tuple[str, ...] = ()) -> None:
     """Run one of the firmware's development benches on the chip; print what it prints."""
     import serial  # the host's own dependency
 
-    names = ("wire.py", "protocol.py", "link.py", "ws2812.py", "scanner.py", "benchtime.py",
-             *extra, script)
+    names = (
+        "wire.py",
+        "protocol.py",
+        "link.py",
+        "ws2812.py",
+        "scanner.py",
+        "benchtime.py",
+        *extra,
+        script,
+    )
     files = {name: (harness.FIRMWARE_DIR / name).read_bytes() for name in names}
     files["main.py"] = f"import {script[:-3]}\n".encode()
     with harness.EmulatedPico(files) as pico:
@@ -250,8 +272,12 @@ def main() -> int:
     parser.add_argument("--boards", default="matrix,hex")
     parser.add_argument("--samples", type=int, default=12)
     parser.add_argument("--no-parts", action="store_true", help="skip the on-chip benches")
-    parser.add_argument("--minutes", type=float, default=1.0,
-                        help="simulated minutes of play for the heap (about 4 wall minutes each)")
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=1.0,
+        help="simulated minutes of play for the heap (about 4 wall minutes each)",
+    )
     args = parser.parse_args()
     reason = harness.missing()
     if reason is not None:

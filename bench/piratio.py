@@ -33,7 +33,7 @@ from pathlib import Path
 PI4_STEPS = 5_000_000
 PI4_C_SECONDS = 1.743
 PI4_PYTHON_SECONDS = 158.263
-PYTHON_STEPS = 500_000        # a tenth: the Python run takes seconds, not minutes
+PYTHON_STEPS = 500_000  # a tenth: the Python run takes seconds, not minutes
 
 C_SOURCE = r"""
 #include <math.h>
@@ -83,18 +83,42 @@ SOLAR_MASS = 4 * math.pi * math.pi
 DPY = 365.24
 BODIES = [
     ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0], SOLAR_MASS),
-    ([4.84143144246472090e+00, -1.16032004402742839e+00, -1.03622044471123109e-01],
-     [1.66007664274403694e-03 * DPY, 7.69901118419740425e-03 * DPY,
-      -6.90460016972063023e-05 * DPY], 9.54791938424326609e-04 * SOLAR_MASS),
-    ([8.34336671824457987e+00, 4.12479856412430479e+00, -4.03523417114321381e-01],
-     [-2.76742510726862411e-03 * DPY, 4.99852801234917238e-03 * DPY,
-      2.30417297573763929e-05 * DPY], 2.85885980666130812e-04 * SOLAR_MASS),
-    ([1.28943695621391310e+01, -1.51111514016986312e+01, -2.23307578892655734e-01],
-     [2.96460137564761618e-03 * DPY, 2.37847173959480950e-03 * DPY,
-      -2.96589568540237556e-05 * DPY], 4.36624404335156298e-05 * SOLAR_MASS),
-    ([1.53796971148509165e+01, -2.59193146099879641e+01, 1.79258772950371181e-01],
-     [2.68067772490389322e-03 * DPY, 1.62824170038242295e-03 * DPY,
-      -9.51592254519715870e-05 * DPY], 5.15138902046611451e-05 * SOLAR_MASS),
+    (
+        [4.84143144246472090e00, -1.16032004402742839e00, -1.03622044471123109e-01],
+        [
+            1.66007664274403694e-03 * DPY,
+            7.69901118419740425e-03 * DPY,
+            -6.90460016972063023e-05 * DPY,
+        ],
+        9.54791938424326609e-04 * SOLAR_MASS,
+    ),
+    (
+        [8.34336671824457987e00, 4.12479856412430479e00, -4.03523417114321381e-01],
+        [
+            -2.76742510726862411e-03 * DPY,
+            4.99852801234917238e-03 * DPY,
+            2.30417297573763929e-05 * DPY,
+        ],
+        2.85885980666130812e-04 * SOLAR_MASS,
+    ),
+    (
+        [1.28943695621391310e01, -1.51111514016986312e01, -2.23307578892655734e-01],
+        [
+            2.96460137564761618e-03 * DPY,
+            2.37847173959480950e-03 * DPY,
+            -2.96589568540237556e-05 * DPY,
+        ],
+        4.36624404335156298e-05 * SOLAR_MASS,
+    ),
+    (
+        [1.53796971148509165e01, -2.59193146099879641e01, 1.79258772950371181e-01],
+        [
+            2.68067772490389322e-03 * DPY,
+            1.62824170038242295e-03 * DPY,
+            -9.51592254519715870e-05 * DPY,
+        ],
+        5.15138902046611451e-05 * SOLAR_MASS,
+    ),
 ]
 
 
@@ -127,15 +151,19 @@ def nbody_c(steps: int) -> float | None:
         source, binary = Path(tmp) / "nbody.c", Path(tmp) / "nbody"
         source.write_text(C_SOURCE)
         try:
-            subprocess.run(["cc", "-O2", "-o", str(binary), str(source), "-lm"],
-                           check=True, capture_output=True)
+            subprocess.run(
+                ["cc", "-O2", "-o", str(binary), str(source), "-lm"],
+                check=True,
+                capture_output=True,
+            )
         except (OSError, subprocess.CalledProcessError):
             return None
         before = os.times()
         subprocess.run([str(binary), str(steps)], check=True, capture_output=True)
         after = os.times()
-    return (after.children_user - before.children_user
-            + after.children_system - before.children_system)
+    return (
+        after.children_user - before.children_user + after.children_system - before.children_system
+    )
 
 
 def measure(verbose: bool = True) -> float:
@@ -150,12 +178,16 @@ def measure(verbose: bool = True) -> float:
     if verbose:
         print(f"n-body, {PI4_STEPS:,} steps, CPU seconds (Pi 4 figures published, see docstring):")
         if compiled is not None:
-            print(f"  C       here {compiled:7.2f} s   Pi 4 {PI4_C_SECONDS:7.2f} s"
-                  f"   ratio {PI4_C_SECONDS / compiled:.2f}")
+            print(
+                f"  C       here {compiled:7.2f} s   Pi 4 {PI4_C_SECONDS:7.2f} s"
+                f"   ratio {PI4_C_SECONDS / compiled:.2f}"
+            )
         else:
             print("  C       no C compiler here: the Python ratio alone")
-        print(f"  Python  here {python:7.2f} s   Pi 4 {PI4_PYTHON_SECONDS:7.2f} s"
-              f"   ratio {PI4_PYTHON_SECONDS / python:.2f}   (Python {sys.version.split()[0]})")
+        print(
+            f"  Python  here {python:7.2f} s   Pi 4 {PI4_PYTHON_SECONDS:7.2f} s"
+            f"   ratio {PI4_PYTHON_SECONDS / python:.2f}   (Python {sys.version.split()[0]})"
+        )
         print(f"  this core / a Pi 4 core: {ratio:.2f} (geometric mean)")
     return ratio
 

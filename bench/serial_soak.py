@@ -65,17 +65,29 @@ from boardctl.hw.serial_link import SerialBoard, SerialPort
 from boardctl.rules import Game, Move, PieceType, Position
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
-FAMILIES = ("flip1", "flip2", "flip3", "flip4", "splice", "truncate", "duplicate", "reorder",
-            "replay", "garbage", "unplug", "reset")
+FAMILIES = (
+    "flip1",
+    "flip2",
+    "flip3",
+    "flip4",
+    "splice",
+    "truncate",
+    "duplicate",
+    "reorder",
+    "replay",
+    "garbage",
+    "unplug",
+    "reset",
+)
 # How often each family strikes, relative to one another: unplugging and
 # resetting take the link down for a while, so they come more rarely.
 WEIGHTS = (2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 0.15, 0.15)
-DAMAGE_CHANCE = 0.75     # of a genuine line meeting some damage
-BURST = 3                # damaged lines per strike, for the families that make copies
-STEP = 0.05              # virtual seconds per turn of the host's loop
-HAND_GAP = 0.1           # a player's pause between two actions, once the last is seen
-SEEN_WAIT = 20.0         # virtual seconds an action may take to be seen before it is missed
-UNPLUGGED = 0.4          # virtual seconds the cable stays out
+DAMAGE_CHANCE = 0.75  # of a genuine line meeting some damage
+BURST = 3  # damaged lines per strike, for the families that make copies
+STEP = 0.05  # virtual seconds per turn of the host's loop
+HAND_GAP = 0.1  # a player's pause between two actions, once the last is seen
+SEEN_WAIT = 20.0  # virtual seconds an action may take to be seen before it is missed
+UNPLUGGED = 0.4  # virtual seconds the cable stays out
 MAX_PLIES = 60
 PROTOCOL_TEXT = b"$$$****0123456789ABCDEF SNAP ACK HELLO P=2 \n\r"
 
@@ -106,7 +118,7 @@ class Figures:
     readings: int = 0
     moves: int = 0
     games: int = 0
-    missed: int = 0              # actions or moves the host never saw in time
+    missed: int = 0  # actions or moves the host never saw in time
     host: dict[str, int] = field(default_factory=dict)
     examples: list[str] = field(default_factory=list)
 
@@ -115,16 +127,22 @@ class Figures:
         return sum(self.damaged.values())
 
     def table(self) -> str:
-        lines = [f"{'family':<10} {'damaged lines':>14} {'phantom readings':>17} "
-                 f"{'of them stale':>14} {'phantom moves':>14}"]
+        lines = [
+            f"{'family':<10} {'damaged lines':>14} {'phantom readings':>17} "
+            f"{'of them stale':>14} {'phantom moves':>14}"
+        ]
         for family in FAMILIES:
-            lines.append(f"{family:<10} {self.damaged[family]:>14,} "
-                         f"{self.phantom_readings[family]:>17} {self.stale_readings[family]:>14} "
-                         f"{self.phantom_moves[family]:>14}")
-        lines.append(f"{'total':<10} {self.total_damaged:>14,} "
-                     f"{sum(self.phantom_readings.values()):>17} "
-                     f"{sum(self.stale_readings.values()):>14} "
-                     f"{sum(self.phantom_moves.values()):>14}")
+            lines.append(
+                f"{family:<10} {self.damaged[family]:>14,} "
+                f"{self.phantom_readings[family]:>17} {self.stale_readings[family]:>14} "
+                f"{self.phantom_moves[family]:>14}"
+            )
+        lines.append(
+            f"{'total':<10} {self.total_damaged:>14,} "
+            f"{sum(self.phantom_readings.values()):>17} "
+            f"{sum(self.stale_readings.values()):>14} "
+            f"{sum(self.phantom_moves.values()):>14}"
+        )
         return "\n".join(lines)
 
 
@@ -141,13 +159,15 @@ class Store:
         self.games = 0
         self.settings: dict[str, str] = {}
 
-    def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
-                 now: float) -> int:
+    def new_game(
+        self, variant: str, start_fen: str, white: str, black: str, mode: str, now: float
+    ) -> int:
         self.games += 1
         return self.games
 
-    def add_move(self, game_id: int, ply: int, uci: str, now: float, *,
-                 clock: float | None = None) -> None: ...
+    def add_move(
+        self, game_id: int, ply: int, uci: str, now: float, *, clock: float | None = None
+    ) -> None: ...
     def remove_last_move(self, game_id: int) -> None: ...
     def amend_last_move(self, game_id: int, uci: str, now: float) -> None: ...
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None: ...
@@ -188,7 +208,7 @@ class Device:
         self.fw = fw
         self.shape = fw.protocol.Shape(10, 8, 80)
         self.board = board
-        self.sent = sent                         # the board of every SNAP sent, in order
+        self.sent = sent  # the board of every SNAP sent, in order
         self.boot(now)
 
     def boot(self, now: float) -> None:
@@ -198,8 +218,9 @@ class Device:
         self.link.feed(data, int(now * 1000))
 
     def poll(self, now: float) -> list[bytes]:
-        self.link.poll(int(now * 1000), self.board.to_bytes((self.shape.squares + 7) // 8,
-                                                            "little"))
+        self.link.poll(
+            int(now * 1000), self.board.to_bytes((self.shape.squares + 7) // 8, "little")
+        )
         # Copied, as a port does: some of the lines are the link's own buffers.
         lines = [bytes(line) for line in self.link.outbox]
         self.link.outbox.clear()
@@ -254,9 +275,9 @@ class Wire:
         self.rng = rng
         self.damage = damage
         self.history: deque[bytes] = deque(maxlen=12)
-        self.snaps: deque[bytes] = deque(maxlen=8)       # the last few SNAP lines
-        self.held: bytes | None = None             # a line to deliver after the next one
-        self.splice_at = 1                         # the next aligned splice offset
+        self.snaps: deque[bytes] = deque(maxlen=8)  # the last few SNAP lines
+        self.held: bytes | None = None  # a line to deliver after the next one
+        self.splice_at = 1  # the next aligned splice offset
         self.last_family = "none"
 
     def _deliver(self, data: bytes) -> None:
@@ -270,7 +291,7 @@ class Wire:
 
     def _flip(self, line: bytes, count: int) -> bytes:
         data = bytearray(line)
-        for position in self.rng.sample(range(len(line) - 2), count):   # not the CR LF
+        for position in self.rng.sample(range(len(line) - 2), count):  # not the CR LF
             data[position] = self.rng.choice([b for b in range(256) if b != data[position]])
         return bytes(data)
 
@@ -283,7 +304,7 @@ class Wire:
                 previous = rng.choice(list(self.snaps))
             self.snaps.append(line)
         self.rig.figures.genuine_lines += 1
-        family = (rng.choices(FAMILIES, WEIGHTS)[0] if rng.random() < self.damage else None)
+        family = rng.choices(FAMILIES, WEIGHTS)[0] if rng.random() < self.damage else None
         deliver = True
         if family is not None and family.startswith("flip"):
             for _ in range(BURST):
@@ -298,12 +319,13 @@ class Wire:
                 self.splice_at = cut % (short - 1) + 1
                 first, second = (a, b) if rng.random() < 0.5 else (b, a)
                 self._deliver(first[:cut] + second[cut:] + b"\r\n")
-            self._deliver(a[:rng.randrange(1, len(a))] + b[rng.randrange(1, len(b)):] + b"\r\n")
+            self._deliver(a[: rng.randrange(1, len(a))] + b[rng.randrange(1, len(b)) :] + b"\r\n")
             self._count(family, BURST)
             deliver = rng.random() < 0.5
         elif family == "truncate":
-            self._deliver(line[:rng.randrange(1, len(line) - 2)]
-                          + (b"\n" if rng.random() < 0.5 else b""))
+            self._deliver(
+                line[: rng.randrange(1, len(line) - 2)] + (b"\n" if rng.random() < 0.5 else b"")
+            )
             self._count(family)
             deliver = rng.random() < 0.5
         elif family == "duplicate":
@@ -314,7 +336,7 @@ class Wire:
             # A run of 2-5 old lines again, in order, ending up to 2 lines back.
             old = list(self.history)[:-1]
             end = len(old) - rng.randint(0, 2)
-            run = old[max(0, end - rng.randint(2, 5)):max(0, end)]
+            run = old[max(0, end - rng.randint(2, 5)) : max(0, end)]
             for copy in run:
                 self._deliver(copy)
             self._count(family, max(1, len(run)))
@@ -329,7 +351,7 @@ class Wire:
                 self._deliver(bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 60))))
             self._count(family, BURST)
         elif family in ("unplug", "reset"):
-            self._deliver(line[:rng.randrange(1, len(line) - 2)])
+            self._deliver(line[: rng.randrange(1, len(line) - 2)])
             self._count(family)
             if family == "unplug":
                 self.rig.unplug()
@@ -349,31 +371,33 @@ class Wire:
 class Rig:
     """Device, wire, host and reconciler in one virtual clock."""
 
-    def __init__(self, seed: int, damage: float = DAMAGE_CHANCE,
-                 fw: SimpleNamespace | None = None) -> None:
+    def __init__(
+        self, seed: int, damage: float = DAMAGE_CHANCE, fw: SimpleNamespace | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.fw = fw or load_firmware()
         self.figures = Figures()
         self.now = 0.0
         self.port: Port | None = None
         self.unplugged_until: float | None = None
-        self.sent: list[int] = []                  # every board the device sent, in order
-        self.matched = 0                            # where the last reading's board is in it
-        self.device: Device | None = Device(self.fw, occupancy(Game().position), self.now,
-                                            self.sent)
-        self.board_state = self.device.board       # what the players made, plugged or not
+        self.sent: list[int] = []  # every board the device sent, in order
+        self.matched = 0  # where the last reading's board is in it
+        self.device: Device | None = Device(
+            self.fw, occupancy(Game().position), self.now, self.sent
+        )
+        self.board_state = self.device.board  # what the players made, plugged or not
         self.wire = Wire(self, self.rng, damage)
-        self.host = WatchedBoard(self, open_serial=self._open, reconnect_interval=0.1,
-                                 reconnect_max=0.5, heartbeat=1.0)
+        self.host = WatchedBoard(
+            self, open_serial=self._open, reconnect_interval=0.1, reconnect_max=0.5, heartbeat=1.0
+        )
         self.reading: int | None = None
         self.daemon = Daemon(TWO_PLAYERS, self.host, Store(), now=self.now)
-        self.expected: list[str] = []               # the players' moves in this game
-        self.new_game_due = False                   # the players set up a new game
+        self.expected: list[str] = []  # the players' moves in this game
+        self.new_game_due = False  # the players set up a new game
 
     # -- the cable
 
-    def _open(self, url: str, *, baudrate: int, timeout: float,
-              write_timeout: float) -> SerialPort:
+    def _open(self, url: str, *, baudrate: int, timeout: float, write_timeout: float) -> SerialPort:
         if self.unplugged_until is not None:
             if self.now < self.unplugged_until:
                 raise OSError(f"no such device {url}")
@@ -419,8 +443,9 @@ class Rig:
     def _judge(self, event: Event) -> None:
         ply = len(self.daemon.game.moves)
         match event:
-            case MoveMade(uci=uci) if ply - 1 < len(self.expected) and \
-                    uci == self.expected[ply - 1]:
+            case MoveMade(uci=uci) if (
+                ply - 1 < len(self.expected) and uci == self.expected[ply - 1]
+            ):
                 self.figures.moves += 1
             case NewGame() if self.new_game_due:
                 self.new_game_due = False
@@ -469,7 +494,7 @@ class Rig:
         after = occupancy(after_pos)
         steps = [move.from_square]
         if before >> move.to_square & 1 and after >> move.to_square & 1:
-            steps += [move.to_square, move.to_square]          # the taken piece off, the mover on
+            steps += [move.to_square, move.to_square]  # the taken piece off, the mover on
         steps += [sq for sq in range(80) if (after & ~before) >> sq & 1]
         steps += [sq for sq in range(80) if (before & ~after) >> sq & 1 and sq != move.from_square]
         return all(self.act(sq) for sq in steps)
@@ -478,38 +503,45 @@ class Rig:
         """One random game (or as much of one as the line budget allows)."""
         game = Game()
         if self.daemon.game.moves or self.board_state != occupancy(game.position):
-            self.new_game_due = True                            # set up the pieces anew
+            self.new_game_due = True  # set up the pieces anew
             self.board_state = occupancy(game.position)
             if not self.run_until(lambda: not self.new_game_due, SEEN_WAIT):
                 self.figures.missed += 1
-                self._example(f"no new game at {self.now:.2f} s: reconciler "
-                              f"{self.daemon.reconciler.state.value}")
+                self._example(
+                    f"no new game at {self.now:.2f} s: reconciler "
+                    f"{self.daemon.reconciler.state.value}"
+                )
                 self.new_game_due = False
                 return
         self.expected = []
         self.figures.games += 1
-        while (game.outcome() is None and len(game.moves) < MAX_PLIES
-               and self.figures.total_damaged < lines):
+        while (
+            game.outcome() is None
+            and len(game.moves) < MAX_PLIES
+            and self.figures.total_damaged < lines
+        ):
             pos = game.position
             move = self._pick(pos)
             if move is None:
                 return
             self.expected.append(pos.uci(move))
             if not self.play(pos, move) or not self.run_until(
-                    lambda: len(self.daemon.game.moves) >= len(self.expected), SEEN_WAIT):
+                lambda: len(self.daemon.game.moves) >= len(self.expected), SEEN_WAIT
+            ):
                 self.figures.missed += 1
-                self._example(f"missed {self.expected[-1]} at {self.now:.2f} s: reconciler "
-                              f"{self.daemon.reconciler.state.value} "
-                              f"{self.daemon.reconciler.prompt!r}, host {self.host.status.value}")
-                return                                         # this game is out of step
+                self._example(
+                    f"missed {self.expected[-1]} at {self.now:.2f} s: reconciler "
+                    f"{self.daemon.reconciler.state.value} "
+                    f"{self.daemon.reconciler.prompt!r}, host {self.host.status.value}"
+                )
+                return  # this game is out of step
             game.push(move)
 
     def _pick(self, pos: Position) -> Move | None:
         """A random legal move that a hand makes square by square without a
         choice to press: no promotion, no castling (their readings are the
         reconciler's business, not the link's)."""
-        moves = [m for m in pos.legal_moves() if m.promotion is None
-                 and not _is_castling(pos, m)]
+        moves = [m for m in pos.legal_moves() if m.promotion is None and not _is_castling(pos, m)]
         return self.rng.choice(moves) if moves else None
 
 
@@ -519,11 +551,17 @@ def _is_castling(pos: Position, move: Move) -> bool:
         return False
     target = pos.piece_at(move.to_square)
     return abs(move.from_square % 10 - move.to_square % 10) > 1 or (
-        target is not None and target[1] == piece[1])
+        target is not None and target[1] == piece[1]
+    )
 
 
-def soak(lines: int, seed: int = 1, damage: float = DAMAGE_CHANCE, games: int | None = None,
-         fw: SimpleNamespace | None = None) -> Figures:
+def soak(
+    lines: int,
+    seed: int = 1,
+    damage: float = DAMAGE_CHANCE,
+    games: int | None = None,
+    fw: SimpleNamespace | None = None,
+) -> Figures:
     """Play until ``lines`` damaged lines have gone down the wire (or
     ``games`` games are over, for a wire without damage)."""
     rig = Rig(seed, damage, fw)
@@ -545,9 +583,11 @@ def main(argv: list[str] | None = None) -> int:
     figures = soak(args.lines, args.seed)
     took = time.perf_counter() - started
     print(figures.table())
-    print(f"\n{figures.genuine_lines:,} genuine lines, {figures.readings:,} readings, "
-          f"{figures.moves:,} moves in {figures.games} games, {figures.missed} missed; "
-          f"{took:.0f} s")
+    print(
+        f"\n{figures.genuine_lines:,} genuine lines, {figures.readings:,} readings, "
+        f"{figures.moves:,} moves in {figures.games} games, {figures.missed} missed; "
+        f"{took:.0f} s"
+    )
     dropped = {k: v for k, v in figures.host.items() if v}
     print("host counters: " + ", ".join(f"{k}={v:,}" for k, v in sorted(dropped.items())))
     for example in figures.examples:

@@ -74,7 +74,7 @@ import match
 
 REPO = Path(__file__).resolve().parent.parent
 MAX_PLIES = 200
-Z95 = 1.959964              # the normal quantile of a two-sided 95 % interval
+Z95 = 1.959964  # the normal quantile of a two-sided 95 % interval
 
 
 # ------------------------------------------------------------- statistics
@@ -111,12 +111,11 @@ def llr_normal(counts: Sequence[int], elo0: float, elo1: float) -> float:
     return sum(counts) * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
 
-REGULARIZE = 1e-3           # stands in for an outcome not seen yet (as fishtest does)
+REGULARIZE = 1e-3  # stands in for an outcome not seen yet (as fishtest does)
 BISECTIONS = 200
 
 
-def closest_with_mean(probs: Sequence[float], values: Sequence[float],
-                      mean: float) -> list[float]:
+def closest_with_mean(probs: Sequence[float], values: Sequence[float], mean: float) -> list[float]:
     """The distribution over ``values`` with expectation ``mean`` that is most
     likely to have produced the observed frequencies ``probs`` (maximum
     likelihood under the constraint: ``p_i = probs_i / (1 + x (v_i - mean))``
@@ -124,7 +123,7 @@ def closest_with_mean(probs: Sequence[float], values: Sequence[float],
     shifted = [v - mean for v in values]
     if not min(shifted) < 0 < max(shifted):
         raise ValueError(f"the mean {mean} is not inside the values' range")
-    low, high = -1 / max(shifted), -1 / min(shifted)   # where every p_i stays positive
+    low, high = -1 / max(shifted), -1 / min(shifted)  # where every p_i stays positive
     for _ in range(BISECTIONS):
         x = (low + high) / 2
         slope = sum(p * a / (1 + x * a) for p, a in zip(probs, shifted, strict=True))
@@ -188,9 +187,11 @@ class Tally:
         mean = (wins + draws / 2) / sum(self.games)
         elo, error = elo_with_error(wins, draws, losses)
         lower, upper = sprt_bounds(alpha, beta)
-        return (f"W/D/L {wins}/{draws}/{losses}  score {mean:.3f} [{low:.3f}, {high:.3f}]"
-                f"  Elo {elo:+.1f} ± {error:.1f}"
-                f"  LLR {self.llr(elo0, elo1):+.2f} [{lower:+.2f}, {upper:+.2f}]")
+        return (
+            f"W/D/L {wins}/{draws}/{losses}  score {mean:.3f} [{low:.3f}, {high:.3f}]"
+            f"  Elo {elo:+.1f} ± {error:.1f}"
+            f"  LLR {self.llr(elo0, elo1):+.2f} [{lower:+.2f}, {upper:+.2f}]"
+        )
 
 
 # ------------------------------------------------------------------ builds
@@ -202,28 +203,44 @@ def prepare_build(spec: str, into: Path) -> Path:
     """
     if Path(spec).is_dir() and (Path(spec) / "boardctl").is_dir():
         return Path(spec).resolve()
-    rev = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", f"{spec}^{{commit}}"],
-                         capture_output=True, text=True)
+    rev = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--verify", f"{spec}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
     if rev.returncode:
         raise SystemExit(f"sprt: {spec!r} is neither a boardctl tree nor a git revision")
     commit = rev.stdout.strip()
     target = into / commit[:12]
     if not target.exists():
         target.mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", commit],
-                                 capture_output=True, check=True)
+        archive = subprocess.run(
+            ["git", "-C", str(REPO), "archive", commit], capture_output=True, check=True
+        )
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
         # The compiler directly, as setup.py would: an old revision's pyproject.toml
         # may not suit today's setuptools.
         # Its sources: csrc/*.c since the core was split by concern, _core.c before.
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        sources = sorted(str(path.relative_to(target))
-                         for path in (target / "boardctl/engine/csrc").glob("*.c"))
+        sources = sorted(
+            str(path.relative_to(target)) for path in (target / "boardctl/engine/csrc").glob("*.c")
+        )
         built = subprocess.run(
-            ["cc", "-O2", "-std=c11", "-shared", "-fPIC",
-             f"-I{sysconfig.get_paths()['include']}", *(sources or ["boardctl/engine/_core.c"]),
-             "-o", f"boardctl/engine/_core{suffix}"],
-            cwd=target, capture_output=True, text=True)
+            [
+                "cc",
+                "-O2",
+                "-std=c11",
+                "-shared",
+                "-fPIC",
+                f"-I{sysconfig.get_paths()['include']}",
+                *(sources or ["boardctl/engine/_core.c"]),
+                "-o",
+                f"boardctl/engine/_core{suffix}",
+            ],
+            cwd=target,
+            capture_output=True,
+            text=True,
+        )
         if built.returncode:
             raise SystemExit(f"sprt: building {spec} failed:\n{built.stderr[-2000:]}")
     return target
@@ -235,8 +252,14 @@ class UciEngine:
     def __init__(self, build: Path, variant: str, options: Sequence[tuple[str, str]]) -> None:
         env = dict(os.environ, PYTHONPATH=str(build))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "boardctl", "uci"], cwd=build, env=env, text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1)
+            [sys.executable, "-m", "boardctl", "uci"],
+            cwd=build,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=1,
+        )
         self.send("uci")
         self.wait_for("uciok")
         self.send(f"setoption name UCI_Variant value {variant}")
@@ -282,7 +305,7 @@ class UciEngine:
 class Setup:
     variant: str
     go: str
-    builds: dict[str, Path]                       # "base", "test"
+    builds: dict[str, Path]  # "base", "test"
     options: dict[str, list[tuple[str, str]]]
 
 
@@ -298,9 +321,12 @@ class Players:
     def get(self) -> dict[str, UciEngine]:
         engines: dict[str, UciEngine] | None = getattr(self.local, "engines", None)
         if engines is None:
-            engines = {name: UciEngine(self.setup.builds[name], self.setup.variant,
-                                       self.setup.options[name])
-                       for name in ("base", "test")}
+            engines = {
+                name: UciEngine(
+                    self.setup.builds[name], self.setup.variant, self.setup.options[name]
+                )
+                for name in ("base", "test")
+            }
             self.local.engines = engines
             with self.lock:
                 self.everyone.extend(engines.values())
@@ -330,7 +356,7 @@ def play(players: Players, opening: Sequence[str], test_colour: int) -> tuple[fl
             result, reason = "1/2-1/2", f"{MAX_PLIES}-ply limit"
             break
         text = sides[game.position.turn].best_move(moves, players.setup.go)
-        move = parse_uci(game.position, text)      # an illegal move is a bug: it raises
+        move = parse_uci(game.position, text)  # an illegal move is a bug: it raises
         moves.append(game.position.uci(move))
         game.push(move)
     if result == "1/2-1/2":
@@ -351,10 +377,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--base", default="HEAD", help="directory or git revision (default HEAD)")
     parser.add_argument("--test", default=".", help="directory or git revision (default .)")
-    parser.add_argument("--base-option", action="append", type=parse_option, default=[],
-                        metavar="NAME=VALUE")
-    parser.add_argument("--test-option", action="append", type=parse_option, default=[],
-                        metavar="NAME=VALUE")
+    parser.add_argument(
+        "--base-option", action="append", type=parse_option, default=[], metavar="NAME=VALUE"
+    )
+    parser.add_argument(
+        "--test-option", action="append", type=parse_option, default=[], metavar="NAME=VALUE"
+    )
     parser.add_argument("--variant", default="falcon")
     parser.add_argument("--nodes", type=int, default=5000, help="nodes per move (default 5000)")
     parser.add_argument("--movetime", type=float, help="seconds per move instead of nodes")
@@ -371,18 +399,23 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(10**6)
-    go = (f"go movetime {round(args.movetime * 1000)}" if args.movetime
-          else f"go nodes {args.nodes}")
+    go = f"go movetime {round(args.movetime * 1000)}" if args.movetime else f"go nodes {args.nodes}"
     lower, upper = sprt_bounds(args.alpha, args.beta)
     with tempfile.TemporaryDirectory(prefix="boardctl-sprt-") as tmp:
-        builds = {"base": prepare_build(args.base, Path(tmp)),
-                  "test": prepare_build(args.test, Path(tmp))}
-        print(f"test {args.test} {args.test_option or ''} v base {args.base} "
-              f"{args.base_option or ''}: {go}, {args.plies} opening plies, seed {seed}, "
-              f"SPRT elo0 {args.elo0:g} elo1 {args.elo1:g} alpha {args.alpha:g} "
-              f"beta {args.beta:g}", flush=True)
-        setup = Setup(args.variant, go, builds,
-                      {"base": args.base_option, "test": args.test_option})
+        builds = {
+            "base": prepare_build(args.base, Path(tmp)),
+            "test": prepare_build(args.test, Path(tmp)),
+        }
+        print(
+            f"test {args.test} {args.test_option or ''} v base {args.base} "
+            f"{args.base_option or ''}: {go}, {args.plies} opening plies, seed {seed}, "
+            f"SPRT elo0 {args.elo0:g} elo1 {args.elo1:g} alpha {args.alpha:g} "
+            f"beta {args.beta:g}",
+            flush=True,
+        )
+        setup = Setup(
+            args.variant, go, builds, {"base": args.base_option, "test": args.test_option}
+        )
         players = Players(setup)
         tally = Tally()
         rng = random.Random(f"{seed}:openings")
@@ -413,17 +446,20 @@ def run(args: argparse.Namespace) -> int:
                         else:
                             halves[pair] = score
                         side = "White" if colour == WHITE else "Black"
-                        print(f"game {played:4}: test {side} scores {score:g} ({reason}, "
-                              f"{plies} plies)  "
-                              + tally.line(args.elo0, args.elo1, args.alpha, args.beta),
-                              flush=True)
+                        print(
+                            f"game {played:4}: test {side} scores {score:g} ({reason}, "
+                            f"{plies} plies)  "
+                            + tally.line(args.elo0, args.elo1, args.alpha, args.beta),
+                            flush=True,
+                        )
                     value = tally.llr(args.elo0, args.elo1)
                     if verdict is None and (value >= upper or value <= lower):
                         # The games under way are finished and counted; no new ones.
-                        verdict = ("H1 accepted: the test build is better by at least "
-                                   f"{args.elo1:g} Elo" if value >= upper else
-                                   f"H0 accepted: the test build is not {args.elo1:g} Elo "
-                                   "better")
+                        verdict = (
+                            f"H1 accepted: the test build is better by at least {args.elo1:g} Elo"
+                            if value >= upper
+                            else f"H0 accepted: the test build is not {args.elo1:g} Elo better"
+                        )
                         scheduled = args.max_games
         except KeyboardInterrupt:
             verdict = "interrupted"

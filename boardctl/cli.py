@@ -44,11 +44,13 @@ MAX_GAME_ID = 2**63 - 1
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: ASCII digits in ``[low, high]``, else one clear line."""
+
     def parse(text: str) -> int:
         try:
             return parse_whole(text, low, high)
         except NumberError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
+
     return parse
 
 
@@ -72,23 +74,31 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
     commands.add_parser("uci", help="play as a UCI engine on stdin and stdout (for chess GUIs)")
     p = commands.add_parser("run", help="run the board (the service's main loop)")
-    p.add_argument("--config", type=Path, help="configuration file (default /etc/boardctl/"
-                   "config.toml if it exists)")
+    p.add_argument(
+        "--config",
+        type=Path,
+        help="configuration file (default /etc/boardctl/config.toml if it exists)",
+    )
     p = commands.add_parser(
-        "sim", help="the desktop simulator (a window, or --headless)",
+        "sim",
+        help="the desktop simulator (a window, or --headless)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="in the window:\n" + keys.help_text())
+        epilog="in the window:\n" + keys.help_text(),
+    )
     p.add_argument("--config", type=Path, help="configuration file")
     p.add_argument("--mode", choices=CHOICES["game", "mode"], help="override the configured mode")
     p.add_argument("--human", choices=CHOICES["game", "human"], help="the human's colour")
-    p.add_argument("--variant", help=f"rule preset, one of {', '.join(VARIANTS)} "
-                   "(default: the configuration's)")
+    p.add_argument(
+        "--variant",
+        help=f"rule preset, one of {', '.join(VARIANTS)} (default: the configuration's)",
+    )
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
     p = commands.add_parser("pgn", help="export stored games as PGN")
-    p.add_argument("game", nargs="?", type=_whole(1, MAX_GAME_ID),
-                   help="game number (default: the latest)")
+    p.add_argument(
+        "game", nargs="?", type=_whole(1, MAX_GAME_ID), help="game number (default: the latest)"
+    )
     p.add_argument("--all", action="store_true", help="every stored game")
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
     p = commands.add_parser("screenshot", help="render the display for a position to a PNG")
@@ -98,14 +108,24 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
     p = commands.add_parser("hall", help="serve one page with several boards side by side")
     p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
+    _add_diag(commands)
+    return parser
+
+
+def _add_diag(commands: argparse._SubParsersAction[_Parser]) -> None:
     p = commands.add_parser("diag", help="check a newly built board: LEDs, sensors, wiring")
     p.add_argument("--config", type=Path, help="configuration file")
-    p.add_argument("--sim", action="store_true",
-                   help="a simulated board and a scripted user (a smoke test, no input)")
+    p.add_argument(
+        "--sim",
+        action="store_true",
+        help="a simulated board and a scripted user (a smoke test, no input)",
+    )
     p.add_argument("--steps", help="comma-separated, of walk,live,sweep,order (default: all)")
-    p.add_argument("--variant", help="check the board this preset is played on (default: the "
-                   "configuration's [game] variant; a hex preset checks the hex board)")
-    return parser
+    p.add_argument(
+        "--variant",
+        help="check the board this preset is played on (default: the "
+        "configuration's [game] variant; a hex preset checks the hex board)",
+    )
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -126,8 +146,9 @@ def _replay(args: argparse.Namespace) -> int:
         stream = open_regular(args.log)  # closed by the with below
         size = os.fstat(stream.fileno()).st_size
     except OSError as exc:
-        raise UsageError(f"boardctl replay: cannot read {args.log}: "
-                         f"{exc.strerror or exc}") from None
+        raise UsageError(
+            f"boardctl replay: cannot read {args.log}: {exc.strerror or exc}"
+        ) from None
     progress = Progress("boardctl replay", size, sys.stderr)
     with stream, progress:
         try:
@@ -135,15 +156,17 @@ def _replay(args: argparse.Namespace) -> int:
             for line in replay_events(events, game):
                 print(line)
         except OSError as exc:
-            raise UsageError(f"boardctl replay: cannot read {args.log}: "
-                             f"{exc.strerror or exc}") from None
+            raise UsageError(
+                f"boardctl replay: cannot read {args.log}: {exc.strerror or exc}"
+            ) from None
     return 0
 
 
 def _config(args: argparse.Namespace) -> Config:
     config = load_config(args.config)
     overrides = {
-        key: getattr(args, key) for key in ("mode", "human", "variant")
+        key: getattr(args, key)
+        for key in ("mode", "human", "variant")
         if getattr(args, key, None) is not None
     }
     return with_game(config, **overrides)
@@ -153,8 +176,9 @@ def _sim(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.web:
         if args.headless:
-            raise UsageError("boardctl sim: --web needs the window (a headless run is over "
-                             "in a moment)")
+            raise UsageError(
+                "boardctl sim: --web needs the window (a headless run is over in a moment)"
+            )
         config = replace(config, web=replace(config.web, enabled=True))
         logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     if not args.headless:
@@ -166,11 +190,14 @@ def _sim(args: argparse.Namespace) -> int:
     try:
         text = read_text(args.script, SCRIPT_LIMIT)
     except OSError as exc:
-        raise UsageError(f"boardctl sim: cannot read {args.script}: "
-                         f"{exc.strerror or exc}") from None
+        raise UsageError(
+            f"boardctl sim: cannot read {args.script}: {exc.strerror or exc}"
+        ) from None
     except UnicodeDecodeError as exc:
-        raise UsageError(f"boardctl sim: {args.script} is not UTF-8 text (byte {exc.start} "
-                         f"is {exc.object[exc.start]:#04x})") from None
+        raise UsageError(
+            f"boardctl sim: {args.script} is not UTF-8 text (byte {exc.start} "
+            f"is {exc.object[exc.start]:#04x})"
+        ) from None
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         # A headless run is a test: its games go to a throw-away database.
         store = GameStore(Path(tmp) / "games.sqlite")
@@ -206,8 +233,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "uci":
             return uci.main()
         if args.command == "run":
-            logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                                format="%(levelname)s %(message)s")
+            logging.basicConfig(
+                level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s"
+            )
             return wiring.run(_config(args))
         if args.command == "sim":
             return _sim(args)
@@ -219,15 +247,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 from .web.hall import hall_command
             except ImportError:
-                raise UsageError("boardctl hall: needs aiohttp: pip install "
-                                 "'boardctl[web]'") from None
+                raise UsageError(
+                    "boardctl hall: needs aiohttp: pip install 'boardctl[web]'"
+                ) from None
             return hall_command(args.config)
         if args.command == "diag":
             from .diag import diag_command
 
             variant = get_variant(args.variant) if args.variant is not None else None
-            return diag_command(load_config(args.config), sim=args.sim, steps=args.steps,
-                                variant=variant)
+            return diag_command(
+                load_config(args.config), sim=args.sim, steps=args.steps, variant=variant
+            )
     except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -4,4 +4,4 @@ The one definition below the packages that share it (board, hw, ui), none of
 which may import another for it.
 """
 
-Colour = tuple[int, int, int]   # red, green, blue: 0-255 each
+Colour = tuple[int, int, int]  # red, green, blue: 0-255 each

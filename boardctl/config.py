@@ -50,17 +50,17 @@ Side = Literal["white", "black"]
 class BoardConfig:
     sensors: Sensors = "sim"
     serial_port: str = "/dev/ttyACM0"
-    pinout: str = ""                # path to a pinout.toml; "" = the one shipped
+    pinout: str = ""  # path to a pinout.toml; "" = the one shipped
     settle_ms: int = 300
     grace_ms: int = 1500
-    record: str = ""                # write the raw sensor stream here (replay format)
+    record: str = ""  # write the raw sensor stream here (replay format)
 
 
 @dataclass(frozen=True)
 class LedConfig:
     enabled: bool = True
     layout: LedLayoutName = "squares"  # squares: 80 LEDs; corners: a 9 x 11 grid
-    brightness: float = 0.25        # 0..1; 80 LEDs at full white draw about 5 A
+    brightness: float = 0.25  # 0..1; 80 LEDs at full white draw about 5 A
 
 
 @dataclass(frozen=True)
@@ -73,34 +73,34 @@ class DisplayConfig:
 @dataclass(frozen=True)
 class EngineConfig:
     skill: int = 20
-    movetime: float = 3.0           # seconds a move when there is no clock
-    external: str = ""              # command of an external UCI engine, "" = built in
+    movetime: float = 3.0  # seconds a move when there is no clock
+    external: str = ""  # command of an external UCI engine, "" = built in
 
 
 @dataclass(frozen=True)
 class GameConfig:
     mode: Mode = "engine"
-    human: Side = "white"           # the human's colour against the engine
+    human: Side = "white"  # the human's colour against the engine
     variant: str = "falcon"
     takeback: bool = True
-    clock: str = ""                 # "" (none) or "minutes+increment", e.g. "5+3"
+    clock: str = ""  # "" (none) or "minutes+increment", e.g. "5+3"
 
 
 @dataclass(frozen=True)
 class ButtonsConfig:
-    enabled: bool = False           # GPIO buttons; pins come from the pinout
+    enabled: bool = False  # GPIO buttons; pins come from the pinout
 
 
 @dataclass(frozen=True)
 class WebConfig:
-    enabled: bool = False           # the spectator page and the live feeds
-    bind: str = "auto"              # an address, or auto: the local network interface only
+    enabled: bool = False  # the spectator page and the live feeds
+    bind: str = "auto"  # an address, or auto: the local network interface only
     port: int = 8080
-    pin: str = ""                   # needed for actions from the page; "" = no actions
+    pin: str = ""  # needed for actions from the page; "" = no actions
 
 
 PIN_LENGTH = (4, 64)
-DEFAULTS = "(defaults)"   # Config.source when no file was read
+DEFAULTS = "(defaults)"  # Config.source when no file was read
 
 
 @dataclass(frozen=True)
@@ -198,8 +198,9 @@ def _check(section: str, key: str, value: Any, default: Any) -> Any:
         raise ConfigError(f"{where}: expected one of {', '.join(choices)}; got {_shown(value)}")
     bounds = _RANGES.get((section, key))
     if bounds and not bounds[0] <= value <= bounds[1]:
-        raise ConfigError(f"{where}: must be between {bounds[0]:g} and {bounds[1]:g}; "
-                          f"got {_shown(value)}")
+        raise ConfigError(
+            f"{where}: must be between {bounds[0]:g} and {bounds[1]:g}; got {_shown(value)}"
+        )
     if isinstance(value, str) and value and not value.isprintable():
         # A NUL or a control character in a path or a command is a typo, and
         # the operating system would refuse it with a less helpful error.
@@ -213,7 +214,7 @@ def _check(section: str, key: str, value: Any, default: Any) -> Any:
     return value
 
 
-PATH_SHOWN = 160   # characters of a path quoted back in an error message
+PATH_SHOWN = 160  # characters of a path quoted back in an error message
 
 
 def _readable_pinout(text: str) -> None:
@@ -224,8 +225,9 @@ def _readable_pinout(text: str) -> None:
     except OSError as exc:
         raise ConfigError(f"cannot read {_path(text)}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{_path(text)} is not UTF-8 text (byte {exc.start} is "
-                          f"{exc.object[exc.start]:#04x})") from None
+        raise ConfigError(
+            f"{_path(text)} is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})"
+        ) from None
     except PinoutError as exc:
         raise ConfigError(str(exc)) from None
 
@@ -286,16 +288,20 @@ def _bind(text: str) -> None:
     try:
         ipaddress.ip_address(text)
     except ValueError:
-        raise ConfigError("expected auto or an IP address such as 192.168.1.20; "
-                          f"got {_path(text)}") from None
+        raise ConfigError(
+            f"expected auto or an IP address such as 192.168.1.20; got {_path(text)}"
+        ) from None
 
 
 def _pin(text: str) -> None:
     low, high = PIN_LENGTH
-    if text and not (low <= len(text) <= high and text.isascii() and text.isprintable()
-                     and text.strip() == text):
-        raise ConfigError(f"expected {low} to {high} printable ASCII characters without "
-                          "spaces at the ends (or \"\" for no actions)")
+    if text and not (
+        low <= len(text) <= high and text.isascii() and text.isprintable() and text.strip() == text
+    ):
+        raise ConfigError(
+            f"expected {low} to {high} printable ASCII characters without "
+            'spaces at the ends (or "" for no actions)'
+        )
 
 
 _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
@@ -325,9 +331,7 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
         values = {}
         for key, value in table.items():
             if key not in defaults:
-                raise ConfigError(
-                    f"[{name}] {key}: unknown key (known: {', '.join(defaults)})"
-                )
+                raise ConfigError(f"[{name}] {key}: unknown key (known: {', '.join(defaults)})")
             values[key] = _check(name, key, value, defaults[key])
         sections[name] = type(default)(**values)
     return Config(**sections, source=source)
@@ -337,8 +341,9 @@ def with_game(config: Config, **overrides: Any) -> Config:
     """``config`` with some [game] keys replaced, each checked as the file's
     would be.  :raises ConfigError: naming the key."""
     game = config.game
-    checked = {key: _check("game", key, value, getattr(game, key))
-               for key, value in overrides.items()}
+    checked = {
+        key: _check("game", key, value, getattr(game, key)) for key, value in overrides.items()
+    }
     return replace(config, game=replace(game, **checked))
 
 
@@ -354,8 +359,9 @@ def load_config(path: Path | None) -> Config:
     except OSError as exc:
         raise ConfigError(f"config {path}: cannot read it: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"config {path}: not UTF-8 text (byte {exc.start} is "
-                          f"{exc.object[exc.start]:#04x})") from None
+        raise ConfigError(
+            f"config {path}: not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})"
+        ) from None
     try:
         data = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
-MIN_BYTES = 1_000_000     # shorter inputs are done before progress would help
-STEP_PERCENT = 1          # rewrite the line at most once per percent
+MIN_BYTES = 1_000_000  # shorter inputs are done before progress would help
+STEP_PERCENT = 1  # rewrite the line at most once per percent
 
 
 class Progress:
@@ -39,5 +39,5 @@ class Progress:
 
     def __exit__(self, *exc: object) -> None:
         if self.active and self.shown >= 0:
-            self.stream.write("\r\x1b[K")   # back to the start, and clear the line
+            self.stream.write("\r\x1b[K")  # back to the start, and clear the line
             self.stream.flush()

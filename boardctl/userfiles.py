@@ -31,9 +31,13 @@ SCRIPT_LIMIT = 64 << 20
 # nests three; Python's tomllib overflows its stack near 400.
 TOML_DEPTH = 32
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def open_regular(path: Path | str) -> BinaryIO:
@@ -64,8 +68,11 @@ def read_text(path: Path | str, limit: int) -> str:
     with open_regular(path) as stream:
         data = stream.read(limit + 1)
     if len(data) > limit:
-        raise OSError(errno.EFBIG, f"larger than {_size(limit)}, far more than a file "
-                      "of its kind holds", str(path))
+        raise OSError(
+            errno.EFBIG,
+            f"larger than {_size(limit)}, far more than a file of its kind holds",
+            str(path),
+        )
     return data.decode("utf-8")
 
 
@@ -100,7 +107,7 @@ def _depth(value: object) -> int:
         else:
             continue
         deepest = max(deepest, level + 1)
-        if level + 1 <= TOML_DEPTH:     # no need to walk further than what is refused
+        if level + 1 <= TOML_DEPTH:  # no need to walk further than what is refused
             stack.extend((child, level + 1) for child in children)
     return deepest
 

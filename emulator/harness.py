@@ -33,7 +33,7 @@ import serial
 
 HERE = Path(__file__).resolve().parent
 if "serialurl" not in serial.protocol_handler_packages:
-    serial.protocol_handler_packages.append("serialurl")      # pico:// (serialurl/)
+    serial.protocol_handler_packages.append("serialurl")  # pico:// (serialurl/)
 ROOT = HERE.parent
 FIRMWARE_DIR = ROOT / "firmware"
 EMU_DIR = Path(os.environ.get("BOARDCTL_PICO_EMU", ROOT.parent / "shared" / "emu"))
@@ -49,8 +49,17 @@ FS_BLOCK_COUNT = 352
 FS_PROG_SIZE = 256
 
 # The files main.py needs on the Pico (firmware/README.md, "Deploy").
-FIRMWARE_FILES = ("main.py", "app.py", "wire.py", "protocol.py", "link.py", "scanner.py",
-                  "ws2812.py", "hal.py", "pins.py")
+FIRMWARE_FILES = (
+    "main.py",
+    "app.py",
+    "wire.py",
+    "protocol.py",
+    "link.py",
+    "scanner.py",
+    "ws2812.py",
+    "hal.py",
+    "pins.py",
+)
 
 
 def missing() -> str | None:
@@ -79,8 +88,12 @@ def filesystem_image(files: dict[str, bytes]) -> bytes:
     """A littlefs image as MicroPython's rp2 port mounts it, holding `files`."""
     from littlefs import LittleFS
 
-    fs = LittleFS(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCK_COUNT, prog_size=FS_PROG_SIZE,
-                  read_size=FS_PROG_SIZE)
+    fs = LittleFS(
+        block_size=FS_BLOCK_SIZE,
+        block_count=FS_BLOCK_COUNT,
+        prog_size=FS_PROG_SIZE,
+        read_size=FS_PROG_SIZE,
+    )
     for name, data in files.items():
         with fs.open(name, "wb") as handle:
             handle.write(data)
@@ -120,8 +133,9 @@ class EmulatedPico:
     Every wait is bounded both in simulated time and in wall time, so a
     firmware that stops answering fails a test instead of hanging it."""
 
-    def __init__(self, files: dict[str, bytes], *, led_pin: int = 22,
-                 wall_limit: float = 120.0) -> None:
+    def __init__(
+        self, files: dict[str, bytes], *, led_pin: int = 22, wall_limit: float = 120.0
+    ) -> None:
         reason = missing()
         if reason is not None:
             raise EmulatorError(reason)
@@ -136,15 +150,29 @@ class EmulatedPico:
         self.frames: list[Frame] = []
         self.log: list[dict[str, object]] = []
         self._process = subprocess.Popen(
-            ["node", str(RUNNER), "--bootrom", str(EMU_DIR / BOOTROM),
-             "--firmware", str(EMU_DIR / MICROPYTHON), "--fs", str(image),
-             "--led-pin", str(led_pin)],
-            cwd=HERE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True, bufsize=1)
+            [
+                "node",
+                str(RUNNER),
+                "--bootrom",
+                str(EMU_DIR / BOOTROM),
+                "--firmware",
+                str(EMU_DIR / MICROPYTHON),
+                "--fs",
+                str(image),
+                "--led-pin",
+                str(led_pin),
+            ],
+            cwd=HERE,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         ready = self._wait_event(lambda e: e["ev"] == "ready", wall=30.0)
-        self.port = int(ready["port"])           # type: ignore[call-overload]
+        self.port = int(ready["port"])  # type: ignore[call-overload]
         self.url = f"pico://127.0.0.1:{self.port}"
 
     # -- the event stream ----------------------------------------------------
@@ -156,17 +184,26 @@ class EmulatedPico:
             with self._lock:
                 self._ns = max(self._ns, int(event["ns"]))
                 if event["ev"] == "frame":
-                    self.frames.append(Frame(
-                        tuple(event["words"]), event["bits"], event["start"], event["end"],
-                        _pair(event["zero_high"]), _pair(event["one_high"]),
-                        _pair(event["period"]), event["ns"]))
+                    self.frames.append(
+                        Frame(
+                            tuple(event["words"]),
+                            event["bits"],
+                            event["start"],
+                            event["end"],
+                            _pair(event["zero_high"]),
+                            _pair(event["one_high"]),
+                            _pair(event["period"]),
+                            event["ns"],
+                        )
+                    )
             if event["ev"] != "t":
                 self.log.append(event)
                 self._events.put(event)
         self._events.put({"ev": "exit", "ns": self._ns})
 
-    def _wait_event(self, matches: Callable[[dict[str, object]], bool],
-                    wall: float | None = None) -> dict[str, object]:
+    def _wait_event(
+        self, matches: Callable[[dict[str, object]], bool], wall: float | None = None
+    ) -> dict[str, object]:
         deadline = time.monotonic() + (self.wall_limit if wall is None else wall)
         while True:
             left = deadline - time.monotonic()
@@ -262,14 +299,14 @@ class Board:
     name: str
     squares: int
     files: dict[str, bytes]
-    sensor: str                                  # "matrix" or "shiftreg"
-    crossings: tuple[tuple[int, int], ...]       # square -> (row GPIO, column GPIO)
+    sensor: str  # "matrix" or "shiftreg"
+    crossings: tuple[tuple[int, int], ...]  # square -> (row GPIO, column GPIO)
     rows: tuple[int, ...]
     columns: tuple[int, ...]
-    load: int = 0                                # 74HC165: SH/LD GPIO, SPI bus, bytes
+    load: int = 0  # 74HC165: SH/LD GPIO, SPI bus, bytes
     spi: int = 0
     chain_bytes: int = 0
-    led_position: tuple[int, ...] = ()           # square -> its LED's place in the chain
+    led_position: tuple[int, ...] = ()  # square -> its LED's place in the chain
     max_level: int = 255
     hex: bool = False
 
@@ -277,8 +314,13 @@ class Board:
         if self.sensor == "matrix":
             pico.command("matrix", rows=list(self.rows), cols=list(self.columns))
         else:
-            pico.command("shiftreg", load=self.load, spi=self.spi,
-                         bytes=list(self.contacts(frozenset())), serial_in=0xFF)
+            pico.command(
+                "shiftreg",
+                load=self.load,
+                spi=self.spi,
+                bytes=list(self.contacts(frozenset())),
+                serial_in=0xFF,
+            )
 
     def contacts(self, closed: frozenset[int] | set[int]) -> object:
         """The emulator's sensor state with the squares `closed` occupied."""
@@ -308,15 +350,34 @@ def boards() -> dict[str, Board]:
     pinout = default_pinout()
     pico = pinout.pico
     leds = chain(pinout.leds, 80)
-    level = round(pinout.leds.brightness_cap * 255)      # what pins.py says as LED_MAX_LEVEL
+    level = round(pinout.leds.brightness_cap * 255)  # what pins.py says as LED_MAX_LEVEL
     crossings = tuple((pico.rows[sq // 10], pico.columns[sq % 10]) for sq in range(80))
-    matrix = Board("matrix", 80, firmware_files(), "matrix", crossings, pico.rows,
-                   pico.columns, led_position=leds, max_level=level)
+    matrix = Board(
+        "matrix",
+        80,
+        firmware_files(),
+        "matrix",
+        crossings,
+        pico.rows,
+        pico.columns,
+        led_position=leds,
+        max_level=level,
+    )
     sr = pico.shiftreg
-    shiftreg = Board("shiftreg", 80,
-                     firmware_files(pins_source(SENSOR="shiftreg", SENSOR_ACTIVE_LOW=True)),
-                     "shiftreg", (), (), (), load=sr.load, spi=sr.spi_bus, chain_bytes=10,
-                     led_position=leds, max_level=level)
+    shiftreg = Board(
+        "shiftreg",
+        80,
+        firmware_files(pins_source(SENSOR="shiftreg", SENSOR_ACTIVE_LOW=True)),
+        "shiftreg",
+        (),
+        (),
+        (),
+        load=sr.load,
+        spi=sr.spi_bus,
+        chain_bytes=10,
+        led_position=leds,
+        max_level=level,
+    )
     hexp = default_hex_pinout()
     width = len(hexp.matrix.columns)
     hex_rows = hexp.pico.rows
@@ -325,11 +386,18 @@ def boards() -> dict[str, Board]:
     for cell in range(hexp.cells):
         row, column = divmod(hexp.matrix.crossings.index(cell), width)
         hex_crossings.append((hex_rows[row], hex_cols[column]))
-    hexboard = Board("hex", hexp.cells,
-                     firmware_files(pins_source(BOARD="hex121"), extra=("hexboard.py",)),
-                     "matrix", tuple(hex_crossings), hex_rows, hex_cols,
-                     led_position=chain(hexp.leds, hexp.cells),
-                     max_level=level, hex=True)
+    hexboard = Board(
+        "hex",
+        hexp.cells,
+        firmware_files(pins_source(BOARD="hex121"), extra=("hexboard.py",)),
+        "matrix",
+        tuple(hex_crossings),
+        hex_rows,
+        hex_cols,
+        led_position=chain(hexp.leds, hexp.cells),
+        max_level=level,
+        hex=True,
+    )
     return {board.name: board for board in (matrix, shiftreg, hexboard)}
 
 

@@ -6,19 +6,19 @@ import link
 import protocol
 
 FIRMWARE_VERSION = "0.1.0"
-SCAN_PERIOD_US = 2500         # 400 scans a second (the issue asks for at least 200)
-DEBOUNCE_READS = 4            # a square changes after 4 equal reads: 7.5-10 ms
-READ_LIMIT = 64               # bytes taken from the host per step, and then the rest of the
-                              # line: a new LED frame (with the ACK before it, 118 bytes on
-                              # 8 x 10) is carried out in one step, the host's 260-byte
-                              # refresh in two or three
+SCAN_PERIOD_US = 2500  # 400 scans a second (the issue asks for at least 200)
+DEBOUNCE_READS = 4  # a square changes after 4 equal reads: 7.5-10 ms
+READ_LIMIT = 64  # bytes taken from the host per step, and then the rest of the
+# line: a new LED frame (with the ACK before it, 118 bytes on
+# 8 x 10) is carried out in one step, the host's 260-byte
+# refresh in two or three
 STATUS_BLINK_MS = 500
-HEAP_EVERY = 24000            # scans between looks at the free heap (a minute): a look
-                              # walks the whole heap, 8.8 ms on the Pico
-REPL_ESCAPE = 0x03            # never sent by a host; a developer's Ctrl-C or mpremote
+HEAP_EVERY = 24000  # scans between looks at the free heap (a minute): a look
+# walks the whole heap, 8.8 ms on the Pico
+REPL_ESCAPE = 0x03  # never sent by a host; a developer's Ctrl-C or mpremote
 _ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
 LINE_ROOM = protocol.MAX_LINE + 2  # the longest frame and its CR LF
-IDLE_POLL_US = 10             # the least a look at the port takes, for idle's bound
+IDLE_POLL_US = 10  # the least a look at the port takes, for idle's bound
 
 
 class Firmware:
@@ -41,14 +41,14 @@ class Firmware:
         self.serial = serial
         self.link = link
         self._rx = bytearray(READ_LIMIT + LINE_ROOM)
-        self._rx_count = 0            # bytes in _rx not yet given to the link
-        self._rx_open = True          # False once this step's share is read
+        self._rx_count = 0  # bytes in _rx not yet given to the link
+        self._rx_open = True  # False once this step's share is read
         self.status = status
-        self.overruns = 0             # counted by the caller's loop
-        self.step_max = 0             # the caller's too: the longest step since STAT, us
-        self._step_max_sent = False   # ... cleared after the step that sent it
-        self.now = 0                  # the time of the last step, ms (link.TIME_WRAP)
-        self.uptime_s = 0             # counted here: as ms it would outgrow a small int
+        self.overruns = 0  # counted by the caller's loop
+        self.step_max = 0  # the caller's too: the longest step since STAT, us
+        self._step_max_sent = False  # ... cleared after the step that sent it
+        self.now = 0  # the time of the last step, ms (link.TIME_WRAP)
+        self.uptime_s = 0  # counted here: as ms it would outgrow a small int
         self._uptime_ms = 0
 
     def step(self, now):
@@ -57,10 +57,10 @@ class Firmware:
             self._uptime_ms -= 1000
             self.uptime_s += 1
         self.now = now
-        if self._step_max_sent:       # not before: the answer itself is a long step
+        if self._step_max_sent:  # not before: the answer itself is a long step
             self._step_max_sent = False
             self.step_max = 0
-        self.scanner.scan()           # the link compares occupancies itself
+        self.scanner.scan()  # the link compares occupancies itself
         if self._heap is not None and self.scanner.scans % HEAP_EVERY == 0:
             self._watch_heap()
         self._receive()
@@ -80,7 +80,7 @@ class Firmware:
                 self.strip.set_palette(value)
             elif command == "STAT":
                 if self._heap is not None:
-                    self._watch_heap()    # the answer is a long step anyway
+                    self._watch_heap()  # the answer is a long step anyway
                 self.link.send_counters(self.extra_counters(now), now)
                 self._step_max_sent = True
         # The LEDs first: a new frame's first bit goes out now, the lines
@@ -102,8 +102,9 @@ class Firmware:
         count = self.serial.readinto(rx, self._rx_count, READ_LIMIT, REPL_ESCAPE)
         if count > self._rx_count:
             last = rx[count - 1]
-            self._rx_open = not (count == len(rx) or last == REPL_ESCAPE
-                                 or (last == 0x0A and count >= READ_LIMIT))
+            self._rx_open = not (
+                count == len(rx) or last == REPL_ESCAPE or (last == 0x0A and count >= READ_LIMIT)
+            )
         self._rx_count = count
 
     def idle(self, clock, due):
@@ -145,11 +146,18 @@ class Firmware:
             outbox.pop(0)
 
     def extra_counters(self, now):
-        pairs = [("SCANS", self.scanner.scans), ("OVERRUN", self.overruns),
-                 ("STEPMAX", self.step_max), ("UPTIME", self.uptime_s)]
+        pairs = [
+            ("SCANS", self.scanner.scans),
+            ("OVERRUN", self.overruns),
+            ("STEPMAX", self.step_max),
+            ("UPTIME", self.uptime_s),
+        ]
         if self.heap_free is not None:
-            pairs += [("HEAP", self.heap_free), ("HEAPMIN", self.heap_min),
-                      ("GCS", self.collections)]
+            pairs += [
+                ("HEAP", self.heap_free),
+                ("HEAPMIN", self.heap_min),
+                ("GCS", self.collections),
+            ]
         return pairs
 
     def stop(self):

@@ -39,8 +39,11 @@ def main():
     snap = protocol.frame(1, "SNAP", (1 << 80) - 1, shape)
     led = protocol.frame(2, "LED", bytes(80), shape)
     big = protocol.frame(3, "LED", bytes(180), protocol.Shape(10, 8, 180))
-    bodies = (("SNAP", snap[1:snap.find(b"*")]), ("LED 80", led[1:led.find(b"*")]),
-              ("LED 180", big[1:big.find(b"*")]))
+    bodies = (
+        ("SNAP", snap[1 : snap.find(b"*")]),
+        ("LED 80", led[1 : led.find(b"*")]),
+        ("LED 180", big[1 : big.find(b"*")]),
+    )
     checks = [("crc8 python", crc8), ("crc32 python", protocol.crc32_halves)]
     if protocol._crc32_c is not None:
         checks.insert(0, ("crc32 binascii", protocol._crc32_c))

@@ -36,8 +36,12 @@ def main():
     rows, width = len(hexboard.MATRIX_ROW_PINS), len(hexboard.MATRIX_COLUMN_PINS)
     boards = (
         ("8 x 10", lambda flip: scanner.Scanner(Rows(8, 10, flip), 10, 8, 1)),
-        ("hex 121", lambda flip: scanner.Scanner(Rows(rows, width, flip), width, rows, 1,
-                                                 False, hexboard.MATRIX_CELLS)),
+        (
+            "hex 121",
+            lambda flip: scanner.Scanner(
+                Rows(rows, width, flip), width, rows, 1, False, hexboard.MATRIX_CELLS
+            ),
+        ),
     )
     print("us per scan, %s:" % sys.implementation.name)
     for name, make in boards:

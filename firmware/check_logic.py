@@ -67,13 +67,13 @@ class Serial:
 
     def readinto(self, buf, count, limit, stop):
         filled = take_waiting(self.inbox, 0, len(self.inbox), buf, count, limit, stop)
-        self.inbox = self.inbox[filled - count:]
+        self.inbox = self.inbox[filled - count :]
         return filled
 
     def write(self, line):
         if self.full:
             return False
-        self.lines.append(bytes(line))          # a port copies: the link reuses its buffers
+        self.lines.append(bytes(line))  # a port copies: the link reuses its buffers
         return True
 
     def take(self):
@@ -113,7 +113,7 @@ def run_session(c):
         end = now[0] + ms
         while now[0] < end:
             c.check(fw.step(now[0]), "no REPL escape expected")
-            now[0] += 2                       # a 500 Hz scan in this session
+            now[0] += 2  # a 500 Hz scan in this session
         return serial.take()
 
     host_seq = [0]
@@ -139,8 +139,10 @@ def run_session(c):
     hello_seq = host("HELLO", (protocol.VERSION, None, None, None, [("SW", "check")]))
     out = steps(4)
     c.check(commands(out, "ACK") == [hello_seq], "host HELLO acknowledged")
-    c.check(len(commands(out, "HELLO")) == 1 and commands(out, "SNAP") == [START],
-            "HELLO and SNAP answer a host HELLO")
+    c.check(
+        len(commands(out, "HELLO")) == 1 and commands(out, "SNAP") == [START],
+        "HELLO and SNAP answer a host HELLO",
+    )
     for seq, command, _ in out:
         if command in ("HELLO", "SNAP"):
             host("ACK", seq)
@@ -154,8 +156,10 @@ def run_session(c):
     out = steps(4)
     c.check(commands(out, "ACK") == [led_seq], "LED frame acknowledged")
     words = output.frames[-1]
-    c.check(words[15] == 64 << 8 and sum(1 for w in words if w) == 1,
-            "e2 red at chain position 15 (serpentine), nothing else")
+    c.check(
+        words[15] == 64 << 8 and sum(1 for w in words if w) == 1,
+        "e2 red at chain position 15 (serpentine), nothing else",
+    )
 
     # A damaged line: NAK with its claimed number, nothing changes.
     line = protocol.encode(host_seq[0], "LED", bytes(80), SHAPE)
@@ -173,8 +177,9 @@ def run_session(c):
     reports = commands(out, "COUNTERS")
     names = [name for report in reports for name, _ in report]
     c.check("SCANS" in names and "NOISE" in names, "counters reported")
-    c.check(device.counters["NOISE"] == 1 and device.counters["TRUNC"] == 1,
-            "garbage counted by reason")
+    c.check(
+        device.counters["NOISE"] == 1 and device.counters["TRUNC"] == 1, "garbage counted by reason"
+    )
 
     # A pawn lifted from e2, bouncing first: one SNAP once it is still.
     for bounce in (0, 1, 0, 1):
@@ -240,13 +245,13 @@ class QuietSerial:
 
     def __init__(self):
         self.inbox = bytearray(4096)
-        self.taken = 0                  # bytes read by the device
-        self.arrived = 0                # bytes the host has sent
-        self.to_ack = bytearray(32)     # numbers of the device's lines to acknowledge
+        self.taken = 0  # bytes read by the device
+        self.arrived = 0  # bytes the host has sent
+        self.to_ack = bytearray(32)  # numbers of the device's lines to acknowledge
         self.waiting = 0
         self.written = 0
-        self.board = bytearray(20)      # the last SNAP's digits (80 squares)
-        self.boards = 0                 # SNAPs that brought a new board
+        self.board = bytearray(20)  # the last SNAP's digits (80 squares)
+        self.boards = 0  # SNAPs that brought a new board
 
     def arrive(self, line, size):
         if self.taken == self.arrived:  # all read: start the buffer again
@@ -283,7 +288,7 @@ def run_play_allocates_nothing(c):
     serial = QuietSerial()
     device = link.DeviceLink(SHAPE, [("FW", app.FIRMWARE_VERSION)], 0)
     strip = ws2812.LedStrip(Output(), 80, 10, True, 64)
-    strip._out.write = len                  # no frames kept
+    strip._out.write = len  # no frames kept
     fw = app.Firmware(scanner.Scanner(sensors, 10, 8, app.DEBOUNCE_READS), strip, serial, device)
     host_seq = [0]
     frames = [bytearray(protocol.encode(0, "LED", bytes([k % 16] * 80), SHAPE)) for k in (1, 2)]
@@ -313,13 +318,13 @@ def run_play_allocates_nothing(c):
                 send(palette)
                 send(frames[(step // 2500) % 2])
             elif step % 2500 == 1250:
-                send(frames[(step // 2500) % 2])    # the same frame again
+                send(frames[(step // 2500) % 2])  # the same frame again
                 sensors.rows = boards[(step // 2500) % 2]
             now = (now + 2) & wrap
         return now
 
     now = play(link.TIME_WRAP - 42000, 12000)  # every buffer made, every line seen once
-    measure = hasattr(gc, "mem_alloc")          # MicroPython
+    measure = hasattr(gc, "mem_alloc")  # MicroPython
     if measure:
         gc.collect()
         before = gc.mem_alloc()
@@ -327,13 +332,17 @@ def run_play_allocates_nothing(c):
     new_boards = serial.boards
     uptime = fw.uptime_s
     present[0] = True
-    now = play(now, 60000)                      # the clock counts round 30 s in
+    now = play(now, 60000)  # the clock counts round 30 s in
     if measure:
         allocated = gc.mem_alloc() - before
         c.check(allocated == 0, "a minute of play allocated " + str(allocated) + " bytes")
     c.check(now == 30000, "the clock counted round")
-    c.check(serial.written - sent >= 90 and device.counters["STALE"] == 0
-            and device.counters["RETRY"] == 0, "the minute of play was talked through")
+    c.check(
+        serial.written - sent >= 90
+        and device.counters["STALE"] == 0
+        and device.counters["RETRY"] == 0,
+        "the minute of play was talked through",
+    )
     c.check(serial.boards - new_boards == 12, "the moves were sent")
     c.check(present[0] and strip.frame[0] in (1, 2), "the host was present and its frames shown")
     c.check(fw.uptime_s - uptime == 60, "uptime counted on across the clock's round")
@@ -362,9 +371,10 @@ def run_hex(c):
     port = HexMatrix()
     rows = len(hexboard.MATRIX_ROW_PINS)
     width = len(hexboard.MATRIX_COLUMN_PINS)
-    scan = scanner.Scanner(scanner.MatrixReader(port, rows), width, rows, 4, False,
-                           hexboard.MATRIX_CELLS)
-    for cell in (0, 4, 60, 66, 120):          # h1, l1, g7, a8, f13
+    scan = scanner.Scanner(
+        scanner.MatrixReader(port, rows), width, rows, 4, False, hexboard.MATRIX_CELLS
+    )
+    for cell in (0, 4, 60, 66, 120):  # h1, l1, g7, a8, f13
         port.closed = 1 << cell
         for _ in range(4):
             scan.scan()
@@ -376,11 +386,13 @@ def run_hex(c):
     device = link.DeviceLink(shape, [("FW", app.FIRMWARE_VERSION)], 0)
     device.poll(0, scan.reading())
     hello = protocol.decode(device.outbox[0][:-2], shape)
-    c.check(hello[2][1:4] == (None, None, 121) and hello[2][4][0] == ("B", "hex121"),
-            "hex HELLO names the board")
+    c.check(
+        hello[2][1:4] == (None, None, 121) and hello[2][4][0] == ("B", "hex121"),
+        "hex HELLO names the board",
+    )
     strip = ws2812.LedStrip(Output(), 121, 121, max_level=255, positions=hexboard.LED_CHAIN)
     frame = bytearray(121)
-    frame[60] = 7                                # g7 white
+    frame[60] = 7  # g7 white
     strip.set_frame(frame)
     strip.show(False)
     words = strip._out.frames[-1]
@@ -392,7 +404,7 @@ def main():
     for run in (run_session, run_hex, run_play_allocates_nothing):
         try:
             run(c)
-        except Exception as error:           # a crash is a failure too
+        except Exception as error:  # a crash is a failure too
             c.failures.append(f"{run.__name__} raised {error!r}")
     for failure in c.failures:
         print("FAIL " + failure)

@@ -32,7 +32,7 @@ def unescape(text):
             elif nxt == "\\":
                 out.append(92)
             elif nxt == "x":
-                out.append(int(text[i + 2:i + 4], 16))
+                out.append(int(text[i + 2 : i + 4], 16))
                 i += 2
             else:
                 raise ValueError("bad escape in " + text)
@@ -65,8 +65,9 @@ def meaning(seq, command, value, shape):
         result["leds"] = value[3]
         result["info"] = [[k, t] for k, t in value[4]]
     elif command == "SNAP":
-        result["occupied"] = [square_name(sq, shape) for sq in range(shape.squares)
-                              if value >> sq & 1]
+        result["occupied"] = [
+            square_name(sq, shape) for sq in range(shape.squares) if value >> sq & 1
+        ]
     elif command == "LED":
         result["lit"] = [[i, value[i]] for i in range(len(value)) if value[i]]
     elif command == "PAL":
@@ -148,7 +149,7 @@ def check_record(line, shape):
     if kind == "stream":
         cut = rest.rfind(" => ")
         data = unescape(rest[:cut])
-        want = json.loads(rest[cut + 4:])
+        want = json.loads(rest[cut + 4 :])
         got = [outcome for outcome, _ in outcomes(data, shape)]
         if got != want:
             return f"gives {got!r}"
@@ -179,7 +180,7 @@ def run(path):
             checked += 1
             try:
                 problem = check_record(line, shape)
-            except Exception as error:       # a crash is a failure too, not the end
+            except Exception as error:  # a crash is a failure too, not the end
                 problem = f"raised {error!r}"
             if problem is not None:
                 failures.append(f"line {number}: {problem}: {line[:60]}")

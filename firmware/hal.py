@@ -13,7 +13,7 @@ import machine
 import micropython
 import rp2
 
-_SIO_GPIO_IN = 0xD0000004     # RP2040 SIO register: the level of every GPIO, one bit each
+_SIO_GPIO_IN = 0xD0000004  # RP2040 SIO register: the level of every GPIO, one bit each
 
 
 # The free heap in bytes, for the firmware's counters: MicroPython's
@@ -84,8 +84,9 @@ class MatrixPort:
             # For _read_matrix: rank count, file shift, file mask, settle
             # time, then each rank's GPIO bit.  Only such a port offers
             # read_rows; scanner.MatrixReader reads the others rank by rank.
-            self._plan = array.array("I", [len(rank_pins), first, self._mask, settle_us]
-                                     + [1 << n for n in rank_pins])
+            self._plan = array.array(
+                "I", [len(rank_pins), first, self._mask, settle_us] + [1 << n for n in rank_pins]
+            )
             self.read_rows = self._read_rows
 
     def _read_rows(self, rows):
@@ -111,18 +112,19 @@ class MatrixPort:
 
 _SIO_GPIO_OUT_SET = 0xD0000014
 _SIO_GPIO_OUT_CLR = 0xD0000018
-_TIMERAWL = 0x40054028        # the microsecond timer's low word
+_TIMERAWL = 0x40054028  # the microsecond timer's low word
 
-if sys.platform == "rp2":        # the Pico: the compiler knows micropython.viper
+if sys.platform == "rp2":  # the Pico: the compiler knows micropython.viper
+
     @micropython.viper
     def _read_matrix(plan, rows):
         # Drive each rank, wait for it to settle, read the files, release it.
-        p = ptr32(plan)                                  # noqa: F821
-        out = ptr32(rows)                                # noqa: F821
-        gpio_in = ptr32(_SIO_GPIO_IN)                    # noqa: F821
-        out_set = ptr32(_SIO_GPIO_OUT_SET)               # noqa: F821
-        out_clr = ptr32(_SIO_GPIO_OUT_CLR)               # noqa: F821
-        timer = ptr32(_TIMERAWL)                         # noqa: F821
+        p = ptr32(plan)  # noqa: F821
+        out = ptr32(rows)  # noqa: F821
+        gpio_in = ptr32(_SIO_GPIO_IN)  # noqa: F821
+        out_set = ptr32(_SIO_GPIO_OUT_SET)  # noqa: F821
+        out_clr = ptr32(_SIO_GPIO_OUT_CLR)  # noqa: F821
+        timer = ptr32(_TIMERAWL)  # noqa: F821
         shift = p[1]
         mask = p[2]
         settle = p[3]
@@ -134,7 +136,7 @@ if sys.platform == "rp2":        # the Pico: the compiler knows micropython.vipe
                 pass
             out[rank] = (gpio_in[0] >> shift) & mask
             out_clr[0] = bit
-else:                         # CPython with the tests' fakes: read_row, pin by pin
+else:  # CPython with the tests' fakes: read_row, pin by pin
     _read_matrix = None
 
 
@@ -144,9 +146,17 @@ class ShiftRegPort:
     shifts the next bit, before the 74HC165's propagation delay)."""
 
     def __init__(self, spi_id, sck, mosi, miso, load, baudrate, nbytes):
-        self._spi = machine.SPI(spi_id, baudrate=baudrate, polarity=0, phase=0, bits=8,
-                                firstbit=machine.SPI.MSB, sck=machine.Pin(sck),
-                                mosi=machine.Pin(mosi), miso=machine.Pin(miso))
+        self._spi = machine.SPI(
+            spi_id,
+            baudrate=baudrate,
+            polarity=0,
+            phase=0,
+            bits=8,
+            firstbit=machine.SPI.MSB,
+            sck=machine.Pin(sck),
+            mosi=machine.Pin(mosi),
+            miso=machine.Pin(miso),
+        )
         self._load = machine.Pin(load, machine.Pin.OUT, value=1)
         self._buf = bytearray(nbytes)
 
@@ -159,17 +169,18 @@ class ShiftRegPort:
 
 # The standard WS2812 program: 800 kHz, one bit every 10 PIO cycles.  The
 # names inside are the PIO assembler's; rp2.asm_pio provides them.
-@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
-             autopull=True, pull_thresh=24)
+@rp2.asm_pio(
+    sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=24
+)
 def _ws2812_program():
-    wrap_target()                                    # noqa: F821
-    label("bitloop")                                 # noqa: F821
-    out(x, 1).side(0)[2]                             # noqa: F821
-    jmp(not_x, "do_zero").side(1)[1]                 # noqa: F821
-    jmp("bitloop").side(1)[4]                        # noqa: F821
-    label("do_zero")                                 # noqa: F821
-    nop().side(0)[4]                                 # noqa: F821
-    wrap()                                           # noqa: F821
+    wrap_target()  # noqa: F821
+    label("bitloop")  # noqa: F821
+    out(x, 1).side(0)[2]  # noqa: F821
+    jmp(not_x, "do_zero").side(1)[1]  # noqa: F821
+    jmp("bitloop").side(1)[4]  # noqa: F821
+    label("do_zero")  # noqa: F821
+    nop().side(0)[4]  # noqa: F821
+    wrap()  # noqa: F821
 
 
 class Ws2812Pio:
@@ -177,8 +188,9 @@ class Ws2812Pio:
     while the PIO FIFO drains: about 30 us per LED."""
 
     def __init__(self, pin, sm_id):
-        self._sm = rp2.StateMachine(sm_id, _ws2812_program, freq=8000000,
-                                    sideset_base=machine.Pin(pin))
+        self._sm = rp2.StateMachine(
+            sm_id, _ws2812_program, freq=8000000, sideset_base=machine.Pin(pin)
+        )
         self._sm.active(1)
 
     def write(self, words):
@@ -217,7 +229,7 @@ class UsbSerial:
         self._readable = getattr(readable, "ipoll", readable.poll)
         self._writable = getattr(writable, "ipoll", writable.poll)
 
-    @micropython.native                  # some 25 us a byte instead of 34
+    @micropython.native  # some 25 us a byte instead of 34
     def readinto(self, buf, count, limit, stop):
         """Read the bytes waiting into buf after its first `count` bytes,
         and return the count it holds then: at most len(buf), and once

@@ -21,14 +21,30 @@ MAX_RETRIES = 3
 LINK_TIMEOUT_MS = 3000
 HELLO_INTERVAL_MS = 1000
 OUTBOX_MAX = 16
-REPLAY_WINDOW = 32            # lines before the last carried out that are taken as old
-TIME_WRAP = 1 << 29           # ms: the firmware's clock counts round at 6.2 days, so that
-                              # it stays a small int (from 2**30 on, an int is a heap object
-                              # on the Pico, and every step would allocate)
+REPLAY_WINDOW = 32  # lines before the last carried out that are taken as old
+TIME_WRAP = 1 << 29  # ms: the firmware's clock counts round at 6.2 days, so that
+# it stays a small int (from 2**30 on, an int is a heap object
+# on the Pico, and every step would allocate)
 
 COUNTER_NAMES = (
-    "RX", "TX", "NOISE", "TRUNC", "LONG", "CHAR", "FORMAT", "CRC", "CMD", "ARG", "VER",
-    "DUP", "LOST", "RETRY", "GIVEUP", "NAKRX", "STALE", "TXDROP",
+    "RX",
+    "TX",
+    "NOISE",
+    "TRUNC",
+    "LONG",
+    "CHAR",
+    "FORMAT",
+    "CRC",
+    "CMD",
+    "ARG",
+    "VER",
+    "DUP",
+    "LOST",
+    "RETRY",
+    "GIVEUP",
+    "NAKRX",
+    "STALE",
+    "TXDROP",
 )
 
 # Commands the device takes; SNAP and COUNTERS go the other way.
@@ -57,25 +73,25 @@ class DeviceLink:
 
     def __init__(self, shape, info, now):
         self.shape = shape
-        self.info = info                    # HELLO pairs after P F R L: [("FW", "0.1.0"), ...]
+        self.info = info  # HELLO pairs after P F R L: [("FW", "0.1.0"), ...]
         self.counters = {}
         for name in COUNTER_NAMES:
             self.counters[name] = 0
         self.outbox = []
         self._assembler = protocol.LineAssembler()
         self._seq = 0
-        self._rx_last = None                # the host's last sequence number
-        self._rx_repeat = None              # the last one judged a repeat
-        self._pending = []                  # [seq, command, line, sent_at, retries]
-        self._last_rx = None                # when a good line last came from the host
+        self._rx_last = None  # the host's last sequence number
+        self._rx_repeat = None  # the last one judged a repeat
+        self._pending = []  # [seq, command, line, sent_at, retries]
+        self._last_rx = None  # when a good line last came from the host
         self._hello_acked = False
         self._last_hello = None
         self._last_snap = None
         self._sent_board = bytearray((shape.squares + 7) // 8)
         self._snap_now = False
-        self._carried_out = None            # the number of the last LED or PAL line carried out
-        self._sink = self._frame            # made once: a bound method is an allocation
-        self._now = now                     # the time of the feed being read
+        self._carried_out = None  # the number of the last LED or PAL line carried out
+        self._sink = self._frame  # made once: a bound method is an allocation
+        self._now = now  # the time of the feed being read
         self._requests = []
         # What a line read in place decoded to (its command, and for an ACK its
         # reference), and where LED and PAL values are decoded before they are
@@ -90,8 +106,8 @@ class DeviceLink:
         # The lines sent most: made once, numbered and checked in place.
         self._ack_line = bytearray(protocol.encode(0, "ACK", 0, shape))
         self._snap_line = bytearray(protocol.encode(0, "SNAP", 0, shape))
-        self._hello_line = None             # made at the first HELLO
-        self._entries = {}                  # {command: its pending entry, reused}
+        self._hello_line = None  # made at the first HELLO
+        self._entries = {}  # {command: its pending entry, reused}
 
     # -- state
 
@@ -106,7 +122,7 @@ class DeviceLink:
         if count is None:
             count = len(data)
         if not count:
-            return ()                       # the usual step
+            return ()  # the usual step
         requests = self._requests
         requests.clear()
         self._now = now
@@ -127,7 +143,7 @@ class DeviceLink:
         except protocol.ProtocolError as error:
             self.counters[error.reason] += 1
             if error.nak is not None:
-                if error.reason != protocol.CRC:    # the checksum held: it is the host
+                if error.reason != protocol.CRC:  # the checksum held: it is the host
                     self._heard(error.nak, self._now, error.reason == protocol.VER)
                 self._send("NAK", (error.nak, error.reason), self._now)
             return
@@ -157,16 +173,17 @@ class DeviceLink:
                 return -1
             self._command = "ACK"
         elif wire.same(line, 4, _LED_WORD, 4):
-            if star != 8 + self.shape.leds or not wire.nibbles(line, 8, star - 8,
-                                                               self._frame_in):
+            if star != 8 + self.shape.leds or not wire.nibbles(line, 8, star - 8, self._frame_in):
                 return -1
             self._command = "LED"
         elif wire.same(line, 4, _PAL_WORD, 3):
             # " RRGGBB" per colour, 1 to 15 of them.
             count = (star - 7) // 7
-            if (star != 7 + 7 * count or not 1 <= count <= protocol.PALETTE_SIZE
-                    or not wire.colours(line, 7, count, self._colours_in,
-                                        protocol.PALETTE_SIZE)):
+            if (
+                star != 7 + 7 * count
+                or not 1 <= count <= protocol.PALETTE_SIZE
+                or not wire.colours(line, 7, count, self._colours_in, protocol.PALETTE_SIZE)
+            ):
                 return -1
             self._command = "PAL"
         elif wire.same(line, 4, _STAT_WORD, 4) and star == 8:
@@ -249,10 +266,10 @@ class DeviceLink:
         if restart or self._rx_last is None:
             self._rx_last = seq
             self._rx_repeat = None
-            self._carried_out = None            # a new numbering
+            self._carried_out = None  # a new numbering
             return True
         gap = (seq - self._rx_last - 1) & 0xFF
-        if gap >= 128:                            # the last one again, or older: a repeat
+        if gap >= 128:  # the last one again, or older: a repeat
             # ... unless it follows the last repeat: two in a row numbered
             # one after the other mean a stray line derailed the count.
             chained = self._rx_repeat is not None and seq == (self._rx_repeat + 1) & 0xFF
@@ -301,7 +318,7 @@ class DeviceLink:
             wire.renumber(line, len(line), seq)
         if command != "NAK":
             entry = None
-            if command != "COUNTERS":             # newest wins
+            if command != "COUNTERS":  # newest wins
                 entry = self._entries.get(command)
                 for old in self._pending:
                     if old[1] == command:
@@ -346,8 +363,13 @@ class DeviceLink:
         self._last_hello = now
         if self._hello_line is None:
             shape = self.shape
-            hello = (protocol.VERSION, shape.files, shape.ranks, shape.leds,
-                     shape.hello_info() + list(self.info))
+            hello = (
+                protocol.VERSION,
+                shape.files,
+                shape.ranks,
+                shape.leds,
+                shape.hello_info() + list(self.info),
+            )
             self._hello_line = bytearray(protocol.encode(0, "HELLO", hello, shape))
         self._send("HELLO", None, now, self._hello_line)
 
@@ -383,16 +405,21 @@ class DeviceLink:
         heartbeat, retries.  board: the scanner's bit string (bit sq is bit
         sq % 8 of byte sq // 8), None until the scanner has settled."""
         if self._last_rx is not None and not self.host_present(now):
-            self._last_rx = None                  # the host is gone: start afresh
+            self._last_rx = None  # the host is gone: start afresh
             self._rx_last = None
         if not self._hello_acked and (
-                self._last_hello is None or age(now, self._last_hello) >= HELLO_INTERVAL_MS):
+            self._last_hello is None or age(now, self._last_hello) >= HELLO_INTERVAL_MS
+        ):
             self._send_hello(now)
         if board is not None:
             since = None if self._last_snap is None else age(now, self._last_snap)
             changed = board != self._sent_board
-            if (self._snap_now or since is None or since >= HEARTBEAT_MS
-                    or (changed and since >= SNAP_MIN_INTERVAL_MS)):
+            if (
+                self._snap_now
+                or since is None
+                or since >= HEARTBEAT_MS
+                or (changed and since >= SNAP_MIN_INTERVAL_MS)
+            ):
                 self._snap_now = False
                 self._last_snap = now
                 line = self._snap_line
@@ -402,7 +429,7 @@ class DeviceLink:
                     wire.copy(board, 0, len(board), self._sent_board, 0)
                 self._send("SNAP", None, now, line)
         pending = self._pending
-        for i in range(len(pending) - 1, -1, -1):     # backwards: a retry may remove it
+        for i in range(len(pending) - 1, -1, -1):  # backwards: a retry may remove it
             entry = pending[i]
             # HELLO is not retried: it is repeated above until acknowledged.
             if entry[1] != "HELLO" and age(now, entry[3]) >= ACK_TIMEOUT_MS:

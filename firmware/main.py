@@ -25,22 +25,38 @@ def build(now, serial=None):
         port = hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, pins.MATRIX_SETTLE_US)
         reader = scanner.MatrixReader(port, pins.RANKS)
     elif pins.SENSOR == "shiftreg":
-        port = hal.ShiftRegPort(pins.SR_SPI, pins.SR_SCK_PIN, pins.SR_MOSI_PIN, pins.SR_MISO_PIN,
-                                pins.SR_LOAD_PIN, pins.SR_BAUDRATE, (shape.squares + 7) // 8)
+        port = hal.ShiftRegPort(
+            pins.SR_SPI,
+            pins.SR_SCK_PIN,
+            pins.SR_MOSI_PIN,
+            pins.SR_MISO_PIN,
+            pins.SR_LOAD_PIN,
+            pins.SR_BAUDRATE,
+            (shape.squares + 7) // 8,
+        )
         reader = scanner.ShiftRegReader(port, pins.FILES, pins.RANKS)
     else:
         raise ValueError("pins.SENSOR must be 'matrix' or 'shiftreg'")
-    scan = scanner.Scanner(reader, pins.FILES, pins.RANKS, app.DEBOUNCE_READS,
-                           pins.SENSOR_ACTIVE_LOW)
-    strip = ws2812.LedStrip(hal.Ws2812Pio(pins.LED_PIN, pins.LED_PIO_SM), pins.LED_COUNT,
-                            pins.LED_WIDTH, pins.LED_SERPENTINE, pins.LED_MAX_LEVEL,
-                            pins.LED_ALONG, pins.LED_FIRST, pins.LED_COLOUR_ORDER)
+    scan = scanner.Scanner(
+        reader, pins.FILES, pins.RANKS, app.DEBOUNCE_READS, pins.SENSOR_ACTIVE_LOW
+    )
+    strip = ws2812.LedStrip(
+        hal.Ws2812Pio(pins.LED_PIN, pins.LED_PIO_SM),
+        pins.LED_COUNT,
+        pins.LED_WIDTH,
+        pins.LED_SERPENTINE,
+        pins.LED_MAX_LEVEL,
+        pins.LED_ALONG,
+        pins.LED_FIRST,
+        pins.LED_COLOUR_ORDER,
+    )
     info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
     device = link.DeviceLink(shape, info, now)
     if serial is None:
         serial = hal.UsbSerial()
-    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN),
-                        hal.heap_free)
+    return app.Firmware(
+        scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN), hal.heap_free
+    )
 
 
 def build_named(now, serial=None):
@@ -52,17 +68,22 @@ def build_named(now, serial=None):
         raise ValueError("pins.BOARD names a board hexboard.py does not describe")
     shape = protocol.Shape(leds=board.LED_COUNT, board=board.BOARD)
     _port, reader, files, ranks, cells = sensors_named(board, shape)
-    scan = scanner.Scanner(reader, files, ranks, app.DEBOUNCE_READS, board.SENSOR_ACTIVE_LOW,
-                           cells)
-    strip = ws2812.LedStrip(hal.Ws2812Pio(board.LED_PIN, pins.LED_PIO_SM), board.LED_COUNT,
-                            board.LED_COUNT, max_level=board.LED_MAX_LEVEL,
-                            order=board.LED_COLOUR_ORDER, positions=board.LED_CHAIN)
+    scan = scanner.Scanner(reader, files, ranks, app.DEBOUNCE_READS, board.SENSOR_ACTIVE_LOW, cells)
+    strip = ws2812.LedStrip(
+        hal.Ws2812Pio(board.LED_PIN, pins.LED_PIO_SM),
+        board.LED_COUNT,
+        board.LED_COUNT,
+        max_level=board.LED_MAX_LEVEL,
+        order=board.LED_COLOUR_ORDER,
+        positions=board.LED_CHAIN,
+    )
     info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
     device = link.DeviceLink(shape, info, now)
     if serial is None:
         serial = hal.UsbSerial()
-    return app.Firmware(scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN),
-                        hal.heap_free)
+    return app.Firmware(
+        scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN), hal.heap_free
+    )
 
 
 def sensors_named(board, shape, port=None):
@@ -72,15 +93,22 @@ def sensors_named(board, shape, port=None):
         width = len(board.MATRIX_COLUMN_PINS)
         rows = len(board.MATRIX_ROW_PINS)
         if port is None:
-            port = hal.MatrixPort(board.MATRIX_ROW_PINS, board.MATRIX_COLUMN_PINS,
-                                  board.MATRIX_SETTLE_US)
+            port = hal.MatrixPort(
+                board.MATRIX_ROW_PINS, board.MATRIX_COLUMN_PINS, board.MATRIX_SETTLE_US
+            )
         return port, scanner.MatrixReader(port, rows), width, rows, board.MATRIX_CELLS
     if board.SENSOR == "shiftreg":
         # One row per chip; the chain's bit c is cell c, the inputs past the last cell unused.
         if port is None:
-            port = hal.ShiftRegPort(board.SR_SPI, board.SR_SCK_PIN, board.SR_MOSI_PIN,
-                                    board.SR_MISO_PIN, board.SR_LOAD_PIN, board.SR_BAUDRATE,
-                                    board.SR_CHIPS)
+            port = hal.ShiftRegPort(
+                board.SR_SPI,
+                board.SR_SCK_PIN,
+                board.SR_MOSI_PIN,
+                board.SR_MISO_PIN,
+                board.SR_LOAD_PIN,
+                board.SR_BAUDRATE,
+                board.SR_CHIPS,
+            )
         inputs = 8 * board.SR_CHIPS
         cells = tuple(range(shape.squares)) + (-1,) * (inputs - shape.squares)
         return port, scanner.ShiftRegReader(port, 8, board.SR_CHIPS), 8, board.SR_CHIPS, cells
@@ -104,15 +132,15 @@ def loop(firmware, clock, steps=None):
         if not firmware.step(now):
             return False
         done = clock.ticks_us()
-        spent = clock.ticks_diff(done, due)   # from when the scan was due to the step's end
+        spent = clock.ticks_diff(done, due)  # from when the scan was due to the step's end
         if spent > firmware.step_max:
             firmware.step_max = spent
         due = clock.ticks_add(due, app.SCAN_PERIOD_US)
         wait = clock.ticks_diff(due, done)
         if wait > 0:
-            firmware.idle(clock, due)     # sleeps, or reads the host's bytes as they come
+            firmware.idle(clock, due)  # sleeps, or reads the host's bytes as they come
         else:
-            firmware.overruns += 1        # late: count it and do not try to catch up
+            firmware.overruns += 1  # late: count it and do not try to catch up
             due = clock.ticks_us()
     return True
 
@@ -126,9 +154,9 @@ def run(serial=None):
     hal.disable_ctrl_c()
     try:
         loop(firmware, clock)
-    except Exception as error:            # a bug: show it, then start afresh
+    except Exception as error:  # a bug: show it, then start afresh
         firmware.stop()
-        hal.enable_ctrl_c()               # Ctrl-C in the delay keeps the REPL
+        hal.enable_ctrl_c()  # Ctrl-C in the delay keeps the REPL
         hal.print_exception(error)
         print(f"boardctl firmware crashed: reset in {RESTART_DELAY_MS} ms")
         clock.sleep_ms(RESTART_DELAY_MS)

@@ -20,8 +20,8 @@
 
 VERSION = 2
 SUPPORTED = (2,)
-MAX_LINE = 200          # bytes from "$" to the last checksum digit
-CHECK_DIGITS = 8        # the CRC-32, in upper-case hex
+MAX_LINE = 200  # bytes from "$" to the last checksum digit
+CHECK_DIGITS = 8  # the CRC-32, in upper-case hex
 PALETTE_SIZE = 15
 MAX_FILES = 16
 MAX_RANKS = 16
@@ -47,9 +47,21 @@ NAK_REASONS = (CRC, CMD, ARG, VER)
 COMMANDS = ("HELLO", "SNAP", "LED", "PAL", "STAT", "COUNTERS", "ACK", "NAK")
 
 DEFAULT_PALETTE = (
-    (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255),
-    (255, 0, 255), (255, 255, 255), (255, 128, 0), (128, 0, 0), (0, 128, 0),
-    (0, 0, 128), (128, 128, 0), (0, 128, 128), (128, 0, 128), (128, 128, 128),
+    (255, 0, 0),
+    (0, 255, 0),
+    (0, 0, 255),
+    (255, 255, 0),
+    (0, 255, 255),
+    (255, 0, 255),
+    (255, 255, 255),
+    (255, 128, 0),
+    (128, 0, 0),
+    (0, 128, 0),
+    (0, 0, 128),
+    (128, 128, 0),
+    (0, 128, 128),
+    (128, 0, 128),
+    (128, 128, 128),
 )
 
 _HEX = "0123456789ABCDEF"
@@ -88,8 +100,12 @@ def crc32_halves(data):
 
 
 def _hex4(value):
-    return _HEX[(value >> 12) & 15] + _HEX[(value >> 8) & 15] + _HEX[(value >> 4) & 15] \
+    return (
+        _HEX[(value >> 12) & 15]
+        + _HEX[(value >> 8) & 15]
+        + _HEX[(value >> 4) & 15]
         + _HEX[value & 15]
+    )
 
 
 def checksum(data):
@@ -109,8 +125,7 @@ class Shape:
 
     def __init__(self, files=10, ranks=8, leds=80, board=None):
         if board is None:
-            if not (1 <= files <= MAX_FILES and 1 <= ranks <= MAX_RANKS
-                    and 1 <= leds <= MAX_LEDS):
+            if not (1 <= files <= MAX_FILES and 1 <= ranks <= MAX_RANKS and 1 <= leds <= MAX_LEDS):
                 raise ValueError("board shape out of range")
             squares = files * ranks
         else:
@@ -198,7 +213,7 @@ def _args(command, value, shape):
 def frame(seq, command, value, shape):
     """The frame for a message: "$" body "*" checksum, without terminator."""
     parts = [_hex2(seq), command]
-    parts.extend(_args(command, value, shape))      # MicroPython has no [a, *b]
+    parts.extend(_args(command, value, shape))  # MicroPython has no [a, *b]
     body = " ".join(parts)
     line = "$" + body + "*" + checksum(body.encode())
     if len(line) > MAX_LINE:
@@ -232,7 +247,7 @@ def _nibbles(text):
         return None
     try:
         return _unhexlify("0" + "0".join(text))
-    except ValueError:                  # CPython's binascii.Error is one
+    except ValueError:  # CPython's binascii.Error is one
         return None
 
 
@@ -336,12 +351,12 @@ def decode(frame_bytes, shape):
         raise ProtocolError(CHAR)
     text = frame_bytes.decode()
     star = text.find("*")
-    if not text or text[0] != "$" or star < 0 or not _is_hex(text[star + 1:], CHECK_DIGITS):
+    if not text or text[0] != "$" or star < 0 or not _is_hex(text[star + 1 :], CHECK_DIGITS):
         if _version_1_hello(text, star):
             raise ProtocolError(VER)
         raise ProtocolError(FORMAT)
     body = text[1:star]
-    if checksum(body.encode()) != text[star + 1:]:
+    if checksum(body.encode()) != text[star + 1 :]:
         nak = None
         if _is_hex(body[:2], 2) and body[2:3] in ("", " "):
             nak = int(body[:2], 16)
@@ -367,7 +382,7 @@ def _crc8(data):
 def _version_1_hello(text, star):
     """True for a version-1 HELLO (two-digit CRC-8 that holds): the peer
     speaks version 1, which is a VER, not a damaged line."""
-    if star < 0 or not text or text[0] != "$" or not _is_hex(text[star + 1:], 2):
+    if star < 0 or not text or text[0] != "$" or not _is_hex(text[star + 1 :], 2):
         return False
     body = text[1:star]
     tokens = body.split(" ")
@@ -376,8 +391,12 @@ def _version_1_hello(text, star):
         # 8-bit check happens to hold (1 in 256), never a peer.
         if "P=%d" % version in tokens:
             return False
-    return (len(tokens) >= 3 and tokens[1] == "HELLO" and _is_hex(tokens[0], 2)
-            and _crc8(body.encode()) == int(text[star + 1:], 16))
+    return (
+        len(tokens) >= 3
+        and tokens[1] == "HELLO"
+        and _is_hex(tokens[0], 2)
+        and _crc8(body.encode()) == int(text[star + 1 :], 16)
+    )
 
 
 class LineAssembler:
@@ -391,7 +410,7 @@ class LineAssembler:
     before the LF is allowed).  frames(data) gives the same as a list."""
 
     def __init__(self):
-        self._line = bytearray(MAX_LINE + 1)     # room for one CR before the LF
+        self._line = bytearray(MAX_LINE + 1)  # room for one CR before the LF
         # The frame's size plus one (0: outside one), whether it overflowed,
         # whether junk came outside a frame (wire.cut keeps them).
         self._state = array.array("i", [0, 0, 0])
@@ -418,8 +437,9 @@ class LineAssembler:
 
         def sink(line, size, reason):
             out.append(reason if line is None else bytes(line[:size]))
+
         self.feed(data, len(data), sink)
         return out
 
 
-_CUT_REASONS = (None, None, TRUNC, LONG, NOISE)     # by wire.CUT_*
+_CUT_REASONS = (None, None, TRUNC, LONG, NOISE)  # by wire.CUT_*

@@ -45,8 +45,8 @@ class ShiftRegReader:
         self._files = files
         self._ranks = ranks
         self._mask = (1 << files) - 1
-        self._last = None               # the chain's bytes at the last read
-        self._rows = [0] * ranks        # and the rows they made
+        self._last = None  # the chain's bytes at the last read
+        self._rows = [0] * ranks  # and the rows they made
 
     def read(self, rows):
         data = self._port.read()
@@ -80,8 +80,7 @@ def _runs(cells, files, ranks):
                 column += 1
                 continue
             width = 1
-            while (column + width < files
-                   and cells[row * files + column + width] == base + width):
+            while column + width < files and cells[row * files + column + width] == base + width:
                 width += 1
             row_runs.append((column, (1 << width) - 1, base))
             column += width
@@ -153,7 +152,7 @@ class Scanner:
             for past in history:
                 ones &= past[rank]
                 anys |= past[rank]
-            new = ones | (stable[rank] & anys)     # all 1 -> 1, all 0 -> 0, else keep
+            new = ones | (stable[rank] & anys)  # all 1 -> 1, all 0 -> 0, else keep
             if new != stable[rank]:
                 stable[rank] = new
                 changed = True

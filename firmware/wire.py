@@ -27,7 +27,7 @@ def _crc_table():
     made once at import, in an array so that no entry is a heap integer."""
     table = array.array("I", [0] * 256)
     for byte in range(256):
-        high = 0                 # 16-bit halves: on the Pico an int of 31 bits is a heap object
+        high = 0  # 16-bit halves: on the Pico an int of 31 bits is a heap object
         low = byte
         for _ in range(8):
             if low & 1:
@@ -52,11 +52,11 @@ if sys.implementation.name == "micropython":
         # another would hand it over as a heap integer.  The register is
         # kept to 32 bits by masks, so that a 64-bit machine word (the unix
         # port) computes what the Pico's 32 bits do.
-        p = ptr8(buf)                                            # noqa: F821
-        table = ptr32(CRC_TABLE)                                      # noqa: F821
-        digits = ptr8(_HEX)                                      # noqa: F821
-        crc = 0xFFFF                    # all ones, built at run time: as a constant,
-        crc = (crc << 16) | crc         # 0xFFFFFFFF would be a heap integer on the Pico
+        p = ptr8(buf)  # noqa: F821
+        table = ptr32(CRC_TABLE)  # noqa: F821
+        digits = ptr8(_HEX)  # noqa: F821
+        crc = 0xFFFF  # all ones, built at run time: as a constant,
+        crc = (crc << 16) | crc  # 0xFFFFFFFF would be a heap integer on the Pico
         i = start
         while i < end:
             crc = ((crc >> 8) & 0xFFFFFF) ^ table[(crc ^ p[i]) & 0xFF]
@@ -89,7 +89,7 @@ if sys.implementation.name == "micropython":
         hex digits, all printable) if its checksum holds, else -1: the
         checks of a line in one call, as each call costs the Pico some
         10 us."""
-        p = ptr8(buf)                                            # noqa: F821
+        p = ptr8(buf)  # noqa: F821
         star = size - 9
         if size < 13 or p[0] != 0x24 or p[3] != 0x20 or p[star] != 0x2A:
             return -1
@@ -107,8 +107,8 @@ if sys.implementation.name == "micropython":
     def colours(buf, at: int, count: int, out, size: int) -> bool:
         """`count` colours " RRGGBB" from buf[at] into out[0:count] as
         words 0xRRGGBB, and 0 in out[count:size]; False if one is not."""
-        p = ptr8(buf)                                            # noqa: F821
-        o = ptr32(out)                                           # noqa: F821
+        p = ptr8(buf)  # noqa: F821
+        o = ptr32(out)  # noqa: F821
         i = 0
         while i < size:
             o[i] = 0
@@ -127,8 +127,8 @@ if sys.implementation.name == "micropython":
     def renumber(line, size: int, seq: int):
         """Give the line in line[0:size] ("$" seq ... "*" checksum CR LF)
         the number seq and its checksum again, in place."""
-        p = ptr8(line)                                           # noqa: F821
-        digits = ptr8(_HEX)                                      # noqa: F821
+        p = ptr8(line)  # noqa: F821
+        digits = ptr8(_HEX)  # noqa: F821
         p[1] = digits[(seq >> 4) & 15]
         p[2] = digits[seq & 15]
         star = size - 11
@@ -139,7 +139,7 @@ if sys.implementation.name == "micropython":
         """Bits base, base + 1, ... of the bit string out (bit n is bit n % 8
         of byte n // 8) set to bits 0, 1, ... of `bits`, as far as `mask`
         (some low bits set) reaches."""
-        o = ptr8(out)                                            # noqa: F821
+        o = ptr8(out)  # noqa: F821
         j = 0
         while (mask >> j) & 1:
             n = base + j
@@ -153,9 +153,9 @@ if sys.implementation.name == "micropython":
     def put_bits_hex(bits, digits: int, line, at: int):
         """The bit string `bits` (as put_bits writes it) as `digits` upper-case
         hex digits at line[at], the most significant first: a SNAP's board."""
-        b = ptr8(bits)                                           # noqa: F821
-        p = ptr8(line)                                           # noqa: F821
-        hexdigits = ptr8(_HEX)                                   # noqa: F821
+        b = ptr8(bits)  # noqa: F821
+        p = ptr8(line)  # noqa: F821
+        hexdigits = ptr8(_HEX)  # noqa: F821
         k = 0
         while k < digits:
             p[at + digits - 1 - k] = hexdigits[(b[k >> 1] >> ((k & 1) << 2)) & 15]
@@ -169,10 +169,10 @@ if sys.implementation.name == "micropython":
         whether junk came outside a frame.  Returns the bytes gone through
         (at most 0xFFFF: count - start may be no more), plus CUT_* << 16
         and, for CUT_FRAME, the frame's size << 19 (line[0:size])."""
-        d = ptr8(data)                                           # noqa: F821
-        p = ptr8(line)                                           # noqa: F821
-        st = ptr32(state)                                        # noqa: F821
-        size = int(st[0]) - 1          # kept plus one: ptr32 reads unsigned
+        d = ptr8(data)  # noqa: F821
+        p = ptr8(line)  # noqa: F821
+        st = ptr32(state)  # noqa: F821
+        size = int(st[0]) - 1  # kept plus one: ptr32 reads unsigned
         room = int(len(line))
         i = start
         while i < count:
@@ -185,14 +185,14 @@ if sys.implementation.name == "micropython":
                     if c == 0x0A and size > 0 and p[size - 1] == 0x0D:
                         size -= 1
                     if st[1] or size >= room:
-                        event = 3                                # CUT_LONG
+                        event = 3  # CUT_LONG
                     elif c == 0x24:
-                        event = 2                                # CUT_TRUNC
+                        event = 2  # CUT_TRUNC
                     else:
-                        event = 1                                # CUT_FRAME
+                        event = 1  # CUT_FRAME
                         framed = size
                 elif st[2]:
-                    event = 4                                    # CUT_NOISE
+                    event = 4  # CUT_NOISE
                 if c == 0x24:
                     p[0] = 0x24
                     size = 1
@@ -217,7 +217,7 @@ if sys.implementation.name == "micropython":
     @micropython.viper
     def hex_value(buf, at: int, digits: int) -> int:
         """The value of `digits` (at most 7) upper-case hex digits at buf[at], or -1."""
-        p = ptr8(buf)                                            # noqa: F821
+        p = ptr8(buf)  # noqa: F821
         value = 0
         i = at
         while i < at + digits:
@@ -234,8 +234,8 @@ if sys.implementation.name == "micropython":
     @micropython.viper
     def put_hex(buf, at: int, value: int, digits: int):
         """Write `value` as `digits` upper-case hex digits at buf[at]."""
-        p = ptr8(buf)                                            # noqa: F821
-        hexdigits = ptr8(_HEX)                                   # noqa: F821
+        p = ptr8(buf)  # noqa: F821
+        hexdigits = ptr8(_HEX)  # noqa: F821
         i = at + digits - 1
         while i >= at:
             p[i] = hexdigits[value & 15]
@@ -246,8 +246,8 @@ if sys.implementation.name == "micropython":
     def nibbles(buf, at: int, count: int, out) -> bool:
         """The values of `count` upper-case hex digits at buf[at], one a
         byte, into out[0:count]; False (out part written) if one is not."""
-        p = ptr8(buf)                                            # noqa: F821
-        o = ptr8(out)                                            # noqa: F821
+        p = ptr8(buf)  # noqa: F821
+        o = ptr8(out)  # noqa: F821
         i = 0
         while i < count:
             c = p[at + i]
@@ -263,8 +263,8 @@ if sys.implementation.name == "micropython":
     @micropython.viper
     def same(buf, at: int, pattern, size: int) -> bool:
         """True if buf[at:at + size] equals pattern[0:size]."""
-        p = ptr8(buf)                                            # noqa: F821
-        q = ptr8(pattern)                                        # noqa: F821
+        p = ptr8(buf)  # noqa: F821
+        q = ptr8(pattern)  # noqa: F821
         i = 0
         while i < size:
             if p[at + i] != q[i]:
@@ -275,14 +275,15 @@ if sys.implementation.name == "micropython":
     @micropython.viper
     def copy(src, start: int, size: int, dst, at: int):
         """dst[at:at + size] = src[start:start + size], without a slice."""
-        s = ptr8(src)                                            # noqa: F821
-        d = ptr8(dst)                                            # noqa: F821
+        s = ptr8(src)  # noqa: F821
+        d = ptr8(dst)  # noqa: F821
         i = 0
         while i < size:
             d[at + i] = s[start + i]
             i += 1
 
-else:                     # CPython: the same, in Python
+else:  # CPython: the same, in Python
+
     def _printable(buf, size):
         return all(0x20 <= c <= 0x7E for c in buf[:size])
 
@@ -295,18 +296,24 @@ else:                     # CPython: the same, in Python
     def crc_matches(buf, start, end, at):
         """True if the CRC-32 of buf[start:end] is the 8 upper-case hex
         digits at buf[at:at + 8]."""
-        return bytes(buf[at:at + 8]) == b"%08X" % (_crc(buf, start, end) ^ 0xFFFFFFFF)
+        return bytes(buf[at : at + 8]) == b"%08X" % (_crc(buf, start, end) ^ 0xFFFFFFFF)
 
     def put_crc(buf, start, end, at):
         """Write the CRC-32 of buf[start:end] as 8 upper-case hex digits at buf[at]."""
-        buf[at:at + 8] = b"%08X" % (_crc(buf, start, end) ^ 0xFFFFFFFF)
+        buf[at : at + 8] = b"%08X" % (_crc(buf, start, end) ^ 0xFFFFFFFF)
 
     def frame_seq(buf, size):
         """The number of the frame in buf[0:size] ("$" HH " " ... "*" and 8
         hex digits, all printable) if its checksum holds, else -1."""
         star = size - 9
-        if (size < 13 or buf[0] != 0x24 or buf[3] != 0x20 or buf[star] != 0x2A
-                or not _printable(buf, size) or not crc_matches(buf, 1, star, star + 1)):
+        if (
+            size < 13
+            or buf[0] != 0x24
+            or buf[3] != 0x20
+            or buf[star] != 0x2A
+            or not _printable(buf, size)
+            or not crc_matches(buf, 1, star, star + 1)
+        ):
             return -1
         return hex_value(buf, 1, 2)
 
@@ -398,7 +405,7 @@ else:                     # CPython: the same, in Python
     def hex_value(buf, at, digits):
         """The value of `digits` (at most 7) upper-case hex digits at buf[at], or -1."""
         value = 0
-        for c in buf[at:at + digits]:
+        for c in buf[at : at + digits]:
             if c not in _HEX:
                 return -1
             value = (value << 4) | _HEX.index(c)
@@ -422,9 +429,8 @@ else:                     # CPython: the same, in Python
 
     def same(buf, at, pattern, size):
         """True if buf[at:at + size] equals pattern[0:size]."""
-        return bytes(buf[at:at + size]) == bytes(pattern[:size])
+        return bytes(buf[at : at + size]) == bytes(pattern[:size])
 
     def copy(src, start, size, dst, at):
         """dst[at:at + size] = src[start:start + size], without a slice."""
-        dst[at:at + size] = src[start:start + size]
-
+        dst[at : at + size] = src[start : start + size]

@@ -23,15 +23,16 @@ if sys.implementation.name == "micropython":
     def _fill(words, positions, colours, frame, count: int):
         # words[positions[i]] = colours[frame[i]]: a Python loop over 80 LEDs
         # cost the Pico a millisecond before the first bit went out.
-        w = ptr32(words)                                         # noqa: F821
-        at = ptr16(positions)                                    # noqa: F821
-        c = ptr32(colours)                                       # noqa: F821
-        f = ptr8(frame)                                          # noqa: F821
+        w = ptr32(words)  # noqa: F821
+        at = ptr16(positions)  # noqa: F821
+        c = ptr32(colours)  # noqa: F821
+        f = ptr8(frame)  # noqa: F821
         i = 0
         while i < count:
             w[at[i]] = c[f[i]]
             i += 1
-else:                     # CPython: the same, in Python
+else:  # CPython: the same, in Python
+
     def _fill(words, positions, colours, frame, count):
         for i in range(count):
             words[positions[i]] = colours[frame[i]]
@@ -44,12 +45,15 @@ DEFAULT_COLOURS = tuple((r << 16) | (g << 8) | b for r, g, b in protocol.DEFAULT
 def chain_positions(count, width, serpentine=False, along="ranks", first="a1"):
     """The chain position of each logical LED."""
     height = count // width
-    if height * width != count or first not in ("a1", "j1", "a8", "j8") \
-            or along not in ("ranks", "files"):
+    if (
+        height * width != count
+        or first not in ("a1", "j1", "a8", "j8")
+        or along not in ("ranks", "files")
+    ):
         raise ValueError("LED layout")
     positions = []
     for i in range(count):
-        y, x = divmod(i, width)               # x along a rank, y along a file
+        y, x = divmod(i, width)  # x along a rank, y along a file
         if first[0] == "j":
             x = width - 1 - x
         if first[1] == "8":
@@ -78,8 +82,18 @@ def pack(rgb, max_level, order="GRB"):
 class LedStrip:
     """output.write(words) sends one 24-bit word per LED, in chain order."""
 
-    def __init__(self, output, count, width, serpentine=False, max_level=255,
-                 along="ranks", first="a1", order="GRB", positions=None):
+    def __init__(
+        self,
+        output,
+        count,
+        width,
+        serpentine=False,
+        max_level=255,
+        along="ranks",
+        first="a1",
+        order="GRB",
+        positions=None,
+    ):
         self._out = output
         self.count = count
         self._max = max_level
@@ -109,8 +123,7 @@ class LedStrip:
         table = self._colours
         changed = False
         for index in range(1, protocol.PALETTE_SIZE + 1):
-            word = pack(colours[index - 1], self._max, self._order) \
-                if index <= len(colours) else 0
+            word = pack(colours[index - 1], self._max, self._order) if index <= len(colours) else 0
             if table[index] != word:
                 table[index] = word
                 changed = True
@@ -121,7 +134,7 @@ class LedStrip:
         if len(frame) != self.count:
             raise ValueError("LED frame length")
         if frame == self.frame:
-            return                            # the host's repeat: nothing to write
+            return  # the host's repeat: nothing to write
         wire.copy(frame, 0, self.count, self.frame, 0)
         self._shown_dark = None
 
@@ -129,8 +142,13 @@ class LedStrip:
         """Write the frame (all off if dark) if anything changed; True if written."""
         if dark == self._shown_dark:
             return False
-        _fill(self._words, self._positions, self._dark if dark else self._colours, self.frame,
-              self.count)
+        _fill(
+            self._words,
+            self._positions,
+            self._dark if dark else self._colours,
+            self.frame,
+            self.count,
+        )
         self._out.write(self._words)
         self._shown_dark = dark
         self.writes += 1

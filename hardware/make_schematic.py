@@ -31,8 +31,10 @@ def poly(points, w=2, fill="none", colour="#000"):
 
 def text(x, y, s, size=13, anchor="start", weight="normal", colour="#000"):
     s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    add(f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" '
-        f'font-weight="{weight}" fill="{colour}">{s}</text>')
+    add(
+        f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" '
+        f'font-weight="{weight}" fill="{colour}">{s}</text>'
+    )
 
 
 def dot(x, y):
@@ -40,8 +42,10 @@ def dot(x, y):
 
 
 def box(x, y, w, h, fill="#fff", colour="#000", rx=4):
-    add(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{rx}" fill="{fill}" '
-        f'stroke="{colour}" stroke-width="2"/>')
+    add(
+        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{rx}" fill="{fill}" '
+        f'stroke="{colour}" stroke-width="2"/>'
+    )
 
 
 def diode_down(x, y, length=30):
@@ -77,8 +81,10 @@ def diode_left(x, y, length=34):
 def switch_down(x, y, length=30):
     line(x, y, x, y + 8)
     add(f'<circle cx="{x}" cy="{y + 10}" r="2.5" fill="#fff" stroke="#000" stroke-width="1.5"/>')
-    add(f'<circle cx="{x}" cy="{y + length - 10}" r="2.5" fill="#fff" stroke="#000" '
-        f'stroke-width="1.5"/>')
+    add(
+        f'<circle cx="{x}" cy="{y + length - 10}" r="2.5" fill="#fff" stroke="#000" '
+        f'stroke-width="1.5"/>'
+    )
     line(x, y + 12, x + 9, y + length - 12, w=1.8)
     line(x, y + length - 8, x, y + length)
 
@@ -142,23 +148,39 @@ def panel(x, y, w, h, title):
 
 
 # ---------------------------------------------------------------------------
-add(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-    f'viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Arial, sans-serif">')
-add('<title>boardctl: diode matrix, LED chain with level shifter and power injection, '
-    'sensor wiring (reed, Hall, 74HC165)</title>')
+add(
+    f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+    f'viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Arial, sans-serif">'
+)
+add(
+    "<title>boardctl: diode matrix, LED chain with level shifter and power injection, "
+    "sensor wiring (reed, Hall, 74HC165)</title>"
+)
 add(f'<rect width="{W}" height="{H}" fill="#fff"/>')
 text(20, 34, "boardctl Falcon Chess board (8 ranks × 10 files): wiring", 22, weight="bold")
-text(20, 56, "Pins: hardware/pinout.toml (Pi GPIO build / Pico build). "
-     "Squares a1 = 0 … j8 = 79. Details: hardware/README.md.", 13, colour="#444")
+text(
+    20,
+    56,
+    "Pins: hardware/pinout.toml (Pi GPIO build / Pico build). "
+    "Squares a1 = 0 … j8 = 79. Details: hardware/README.md.",
+    13,
+    colour="#444",
+)
 
 # 1. Diode matrix --------------------------------------------------------------
 px, py, pw, ph = 20, 72, 720, 600
 panel(px, py, pw, ph, "1. Diode matrix, reed switches (3 of 8 rows × 3 of 10 columns shown)")
-rows = [(f"rank {i + 1}", f"GPIO{PI['matrix']['rows'][i]} / GP{PICO['matrix']['rows'][i]}")
-        for i in (0, 1, 7)]
-cols = [(f"file {'abcdefghij'[i]}",
-         f"GPIO{PI['matrix']['columns'][i]} / GP{PICO['matrix']['columns'][i]}")
-        for i in (0, 1, 9)]
+rows = [
+    (f"rank {i + 1}", f"GPIO{PI['matrix']['rows'][i]} / GP{PICO['matrix']['rows'][i]}")
+    for i in (0, 1, 7)
+]
+cols = [
+    (
+        f"file {'abcdefghij'[i]}",
+        f"GPIO{PI['matrix']['columns'][i]} / GP{PICO['matrix']['columns'][i]}",
+    )
+    for i in (0, 1, 9)
+]
 row_y = [170, 280, 410]
 col_x = [300, 440, 590]
 x_left = 160
@@ -191,10 +213,15 @@ for (_name, pin), x in zip(cols, col_x, strict=True):
 text(px + 14, 600, "Rows: outputs, one driven high (3.3 V) at a time, the others low.", 12)
 text(px + 14, 616, "Columns: inputs with pull-downs (internal ≈ 50 kΩ; 10 kΩ for long wires).", 12)
 text(px + 14, 632, "A closed switch in the driven row lifts its column to ≈ 2.7 V: high.", 12)
-text(px + 14, 648, "Per square a diode (1N4148 / BAT85), anode on the row side, in series with "
-     "a reed switch.", 12)
-text(px + 14, 664, "Without the diodes current runs back through closed switches: ghost squares.",
-     12)
+text(
+    px + 14,
+    648,
+    "Per square a diode (1N4148 / BAT85), anode on the row side, in series with a reed switch.",
+    12,
+)
+text(
+    px + 14, 664, "Without the diodes current runs back through closed switches: ghost squares.", 12
+)
 
 # 2. LED chain ---------------------------------------------------------------
 lx, ly, lw, lh = 760, 72, 720, 600
@@ -217,8 +244,14 @@ line(1060, 214, 1145, 214, colour="#c00", w=3)
 line(1145, 214, 1145, 250, colour="#c00", w=3)
 line(1060, 126, 1440, 126, colour="#c00", w=3)
 line(1440, 126, 1440, 250, colour="#c00", w=3)
-text(1250, 120, "feed 2: 0.75 mm² to the last LED (and the middle for 99 LEDs)", 10, "middle",
-     colour="#c00")
+text(
+    1250,
+    120,
+    "feed 2: 0.75 mm² to the last LED (and the middle for 99 LEDs)",
+    10,
+    "middle",
+    colour="#c00",
+)
 text(1100, 208, "feed 1", 10, "middle", colour="#c00")
 # LEDs
 led_x = [1110, 1240, 1405]
@@ -281,13 +314,17 @@ text(780, 524, "budgets over 2.5 A); 5 A fuse; 1000 µF at the first LED.", 12)
 text(780, 548, "WS2812B / SK6812 at 5 V need a 5 V data level: 74AHCT125 (VIH 2 V)", 12)
 text(780, 566, "powered at 5 V, close to the first LED; 330 Ω into DIN.", 12)
 text(780, 590, "Pi: SPI0 at 6.4 MHz, one SPI byte per LED bit (0xC0 = 0, 0xF0 = 1), GRB.", 12)
-text(780, 608, f"Pico: PIO on GP{PICO['led_data']}. Order (rows / serpentine, first corner): "
-     "[leds].", 12)
+text(
+    780,
+    608,
+    f"Pico: PIO on GP{PICO['led_data']}. Order (rows / serpentine, first corner): [leds].",
+    12,
+)
 
 # 3. Sensor wiring --------------------------------------------------------------
 sx, sy, sw, sh = 20, 690, 1460, 530
 panel(sx, sy, sw, sh, "3. Sensor wiring: reed or Hall into the 74HC165 chain; Hall in the matrix")
-oy = 40   # shift of the old layout
+oy = 40  # shift of the old layout
 
 # 3a reed switch input
 text(40, 700 + oy, "a) Reed switch → 74HC165 input", 13, weight="bold")
@@ -346,8 +383,13 @@ line(1010, 803 + oy, 1022, 803 + oy)
 line(1022, 803 + oy, 1022, 725 + oy)
 line(1022, 725 + oy, 1320, 725 + oy)
 text(1325, 722 + oy, "→ MISO", 11)
-text(1325, 736 + oy, f"Pi GPIO{PI['shiftreg']['miso']} / Pico GP{PICO['shiftreg']['miso']}", 10,
-     colour="#444")
+text(
+    1325,
+    736 + oy,
+    f"Pi GPIO{PI['shiftreg']['miso']} / Pico GP{PICO['shiftreg']['miso']}",
+    10,
+    colour="#444",
+)
 # SER of chip 0 from QH of chip 1
 line(1010, 845 + oy, 1022, 845 + oy)
 line(1022, 845 + oy, 1022, 880 + oy)
@@ -360,9 +402,11 @@ ground(1458, 845 + oy)
 text(1440, 880 + oy, "SER → GND", 10, "end")
 # control lines: each signal drops to its own bus line
 sr, psr = PI["shiftreg"], PICO["shiftreg"]
-signals = [("SH/LD ← load", f"GPIO{sr['load']} / GP{psr['load']}"),
-           ("CLK ← SCLK", f"GPIO{sr['clock']} / GP{psr['clock']}"),
-           ("CLK INH ← CE1", f"GPIO{sr['select']} / Pico: GND")]
+signals = [
+    ("SH/LD ← load", f"GPIO{sr['load']} / GP{psr['load']}"),
+    ("CLK ← SCLK", f"GPIO{sr['clock']} / GP{psr['clock']}"),
+    ("CLK INH ← CE1", f"GPIO{sr['select']} / Pico: GND"),
+]
 for i, (label, pin) in enumerate(signals):
     y = 803 + 18 * i + oy
     yy = 920 + 20 * i + oy
@@ -379,8 +423,13 @@ text(840, 1016 + oy, "100 nF at each chip. CE1 on CLK INH: the chain ignores LED
 # 3d Hall in the matrix (Pi only)
 d = 40
 text(40, 940 + d, "d) Hall sensors in the Pi matrix (one rank shown)", 13, weight="bold")
-text(40, 956 + d, 'pinout: row_active = "high", column_pull = "up", settle_us = 100', 11,
-     colour="#444")
+text(
+    40,
+    956 + d,
+    'pinout: row_active = "high", column_pull = "up", settle_us = 100',
+    11,
+    colour="#444",
+)
 box(40, 1010 + d, 100, 40)
 text(90, 1035 + d, "row GPIO", 12, "middle")
 line(140, 1030 + d, 170, 1030 + d)
@@ -416,8 +465,13 @@ resistor_down(620, 1020 + d, 40, "")
 text(632, 1044 + d, "pull-up", 10)
 line(620, 1060 + d, 680, 1060 + d)
 text(684, 1064 + d, "→ column input", 11)
-text(40, 1150 + d, "The row GPIO switches the rank's sensor ground through the MOSFET; an active "
-     "output pulls its column low through the diode (cathode at the sensor).", 11)
+text(
+    40,
+    1150 + d,
+    "The row GPIO switches the rank's sensor ground through the MOSFET; an active "
+    "output pulls its column low through the diode (cathode at the sensor).",
+    11,
+)
 text(40, 1166 + d, "The Pico build reads Hall sensors through the 74HC165 chain instead.", 11)
 
 add("</svg>")

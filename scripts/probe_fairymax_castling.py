@@ -42,6 +42,7 @@ TIMEOUT = 15.0  # seconds to wait for a pong
 # Board helpers: squares are (file 0..9, rank 1..8); a board is a dict
 # square -> piece letter (upper case white, lower case black; F = falcon).
 
+
 def sq(name):
     return (FILES.index(name[0]), int(name[1:]))
 
@@ -131,8 +132,7 @@ def falcon_paths():
                 else:
                     twice, once = (sx, sy), (sx, 0)
                 paths = []
-                for order in ((twice, twice, once), (twice, once, twice),
-                              (once, twice, twice)):
+                for order in ((twice, twice, once), (twice, once, twice), (once, twice, twice)):
                     a = order[0]
                     b = (a[0] + order[1][0], a[1] + order[1][1])
                     paths.append((a, b))
@@ -185,8 +185,7 @@ def attacked(board, s, by_white):
                     x, y = x + ux, y + uy
         elif t == "F":
             for a, b in FALCON.get((dx, dy), ()):
-                if (f + a[0], r + a[1]) not in board and \
-                   (f + b[0], r + b[1]) not in board:
+                if (f + a[0], r + a[1]) not in board and (f + b[0], r + b[1]) not in board:
                     return True
     return False
 
@@ -196,10 +195,8 @@ CASTLES = {
     # king move: (rook from, rook to, squares that must be empty,
     #             squares the king passes/lands on (pre rule),
     #             squares Fairy-Max tests after castling (post rule))
-    "f1i1": ("j1", "h1", ["g1", "h1", "i1"], ["g1", "h1", "i1"],
-             ["f1", "g1", "h1", "i1"]),
-    "f1c1": ("a1", "d1", ["b1", "c1", "d1", "e1"], ["e1", "d1", "c1"],
-             ["f1", "e1", "d1", "c1"]),
+    "f1i1": ("j1", "h1", ["g1", "h1", "i1"], ["g1", "h1", "i1"], ["f1", "g1", "h1", "i1"]),
+    "f1c1": ("a1", "d1", ["b1", "c1", "d1", "e1"], ["e1", "d1", "c1"], ["f1", "e1", "d1", "c1"]),
 }
 
 
@@ -223,15 +220,21 @@ def rules_verdict(board, move, white, moved=()):
     def S(n):
         s = sq(n)
         return s if white else mirror_sq(s)
+
     K, R = ("K", "R") if white else ("k", "r")
     virgin = S("f1") not in moved and S(rf) not in moved
-    base = (board.get(S("f1")) == K and board.get(S(rf)) == R and virgin
-            and all(S(e) not in board for e in empty))
+    base = (
+        board.get(S("f1")) == K
+        and board.get(S(rf)) == R
+        and virgin
+        and all(S(e) not in board for e in empty)
+    )
     if not base:
         return (False, False)
     enemy_white = not white
-    pre_ok = not attacked(board, S("f1"), enemy_white) and \
-        not any(attacked(board, S(p), enemy_white) for p in passed)
+    pre_ok = not attacked(board, S("f1"), enemy_white) and not any(
+        attacked(board, S(p), enemy_white) for p in passed
+    )
     after = dict(board)
     del after[S("f1")]
     del after[S(rf)]
@@ -243,6 +246,7 @@ def rules_verdict(board, move, white, moved=()):
 
 # --------------------------------------------------------------------------
 # Engine driver
+
 
 class EngineDied(Exception):
     pass
@@ -256,13 +260,16 @@ class Engine:
         self.start()
 
     def start(self):
-        self.proc = subprocess.Popen([self.path], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [self.path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
         self.q = queue.Queue()
-        t = threading.Thread(target=self._reader, args=(self.proc, self.q),
-                             daemon=True)
+        t = threading.Thread(target=self._reader, args=(self.proc, self.q), daemon=True)
         t.start()
         self.send("xboard")
         self.send("protover 2")
@@ -385,144 +392,239 @@ TESTS = []
 
 
 def T(group, desc, fen, move, pre=(), note=""):
-    TESTS.append(dict(group=group, desc=desc, fen=fen, pre=list(pre),
-                      move=move, note=note))
+    TESTS.append(dict(group=group, desc=desc, fen=fen, pre=list(pre), move=move, note=note))
 
 
 # Q1: which inputs are castling, where does the rook go
-for mv in ["f1b1", "f1c1", "f1d1", "f1e1", "f1g1", "f1h1", "f1i1",
-           "f1a1", "f1j1", "a1f1", "j1f1"]:
+for mv in ["f1b1", "f1c1", "f1d1", "f1e1", "f1g1", "f1h1", "f1i1", "f1a1", "f1j1", "a1f1", "j1f1"]:
     T("Q1", "bare back rank, all unmoved", BASE, mv)
-T("Q1", "rook is on h1 after f1i1: rook h1->f1", BASE, "h1f1",
-  pre=["f1i1", "a7a6"])
-T("Q1", "j1 empty after f1i1: king i1->j1", BASE, "i1j1",
-  pre=["f1i1", "a7a6"])
-T("Q1", "rook is on d1 after f1c1: rook d1->e1", BASE, "d1e1",
-  pre=["f1c1", "a7a6"])
-T("Q1", "a1 empty after f1c1: king c1->b1->a1", BASE, "b1a1",
-  pre=["f1c1", "a7a6", "c1b1", "a6a5"])
+T("Q1", "rook is on h1 after f1i1: rook h1->f1", BASE, "h1f1", pre=["f1i1", "a7a6"])
+T("Q1", "j1 empty after f1i1: king i1->j1", BASE, "i1j1", pre=["f1i1", "a7a6"])
+T("Q1", "rook is on d1 after f1c1: rook d1->e1", BASE, "d1e1", pre=["f1c1", "a7a6"])
+T("Q1", "a1 empty after f1c1: king c1->b1->a1", BASE, "b1a1", pre=["f1c1", "a7a6", "c1b1", "a6a5"])
 START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR"
-T("Q1", "real game from the start position, kingside cleared", START, "f1i1",
-  pre=["g2g4", "g7g5", "g1h4", "g8h5", "h1g2", "h8g7", "i1h3", "i8h6"])
-T("Q1", "real game from the start position, queenside cleared", START, "f1c1",
-  pre=["d2d4", "d7d5", "d1e4", "d8e5", "e2e3", "e7e6", "e1e2", "e8e7",
-       "c1d2", "c8d7", "b1c3", "b8c6"])
+T(
+    "Q1",
+    "real game from the start position, kingside cleared",
+    START,
+    "f1i1",
+    pre=["g2g4", "g7g5", "g1h4", "g8h5", "h1g2", "h8g7", "i1h3", "i8h6"],
+)
+T(
+    "Q1",
+    "real game from the start position, queenside cleared",
+    START,
+    "f1c1",
+    pre=[
+        "d2d4",
+        "d7d5",
+        "d1e4",
+        "d8e5",
+        "e2e3",
+        "e7e6",
+        "e1e2",
+        "e8e7",
+        "c1d2",
+        "c8d7",
+        "b1c3",
+        "b8c6",
+    ],
+)
 
 # Q2: ordinary conditions
 for f in "abcdefghij":
-    T("Q2", f"black rook on {f}4 attacks {f}1 (pawn {f}2 removed)",
-      fen_mod(BASE, remove=[f + "2"], add=[f"r{f}4"]), "f1i1")
-    T("Q2", f"black rook on {f}4 attacks {f}1 (pawn {f}2 removed)",
-      fen_mod(BASE, remove=[f + "2"], add=[f"r{f}4"]), "f1c1")
-T("Q2", "black pawn on h2 attacks g1, i1", fen_mod(BASE, add=["ph2"]),
-  "f1i1")
-T("Q2", "black pawn on h2 attacks g1, i1", fen_mod(BASE, add=["ph2"]),
-  "f1c1")
-T("Q2", "black pawn on c2 attacks b1, d1", fen_mod(BASE, add=["pc2"]),
-  "f1c1")
-T("Q2", "black pawn on a2 attacks b1 only", fen_mod(BASE, add=["pa2"]),
-  "f1c1", note="b1 is crossed by the rook only")
-T("Q2", "black knight on h3 attacks g1, i1",
-  fen_mod(BASE, add=["nh3"]), "f1i1")
-T("Q2", "black knight on a3 attacks b1 only",
-  fen_mod(BASE, add=["na3"]), "f1c1", note="b1 is crossed by the rook only")
-T("Q2", "black bishop on c4 attacks f1 (check)",
-  fen_mod(BASE, remove=["d3", "e2"], add=["bc4"]), "f1i1")
+    T(
+        "Q2",
+        f"black rook on {f}4 attacks {f}1 (pawn {f}2 removed)",
+        fen_mod(BASE, remove=[f + "2"], add=[f"r{f}4"]),
+        "f1i1",
+    )
+    T(
+        "Q2",
+        f"black rook on {f}4 attacks {f}1 (pawn {f}2 removed)",
+        fen_mod(BASE, remove=[f + "2"], add=[f"r{f}4"]),
+        "f1c1",
+    )
+T("Q2", "black pawn on h2 attacks g1, i1", fen_mod(BASE, add=["ph2"]), "f1i1")
+T("Q2", "black pawn on h2 attacks g1, i1", fen_mod(BASE, add=["ph2"]), "f1c1")
+T("Q2", "black pawn on c2 attacks b1, d1", fen_mod(BASE, add=["pc2"]), "f1c1")
+T(
+    "Q2",
+    "black pawn on a2 attacks b1 only",
+    fen_mod(BASE, add=["pa2"]),
+    "f1c1",
+    note="b1 is crossed by the rook only",
+)
+T("Q2", "black knight on h3 attacks g1, i1", fen_mod(BASE, add=["nh3"]), "f1i1")
+T(
+    "Q2",
+    "black knight on a3 attacks b1 only",
+    fen_mod(BASE, add=["na3"]),
+    "f1c1",
+    note="b1 is crossed by the rook only",
+)
+T(
+    "Q2",
+    "black bishop on c4 attacks f1 (check)",
+    fen_mod(BASE, remove=["d3", "e2"], add=["bc4"]),
+    "f1i1",
+)
 for s in ["b1", "c1", "d1", "e1"]:
     T("Q2", f"white knight on {s}", fen_mod(BASE, add=["N" + s]), "f1c1")
 T("Q2", "black knight on b1", fen_mod(BASE, add=["nb1"]), "f1c1")
-T("Q2", "white knight on b1, rook-takes-king input", fen_mod(BASE, add=["Nb1"]),
-  "a1f1")
+T("Q2", "white knight on b1, rook-takes-king input", fen_mod(BASE, add=["Nb1"]), "a1f1")
 for s in ["g1", "h1", "i1"]:
     T("Q2", f"white knight on {s}", fen_mod(BASE, add=["N" + s]), "f1i1")
-T("Q2", "king moved f1e1 and back", BASE, "f1i1",
-  pre=["f1e1", "a7a6", "e1f1", "a6a5"])
-T("Q2", "king moved f1e1 and back", BASE, "f1c1",
-  pre=["f1e1", "a7a6", "e1f1", "a6a5"])
-T("Q2", "j-rook moved j1i1 and back", BASE, "f1i1",
-  pre=["j1i1", "a7a6", "i1j1", "a6a5"])
-T("Q2", "j-rook moved j1i1 and back (a-rook unmoved)", BASE, "f1c1",
-  pre=["j1i1", "a7a6", "i1j1", "a6a5"])
-T("Q2", "a-rook moved a1b1 and back", BASE, "f1c1",
-  pre=["a1b1", "a7a6", "b1a1", "a6a5"])
+T("Q2", "king moved f1e1 and back", BASE, "f1i1", pre=["f1e1", "a7a6", "e1f1", "a6a5"])
+T("Q2", "king moved f1e1 and back", BASE, "f1c1", pre=["f1e1", "a7a6", "e1f1", "a6a5"])
+T("Q2", "j-rook moved j1i1 and back", BASE, "f1i1", pre=["j1i1", "a7a6", "i1j1", "a6a5"])
+T(
+    "Q2",
+    "j-rook moved j1i1 and back (a-rook unmoved)",
+    BASE,
+    "f1c1",
+    pre=["j1i1", "a7a6", "i1j1", "a6a5"],
+)
+T("Q2", "a-rook moved a1b1 and back", BASE, "f1c1", pre=["a1b1", "a7a6", "b1a1", "a6a5"])
 T("Q2", "no rook on j1", fen_mod(BASE, remove=["j1"]), "f1i1")
-T("Q2", "knight instead of rook on j1", fen_mod(BASE, remove=["j1"],
-                                                  add=["Nj1"]), "f1i1")
+T("Q2", "knight instead of rook on j1", fen_mod(BASE, remove=["j1"], add=["Nj1"]), "f1i1")
 
 # Q3: falcon paths that change when castling moves king and rook.
 # F1: check from falcon i2 only via h1-g1 (pawn h2 blocks the other paths)
 F1 = fen_mod(BASE, remove=["i2"], add=["fi2"])
-T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "f1i1",
-  note="in check; rook on h1 blocks the check afterwards")
-T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "f1c1",
-  note="in check; path h1,g1 still open afterwards")
-T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "a2a3",
-  note="confirms the check is real")
-T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "f1e1",
-  note="plain king move out of check")
+T(
+    "Q3",
+    "falcon i2 checks f1 only via h1,g1",
+    F1,
+    "f1i1",
+    note="in check; rook on h1 blocks the check afterwards",
+)
+T(
+    "Q3",
+    "falcon i2 checks f1 only via h1,g1",
+    F1,
+    "f1c1",
+    note="in check; path h1,g1 still open afterwards",
+)
+T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "a2a3", note="confirms the check is real")
+T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "f1e1", note="plain king move out of check")
 # F2: check from falcon c2 only via d1-e1
 F2 = fen_mod(BASE, remove=["c2"], add=["fc2"])
-T("Q3", "falcon c2 checks f1 only via d1,e1", F2, "f1c1",
-  note="in check; rook on d1 blocks the check afterwards")
-T("Q3", "falcon c2 checks f1 only via d1,e1", F2, "f1i1",
-  note="in check; path d1,e1 still open afterwards")
-T("Q3", "falcon c2 checks f1 only via d1,e1", F2, "a2a3",
-  note="confirms the check is real")
+T(
+    "Q3",
+    "falcon c2 checks f1 only via d1,e1",
+    F2,
+    "f1c1",
+    note="in check; rook on d1 blocks the check afterwards",
+)
+T(
+    "Q3",
+    "falcon c2 checks f1 only via d1,e1",
+    F2,
+    "f1i1",
+    note="in check; path d1,e1 still open afterwards",
+)
+T("Q3", "falcon c2 checks f1 only via d1,e1", F2, "a2a3", note="confirms the check is real")
 # F3: falcon d2 reaches g1 only through f1 (e2 pawn blocks other paths)
 F3 = fen_mod(BASE, remove=["d2"], add=["fd2"])
-T("Q3", "falcon d2 reaches g1 only via e1,f1", F3, "f1i1",
-  note="g1 attacked only once f1 is empty")
+T("Q3", "falcon d2 reaches g1 only via e1,f1", F3, "f1i1", note="g1 attacked only once f1 is empty")
 T("Q3", "falcon d2 reaches g1 only via e1,f1", F3, "f1c1")
 # F4: falcon e2 reaches h1 only through f1 (f2 pawn blocks)
 F4 = fen_mod(BASE, remove=["e2"], add=["fe2"])
-T("Q3", "falcon e2 reaches h1 only via f1,g1", F4, "f1i1",
-  note="h1 (rook's new square) attacked only once f1 is empty")
+T(
+    "Q3",
+    "falcon e2 reaches h1 only via f1,g1",
+    F4,
+    "f1i1",
+    note="h1 (rook's new square) attacked only once f1 is empty",
+)
 T("Q3", "falcon e2 reaches h1 only via f1,g1", F4, "f1c1")
 # F5: falcon h2 reaches e1 only through f1 (g2 pawn blocks)
 F5 = fen_mod(BASE, remove=["h2"], add=["fh2"])
-T("Q3", "falcon h2 reaches e1 only via g1,f1", F5, "f1c1",
-  note="e1 attacked only once f1 is empty")
+T("Q3", "falcon h2 reaches e1 only via g1,f1", F5, "f1c1", note="e1 attacked only once f1 is empty")
 T("Q3", "falcon h2 reaches e1 only via g1,f1", F5, "f1i1")
 # F6: falcon g2 reaches d1 only through f1 (f2 pawn blocks)
 F6 = fen_mod(BASE, remove=["g2"], add=["fg2"])
-T("Q3", "falcon g2 reaches d1 only via f1,e1", F6, "f1c1",
-  note="d1 (rook's new square) attacked only once f1 is empty")
+T(
+    "Q3",
+    "falcon g2 reaches d1 only via f1,e1",
+    F6,
+    "f1c1",
+    note="d1 (rook's new square) attacked only once f1 is empty",
+)
 T("Q3", "falcon g2 reaches d1 only via f1,e1", F6, "f1i1")
 # F7: falcon f2 reaches i1 only via g1,h1 and c1 only via e1,d1
 F7 = fen_mod(BASE, remove=["f2"], add=["ff2"])
-T("Q3", "falcon f2 reaches i1 via g1,h1 and c1 via e1,d1", F7, "f1i1",
-  note="destination attacked before, blocked by rook on h1 after")
-T("Q3", "falcon f2 reaches i1 via g1,h1 and c1 via e1,d1", F7, "f1c1",
-  note="destination attacked before, blocked by rook on d1 after")
+T(
+    "Q3",
+    "falcon f2 reaches i1 via g1,h1 and c1 via e1,d1",
+    F7,
+    "f1i1",
+    note="destination attacked before, blocked by rook on h1 after",
+)
+T(
+    "Q3",
+    "falcon f2 reaches i1 via g1,h1 and c1 via e1,d1",
+    F7,
+    "f1c1",
+    note="destination attacked before, blocked by rook on d1 after",
+)
 # F8: falcon j2 reaches g1 only via i1,h1 (i2 pawn blocks)
 F8 = fen_mod(BASE, remove=["j2"], add=["fj2"])
-T("Q3", "falcon j2 reaches g1 only via i1,h1", F8, "f1i1",
-  note="passed square attacked before, blocked by king+rook after")
+T(
+    "Q3",
+    "falcon j2 reaches g1 only via i1,h1",
+    F8,
+    "f1i1",
+    note="passed square attacked before, blocked by king+rook after",
+)
 T("Q3", "falcon j2 reaches g1 only via i1,h1", F8, "f1c1")
 # F9: falcon b2 reaches e1 only via c1,d1 (c2 pawn blocks)
 F9 = fen_mod(BASE, remove=["b2"], add=["fb2"])
-T("Q3", "falcon b2 reaches e1 only via c1,d1", F9, "f1c1",
-  note="passed square attacked before, blocked by king+rook after")
+T(
+    "Q3",
+    "falcon b2 reaches e1 only via c1,d1",
+    F9,
+    "f1c1",
+    note="passed square attacked before, blocked by king+rook after",
+)
 T("Q3", "falcon b2 reaches e1 only via c1,d1", F9, "f1i1")
 # F10: falcon a2 reaches d1 only via b1,c1 (b2 pawn blocks)
 F10 = fen_mod(BASE, remove=["a2"], add=["fa2"])
-T("Q3", "falcon a2 reaches d1 only via b1,c1", F10, "f1c1",
-  note="passed square attacked before, blocked by king on c1 after")
+T(
+    "Q3",
+    "falcon a2 reaches d1 only via b1,c1",
+    F10,
+    "f1c1",
+    note="passed square attacked before, blocked by king on c1 after",
+)
 # F11: a falcon attack on g1 that castling does not affect
 F11 = fen_mod(BASE, remove=["g2"], add=["fh4"])
-T("Q3", "falcon h4 attacks g1 via g3,g2 (unaffected by castling)", F11,
-  "f1i1")
+T("Q3", "falcon h4 attacks g1 via g3,g2 (unaffected by castling)", F11, "f1i1")
 
 # Quirks of the rook-takes-king input
-T("Quirk", "own bishop on h1 'takes' king: h1f1", fen_mod(BASE, add=["Bh1"]),
-  "h1f1", note="converted to f1g1 (h1-1); see board afterwards")
-T("Quirk", "own queen on e1 'takes' king: e1f1", fen_mod(BASE, add=["Qe1"]),
-  "e1f1", note="converted to f1g1 (e1+2); see board afterwards")
-T("Quirk", "own bishop on c1 'takes' king: c1f1", fen_mod(BASE, add=["Bc1"]),
-  "c1f1", note="converted to f1e1 (c1+2); see board afterwards")
-T("Quirk", "own bishop on h1, plain king move f1g1", fen_mod(BASE,
-                                                           add=["Bh1"]),
-  "f1g1")
+T(
+    "Quirk",
+    "own bishop on h1 'takes' king: h1f1",
+    fen_mod(BASE, add=["Bh1"]),
+    "h1f1",
+    note="converted to f1g1 (h1-1); see board afterwards",
+)
+T(
+    "Quirk",
+    "own queen on e1 'takes' king: e1f1",
+    fen_mod(BASE, add=["Qe1"]),
+    "e1f1",
+    note="converted to f1g1 (e1+2); see board afterwards",
+)
+T(
+    "Quirk",
+    "own bishop on c1 'takes' king: c1f1",
+    fen_mod(BASE, add=["Bc1"]),
+    "c1f1",
+    note="converted to f1e1 (c1+2); see board afterwards",
+)
+T("Quirk", "own bishop on h1, plain king move f1g1", fen_mod(BASE, add=["Bh1"]), "f1g1")
 
 
 def all_tests():
@@ -531,10 +633,16 @@ def all_tests():
         w = dict(t, colour="White", side="w")
         out.append(w)
         b = mirror_board(parse_fen(t["fen"] + " w"))
-        out.append(dict(t, colour="Black", side="b",
-                        fen=to_fen(b, "b").split()[0],
-                        move=mirror_move(t["move"]),
-                        pre=[mirror_move(m) for m in t["pre"]]))
+        out.append(
+            dict(
+                t,
+                colour="Black",
+                side="b",
+                fen=to_fen(b, "b").split()[0],
+                move=mirror_move(t["move"]),
+                pre=[mirror_move(m) for m in t["pre"]],
+            )
+        )
     return out
 
 
@@ -564,8 +672,7 @@ def run_test(eng, t):
         rank = 1 if t["colour"] == "White" else NR
         cells = " ".join(b.get((f, rank)) or "." for f in range(NF))
         after = f"rank {rank}: {cells}"
-    return dict(answer="accepted" if ok else "Illegal", after=after,
-                rules=rules)
+    return dict(answer="accepted" if ok else "Illegal", after=after, rules=rules)
 
 
 def fmt_rules(rules, answer):
@@ -573,8 +680,10 @@ def fmt_rules(rules, answer):
         return "-", "-", ""
     pre, post = rules
     acc = answer == "accepted"
+
     def s(v):
         return "legal" if v else "illegal"
+
     match = []
     if pre == acc:
         match.append("pre")
@@ -584,9 +693,11 @@ def fmt_rules(rules, answer):
 
 
 def print_table(eng, tests):
-    hdr = ("| # | side | group | position (FEN, side to move) | moves before | "
-           "move | Fairy-Max | board after | pre rule | post rule | "
-           "agrees | note |")
+    hdr = (
+        "| # | side | group | position (FEN, side to move) | moves before | "
+        "move | Fairy-Max | board after | pre rule | post rule | "
+        "agrees | note |"
+    )
     print(hdr)
     print("|" + "---|" * 12)
     mism = 0
@@ -599,10 +710,20 @@ def print_table(eng, tests):
         pre, post, agree = fmt_rules(res["rules"], res["answer"])
         if res["rules"] is not None and "post" not in agree:
             mism += 1
-        cells = [str(i), t["colour"], t["group"], f"`{t['fen']} {t['side']}`",
-                 " ".join(t["pre"]) or "-", t["move"], res["answer"],
-                 res["after"], pre, post, agree,
-                 t["desc"] + ("; " + t["note"] if t["note"] else "")]
+        cells = [
+            str(i),
+            t["colour"],
+            t["group"],
+            f"`{t['fen']} {t['side']}`",
+            " ".join(t["pre"]) or "-",
+            t["move"],
+            res["answer"],
+            res["after"],
+            pre,
+            post,
+            agree,
+            t["desc"] + ("; " + t["note"] if t["note"] else ""),
+        ]
         print("| " + " | ".join(cells) + " |")
         sys.stdout.flush()
     return mism
@@ -610,6 +731,7 @@ def print_table(eng, tests):
 
 # --------------------------------------------------------------------------
 # Random cross-check of the post rule
+
 
 def random_position(rng):
     """White to move; Kf1, Ra1, Rj1 unmoved; Black king safe."""
@@ -631,8 +753,7 @@ def random_position(rng):
                     pool = pool.replace("P", "")
                 p = rng.choice(pool)
                 b[s] = p if white else p.lower()
-        free = [(f, r) for f in range(NF) for r in range(5, NR + 1)
-                if (f, r) not in b]
+        free = [(f, r) for f in range(NF) for r in range(5, NR + 1) if (f, r) not in b]
         bk = rng.choice(free)
         b[bk] = "k"
         if not attacked(b, bk, True):
@@ -661,17 +782,17 @@ def random_check(eng, n, seed):
                 key = (post, acc, pre)
                 counts[key] = counts.get(key, 0) + 1
                 if acc != post:
-                    mism.append((to_fen(board, side), mv,
-                                 f"engine {acc}, post rule {post}"))
+                    mism.append((to_fen(board, side), mv, f"engine {acc}, post rule {post}"))
     print()
-    print(f"Random cross-check: {n} positions x 2 colours x 2 castlings "
-          f"(seed {seed})")
+    print(f"Random cross-check: {n} positions x 2 colours x 2 castlings (seed {seed})")
     print()
     print("| post rule | Fairy-Max | pre rule | count |")
     print("|---|---|---|---|")
     for (post, acc, pre), c in sorted(counts.items()):
+
         def s(v):
             return "legal" if v else "illegal"
+
         answer = "accepted" if acc else "Illegal"
         print(f"| {s(post)} | {answer} | {s(pre)} | {c} |")
     print()
@@ -684,8 +805,13 @@ def random_check(eng, n, seed):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--engine", default=ENGINE)
-    ap.add_argument("--random", type=int, default=0, metavar="N",
-                    help="cross-check the post rule on N random positions")
+    ap.add_argument(
+        "--random",
+        type=int,
+        default=0,
+        metavar="N",
+        help="cross-check the post rule on N random positions",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-table", action="store_true")
     args = ap.parse_args()

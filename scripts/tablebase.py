@@ -53,8 +53,8 @@ from boardctl.rules import (
 )
 
 DATA = Path(__file__).resolve().parent.parent / "boardctl" / "engine" / "data"
-MAX_SIDE = 12          # 12×12 is 3.0 million positions a side: minutes, not hours
-BRUTE_MAX_DTM = 5      # the brute-force search proves "none sooner" up to here
+MAX_SIDE = 12  # 12×12 is 3.0 million positions a side: minutes, not hours
+BRUTE_MAX_DTM = 5  # the brute-force search proves "none sooner" up to here
 ENGINE_DEPTH = 9
 
 
@@ -68,16 +68,23 @@ def variant_for(files: int, ranks: int) -> Variant:
     rows = [f"k{files - 1}", "p" * files, *[str(files)] * (ranks - 4), "P" * files, f"K{files - 1}"]
     if ranks < 5:
         rows = [f"k{files - 1}", *[str(files)] * (ranks - 2), f"K{files - 1}"]
-    return Variant(f"kfk-{files}x{ranks}", "K+F v K board", Geometry(files, ranks),
-                   "/".join(rows) + " w - - 0 1", king_file=0)
+    return Variant(
+        f"kfk-{files}x{ranks}",
+        "K+F v K board",
+        Geometry(files, ranks),
+        "/".join(rows) + " w - - 0 1",
+        king_file=0,
+    )
 
 
 def figures(table: FalconTable, geo: Geometry, seconds: float) -> None:
     for name, side in (("falcon's side", table.strong), ("bare king", table.weak)):
         legal = len(side) - side.count(ILLEGAL)
         drawn = side.count(DRAW)
-        print(f"{name} to move: {legal:,} legal positions, {legal - drawn:,} "
-              f"{'won' if side is table.strong else 'lost'}, {drawn:,} drawn")
+        print(
+            f"{name} to move: {legal:,} legal positions, {legal - drawn:,} "
+            f"{'won' if side is table.strong else 'lost'}, {drawn:,} drawn"
+        )
     n = geo.size
     king = geo.tables.king
     loose = 0  # the bare king may take the falcon: it stands beside it and not the other king
@@ -85,8 +92,10 @@ def figures(table: FalconTable, geo: Geometry, seconds: float) -> None:
         falcon = i // n % n
         loose += stored == DRAW and bool(king[i % n] >> falcon & ~king[i // (n * n)] >> falcon & 1)
     drawn = table.weak.count(DRAW)
-    print(f"  of the draws, {loose:,} with the falcon loose beside the bare king, "
-          f"{drawn - loose:,} others")
+    print(
+        f"  of the draws, {loose:,} with the falcon loose beside the bare king, "
+        f"{drawn - loose:,} others"
+    )
     print(f"checkmates: {table.weak.count(1):,}")
     for strong_to_move, side in ((True, table.strong), (False, table.weak)):
         longest = max(v for v in side if v != ILLEGAL) - 1
@@ -94,8 +103,10 @@ def figures(table: FalconTable, geo: Geometry, seconds: float) -> None:
         where = (i // (n * n), i // n % n, i % n)
         fen = tablebase.fen_of(geo, *where, strong_to_move)
         count = side.count(longest + 1)
-        print(f"longest, {'falcon' if strong_to_move else 'bare king'} to move: "
-              f"DTM {longest} plies ({count} positions), e.g. {fen}")
+        print(
+            f"longest, {'falcon' if strong_to_move else 'bare king'} to move: "
+            f"DTM {longest} plies ({count} positions), e.g. {fen}"
+        )
         if strong_to_move:
             print(f"  line: {line_text(fen, variant_for(geo.files, geo.ranks), table)}")
     spread = Counter(v - 1 for v in table.strong if v not in (ILLEGAL, DRAW))
@@ -134,14 +145,15 @@ def verify_rules(table: FalconTable, variant: Variant) -> tuple[int, int]:
                 if b in (k, f):
                     continue
                 for strong_to_move in (True, False):
-                    stored = (table.strong if strong_to_move else table.weak)[
-                        table.index(k, f, b)]
+                    stored = (table.strong if strong_to_move else table.weak)[table.index(k, f, b)]
                     try:
                         pos.set_fen(tablebase.fen_of(geo, k, f, b, strong_to_move))
                     except FenError:
                         if stored != ILLEGAL:
-                            fail(f"{geo.name(k)} {geo.name(f)} {geo.name(b)}: refused by the "
-                                 f"rules core, {stored} in the table")
+                            fail(
+                                f"{geo.name(k)} {geo.name(f)} {geo.name(b)}: refused by the "
+                                f"rules core, {stored} in the table"
+                            )
                         continue
                     expected = expected_value(pos, table, strong_to_move)
                     if stored != expected:
@@ -219,8 +231,9 @@ def mate_within(pos: Position, plies: int, strong: int) -> bool:
     return True
 
 
-def samples(table: FalconTable, variant: Variant, count: int, seed: int,
-            low: int, high: int) -> list[tuple[Position, int]]:
+def samples(
+    table: FalconTable, variant: Variant, count: int, seed: int, low: int, high: int
+) -> list[tuple[Position, int]]:
     """Up to ``count`` random positions with a DTM in ``low..high``."""
     rng = random.Random(seed)
     geo = variant.geometry
@@ -309,11 +322,15 @@ def main(argv: list[str]) -> None:
         print(f"rules core: {checked:,} positions agree, {stalemates:,} of them stalemates")
         verify_symmetry(table, geo)
         print("mirrors of the files and of the ranks agree")
-        print(f"brute force: {verify_brute(table, variant, args.sample, args.seed)} positions "
-              f"with DTM 1..{BRUTE_MAX_DTM} agree")
+        print(
+            f"brute force: {verify_brute(table, variant, args.sample, args.seed)} positions "
+            f"with DTM 1..{BRUTE_MAX_DTM} agree"
+        )
         searched, exact = verify_engine(table, variant, args.sample // 4, args.seed)
-        print(f"engine search, depth {ENGINE_DEPTH}: {searched} positions, no mate shorter "
-              f"than the table's, {exact} found at exactly its DTM")
+        print(
+            f"engine search, depth {ENGINE_DEPTH}: {searched} positions, no mate shorter "
+            f"than the table's, {exact} found at exactly its DTM"
+        )
         if path.exists():
             if FalconTable.from_bytes(path.read_bytes()) != table:
                 fail(f"{path.name} differs from this build: rebuild it with --write")

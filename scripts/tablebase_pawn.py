@@ -55,12 +55,13 @@ class PawnTable:
         n = geo.size
         self.size = n
         half = (geo.files + 1) // 2
-        self.pawn_squares = [sq for sq in range(n) if 0 < geo.rank_of(sq) < geo.ranks - 1
-                             and geo.file_of(sq) < half]
+        self.pawn_squares = [
+            sq for sq in range(n) if 0 < geo.rank_of(sq) < geo.ranks - 1 and geo.file_of(sq) < half
+        ]
         self.pawn_index = [-1] * n
         for i, sq in enumerate(self.pawn_squares):
             self.pawn_index[sq] = i
-        self.count = n ** 3 * len(self.pawn_squares)
+        self.count = n**3 * len(self.pawn_squares)
         self.strong = bytearray([ILLEGAL]) * self.count
         self.weak = bytearray([ILLEGAL]) * self.count
         self.double_from = pawn_start_squares(variant)[BLACK]
@@ -164,14 +165,14 @@ class PawnTable:
                 k, f, b, p = self.squares(i)
                 kb, fb, bb, pb = 1 << k, 1 << f, 1 << b, 1 << p
                 occ = kb | fb | bb | pb
-                sources = [self.index(k, f, s, p)
-                           for s in geo.squares(king_bb[b] & ~occ & ~king_bb[k])]
+                sources = [
+                    self.index(k, f, s, p) for s in geo.squares(king_bb[b] & ~occ & ~king_bb[k])
+                ]
                 back = p + files
                 if not occ >> back & 1 and self.pawn_index[back] >= 0:
                     sources.append(self.index(k, f, b, back))
                     start = back + files
-                    if (start < n and self.double_from >> start & 1
-                            and not occ >> start & 1):
+                    if start < n and self.double_from >> start & 1 and not occ >> start & 1:
                         sources.append(self.index(k, f, b, start))
                 for j in sources:
                     if weak[j] == DRAW:
@@ -184,8 +185,17 @@ class PawnTable:
             if value >= ILLEGAL:
                 raise OverflowError("a DTM beyond a byte")
 
-    def _count_weak(self, i: int, k: int, f: int, b: int, p: int, occ: int,
-                    moves_left: bytearray, lost: array[int]) -> None:
+    def _count_weak(
+        self,
+        i: int,
+        k: int,
+        f: int,
+        b: int,
+        p: int,
+        occ: int,
+        moves_left: bytearray,
+        lost: array[int],
+    ) -> None:
         """The bare king's side to move: its moves that may lose (escapes,
         the falcon's capture and promotion, are counted but never lose)."""
         geo, t = self.geo, self.geo.tables
@@ -209,8 +219,12 @@ class PawnTable:
             if not falcon_attacks(f, without | 1 << ahead) & bb:
                 moves += 1  # a push, or a promotion (an escape)
             two = ahead - files
-            if (self.double_from >> p & 1 and two >= 0 and not occ >> two & 1
-                    and not falcon_attacks(f, without | 1 << two) & bb):
+            if (
+                self.double_from >> p & 1
+                and two >= 0
+                and not occ >> two & 1
+                and not falcon_attacks(f, without | 1 << two) & bb
+            ):
                 moves += 1
         moves_left[i] = moves
         if moves:
@@ -226,8 +240,11 @@ class PawnTable:
         """DTM for any position this table reaches (K+F v K+P, K+F v K, or
         the falcon or the pawn gone), None when not won for the falcon's side."""
         pieces = pos.pieces
-        if not pieces[FALCON] or pieces[PAWN] & pos.colors[0] or pos.colors[1] & ~(
-                pieces[KING] | pieces[PAWN]):
+        if (
+            not pieces[FALCON]
+            or pieces[PAWN] & pos.colors[0]
+            or pos.colors[1] & ~(pieces[KING] | pieces[PAWN])
+        ):
             return None  # the falcon is gone, or a pawn promoted
         if not pieces[PAWN]:
             return tablebase.value(pos, self.kfk)
@@ -264,8 +281,7 @@ def verify(table: PawnTable, count: int, seed: int) -> int:
     rng = random.Random(seed)
     pos = Position(variant=table.variant)
     checked = 0
-    every = range(table.count) if count == 0 else (
-        rng.randrange(table.count) for _ in range(count))
+    every = range(table.count) if count == 0 else (rng.randrange(table.count) for _ in range(count))
     for i in every:
         k, f, b, p = table.squares(i)
         if len({k, f, b, p}) < 4:
@@ -276,8 +292,10 @@ def verify(table: PawnTable, count: int, seed: int) -> int:
                 pos.set_fen(table.fen(k, f, b, p, strong_to_move))
             except FenError:
                 if stored != ILLEGAL:
-                    fail(f"{table.fen(k, f, b, p, strong_to_move)}: refused by the rules "
-                         f"core, {stored} in the table")
+                    fail(
+                        f"{table.fen(k, f, b, p, strong_to_move)}: refused by the rules "
+                        f"core, {stored} in the table"
+                    )
                 continue
             want = expected(table, pos)
             have = None if stored == DRAW else stored - 1
@@ -296,13 +314,17 @@ def figures(table: PawnTable, seconds: float) -> None:
     for name, side in (("falcon's side", table.strong), ("pawn's side", table.weak)):
         legal = len(side) - side.count(ILLEGAL)
         drawn = side.count(DRAW)
-        print(f"{name} to move: {legal:,} legal positions (pawn on the left half), "
-              f"{legal - drawn:,} won for the falcon ({100 * (legal - drawn) / legal:.1f} %), "
-              f"{drawn:,} not proven")
+        print(
+            f"{name} to move: {legal:,} legal positions (pawn on the left half), "
+            f"{legal - drawn:,} won for the falcon ({100 * (legal - drawn) / legal:.1f} %), "
+            f"{drawn:,} not proven"
+        )
     longest = max(v for v in table.strong if v != ILLEGAL) - 1
     i = table.strong.index(longest + 1)
-    print(f"longest win, falcon's side to move: DTM {longest} plies, e.g. "
-          f"{table.fen(*table.squares(i), True)}")
+    print(
+        f"longest win, falcon's side to move: DTM {longest} plies, e.g. "
+        f"{table.fen(*table.squares(i), True)}"
+    )
     by_rank: Counter[int] = Counter()
     legal_rank: Counter[int] = Counter()
     for i, stored in enumerate(table.strong):
@@ -310,9 +332,13 @@ def figures(table: PawnTable, seconds: float) -> None:
             rank = table.geo.rank_of(table.squares(i)[3]) + 1
             legal_rank[rank] += 1
             by_rank[rank] += stored != DRAW
-    print("won with the falcon's side to move, by the pawn's rank: " + ", ".join(
-        f"{rank}: {100 * by_rank[rank] / legal_rank[rank]:.1f} %"
-        for rank in sorted(legal_rank, reverse=True)))
+    print(
+        "won with the falcon's side to move, by the pawn's rank: "
+        + ", ".join(
+            f"{rank}: {100 * by_rank[rank] / legal_rank[rank]:.1f} %"
+            for rank in sorted(legal_rank, reverse=True)
+        )
+    )
     print(f"built in {seconds:.0f} s of CPU")
 
 

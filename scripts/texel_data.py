@@ -44,10 +44,10 @@ from boardctl.rules import BLACK, WHITE, Game, Position, get_variant
 
 VARIANT = "falcon-xboard"
 MAX_PLIES = 300
-WIN_SCORE = 1000          # centipawns: a lead no engine gives back at these node counts
+WIN_SCORE = 1000  # centipawns: a lead no engine gives back at these node counts
 WIN_PLIES = 6
-MATE_SCORE = 3000         # a mate's score in the data: beyond any material lead
-QUIESCE_PLIES = 8         # deeper capture chains are rare; the filter stops there
+MATE_SCORE = 3000  # a mate's score in the data: beyond any material lead
+QUIESCE_PLIES = 8  # deeper capture chains are rare; the filter stops there
 INF = 32_000
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 
@@ -93,14 +93,17 @@ def opening(rng: random.Random, plies: int) -> Game:
 
 
 def play_out(
-    game: Game, engines: dict[int, Engine], limits: Limits, checker: core.Core | None = None,
+    game: Game,
+    engines: dict[int, Engine],
+    limits: Limits,
+    checker: core.Core | None = None,
 ) -> tuple[str, list[str]]:
     """Play ``game`` to its end with ``engines`` (by colour): the result and,
     when there is a ``checker`` core, the quiet positions on the way, each as
     its FEN and the score the search of the move played there gave it (from
     White's side, a mate counted as ``MATE_SCORE``)."""
     fens: list[tuple[str, int]] = []
-    ahead = 0            # plies in a row with one side WIN_SCORE up: + White, - Black
+    ahead = 0  # plies in a row with one side WIN_SCORE up: + White, - Black
     while True:
         outcome = game.outcome()
         if outcome is not None:
@@ -116,8 +119,11 @@ def play_out(
         own = 0
         if last:
             mate = last[-1].mate
-            own = (MATE_SCORE if mate > 0 else -MATE_SCORE) if mate is not None else (
-                last[-1].score_cp or 0)
+            own = (
+                (MATE_SCORE if mate > 0 else -MATE_SCORE)
+                if mate is not None
+                else (last[-1].score_cp or 0)
+            )
         white = own if pos.turn == WHITE else -own
         if quiet is not None:
             fens.append((quiet, white))
@@ -148,10 +154,10 @@ def _play_job(job: tuple[int, int, int]) -> tuple[list[tuple[str, int]], str]:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--nodes", type=int, default=4000,
-                        help="nodes the engine searches a move (default 4000)")
-    parser.add_argument("--plies", type=int, default=8,
-                        help="random opening plies (default 8)")
+    parser.add_argument(
+        "--nodes", type=int, default=4000, help="nodes the engine searches a move (default 4000)"
+    )
+    parser.add_argument("--plies", type=int, default=8, help="random opening plies (default 8)")
     parser.add_argument("--jobs", type=int, default=1, help="games in parallel (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
     parser.add_argument("--out", type=Path, required=True, help="file to append positions to")
@@ -196,10 +202,12 @@ def main(argv: list[str] | None = None) -> int:
             positions += len(fens)
             out.writelines(f"{fen};{result};{score}\n" for fen, score in fens)
             out.flush()
-    print(f"{args.games} games ({counts['1-0']} won by White, {counts['1/2-1/2']} drawn,"
-          f" {counts['0-1']} won by Black) at {args.nodes} nodes a move:"
-          f" {positions} quiet positions appended to {args.out}"
-          f" in {time.perf_counter() - started:.0f} s")
+    print(
+        f"{args.games} games ({counts['1-0']} won by White, {counts['1/2-1/2']} drawn,"
+        f" {counts['0-1']} won by Black) at {args.nodes} nodes a move:"
+        f" {positions} quiet positions appended to {args.out}"
+        f" in {time.perf_counter() - started:.0f} s"
+    )
     return 0
 
 

@@ -34,7 +34,7 @@ import texel_data
 from boardctl.engine import Engine, Limits, core, evaluate
 from boardctl.rules import BLACK, WHITE
 
-PROGRESS = 20            # games between interim results
+PROGRESS = 20  # games between interim results
 BENCH_MATCH = Path(__file__).resolve().parents[1] / "bench" / "match.py"
 
 
@@ -87,8 +87,9 @@ def game(job: tuple[int, int, int, int, dict[str, int], dict[str, int]]) -> tupl
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("weights", type=Path, help="the tuned weights (JSON)")
-    parser.add_argument("--base", type=Path, help="the other side's weights (default: "
-                        "evaluate.py's)")
+    parser.add_argument(
+        "--base", type=Path, help="the other side's weights (default: evaluate.py's)"
+    )
     parser.add_argument("--games", type=int, default=100, help="games, in pairs (default 100)")
     parser.add_argument("--nodes", type=int, default=3000, help="nodes a move (default 3000)")
     parser.add_argument("--plies", type=int, default=6, help="random opening plies (default 6)")
@@ -113,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"texel_selfplay: {message}", file=sys.stderr)
         return 2
     stats = load_match_statistics()
-    jobs = [(n, args.seed + n // 2, args.nodes, args.plies, tuned, base)
-            for n in range(args.games)]
+    jobs = [(n, args.seed + n // 2, args.nodes, args.plies, tuned, base) for n in range(args.games)]
     points = {1.0: 0, 0.5: 0, 0.0: 0}
 
     def report() -> None:
@@ -122,11 +122,13 @@ def main(argv: list[str] | None = None) -> int:
         played = wins + draws + losses
         mean = (wins + draws / 2) / played
         low, high = stats.score_interval(wins, draws, losses)
-        print(f"tuned v base, {played} games at {args.nodes} nodes a move:"
-              f" +{wins} ={draws} -{losses}, score {100 * mean:.1f}%"
-              f" (95% interval {100 * low:.1f}% to {100 * high:.1f}%),"
-              f" Elo {stats.elo(mean):+.0f} ({stats.elo(low):+.0f} to {stats.elo(high):+.0f})",
-              flush=True)
+        print(
+            f"tuned v base, {played} games at {args.nodes} nodes a move:"
+            f" +{wins} ={draws} -{losses}, score {100 * mean:.1f}%"
+            f" (95% interval {100 * low:.1f}% to {100 * high:.1f}%),"
+            f" Elo {stats.elo(mean):+.0f} ({stats.elo(low):+.0f} to {stats.elo(high):+.0f})",
+            flush=True,
+        )
 
     with texel_data.worker_pool(args.jobs) as pool:
         for played, (_, score) in enumerate(pool.imap_unordered(game, jobs), 1):

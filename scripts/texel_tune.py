@@ -58,13 +58,22 @@ from boardctl.rules import FenError, Position, get_variant
 VARIANT = "falcon-xboard"
 RESULTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 HELD_OUT = 0.2
-STEP = 8                  # centipawns a weight is raised by to measure its effect
+STEP = 8  # centipawns a weight is raised by to measure its effect
 # Weights left alone: the offsets and mobility baselines only shift a piece's
 # value (material already tunes that); the cap of king danger and the passed
 # bonuses on ranks no pawn stands on never move the evaluation; the danger's
 # divisor and the full phase only rescale the danger scale and phase weights.
-FIXED = ("offset", "baseline", "danger_cap", "danger_divisor", "full_phase", "passed.0",
-         "passed.7", "passed.8", "passed.9")
+FIXED = (
+    "offset",
+    "baseline",
+    "danger_cap",
+    "danger_divisor",
+    "full_phase",
+    "passed.0",
+    "passed.7",
+    "passed.8",
+    "passed.9",
+)
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,7 @@ class Sample:
     ep: int
     halfmove: int
     result: float
-    score: int | None = None        # the search's, from White's side, when the data has it
+    score: int | None = None  # the search's, from White's side, when the data has it
 
 
 class DataError(Exception):
@@ -96,8 +105,10 @@ def parse_line(line: str, variant_name: str = VARIANT) -> Sample:
         except ValueError:
             raise DataError(f"the score is not a whole number: {line.strip()!r}") from None
     if len(rest) not in (1, 2) or rest[0] not in RESULTS:
-        raise DataError("not 'FEN;result' or 'FEN;result;score' with a result of 1-0,"
-                        f" 1/2-1/2 or 0-1: {line.strip()!r}")
+        raise DataError(
+            "not 'FEN;result' or 'FEN;result;score' with a result of 1-0,"
+            f" 1/2-1/2 or 0-1: {line.strip()!r}"
+        )
     try:
         pos = Position(fen, get_variant(variant_name))
     except FenError as exc:
@@ -105,8 +116,9 @@ def parse_line(line: str, variant_name: str = VARIANT) -> Sample:
     size = pos.geometry.size
     rooks = [sq for sq in range(size) if pos.castling >> sq & 1]
     ep = -1 if pos.ep_square is None else pos.ep_square
-    return Sample(list(pos.squares), pos.turn, rooks, ep, pos.halfmove_clock, RESULTS[rest[0]],
-                  score)
+    return Sample(
+        list(pos.squares), pos.turn, rooks, ep, pos.halfmove_clock, RESULTS[rest[0]], score
+    )
 
 
 def load(path: Path) -> list[Sample]:
@@ -138,8 +150,7 @@ def predict(score: float, k: float) -> float:
 
 
 def mse(scores: Sequence[float], results: Sequence[float], k: float) -> float:
-    return sum((r - predict(e, k)) ** 2 for e, r in zip(scores, results, strict=True)) / len(
-        scores)
+    return sum((r - predict(e, k)) ** 2 for e, r in zip(scores, results, strict=True)) / len(scores)
 
 
 def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
@@ -159,8 +170,12 @@ def fit_k(scores: Sequence[float], results: Sequence[float]) -> float:
 def blended(samples: Sequence[Sample], k: float, blend: float) -> list[Sample]:
     """The samples with their target ``blend`` parts the game's result and
     the rest the prediction from the search's score, where there is one."""
-    return [s if s.score is None else dataclasses.replace(
-        s, result=blend * s.result + (1 - blend) * predict(s.score, k)) for s in samples]
+    return [
+        s
+        if s.score is None
+        else dataclasses.replace(s, result=blend * s.result + (1 - blend) * predict(s.score, k))
+        for s in samples
+    ]
 
 
 def tunable(weights: evaluate.Weights) -> list[str]:
@@ -169,7 +184,9 @@ def tunable(weights: evaluate.Weights) -> list[str]:
 
 
 def effects(
-    samples: Sequence[Sample], weights: evaluate.Weights, names: Sequence[str],
+    samples: Sequence[Sample],
+    weights: evaluate.Weights,
+    names: Sequence[str],
     base: Sequence[int],
 ) -> list[list[float]]:
     """For each name, how each sample's evaluation moves per centipawn of it."""
@@ -201,9 +218,15 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 
 def descend(
-    base: Sequence[float], columns: Sequence[Sequence[float]], results: Sequence[float],
-    k: float, steps: int, damping: float, limits: Sequence[tuple[float, float]],
-    prior: Sequence[tuple[float, float]] | None = None, ridge: float = 0.0,
+    base: Sequence[float],
+    columns: Sequence[Sequence[float]],
+    results: Sequence[float],
+    k: float,
+    steps: int,
+    damping: float,
+    limits: Sequence[tuple[float, float]],
+    prior: Sequence[tuple[float, float]] | None = None,
+    ridge: float = 0.0,
 ) -> list[float]:
     """Changes to the weights that lower the loss of the linear model
     ``base + sum(change * column)``: damped Gauss-Newton (Levenberg-Marquardt
@@ -239,8 +262,8 @@ def descend(
         for i, j in enumerate(live):
             drift, scale = prior[j]
             # Halved like the squared error's terms, whose 2 both sides drop.
-            gradient[i] += ridge * (drift + change[j]) / scale ** 2
-            hessian[i][i] = (hessian[i][i] + ridge / scale ** 2) * (1 + damping) + 1e-12
+            gradient[i] += ridge * (drift + change[j]) / scale**2
+            hessian[i][i] = (hessian[i][i] + ridge / scale**2) * (1 + damping) + 1e-12
         step = solve(hessian, [-g for g in gradient])
         for i, j in enumerate(live):
             low, high = limits[j]
@@ -268,9 +291,16 @@ def limits_for(weights: evaluate.Weights, names: Sequence[str]) -> list[tuple[fl
 
 
 def tune(
-    train: Sequence[Sample], held: Sequence[Sample], weights: dict[str, int], k: float,
-    rounds: int, steps: int, damping: float, names: Sequence[str] | None = None,
-    ridge: float = 0.0, report: bool = True,
+    train: Sequence[Sample],
+    held: Sequence[Sample],
+    weights: dict[str, int],
+    k: float,
+    rounds: int,
+    steps: int,
+    damping: float,
+    names: Sequence[str] | None = None,
+    ridge: float = 0.0,
+    report: bool = True,
 ) -> tuple[dict[str, int], list[Round]]:
     """Tuned weights and the exact losses after each round (round 0: before).
 
@@ -289,17 +319,21 @@ def tune(
         return held_loss if held else train_loss
 
     train_loss = mse(base, results, k)
-    curve = [Round(0, train_loss,
-                   mse(evaluations(held, weights), held_results, k) if held else 0.0)]
+    curve = [
+        Round(0, train_loss, mse(evaluations(held, weights), held_results, k) if held else 0.0)
+    ]
     if report:
-        print(f"round 0: train MSE {curve[0].train:.6f}, held-out {curve[0].held_out:.6f}",
-              flush=True)
+        print(
+            f"round 0: train MSE {curve[0].train:.6f}, held-out {curve[0].held_out:.6f}", flush=True
+        )
     for number in range(1, rounds + 1):
         columns = effects(train, weights, names, base)
-        prior = [(weights[name] - start[name], scale) for name, scale in zip(
-            names, scales, strict=True)]
-        change = descend(base, columns, results, k, steps, damping, limits_for(weights, names),
-                         prior, ridge)
+        prior = [
+            (weights[name] - start[name], scale) for name, scale in zip(names, scales, strict=True)
+        ]
+        change = descend(
+            base, columns, results, k, steps, damping, limits_for(weights, names), prior, ridge
+        )
         candidate = dict(weights)
         for name, delta in zip(names, change, strict=True):
             candidate[name] = round(weights[name] + delta)
@@ -320,22 +354,37 @@ def tune(
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("data", type=Path, nargs="+", help="texel_data.py output files")
-    parser.add_argument("--out", type=Path, required=True,
-                        help="where to write the tuned weights (JSON)")
+    parser.add_argument(
+        "--out", type=Path, required=True, help="where to write the tuned weights (JSON)"
+    )
     parser.add_argument("--limit", type=int, help="use at most this many positions")
     parser.add_argument("--rounds", type=int, default=3, help="linearise-and-descend rounds")
-    parser.add_argument("--steps", type=int, default=4,
-                        help="Gauss-Newton steps a round (default 4)")
-    parser.add_argument("--damping", type=float, default=0.5,
-                        help="Levenberg-Marquardt damping, times the diagonal (default 0.5)")
-    parser.add_argument("--ridge", type=float, default=0.0,
-                        help="pull towards evaluate.py's weights: the loss counts ridge times"
-                             " the squared relative change of each (default 0)")
-    parser.add_argument("--blend", type=float, default=1.0,
-                        help="how much of a position's target is its game's result; the rest"
-                             " is the search's score through the same sigmoid (default 1)")
-    parser.add_argument("--only", help="comma-separated weight names to tune (default: all "
-                        "but the fixed ones)")
+    parser.add_argument(
+        "--steps", type=int, default=4, help="Gauss-Newton steps a round (default 4)"
+    )
+    parser.add_argument(
+        "--damping",
+        type=float,
+        default=0.5,
+        help="Levenberg-Marquardt damping, times the diagonal (default 0.5)",
+    )
+    parser.add_argument(
+        "--ridge",
+        type=float,
+        default=0.0,
+        help="pull towards evaluate.py's weights: the loss counts ridge times"
+        " the squared relative change of each (default 0)",
+    )
+    parser.add_argument(
+        "--blend",
+        type=float,
+        default=1.0,
+        help="how much of a position's target is its game's result; the rest"
+        " is the search's score through the same sigmoid (default 1)",
+    )
+    parser.add_argument(
+        "--only", help="comma-separated weight names to tune (default: all but the fixed ones)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed for --limit's sample")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.steps < 1 or args.damping < 0 or args.ridge < 0:
@@ -375,15 +424,21 @@ def main(argv: list[str] | None = None) -> int:
     # The held-out positions keep the results alone, so that their loss
     # measures the same thing whatever the blend.
     train = blended(train, k, args.blend)
-    print(f"{len(train)} training positions, {len(held)} held out; {len(names)} weights;"
-          f" K = {k:.4f}; targets {args.blend:g} result", flush=True)
-    tuned, curve = tune(train, held, weights, k, args.rounds, args.steps, args.damping, names,
-                          args.ridge)
+    print(
+        f"{len(train)} training positions, {len(held)} held out; {len(names)} weights;"
+        f" K = {k:.4f}; targets {args.blend:g} result",
+        flush=True,
+    )
+    tuned, curve = tune(
+        train, held, weights, k, args.rounds, args.steps, args.damping, names, args.ridge
+    )
     changed = {name: value for name, value in tuned.items() if value != weights[name]}
     for name, value in changed.items():
         print(f"  {name:20s} {weights[name]:5d} -> {value:5d}")
-    print(f"MSE train {curve[0].train:.6f} -> {curve[-1].train:.6f},"
-          f" held-out {curve[0].held_out:.6f} -> {curve[-1].held_out:.6f}")
+    print(
+        f"MSE train {curve[0].train:.6f} -> {curve[-1].train:.6f},"
+        f" held-out {curve[0].held_out:.6f} -> {curve[-1].held_out:.6f}"
+    )
     try:
         args.out.write_text(json.dumps(changed, indent=1) + "\n", encoding="utf-8")
     except OSError as exc:

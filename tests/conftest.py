@@ -35,6 +35,8 @@ SLOW_MODULES = {
 # by their node id without parameters, and why they take that long.
 _RANDOM_GAMES = "plays random games through the rules core"
 _PROPERTY = "a property over hundreds of generated examples"
+# Node ids are longer than a line; each reason stays beside its id.
+# fmt: off
 SLOW_TESTS = {
     "tests/board/test_game_properties.py::test_games_against_the_engine_are_read_back_exactly":
         _PROPERTY,
@@ -81,6 +83,7 @@ SLOW_TESTS = {
     "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
         "kills a writer process at random points",
 }
+# fmt: on
 
 
 def pytest_collection_modifyitems(config, items):

@@ -16,10 +16,10 @@ class MemoryStore:
         self.games: dict[int, dict[str, object]] = {}
         self.calls: list[tuple[object, ...]] = []
         self.settings: dict[str, str] = {}
-        self.times: list[tuple[str, float]] = []   # (what, the time stored with it)
-        self.clocks: list[float | None] = []       # add_move's clock readings, in order
+        self.times: list[tuple[str, float]] = []  # (what, the time stored with it)
+        self.clocks: list[float | None] = []  # add_move's clock readings, in order
         self.failing: str | None = None
-        self.refused = 0                           # writes refused while failing
+        self.refused = 0  # writes refused while failing
 
     def _can_write(self) -> None:
         if self.failing is not None:
@@ -29,8 +29,9 @@ class MemoryStore:
     def write_problem(self) -> str | None:
         return None
 
-    def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
-                 now: float) -> int:
+    def new_game(
+        self, variant: str, start_fen: str, white: str, black: str, mode: str, now: float
+    ) -> int:
         self._can_write()
         game_id = len(self.games) + 1
         self.games[game_id] = {"variant": variant, "moves": [], "result": None}
@@ -41,8 +42,9 @@ class MemoryStore:
     def moves(self, game_id: int) -> list[str]:
         return self.games[game_id]["moves"]  # type: ignore[return-value]
 
-    def add_move(self, game_id: int, ply: int, uci: str, now: float, *,
-                 clock: float | None = None) -> None:
+    def add_move(
+        self, game_id: int, ply: int, uci: str, now: float, *, clock: float | None = None
+    ) -> None:
         self._can_write()
         assert len(self.moves(game_id)) == ply - 1, (ply, self.moves(game_id))
         self.moves(game_id).append(uci)

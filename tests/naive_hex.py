@@ -40,7 +40,12 @@ Cell = tuple[int, int]
 # diagonal ones (through a vertex to the nearest cell of the same colour).
 ORTHOGONAL = {"N": (0, 1), "NE": (1, 0), "SE": (1, -1), "S": (0, -1), "SW": (-1, 0), "NW": (-1, 1)}
 DIAGONAL = {
-    "NNE": (1, 1), "E": (2, -1), "SSE": (1, -2), "SSW": (-1, -1), "W": (-2, 1), "NNW": (-1, 2),
+    "NNE": (1, 1),
+    "E": (2, -1),
+    "SSE": (1, -2),
+    "SSW": (-1, -1),
+    "W": (-2, 1),
+    "NNW": (-1, 2),
 }
 STEPS = {**ORTHOGONAL, **DIAGONAL}
 # The twelve directions clockwise from N, 30 degrees apart: neighbours in this list
@@ -113,8 +118,7 @@ GLINSKI_CELLS = _hexagon(5)
 
 # Section 6.
 FALCON_HEX_START = (
-    "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP "
-    "w - - 0 1"
+    "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP w - - 0 1"
 )
 
 
@@ -127,8 +131,12 @@ def _glinski_rank(cell: Cell) -> int:
 def _glinski_start(variant: Variant) -> str:
     """Section 1.7, White's list and its mirror image (q, r) -> (q, -q - r)."""
     white = {
-        "K": ["g1"], "Q": ["e1"], "R": ["c1", "i1"], "N": ["d1", "h1"],
-        "B": ["f1", "f2", "f3"], "P": ["b1", "c2", "d3", "e4", "f5", "g4", "h3", "i2", "k1"],
+        "K": ["g1"],
+        "Q": ["e1"],
+        "R": ["c1", "i1"],
+        "N": ["d1", "h1"],
+        "B": ["f1", "f2", "f3"],
+        "P": ["b1", "c2", "d3", "e4", "f5", "g4", "h3", "i2", "k1"],
     }
     board = {}
     for piece, names in white.items():
@@ -189,8 +197,10 @@ def ranks(variant: Variant) -> list[list[Cell]]:
     """The FEN's ranks, highest first, each from file a onwards."""
     numbers = sorted({variant.rank_of(cell) for cell in variant.cells}, reverse=True)
     return [
-        sorted((cell for cell in variant.cells if variant.rank_of(cell) == number),
-               key=lambda cell: cell[0])
+        sorted(
+            (cell for cell in variant.cells if variant.rank_of(cell) == number),
+            key=lambda cell: cell[0],
+        )
         for number in numbers
     ]
 
@@ -328,14 +338,17 @@ def falcon_paths(start: Cell, variant: Variant) -> dict[Cell, list[tuple[Cell, C
     return paths
 
 
-def open_falcon_paths(board: dict[Cell, str], start: Cell, end: Cell,
-                      variant: Variant) -> list[tuple[Cell, Cell]]:
+def open_falcon_paths(
+    board: dict[Cell, str], start: Cell, end: Cell, variant: Variant
+) -> list[tuple[Cell, Cell]]:
     """The paths from ``start`` to ``end`` whose two cells are on the board and empty."""
     return [
         (first, second)
         for first, second in falcon_paths(start, variant).get(end, [])
-        if first in variant.cells and second in variant.cells
-        and first not in board and second not in board
+        if first in variant.cells
+        and second in variant.cells
+        and first not in board
+        and second not in board
     ]
 
 
@@ -348,8 +361,11 @@ def reach(board: dict[Cell, str], start: Cell, piece: str, variant: Variant) -> 
     elif kind == "N":
         cells = {add(start, offset) for offset in KNIGHT_OFFSETS}
     elif kind == "F":
-        cells = {end for end in falcon_paths(start, variant)
-                 if open_falcon_paths(board, start, end, variant)}
+        cells = {
+            end
+            for end in falcon_paths(start, variant)
+            if open_falcon_paths(board, start, end, variant)
+        }
     elif kind in SLIDES:
         for step in SLIDES[kind]:
             cell = add(start, step)
@@ -377,8 +393,9 @@ def pawn_moves(position: Position, start: Cell) -> list[Move]:
     board, variant = position.board, position.variant
     white = position.white_to_move
     forward = ORTHOGONAL["N"] if white else ORTHOGONAL["S"]
-    captures = [ORTHOGONAL["NW"], ORTHOGONAL["NE"]] if white else [
-        ORTHOGONAL["SW"], ORTHOGONAL["SE"]]
+    captures = (
+        [ORTHOGONAL["NW"], ORTHOGONAL["NE"]] if white else [ORTHOGONAL["SW"], ORTHOGONAL["SE"]]
+    )
 
     def arriving(end: Cell, en_passant: bool = False) -> list[Move]:
         if end == last_cell(end[0], white, variant):
@@ -390,8 +407,7 @@ def pawn_moves(position: Position, start: Cell) -> list[Move]:
     if one in variant.cells and one not in board:
         moves += arriving(one)
         two = add(one, forward)
-        if (start in pawn_start_cells(variant, white)
-                and two in variant.cells and two not in board):
+        if start in pawn_start_cells(variant, white) and two in variant.cells and two not in board:
             moves += arriving(two)
     for step in captures:
         end = add(start, step)
@@ -466,7 +482,8 @@ def in_check(position: Position) -> bool:
 
 def legal_move_list(position: Position) -> list[Move]:
     return [
-        move for move in pseudo_legal_moves(position)
+        move
+        for move in pseudo_legal_moves(position)
         if not king_attacked(make_move(position, move), position.white_to_move)
     ]
 

@@ -36,7 +36,8 @@ def test_the_log_says_which_search_core_the_engine_runs_on(built, monkeypatch, c
 
 
 def test_an_unfinished_game_that_cannot_be_read_is_closed_and_a_new_one_begins(
-        tmp_path, monkeypatch, caplog):
+    tmp_path, monkeypatch, caplog
+):
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     path = tmp_path / "games.sqlite3"
     with GameStore(path) as store:
@@ -71,9 +72,10 @@ def test_a_resumed_game_keeps_the_time_it_began(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("sensors", ["gpio", "shiftreg", "serial"])
-@pytest.mark.parametrize(("variant", "shape"), [("falcon-9x10", "9×10"),
-                                                ("falcon-10x10-central", "10×10"),
-                                                ("falcon-8x8", "8×8")])
+@pytest.mark.parametrize(
+    ("variant", "shape"),
+    [("falcon-9x10", "9×10"), ("falcon-10x10-central", "10×10"), ("falcon-8x8", "8×8")],
+)
 def test_the_physical_board_refuses_a_preset_of_another_size(sensors, variant, shape):
     config = parse_config({"board": {"sensors": sensors}, "game": {"variant": variant}})
     with pytest.raises(app.StartError, match=f"{variant} is played on a {shape} board.*8×10"):
@@ -93,7 +95,8 @@ def test_the_led_layout_is_checked_against_a_corner_grid_pinout_too():
 
     corner = default_pinout()
     config = parse_config({"board": {"sensors": "gpio"}, "leds": {"layout": "squares"}})
-    with pytest.raises(app.StartError, match="80 LEDs, one per square, but the pinout's chain "
-                                             "has 99"):
+    with pytest.raises(
+        app.StartError, match="80 LEDs, one per square, but the pinout's chain has 99"
+    ):
         app._fits_layout(config, 99, True)
-    app._fits_layout(config, corner.leds.count, corner.leds.corner_grid)   # the shipped one fits
+    app._fits_layout(config, corner.leds.count, corner.leds.corner_grid)  # the shipped one fits

@@ -87,15 +87,20 @@ def test_a_new_game_started_while_the_disk_is_full_is_written_in_order():
     table = Table(store)
     table.play("e2e4")
     store.failing = FULL
-    table.play("e4e2")        # a pawn cannot go back: this is a takeback
+    table.play("e4e2")  # a pawn cannot go back: this is a takeback
     table.play("e2e4", "e7e5")
     backlog = table.daemon.store
     assert isinstance(backlog, Backlog) and backlog.waiting
     store.failing = None
     table.wait(RETRY_MAX + 1)
     assert not backlog.waiting
-    assert [c[0] for c in store.calls] == ["new_game", "add_move", "remove_last_move",
-                                            "add_move", "add_move"]
+    assert [c[0] for c in store.calls] == [
+        "new_game",
+        "add_move",
+        "remove_last_move",
+        "add_move",
+        "add_move",
+    ]
     assert store.moves(1) == ["e2e4", "e7e5"]
 
 
@@ -114,7 +119,7 @@ def test_games_started_and_ended_while_unsaved_get_their_ids_when_written():
     backlog.retry(10.0)
     assert store.moves(1) == ["e2e4"] and store.games[1]["result"] == ("*", "abandoned")
     assert store.moves(2) == ["d2d4"] and store.games[2]["result"] is None
-    backlog.add_move(second, 2, "d7d5", T0 + 5)   # the provisional id stays good
+    backlog.add_move(second, 2, "d7d5", T0 + 5)  # the provisional id stays good
     assert store.moves(2) == ["d2d4", "d7d5"]
 
 
@@ -158,7 +163,7 @@ def test_a_read_only_store_is_reported_at_start_not_at_the_first_move(caplog):
     assert any("cannot be written" in r.getMessage() for r in caplog.records)
     table.play("e2e4")
     assert table.status.prompt == "1 move not saved (database read-only)"
-    store.failing = None       # someone remounted it read-write
+    store.failing = None  # someone remounted it read-write
     table.wait(RETRY_MAX)
     assert store.moves(1) == ["e2e4"] and table.status.status == ""
 
@@ -189,8 +194,10 @@ def test_a_real_read_only_filesystem_at_start(tmp_path):
     with GameStore(source / "games.sqlite3") as store:
         game_id = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", T0)
         store.add_move(game_id, 1, "e2e4", T0)
-    with read_only_view(source, tmp_path / "ro") as folder, \
-            GameStore(Path(folder) / "games.sqlite3") as store:
+    with (
+        read_only_view(source, tmp_path / "ro") as folder,
+        GameStore(Path(folder) / "games.sqlite3") as store,
+    ):
         resume = store.resume()
         assert resume is not None
         pos = resume[1].position

@@ -39,10 +39,15 @@ def test_perft_with_fen_and_variant(capsys):
     assert capsys.readouterr().out == "3\n"
 
 
-@pytest.mark.parametrize(("variant", "counts"), [
-    ("falcon-9x10", "24 576"), ("falcon-10x10-central", "43 1847"),
-    ("falcon-hex", "67 4464"), ("glinski", "51 2586"),
-])
+@pytest.mark.parametrize(
+    ("variant", "counts"),
+    [
+        ("falcon-9x10", "24 576"),
+        ("falcon-10x10-central", "43 1847"),
+        ("falcon-hex", "67 4464"),
+        ("glinski", "51 2586"),
+    ],
+)
 def test_perft_knows_every_preset_and_help_lists_them(capsys, variant, counts):
     assert [main(["perft", depth, "--variant", variant]) for depth in ("1", "2")] == [0, 0]
     assert capsys.readouterr().out.split() == counts.split()
@@ -51,23 +56,46 @@ def test_perft_knows_every_preset_and_help_lists_them(capsys, variant, counts):
     assert variant in "".join(capsys.readouterr().out.split())  # however argparse wraps it
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["perft", "-1"], "depth"),
-    (["perft", "2", "--fen", "rubbish"], "FEN"),
-    (["perft", "2", "--fen", "k9/10/10/10/10/10/10/9K w KQ - 0 1"], "castling"),
-    (["perft", "2", "--variant", "shogi"], "shogi"),
-    (["perft", "1", "--variant", "falcon-hex", "--fen",
-      "prnfqp/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
-      " w - - 0 1"], "rank 13 has 6 cells where the board has 5 (b13 to f13)"),
-    (["perft", "1", "--variant", "falcon-hex", "--fen",
-      "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
-      " w - g13 0 1"], "'g13' is not a cell"),
-    (["perft", "1", "--variant", "falcon-hex", "--fen", "k9/10/10/10/10/10/10/9K w - - 0 1"],
-     "expected 13 ranks, got 8"),
-    (["perft", "two"], "two"),
-    (["perft"], "depth"),
-    ([], "command"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["perft", "-1"], "depth"),
+        (["perft", "2", "--fen", "rubbish"], "FEN"),
+        (["perft", "2", "--fen", "k9/10/10/10/10/10/10/9K w KQ - 0 1"], "castling"),
+        (["perft", "2", "--variant", "shogi"], "shogi"),
+        (
+            [
+                "perft",
+                "1",
+                "--variant",
+                "falcon-hex",
+                "--fen",
+                "prnfqp/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
+                " w - - 0 1",
+            ],
+            "rank 13 has 6 cells where the board has 5 (b13 to f13)",
+        ),
+        (
+            [
+                "perft",
+                "1",
+                "--variant",
+                "falcon-hex",
+                "--fen",
+                "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
+                " w - g13 0 1",
+            ],
+            "'g13' is not a cell",
+        ),
+        (
+            ["perft", "1", "--variant", "falcon-hex", "--fen", "k9/10/10/10/10/10/10/9K w - - 0 1"],
+            "expected 13 ranks, got 8",
+        ),
+        (["perft", "two"], "two"),
+        (["perft"], "depth"),
+        ([], "command"),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_and_a_nonzero_exit(args, needle):
     result = subprocess.run(
         [sys.executable, "-m", "boardctl", *args], capture_output=True, text=True, check=False
@@ -106,23 +134,26 @@ def test_pgn_game_number_is_ascii_and_bounded(text, capsys, tmp_path):
     assert "argument game: expected a whole number from 1 to 9223372036854775807" in err
 
 
-@pytest.mark.parametrize("size", ["²x320", "480x٣٢٠", "20000x20000", "9" * 5000 + "x320",
-                                  "100x100", "480x320x2"])
+@pytest.mark.parametrize(
+    "size", ["²x320", "480x٣٢٠", "20000x20000", "9" * 5000 + "x320", "100x100", "480x320x2"]
+)
 def test_screenshot_size_is_ascii_and_bounded(size, capsys, tmp_path):
     err = _one_line_exit_2(["screenshot", "--size", size, str(tmp_path / "s.png")], capsys)
     assert "size" in err
 
 
-@pytest.mark.parametrize("fen_tail", ["- ² 1", "- 0 ²", "- 0 " + "9" * 5000, "e² 0 1",
-                                      "- " + "1" * 30 + " 1"])
+@pytest.mark.parametrize(
+    "fen_tail", ["- ² 1", "- 0 ²", "- 0 " + "9" * 5000, "e² 0 1", "- " + "1" * 30 + " 1"]
+)
 def test_fen_numbers_on_the_command_line_are_one_line(fen_tail, capsys):
     fen = f"rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR b KQkq {fen_tail}"
     assert "invalid FEN" in _one_line_exit_2(["perft", "1", "--fen", fen], capsys)
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.one_of(st.text(max_size=12), st.integers(-10**25, 10**25).map(str)))
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.one_of(st.text(max_size=12), st.integers(-(10**25), 10**25).map(str)))
 def test_perft_depth_from_any_text_counts_or_is_one_line(capsys, text):
     assume(not text.startswith("-") or text.lstrip("-").isdigit())  # "-x" reads as an option
     try:
@@ -144,11 +175,16 @@ def test_a_command_line_override_changes_only_the_game_and_keeps_the_file(tmp_pa
     from boardctl.cli import _config
 
     path = tmp_path / "config.toml"
-    path.write_text('[game]\nclock = "5+3"\nmode = "engine"\n[web]\nport = 8123\n'
-                    '[engine]\nskill = 7\n')
-    config = _config(argparse.Namespace(config=path, mode="two-players", human=None,
-                                        variant="falcon-9x10"))
+    path.write_text(
+        '[game]\nclock = "5+3"\nmode = "engine"\n[web]\nport = 8123\n[engine]\nskill = 7\n'
+    )
+    config = _config(
+        argparse.Namespace(config=path, mode="two-players", human=None, variant="falcon-9x10")
+    )
     assert (config.game.mode, config.game.variant, config.game.clock) == (
-        "two-players", "falcon-9x10", "5+3")
+        "two-players",
+        "falcon-9x10",
+        "5+3",
+    )
     assert config.web.port == 8123 and config.engine.skill == 7
     assert config.source == str(path)

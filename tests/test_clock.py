@@ -12,8 +12,8 @@ def test_no_clock_configured_is_no_clock():
 def test_the_side_to_move_is_charged_and_the_mover_gains_the_increment():
     clock = ChessClock.start((60.0, 2.0), 0.0)
     assert clock is not None
-    clock.run(0, 5.0)                  # White thinks for 5 s
-    assert clock.press(0, 7.5) is False   # and moves at 7.5 s: 60 - 7.5 + 2
+    clock.run(0, 5.0)  # White thinks for 5 s
+    assert clock.press(0, 7.5) is False  # and moves at 7.5 s: 60 - 7.5 + 2
     assert clock.remaining == [54.5, 60.0]
     clock.run(1, 10.0)
     assert clock.remaining == [54.5, 57.5]
@@ -43,4 +43,4 @@ def test_the_flag_falls_once_and_then_the_clock_stands():
     assert clock.run(1, 0.5) is False
     assert clock.run(1, 2.0) is True and clock.flagged == 1
     assert clock.run(1, 3.0) is False and clock.remaining[1] == 0.0
-    assert clock.press(1, 4.0) is False and clock.remaining[1] == 0.0   # no increment after
+    assert clock.press(1, 4.0) is False and clock.remaining[1] == 0.0  # no increment after

@@ -47,19 +47,22 @@ clock = "5+3"
     assert config.source == str(path)
 
 
-@pytest.mark.parametrize(("toml", "needle"), [
-    ('[game]\nmode = "chess"', "[game] mode: expected one of engine, two-players, teaching"),
-    ('[game]\nvariant = "shogi"', "[game] variant"),
-    ('[game]\nclock = "five"', "[game] clock: expected minutes+increment"),
-    ('[leds]\nbrightness = 3', "[leds] brightness: must be between 0 and 1"),
-    ('[engine]\nskill = "high"', "[engine] skill: expected int"),
-    ('[display]\nsize = "big"', "[display] size: expected WIDTHxHEIGHT"),
-    ('[display]\nfullscreen = "yes"', "[display] fullscreen: expected bool"),
-    ('[board]\nsensor = "gpio"', "[board] sensor: unknown key"),
-    ('[sound]\nvolume = 3', "[sound]: unknown section"),
-    ("game = 3", "[game]: expected a table"),
-    ("[game\nmode = 1", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ('[game]\nmode = "chess"', "[game] mode: expected one of engine, two-players, teaching"),
+        ('[game]\nvariant = "shogi"', "[game] variant"),
+        ('[game]\nclock = "five"', "[game] clock: expected minutes+increment"),
+        ("[leds]\nbrightness = 3", "[leds] brightness: must be between 0 and 1"),
+        ('[engine]\nskill = "high"', "[engine] skill: expected int"),
+        ('[display]\nsize = "big"', "[display] size: expected WIDTHxHEIGHT"),
+        ('[display]\nfullscreen = "yes"', "[display] fullscreen: expected bool"),
+        ('[board]\nsensor = "gpio"', "[board] sensor: unknown key"),
+        ("[sound]\nvolume = 3", "[sound]: unknown section"),
+        ("game = 3", "[game]: expected a table"),
+        ("[game\nmode = 1", "not valid TOML"),
+    ],
+)
 def test_bad_values_name_the_key(tmp_path, toml, needle):
     path = tmp_path / "config.toml"
     path.write_text(toml)
@@ -82,32 +85,35 @@ def test_parse_config_from_a_dict():
 
 
 # ------------------------------------------------- values that used to pass (issue 11)
-@pytest.mark.parametrize(("toml", "needle"), [
-    ('[game]\nclock = "inf+0"', "[game] clock: expected minutes+increment"),
-    ('[game]\nclock = "1e400+0"', "[game] clock"),
-    ('[game]\nclock = "nan+0"', "[game] clock"),
-    ('[game]\nclock = "601+0"', "[game] clock"),
-    ('[game]\nclock = "0+5"', "[game] clock"),
-    ('[game]\nclock = "5+601"', "[game] clock"),
-    ('[game]\nclock = "٥+3"', "[game] clock"),
-    ('[game]\nclock = "1_0+3"', "[game] clock"),
-    ('[game]\nclock = " 5+3"', "[game] clock"),
-    ('[game]\nclock = "' + "9" * 5000 + '+0"', "[game] clock"),
-    ('[display]\nsize = "20000x20000"', "[display] size: '20000x20000' is outside"),
-    ('[display]\nsize = "²x320"', "[display] size: expected WIDTHxHEIGHT"),
-    ('[display]\nsize = "480x٣٢٠"', "[display] size"),
-    ('[display]\nsize = "100x100"', "[display] size"),
-    ('[display]\nsize = ""', "[display] size"),
-    ('[engine]\nexternal = \'foo "bar\'', "[engine] external: not a command line"),
-    ('[engine]\nexternal = "no-such-engine-boardctl"', "[engine] external: no program"),
-    ('[engine]\nexternal = " "', "[engine] external: an empty command"),
-    ('[engine]\nmovetime = inf', "[engine] movetime: must be between"),
-    ('[engine]\nskill = 99999999999999999999', "[engine] skill: must be between"),
-    ('[leds]\nbrightness = nan', "[leds] brightness"),
-    ('[board]\nserial_port = "/dev/tty\\u0000"', "[board] serial_port: contains a control"),
-    ('[board]\nsettle_ms = true', "[board] settle_ms: expected int"),
-    ('[game]\nmode = "' + "x" * 5000 + '"', "[game] mode"),
-])
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ('[game]\nclock = "inf+0"', "[game] clock: expected minutes+increment"),
+        ('[game]\nclock = "1e400+0"', "[game] clock"),
+        ('[game]\nclock = "nan+0"', "[game] clock"),
+        ('[game]\nclock = "601+0"', "[game] clock"),
+        ('[game]\nclock = "0+5"', "[game] clock"),
+        ('[game]\nclock = "5+601"', "[game] clock"),
+        ('[game]\nclock = "٥+3"', "[game] clock"),
+        ('[game]\nclock = "1_0+3"', "[game] clock"),
+        ('[game]\nclock = " 5+3"', "[game] clock"),
+        ('[game]\nclock = "' + "9" * 5000 + '+0"', "[game] clock"),
+        ('[display]\nsize = "20000x20000"', "[display] size: '20000x20000' is outside"),
+        ('[display]\nsize = "²x320"', "[display] size: expected WIDTHxHEIGHT"),
+        ('[display]\nsize = "480x٣٢٠"', "[display] size"),
+        ('[display]\nsize = "100x100"', "[display] size"),
+        ('[display]\nsize = ""', "[display] size"),
+        ("[engine]\nexternal = 'foo \"bar'", "[engine] external: not a command line"),
+        ('[engine]\nexternal = "no-such-engine-boardctl"', "[engine] external: no program"),
+        ('[engine]\nexternal = " "', "[engine] external: an empty command"),
+        ("[engine]\nmovetime = inf", "[engine] movetime: must be between"),
+        ("[engine]\nskill = 99999999999999999999", "[engine] skill: must be between"),
+        ("[leds]\nbrightness = nan", "[leds] brightness"),
+        ('[board]\nserial_port = "/dev/tty\\u0000"', "[board] serial_port: contains a control"),
+        ("[board]\nsettle_ms = true", "[board] settle_ms: expected int"),
+        ('[game]\nmode = "' + "x" * 5000 + '"', "[game] mode"),
+    ],
+)
 def test_values_that_cannot_run_are_refused_at_load(tmp_path, toml, needle):
     path = tmp_path / "config.toml"
     path.write_text(toml, encoding="utf-8")
@@ -119,9 +125,12 @@ def test_values_that_cannot_run_are_refused_at_load(tmp_path, toml, needle):
 
 def _paths(tmp_path):
     (tmp_path / "dir").mkdir()
-    return {"missing": str(tmp_path / "missing.toml"), "dir": str(tmp_path / "dir"),
-            "no-dir": str(tmp_path / "no" / "such" / "file.log"),
-            "long": str(tmp_path / ("x" * 5000))}
+    return {
+        "missing": str(tmp_path / "missing.toml"),
+        "dir": str(tmp_path / "dir"),
+        "no-dir": str(tmp_path / "no" / "such" / "file.log"),
+        "long": str(tmp_path / ("x" * 5000)),
+    }
 
 
 @pytest.mark.parametrize("kind", ["missing", "dir", "long"])
@@ -137,9 +146,10 @@ def test_a_pinout_that_is_not_one_is_refused_at_load(tmp_path):
         parse_config({"board": {"pinout": str(path)}})
 
 
-@pytest.mark.parametrize(("kind", "needle"), [("dir", "is a directory"),
-                                              ("no-dir", "no directory"),
-                                              ("long", "File name too long")])
+@pytest.mark.parametrize(
+    ("kind", "needle"),
+    [("dir", "is a directory"), ("no-dir", "no directory"), ("long", "File name too long")],
+)
 def test_a_record_file_that_cannot_be_written_is_refused_at_load(tmp_path, kind, needle):
     with pytest.raises(ConfigError, match=rf"\[board\] record: .*{needle}"):
         parse_config({"board": {"record": _paths(tmp_path)[kind]}})
@@ -158,9 +168,13 @@ def test_a_record_file_in_a_read_only_directory_is_refused_at_load(tmp_path):
 def test_good_paths_and_commands_are_taken(tmp_path):
     pinout = tmp_path / "pinout.toml"
     pinout.write_text(repo_pinout_path().read_text())
-    config = parse_config({"board": {"pinout": str(pinout), "record": str(tmp_path / "s.log")},
-                           "engine": {"external": f"'{sys.executable}' -c pass"},
-                           "game": {"clock": "0.5+0", "mode": "teaching"}})
+    config = parse_config(
+        {
+            "board": {"pinout": str(pinout), "record": str(tmp_path / "s.log")},
+            "engine": {"external": f"'{sys.executable}' -c pass"},
+            "game": {"clock": "0.5+0", "mode": "teaching"},
+        }
+    )
     assert config.board.pinout == str(pinout)
     assert config.clock_seconds == (30.0, 0.0)
 

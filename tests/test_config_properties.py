@@ -24,17 +24,37 @@ from boardctl.rules import VARIANTS
 SCRIPT = "0 lift e2\n0.4 place e4\n1.2 lift e7\n1.6 place e5\n2 lift g1\n"
 EXAMPLES = 25
 
-HUGE = st.sampled_from([2**63, -(2**63), 10**400 // 10**300, math.inf, -math.inf, math.nan,
-                        1e308, -0.0])
+HUGE = st.sampled_from(
+    [2**63, -(2**63), 10**400 // 10**300, math.inf, -math.inf, math.nan, 1e308, -0.0]
+)
 TEXT = st.text(max_size=12)
-ODD = st.one_of(HUGE, TEXT, st.booleans(), st.integers(), st.floats(),
-                st.lists(st.integers(), max_size=2))
+ODD = st.one_of(
+    HUGE, TEXT, st.booleans(), st.integers(), st.floats(), st.lists(st.integers(), max_size=2)
+)
 
 
 def number_text():
     """Numbers as a user might type them, right and wrong."""
-    digits = st.sampled_from(["0", "1", "5", "0.5", "600", "601", "²", "٣", "1_0", "inf",
-                              "nan", "1e400", "9" * 400, "-1", "", " 3"])
+    digits = st.sampled_from(
+        [
+            "0",
+            "1",
+            "5",
+            "0.5",
+            "600",
+            "601",
+            "²",
+            "٣",
+            "1_0",
+            "inf",
+            "nan",
+            "1e400",
+            "9" * 400,
+            "-1",
+            "",
+            " 3",
+        ]
+    )
     return st.tuples(digits, digits)
 
 
@@ -61,26 +81,31 @@ def section_strategies(paths):
         },
         "display": {
             "enabled": mostly(st.booleans(), TEXT),
-            "size": mostly(st.sampled_from(["480x320", "800X480", "160x120", "8192x8192"]),
-                           number_text().map("x".join)),
+            "size": mostly(
+                st.sampled_from(["480x320", "800X480", "160x120", "8192x8192"]),
+                number_text().map("x".join),
+            ),
             "fullscreen": mostly(st.booleans(), TEXT),
         },
         "engine": {
             "skill": mostly(st.integers(0, 20), st.integers(-2, 22)),
             "movetime": mostly(st.floats(0.05, MAX_MOVETIME), st.floats(0.0, MAX_MOVETIME + 1)),
-            "external": mostly(st.sampled_from(["", "true"]),
-                               st.sampled_from(['foo "bar', "no-such-engine-boardctl", " ",
-                                                "a\u0000b"])),
+            "external": mostly(
+                st.sampled_from(["", "true"]),
+                st.sampled_from(['foo "bar', "no-such-engine-boardctl", " ", "a\u0000b"]),
+            ),
         },
         "game": {
-            "mode": mostly(st.sampled_from(["engine", "two-players", "teaching"]),
-                           st.just("chess")),
+            "mode": mostly(
+                st.sampled_from(["engine", "two-players", "teaching"]), st.just("chess")
+            ),
             "human": mostly(st.sampled_from(["white", "black"]), st.just("red")),
             "variant": mostly(st.sampled_from(list(VARIANTS)), st.just("shogi")),
             "takeback": mostly(st.booleans(), TEXT),
-            "clock": mostly(st.sampled_from(["", "5+3", f"{MAX_CLOCK_MINUTES:g}+0", "0.05+0",
-                                             "0.5+600"]),
-                            number_text().map("+".join)),
+            "clock": mostly(
+                st.sampled_from(["", "5+3", f"{MAX_CLOCK_MINUTES:g}+0", "0.05+0", "0.5+600"]),
+                number_text().map("+".join),
+            ),
         },
     }
 
@@ -89,8 +114,13 @@ def toml_value(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf") \
-            if math.isinf(value) else repr(value)
+        return (
+            "nan"
+            if math.isnan(value)
+            else ("inf" if value > 0 else "-inf")
+            if math.isinf(value)
+            else repr(value)
+        )
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, str):
@@ -102,7 +132,7 @@ def toml_value(value):
 def config_files(draw, paths):
     """The bytes of a configuration file."""
     if draw(st.integers(0, 19)) == 0:
-        return draw(st.binary(max_size=40)) + b"\xff"     # not UTF-8, or not TOML
+        return draw(st.binary(max_size=40)) + b"\xff"  # not UTF-8, or not TOML
     lines = []
     for section, keys in section_strategies(paths).items():
         chosen = draw(st.lists(st.sampled_from(sorted(keys)), unique=True, max_size=2))
@@ -124,10 +154,17 @@ def paths(tmp_path_factory):
     pinout.write_text(repo_pinout_path().read_text())
     (root / "bad.toml").write_bytes(b"\xff\xfe[pi")
     (root / "script.log").write_text(SCRIPT)
-    return {"none": "", "missing": str(root / "missing.toml"), "dir": str(root / "dir"),
-            "pinout": str(pinout), "bad": str(root / "bad.toml"),
-            "new": str(root / "record.log"), "no-dir": str(root / "no" / "file.log"),
-            "unicode": str(root / "ünïcødé²"), "long": str(root / ("x" * 5000))}
+    return {
+        "none": "",
+        "missing": str(root / "missing.toml"),
+        "dir": str(root / "dir"),
+        "pinout": str(pinout),
+        "bad": str(root / "bad.toml"),
+        "new": str(root / "record.log"),
+        "no-dir": str(root / "no" / "file.log"),
+        "unicode": str(root / "ünïcødé²"),
+        "long": str(root / ("x" * 5000)),
+    }
 
 
 @pytest.fixture
@@ -149,12 +186,16 @@ def test_the_strategies_reach_both_outcomes(paths, tmp_path, capsys, quick_engin
 
 # No shrinking: each example starts an engine process, and shrinking one took
 # over five minutes; the example as generated is small enough to read.
-@settings(max_examples=EXAMPLES, deadline=None,
-          phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
-def test_any_configuration_is_refused_in_one_line_or_plays(paths, tmp_path, capsys,
-                                                          quick_engine, data):
+def test_any_configuration_is_refused_in_one_line_or_plays(
+    paths, tmp_path, capsys, quick_engine, data
+):
     config = tmp_path / "config.toml"
     config.write_bytes(data.draw(config_files(paths)))
     script = paths["pinout"].rsplit("/", 1)[0] + "/script.log"
@@ -167,4 +208,3 @@ def test_any_configuration_is_refused_in_one_line_or_plays(paths, tmp_path, caps
     else:
         assert status == 0, err
         assert out.splitlines()[-1].startswith("fen ")
-

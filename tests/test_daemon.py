@@ -24,8 +24,9 @@ ENGINE_WHITE = parse_config({"game": {"mode": "engine", "human": "black"}})
 def test_two_players_moves_are_stored_in_order():
     store = MemoryStore()
     lines: list[str] = []
-    run_script(TWO_PLAYERS, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store,
-               emit=lines.append)
+    run_script(
+        TWO_PLAYERS, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store, emit=lines.append
+    )
     assert lines[:2] == ["move e2e4", "move e7e5"]
     assert lines[-2] == "game e2e4 e7e5"
     assert store.moves(1) == ["e2e4", "e7e5"]
@@ -35,8 +36,13 @@ def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
     store = MemoryStore()
     opponent = ScriptedOpponent(["e7e5"])
     lines: list[str] = []
-    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n",
-                        store, opponent=opponent, emit=lines.append)
+    daemon = run_script(
+        ENGINE_BLACK,
+        "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n",
+        store,
+        opponent=opponent,
+        emit=lines.append,
+    )
     assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
     assert opponent.asked == [["e2e4"]]
     assert store.moves(1) == ["e2e4", "e7e5"]
@@ -46,19 +52,30 @@ def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
 def test_the_larger_presets_play_headless():
     # 10 × 10 with the central pawns advanced: d3-d5 from the third rank, and
     # the engine's c9-c7 from the ninth, beyond the physical board's 80 squares.
-    config = parse_config({"game": {"mode": "engine", "human": "white",
-                                    "variant": "falcon-10x10-central"}})
+    config = parse_config(
+        {"game": {"mode": "engine", "human": "white", "variant": "falcon-10x10-central"}}
+    )
     lines: list[str] = []
-    daemon = run_script(config, "0 lift d3\n0.4 place d5\n3 lift c9\n3.4 place c7\n",
-                        MemoryStore(), opponent=ScriptedOpponent(["c9c7"]), emit=lines.append)
+    daemon = run_script(
+        config,
+        "0 lift d3\n0.4 place d5\n3 lift c9\n3.4 place c7\n",
+        MemoryStore(),
+        opponent=ScriptedOpponent(["c9c7"]),
+        emit=lines.append,
+    )
     assert lines[:3] == ["move d3d5", "engine c9c7", "move c9c7"]
-    assert lines[-1] == ("fen rnbfqkfbnr/pp5ppp/3pppp3/2p7/10/3P6/10/4PPP3/PPP4PPP/RNBFQKFBNR"
-                         " w KQkq c8 0 2")
+    assert lines[-1] == (
+        "fen rnbfqkfbnr/pp5ppp/3pppp3/2p7/10/3P6/10/4PPP3/PPP4PPP/RNBFQKFBNR w KQkq c8 0 2"
+    )
     # 9 × 10: Black's pawns start on the eighth rank.
     config = parse_config({"game": {"mode": "two-players", "variant": "falcon-9x10"}})
     lines = []
-    run_script(config, "0 lift e2\n0.4 place e4\n2 lift e8\n2.4 place e6\n", MemoryStore(),
-               emit=lines.append)
+    run_script(
+        config,
+        "0 lift e2\n0.4 place e4\n2 lift e8\n2.4 place e6\n",
+        MemoryStore(),
+        emit=lines.append,
+    )
     assert lines[:2] == ["move e2e4", "move e8e6"]
     assert daemon.leds is None
 
@@ -67,23 +84,36 @@ def test_a_log_that_does_not_fit_the_board_changes_nothing_as_in_replay():
     # Lifting from the empty e3 and putting down on the full e2 are no
     # sensor changes; the run goes on (it used to end in a traceback).
     lines: list[str] = []
-    run_script(TWO_PLAYERS, "0 lift e3\n0.2 place e2\n0.4 lift e2\n0.8 place e4\n",
-               MemoryStore(), emit=lines.append)
+    run_script(
+        TWO_PLAYERS,
+        "0 lift e3\n0.2 place e2\n0.4 lift e2\n0.8 place e4\n",
+        MemoryStore(),
+        emit=lines.append,
+    )
     assert lines[0] == "move e2e4"
 
 
 def test_engine_playing_white_moves_first():
     store = MemoryStore()
     lines: list[str] = []
-    run_script(ENGINE_WHITE, "1 lift d2\n1.3 place d4\n", store,
-               opponent=ScriptedOpponent(["d2d4"]), emit=lines.append)
+    run_script(
+        ENGINE_WHITE,
+        "1 lift d2\n1.3 place d4\n",
+        store,
+        opponent=ScriptedOpponent(["d2d4"]),
+        emit=lines.append,
+    )
     assert lines[:2] == ["engine d2d4", "move d2d4"]
 
 
 def test_takeback_is_removed_from_the_store():
     store = MemoryStore()
-    run_script(TWO_PLAYERS, "0 lift e2\n0.4 place e4\n2 lift e4\n2.4 place e2\n", store,
-               emit=lambda line: None)
+    run_script(
+        TWO_PLAYERS,
+        "0 lift e2\n0.4 place e4\n2 lift e4\n2.4 place e2\n",
+        store,
+        emit=lambda line: None,
+    )
     assert store.moves(1) == []
     assert ("remove_last_move", 1) in store.calls
 
@@ -103,8 +133,13 @@ def test_amendment_rewrites_the_stored_move():
 def test_leds_show_the_engine_move_until_it_is_played():
     store = MemoryStore()
     frames: list[dict[int, tuple[int, int, int]]] = []
-    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n", store,
-                        opponent=ScriptedOpponent(["e7e5"]), emit=lambda line: None)
+    daemon = run_script(
+        ENGINE_BLACK,
+        "0 lift e2\n0.4 place e4\n",
+        store,
+        opponent=ScriptedOpponent(["e7e5"]),
+        emit=lambda line: None,
+    )
     frames.append(daemon.led_colours(0.0))
     pos = daemon.game.position
     lit = {pos.geometry.name(sq) for sq in frames[-1]}
@@ -124,8 +159,9 @@ def test_moves_are_stored_before_the_display_shows_them():
     from boardctl.hw.sim import SimBoard
 
     game = Game()
-    board = SimBoard(game.position.geometry.squares(game.position.colors[0]
-                                                     | game.position.colors[1]))
+    board = SimBoard(
+        game.position.geometry.squares(game.position.colors[0] | game.position.colors[1])
+    )
     daemon = Daemon(TWO_PLAYERS, board, store, display=Display())
     now = 0.0
     for when, verb, square in ((0.0, "lift", "e2"), (0.3, "place", "e4")):
@@ -173,10 +209,12 @@ def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
     assert shown == {"g2": Role.HINT_FROM, "g4": Role.HINT_TO}
     # In the hint's own colour, not the engine's: its destination blinks.
     frames = [daemon.led_colours(now + t / 10) for t in range(10)]
-    assert all(frame[pos.geometry.parse_square("g2")] == LIGHTS[Role.HINT_FROM].rgb
-               for frame in frames)
+    assert all(
+        frame[pos.geometry.parse_square("g2")] == LIGHTS[Role.HINT_FROM].rgb for frame in frames
+    )
     assert {LIGHTS[Role.HINT_TO].rgb, None} == {
-        frame.get(pos.geometry.parse_square("g4")) for frame in frames}
+        frame.get(pos.geometry.parse_square("g4")) for frame in frames
+    }
     assert LIGHTS[Role.HINT_FROM].hue != LIGHTS[Role.ENGINE_FROM].hue
     assert len(advisers) == 1 and advisers[0].asked == [[]]
     daemon.close()
@@ -185,8 +223,9 @@ def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
 def test_a_flag_fall_ends_the_game_on_time():
     store = MemoryStore()
     config = parse_config({"game": {"mode": "two-players", "clock": "0.05+0"}})  # 3 s each
-    daemon = run_script(config, "0 lift e2\n0.4 place e4\n1 lift e7\n1.4 place e5\n", store,
-                        emit=lambda line: None)
+    daemon = run_script(
+        config, "0 lift e2\n0.4 place e4\n1 lift e7\n1.4 place e5\n", store, emit=lambda line: None
+    )
     # White's clock started with Black's reply and ran out during the 30 s run-on.
     assert daemon.flagged == 0
     assert store.games[1]["result"] == ("0-1", "time forfeit")
@@ -198,8 +237,13 @@ def test_a_lost_engine_process_is_started_again_and_still_moves(caplog):
     store = MemoryStore()
     opponent = FlakyOpponent(["e7e5"], failures=2)
     lines: list[str] = []
-    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n6 lift e7\n6.4 place e5\n",
-                        store, opponent=opponent, emit=lines.append)
+    daemon = run_script(
+        ENGINE_BLACK,
+        "0 lift e2\n0.4 place e4\n6 lift e7\n6.4 place e5\n",
+        store,
+        opponent=opponent,
+        emit=lines.append,
+    )
     assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
     assert opponent.asked == [["e2e4"]] * 3  # asked again after each loss
     assert store.moves(1) == ["e2e4", "e7e5"]
@@ -210,8 +254,9 @@ def test_a_lost_engine_process_is_started_again_and_still_moves(caplog):
 def test_an_engine_that_keeps_dying_is_left_alone_until_the_position_changes():
     store = MemoryStore()
     opponent = FlakyOpponent(["e7e5"], failures=99)
-    daemon = run_script(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n", store, opponent=opponent,
-                        emit=lambda line: None)
+    daemon = run_script(
+        ENGINE_BLACK, "0 lift e2\n0.4 place e4\n", store, opponent=opponent, emit=lambda line: None
+    )
     # The first try and three more, then no more asking: the loop keeps running.
     assert len(opponent.asked) == 1 + ENGINE_RETRIES
     assert daemon.engine_text == "engine error"
@@ -224,8 +269,9 @@ def test_a_real_engine_process_killed_while_thinking_is_replaced():
     from boardctl.engine.worker import EngineWorker
     from boardctl.hw.sim import SimBoard
 
-    config = parse_config({"game": {"mode": "engine", "human": "black"},
-                           "engine": {"movetime": 0.3}})
+    config = parse_config(
+        {"game": {"mode": "engine", "human": "black"}, "engine": {"movetime": 0.3}}
+    )
     pos = Game().position
     board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
     worker = EngineWorker(seed=0)
@@ -271,8 +317,7 @@ def test_a_stored_level_that_is_no_level_is_ignored(stored):
 def test_next_and_prev_change_the_engine_level_which_is_kept():
     store = MemoryStore()
     opponent = ScriptedOpponent([])
-    config = parse_config({"game": {"mode": "engine", "human": "white"},
-                           "engine": {"skill": 19}})
+    config = parse_config({"game": {"mode": "engine", "human": "white"}, "engine": {"skill": 19}})
     daemon, buttons = _board_daemon(config, store, opponent)
     assert daemon.level == 19 and opponent.skills == []
     for t, name in ((0.1, "next"), (0.2, "next"), (0.3, "prev"), (0.4, "prev"), (0.5, "prev")):
@@ -282,7 +327,7 @@ def test_next_and_prev_change_the_engine_level_which_is_kept():
     assert daemon.level == 17 and store.settings == {"engine.level": "17"}
     assert daemon.status().prompt == "Engine level 17 of 20"
     _stepped(daemon, 3.5, now)
-    assert daemon.status().prompt == ""          # the notice goes after a few seconds
+    assert daemon.status().prompt == ""  # the notice goes after a few seconds
     # The next start takes the level set at the board, and tells the engine.
     again = ScriptedOpponent([])
     daemon, _ = _board_daemon(config, store, again)
@@ -310,7 +355,7 @@ def test_prev_and_next_pick_the_promotion_piece_while_one_is_chosen():
     now = _stepped(daemon, 0.5, now)
     assert daemon.reconciler.promotion_piece == promotions[-1]
     assert daemon.status().chosen == len(promotions) - 1
-    assert daemon.level == 20 and store.settings == {}   # no level change while choosing
+    assert daemon.level == 20 and store.settings == {}  # no level change while choosing
     buttons.press("ok", now)
     _stepped(daemon, 0.5, now)
     assert store.moves(1) == [f"b7b8{promotions[-1].symbol}"]
@@ -350,7 +395,7 @@ def test_against_the_engine_it_thinks_only_once_the_promotion_piece_is_settled()
     # so nothing for the engine to think about.
     now = _stepped(daemon, 2.0, now)
     assert opponent.asked == [] and store.moves(1) == []
-    buttons.press("next", now)            # queen -> falcon
+    buttons.press("next", now)  # queen -> falcon
     buttons.press("ok", now + 0.1)
     _stepped(daemon, 0.5, now)
     assert store.moves(1) == ["d7d8f"]
@@ -360,7 +405,7 @@ def test_against_the_engine_it_thinks_only_once_the_promotion_piece_is_settled()
 def test_a_promotion_left_open_takes_the_highlighted_piece():
     opponent = ScriptedOpponent([])
     daemon, buttons, store, now = _promotion_daemon(ENGINE_BLACK, opponent)
-    buttons.press("prev", now)            # queen -> knight, the last of the list
+    buttons.press("prev", now)  # queen -> knight, the last of the list
     now = _stepped(daemon, daemon.reconciler.config.promotion_wait + 0.5, now)
     assert store.moves(1) == ["d7d8n"]
     assert opponent.asked == [["d7d8n"]]
@@ -369,10 +414,10 @@ def test_a_promotion_left_open_takes_the_highlighted_piece():
 def test_the_opponent_reaching_for_a_piece_takes_the_highlighted_promotion():
     daemon, buttons, store, now = _promotion_daemon(TWO_PLAYERS, None)
     buttons.press("next", now)
-    buttons.press("next", now + 0.1)      # queen -> falcon -> rook
+    buttons.press("next", now + 0.1)  # queen -> falcon -> rook
     now = _stepped(daemon, 0.3, now)
     pos = daemon.game.position
-    daemon.sensors.lift(pos.geometry.parse_square("a8"))   # out of the rook's check
+    daemon.sensors.lift(pos.geometry.parse_square("a8"))  # out of the rook's check
     now = _stepped(daemon, 0.3, now)
     daemon.sensors.place(pos.geometry.parse_square("a7"))
     _stepped(daemon, 1.0, now)
@@ -389,18 +434,24 @@ def test_the_store_gets_wall_clock_times_not_the_loop_clock():
         calls.append(1_700_000_000.0 + len(calls))
         return calls[-1]
 
-    run_script(TWO_PLAYERS, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store,
-               emit=lambda line: None, wall_clock=wall_clock)
+    run_script(
+        TWO_PLAYERS,
+        "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n",
+        store,
+        emit=lambda line: None,
+        wall_clock=wall_clock,
+    )
     assert [what for what, _ in store.times] == ["new_game", "add_move", "add_move"]
     assert [when for _, when in store.times] == calls
-    assert store.clocks == [None, None]   # no clocks configured
+    assert store.clocks == [None, None]  # no clocks configured
 
 
 def test_each_stored_move_carries_the_time_its_mover_has_left():
     store = MemoryStore()
     config = parse_config({"game": {"mode": "two-players", "clock": "5+3"}})
-    daemon = run_script(config, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store,
-                        emit=lambda line: None)
+    daemon = run_script(
+        config, "0 lift e2\n0.4 place e4\n2 lift e7\n2.4 place e5\n", store, emit=lambda line: None
+    )
     assert daemon.clocks is not None
     # White's clock starts with Black's reply, so White's first move only
     # gains the increment; Black's time went on its thinking, then gained it.
@@ -409,8 +460,7 @@ def test_each_stored_move_carries_the_time_its_mover_has_left():
 
 
 def test_a_level_edited_into_the_store_that_is_no_level_is_ignored():
-    config = parse_config({"game": {"mode": "engine", "human": "white"},
-                           "engine": {"skill": 12}})
+    config = parse_config({"game": {"mode": "engine", "human": "white"}, "engine": {"skill": 12}})
     for text in ("²", "٣", "-1", "21", "7.5", ""):
         store = MemoryStore()
         store.settings["engine.level"] = text
@@ -427,13 +477,14 @@ def test_lifting_a_piece_that_cannot_move_says_so():
     assert daemon.status().prompt == "The falcon on g1 has no legal move: put it back"
 
 
-def test_a_long_session_keeps_the_last_events_only_and_headless_still_says_them_all(
-        monkeypatch):
+def test_a_long_session_keeps_the_last_events_only_and_headless_still_says_them_all(monkeypatch):
     import boardctl.daemon.loop as daemon_module
 
     monkeypatch.setattr(daemon_module, "EVENTS_KEPT", 10)
-    script = "".join(f"{4 * n} lift e{2 if n % 2 == 0 else 4}\n"
-                     f"{4 * n + 0.4} place e{4 if n % 2 == 0 else 2}\n" for n in range(30))
+    script = "".join(
+        f"{4 * n} lift e{2 if n % 2 == 0 else 4}\n{4 * n + 0.4} place e{4 if n % 2 == 0 else 2}\n"
+        for n in range(30)
+    )
     lines: list[str] = []
     store = MemoryStore()
     daemon = run_script(TWO_PLAYERS, script, store, emit=lines.append)
@@ -467,8 +518,9 @@ def test_the_loop_waits_on_a_source_that_can_wake_it():
     period = 1.0 / LOOP_HZ
     assert board.waits == pytest.approx([period - 0.005, period - 0.001, period - 0.01])
     slept: list[float] = []
-    plain = Daemon(TWO_PLAYERS, SimBoard([s for s in range(80) if start >> s & 1]),
-                   MemoryStore(), now=0.0)
+    plain = Daemon(
+        TWO_PLAYERS, SimBoard([s for s in range(80) if start >> s & 1]), MemoryStore(), now=0.0
+    )
     ticks = iter([0.0, 0.005])
 
     def sleep(seconds: float) -> None:

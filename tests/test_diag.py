@@ -42,7 +42,7 @@ from boardctl.hw.sim import DiodeMatrix, SimBoard, SimLeds
 
 from .hw.helpers import START, sq
 
-LAYOUT = default_pinout().leds          # serpentine along the ranks from a1
+LAYOUT = default_pinout().leds  # serpentine along the ranks from a1
 START_SQUARES = [s for s in range(80) if START >> s & 1]
 
 
@@ -54,9 +54,15 @@ class FaultyMatrix:
     high, ``joined_ranks`` all their columns shorted together.
     """
 
-    def __init__(self, inner: DiodeMatrix, *, open_squares: Iterable[str] = (),
-                 dead_ranks: Iterable[int] = (), live_files: Iterable[str] = (),
-                 joined_ranks: Iterable[int] = ()) -> None:
+    def __init__(
+        self,
+        inner: DiodeMatrix,
+        *,
+        open_squares: Iterable[str] = (),
+        dead_ranks: Iterable[int] = (),
+        live_files: Iterable[str] = (),
+        joined_ranks: Iterable[int] = (),
+    ) -> None:
         self.inner = inner
         self.open = sum(1 << sq(name) for name in open_squares)
         self.dead_rows = {rank - 1 for rank in dead_ranks}
@@ -80,16 +86,19 @@ def faulty_board(**faults: Iterable[int] | Iterable[str]) -> SimBoard:
     return board
 
 
-def session(board: SimBoard | None = None, *, actual: LedLayout | None = None,
-            steps: Iterable[Phase] = STEPS,
-            on_tick: Callable[[Diagnostics, float], None] | None = None) -> DiagReport:
+def session(
+    board: SimBoard | None = None,
+    *,
+    actual: LedLayout | None = None,
+    steps: Iterable[Phase] = STEPS,
+    on_tick: Callable[[Diagnostics, float], None] | None = None,
+) -> DiagReport:
     """A whole session at the simulated board, the LEDs really wired as ``actual``."""
     board = board or SimBoard(START_SQUARES)
     leds = SimLeds(LAYOUT)
     diag = Diagnostics(board, leds, layout=LAYOUT, steps=tuple(steps))
     hook = None if on_tick is None else (lambda now: on_tick(diag, now))
-    report = run_scripted(diag, ScriptedUser(board, leds, actual=actual), on_tick=hook,
-                          limit=600.0)
+    report = run_scripted(diag, ScriptedUser(board, leds, actual=actual), on_tick=hook, limit=600.0)
     assert diag.phase is Phase.DONE
     assert leds.last == {}, "the LEDs go dark at the end"
     return report
@@ -133,11 +142,16 @@ def test_the_live_board_is_drawn_rank_8_first_with_the_lit_square_bracketed() ->
 # ---------------------------------------------------------------- sensor faults
 
 
-@pytest.mark.parametrize(("faults", "stuck"), [
-    ({"open_squares": ["e4"]}, [StuckSquare(sq("e4"), occupied=False)]),
-    ({"open_squares": ["e4", "h7"]},
-     [StuckSquare(sq("e4"), occupied=False), StuckSquare(sq("h7"), occupied=False)]),
-])
+@pytest.mark.parametrize(
+    ("faults", "stuck"),
+    [
+        ({"open_squares": ["e4"]}, [StuckSquare(sq("e4"), occupied=False)]),
+        (
+            {"open_squares": ["e4", "h7"]},
+            [StuckSquare(sq("e4"), occupied=False), StuckSquare(sq("h7"), occupied=False)],
+        ),
+    ],
+)
 def test_a_switch_that_never_closes_is_a_stuck_square(faults, stuck) -> None:
     report = session(faulty_board(**faults), steps=(Phase.SWEEP,))
     assert list(report.stuck) == stuck
@@ -154,16 +168,31 @@ def test_a_stuck_square_under_an_led_check_is_skipped_not_mismatched() -> None:
     assert report.led_advice == ()
 
 
-@pytest.mark.parametrize(("faults", "fault", "words"), [
-    ({"dead_ranks": [3]}, LineFault(False, 2, LineKind.NEVER_OCCUPIED),
-     "rank 3 never reads occupied: the row wire of rank 3 is open"),
-    ({"dead_ranks": [1]}, LineFault(False, 0, LineKind.NEVER_OCCUPIED),
-     "rank 1 never reads occupied"),
-    ({"live_files": ["c"]}, LineFault(True, 2, LineKind.ALWAYS_OCCUPIED),
-     "file c always reads occupied: the column line of file c is shorted"),
-    ({"joined_ranks": [5]}, LineFault(False, 4, LineKind.TOGETHER),
-     "rank 5 only ever changes as one"),
-])
+@pytest.mark.parametrize(
+    ("faults", "fault", "words"),
+    [
+        (
+            {"dead_ranks": [3]},
+            LineFault(False, 2, LineKind.NEVER_OCCUPIED),
+            "rank 3 never reads occupied: the row wire of rank 3 is open",
+        ),
+        (
+            {"dead_ranks": [1]},
+            LineFault(False, 0, LineKind.NEVER_OCCUPIED),
+            "rank 1 never reads occupied",
+        ),
+        (
+            {"live_files": ["c"]},
+            LineFault(True, 2, LineKind.ALWAYS_OCCUPIED),
+            "file c always reads occupied: the column line of file c is shorted",
+        ),
+        (
+            {"joined_ranks": [5]},
+            LineFault(False, 4, LineKind.TOGETHER),
+            "rank 5 only ever changes as one",
+        ),
+    ],
+)
 def test_a_row_or_column_fault_is_a_rank_or_file_fault(faults, fault, words) -> None:
     report = session(faulty_board(**faults), steps=(Phase.SWEEP,))
     assert report.line_faults == (fault,)
@@ -185,12 +214,15 @@ def test_a_sweep_where_nothing_moves_says_so_instead_of_listing_80_squares() -> 
 # ---------------------------------------------------------------- LED order
 
 
-@pytest.mark.parametrize(("wired", "pattern", "setting"), [
-    ({"first": "j1"}, "mirrored across the files", 'set first = "j1"'),
-    ({"first": "a8"}, "mirrored across the ranks", 'set first = "a8"'),
-    ({"order": "rows"}, "reversed on every other rank (2, 4, 6, 8)", 'set order = "rows"'),
-    ({"along": "files"}, None, 'set along = "files"'),
-])
+@pytest.mark.parametrize(
+    ("wired", "pattern", "setting"),
+    [
+        ({"first": "j1"}, "mirrored across the files", 'set first = "j1"'),
+        ({"first": "a8"}, "mirrored across the ranks", 'set first = "a8"'),
+        ({"order": "rows"}, "reversed on every other rank (2, 4, 6, 8)", 'set order = "rows"'),
+        ({"along": "files"}, None, 'set along = "files"'),
+    ],
+)
 def test_a_miswired_led_chain_names_the_setting_to_change(wired, pattern, setting) -> None:
     report = session(actual=replace(LAYOUT, **wired), steps=(Phase.ORDER,))
     assert report.mismatches, report.summary()
@@ -308,8 +340,9 @@ class Keys:
 def test_a_board_that_never_connects_shows_it_and_ends_with_a_summary() -> None:
     clock, out = Clock(), io.StringIO()
     diag = Diagnostics(NeverThere(), SimLeds(LAYOUT), layout=LAYOUT)
-    report = run_terminal(diag, Keys(enters=[5, 6], end=50), clock=clock, sleep=clock.sleep,
-                          out=out)
+    report = run_terminal(
+        diag, Keys(enters=[5, 6], end=50), clock=clock, sleep=clock.sleep, out=out
+    )
     assert "board not connected (no such device /dev/ttyACM0)" in out.getvalue()
     assert report.outages[0].end is None
     assert "until the end: no such device /dev/ttyACM0" in report.summary()
@@ -328,8 +361,9 @@ def test_a_driver_that_cannot_open_is_retried_with_backoff() -> None:
     clock = Clock()
     source = ReopeningSource(open_board, retry=1.0)
     diag = Diagnostics(source, None, steps=(Phase.LIVE,))
-    report = run_terminal(diag, Keys(enters=[], end=600), clock=clock, sleep=clock.sleep,
-                          out=io.StringIO())
+    report = run_terminal(
+        diag, Keys(enters=[], end=600), clock=clock, sleep=clock.sleep, out=io.StringIO()
+    )
     assert [round(t - attempts[0], 1) for t in attempts] == [0.0, 1.0, 3.0]
     assert report.outages[0].reason == "cannot open GPIO chip"
     assert diag.connected
@@ -374,12 +408,15 @@ def test_without_leds_the_led_steps_are_skipped_with_a_note() -> None:
 # ---------------------------------------------------------------- steps and the command line
 
 
-@pytest.mark.parametrize(("text", "steps"), [
-    ("walk", (Phase.WALK,)),
-    ("order,walk", (Phase.WALK, Phase.ORDER)),
-    ("sweep, live", (Phase.LIVE, Phase.SWEEP)),
-    ("walk,live,sweep,order", STEPS),
-])
+@pytest.mark.parametrize(
+    ("text", "steps"),
+    [
+        ("walk", (Phase.WALK,)),
+        ("order,walk", (Phase.WALK, Phase.ORDER)),
+        ("sweep, live", (Phase.LIVE, Phase.SWEEP)),
+        ("walk,live,sweep,order", STEPS),
+    ],
+)
 def test_steps_run_in_their_own_order(text, steps) -> None:
     assert parse_steps(text) == steps
 
@@ -391,8 +428,14 @@ def test_unknown_steps_are_refused(text) -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "boardctl", "diag", *args], capture_output=True,
-                          text=True, check=False, timeout=120, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "boardctl", "diag", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_diag_sim_runs_end_to_end_and_prints_a_summary() -> None:
@@ -440,6 +483,7 @@ def test_the_board_grid_explains_its_marks_and_the_prompts_name_the_lights():
         assert mark in legend
     from boardctl.board import lights
     from boardctl.diag import core
+
     assert lights.BLUE.rgb == core.DONE_COLOUR
     assert lights.WHITE.rgb == core.CHECK_COLOUR
 
@@ -464,10 +508,19 @@ def test_diag_without_a_configuration_or_sim_says_there_is_no_board(tmp_path, mo
 
 def test_diag_cli_without_a_configuration_is_one_line_and_status_2(tmp_path) -> None:
     result = subprocess.run(
-        [sys.executable, "-c", "import sys, boardctl.config as c, pathlib; "
-         f"c.DEFAULT_PATH = pathlib.Path({str(tmp_path / 'absent.toml')!r}); "
-         "from boardctl.cli import main; sys.exit(main(['diag']))"],
-        capture_output=True, text=True, check=False, timeout=120, stdin=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-c",
+            "import sys, boardctl.config as c, pathlib; "
+            f"c.DEFAULT_PATH = pathlib.Path({str(tmp_path / 'absent.toml')!r}); "
+            "from boardctl.cli import main; sys.exit(main(['diag']))",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and "no board to test" in result.stderr

@@ -72,7 +72,14 @@ def test_a_sound_hex_board_passes_every_step() -> None:
     assert report.ok, report.summary()
     assert report.swept == 121 and report.cells == 121
     assert [FALCON_HEX.name(c.square) for c in report.led_checks] == [
-        "a8", "a9", "b13", "g7", "h1", "m2", "m6"]
+        "a8",
+        "a9",
+        "b13",
+        "g7",
+        "h1",
+        "m2",
+        "m6",
+    ]
     assert all(c.matched for c in report.led_checks)
     assert "121 of 121 cells read both empty and occupied" in report.summary()
 
@@ -81,17 +88,21 @@ def line_mask(name: str) -> int:
     return next(line.mask for line in BOARD.lines if line.name == name)
 
 
-@pytest.mark.parametrize(("dead", "live", "line", "kind"), [
-    (line_mask("ranks 1 and 13"), 0, "ranks 1 and 13", LineKind.NEVER_OCCUPIED),
-    (line_mask("files a and m"), 0, "files a and m", LineKind.NEVER_OCCUPIED),
-    (0, line_mask("file g"), "file g", LineKind.ALWAYS_OCCUPIED),
-])
+@pytest.mark.parametrize(
+    ("dead", "live", "line", "kind"),
+    [
+        (line_mask("ranks 1 and 13"), 0, "ranks 1 and 13", LineKind.NEVER_OCCUPIED),
+        (line_mask("files a and m"), 0, "files a and m", LineKind.NEVER_OCCUPIED),
+        (0, line_mask("file g"), "file g", LineKind.ALWAYS_OCCUPIED),
+    ],
+)
 def test_a_broken_or_shorted_matrix_line_is_named_by_its_ranks_or_files(
-        dead: int, live: int, line: str, kind: LineKind) -> None:
+    dead: int, live: int, line: str, kind: LineKind
+) -> None:
     report = session(Faulty(sim_board(), dead, live))
     faults = [(f.name, f.kind) for f in report.line_faults]
     assert (line, kind) in faults
-    assert report.stuck == ()                      # the line explains its cells
+    assert report.stuck == ()  # the line explains its cells
     assert f"{line} {kind.value}" in report.summary()
 
 
@@ -128,7 +139,7 @@ def test_the_hexagon_is_drawn_with_every_cell_named_once() -> None:
     occupied = sum(1 << c for c in OPENING)
     text = BOARD.render(occupied, lit=cell("g7"))
     lines = text.splitlines()
-    assert len(lines) == 2 + 23 + 1               # letters, 23 half-rows, letters, legend
+    assert len(lines) == 2 + 23 + 1  # letters, 23 half-rows, letters, legend
     for c in range(121):
         name = FALCON_HEX.name(c)
         mark = "#" if occupied >> c & 1 else "."
@@ -138,7 +149,14 @@ def test_the_hexagon_is_drawn_with_every_cell_named_once() -> None:
     assert lines[1].split() == ["f13#", "h12#"] and lines[-3].split() == ["f2#", "h1#"]
     assert lines[12].strip().startswith("a10.") and "[g7.]" in lines[12]
     assert BOARD.render(None).splitlines()[12].split() == [
-        "a10?", "c9?", "e8?", "g7?", "i6?", "k5?", "m4?"]
+        "a10?",
+        "c9?",
+        "e8?",
+        "g7?",
+        "i6?",
+        "k5?",
+        "m4?",
+    ]
     assert all(len(line) <= 78 for line in lines)
 
 
@@ -180,7 +198,8 @@ def test_a_walk_lights_every_cell_once_in_cell_order() -> None:
 
 
 def test_diag_variant_names_the_board_and_refuses_an_unknown_one(
-        capfd: pytest.CaptureFixture[str]) -> None:
+    capfd: pytest.CaptureFixture[str],
+) -> None:
     from boardctl.cli import main
 
     assert main(["diag", "--sim", "--variant", "nosuch"]) == 2

@@ -30,8 +30,14 @@ def play(fen: str, human: str, engine: str, hand: str) -> tuple[list[str], objec
     # the captured square as it was (see the last test).
     script = f"0 lift {frm}\n0.4 place {to}\n{hand}"
     lines: list[str] = []
-    daemon = run_script(ENGINE_BLACK, script, store, opponent=ScriptedOpponent([engine]),
-                        resume=(1, game), emit=lines.append)
+    daemon = run_script(
+        ENGINE_BLACK,
+        script,
+        store,
+        opponent=ScriptedOpponent([engine]),
+        resume=(1, game),
+        emit=lines.append,
+    )
     return lines, daemon, store
 
 
@@ -50,28 +56,51 @@ CASES = [
     ("capture, mover first", QXB2, "j1j2", "b5b2", "3 lift b5\n3.5 lift b2\n4 place b2\n"),
     ("capture, captured first", QXB2, "j1j2", "b5b2", "3 lift b2\n3.5 lift b5\n4 place b2\n"),
     ("capture, slow", QXB2, "j1j2", "b5b2", "3 lift b5\n8 lift b2\n14 place b2\n"),
-    ("castling, king first", CASTLE, "a2a3", "f8h8",
-     "3 lift f8\n3.5 place h8\n4 lift j8\n4.5 place g8\n"),
-    ("castling, rook first", CASTLE, "a2a3", "f8h8",
-     "3 lift j8\n3.5 place g8\n4 lift f8\n4.5 place h8\n"),
-    ("castling, both in hand", CASTLE, "a2a3", "f8h8",
-     "3 lift f8\n3.3 lift j8\n3.8 place g8\n4.2 place h8\n"),
-    ("en passant, victim first", PASSANT, "e2e4", "d4e3",
-     "3 lift e4\n3.5 lift d4\n4 place e3\n"),
-    ("en passant, victim between", PASSANT, "e2e4", "d4e3",
-     "3 lift d4\n3.5 lift e4\n4 place e3\n"),
-    ("en passant, victim last", PASSANT, "e2e4", "d4e3",
-     "3 lift d4\n3.5 place e3\n4 lift e4\n"),
+    (
+        "castling, king first",
+        CASTLE,
+        "a2a3",
+        "f8h8",
+        "3 lift f8\n3.5 place h8\n4 lift j8\n4.5 place g8\n",
+    ),
+    (
+        "castling, rook first",
+        CASTLE,
+        "a2a3",
+        "f8h8",
+        "3 lift j8\n3.5 place g8\n4 lift f8\n4.5 place h8\n",
+    ),
+    (
+        "castling, both in hand",
+        CASTLE,
+        "a2a3",
+        "f8h8",
+        "3 lift f8\n3.3 lift j8\n3.8 place g8\n4.2 place h8\n",
+    ),
+    ("en passant, victim first", PASSANT, "e2e4", "d4e3", "3 lift e4\n3.5 lift d4\n4 place e3\n"),
+    ("en passant, victim between", PASSANT, "e2e4", "d4e3", "3 lift d4\n3.5 lift e4\n4 place e3\n"),
+    ("en passant, victim last", PASSANT, "e2e4", "d4e3", "3 lift d4\n3.5 place e3\n4 lift e4\n"),
     ("promotion", PROMOTE, "j1j2", "b2b1f", "3 lift b2\n3.5 place b1\n"),
-    ("promotion capture, mover first", PROMOTE, "j1j2", "b2a1q",
-     "3 lift b2\n3.5 lift a1\n4 place a1\n"),
-    ("promotion capture, captured first", PROMOTE, "j1j2", "b2a1q",
-     "3 lift a1\n3.5 lift b2\n4 place a1\n"),
+    (
+        "promotion capture, mover first",
+        PROMOTE,
+        "j1j2",
+        "b2a1q",
+        "3 lift b2\n3.5 lift a1\n4 place a1\n",
+    ),
+    (
+        "promotion capture, captured first",
+        PROMOTE,
+        "j1j2",
+        "b2a1q",
+        "3 lift a1\n3.5 lift b2\n4 place a1\n",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "fen", "human", "engine", "hand"), CASES,
-                         ids=[case[0] for case in CASES])
+@pytest.mark.parametrize(
+    ("name", "fen", "human", "engine", "hand"), CASES, ids=[case[0] for case in CASES]
+)
 def test_the_engines_move_carried_out_in_any_order_is_read(name, fen, human, engine, hand):
     lines, daemon, store = play(fen, human, engine, hand)
     # (A piece held past the grace period may add a prompt saying how to capture.)
@@ -96,7 +125,7 @@ def test_the_engines_capture_is_not_taken_until_the_captured_square_changes():
     lit = {rec.game.position.geometry.name(sq) for sq in rec.scene().squares}
     assert {"b5", "b2"} <= lit
     assert rec.prompt.startswith("Play the engine's move. To take the bishop on b2, lift it off")
-    assert daemon.led_colours(0.0)      # the LEDs still show it
+    assert daemon.led_colours(0.0)  # the LEDs still show it
 
     # Done as told, the move is read and the board agrees with the game.
     lines, daemon, store = play(QXB2, "j1j2", "b5b2", wrong + "9 lift b2\n9.5 place b2\n")
@@ -117,7 +146,8 @@ def test_the_players_capture_against_a_waiting_engine_needs_its_square_seen():
     assert store.moves(1) == []
     assert not [line for line in lines if line.startswith(("engine", "move"))]
     assert daemon.reconciler.prompt.startswith("To take the pawn on e4, lift it off")
-    lines, daemon, store = play(fen, "d3e4", "a8b8", "3 lift e4\n3.5 place e4\n"
-                                "6 lift a8\n6.5 place b8\n")
+    lines, daemon, store = play(
+        fen, "d3e4", "a8b8", "3 lift e4\n3.5 place e4\n6 lift a8\n6.5 place b8\n"
+    )
     assert store.moves(1) == ["d3e4", "a8b8"]
     assert agrees(daemon)

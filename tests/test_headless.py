@@ -35,8 +35,9 @@ def test_a_clock_runs_out_in_a_long_wait_as_in_a_short_one():
     results = []
     for wait in (61.0, 86_400.0):
         store = MemoryStore()
-        daemon = run_script(clock, f"0 lift e2\n0.4 place e4\n{wait} lift e7\n", store,
-                            emit=lambda line: None)
+        daemon = run_script(
+            clock, f"0 lift e2\n0.4 place e4\n{wait} lift e7\n", store, emit=lambda line: None
+        )
         results.append((daemon.flagged, store.games[1]["result"]))
     assert results[0] == results[1] == (BLACK, ("1-0", "time forfeit"))
 
@@ -63,8 +64,9 @@ class ThinksUntilStopped(ScriptedOpponent):
 def test_an_engine_that_thinks_too_long_is_stopped_and_its_move_taken(monkeypatch):
     monkeypatch.setattr("boardctl.daemon.headless.ENGINE_WAIT", 0.1)
     engine = ThinksUntilStopped(["e7e5"])
-    lines = _lines(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n",
-                   opponent=engine)
+    lines = _lines(
+        ENGINE_BLACK, "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n", opponent=engine
+    )
     assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
     assert engine.stops >= 1
 
@@ -73,8 +75,11 @@ def test_an_engine_that_never_answers_ends_the_run_in_one_line(monkeypatch):
     monkeypatch.setattr("boardctl.daemon.headless.ENGINE_WAIT", 0.1)
     monkeypatch.setattr("boardctl.daemon.headless.STOP_WAIT", 0.1)
     with pytest.raises(HeadlessError) as caught:
-        _lines(ENGINE_BLACK, "0 lift e2\n0.4 place e4\n",
-               opponent=ThinksUntilStopped(["e7e5"], answers_stop=False))
+        _lines(
+            ENGINE_BLACK,
+            "0 lift e2\n0.4 place e4\n",
+            opponent=ThinksUntilStopped(["e7e5"], answers_stop=False),
+        )
     assert "did not answer" in str(caught.value) and "\n" not in str(caught.value)
 
 

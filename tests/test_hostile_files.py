@@ -21,7 +21,7 @@ import pytest
 
 from boardctl.userfiles import SCRIPT_LIMIT, TOML_DEPTH, TOML_LIMIT
 
-DEADLINE = 30.0   # seconds; each case is refused in well under one
+DEADLINE = 30.0  # seconds; each case is refused in well under one
 
 
 def deep_tables(depth: int) -> str:
@@ -42,7 +42,7 @@ def make(kind: str, folder: Path, limit: int) -> Path:
     elif kind == "directory":
         path.mkdir()
     elif kind == "too large":
-        with path.open("wb") as handle:      # sparse: no disk is used
+        with path.open("wb") as handle:  # sparse: no disk is used
             handle.truncate(limit + 1)
     elif kind == "tables 500 deep":
         path.write_text(deep_tables(500))
@@ -67,32 +67,48 @@ def command(role: str, path: Path, folder: Path) -> list[str]:
     return ["replay", str(path)]
 
 
-TOML_KINDS = ["tables 500 deep", "arrays 500 deep", "/dev/zero", "FIFO", "directory",
-              "too large", "not UTF-8"]
+TOML_KINDS = [
+    "tables 500 deep",
+    "arrays 500 deep",
+    "/dev/zero",
+    "FIFO",
+    "directory",
+    "too large",
+    "not UTF-8",
+]
 LOG_KINDS = ["/dev/zero", "FIFO", "directory", "not UTF-8"]
-CASES = [(role, kind) for role in ("config", "pinout", "hall") for kind in TOML_KINDS] + [
-    ("script", kind) for kind in [*LOG_KINDS, "too large"]] + [
-    ("log", kind) for kind in LOG_KINDS]
+CASES = (
+    [(role, kind) for role in ("config", "pinout", "hall") for kind in TOML_KINDS]
+    + [("script", kind) for kind in [*LOG_KINDS, "too large"]]
+    + [("log", kind) for kind in LOG_KINDS]
+)
 
 
 @pytest.mark.parametrize(("role", "kind"), CASES)
 def test_a_hostile_file_is_one_line_and_exit_2(tmp_path, role, kind):
     limit = SCRIPT_LIMIT if role == "script" else TOML_LIMIT
     path = make(kind, tmp_path, limit)
-    done = subprocess.run([sys.executable, "-m", "boardctl", *command(role, path, tmp_path)],
-                          capture_output=True, text=True, timeout=DEADLINE, check=False,
-                          stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "boardctl", *command(role, path, tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
     lines = done.stderr.splitlines()
     assert done.returncode == 2, done.stderr[-2000:]
     assert len(lines) == 1 and len(lines[0]) < 300, done.stderr[-2000:]
     assert str(path) in lines[0] or (role in ("script", "log") and "line" in lines[0])
-    expected = {"FIFO": "a FIFO, not a regular file",
-                "directory": "a directory, not a regular file",
-                "/dev/zero": "a character device, not a regular file",
-                "too large": "larger than",
-                "not UTF-8": "UTF-8",
-                "tables 500 deep": f"nested more than {TOML_DEPTH} deep",
-                "arrays 500 deep": f"nested more than {TOML_DEPTH} deep"}[kind]
+    expected = {
+        "FIFO": "a FIFO, not a regular file",
+        "directory": "a directory, not a regular file",
+        "/dev/zero": "a character device, not a regular file",
+        "too large": "larger than",
+        "not UTF-8": "UTF-8",
+        "tables 500 deep": f"nested more than {TOML_DEPTH} deep",
+        "arrays 500 deep": f"nested more than {TOML_DEPTH} deep",
+    }[kind]
     assert expected in lines[0]
 
 

@@ -32,8 +32,11 @@ def fen_of(pieces, side="w", en_passant="-", variant=FALCON_HEX):
 
 
 def destinations(fen, start, variant=FALCON_HEX):
-    return sorted(m[len(start):] for m in legal_moves(fen, variant) if m.startswith(start)
-                  and not m[len(start)].isdigit())
+    return sorted(
+        m[len(start) :]
+        for m in legal_moves(fen, variant)
+        if m.startswith(start) and not m[len(start)].isdigit()
+    )
 
 
 def mirrored(fen, variant):
@@ -221,8 +224,8 @@ def test_centre_falcon_has_the_24_destinations_and_paths_of_section_4_2():
     for target, repeated, odd, *paths in entries:
         listed = set()
         for index in range(3):
-            steps = paths[5 * index: 5 * index + 3]
-            first, second = (cell(c) for c in paths[5 * index + 3: 5 * index + 5])
+            steps = paths[5 * index : 5 * index + 3]
+            first, second = (cell(c) for c in paths[5 * index + 3 : 5 * index + 5])
             # The step names of the text lead through the listed cells to the target.
             assert sorted(steps) == sorted([repeated, repeated, odd])
             walked = [g7]
@@ -255,7 +258,9 @@ def test_opening_falcon_e3_as_in_section_4_3():
     assert open_paths("h4") == set()
     assert open_paths("b7") == set()
     assert {(name(a), name(b)) for a, b in naive.falcon_paths(e3, FALCON_HEX)[cell("b7")]} == {
-        ("d4", "c5"), ("d4", "c6"), ("d5", "c6")
+        ("d4", "c5"),
+        ("d4", "c6"),
+        ("d5", "c6"),
     }
     assert destinations(START, "e3") == ["b8", "c8", "d7", "i2"]
 
@@ -269,7 +274,18 @@ def test_queen_knight_and_falcon_miss_the_12_gnu_cells():
         reached |= naive.reach({}, centre, piece, GLINSKI)
     missed = GLINSKI.cells - reached - {centre}
     assert {name(c) for c in missed} == {
-        "b8", "b11", "c6", "c12", "f3", "f12", "h2", "h11", "k2", "k8", "l3", "l6"
+        "b8",
+        "b11",
+        "c6",
+        "c12",
+        "f3",
+        "f12",
+        "h2",
+        "h11",
+        "k2",
+        "k8",
+        "l3",
+        "l6",
     }
     gnu = {(x, y) for x, y, _ in permutations((1, 4, -5))}
     assert missed == gnu | {(-x, -y) for x, y in gnu}
@@ -281,6 +297,7 @@ def _king_stalemates(variant):
     Straight from the rules for two lone kings: the kings do not touch and every cell a
     king step away from the black king is a king step away from the white king.
     """
+
     def steps(c):
         return {naive.add(c, step) for step in naive.STEPS.values()} & variant.cells
 
@@ -334,11 +351,14 @@ def test_glinski_promotes_to_queen_too():
 
 def test_pawn_captures_forward_at_60_degrees():
     # White NW and NE, Black SW and SE; never the bishop's NNE/NNW.
-    fen = fen_of({"g7": "P", "f8": "n", "h7": "n", "h8": "n", "f9": "n", "g8": "n",
-                  "a8": "K", "m2": "k"})
+    fen = fen_of(
+        {"g7": "P", "f8": "n", "h7": "n", "h8": "n", "f9": "n", "g8": "n", "a8": "K", "m2": "k"}
+    )
     assert destinations(fen, "g7") == ["f8", "h7"]
-    fen = fen_of({"g7": "p", "f7": "N", "h6": "N", "h5": "N", "f6": "N", "g6": "N",
-                  "a8": "K", "m2": "k"}, "b")
+    fen = fen_of(
+        {"g7": "p", "f7": "N", "h6": "N", "h5": "N", "f6": "N", "g6": "N", "a8": "K", "m2": "k"},
+        "b",
+    )
     assert destinations(fen, "g7") == ["f7", "h6"]
 
 
@@ -363,8 +383,10 @@ def test_en_passant_for_both_colours():
     assert after.split()[3] == "f8"
     assert destinations(after, "g7") == ["f8", "g8"]
     assert destinations(after, "e8") == ["e9", "f8"]
-    assert play(after, ["g7f8"]).split()[0] == fen_of(
-        {"f8": "P", "e8": "P", "h1": "K", "h12": "k"}).split()[0]
+    assert (
+        play(after, ["g7f8"]).split()[0]
+        == fen_of({"f8": "P", "e8": "P", "h1": "K", "h12": "k"}).split()[0]
+    )
     # Black: White double-steps e6-e8 over e7; Black's f7 and d8 attack e7.
     fen = fen_of({"e6": "P", "f7": "p", "d8": "p", "h1": "K", "h12": "k"})
     after = play(fen, ["e6e8"])
@@ -382,8 +404,9 @@ def test_en_passant_that_opens_a_line_or_a_falcon_path_is_illegal():
     assert destinations(fen, "g7") == ["g8"]
     assert destinations(fen, "e8") == ["e9", "f8"]
     # The victim on f7 was the last blocker of the g6 falcon's path f7-d8 to b9.
-    fen = fen_of({"b9": "K", "e7": "R", "e8": "P", "g7": "P", "f7": "p", "g6": "f",
-                  "m4": "k"}, "w", "f8")
+    fen = fen_of(
+        {"b9": "K", "e7": "R", "e8": "P", "g7": "P", "f7": "p", "g6": "f", "m4": "k"}, "w", "f8"
+    )
     assert destinations(fen, "g7") == ["g8"]
     assert destinations(fen, "e8") == ["e9"]
     assert destinations(fen, "e7") == []
@@ -400,8 +423,9 @@ def test_falcon_pin_lets_the_pinned_man_move_along_its_own_path():
 
 def test_falcon_check_through_one_open_path():
     # The pawn on e8 closes two of the three paths g7-b9; f7-d8 stays open.
-    fen = fen_of({"h1": "K", "i1": "R", "g7": "F", "b9": "k", "e8": "p", "d13": "r",
-                  "a12": "n"}, "b")
+    fen = fen_of(
+        {"h1": "K", "i1": "R", "g7": "F", "b9": "k", "e8": "p", "d13": "r", "a12": "n"}, "b"
+    )
     assert naive.in_check(naive.parse_fen(fen, FALCON_HEX))
     assert legal_moves(fen) == ["b9a10", "b9a11", "b9a8", "b9c9", "b9d8", "d13d8"]
 
@@ -450,8 +474,9 @@ def test_fen_round_trips_and_reports_bad_ranks():
 
 
 def test_divide_sums_to_perft():
-    fen = fen_of({"b9": "K", "e7": "R", "e8": "P", "g7": "P", "f7": "p", "g6": "f",
-                  "m4": "k"}, "w", "f8")
+    fen = fen_of(
+        {"b9": "K", "e7": "R", "e8": "P", "g7": "P", "f7": "p", "g6": "f", "m4": "k"}, "w", "f8"
+    )
     split = divide(fen, 3)
     assert sorted(split) == legal_moves(fen)
     assert sum(split.values()) == perft(fen, 3)
@@ -478,8 +503,9 @@ def _shallow(counts):
     return 2 if len(counts) > 1 and counts[1] <= 2000 else 1
 
 
-@pytest.mark.parametrize(("label", "variant", "fen", "counts"), CASES,
-                         ids=[f"{case[0]} ({case[1]})" for case in CASES])
+@pytest.mark.parametrize(
+    ("label", "variant", "fen", "counts"), CASES, ids=[f"{case[0]} ({case[1]})" for case in CASES]
+)
 def test_recorded_counts_hold_at_the_shallow_depths(label, variant, fen, counts):
     # The deeper counts took the naive generator up to a minute each, and the openings'
     # depth 2 has its own test above; the core is held to all of them in
@@ -488,8 +514,9 @@ def test_recorded_counts_hold_at_the_shallow_depths(label, variant, fen, counts)
     assert [perft(fen, depth, variant) for depth in depths] == counts[: len(depths)]
 
 
-@pytest.mark.parametrize(("label", "variant", "fen", "counts"), CASES,
-                         ids=[f"{case[0]} ({case[1]})" for case in CASES])
+@pytest.mark.parametrize(
+    ("label", "variant", "fen", "counts"), CASES, ids=[f"{case[0]} ({case[1]})" for case in CASES]
+)
 def test_recorded_positions_count_the_same_with_colours_swapped(label, variant, fen, counts):
     depth = _shallow(counts)
     assert perft(mirrored(fen, naive.VARIANTS[variant]), depth, variant) == counts[depth - 1]

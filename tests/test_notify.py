@@ -73,16 +73,20 @@ def watched(address: str, clock: FakeClock | None = None) -> Notifier:
 
 # --------------------------------------------------------------- messages
 
-@pytest.mark.parametrize(("call", "expected"), [
-    (lambda n: n.ready(), "READY=1"),
-    (lambda n: n.ready("waiting for a game"), "READY=1\nSTATUS=waiting for a game"),
-    (lambda n: n.status("engine thinking"), "STATUS=engine thinking"),
-    (lambda n: n.status("line one\nline two"), "STATUS=line one line two"),
-    (lambda n: n.status(""), "STATUS="),
-    (lambda n: n.stopping(), "STOPPING=1"),
-    (lambda n: n.stopping("saving the game"), "STOPPING=1\nSTATUS=saving the game"),
-    (lambda n: n.watchdog(), "WATCHDOG=1"),
-])
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda n: n.ready(), "READY=1"),
+        (lambda n: n.ready("waiting for a game"), "READY=1\nSTATUS=waiting for a game"),
+        (lambda n: n.status("engine thinking"), "STATUS=engine thinking"),
+        (lambda n: n.status("line one\nline two"), "STATUS=line one line two"),
+        (lambda n: n.status(""), "STATUS="),
+        (lambda n: n.stopping(), "STOPPING=1"),
+        (lambda n: n.stopping("saving the game"), "STOPPING=1\nSTATUS=saving the game"),
+        (lambda n: n.watchdog(), "WATCHDOG=1"),
+    ],
+)
 def test_each_call_is_one_datagram(systemd, call, expected):
     sock, address = systemd
     call(watched(address))
@@ -105,22 +109,26 @@ def test_a_session_under_systemd(systemd):
     notifier.status("opening the sensors")
     notifier.ready("white to move")
     for _ in range(3):
-        notifier.watchdog()      # every turn of the loop, in the same instant
+        notifier.watchdog()  # every turn of the loop, in the same instant
         clock.now += 0.01
     notifier.stopping()
     assert received(sock) == [
-        "STATUS=opening the sensors", "READY=1\nSTATUS=white to move", "WATCHDOG=1", "STOPPING=1",
+        "STATUS=opening the sensors",
+        "READY=1\nSTATUS=white to move",
+        "WATCHDOG=1",
+        "STOPPING=1",
     ]
 
 
 # --------------------------------------------------------------- the watchdog
 
+
 def test_watchdog_pings_at_most_once_a_quarter_period(systemd):
     sock, address = systemd
     clock = FakeClock()
-    notifier = watched(address, clock)          # a 30 s period: a ping every 7.5 s at most
+    notifier = watched(address, clock)  # a 30 s period: a ping every 7.5 s at most
     sent_at = []
-    for tenth in range(0, 200):                 # 20 s of a loop at 10 Hz
+    for tenth in range(0, 200):  # 20 s of a loop at 10 Hz
         clock.now = 100.0 + tenth / 10
         notifier.watchdog()
         if received(sock):
@@ -134,27 +142,30 @@ def test_a_loop_pinging_at_half_the_period_is_never_throttled(systemd):
     notifier = watched(address, clock)
     for _ in range(4):
         notifier.watchdog()
-        clock.now += 14.9                       # a hair early, as a real loop may be
+        clock.now += 14.9  # a hair early, as a real loop may be
     assert received(sock) == ["WATCHDOG=1"] * 4
 
 
-@pytest.mark.parametrize(("env", "interval"), [
-    ({"WATCHDOG_USEC": "30000000"}, 30.0),
-    ({"WATCHDOG_USEC": "500000"}, 0.5),
-    ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "<me>"}, 30.0),
-    ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "<other>"}, None),
-    ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "init"}, None),
-    ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": ""}, 30.0),
-    ({}, None),
-    ({"WATCHDOG_USEC": ""}, None),
-    ({"WATCHDOG_USEC": "0"}, None),
-    ({"WATCHDOG_USEC": "-5"}, None),
-    ({"WATCHDOG_USEC": "30s"}, None),
-    ({"WATCHDOG_USEC": "3.5"}, None),
-    ({"WATCHDOG_USEC": "٣٠٠٠٠٠٠٠"}, None),       # int() takes other scripts' digits
-    ({"WATCHDOG_USEC": "30_000_000"}, None),
-    ({"WATCHDOG_USEC": "9" * 5000}, None),
-])
+@pytest.mark.parametrize(
+    ("env", "interval"),
+    [
+        ({"WATCHDOG_USEC": "30000000"}, 30.0),
+        ({"WATCHDOG_USEC": "500000"}, 0.5),
+        ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "<me>"}, 30.0),
+        ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "<other>"}, None),
+        ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "init"}, None),
+        ({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": ""}, 30.0),
+        ({}, None),
+        ({"WATCHDOG_USEC": ""}, None),
+        ({"WATCHDOG_USEC": "0"}, None),
+        ({"WATCHDOG_USEC": "-5"}, None),
+        ({"WATCHDOG_USEC": "30s"}, None),
+        ({"WATCHDOG_USEC": "3.5"}, None),
+        ({"WATCHDOG_USEC": "٣٠٠٠٠٠٠٠"}, None),  # int() takes other scripts' digits
+        ({"WATCHDOG_USEC": "30_000_000"}, None),
+        ({"WATCHDOG_USEC": "9" * 5000}, None),
+    ],
+)
 def test_watchdog_interval_from_the_environment(env, interval):
     pids = {"<me>": str(os.getpid()), "<other>": str(os.getpid() + 1)}
     env = {key: pids.get(value, value) for key, value in env.items()}
@@ -164,12 +175,15 @@ def test_watchdog_interval_from_the_environment(env, interval):
 
 def test_a_child_that_inherited_the_environment_sends_no_pings(systemd):
     sock, address = systemd
-    notifier = Notifier.from_env({
-        "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "30000000",
-        "WATCHDOG_PID": str(os.getpid() + 1),
-    })
+    notifier = Notifier.from_env(
+        {
+            "NOTIFY_SOCKET": address,
+            "WATCHDOG_USEC": "30000000",
+            "WATCHDOG_PID": str(os.getpid() + 1),
+        }
+    )
     notifier.watchdog()
-    notifier.ready()                            # the other messages still go out
+    notifier.ready()  # the other messages still go out
     assert received(sock) == ["READY=1"]
 
 
@@ -183,12 +197,16 @@ def test_no_watchdog_configured_means_no_pings(systemd):
 
 # --------------------------------------------------------------- no systemd
 
-@pytest.mark.parametrize("env", [
-    {},
-    {"NOTIFY_SOCKET": ""},
-    {"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "<me>"},
-    {"NOTIFY_SOCKET": "relative/path"},
-])
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {},
+        {"NOTIFY_SOCKET": ""},
+        {"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "<me>"},
+        {"NOTIFY_SOCKET": "relative/path"},
+    ],
+)
 def test_without_a_socket_every_call_does_nothing(monkeypatch, env):
     env = {key: str(os.getpid()) if value == "<me>" else value for key, value in env.items()}
     notifier = Notifier.from_env(env)
@@ -217,6 +235,7 @@ def test_from_env_reads_os_environ_by_default(monkeypatch, systemd):
 
 # --------------------------------------------------------------- failures
 
+
 @pytest.mark.parametrize("where", ["missing", "directory", "too-long", "closed"])
 def test_a_failed_send_never_raises_and_warns_once(short_dir, caplog, where):
     address = {
@@ -227,7 +246,7 @@ def test_a_failed_send_never_raises_and_warns_once(short_dir, caplog, where):
     }[where]
     if where == "closed":
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-            sock.bind(address)                  # bound once, then gone: ECONNREFUSED
+            sock.bind(address)  # bound once, then gone: ECONNREFUSED
     clock = FakeClock()
     notifier = watched(address, clock)
     with caplog.at_level(logging.DEBUG, logger="boardctl.daemon.notify"):
@@ -240,14 +259,14 @@ def test_a_failed_send_never_raises_and_warns_once(short_dir, caplog, where):
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1
     assert "cannot notify systemd (READY=1)" in warnings[0].getMessage()
-    assert len(caplog.records) == 6             # the rest at DEBUG
+    assert len(caplog.records) == 6  # the rest at DEBUG
 
 
 def test_a_send_works_again_once_systemd_is_back(short_dir, caplog):
     address = short_dir / "notify"
     notifier = watched(str(address))
     with caplog.at_level(logging.WARNING, logger="boardctl.daemon.notify"):
-        notifier.ready()                        # nobody listening yet
+        notifier.ready()  # nobody listening yet
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(str(address))
         notifier.status("recovered")

@@ -22,10 +22,21 @@ RULES = PACKAGE / "rules"
 
 # The shapes' own types, and the flag that stood in for them: what a caller
 # would test to learn the board's shape instead of asking the geometry.
-SHAPE_TYPES = frozenset({
-    "BoardGeometry", "Geometry", "HexGeometry", "Position", "HexPosition", "Tables",
-    "HexTables", "Pinout", "HexPinout", "DiagBoard", "HexDiagBoard",
-})
+SHAPE_TYPES = frozenset(
+    {
+        "BoardGeometry",
+        "Geometry",
+        "HexGeometry",
+        "Position",
+        "HexPosition",
+        "Tables",
+        "HexTables",
+        "Pinout",
+        "HexPinout",
+        "DiagBoard",
+        "HexDiagBoard",
+    }
+)
 SHAPE_FLAGS = frozenset({"hexagonal", "is_hex"})
 
 
@@ -34,8 +45,12 @@ def shape_tests(source: str) -> list[int]:
     one of :data:`SHAPE_TYPES`, or a read of one of :data:`SHAPE_FLAGS`."""
     lines = []
     for node in ast.walk(ast.parse(source)):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == "isinstance" and len(node.args) == 2):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and len(node.args) == 2
+        ):
             kinds = node.args[1]
             names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
             if any(_name(kind) in SHAPE_TYPES for kind in names):
@@ -61,11 +76,14 @@ def test_the_check_sees_a_shape_test() -> None:
 def test_no_code_above_the_rules_asks_for_the_boards_shape() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line}"
-        for path in sorted(PACKAGE.rglob("*.py")) if RULES not in path.parents
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if RULES not in path.parents
         for line in shape_tests(path.read_text(encoding="utf-8"))
     ]
-    assert not found, ("ask the geometry (boardctl/rules/boardgeometry.py) or pick by a "
-                       f"registry keyed by it, not by the shape's type: {found}")
+    assert not found, (
+        "ask the geometry (boardctl/rules/boardgeometry.py) or pick by a "
+        f"registry keyed by it, not by the shape's type: {found}"
+    )
 
 
 def cycles(graph: grimp.ImportGraph, package: str) -> list[set[str]]:

@@ -21,8 +21,11 @@ def parts(**machine: object):
 
 
 def test_a_missing_sensor_board_outranks_everything():
-    rec, engine, machine = parts(notice="Engine level 3 of 20", sensors_healthy=False,
-                                 sensor_problem="sensor board not connected on /dev/ttyACM0")
+    rec, engine, machine = parts(
+        notice="Engine level 3 of 20",
+        sensors_healthy=False,
+        sensor_problem="sensor board not connected on /dev/ttyACM0",
+    )
     prompt, kind, _ = Presenter(None).prompt(rec, engine, None, machine)
     assert (prompt, kind) == ("Sensor board not connected on /dev/ttyACM0", "error")
 
@@ -32,7 +35,9 @@ def test_a_notice_shows_when_nothing_else_does_and_a_full_disk_after_it():
     assert Presenter(None).prompt(rec, engine, None, machine)[0] == "Engine level 3 of 20"
     rec, engine, machine = parts(saving="2 moves not saved (disk full)")
     assert Presenter(None).prompt(rec, engine, None, machine)[:2] == (
-        "2 moves not saved (disk full)", "error")
+        "2 moves not saved (disk full)",
+        "error",
+    )
 
 
 def test_a_fallen_flag_ends_the_game_on_the_screen():
@@ -40,7 +45,7 @@ def test_a_fallen_flag_ends_the_game_on_the_screen():
     clock = ChessClock.start((1.0, 0.0), 0.0)
     assert clock is not None
     clock.run(0, 5.0)
-    rec.game.declare(Outcome(Termination.TIME_FORFEIT, BLACK))   # as the daemon does
+    rec.game.declare(Outcome(Termination.TIME_FORFEIT, BLACK))  # as the daemon does
     prompt, kind, _ = Presenter(None).prompt(rec, engine, clock, machine)
     assert kind == "over" and prompt.startswith("White's time is up: Black wins")
 
@@ -50,17 +55,21 @@ def test_a_flag_that_falls_for_black_says_white_wins():
     rec.game.declare(Outcome(Termination.TIME_FORFEIT, WHITE))
     prompt, kind, _ = Presenter(None).prompt(rec, engine, None, machine)
     assert (prompt, kind) == (
-        "Black's time is up: White wins. Set up the pieces for a new game", "over")
+        "Black's time is up: White wins. Set up the pieces for a new game",
+        "over",
+    )
 
 
-@pytest.mark.parametrize(("termination", "winner", "reason"), [
-    (Termination.RESIGNATION, WHITE, "resignation"),
-    (Termination.AGREEMENT, None, "draw agreed"),
-    (Termination.ABANDONED, None, "abandoned"),
-])
+@pytest.mark.parametrize(
+    ("termination", "winner", "reason"),
+    [
+        (Termination.RESIGNATION, WHITE, "resignation"),
+        (Termination.AGREEMENT, None, "draw agreed"),
+        (Termination.ABANDONED, None, "abandoned"),
+    ],
+)
 def test_an_ending_off_the_board_is_game_over_on_the_screen(termination, winner, reason):
     rec, engine, machine = parts()
     rec.game.declare(Outcome(termination, winner))
     prompt, kind, _ = Presenter(None).prompt(rec, engine, None, machine)
-    assert (prompt, kind) == (
-        f"Game over ({reason}): set up the pieces for a new game", "over")
+    assert (prompt, kind) == (f"Game over ({reason}): set up the pieces for a new game", "over")

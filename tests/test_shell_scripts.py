@@ -15,8 +15,9 @@ SCRIPTS = sorted((Path(__file__).parent.parent / "scripts").glob("*.sh"))
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
 def test_the_script_is_shellcheck_clean(script: Path) -> None:
-    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True,
-                            check=False, timeout=60)
+    result = subprocess.run(
+        ["shellcheck", str(script)], capture_output=True, text=True, check=False, timeout=60
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -55,9 +55,15 @@ def c_functions(path: Path) -> list[tuple[str, int, int]]:
     i = 0
     while i < len(lines):
         match = _C_START.match(lines[i])
-        opened = next((j for j in range(i, len(lines))
-                       if lines[j].rstrip().endswith(("{", ";", ")"))
-                       and not lines[j].rstrip().endswith(",")), i)
+        opened = next(
+            (
+                j
+                for j in range(i, len(lines))
+                if lines[j].rstrip().endswith(("{", ";", ")"))
+                and not lines[j].rstrip().endswith(",")
+            ),
+            i,
+        )
         if match is None or not lines[opened].rstrip().endswith("{"):
             i += 1
             continue
@@ -94,8 +100,9 @@ def test_the_measure_sees_long_functions_in_both_languages(tmp_path: Path) -> No
     assert python_functions(py) == [("f", 1, LONGEST + 1)]
     c = tmp_path / "long.c"
     c_body = "\n".join(f"    x += {i};" for i in range(LONGEST))
-    c.write_text("static int\nnot_this(void);\n"
-                 f"static int g(int x) {{\n{c_body}\n    return x;\n}}\n")
+    c.write_text(
+        f"static int\nnot_this(void);\nstatic int g(int x) {{\n{c_body}\n    return x;\n}}\n"
+    )
     assert c_functions(c) == [("g", 3, LONGEST + 3)]
     lines = ["# long: one table, read top to bottom,", "# as the manual lists it", "def f():"]
     assert _excused(lines, 3) and not _excused(lines[1:], 2)

@@ -71,8 +71,11 @@ def stored_moves(db: Path) -> list[str]:
 
 
 def unsaved_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records
-            if r.levelno >= logging.ERROR and "in memory" in r.getMessage()]
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.ERROR and "in memory" in r.getMessage()
+    ]
 
 
 @pytest.fixture
@@ -80,11 +83,13 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     def point(folder: Path) -> Path:
         monkeypatch.setenv("STATE_DIRECTORY", str(folder))
         return folder / "games.sqlite3"
+
     return point
 
 
 def test_a_full_disk_after_a_clean_stop_resumes_plays_and_saves_when_space_returns(
-        tmp_path, state, caplog):
+    tmp_path, state, caplog
+):
     with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
         db = state(disk / "state")
         table = Started()
@@ -93,7 +98,7 @@ def test_a_full_disk_after_a_clean_stop_resumes_plays_and_saves_when_space_retur
         filler = fill(disk)
         caplog.set_level(logging.INFO, logger="boardctl")
         table = Started(OPENING[:2])
-        assert table.moves == OPENING[:2]                 # the game was resumed
+        assert table.moves == OPENING[:2]  # the game was resumed
         assert table.daemon.status().prompt == "Moves not saved (disk full)"
         table.play(*OPENING[2:4])
         assert table.daemon.status().prompt == "2 moves not saved (disk full)"
@@ -111,8 +116,7 @@ def test_a_full_disk_after_a_clean_stop_resumes_plays_and_saves_when_space_retur
         assert stored_moves(db) == OPENING
 
 
-def test_a_first_start_on_a_full_disk_plays_and_creates_the_database_later(
-        tmp_path, state, caplog):
+def test_a_first_start_on_a_full_disk_plays_and_creates_the_database_later(tmp_path, state, caplog):
     with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
         db = state(disk / "state")
         filler = fill(disk)
@@ -122,7 +126,7 @@ def test_a_first_start_on_a_full_disk_plays_and_creates_the_database_later(
         table.play(*OPENING[:3])
         assert table.moves == OPENING[:3]
         assert table.daemon.status().prompt == "3 moves not saved (disk full)"
-        table.wait(60)                                     # still full: still playing
+        table.wait(60)  # still full: still playing
         filler.unlink()
         table.wait(RETRY_MAX + 1)
         assert table.daemon.status().prompt == ""
@@ -145,7 +149,7 @@ def test_a_read_only_filesystem_with_no_database_yet(tmp_path, state, caplog, wh
         table.play(*OPENING[:2])
         assert table.moves == OPENING[:2]
         assert table.daemon.status().prompt == "2 moves not saved (folder read-only)"
-        make_writable(card)                                # the card remounted read-write
+        make_writable(card)  # the card remounted read-write
         table.wait(RETRY_MAX + 1)
         assert table.daemon.status().prompt == ""
         table.close()
@@ -160,17 +164,23 @@ def test_boardctl_pgn_reads_a_database_on_a_full_disk(tmp_path):
             game = store.new_game("falcon", Game().start_fen, "a", "b", "two-players", 1.7e9)
             store.add_move(game, 1, "e2e4", 1.7e9)
         fill(disk)
-        done = subprocess.run([sys.executable, "-m", "boardctl", "pgn"], capture_output=True,
-                              text=True, timeout=60, check=False,
-                              env={"STATE_DIRECTORY": str(state), "PATH": "/usr/bin:/bin"})
+        done = subprocess.run(
+            [sys.executable, "-m", "boardctl", "pgn"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            env={"STATE_DIRECTORY": str(state), "PATH": "/usr/bin:/bin"},
+        )
         assert (done.returncode, done.stderr) == (0, "")
         assert "1. e4 *" in done.stdout
 
 
 def test_a_sensor_recording_on_a_full_disk_stops_with_one_line_and_the_game_goes_on(
-        tmp_path, state, caplog):
+    tmp_path, state, caplog
+):
     with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
-        state(tmp_path / "state")                         # the games on another disk
+        state(tmp_path / "state")  # the games on another disk
         record = disk / "sensors.log"
         with record.open("a", encoding="utf-8") as recorder:
             table = Started(recorder=recorder)

@@ -40,8 +40,20 @@ START = VARIANTS["falcon"].start_fen
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
 # A real short game: white develops the king's side and castles king-takes-rook
 # (f1j1, O-O:g1) while black's a-pawn runs through and promotes on a1.
-SHORT_GAME = ["i1h3", "a7a6", "i2i3", "a6a5", "h1i2", "a5a4",
-              "g2g3", "a4a3", "g1f4", "a3b2", "f1j1", "b2a1q"]
+SHORT_GAME = [
+    "i1h3",
+    "a7a6",
+    "i2i3",
+    "a6a5",
+    "h1i2",
+    "a5a4",
+    "g2g3",
+    "a4a3",
+    "g1f4",
+    "a3b2",
+    "f1j1",
+    "b2a1q",
+]
 CHILD = Path(__file__).with_name("store_child.py")
 CYCLE = ("b1c3", "b8c6", "c3b1", "c6b8")  # what store_child.py plays
 
@@ -52,8 +64,15 @@ def store(tmp_path):
         yield opened
 
 
-def play(store: GameStore, moves: list[str], *, fen: str = START, variant: str = "falcon",
-         white: str = "Player", black: str = "boardctl") -> int:
+def play(
+    store: GameStore,
+    moves: list[str],
+    *,
+    fen: str = START,
+    variant: str = "falcon",
+    white: str = "Player",
+    black: str = "boardctl",
+) -> int:
     game_id = store.new_game(variant, fen, white, black, "engine", T0)
     for ply, uci in enumerate(moves, start=1):
         store.add_move(game_id, ply, uci, T0 + ply)
@@ -83,8 +102,19 @@ def test_a_new_store_creates_its_directory_and_schema_in_wal_mode(tmp_path):
         moves = {row[1] for row in raw.execute("PRAGMA table_info(moves)")}
     finally:
         raw.close()
-    assert games == {"id", "variant", "start_fen", "started_at", "ended_at", "result",
-                     "termination", "white", "black", "mode", "wall_clock"}
+    assert games == {
+        "id",
+        "variant",
+        "start_fen",
+        "started_at",
+        "ended_at",
+        "result",
+        "termination",
+        "white",
+        "black",
+        "mode",
+        "wall_clock",
+    }
     assert moves == {"game_id", "ply", "uci", "san", "created_at", "clock"}
 
 
@@ -124,10 +154,13 @@ def test_a_move_that_no_longer_replays_names_the_game_and_the_ply(store):
         store.to_game(store.load(game_id))
 
 
-@pytest.mark.parametrize(("variant", "fen", "error"), [
-    ("capablanca", START, UnknownVariantError),
-    ("falcon", "nonsense", FenError),
-])
+@pytest.mark.parametrize(
+    ("variant", "fen", "error"),
+    [
+        ("capablanca", START, UnknownVariantError),
+        ("falcon", "nonsense", FenError),
+    ],
+)
 def test_a_game_needs_a_known_variant_and_a_valid_start(store, variant, fen, error):
     with pytest.raises(error):
         store.new_game(variant, fen, "a", "b", "human", T0)
@@ -142,10 +175,13 @@ def test_storing_the_same_move_again_changes_nothing(store):
     assert store.load(game_id).moves == tuple(SHORT_GAME[:2])
 
 
-@pytest.mark.parametrize(("ply", "uci", "message"), [
-    (2, "a7a5", "ply 2 is stored as a7a6, not a7a5"),
-    (4, "a6a5", "the next is ply 3, not 4"),
-])
+@pytest.mark.parametrize(
+    ("ply", "uci", "message"),
+    [
+        (2, "a7a5", "ply 2 is stored as a7a6, not a7a5"),
+        (4, "a6a5", "the next is ply 3, not 4"),
+    ],
+)
 def test_a_different_move_at_a_stored_ply_or_a_gap_is_refused(store, ply, uci, message):
     game_id = play(store, SHORT_GAME[:2])
     with pytest.raises(StoreConflictError, match=message):
@@ -244,8 +280,10 @@ def test_games_lists_summaries_oldest_first(store):
     second = play(store, [], black="Bob")
     store.finish(first, "1-0", "resignation", T0 + 5)
     summaries = store.games()
-    assert [(g.id, g.plies, g.finished) for g in summaries] == [(first, 3, True),
-                                                                (second, 0, False)]
+    assert [(g.id, g.plies, g.finished) for g in summaries] == [
+        (first, 3, True),
+        (second, 0, False),
+    ]
     assert summaries[0].white == "Ada" and summaries[1].black == "Bob"
     assert not hasattr(summaries[0], "moves")
 
@@ -255,9 +293,15 @@ def test_pgn_has_the_variant_the_roster_and_the_moves(store):
     game_id = play(store, SHORT_GAME, white="Ada", black="boardctl")
     store.finish(game_id, "0-1", "resignation", T0 + 60)
     text = store.pgn(game_id)
-    for tag in ('[Event "boardctl game"]', '[Date "2023.11.14"]', '[White "Ada"]',
-                '[Black "boardctl"]', '[Result "0-1"]', '[Termination "resignation"]',
-                '[Variant "Falcon"]'):
+    for tag in (
+        '[Event "boardctl game"]',
+        '[Date "2023.11.14"]',
+        '[White "Ada"]',
+        '[Black "boardctl"]',
+        '[Result "0-1"]',
+        '[Termination "resignation"]',
+        '[Variant "Falcon"]',
+    ):
         assert tag in text
     assert "1. Nh3 a6 2. i3 a5" in text and "6. O-O:g1 bxa1=Q 0-1" in text
     [(tags, game)] = read_games(text)
@@ -293,10 +337,13 @@ def test_each_move_keeps_its_time_and_clock_and_pgn_shows_the_clocks(store):
     game_id = store.new_game("falcon", START, "a", "b", "two-players", T0)
     store.add_move(game_id, 1, "e2e4", T0 + 5, clock=298.5)
     store.add_move(game_id, 2, "e7e6", T0 + 9, clock=296.0)
-    store.amend_last_move(game_id, "e7e5", T0 + 10)   # the slide went on: same clock
+    store.amend_last_move(game_id, "e7e5", T0 + 10)  # the slide went on: same clock
     store.finish(game_id, "*", "abandoned", T0 + 60)
-    rows = store._connection().execute(
-        "SELECT ply, created_at, clock FROM moves ORDER BY ply").fetchall()
+    rows = (
+        store._connection()
+        .execute("SELECT ply, created_at, clock FROM moves ORDER BY ply")
+        .fetchall()
+    )
     assert rows == [(1, T0 + 5, 298.5), (2, T0 + 10, 296.0)]
     stored = store.load(game_id)
     assert (stored.started_at, stored.ended_at, stored.clocks) == (T0, T0 + 60, (298.5, 296.0))
@@ -321,7 +368,7 @@ def test_games_from_before_real_dates_migrate_to_an_unknown_date(tmp_path, start
         assert '[Date "????.??.??"]' in text and '[UTCDate "????.??.??"]' in text
         assert "UTCTime" not in text and "1970" not in text
         store.finish(old, "*", "abandoned", T0)
-        assert store.load(old).ended_at is None   # still no date, though the end is known
+        assert store.load(old).ended_at is None  # still no date, though the end is known
         new = store.new_game("falcon", START, "a", "b", "two-players", T0)
         assert store.load(new).started_at == T0
         assert '[Date "2023.11.14"]' in store.pgn(new)
@@ -352,10 +399,13 @@ def test_pgn_command_prints_the_latest_game_one_game_or_all(tmp_path):
     assert len(read_games(out.getvalue())) == 2
 
 
-@pytest.mark.parametrize(("game", "all_games", "error", "message"), [
-    (9, False, UnknownGameError, r"no game 9 in .* \(games 1-1\)"),
-    (1, True, StoreValueError, "not both"),
-])
+@pytest.mark.parametrize(
+    ("game", "all_games", "error", "message"),
+    [
+        (9, False, UnknownGameError, r"no game 9 in .* \(games 1-1\)"),
+        (1, True, StoreValueError, "not both"),
+    ],
+)
 def test_pgn_command_errors_are_one_clear_line(tmp_path, game, all_games, error, message):
     path = tmp_path / "games.sqlite3"
     with GameStore(path) as store:
@@ -476,17 +526,20 @@ def crashed(db: Path, moves: list[str]) -> None:
     live = db.with_name("live.sqlite3")
     with GameStore(live) as store:
         play(store, moves)
-        for suffix in ("", "-wal", "-shm"):   # copied while open: not checkpointed
+        for suffix in ("", "-wal", "-shm"):  # copied while open: not checkpointed
             Path(f"{db}{suffix}").write_bytes(Path(f"{live}{suffix}").read_bytes())
     for suffix in ("", "-wal", "-shm"):
         Path(f"{live}{suffix}").unlink(missing_ok=True)
 
 
-@pytest.mark.parametrize(("files", "mode"), [
-    ("closed", "immutable"),       # a clean shutdown: no WAL, no index
-    ("crashed", "ro"),             # WAL and index left by a writer that died
-    ("crashed, no index", "copy"),  # the WAL alone (a copy made with cp *.sqlite3*-wal)
-])
+@pytest.mark.parametrize(
+    ("files", "mode"),
+    [
+        ("closed", "immutable"),  # a clean shutdown: no WAL, no index
+        ("crashed", "ro"),  # WAL and index left by a writer that died
+        ("crashed, no index", "copy"),  # the WAL alone (a copy made with cp *.sqlite3*-wal)
+    ],
+)
 def test_pgn_reads_every_move_from_a_read_only_directory(tmp_path, files, mode):
     source = tmp_path / "state"
     source.mkdir()
@@ -508,7 +561,7 @@ def test_pgn_reads_every_move_from_a_read_only_directory(tmp_path, files, mode):
         with GameStore(folder / db.name, create=False) as store:
             assert store.read_mode == mode
             assert store.load(1).moves == tuple(CYCLE) * 5
-        assert sorted(p.name for p in folder.iterdir()) == before   # nothing made or changed
+        assert sorted(p.name for p in folder.iterdir()) == before  # nothing made or changed
 
 
 def test_a_reader_in_a_writable_directory_reads_as_before(tmp_path):
@@ -525,10 +578,9 @@ def test_the_daemon_finds_a_read_only_database_at_start_and_reads_it(tmp_path):
     source.mkdir()
     db = source / "games.sqlite3"
     crashed(db, SHORT_GAME[:6])
-    with read_only_view(source, tmp_path / "ro") as folder, \
-            GameStore(folder / db.name) as store:
+    with read_only_view(source, tmp_path / "ro") as folder, GameStore(folder / db.name) as store:
         assert store.write_problem() == "folder read-only"
-        resumed = store.resume()                      # the game goes on from the file
+        resumed = store.resume()  # the game goes on from the file
         assert resumed is not None and len(resumed[1].moves) == 6
         with pytest.raises(StoreError) as info:
             store.add_move(resumed[0], 7, SHORT_GAME[6], T0)
@@ -537,7 +589,8 @@ def test_the_daemon_finds_a_read_only_database_at_start_and_reads_it(tmp_path):
 
 
 def test_a_file_sqlite_opens_read_only_is_found_at_start_not_at_the_first_move(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     """A file mode or an ACL can make SQLite open the file read-only without a
     word, where os.access saw nothing wrong; the probe write at start finds it.
     (Root ignores file modes: SQLite's own read-only mode stands in.)"""
@@ -545,15 +598,18 @@ def test_a_file_sqlite_opens_read_only_is_found_at_start_not_at_the_first_move(
     with GameStore(path) as store:
         game_id = play(store, SHORT_GAME[:2])
     connect = GameStore._connect
-    monkeypatch.setattr(GameStore, "_connect", lambda self, mode, *args, **kw: connect(
-        self, "ro" if mode == "rwc" else mode, *args, **kw))
+    monkeypatch.setattr(
+        GameStore,
+        "_connect",
+        lambda self, mode, *args, **kw: connect(self, "ro" if mode == "rwc" else mode, *args, **kw),
+    )
     with GameStore(path) as store:
         assert store.write_problem() == "database read-only"
         assert store.load(game_id).plies == 2
         with pytest.raises(StoreError, match="read-only"):
             store.add_move(game_id, 3, SHORT_GAME[2], T0)
     monkeypatch.undo()
-    with GameStore(path) as store:   # writable again: the next write works
+    with GameStore(path) as store:  # writable again: the next write works
         assert store.write_problem() is None
         store.add_move(game_id, 3, SHORT_GAME[2], T0)
 
@@ -595,10 +651,10 @@ def test_the_wal_of_a_corrupt_database_is_kept_byte_for_byte(tmp_path):
         database = live.read_bytes()
     assert wal
     Path(f"{path}-wal").write_bytes(wal)
-    path.write_bytes(database[:len(database) // 2])  # and the card lost the rest
+    path.write_bytes(database[: len(database) // 2])  # and the card lost the rest
     with GameStore(path, clock=lambda: T0) as store:
         assert store.recovered_from is not None
-        assert store.recovered_from.read_bytes() == database[:len(database) // 2]
+        assert store.recovered_from.read_bytes() == database[: len(database) // 2]
         assert Path(f"{store.recovered_from}-wal").read_bytes() == wal
 
 
@@ -623,8 +679,10 @@ def test_two_corrupt_files_in_one_second_are_both_kept(tmp_path):
     for text in (b"first " * 300, b"second " * 300):
         path.write_bytes(text)
         GameStore(path, clock=lambda: T0).close()
-    assert aside_files(tmp_path) == ["games.sqlite3.corrupt-20231114T221320Z",
-                                     "games.sqlite3.corrupt-20231114T221320Z-2"]
+    assert aside_files(tmp_path) == [
+        "games.sqlite3.corrupt-20231114T221320Z",
+        "games.sqlite3.corrupt-20231114T221320Z-2",
+    ]
 
 
 def test_an_empty_file_is_a_new_database_not_a_corrupt_one(tmp_path):
@@ -635,10 +693,13 @@ def test_an_empty_file_is_a_new_database_not_a_corrupt_one(tmp_path):
         play(store, [])
 
 
-@pytest.mark.parametrize(("setup", "message"), [
-    ("CREATE TABLE photos (id INTEGER)", "not boardctl's game store"),
-    ("PRAGMA user_version = 99", "schema version 99"),
-])
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("CREATE TABLE photos (id INTEGER)", "not boardctl's game store"),
+        ("PRAGMA user_version = 99", "schema version 99"),
+    ],
+)
 def test_someone_elses_or_a_newer_database_is_refused_and_left_alone(tmp_path, setup, message):
     path = tmp_path / "games.sqlite3"
     raw = sqlite3.connect(path)
@@ -662,8 +723,10 @@ def test_a_state_directory_that_cannot_be_made_is_a_clear_error(tmp_path):
 def test_a_state_directory_with_no_database_that_cannot_be_written_is_read_as_empty(tmp_path):
     source = tmp_path / "state"
     source.mkdir()
-    with read_only_view(source, tmp_path / "ro") as folder, \
-            GameStore(Path(folder) / "games.sqlite3") as store:
+    with (
+        read_only_view(source, tmp_path / "ro") as folder,
+        GameStore(Path(folder) / "games.sqlite3") as store,
+    ):
         assert store.write_problem() == "folder read-only"
         assert (store.read_mode, store.games(), store.resume()) == ("none", [], None)
         with pytest.raises(StoreError, match="folder read-only") as info:
@@ -680,14 +743,19 @@ def test_a_closed_store_says_so(store):
 
 
 # ---------------------------------------------------------- state directory
-@pytest.mark.parametrize(("environ", "expected"), [
-    ({"STATE_DIRECTORY": "/var/lib/boardctl", "XDG_STATE_HOME": "/x", "HOME": "/home/pi"},
-     "/var/lib/boardctl"),
-    ({"STATE_DIRECTORY": "/var/lib/boardctl:/var/lib/other"}, "/var/lib/boardctl"),
-    ({"XDG_STATE_HOME": "/home/pi/.state", "HOME": "/home/pi"}, "/home/pi/.state/boardctl"),
-    ({"XDG_STATE_HOME": "relative", "HOME": "/home/pi"}, "/home/pi/.local/state/boardctl"),
-    ({"HOME": "/home/pi"}, "/home/pi/.local/state/boardctl"),
-])
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        (
+            {"STATE_DIRECTORY": "/var/lib/boardctl", "XDG_STATE_HOME": "/x", "HOME": "/home/pi"},
+            "/var/lib/boardctl",
+        ),
+        ({"STATE_DIRECTORY": "/var/lib/boardctl:/var/lib/other"}, "/var/lib/boardctl"),
+        ({"XDG_STATE_HOME": "/home/pi/.state", "HOME": "/home/pi"}, "/home/pi/.state/boardctl"),
+        ({"XDG_STATE_HOME": "relative", "HOME": "/home/pi"}, "/home/pi/.local/state/boardctl"),
+        ({"HOME": "/home/pi"}, "/home/pi/.local/state/boardctl"),
+    ],
+)
 def test_the_default_state_directory(environ, expected):
     assert default_state_dir(environ) == Path(expected)
     assert default_db_path(environ) == Path(expected) / "games.sqlite3"
@@ -696,8 +764,13 @@ def test_the_default_state_directory(environ, expected):
 # -------------------------------------------------------------- crash test
 def run_child(db: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent))
-    return subprocess.Popen([sys.executable, str(CHILD), str(db)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, str(CHILD), str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def test_a_writer_killed_at_random_points_loses_no_committed_move(tmp_path):
@@ -742,8 +815,11 @@ def test_a_writer_killed_at_random_points_loses_no_committed_move(tmp_path):
             assert stored.plies >= max(reported, stored_plies), f"trial {trial}: moves lost"
             assert stored.moves == tuple(CYCLE[i % 4] for i in range(stored.plies))
             store.to_game(stored)
-            rows = store._connection().execute(
-                "SELECT ply, uci, created_at FROM moves ORDER BY ply").fetchall()
+            rows = (
+                store._connection()
+                .execute("SELECT ply, uci, created_at FROM moves ORDER BY ply")
+                .fetchall()
+            )
             assert [row[0] for row in rows] == list(range(1, stored.plies + 1))
             assert all(row[2] is not None for row in rows)
             stored_plies = stored.plies
@@ -773,9 +849,13 @@ def old_store(path: Path, version: int, started_at: object = 1.0) -> int:
         raw.execute(f"PRAGMA user_version = {version}")
         game_id = raw.execute(
             "INSERT INTO games (variant, start_fen, started_at, white, black, mode) "
-            "VALUES ('falcon', ?, ?, 'a', 'b', 'two-players')", (START, started_at)).lastrowid
-        raw.execute("INSERT INTO moves (game_id, ply, uci, created_at) VALUES (?, 1, 'e2e4', ?)",
-                    (game_id, started_at))
+            "VALUES ('falcon', ?, ?, 'a', 'b', 'two-players')",
+            (START, started_at),
+        ).lastrowid
+        raw.execute(
+            "INSERT INTO moves (game_id, ply, uci, created_at) VALUES (?, 1, 'e2e4', ?)",
+            (game_id, started_at),
+        )
     finally:
         raw.close()
     assert game_id is not None

@@ -16,8 +16,8 @@ INSTALL = SYSTEMD_DIR / "install.sh"
 EXAMPLE_CONFIG = SYSTEMD_DIR / "config.example.toml"
 
 EXEC_START = "/opt/boardctl/venv/bin/boardctl run --config /etc/boardctl/config.toml"
-GROUPS = ("gpio", "spi", "dialout", "video", "input")   # the list; the unit may add more
-TRUE_VALUES = {"1", "yes", "y", "true", "t", "on"}      # systemd's spellings of "true"
+GROUPS = ("gpio", "spi", "dialout", "video", "input")  # the list; the unit may add more
+TRUE_VALUES = {"1", "yes", "y", "true", "t", "on"}  # systemd's spellings of "true"
 
 
 def parse_unit(text: str) -> dict[str, list[tuple[str, str]]]:
@@ -61,10 +61,15 @@ def install_constant(name: str) -> str:
 
 # --------------------------------------------------------------- systemd-analyze verify
 
+
 def verify(unit: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["systemd-analyze", "verify", str(unit)],
-        capture_output=True, text=True, check=False, cwd=unit.parent, timeout=120,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=unit.parent,
+        timeout=120,
     )
 
 
@@ -84,9 +89,7 @@ def verifiable_unit(tmp_path: Path) -> Path:
     text = UNIT.read_text()
     true = shutil.which("true") or "/bin/true"
     copy = text.replace(f"ExecStart={EXEC_START}\n", f"ExecStart={true} run\n")
-    changed = [
-        (a, b) for a, b in zip(text.splitlines(), copy.splitlines(), strict=True) if a != b
-    ]
+    changed = [(a, b) for a, b in zip(text.splitlines(), copy.splitlines(), strict=True) if a != b]
     assert changed == [(f"ExecStart={EXEC_START}", f"ExecStart={true} run")]
     path = tmp_path / UNIT.name
     path.write_text(copy)
@@ -113,6 +116,7 @@ def test_verify_here_does_report_a_bad_key(verifiable_unit):
 
 # --------------------------------------------------------------- what the unit says
 
+
 def test_the_daemon_notifies_and_is_watched():
     assert value("Service", "Type") == "notify"
     assert value("Service", "NotifyAccess") == "main"
@@ -134,9 +138,7 @@ def test_a_dedicated_user_with_the_hardware_groups():
 
 def test_environment_for_sdl_python_and_lgpio():
     env = dict(
-        item.split("=", 1)
-        for line in values("Service", "Environment")
-        for item in line.split()
+        item.split("=", 1) for line in values("Service", "Environment") for item in line.split()
     )
     assert env["SDL_VIDEODRIVER"] == "kmsdrm"
     assert env["PYTHONUNBUFFERED"] == "1"
@@ -155,11 +157,22 @@ def test_no_device_allow_list():
     assert values("Service", "DevicePolicy") in ([], ["auto"])
 
 
-@pytest.mark.parametrize("key", [
-    "NoNewPrivileges", "ProtectHome", "PrivateTmp", "ProtectKernelTunables",
-    "ProtectKernelModules", "ProtectKernelLogs", "ProtectControlGroups", "RestrictNamespaces",
-    "RestrictSUIDSGID", "LockPersonality", "RestrictRealtime",
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "NoNewPrivileges",
+        "ProtectHome",
+        "PrivateTmp",
+        "ProtectKernelTunables",
+        "ProtectKernelModules",
+        "ProtectKernelLogs",
+        "ProtectControlGroups",
+        "RestrictNamespaces",
+        "RestrictSUIDSGID",
+        "LockPersonality",
+        "RestrictRealtime",
+    ],
+)
 def test_the_hardening_that_is_on(key):
     assert is_true("Service", key)
 
@@ -171,14 +184,13 @@ def test_no_capabilities_and_a_read_only_system():
 
 
 def test_the_unit_says_why_the_device_hiding_keys_are_left_out():
-    comments = "\n".join(
-        line for line in UNIT.read_text().splitlines() if line.startswith("#")
-    )
+    comments = "\n".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
     for key in ("PrivateDevices=yes", "ProtectClock=yes", "DeviceAllow="):
         assert key in comments
 
 
 # --------------------------------------------------------------- install.sh
+
 
 def test_install_sh_and_the_unit_agree_on_the_paths():
     venv = install_constant("VENV").replace("$PREFIX", install_constant("PREFIX"))
@@ -192,8 +204,9 @@ def test_install_sh_and_the_unit_agree_on_the_paths():
 
 
 def test_install_sh_is_valid_bash():
-    result = subprocess.run(["bash", "-n", str(INSTALL)], capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        ["bash", "-n", str(INSTALL)], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert INSTALL.read_text().startswith("#!/usr/bin/env bash\n")
     assert "set -euo pipefail" in INSTALL.read_text()
@@ -202,8 +215,9 @@ def test_install_sh_is_valid_bash():
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 def test_install_sh_is_shellcheck_clean():
-    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        ["shellcheck", str(INSTALL)], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -224,7 +238,11 @@ def dry_run(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
     env = {**os.environ, "PATH": f"{stubs}:{os.environ.get('PATH', '/usr/bin:/bin')}"}
     result = subprocess.run(
         ["bash", str(INSTALL), "--dry-run"],
-        capture_output=True, text=True, check=False, env=env, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        timeout=60,
     )
     return result, called
 
@@ -235,21 +253,24 @@ def test_dry_run_changes_nothing(dry_run):
     assert not called.exists(), called.read_text()
 
 
-@pytest.mark.parametrize("step", [
-    r"system user boardctl",
-    r"useradd --system .*boardctl|user boardctl exists",
-    r"usermod --append --groups gpio,spi,dialout,video,render,input boardctl",
-    r"-m venv /opt/boardctl/venv|/opt/boardctl/venv exists",
-    r"pip install .*\[pi,display,web\]",
-    r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.toml"
-    r"|/etc/boardctl/config\.toml exists: kept",
-    r"install -m 0644 \S+/systemd/boardctl\.service /etc/systemd/system/boardctl\.service",
-    r"systemctl daemon-reload",
-    r"systemctl enable boardctl\.service",
-    r"systemctl restart boardctl\.service",
-    r"raspi-config nonint do_spi 0",
-    r"boardctl diag",
-])
+@pytest.mark.parametrize(
+    "step",
+    [
+        r"system user boardctl",
+        r"useradd --system .*boardctl|user boardctl exists",
+        r"usermod --append --groups gpio,spi,dialout,video,render,input boardctl",
+        r"-m venv /opt/boardctl/venv|/opt/boardctl/venv exists",
+        r"pip install .*\[pi,display,web\]",
+        r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.toml"
+        r"|/etc/boardctl/config\.toml exists: kept",
+        r"install -m 0644 \S+/systemd/boardctl\.service /etc/systemd/system/boardctl\.service",
+        r"systemctl daemon-reload",
+        r"systemctl enable boardctl\.service",
+        r"systemctl restart boardctl\.service",
+        r"raspi-config nonint do_spi 0",
+        r"boardctl diag",
+    ],
+)
 def test_dry_run_mentions_each_step(dry_run, step):
     result, _ = dry_run
     assert re.search(step, result.stdout), result.stdout
@@ -261,23 +282,28 @@ def test_dry_run_shows_each_group(dry_run):
         assert re.search(rf"groupadd --system {group}\n|groups .*\b{group}\b", result.stdout)
 
 
-@pytest.mark.parametrize(("args", "status", "needle"), [
-    (["--help"], 0, "--dry-run"),
-    (["--frobnicate"], 1, "unknown argument: --frobnicate"),
-])
+@pytest.mark.parametrize(
+    ("args", "status", "needle"),
+    [
+        (["--help"], 0, "--dry-run"),
+        (["--frobnicate"], 1, "unknown argument: --frobnicate"),
+    ],
+)
 def test_install_sh_arguments(args, status, needle):
-    result = subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True,
-                            check=False, timeout=60)
+    result = subprocess.run(
+        ["bash", str(INSTALL), *args], capture_output=True, text=True, check=False, timeout=60
+    )
     assert result.returncode == status
     assert needle in result.stdout + result.stderr
 
 
 # --------------------------------------------------------------- the example config
 
+
 def test_the_example_config_is_a_valid_config():
     config = pytest.importorskip("boardctl.config")
     loaded = config.load_config(EXAMPLE_CONFIG)
-    assert loaded.board.sensors == "sim"    # a first start works without wiring
+    assert loaded.board.sensors == "sim"  # a first start works without wiring
 
 
 def test_the_example_config_shows_the_defaults():

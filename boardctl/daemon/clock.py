@@ -18,8 +18,8 @@ class ChessClock:
 
     remaining: list[float]
     increment: float
-    since: float                      # the loop time charged up to
-    flagged: int | None = None        # the side whose time ran out
+    since: float  # the loop time charged up to
+    flagged: int | None = None  # the side whose time ran out
 
     @classmethod
     def start(cls, seconds: tuple[float, float] | None, now: float) -> ChessClock | None:

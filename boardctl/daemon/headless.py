@@ -26,8 +26,8 @@ from ..storage.backlog import Store
 from .loop import Daemon
 
 SCAN_HZ = 100
-ENGINE_WAIT = 120.0   # real seconds an engine may think before it is told to stop
-STOP_WAIT = 10.0      # real seconds a stopped engine may take to answer
+ENGINE_WAIT = 120.0  # real seconds an engine may think before it is told to stop
+STOP_WAIT = 10.0  # real seconds a stopped engine may take to answer
 
 
 class HeadlessError(BoardctlError, RuntimeError):
@@ -56,10 +56,18 @@ def run_script(
     events = list(parse_log(log_text, variant))
     start = resume[1].position if resume else Game(variant).position
     geo = start.geometry
-    board = SimBoard(geo.squares(occupancy(start)), scan_hz=SCAN_HZ, files=geo.files,
-                     ranks=geo.ranks)
-    daemon = Daemon(config, board, store, opponent=opponent, leds=_board_leds(geo),
-                    resume=resume, wall_clock=wall_clock)
+    board = SimBoard(
+        geo.squares(occupancy(start)), scan_hz=SCAN_HZ, files=geo.files, ranks=geo.ranks
+    )
+    daemon = Daemon(
+        config,
+        board,
+        store,
+        opponent=opponent,
+        leds=_board_leds(geo),
+        resume=resume,
+        wall_clock=wall_clock,
+    )
     play = _Playback(daemon, board, emit)
     for event in events:
         play.advance(event.time)
@@ -80,9 +88,9 @@ class _Playback:
         self.board = board
         self.emit = emit
         self.now = 0.0
-        self.shown: object = None        # the engine move last shown on the board
-        self.seen = 0                     # the daemon's events emitted so far
-        self.quiet_since = 0.0            # the time of the last event of the script
+        self.shown: object = None  # the engine move last shown on the board
+        self.seen = 0  # the daemon's events emitted so far
+        self.quiet_since = 0.0  # the time of the last event of the script
 
     def advance(self, until: float) -> None:
         daemon, step = self.daemon, 1.0 / SCAN_HZ
@@ -138,5 +146,7 @@ def _wait_for_engine(daemon: Daemon) -> None:
     daemon.opponent.stop()
     daemon.wait_for_engine(STOP_WAIT)
     if daemon.request is not None:
-        raise HeadlessError(f"the engine did not answer within {ENGINE_WAIT + STOP_WAIT:g} s, "
-                            "even when told to stop")
+        raise HeadlessError(
+            f"the engine did not answer within {ENGINE_WAIT + STOP_WAIT:g} s, "
+            "even when told to stop"
+        )

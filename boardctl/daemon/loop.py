@@ -64,18 +64,20 @@ from .session import EngineSession
 log = logging.getLogger("boardctl")
 
 LOOP_HZ = 50
-TAKEBACK_PAUSE = 3.0   # after a takeback, wait for the board to settle before the engine moves
-NOTICE_SECONDS = 3.0           # how long a notice (the new level) stays on the screen
-EVENTS_KEPT = 1000             # events the daemon remembers (see Daemon.events)
+TAKEBACK_PAUSE = 3.0  # after a takeback, wait for the board to settle before the engine moves
+NOTICE_SECONDS = 3.0  # how long a notice (the new level) stays on the screen
+EVENTS_KEPT = 1000  # events the daemon remembers (see Daemon.events)
 # The web page's snapshot is built at once after a move or an action, else at most this
 # often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
 WEB_PERIOD = 0.1
 
 
-
 # How each of the page's endings ends the game ("resign": the side to move resigns).
-_DECLARED = {"resign": Termination.RESIGNATION, "draw": Termination.AGREEMENT,
-             "newgame": Termination.ABANDONED}
+_DECLARED = {
+    "resign": Termination.RESIGNATION,
+    "draw": Termination.AGREEMENT,
+    "newgame": Termination.ABANDONED,
+}
 
 
 class Display(Protocol):
@@ -90,8 +92,10 @@ class Notifier(Protocol):
 def reconciler_config(config: Config) -> ReconcilerConfig:
     """The reconciler's timings and permissions, from the configuration."""
     return ReconcilerConfig(
-        settle=config.board.settle_ms / 1000, grace=config.board.grace_ms / 1000,
-        allow_takeback=config.game.takeback, teaching=config.game.mode == "teaching",
+        settle=config.board.settle_ms / 1000,
+        grace=config.board.grace_ms / 1000,
+        allow_takeback=config.game.takeback,
+        teaching=config.game.mode == "teaching",
     )
 
 
@@ -159,7 +163,7 @@ class Daemon:
         self._lagging = False
         self.presenter = Presenter(self.engine_side)
         self.start_time = now
-        self.now = now                       # the time of the last step
+        self.now = now  # the time of the last step
         self.stopping = False
         self.watchdog_due = now
         # The spectator page: snapshots out, actions in (see boardctl.web).
@@ -236,8 +240,10 @@ class Daemon:
     def _handle(self, event: Event, now: float) -> None:
         log.info("%s", event.line())
         self.engine.new_position()
-        if (isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
-                and self.game.declared is not None):
+        if (
+            isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
+            and self.game.declared is not None
+        ):
             # Ended on time or from the web page: the store keeps the game as it
             # ended (it refuses more moves); the board may be played on until the
             # pieces are set up for a new game.  An ending the position shows is
@@ -246,8 +252,13 @@ class Daemon:
         elif isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
             fell = self._press_clock(now)
-            self.store.add_move(self.game_id, len(self.game.moves), event.uci,
-                                self.wall_clock(), clock=self._mover_clock())
+            self.store.add_move(
+                self.game_id,
+                len(self.game.moves),
+                event.uci,
+                self.wall_clock(),
+                clock=self._mover_clock(),
+            )
             if fell:
                 self._flag_fell()
             self.engine.due = now
@@ -271,8 +282,9 @@ class Daemon:
             self.engine.cancel()
 
     def _finish(self, outcome: Outcome) -> None:
-        self.store.finish(self.game_id, outcome.result, outcome.termination.value,
-                          self.wall_clock())
+        self.store.finish(
+            self.game_id, outcome.result, outcome.termination.value, self.wall_clock()
+        )
 
     def _declare(self, outcome: Outcome) -> None:
         """The game ends off the board: the game, and so the screen, the page and
@@ -288,8 +300,9 @@ class Daemon:
     def _store_new_game(self, game: Game) -> int:
         white, black = self._player_names()
         self.started_at = self.wall_clock()
-        return self.store.new_game(game.variant.name, game.start_fen, white, black,
-                                   self.config.game.mode, self.started_at)
+        return self.store.new_game(
+            game.variant.name, game.start_fen, white, black, self.config.game.mode, self.started_at
+        )
 
     def _player_names(self) -> tuple[str, str]:
         """(White, Black), for the store and the web page."""
@@ -309,8 +322,9 @@ class Daemon:
     def _limits(self) -> Limits:
         if self.clock is not None:
             white, black = self.clock.remaining
-            return Limits(wtime=white, btime=black, winc=self.clock.increment,
-                          binc=self.clock.increment)
+            return Limits(
+                wtime=white, btime=black, winc=self.clock.increment, binc=self.clock.increment
+            )
         return Limits(movetime=self.config.engine.movetime)
 
     def close(self) -> None:
@@ -381,7 +395,7 @@ class Daemon:
         if clock is None:
             return
         if not self.game.moves or self.game.ending() is not None:
-            clock.hold(now)   # before the first move, and after the game
+            clock.hold(now)  # before the first move, and after the game
         elif clock.run(self.game.position.turn, now):
             self._flag_fell()
 
@@ -414,21 +428,28 @@ class Daemon:
         """What the LEDs show: the reconciler's scene, or the hint on a quiet board."""
         scene = self.reconciler.scene()
         if self.engine.hint_move is not None and not scene.squares:
-            scene = scene.with_squares({self.engine.hint_move[0]: Role.HINT_FROM,
-                                        self.engine.hint_move[1]: Role.HINT_TO})
+            scene = scene.with_squares(
+                {self.engine.hint_move[0]: Role.HINT_FROM, self.engine.hint_move[1]: Role.HINT_TO}
+            )
         return scene
 
     def status(self, scene: LedScene | None = None) -> DisplayState:
         """What the screen shows now."""
-        notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] \
-            else None
+        notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] else None
         machine = Machine(
-            notice=notice, sensors_healthy=self.sensors.healthy,
-            sensor_problem=self.sensor_problem, saving=self.store.status(),
+            notice=notice,
+            sensors_healthy=self.sensors.healthy,
+            sensor_problem=self.sensor_problem,
+            saving=self.store.status(),
             store_problem=self.store.problem,
         )
-        return self.presenter.state(self.reconciler, self.engine, self.clock, machine,
-                                    self.scene() if scene is None else scene)
+        return self.presenter.state(
+            self.reconciler,
+            self.engine,
+            self.clock,
+            machine,
+            self.scene() if scene is None else scene,
+        )
 
     def _outputs(self, now: float) -> None:
         if self.leds is None and self.display is None:
@@ -451,13 +472,15 @@ class Daemon:
                 for sq in geo.squares(changed):
                     verb = "place" if reading.occupancy >> sq & 1 else "lift"
                     self.recorder.write(
-                        f"{reading.time - self.start_time:.3f} {verb} {geo.name(sq)}\n")
+                        f"{reading.time - self.start_time:.3f} {verb} {geo.name(sq)}\n"
+                    )
                 self.recorder.flush()
             except OSError as exc:
                 # A recording is for a bug report: a full disk ends it, not the game.
-                log.error("[board] record: cannot write (%s): recording stopped",
-                          exc.strerror or exc)
-                with contextlib.suppress(OSError):   # its unwritten lines are lost
+                log.error(
+                    "[board] record: cannot write (%s): recording stopped", exc.strerror or exc
+                )
+                with contextlib.suppress(OSError):  # its unwritten lines are lost
                     self.recorder.close()
                 self.recorder = None
         self.last_reading = reading.occupancy
@@ -508,10 +531,18 @@ class Daemon:
     def snapshot(self) -> Snapshot:
         """What the spectator page shows now, from the same state as the screen."""
         scene = self.reconciler.scene()
-        engine = EngineShown(self.engine.score, self.engine_text,
-                             self.level if self.opponent else None)
+        engine = EngineShown(
+            self.engine.score, self.engine_text, self.level if self.opponent else None
+        )
         return self.web_shaper.snapshot(
-            game_id=self.game_id, started_at=self.started_at, game=self.game,
-            names=self._player_names(), screen=self.status(scene), clocks=self.clocks,
-            engine=engine, scene=scene, colours=self.led_colours(0.0, scene),
-            engine_move=self.reconciler.engine_move)
+            game_id=self.game_id,
+            started_at=self.started_at,
+            game=self.game,
+            names=self._player_names(),
+            screen=self.status(scene),
+            clocks=self.clocks,
+            engine=engine,
+            scene=scene,
+            colours=self.led_colours(0.0, scene),
+            engine_move=self.reconciler.engine_move,
+        )

@@ -41,7 +41,7 @@ SEND_TIMEOUT = 1.0
 # quarter, not a half: a loop that itself pings at half the period (systemd's
 # advice) then still sends every time, even with a little jitter.
 WATCHDOG_MIN_GAP = 0.25
-MAX_ENV_INT = 2**63 - 1    # systemd's microsecond counts and pids are 64-bit at most
+MAX_ENV_INT = 2**63 - 1  # systemd's microsecond counts and pids are 64-bit at most
 
 
 class Notifier:

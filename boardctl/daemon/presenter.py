@@ -20,7 +20,7 @@ from ..ui.state import DisplayState, PromptKind
 from .clock import ChessClock
 from .session import EngineSession
 
-MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)   # outlined on the screen's board
+MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)  # outlined on the screen's board
 
 
 @dataclass(frozen=True)
@@ -28,11 +28,11 @@ class Machine:
     """What the daemon knows beyond the game: a notice, and what is wrong
     with the sensors and the store."""
 
-    notice: str | None = None                 # shown while nothing else is
+    notice: str | None = None  # shown while nothing else is
     sensors_healthy: bool = True
-    sensor_problem: str | None = None         # in full, for the prompt
-    saving: str | None = None                 # why moves wait to be saved, in full
-    store_problem: str | None = None          # the same in a word or two
+    sensor_problem: str | None = None  # in full, for the prompt
+    saving: str | None = None  # why moves wait to be saved, in full
+    store_problem: str | None = None  # the same in a word or two
 
 
 class Presenter:
@@ -51,8 +51,9 @@ class Presenter:
             self._sans = (key, tuple(game.sans()))
         return self._sans[1]
 
-    def prompt(self, rec: Reconciler, engine: EngineSession, clock: ChessClock | None,
-               machine: Machine) -> tuple[str, PromptKind, tuple[PieceType, ...]]:
+    def prompt(
+        self, rec: Reconciler, engine: EngineSession, clock: ChessClock | None, machine: Machine
+    ) -> tuple[str, PromptKind, tuple[PieceType, ...]]:
         """The prompt, its kind and the choices it offers."""
         declared = rec.game.declared
         prompt = rec.prompt
@@ -70,14 +71,16 @@ class Presenter:
         stuck = rec.stuck()
         if not prompt and stuck:
             pos = rec.game.position
-            prompt = (f"The {piece_name(pos, stuck[0])} on {pos.geometry.name(stuck[0])} "
-                      "has no legal move: put it back")
+            prompt = (
+                f"The {piece_name(pos, stuck[0])} on {pos.geometry.name(stuck[0])} "
+                "has no legal move: put it back"
+            )
         if not prompt and engine.hint:
             prompt = engine.hint
         if not prompt and machine.notice:
             prompt = machine.notice
         if not prompt and machine.saving is not None:
-            prompt, kind = machine.saving, "error"   # the status line is too narrow to say it
+            prompt, kind = machine.saving, "error"  # the status line is too narrow to say it
         if machine.sensor_problem is not None and not machine.sensors_healthy:
             # Nothing on the board counts until it is back: say why, in full
             # (the status line is too short for a port name).
@@ -85,8 +88,14 @@ class Presenter:
             kind, choices = "error", ()
         return prompt, kind, choices
 
-    def state(self, rec: Reconciler, engine: EngineSession, clock: ChessClock | None,
-              machine: Machine, scene: LedScene) -> DisplayState:
+    def state(
+        self,
+        rec: Reconciler,
+        engine: EngineSession,
+        clock: ChessClock | None,
+        machine: Machine,
+        scene: LedScene,
+    ) -> DisplayState:
         """What the screen shows now."""
         game = rec.game
         pos = game.position
@@ -105,17 +114,27 @@ class Presenter:
         if machine.store_problem is not None:
             faults.append("not saved")
         return DisplayState(
-            fen=pos.fen(), variant=game.variant.name,
+            fen=pos.fen(),
+            variant=game.variant.name,
             orientation=BLACK if self.engine_side == WHITE else WHITE,
-            last_move=last, check_square=pos.kings[pos.turn] if pos.is_check() else None,
-            moves=self.moves(game), engine_status=engine.text,
-            engine_depth=engine.depth, engine_score=engine.score, engine_move=engine_move,
+            last_move=last,
+            check_square=pos.kings[pos.turn] if pos.is_check() else None,
+            moves=self.moves(game),
+            engine_status=engine.text,
+            engine_depth=engine.depth,
+            engine_score=engine.score,
+            engine_move=engine_move,
             level=engine.level if engine.opponent is not None else None,
             engine_side=self.engine_side,
             white_clock=clock.remaining[0] if clock else None,
             black_clock=clock.remaining[1] if clock else None,
-            prompt=prompt, prompt_kind=kind, choices=choices, chosen=chosen, marks=marks,
-            status="; ".join(faults), status_alert=bool(faults),
+            prompt=prompt,
+            prompt_kind=kind,
+            choices=choices,
+            chosen=chosen,
+            marks=marks,
+            status="; ".join(faults),
+            status_alert=bool(faults),
         )
 
 

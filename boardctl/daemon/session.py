@@ -23,10 +23,10 @@ from ..storage.store import StoreError
 
 log = logging.getLogger("boardctl")
 
-ENGINE_RETRIES = 3     # engine processes started again on one position before giving up
+ENGINE_RETRIES = 3  # engine processes started again on one position before giving up
 ENGINE_RETRY_DELAY = 1.0
 MAX_LEVEL = MAX_SKILL
-LEVEL_SETTING = "engine.level"   # the level set at the board, kept in the store
+LEVEL_SETTING = "engine.level"  # the level set at the board, kept in the store
 HINT_SECONDS = 1.0
 
 
@@ -41,26 +41,33 @@ class EngineSession:
     """See the module docstring.  ``opponent`` is None when no engine plays;
     ``adviser`` starts an engine for hints when there is no opponent."""
 
-    def __init__(self, opponent: Opponent | None, adviser: Callable[[], Opponent] | None,
-                 settings: Settings, configured_level: int, now: float) -> None:
+    def __init__(
+        self,
+        opponent: Opponent | None,
+        adviser: Callable[[], Opponent] | None,
+        settings: Settings,
+        configured_level: int,
+        now: float,
+    ) -> None:
         self.opponent = opponent
         self._adviser_factory = adviser
         self._adviser: Opponent | None = None
         self.settings = settings
-        self.request: int | None = None      # the engine request whose answer we want
-        self.due: float | None = now         # when to ask the engine (if its turn)
+        self.request: int | None = None  # the engine request whose answer we want
+        self.due: float | None = now  # when to ask the engine (if its turn)
         self.text = "off" if opponent is None else "ready"
-        self.failures = 0                    # engine processes lost on this position
+        self.failures = 0  # engine processes lost on this position
         self.depth: int | None = None
-        self.score = ""                      # from White's point of view
+        self.score = ""  # from White's point of view
         self.hint: str | None = None
         self.hint_move: tuple[int, int] | None = None
         self.hint_request: int | None = None
         self.level = self._stored_level(configured_level)
 
     # ------------------------------------------------------------ moves
-    def step(self, now: float, game: Game, reconciler: Reconciler, to_move: bool,
-             limits: Limits) -> None:
+    def step(
+        self, now: float, game: Game, reconciler: Reconciler, to_move: bool, limits: Limits
+    ) -> None:
         """Ask for a move when it is the engine's turn and the board is ready
         for one; take in what the engines said."""
         self._poll_adviser(game)
@@ -69,12 +76,16 @@ class EngineSession:
         if self.failures and self.request is None and (self.due is None or now < self.due):
             return  # lost: left alone until it is asked again (go() starts it anew)
         try:
-            if (self.request is None and to_move and reconciler.engine_move is None
-                    and self.due is not None and now >= self.due
-                    and reconciler.ready_for_engine):
+            if (
+                self.request is None
+                and to_move
+                and reconciler.engine_move is None
+                and self.due is not None
+                and now >= self.due
+                and reconciler.ready_for_engine
+            ):
                 moves = [game.position.uci(m) for m in game.moves]
-                self.request = self.opponent.go(game.start_fen, moves, limits,
-                                                game.variant.name)
+                self.request = self.opponent.go(game.start_fen, moves, limits, game.variant.name)
                 self.text = "thinking"
                 self.due = None
             for message in self.opponent.poll(0):
@@ -113,13 +124,18 @@ class EngineSession:
         self.hint_request = None
         self.failures += 1
         if self.failures <= ENGINE_RETRIES:
-            log.warning("engine lost (%s): starting it again (%d of %d)", exc,
-                        self.failures, ENGINE_RETRIES)
+            log.warning(
+                "engine lost (%s): starting it again (%d of %d)", exc, self.failures, ENGINE_RETRIES
+            )
             self.due = now + ENGINE_RETRY_DELAY
             self.text = "restarting"
         else:
-            log.error("engine lost %d times on this position (%s): not asking it again "
-                      "until the position changes", self.failures, exc)
+            log.error(
+                "engine lost %d times on this position (%s): not asking it again "
+                "until the position changes",
+                self.failures,
+                exc,
+            )
             self.due = None
             self.text = "engine error"
 
@@ -145,7 +161,7 @@ class EngineSession:
             try:
                 move = parse_uci(game.position, message.move)
                 reconciler.set_engine_move(move)
-                self.text = "ready"   # the banner shows the move itself
+                self.text = "ready"  # the banner shows the move itself
                 self.depth = None
             except IllegalMoveError as exc:
                 log.error("engine move refused: %s", exc)
@@ -184,8 +200,9 @@ class EngineSession:
         self._adviser = adviser
         moves = [game.position.uci(m) for m in game.moves]
         try:
-            self.hint_request = adviser.go(game.start_fen, moves, Limits(movetime=seconds),
-                                           game.variant.name)
+            self.hint_request = adviser.go(
+                game.start_fen, moves, Limits(movetime=seconds), game.variant.name
+            )
         except WorkerError as exc:
             self._adviser_lost(exc)
             return
@@ -248,8 +265,11 @@ class EngineSession:
         try:
             level = parse_whole(text, 0, MAX_LEVEL) if text is not None else configured
         except NumberError:
-            log.warning("ignoring the stored engine level %s: not a level from 0 to %d",
-                        shown(text or ""), MAX_LEVEL)
+            log.warning(
+                "ignoring the stored engine level %s: not a level from 0 to %d",
+                shown(text or ""),
+                MAX_LEVEL,
+            )
             return configured
         if level != configured and self.opponent is not None:
             try:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boardctl")
 
-SQUARE_BOARD = Geometry(FILES, RANKS)   # the 8×10 e-board's
+SQUARE_BOARD = Geometry(FILES, RANKS)  # the 8×10 e-board's
 # The e-board of each pinout schema, for a game its board cannot be played on.
 _E_BOARD = {
     SQUARE_BOARD.pinout_schema: f"the sensors read {RANKS}×{FILES} squares",
@@ -64,8 +64,10 @@ def _pinout(config: Config) -> Pinout:
         return default_pinout()
     path = Path(config.board.pinout)
     if read_pinout_schema(path) != SQUARE_BOARD.pinout_schema:
-        raise StartError(f"the pinout {config.board.pinout} is the hex board's: a game on "
-                         f"{RANKS}×{FILES} squares needs one like hardware/pinout.toml")
+        raise StartError(
+            f"the pinout {config.board.pinout} is the hex board's: a game on "
+            f"{RANKS}×{FILES} squares needs one like hardware/pinout.toml"
+        )
     return load_pinout(path)
 
 
@@ -79,9 +81,11 @@ def _hex_pinout(config: Config, geo: HexGeometry) -> HexPinout:
 
     :raises StartError: if the configured pinout is not a hex board's, or another hexagon's.
     """
-    wrong = StartError(f"the pinout {config.board.pinout} is not the hex board's: point "
-                       "[board] pinout at one like hardware/hex/pinout.toml, or leave it "
-                       "empty for the one shipped")
+    wrong = StartError(
+        f"the pinout {config.board.pinout} is not the hex board's: point "
+        "[board] pinout at one like hardware/hex/pinout.toml, or leave it "
+        "empty for the one shipped"
+    )
     if not config.board.pinout:
         pinout = default_hex_pinout()
     else:
@@ -107,14 +111,17 @@ def _fits_sensors(variant: Variant, config: Config | None = None) -> None:
             raise StartError(
                 f"{variant.name} is played on the {hexagon.size}-cell hex board, whose 12 × 12 "
                 "matrix needs 24 GPIOs (the Pi has 19 beside the LEDs and buttons): set "
-                '[board] sensors = "shiftreg" (sixteen 74HC165) or "serial" (a Pico)')
+                '[board] sensors = "shiftreg" (sixteen 74HC165) or "serial" (a Pico)'
+            )
         if config is not None:
             _hex_pinout(config, hexagon)
         return
     geo = variant.geometry
     if geo != SQUARE_BOARD:
-        raise StartError(f"{variant.name} is played on {geo.description}, "
-                         f"{_E_BOARD[geo.pinout_schema]}: play it in boardctl sim")
+        raise StartError(
+            f"{variant.name} is played on {geo.description}, "
+            f"{_E_BOARD[geo.pinout_schema]}: play it in boardctl sim"
+        )
 
 
 def make_sensors(config: Config, start: Game) -> SensorSource:
@@ -161,8 +168,11 @@ def _hex_sensors(config: Config, pinout: HexPinout) -> SensorSource:
     from ..hw.protocol import BoardShape
     from ..hw.serial_link import SerialBoard
 
-    return SerialBoard(config.board.serial_port, brightness=config.leds.brightness,
-                       shape=BoardShape.named(pinout.board))
+    return SerialBoard(
+        config.board.serial_port,
+        brightness=config.leds.brightness,
+        shape=BoardShape.named(pinout.board),
+    )
 
 
 def make_leds(config: Config, variant: Variant | None = None) -> LedSink | None:
@@ -189,10 +199,15 @@ def _fits_layout(config: Config, count: int, corner_grid: bool) -> None:
     """
     corners = config.leds.layout == "corners"
     if corners != corner_grid:
-        wanted = (f"{(RANKS + 1) * (FILES + 1)} LEDs at the square corners" if corners
-                  else f"{RANKS * FILES} LEDs, one per square")
-        raise StartError(f"[leds] layout = \"{config.leds.layout}\" needs {wanted}, but the "
-                         f"pinout's chain has {count}: set the layout or the pinout to match")
+        wanted = (
+            f"{(RANKS + 1) * (FILES + 1)} LEDs at the square corners"
+            if corners
+            else f"{RANKS * FILES} LEDs, one per square"
+        )
+        raise StartError(
+            f'[leds] layout = "{config.leds.layout}" needs {wanted}, but the '
+            f"pinout's chain has {count}: set the layout or the pinout to match"
+        )
 
 
 def make_opponent(config: Config) -> Opponent | None:
@@ -209,8 +224,10 @@ def make_opponent(config: Config) -> Opponent | None:
         log.info("engine: the compiled search core, skill %d", config.engine.skill)
     else:
         # Some 30 times slower: a player should know why the engine is weak.
-        log.warning("engine: the compiled search core is not built (no C compiler or "
-                    "Python headers at install); searching in Python, much weaker")
+        log.warning(
+            "engine: the compiled search core is not built (no C compiler or "
+            "Python headers at install); searching in Python, much weaker"
+        )
     return EngineWorker(config.engine.skill)
 
 
@@ -230,25 +247,38 @@ def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
         from ..web.server import WebServer
     except ImportError:
         raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
-    hub = Hub()   # the daemon publishes here; the server only reads
-    server = WebServer(hub, host=config.web.bind, port=config.web.port, pin=config.web.pin,
-                       db_path=db_path)
+    hub = Hub()  # the daemon publishes here; the server only reads
+    server = WebServer(
+        hub, host=config.web.bind, port=config.web.port, pin=config.web.pin, db_path=db_path
+    )
     server.start()
     stack.callback(server.stop)
-    log.info("web page on %s (%s)", server.url,
-             "actions need the PIN" if config.web.pin else "view only: no PIN set")
+    log.info(
+        "web page on %s (%s)",
+        server.url,
+        "actions need the PIN" if config.web.pin else "view only: no PIN set",
+    )
     return hub
 
 
-def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = None,
-          now: float = 0.0, **extra: Any) -> Daemon:
+def build(
+    config: Config,
+    stack: ExitStack,
+    *,
+    sensors: SensorSource | None = None,
+    now: float = 0.0,
+    **extra: Any,
+) -> Daemon:
     """A daemon with everything the configuration asks for, closed by ``stack``."""
     store = open_store(config)
     stack.callback(store.close)
     resume, started_at = _resume(store)
     if resume is not None and resume[1].variant.name != config.game.variant:
-        log.warning("the unfinished game is %s, the configuration says %s: starting anew",
-                    resume[1].variant.name, config.game.variant)
+        log.warning(
+            "the unfinished game is %s, the configuration says %s: starting anew",
+            resume[1].variant.name,
+            config.game.variant,
+        )
         resume = started_at = None
     if resume is not None:
         log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
@@ -273,10 +303,20 @@ def build(config: Config, stack: ExitStack, *, sensors: SensorSource | None = No
         buttons = GpioButtons(_pinout(config).pi.buttons)
         stack.callback(buttons.close)
         extra["buttons"] = buttons
-    daemon = Daemon(config, sensors, store, opponent=opponent, leds=leds, resume=resume,
-                    started_at=started_at,
-                    adviser=lambda: make_opponent(replace(config, game=replace(
-                        config.game, mode="engine"))) or _no_engine(), now=now, **extra)
+    daemon = Daemon(
+        config,
+        sensors,
+        store,
+        opponent=opponent,
+        leds=leds,
+        resume=resume,
+        started_at=started_at,
+        adviser=lambda: (
+            make_opponent(replace(config, game=replace(config.game, mode="engine"))) or _no_engine()
+        ),
+        now=now,
+        **extra,
+    )
     stack.callback(daemon.close)
     return daemon
 
@@ -325,10 +365,17 @@ def run(config: Config) -> int:
             try:
                 recorder = stack.enter_context(open(config.board.record, "a", encoding="utf-8"))
             except OSError as exc:  # checked at load, but it may have changed since
-                raise StartError(f"[board] record: cannot write to {config.board.record}: "
-                                 f"{exc.strerror or exc}") from None
-        daemon = build(config, stack, display=display, notifier=notifier, recorder=recorder,
-                       now=time.monotonic())
+                raise StartError(
+                    f"[board] record: cannot write to {config.board.record}: {exc.strerror or exc}"
+                ) from None
+        daemon = build(
+            config,
+            stack,
+            display=display,
+            notifier=notifier,
+            recorder=recorder,
+            now=time.monotonic(),
+        )
 
         def stop(signum: int, frame: FrameType | None) -> None:
             daemon.stopping = True
@@ -349,22 +396,33 @@ def sim(config: Config) -> int:
     try:
         import pygame
     except ImportError:
-        print("boardctl sim: pygame-ce is not installed (pip install 'boardctl[display]')",
-              file=sys.stderr)
+        print(
+            "boardctl sim: pygame-ce is not installed (pip install 'boardctl[display]')",
+            file=sys.stderr,
+        )
         return 2
     os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "boardctl")
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-            or os.environ.get("SDL_VIDEODRIVER")):
-        print("boardctl sim: no display available (no DISPLAY or WAYLAND_DISPLAY); run it "
-              "headless with 'boardctl sim --headless --script LOG'", file=sys.stderr)
+    if not (
+        os.environ.get("DISPLAY")
+        or os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("SDL_VIDEODRIVER")
+    ):
+        print(
+            "boardctl sim: no display available (no DISPLAY or WAYLAND_DISPLAY); run it "
+            "headless with 'boardctl sim --headless --script LOG'",
+            file=sys.stderr,
+        )
         return 2
     try:
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_mode((1, 1))
     except pygame.error as exc:
-        print(f"boardctl sim: no display available ({exc}); run it headless with "
-              "'boardctl sim --headless --script LOG'", file=sys.stderr)
+        print(
+            f"boardctl sim: no display available ({exc}); run it headless with "
+            "'boardctl sim --headless --script LOG'",
+            file=sys.stderr,
+        )
         return 2
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
@@ -373,8 +431,12 @@ def sim(config: Config) -> int:
     return 0
 
 
-def run_window(config: Config, stack: ExitStack, frames: int | None = None,
-               clock: Callable[[], float] = time.monotonic) -> Daemon:
+def run_window(
+    config: Config,
+    stack: ExitStack,
+    frames: int | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Daemon:
     """The simulator: the window is the LEDs, the screen and a hand on the
     simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
     until the window closes (or for ``frames`` frames, for tests)."""
@@ -389,10 +451,21 @@ def run_window(config: Config, stack: ExitStack, frames: int | None = None,
     assert isinstance(board, SimBoard)
     buttons = SimButtons()
     began = clock()
-    window = SimWindow(board, lambda name: buttons.press(name, clock() - began),
-                       config.display_size, DisplayState.from_fen(None, config.game.variant))
-    daemon = build(config, stack, sensors=board, now=0.0, buttons=buttons,
-                   leds=window.leds, display=window.display)
+    window = SimWindow(
+        board,
+        lambda name: buttons.press(name, clock() - began),
+        config.display_size,
+        DisplayState.from_fen(None, config.game.variant),
+    )
+    daemon = build(
+        config,
+        stack,
+        sensors=board,
+        now=0.0,
+        buttons=buttons,
+        leds=window.leds,
+        display=window.display,
+    )
     # A resumed game: the board's pieces stand as the game left them.
     pos = daemon.game.position
     board.set_occupancy(pos.colors[0] | pos.colors[1])

@@ -27,7 +27,7 @@ class BoardLine:
 
     file: bool
     index: int
-    name: str               # "rank 3", "file a", "ranks 1 and 13", "files a and m"
+    name: str  # "rank 3", "file a", "ranks 1 and 13", "files a and m"
     mask: int
 
 
@@ -37,8 +37,10 @@ class DiagBoard:
     cells: int = SQUARES
     noun = "square"
     walk_order = "a1 … j1 then a2 … j8, one colour a rank"
-    sweep_hint = ("put a piece on each square in turn and lift it, or set up ranks 1, 2, 7, 8 "
-                  "and move every piece to ranks 3-6")
+    sweep_hint = (
+        "put a piece on each square in turn and lift it, or set up ranks 1, 2, 7, 8 "
+        "and move every piece to ranks 3-6"
+    )
     live_cell = "e4"
     # The LED order check's cells: they tell every chain order of 80 LEDs apart.
     check_names: tuple[str, ...] = ("a1", "b1", "j1", "a2", "j2", "a8", "j8")
@@ -51,10 +53,10 @@ class DiagBoard:
     def lines(self) -> tuple[BoardLine, ...]:
         rank_mask = (1 << FILES) - 1
         file_mask = sum(1 << (rank * FILES) for rank in range(RANKS))
-        return (*(BoardLine(False, r, f"rank {r + 1}", rank_mask << (r * FILES))
-                  for r in range(RANKS)),
-                *(BoardLine(True, f, f"file {FILE_NAMES[f]}", file_mask << f)
-                  for f in range(FILES)))
+        return (
+            *(BoardLine(False, r, f"rank {r + 1}", rank_mask << (r * FILES)) for r in range(RANKS)),
+            *(BoardLine(True, f, f"file {FILE_NAMES[f]}", file_mask << f) for f in range(FILES)),
+        )
 
     @property
     def check_cells(self) -> tuple[int, ...]:
@@ -80,7 +82,8 @@ class DiagBoard:
 
 SQUARE_BOARD = DiagBoard()
 
-HEX_LEGEND = ("  # a piece on the cell   . empty   [ ] the cell lit now   ? no reading yet")
+HEX_LEGEND = "  # a piece on the cell   . empty   [ ] the cell lit now   ? no reading yet"
+
 
 class HexDiagBoard(DiagBoard):
     """The hex board, from its pinout (cells from the rules geometry, lines
@@ -88,13 +91,15 @@ class HexDiagBoard(DiagBoard):
 
     noun = "cell"
     walk_order = "h1 … l1, f2 … m2, and on up the ranks to f13, one colour a rank"
-    sweep_hint = ("put a piece on each cell in turn and lift it, or set up the opening and "
-                  "move the pieces over the empty cells")
+    sweep_hint = (
+        "put a piece on each cell in turn and lift it, or set up the opening and "
+        "move the pieces over the empty cells"
+    )
     live_cell = "g7"
     # The chain's two ends, a file turn and cells in the middle: they tell the
     # listed chain from the likely miswirings (ledorder.hex_chain_layouts).
     check_names = ("a8", "a9", "b13", "g7", "h1", "m2", "m6")
-    _COLUMN = 5             # text columns per file in the drawing
+    _COLUMN = 5  # text columns per file in the drawing
 
     def __init__(self, pinout: HexPinout) -> None:
         self.pinout = pinout
@@ -108,12 +113,24 @@ class HexDiagBoard(DiagBoard):
         out = []
         for i, ranks in enumerate(matrix.rows):
             words = " and ".join(str(n) for n in ranks)
-            out.append(BoardLine(False, i, f"rank{'s' * (len(ranks) > 1)} {words}",
-                                 sum(1 << c for c in range(geo.size) if at[c][0] == i)))
+            out.append(
+                BoardLine(
+                    False,
+                    i,
+                    f"rank{'s' * (len(ranks) > 1)} {words}",
+                    sum(1 << c for c in range(geo.size) if at[c][0] == i),
+                )
+            )
         for i, files in enumerate(matrix.columns):
             words = " and ".join(geo.file_letters[f] for f in files)
-            out.append(BoardLine(True, i, f"file{'s' * (len(files) > 1)} {words}",
-                                 sum(1 << c for c in range(geo.size) if at[c][1] == i)))
+            out.append(
+                BoardLine(
+                    True,
+                    i,
+                    f"file{'s' * (len(files) > 1)} {words}",
+                    sum(1 << c for c in range(geo.size) if at[c][1] == i),
+                )
+            )
         return tuple(out)
 
     def name(self, cell: int) -> str:
@@ -135,16 +152,18 @@ class HexDiagBoard(DiagBoard):
         geo = self.geo
         height = {c: q + 2 * r for c, (q, r) in enumerate(geo.cells)}
         top = max(height.values())
-        lines = [[" "] * (self._COLUMN * (2 * geo.radius + 1) + 2)
-                 for _ in range(top - min(height.values()) + 1)]
+        lines = [
+            [" "] * (self._COLUMN * (2 * geo.radius + 1) + 2)
+            for _ in range(top - min(height.values()) + 1)
+        ]
         for cell, (q, _r) in enumerate(geo.cells):
             mark = "?" if occupancy is None else "#" if occupancy >> cell & 1 else "."
             text = f"{geo.name(cell)}{mark}"
             text = f"[{text}]" if cell == lit else f" {text} "
             at = self._COLUMN * (q + geo.radius)
-            lines[top - height[cell]][at:at + len(text)] = text
-        letters = "".join(f" {geo.file_letters[f]}".ljust(self._COLUMN)
-                          for f in range(2 * geo.radius + 1)).rstrip()
+            lines[top - height[cell]][at : at + len(text)] = text
+        letters = "".join(
+            f" {geo.file_letters[f]}".ljust(self._COLUMN) for f in range(2 * geo.radius + 1)
+        ).rstrip()
         body = ["".join(line).rstrip() for line in lines]
         return "\n".join([letters, *body, letters, HEX_LEGEND])
-

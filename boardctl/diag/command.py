@@ -29,8 +29,9 @@ class ReopeningSource:
     after ``retry`` seconds, doubling up to ``retry_max``.
     """
 
-    def __init__(self, open_source: Callable[[], SensorSource], *, retry: float = 1.0,
-                 retry_max: float = 8.0) -> None:
+    def __init__(
+        self, open_source: Callable[[], SensorSource], *, retry: float = 1.0, retry_max: float = 8.0
+    ) -> None:
         self._open = open_source
         self.inner: SensorSource | None = None
         self._retry = retry
@@ -74,7 +75,7 @@ def _board_for(config: Config, variant: Variant) -> tuple[DiagBoard, LedLayout]:
     """
     from ..daemon import wiring
 
-    wiring._fits_sensors(variant)          # an e-board exists for it: 8×10 or the hexagon
+    wiring._fits_sensors(variant)  # an e-board exists for it: 8×10 or the hexagon
     hexagon = wiring._hex_geometry(variant)
     if hexagon is not None:
         pinout = wiring._hex_pinout(config, hexagon)
@@ -91,8 +92,14 @@ def _start(variant: Variant) -> list[int]:
     return position.geometry.squares(occupancy(position))
 
 
-def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
-                 out: TextIO | None = None, variant: Variant | None = None) -> int:
+def diag_command(
+    config: Config,
+    *,
+    sim: bool = False,
+    steps: str | None = None,
+    out: TextIO | None = None,
+    variant: Variant | None = None,
+) -> int:
     """``boardctl diag``: 0 when no fault was found, 1 otherwise.  The board
     checked is the one ``variant`` (default: the configuration's) is played on;
     ``out`` defaults to the current ``sys.stdout``.
@@ -104,13 +111,15 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
     """
     from ..rules import get_variant
 
-    out = out or sys.stdout             # looked up now: the stdout of the moment
+    out = out or sys.stdout  # looked up now: the stdout of the moment
     if not sim and not config.from_file:
         # The defaults' sensors are simulated: checking them would report a
         # clean board on a Pi whose configuration is missing.
-        raise DiagError(f"no board to test: no configuration ({DEFAULT_PATH} does not "
-                        "exist); name one with --config, or try the checks on a simulated "
-                        "board with --sim")
+        raise DiagError(
+            f"no board to test: no configuration ({DEFAULT_PATH} does not "
+            "exist); name one with --config, or try the checks on a simulated "
+            "board with --sim"
+        )
     chosen = parse_steps(steps) if steps is not None else STEPS
     variant = variant or get_variant(config.game.variant)
     board, layout = _board_for(config, variant)
@@ -119,12 +128,15 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
         # cells: only the cell numbers matter to the session.
         side = 11 if board.cells == 121 else 0
         start = _start(variant)
-        sensors = (SimBoard(start, files=side, ranks=side) if side else SimBoard(start))
-        sim_leds = (SimLeds(layout, brightness=config.leds.brightness)
-                    if config.leds.enabled else None)
+        sensors = SimBoard(start, files=side, ranks=side) if side else SimBoard(start)
+        sim_leds = (
+            SimLeds(layout, brightness=config.leds.brightness) if config.leds.enabled else None
+        )
         diag = Diagnostics(sensors, sim_leds, layout=layout, steps=chosen, board=board)
-        print(f"boardctl diag: simulated {'hex ' if board.cells != 80 else ''}board, "
-              "scripted user", file=out)
+        print(
+            f"boardctl diag: simulated {'hex ' if board.cells != 80 else ''}board, scripted user",
+            file=out,
+        )
         report = run_scripted(diag, ScriptedUser(sensors, sim_leds), out=out)
     else:
         report = _diag_board(config, variant, board, layout, chosen, out)
@@ -132,8 +144,14 @@ def diag_command(config: Config, *, sim: bool = False, steps: str | None = None,
     return 0 if report.ok else 1
 
 
-def _diag_board(config: Config, variant: Variant, board: DiagBoard, layout: LedLayout,
-                steps: tuple[Phase, ...], out: TextIO) -> DiagReport:
+def _diag_board(
+    config: Config,
+    variant: Variant,
+    board: DiagBoard,
+    layout: LedLayout,
+    steps: tuple[Phase, ...],
+    out: TextIO,
+) -> DiagReport:
     from ..daemon import wiring
     from ..hw.serial_link import SerialBoard
 
@@ -141,8 +159,9 @@ def _diag_board(config: Config, variant: Variant, board: DiagBoard, layout: LedL
         return wiring.make_board_sensors(config, variant)
 
     # A serial board opens its port lazily and reconnects by itself.
-    sensors: SensorSource = (open_sensors() if config.board.sensors == "serial"
-                             else ReopeningSource(open_sensors))
+    sensors: SensorSource = (
+        open_sensors() if config.board.sensors == "serial" else ReopeningSource(open_sensors)
+    )
     leds: LedSink | None = None
     own_leds = not isinstance(sensors, SerialBoard)
     notes: list[str] = []

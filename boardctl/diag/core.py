@@ -16,12 +16,19 @@ from .report import DiagReport, Outage
 from .steps import LED_STEPS, STEPS, Phase
 from .sweep import LineFault, StuckSquare, SweepTracker
 
-WALK_DWELL = 0.25       # seconds each square stays lit in the walk
-SETTLE = 0.3            # the board must be still this long before an LED check is judged
-TICK = 0.01             # front ends call tick() this often (the sensors scan at 100 Hz)
+WALK_DWELL = 0.25  # seconds each square stays lit in the walk
+SETTLE = 0.3  # the board must be still this long before an LED check is judged
+TICK = 0.01  # front ends call tick() this often (the sensors scan at 100 Hz)
 WALK_COLOURS: tuple[Colour, ...] = (
-    (255, 0, 0), (255, 96, 0), (255, 255, 0), (0, 255, 0),
-    (0, 255, 255), (0, 0, 255), (160, 0, 255), (255, 255, 255))
+    (255, 0, 0),
+    (255, 96, 0),
+    (255, 255, 0),
+    (0, 255, 0),
+    (0, 255, 255),
+    (0, 0, 255),
+    (160, 0, 255),
+    (255, 255, 255),
+)
 # The game's colour language where a step has a game meaning (board/lights.py):
 # the square for your hand is white, a square done is blue.
 CHECK_COLOUR: Colour = lights.WHITE.rgb
@@ -43,10 +50,18 @@ class Diagnostics:
     went away.
     """
 
-    def __init__(self, sensors: SensorSource, leds: LedSink | None, *,
-                 layout: LedLayout | None = None, steps: Sequence[Phase] = STEPS,
-                 check_squares: Sequence[int] | None = None, walk_dwell: float = WALK_DWELL,
-                 settle: float = SETTLE, board: DiagBoard = SQUARE_BOARD) -> None:
+    def __init__(
+        self,
+        sensors: SensorSource,
+        leds: LedSink | None,
+        *,
+        layout: LedLayout | None = None,
+        steps: Sequence[Phase] = STEPS,
+        check_squares: Sequence[int] | None = None,
+        walk_dwell: float = WALK_DWELL,
+        settle: float = SETTLE,
+        board: DiagBoard = SQUARE_BOARD,
+    ) -> None:
         if walk_dwell <= 0 or settle < 0:
             raise ValueError("walk_dwell must be positive and settle not negative")
         self.sensors = sensors
@@ -149,37 +164,53 @@ class Diagnostics:
         if self._outage_start is not None:
             outages.append(Outage(self._outage_start, None, self._outage_reason))
         return DiagReport(
-            steps=self.steps, started=self._started or 0.0,
-            swept=None if self._sweep is None else self.swept, stuck=stuck,
-            line_faults=faults, led_checks=self.led_checks,
+            steps=self.steps,
+            started=self._started or 0.0,
+            swept=None if self._sweep is None else self.swept,
+            stuck=stuck,
+            line_faults=faults,
+            led_checks=self.led_checks,
             led_advice=led_order_advice(self.layout, self._checks, self.board),
             outages=tuple(outages),
             unhealthy_readings=self._unhealthy_readings,
-            led_errors=tuple(f"{error} ({count}×)" if count > 1 else error
-                             for error, count in self._led_errors.items()),
-            notes=tuple(self.notes), cells=self.board.cells, noun=self.board.noun)
+            led_errors=tuple(
+                f"{error} ({count}×)" if count > 1 else error
+                for error, count in self._led_errors.items()
+            ),
+            notes=tuple(self.notes),
+            cells=self.board.cells,
+            noun=self.board.noun,
+        )
 
     def prompt(self) -> str:
         """What the user is asked to do now."""
         if self.phase is Phase.WALK:
             noun = self.board.noun
             where = f": {self.board.name(self.lit)}" if self.lit is not None else ""
-            return (f"LED walk: each {noun} lights in turn, {self.board.walk_order}. Watch "
-                    f"for a dark {noun} or one out of order{where}. Enter skips.")
+            return (
+                f"LED walk: each {noun} lights in turn, {self.board.walk_order}. Watch "
+                f"for a dark {noun} or one out of order{where}. Enter skips."
+            )
         if self.phase is Phase.LIVE:
-            return ("Live view: lift and place pieces anywhere; the board below follows the "
-                    f"sensors, and each occupied {self.board.noun} is lit {lights.WHITE.name}. "
-                    "Enter goes on.")
+            return (
+                "Live view: lift and place pieces anywhere; the board below follows the "
+                f"sensors, and each occupied {self.board.noun} is lit {lights.WHITE.name}. "
+                "Enter goes on."
+            )
         if self.phase is Phase.SWEEP:
             noun = self.board.noun
-            return (f"Sweep: make every {noun} read occupied and then empty "
-                    f"({self.board.sweep_hint}). {self.swept}/{self.board.cells} done (lit "
-                    f"{lights.BLUE.name}). Enter when finished.")
+            return (
+                f"Sweep: make every {noun} read occupied and then empty "
+                f"({self.board.sweep_hint}). {self.swept}/{self.board.cells} done (lit "
+                f"{lights.BLUE.name}). Enter when finished."
+            )
         if self.phase is Phase.ORDER:
             done = len(self._checks)
-            return (f"LED order check {done + 1}/{len(self.check_squares)}: place a piece on "
-                    f"the {self.board.noun} lit {lights.WHITE.name}, or lift the piece on it. "
-                    f"Enter skips this {self.board.noun}.")
+            return (
+                f"LED order check {done + 1}/{len(self.check_squares)}: place a piece on "
+                f"the {self.board.noun} lit {lights.WHITE.name}, or lift the piece on it. "
+                f"Enter skips this {self.board.noun}."
+            )
         return "Done."
 
     def status_line(self) -> str:
@@ -196,8 +227,14 @@ class Diagnostics:
         """The whole screen: prompt, connection, board."""
         # The order check shows no square on screen: the piece goes where the light is.
         lit = None if self.phase is Phase.ORDER else self.lit
-        return "\n".join([textwrap.fill(self.prompt(), 78), self.status_line(), "",
-                           self.board.render(self.occupancy, lit)])
+        return "\n".join(
+            [
+                textwrap.fill(self.prompt(), 78),
+                self.status_line(),
+                "",
+                self.board.render(self.occupancy, lit),
+            ]
+        )
 
     # -------------------------------------------------------------- internals
 
@@ -216,7 +253,7 @@ class Diagnostics:
             reading = self.sensors.read(now)
             healthy = bool(self.sensors.healthy)
             self.error = None
-        except OSError as exc:      # a driver that raises instead of turning unhealthy
+        except OSError as exc:  # a driver that raises instead of turning unhealthy
             reading, healthy, self.error = None, False, str(exc) or type(exc).__name__
         if not healthy:
             if self._outage_start is None:
@@ -273,8 +310,9 @@ class Diagnostics:
 
     def _record(self, observed: tuple[int, ...]) -> None:
         if len(self._checks) < len(self.check_squares):
-            self._checks.append(LedCheck(self.check_squares[len(self._checks)], observed,
-                                         self.board))
+            self._checks.append(
+                LedCheck(self.check_squares[len(self._checks)], observed, self.board)
+            )
         self._baseline = self.occupancy if self.healthy else None
         self._light_check()
 

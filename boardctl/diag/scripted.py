@@ -25,9 +25,15 @@ class ScriptedUser:
     connected, and skip an LED check after ``patience`` without a result.
     """
 
-    def __init__(self, board: SimBoard, leds: SimLeds | None = None, *,
-                 actual: LedLayout | None = None, pause: float = 0.05,
-                 patience: float = 2.0) -> None:
+    def __init__(
+        self,
+        board: SimBoard,
+        leds: SimLeds | None = None,
+        *,
+        actual: LedLayout | None = None,
+        pause: float = 0.05,
+        patience: float = 2.0,
+    ) -> None:
         self.board = board
         self.leds = leds
         self.eyes = None if leds is None else LedChain(actual or leds.encoder.layout)
@@ -79,9 +85,15 @@ class ScriptedUser:
         return self.eyes.square_at(i for i, p in enumerate(self.leds.pixels) if any(p))
 
 
-def run_scripted(diag: Diagnostics, user: ScriptedUser, *, start: float = 0.0,
-                 limit: float = 3600.0, on_tick: Callable[[float], None] | None = None,
-                 out: TextIO | None = None) -> DiagReport:
+def run_scripted(
+    diag: Diagnostics,
+    user: ScriptedUser,
+    *,
+    start: float = 0.0,
+    limit: float = 3600.0,
+    on_tick: Callable[[float], None] | None = None,
+    out: TextIO | None = None,
+) -> DiagReport:
     """Run a session in virtual time (steps of :data:`TICK`) until it is done,
     or ``limit`` seconds have passed.  ``on_tick`` can inject faults;
     ``out`` gets each step's prompt and the board as each step ends."""

@@ -23,8 +23,12 @@ def square_name(square: int) -> str:
 def parse_square(name: str) -> int:
     """``"e4"`` as a square number.  :raises DiagError: for a square off the board."""
     digits = name[1:]
-    if (len(name) >= 2 and name[0] in FILE_NAMES and is_ascii_digits(digits)
-            and len(digits) <= len(str(RANKS))):
+    if (
+        len(name) >= 2
+        and name[0] in FILE_NAMES
+        and is_ascii_digits(digits)
+        and len(digits) <= len(str(RANKS))
+    ):
         rank = int(digits) - 1
         if 0 <= rank < RANKS:
             return rank * FILES + FILE_NAMES.index(name[0])

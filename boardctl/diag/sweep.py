@@ -26,8 +26,8 @@ class StuckSquare:
     """A square that did not read both empty and occupied during the sweep."""
 
     square: int
-    occupied: bool          # what it read all along
-    label: str = field(default="", compare=False)      # its name, if not the 8×10 board's
+    occupied: bool  # what it read all along
+    label: str = field(default="", compare=False)  # its name, if not the 8×10 board's
 
     def __str__(self) -> str:
         name = self.label or square_name(self.square)
@@ -39,9 +39,9 @@ class LineFault:
     """A whole rank (``file`` False) or file misbehaving: a row or column line."""
 
     file: bool
-    index: int              # rank 0–7 or file 0–9 (the hex board: its row or column line)
+    index: int  # rank 0–7 or file 0–9 (the hex board: its row or column line)
     kind: LineKind
-    label: str = field(default="", compare=False)      # "ranks 1 and 13" on the hex board
+    label: str = field(default="", compare=False)  # "ranks 1 and 13" on the hex board
 
     @property
     def name(self) -> str:
@@ -54,14 +54,20 @@ class LineFault:
         wire = "column" if self.file else "row"
         key = "columns" if self.file else "rows"
         if self.kind is LineKind.NEVER_OCCUPIED:
-            return (f"the {wire} wire of {self.name} is open: a broken wire or joint, or the "
-                    f"wrong GPIO for it in the pinout's {key}")
+            return (
+                f"the {wire} wire of {self.name} is open: a broken wire or joint, or the "
+                f"wrong GPIO for it in the pinout's {key}"
+            )
         if self.kind is LineKind.ALWAYS_OCCUPIED:
-            return (f"the {wire} line of {self.name} is shorted (to 3.3 V or another line), "
-                    "or its pull is missing")
+            return (
+                f"the {wire} line of {self.name} is shorted (to 3.3 V or another line), "
+                "or its pull is missing"
+            )
         if self.kind is LineKind.TOGETHER:
-            return (f"the {'cells' if self.label else 'squares'} of {self.name} are joined: "
-                    f"look for a short along its {wire}")
+            return (
+                f"the {'cells' if self.label else 'squares'} of {self.name} are joined: "
+                f"look for a short along its {wire}"
+            )
         return f"no square of {self.name} responds: check its {wire} wire and connector"
 
     def __str__(self) -> str:
@@ -117,15 +123,23 @@ class SweepTracker:
             label = line.name if named else ""
             if stuck & mask == mask:
                 occupied = self.seen_occupied & mask
-                kind = (LineKind.ALWAYS_OCCUPIED if occupied == mask
-                        else LineKind.NEVER_OCCUPIED if not occupied
-                        else LineKind.NEVER_CHANGES)
+                kind = (
+                    LineKind.ALWAYS_OCCUPIED
+                    if occupied == mask
+                    else LineKind.NEVER_OCCUPIED
+                    if not occupied
+                    else LineKind.NEVER_CHANGES
+                )
                 faults.append(LineFault(line.file, line.index, kind, label))
                 explained |= mask
             elif not self.mixed[i] and both & mask:
                 faults.append(LineFault(line.file, line.index, LineKind.TOGETHER, label))
         left = stuck & ~explained
-        squares = tuple(StuckSquare(sq, bool(self.seen_occupied >> sq & 1),
-                                    self.board.name(sq) if named else "")
-                        for sq in range(self.board.cells) if left >> sq & 1)
+        squares = tuple(
+            StuckSquare(
+                sq, bool(self.seen_occupied >> sq & 1), self.board.name(sq) if named else ""
+            )
+            for sq in range(self.board.cells)
+            if left >> sq & 1
+        )
         return squares, tuple(faults)

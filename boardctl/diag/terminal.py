@@ -14,7 +14,7 @@ from .core import TICK, Diagnostics
 from .report import DiagReport
 from .steps import Phase
 
-REFRESH = 0.1           # the terminal redraws at most this often
+REFRESH = 0.1  # the terminal redraws at most this often
 
 
 class Keys(Protocol):
@@ -46,9 +46,14 @@ class StdinKeys:
         return keys
 
 
-def run_terminal(diag: Diagnostics, keys: Keys, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep,
-                 out: TextIO = sys.stdout) -> DiagReport:
+def run_terminal(
+    diag: Diagnostics,
+    keys: Keys,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    out: TextIO = sys.stdout,
+) -> DiagReport:
     """Run a session at the real board: the view redrawn on change at most
     every :data:`REFRESH`, Enter to go on; Ctrl-C or the end of input ends it."""
     shown = ""

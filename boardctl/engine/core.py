@@ -30,7 +30,7 @@ except ImportError:  # built without a compiler: the Python search stands in
 if TYPE_CHECKING:
     from ._core import Core as Core
 
-TT_BITS = 20        # 2**20 entries of 16 bytes: 16 MiB, small for a Pi's memory
+TT_BITS = 20  # 2**20 entries of 16 bytes: 16 MiB, small for a Pi's memory
 
 
 def available() -> bool:
@@ -56,13 +56,13 @@ class Mailbox:
 
     width: int
     height: int
-    cells: tuple[int, ...]                 # the mailbox index of each of the rules core's cells
+    cells: tuple[int, ...]  # the mailbox index of each of the rules core's cells
     king: tuple[int, ...]
     knight: tuple[int, ...]
     rook: tuple[int, ...]
     bishop: tuple[int, ...]
-    falcon: tuple[int, ...]                # per move: destination, then 3 paths of 2 cells
-    pawn_steps: tuple[int, ...]            # push W, push B, captures W (2), captures B (2)
+    falcon: tuple[int, ...]  # per move: destination, then 3 paths of 2 cells
+    pawn_steps: tuple[int, ...]  # push W, push B, captures W (2), captures B (2)
 
 
 def mailbox(variant: Variant) -> Mailbox:
@@ -72,10 +72,13 @@ def mailbox(variant: Variant) -> Mailbox:
     steps = [step for _, step in compass]
     directions = dict(compass)
     orthogonal, diagonal = steps[0::2], steps[1::2]
-    knight = [_add(o, steps[(2 * i + k) % len(steps)])
-              for i, o in enumerate(orthogonal) for k in (1, -1)]
-    falcon = [(_add(_add(a, a), b), a, _add(a, a), a, _add(a, b), b, _add(b, a))
-              for a, b in geo.falcon_steps()]
+    knight = [
+        _add(o, steps[(2 * i + k) % len(steps)]) for i, o in enumerate(orthogonal) for k in (1, -1)
+    ]
+    falcon = [
+        (_add(_add(a, a), b), a, _add(a, a), a, _add(a, b), b, _add(b, a))
+        for a, b in geo.falcon_steps()
+    ]
     pawns = [directions[name] for name in PAWN_FORWARD]
     pawns += [directions[name] for pair in PAWN_CAPTURES for name in pair]
     coords = geo.coordinates()
@@ -87,9 +90,13 @@ def mailbox(variant: Variant) -> Mailbox:
         return vec[1] * width + vec[0]
 
     return Mailbox(
-        width, height, tuple((y + pad) * width + x + pad for x, y in coords),
-        tuple(map(offset, steps)), tuple(map(offset, knight)),
-        tuple(map(offset, orthogonal)), tuple(map(offset, diagonal)),
+        width,
+        height,
+        tuple((y + pad) * width + x + pad for x, y in coords),
+        tuple(map(offset, steps)),
+        tuple(map(offset, knight)),
+        tuple(map(offset, orthogonal)),
+        tuple(map(offset, diagonal)),
         tuple(offset(vec) for move in falcon for vec in move),
         tuple(map(offset, pawns)),
     )
@@ -100,7 +107,9 @@ def _add(a: Vector, b: Vector) -> Vector:
 
 
 def build(
-    variant: Variant, tt_bits: int = TT_BITS, search: tuple[int, ...] | None = None,
+    variant: Variant,
+    tt_bits: int = TT_BITS,
+    search: tuple[int, ...] | None = None,
     weights: evaluate.Weights | None = None,
 ) -> Core:
     """A core for ``variant``, with the search's numbers ``search`` (by
@@ -126,11 +135,13 @@ def build(
     last_white, last_black = geo.tables.promotion
     promotes = [(last_white >> sq & 1) | (last_black >> sq & 1) << 1 for sq in range(geo.size)]
     ep_keys = [keys.ep_file[geo.file_of(sq)] for sq in range(geo.size)]
+    # The arguments in module.c's order, a line for each group it reads.
+    # fmt: off
     return _core.Core(
-        geo.files, geo.ranks, variant.king_file if variant.castling else -1,
-        variant.castle_min, -1 if variant.castle_max is None else variant.castle_max,
-        variant.castle_judged_after, geo.grid,
-        box.width * box.height, box.cells,
+        geo.files, geo.ranks,
+        variant.king_file if variant.castling else -1, variant.castle_min,
+        -1 if variant.castle_max is None else variant.castle_max, variant.castle_judged_after,
+        geo.grid, box.width * box.height, box.cells,
         [geo.file_of(sq) for sq in range(geo.size)], [geo.rank_of(sq) for sq in range(geo.size)],
         box.king, box.knight, box.rook, box.bishop, box.falcon, box.pawn_steps,
         promotes, double_steps, [int(p) for p in variant.promotions],
@@ -138,6 +149,7 @@ def build(
         mg, eg, list(evaluate.core_weights(variant, weights)), list(passed),
         list(params.core_search() if search is None else search), tt_bits,
     )
+    # fmt: on
 
 
 def reversible_history(pos: Position) -> list[int]:
@@ -145,7 +157,7 @@ def reversible_history(pos: Position) -> list[int]:
     each move since then): the only ones the current position can repeat."""
     history = pos.hash_history()
     clock = pos.halfmove_clock
-    return history[max(0, len(history) - clock):] if clock else []
+    return history[max(0, len(history) - clock) :] if clock else []
 
 
 def load(core: Core, pos: Position) -> None:
@@ -154,5 +166,4 @@ def load(core: Core, pos: Position) -> None:
     size = pos.geometry.size
     rooks = [sq for sq in range(size) if pos.castling >> sq & 1]
     ep = -1 if pos.ep_square is None else pos.ep_square
-    core.set_position(pos.squares, pos.turn, rooks, ep, pos.halfmove_clock,
-                      reversible_history(pos))
+    core.set_position(pos.squares, pos.turn, rooks, ep, pos.halfmove_clock, reversible_history(pos))

@@ -66,15 +66,22 @@ from ..rules.variants import DEFAULT_VARIANT, Variant
 
 # (middle game, endgame) material by piece type.
 VALUES = {
-    PAWN: (94, 122), KNIGHT: (337, 309), BISHOP: (341, 280), ROOK: (433, 620),
-    QUEEN: (932, 1172), FALCON: (482, 569), KING: (0, 0),
+    PAWN: (94, 122),
+    KNIGHT: (337, 309),
+    BISHOP: (341, 280),
+    ROOK: (433, 620),
+    QUEEN: (932, 1172),
+    FALCON: (482, 569),
+    KING: (0, 0),
 }
 # The game's phase: these weights summed over the pieces on the board, from
 # FULL_PHASE (the start position's sum, two of each minor piece, rook and
 # falcon and a queen a side) down to 0; the mg and eg scores are blended by it.
 PHASE_WEIGHT = {KNIGHT: 1, BISHOP: 1, ROOK: 2, FALCON: 2, QUEEN: 4}
-FULL_PHASE = 2 * (2 * (PHASE_WEIGHT[KNIGHT] + PHASE_WEIGHT[BISHOP] + PHASE_WEIGHT[ROOK]
-                       + PHASE_WEIGHT[FALCON]) + PHASE_WEIGHT[QUEEN])
+FULL_PHASE = 2 * (
+    2 * (PHASE_WEIGHT[KNIGHT] + PHASE_WEIGHT[BISHOP] + PHASE_WEIGHT[ROOK] + PHASE_WEIGHT[FALCON])
+    + PHASE_WEIGHT[QUEEN]
+)
 BISHOP_PAIR = 41
 FALCON_MOBILITY = 4
 DOUBLED = 15
@@ -99,19 +106,25 @@ DANGER_CAP = 400
 # in the middle to -8 in a corner of 10×8); the offsets keep the average
 # square near zero.  The king's is for the endgame only.
 CENTRALISATION: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {
-    KNIGHT: ((6, 10), (4, 6)), BISHOP: ((3, 6), (2, 4)), FALCON: ((5, 10), (4, 8)),
+    KNIGHT: ((6, 10), (4, 6)),
+    BISHOP: ((3, 6), (2, 4)),
+    FALCON: ((5, 10), (4, 8)),
     QUEEN: ((2, 4), (3, 6)),
 }
 KING_CENTRE = (8, 20)
-PAWN_ADVANCE = (3, 12)        # (mg, eg) per step forward
-PAWN_CENTRAL = 6              # mg: in the centre on ranks 3 to 5
+PAWN_ADVANCE = (3, 12)  # (mg, eg) per step forward
+PAWN_CENTRAL = 6  # mg: in the centre on ranks 3 to 5
 KING_HOME, KING_STEP = 12, 18  # mg: at home on a wing; lost per step off the back rank
-ROOK_SEVENTH = 15             # mg: on the seventh rank
-ROOK_CENTRE = 4               # mg: on one of the centre files
+ROOK_SEVENTH = 15  # mg: on the seventh rank
+ROOK_CENTRE = 4  # mg: on one of the centre files
 
 
 NAMES: dict[PieceType, str] = {
-    PAWN: "pawn", KNIGHT: "knight", BISHOP: "bishop", ROOK: "rook", QUEEN: "queen",
+    PAWN: "pawn",
+    KNIGHT: "knight",
+    BISHOP: "bishop",
+    ROOK: "rook",
+    QUEEN: "queen",
     FALCON: "falcon",
 }
 Weights = Mapping[str, int]
@@ -143,7 +156,10 @@ def default_weights() -> dict[str, int]:
     for ptype, weight in ZONE_WEIGHT.items():
         w[f"{NAMES[ptype]}.zone"] = weight
     w["danger_scale"], w["danger_divisor"], w["danger_cap"] = (
-        DANGER_SCALE, DANGER_DIVISOR, DANGER_CAP)
+        DANGER_SCALE,
+        DANGER_DIVISOR,
+        DANGER_CAP,
+    )
     for ptype, weight in PHASE_WEIGHT.items():
         w[f"{NAMES[ptype]}.phase"] = weight
     w["full_phase"] = FULL_PHASE
@@ -161,12 +177,31 @@ def core_weights(
     mobility, grid_terms, full_phase = _shape_weights(variant.geometry, variant, w)
     bishop_pair, doubled, isolated, rook_open, rook_half, shield = grid_terms
     return (
-        bishop_pair, w["falcon.mobility"], doubled, isolated, rook_open, rook_half, shield,
-        *mobility[KNIGHT], *mobility[BISHOP], *mobility[ROOK], *mobility[QUEEN],
-        w["knight.zone"], w["bishop.zone"], w["rook.zone"], w["queen.zone"], w["falcon.zone"],
-        w["danger_scale"], w["danger_cap"], w["danger_divisor"],
-        w["knight.phase"], w["bishop.phase"], w["rook.phase"], w["queen.phase"],
-        w["falcon.phase"], full_phase,
+        bishop_pair,
+        w["falcon.mobility"],
+        doubled,
+        isolated,
+        rook_open,
+        rook_half,
+        shield,
+        *mobility[KNIGHT],
+        *mobility[BISHOP],
+        *mobility[ROOK],
+        *mobility[QUEEN],
+        w["knight.zone"],
+        w["bishop.zone"],
+        w["rook.zone"],
+        w["queen.zone"],
+        w["falcon.zone"],
+        w["danger_scale"],
+        w["danger_cap"],
+        w["danger_divisor"],
+        w["knight.phase"],
+        w["bishop.phase"],
+        w["rook.phase"],
+        w["queen.phase"],
+        w["falcon.phase"],
+        full_phase,
     )
 
 
@@ -188,10 +223,15 @@ def _(geo: HexGeometry, variant: Variant, w: Weights) -> _ShapeWeights:
 
 @_shape_weights.register
 def _(geo: Geometry, variant: Variant, w: Weights) -> _ShapeWeights:
-    mobility = {int(p): (w[f"{NAMES[p]}.mobility"], w[f"{NAMES[p]}.baseline"])
-                for p in MOBILITY}
-    grid_terms = (w["bishop_pair"], w["doubled"], w["isolated"], w["rook_open"],
-                  w["rook_half_open"], w["shield"])
+    mobility = {int(p): (w[f"{NAMES[p]}.mobility"], w[f"{NAMES[p]}.baseline"]) for p in MOBILITY}
+    grid_terms = (
+        w["bishop_pair"],
+        w["doubled"],
+        w["isolated"],
+        w["rook_open"],
+        w["rook_half_open"],
+        w["shield"],
+    )
     return mobility, grid_terms, w["full_phase"]
 
 
@@ -213,15 +253,20 @@ def _square_bonus(
         return w["pawn.advance.mg"] * advance + central, w["pawn.advance.eg"] * advance
     if ptype == ROOK:
         return (w["rook.seventh"] if rank == ranks - 2 else 0) + (
-            w["rook.centre"] if df < 2 else 0), 0
+            w["rook.centre"] if df < 2 else 0
+        ), 0
     if ptype == KING:
         # At home in the middle game, to the centre in the endgame.
         home = w["king.home"] if rank == 0 and df > 1.5 else 0
-        return (home - w["king.advance"] * rank,
-                int(w["king.centre.eg"] * centre) + w["king.offset.eg"])
+        return (
+            home - w["king.advance"] * rank,
+            int(w["king.centre.eg"] * centre) + w["king.offset.eg"],
+        )
     name = NAMES[ptype]
-    return (int(w[f"{name}.centre.mg"] * centre) + w[f"{name}.offset.mg"],
-            int(w[f"{name}.centre.eg"] * centre) + w[f"{name}.offset.eg"])
+    return (
+        int(w[f"{name}.centre.mg"] * centre) + w[f"{name}.offset.mg"],
+        int(w[f"{name}.centre.eg"] * centre) + w[f"{name}.offset.eg"],
+    )
 
 
 @cache
@@ -258,7 +303,7 @@ def build_square_tables(
 # its square value when it gains as much as the others.  On the 121-cell board
 # the rook gains most (six directions: 26.5 cells against 16), the bishop least
 # (six directions, but bound to a third of the cells: 14.1 against 9.8).
-HEX_REFERENCE = (10, 8)                 # the board the square values were set for
+HEX_REFERENCE = (10, 8)  # the board the square values were set for
 # Scaled like the piece values: a hexagon's distance from the middle (0 to
 # the radius) is spread over the square board's range of ``centre``.
 HEX_CENTRE_RANGE = (-1.0, -8.0)
@@ -267,8 +312,12 @@ _RECT_STEPS = {
     "rook": ((1, 0), (-1, 0), (0, 1), (0, -1)),
     "bishop": ((1, 1), (1, -1), (-1, 1), (-1, -1)),
     "knight": tuple((a, b) for a in (1, -1, 2, -2) for b in (1, -1, 2, -2) if abs(a) != abs(b)),
-    "falcon": tuple((a * x, b * y) for x, y in ((1, 3), (3, 1), (2, 3), (3, 2))
-                    for a in (1, -1) for b in (1, -1)),
+    "falcon": tuple(
+        (a * x, b * y)
+        for x, y in ((1, 3), (3, 1), (2, 3), (3, 2))
+        for a in (1, -1)
+        for b in (1, -1)
+    ),
 }
 
 
@@ -294,8 +343,13 @@ def _rect_reach(files: int, ranks: int) -> dict[int, float]:
         return sum(on(f + df, r + dr) for f, r in cells for df, dr in steps) / len(cells)
 
     rook, bishop = slide(_RECT_STEPS["rook"]), slide(_RECT_STEPS["bishop"])
-    return {ROOK: rook, BISHOP: bishop, QUEEN: rook + bishop,
-            KNIGHT: leap(_RECT_STEPS["knight"]), FALCON: leap(_RECT_STEPS["falcon"])}
+    return {
+        ROOK: rook,
+        BISHOP: bishop,
+        QUEEN: rook + bishop,
+        KNIGHT: leap(_RECT_STEPS["knight"]),
+        FALCON: leap(_RECT_STEPS["falcon"]),
+    }
 
 
 @cache
@@ -320,8 +374,7 @@ def _hex_values(geo: HexGeometry, w: Weights) -> dict[int, tuple[int, int]]:
     ratios = {ptype: hexagon[ptype] / square[ptype] for ptype in square}
     mean = sum(ratios.values()) / len(ratios)
     values: dict[int, tuple[int, int]] = {
-        int(p): (w[f"{NAMES[p]}.mg"], w[f"{NAMES[p]}.eg"]) if p in NAMES else (0, 0)
-        for p in VALUES
+        int(p): (w[f"{NAMES[p]}.mg"], w[f"{NAMES[p]}.eg"]) if p in NAMES else (0, 0) for p in VALUES
     }
     for ptype, ratio in ratios.items():
         mg, eg = values[ptype]
@@ -335,8 +388,10 @@ def hex_mobility(geo: HexGeometry, weights: Weights | None = None) -> dict[int, 
     w = default_weights() if weights is None else weights
     square, hexagon = _rect_reach(*HEX_REFERENCE), _hex_reach(geo)
     return {
-        int(p): (w[f"{NAMES[p]}.mobility"],
-                 round(w[f"{NAMES[p]}.baseline"] * hexagon[p] / square[p]))
+        int(p): (
+            w[f"{NAMES[p]}.mobility"],
+            round(w[f"{NAMES[p]}.baseline"] * hexagon[p] / square[p]),
+        )
         for p in MOBILITY
     }
 
@@ -378,11 +433,15 @@ def _hex_bonus(ptype: int, geo: HexGeometry, cell: int, w: Weights) -> tuple[int
     if ptype == KING:
         # Behind its pawns in the middle game (each step up from the bottom
         # edge of its file costs), to the centre in the endgame.
-        return (-w["king.advance"] * len(geo.ray(cell, "S")),
-                int(w["king.centre.eg"] * centre) + w["king.offset.eg"])
+        return (
+            -w["king.advance"] * len(geo.ray(cell, "S")),
+            int(w["king.centre.eg"] * centre) + w["king.offset.eg"],
+        )
     name = NAMES[PieceType(ptype)]
-    return (int(w[f"{name}.centre.mg"] * centre) + w[f"{name}.offset.mg"],
-            int(w[f"{name}.centre.eg"] * centre) + w[f"{name}.offset.eg"])
+    return (
+        int(w[f"{name}.centre.mg"] * centre) + w[f"{name}.offset.mg"],
+        int(w[f"{name}.centre.eg"] * centre) + w[f"{name}.offset.eg"],
+    )
 
 
 @cache
@@ -391,9 +450,7 @@ def cell_tables(geo: HexGeometry) -> tuple[list[list[int]], list[list[int]]]:
     return build_cell_tables(geo, default_weights())
 
 
-def build_cell_tables(
-    geo: HexGeometry, w: Weights
-) -> tuple[list[list[int]], list[list[int]]]:
+def build_cell_tables(geo: HexGeometry, w: Weights) -> tuple[list[list[int]], list[list[int]]]:
     """:func:`cell_tables` with the weights ``w``: the hexagon's values are
     derived from the square board's (:func:`hex_values`)."""
     size = geo.size

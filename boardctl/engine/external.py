@@ -58,12 +58,12 @@ from .interface import BestMove, Failed, Message, Thinking, WorkerError
 from .limits import Info, Limits
 from .pipes import spawn, stop, write
 
-DEFAULT_TIMEOUT = 10.0      # seconds for uciok, and for each readyok
-QUIT_GRACE = 2.0            # seconds for the process to exit after `quit`
-KILL_GRACE = 2.0            # seconds for it to die after SIGKILL
-TRANSCRIPT_LINES = 50       # lines of the conversation kept for error reports
-MS = 1000.0                 # UCI times are milliseconds, Limits' seconds
-WIRE_INT = 2**63 - 1        # the largest number an engine's output may hold (64 bits)
+DEFAULT_TIMEOUT = 10.0  # seconds for uciok, and for each readyok
+QUIT_GRACE = 2.0  # seconds for the process to exit after `quit`
+KILL_GRACE = 2.0  # seconds for it to die after SIGKILL
+TRANSCRIPT_LINES = 50  # lines of the conversation kept for error reports
+MS = 1000.0  # UCI times are milliseconds, Limits' seconds
+WIRE_INT = 2**63 - 1  # the largest number an engine's output may hold (64 bits)
 
 VARIANT_OPTION = "UCI_Variant"
 SKILL_OPTION = "Skill Level"
@@ -71,8 +71,17 @@ NO_MOVE = ("0000", "(none)")
 
 _OPTION_KEYS = ("name", "type", "default", "min", "max", "var")
 _INFO_NUMBERS = (
-    "depth", "seldepth", "time", "nodes", "multipv", "currmovenumber",
-    "hashfull", "nps", "tbhits", "sbhits", "cpuload",
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "multipv",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
 )
 _INFO_KEYS = frozenset(
     (*_INFO_NUMBERS, "pv", "score", "currmove", "refutation", "currline", "string")
@@ -89,7 +98,7 @@ class EngineOption:
     default: str | None = None
     min: str | None = None
     max: str | None = None
-    choices: tuple[str, ...] = ()       # the ``var`` values of a combo
+    choices: tuple[str, ...] = ()  # the ``var`` values of a combo
 
 
 def parse_option(words: list[str]) -> EngineOption | None:
@@ -108,8 +117,12 @@ def parse_option(words: list[str]) -> EngineOption | None:
     if not fields.get("name"):
         return None
     return EngineOption(
-        fields["name"], fields.get("type", ""), fields.get("default"),
-        fields.get("min"), fields.get("max"), choices,
+        fields["name"],
+        fields.get("type", ""),
+        fields.get("default"),
+        fields.get("min"),
+        fields.get("max"),
+        choices,
     )
 
 
@@ -122,12 +135,17 @@ def go_command(limits: Limits) -> str:
     if limits.infinite:
         parts.append("infinite")
     counts = (
-        ("depth", limits.depth), ("nodes", limits.nodes),
-        ("mate", limits.mate), ("movestogo", limits.movestogo),
+        ("depth", limits.depth),
+        ("nodes", limits.nodes),
+        ("mate", limits.mate),
+        ("movestogo", limits.movestogo),
     )
     times = (
-        ("movetime", limits.movetime), ("wtime", limits.wtime), ("btime", limits.btime),
-        ("winc", limits.winc or None), ("binc", limits.binc or None),
+        ("movetime", limits.movetime),
+        ("wtime", limits.wtime),
+        ("btime", limits.btime),
+        ("winc", limits.winc or None),
+        ("binc", limits.binc or None),
     )
     parts += [f"{name} {value}" for name, value in counts if value is not None]
     parts += [f"{name} {max(0, round(value * MS))}" for name, value in times if value is not None]
@@ -166,10 +184,10 @@ def parse_info(words: list[str], pos: Position) -> Info | None:
                 end = i + 1
                 while end < len(words) and words[end] not in _INFO_KEYS:
                     end += 1
-                pv = words[i + 1:end]
+                pv = words[i + 1 : end]
                 i = end
             else:
-                i += 1      # a word we do not use, or its value
+                i += 1  # a word we do not use, or its value
     except (IndexError, ValueError):
         return None
     if "depth" not in numbers or bound or numbers.get("multipv", 1) != 1:
@@ -241,17 +259,17 @@ class ExternalEngine:
         self.timeout = timeout
         self.clock = clock
         self.name = self.command[0]
-        self.offered: dict[str, EngineOption] = {}    # by lower-case name
+        self.offered: dict[str, EngineOption] = {}  # by lower-case name
         self.transcript: deque[str] = deque(maxlen=TRANSCRIPT_LINES)
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader: threading.Thread | None = None
-        self._dead: str | None = None                   # why, once the engine has gone
-        self._requests: deque[_Request] = deque()       # oldest first, bestmove not yet read
-        self._running: _Request | None = None           # the last go sent, until stopped
-        self._ready_deadlines: deque[float] = deque()   # one per isready not yet answered
+        self._dead: str | None = None  # why, once the engine has gone
+        self._requests: deque[_Request] = deque()  # oldest first, bestmove not yet read
+        self._running: _Request | None = None  # the last go sent, until stopped
+        self._ready_deadlines: deque[float] = deque()  # one per isready not yet answered
         self._request = 0
-        self._variant: str | None = None                # UCI_Variant as last set
+        self._variant: str | None = None  # UCI_Variant as last set
         self._skill: int | None = None
         self._skill_sent: int | None = None
 
@@ -432,14 +450,14 @@ class ExternalEngine:
                 out.append(self._best_move(request, rest[0] if rest else NO_MOVE[0]))
             case ["info", *rest] if self._requests:
                 request = self._requests[0]
-                assert request.pos is not None      # failed requests were flushed
+                assert request.pos is not None  # failed requests were flushed
                 info = parse_info(rest, request.pos)
                 if info is not None:
                     out.append(Thinking(request.number, info))
             case ["readyok"] if self._ready_deadlines:
                 self._ready_deadlines.popleft()
             case _:
-                pass        # id, option, info string, a stray bestmove, noise
+                pass  # id, option, info string, a stray bestmove, noise
 
     def _best_move(self, request: _Request, text: str) -> Message:
         if text in NO_MOVE:

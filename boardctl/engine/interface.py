@@ -37,7 +37,7 @@ class Thinking:
 @dataclass(frozen=True)
 class BestMove:
     request: int
-    move: str | None          # coordinate notation; None when there is no legal move
+    move: str | None  # coordinate notation; None when there is no legal move
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ import threading
 import time
 from collections.abc import Callable
 
-PR_SET_PDEATHSIG = 1    # from <linux/prctl.h>
-POLL_SECONDS = 0.5      # how often the worker checks its parent is there
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+POLL_SECONDS = 0.5  # how often the worker checks its parent is there
 
 
 def _prctl() -> Callable[..., int] | None:

@@ -14,8 +14,8 @@ class Limits:
     depth: int | None = None
     movetime: float | None = None
     nodes: int | None = None
-    mate: int | None = None            # find a mate in this many moves
-    wtime: float | None = None         # clocks and increments
+    mate: int | None = None  # find a mate in this many moves
+    wtime: float | None = None  # clocks and increments
     btime: float | None = None
     winc: float = 0.0
     binc: float = 0.0
@@ -28,10 +28,10 @@ class Info:
     """One line of progress: a finished iteration (or the final answer)."""
 
     depth: int
-    score_cp: int | None               # centipawns from the side to move, or None
-    mate: int | None                   # moves to mate (negative: being mated), or None
+    score_cp: int | None  # centipawns from the side to move, or None
+    mate: int | None  # moves to mate (negative: being mated), or None
     nodes: int
-    time: float                        # seconds since the search began
+    time: float  # seconds since the search began
     pv: list[Move] = field(default_factory=list)
     seldepth: int = 0
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from ..rules.game import FIFTY_MOVES
 
 MATE = 30_000
-MATE_BOUND = MATE - 1000      # scores beyond this are mates
-INF = 32_000                  # above every score; the core's table keeps scores in 16 bits
+MATE_BOUND = MATE - 1000  # scores beyond this are mates
+INF = 32_000  # above every score; the core's table keeps scores in 16 bits
 MAX_PLY = 96
 # Nodes between looks at the clock and at stop(): some 10 ms in the Python
 # core, under 1 ms in the compiled one (some 3 ms on a Pi 4), so a stop is
@@ -29,17 +29,17 @@ CORE_CHECK_EVERY = 1024
 # answer in (seconds), or this share of the time when that is less.
 ANSWER_RESERVE = 0.02
 ANSWER_SHARE = 0.04
-NULL_MIN_DEPTH = 3            # null-move pruning from this depth
-NULL_REDUCTION = 3            # plies the null move's search is shortened by,
-NULL_DEEPER = 4               # and one more for every this many plies of depth
-LAZY_MARGIN = 350             # positional terms rarely add up to more than this
+NULL_MIN_DEPTH = 3  # null-move pruning from this depth
+NULL_REDUCTION = 3  # plies the null move's search is shortened by,
+NULL_DEEPER = 4  # and one more for every this many plies of depth
+LAZY_MARGIN = 350  # positional terms rarely add up to more than this
 FUTILITY = (0, 150, 300, 450)  # by remaining depth: quiet moves that cannot reach alpha
-REVERSE_FUTILITY = 110        # per ply of depth: a lead that no reply will undo,
-REVERSE_FUTILITY_DEPTH = 5    # trusted up to this depth
-DELTA_MARGIN = 200            # quiescence: a capture this far below alpha is skipped
-LMR_MIN_DEPTH = 3             # late-move reductions from this depth,
-LMR_MIN_MOVES = 3             # after this many moves, by one ply,
-LMR_MORE_AFTER = 8            # by two after this many
+REVERSE_FUTILITY = 110  # per ply of depth: a lead that no reply will undo,
+REVERSE_FUTILITY_DEPTH = 5  # trusted up to this depth
+DELTA_MARGIN = 200  # quiescence: a capture this far below alpha is skipped
+LMR_MIN_DEPTH = 3  # late-move reductions from this depth,
+LMR_MIN_MOVES = 3  # after this many moves, by one ply,
+LMR_MORE_AFTER = 8  # by two after this many
 # From this depth a node the table knows no move for is searched a ply shallower.
 IIR_DEPTH = 4
 # A history score above this halves them all, so that they stay below the
@@ -47,7 +47,7 @@ IIR_DEPTH = 4
 # depth 8, 8 at depth 9, compiled core): halving at 1 << 16 or later searches
 # the same nodes as never halving, at 1 << 14 1.4 % more, at 1 << 12 13 % more.
 HISTORY_LIMIT = 1 << 22
-ASPIRATION = 40               # the window around the last iteration's score
+ASPIRATION = 40  # the window around the last iteration's score
 # A draw counts this much against the engine (from the root's side): it
 # plays on in level positions instead of repeating into a draw.
 CONTEMPT = 15
@@ -58,9 +58,25 @@ ORDER_VALUE = (0, 100, 310, 335, 480, 950, 2000, 560)
 def core_search() -> tuple[int, ...]:
     """The numbers above in the order the compiled core takes them."""
     return (
-        MATE, MATE_BOUND, INF, MAX_PLY, CORE_CHECK_EVERY, NULL_MIN_DEPTH, NULL_REDUCTION,
-        NULL_DEEPER, LAZY_MARGIN, REVERSE_FUTILITY, REVERSE_FUTILITY_DEPTH, DELTA_MARGIN,
-        LMR_MIN_DEPTH, LMR_MIN_MOVES, LMR_MORE_AFTER, HISTORY_LIMIT, FIFTY_MOVES,
-        IIR_DEPTH, len(FUTILITY), *FUTILITY,
+        MATE,
+        MATE_BOUND,
+        INF,
+        MAX_PLY,
+        CORE_CHECK_EVERY,
+        NULL_MIN_DEPTH,
+        NULL_REDUCTION,
+        NULL_DEEPER,
+        LAZY_MARGIN,
+        REVERSE_FUTILITY,
+        REVERSE_FUTILITY_DEPTH,
+        DELTA_MARGIN,
+        LMR_MIN_DEPTH,
+        LMR_MIN_MOVES,
+        LMR_MORE_AFTER,
+        HISTORY_LIMIT,
+        FIFTY_MOVES,
+        IIR_DEPTH,
+        len(FUTILITY),
+        *FUTILITY,
         *ORDER_VALUE,
     )

@@ -26,22 +26,30 @@ def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
 
 
 def spawn(
-    argv: Sequence[str], name: str, stderr: Any = None,
+    argv: Sequence[str],
+    name: str,
+    stderr: Any = None,
 ) -> tuple[subprocess.Popen[str], queue.Queue[str | None], threading.Thread]:
     """Start ``argv`` with text pipes and a reader thread called ``name-<pid>``.
 
     :raises OSError: when the program cannot be started.
     """
     proc = subprocess.Popen(
-        list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-        text=True, bufsize=1, errors="replace",
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        bufsize=1,
+        errors="replace",
         # The engine dies with us (even of SIGKILL) instead of thinking on for ever.
         preexec_fn=die_with_parent if AVAILABLE else None,
     )
     assert proc.stdout is not None
     lines: queue.Queue[str | None] = queue.Queue()
-    reader = threading.Thread(target=_read_lines, args=(proc.stdout, lines),
-                              name=f"{name}-{proc.pid}", daemon=True)
+    reader = threading.Thread(
+        target=_read_lines, args=(proc.stdout, lines), name=f"{name}-{proc.pid}", daemon=True
+    )
     reader.start()
     return proc, lines, reader
 
@@ -58,8 +66,13 @@ def write(stdin: IO[str], lines: Sequence[str], transcript: Any) -> None:
     stdin.flush()
 
 
-def stop(proc: subprocess.Popen[str], reader: threading.Thread | None, *,
-         quit_grace: float, kill_grace: float) -> None:
+def stop(
+    proc: subprocess.Popen[str],
+    reader: threading.Thread | None,
+    *,
+    quit_grace: float,
+    kill_grace: float,
+) -> None:
     """Ask the engine to ``quit``, wait ``quit_grace`` seconds, then kill it.
 
     Safe on a process that is already dead.  Its stdout is left open while

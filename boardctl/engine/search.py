@@ -81,9 +81,9 @@ from .params import (
 )
 
 MAX_SKILL = 20
-MAX_NOISE = 300               # centipawns of random error at the lowest levels
+MAX_NOISE = 300  # centipawns of random error at the lowest levels
 EXACT, LOWER, UPPER = 0, 1, 2
-TT_LIMIT = 1_500_000          # entries before the Python core's table is cleared
+TT_LIMIT = 1_500_000  # entries before the Python core's table is cleared
 
 
 class _Stop(Exception):
@@ -115,7 +115,10 @@ class Engine:
     """
 
     def __init__(
-        self, skill: int = MAX_SKILL, seed: int | None = None, compiled: bool | None = None,
+        self,
+        skill: int = MAX_SKILL,
+        seed: int | None = None,
+        compiled: bool | None = None,
         weights: Weights | None = None,
     ) -> None:
         self.skill = skill
@@ -356,7 +359,15 @@ class Engine:
         if self.node_limit is not None:
             nodes = max(1, self.node_limit - self.nodes)
         score, move, stopped, searched, seldepth, so_far = engine.root(
-            depth, alpha, beta, moves, noise, seconds, nodes, self.stop, self.contempt,
+            depth,
+            alpha,
+            beta,
+            moves,
+            noise,
+            seconds,
+            nodes,
+            self.stop,
+            self.contempt,
         )
         self.nodes += searched
         self.seldepth = max(self.seldepth, seldepth)
@@ -456,12 +467,20 @@ class Engine:
         if not in_check and not pv_node:
             static = self._evaluate()
             # Reverse futility: far above beta with little depth left.
-            if (depth <= REVERSE_FUTILITY_DEPTH and abs(beta) < MATE_BOUND
-                    and static - REVERSE_FUTILITY * depth >= beta):
+            if (
+                depth <= REVERSE_FUTILITY_DEPTH
+                and abs(beta) < MATE_BOUND
+                and static - REVERSE_FUTILITY * depth >= beta
+            ):
                 return static
         if (
-            allow_null and not pv_node and not in_check and depth >= NULL_MIN_DEPTH
-            and self._has_pieces(pos) and static >= beta and self._null_holds(depth, beta, ply)
+            allow_null
+            and not pv_node
+            and not in_check
+            and depth >= NULL_MIN_DEPTH
+            and self._has_pieces(pos)
+            and static >= beta
+            and self._null_holds(depth, beta, ply)
         ):
             return beta
         moves = pos.legal_codes()
@@ -489,8 +508,10 @@ class Engine:
             e_score -= ply
         elif e_score < -MATE_BOUND:
             e_score += ply
-        if e_flag == EXACT or (e_flag == LOWER and e_score >= beta) or (
-            e_flag == UPPER and e_score <= alpha
+        if (
+            e_flag == EXACT
+            or (e_flag == LOWER and e_score >= beta)
+            or (e_flag == UPPER and e_score <= alpha)
         ):
             return tt_move, e_score
         return tt_move, None
@@ -513,12 +534,18 @@ class Engine:
         sqs = self.pos.squares
         depth, ply = node.depth, node.ply
         futile = (
-            depth < len(FUTILITY) and not node.in_check and not node.pv_node
-            and abs(node.alpha) < MATE_BOUND and node.static + FUTILITY[depth] <= node.alpha
+            depth < len(FUTILITY)
+            and not node.in_check
+            and not node.pv_node
+            and abs(node.alpha) < MATE_BOUND
+            and node.static + FUTILITY[depth] <= node.alpha
         )
         for i, code in enumerate(moves):
-            quiet = (not sqs[code_to(code)] and not code_promotion(code)
-                     and code_flag(code) != EN_PASSANT)
+            quiet = (
+                not sqs[code_to(code)]
+                and not code_promotion(code)
+                and code_flag(code) != EN_PASSANT
+            )
             if futile and quiet and i > 0 and code != node.tt_move:
                 continue  # a quiet move cannot lift this far below alpha
             self._make(code)

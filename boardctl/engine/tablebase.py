@@ -31,8 +31,8 @@ from ..rules import Geometry, Move, Position
 from ..rules.pieces import FALCON, KING, WHITE
 from .limits import Info
 
-DRAW = 0          # in a finished table: no forced mate (or not yet known, while building)
-ILLEGAL = 255     # kings touching, two men on one square, or the side not to move in check
+DRAW = 0  # in a finished table: no forced mate (or not yet known, while building)
+ILLEGAL = 255  # kings touching, two men on one square, or the side not to move in check
 MAGIC = b"boardctl KFK table 1\n"
 
 
@@ -85,7 +85,7 @@ class FalconTable:
         if not data.startswith(MAGIC):
             raise ValueError("not a boardctl K+F v K table")
         try:
-            body = lzma.decompress(data[len(MAGIC):])
+            body = lzma.decompress(data[len(MAGIC) :])
         except lzma.LZMAError as exc:
             raise ValueError(f"damaged K+F v K table: {exc}") from None
         if len(body) < 2:
@@ -94,7 +94,7 @@ class FalconTable:
         count = (files * ranks) ** 3
         if len(body) != 2 + 2 * count:
             raise ValueError("damaged K+F v K table: wrong length")
-        return cls(files, ranks, body[2:2 + count], body[2 + count:])
+        return cls(files, ranks, body[2 : 2 + count], body[2 + count :])
 
 
 def generate(geo: Geometry) -> FalconTable:
@@ -132,9 +132,9 @@ def _mates(geo: Geometry) -> tuple[bytearray, bytearray, bytearray, list[int]]:
     # The falcon's attacks with one blocker, the strong king: what the weak
     # king may not step to (its own square is empty once it moves).
     guarded = [falcon_attacks(f, 1 << k) for f in range(n) for k in range(n)]
-    strong = bytearray([ILLEGAL]) * n ** 3
-    weak = bytearray([ILLEGAL]) * n ** 3
-    moves_left = bytearray(n ** 3)
+    strong = bytearray([ILLEGAL]) * n**3
+    weak = bytearray([ILLEGAL]) * n**3
+    moves_left = bytearray(n**3)
     lost: list[int] = []
     for k in range(n):
         kb = 1 << k
@@ -156,7 +156,7 @@ def _mates(geo: Geometry) -> tuple[bytearray, bytearray, bytearray, list[int]]:
                 if escapes:
                     weak[i] = DRAW
                 elif checked:
-                    weak[i] = 1   # checkmate: DTM 0
+                    weak[i] = 1  # checkmate: DTM 0
                     lost.append(i)
                 else:
                     weak[i] = DRAW  # stalemate
@@ -164,8 +164,9 @@ def _mates(geo: Geometry) -> tuple[bytearray, bytearray, bytearray, list[int]]:
     return strong, weak, moves_left, lost
 
 
-def _won_before(geo: Geometry, neighbours: list[list[int]], strong: bytearray,
-                lost: list[int], value: int) -> list[int]:
+def _won_before(
+    geo: Geometry, neighbours: list[list[int]], strong: bytearray, lost: list[int], value: int
+) -> list[int]:
     """The strong side's positions one move before ``lost`` not yet won:
     marked ``value`` (the first time is the shortest win) and returned."""
     n = geo.size
@@ -194,8 +195,14 @@ def _won_before(geo: Geometry, neighbours: list[list[int]], strong: bytearray,
     return won
 
 
-def _lost_before(geo: Geometry, neighbours: list[list[int]], weak: bytearray,
-                 moves_left: bytearray, won: list[int], value: int) -> list[int]:
+def _lost_before(
+    geo: Geometry,
+    neighbours: list[list[int]],
+    weak: bytearray,
+    moves_left: bytearray,
+    won: list[int],
+    value: int,
+) -> list[int]:
     """The weak side's positions one move before ``won``: each loses one
     move that does not lose yet, and those left with none are lost in
     ``value`` (the longest defence) and returned."""

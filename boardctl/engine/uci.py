@@ -53,9 +53,9 @@ from ..rules.digits import NumberError, parse_whole, shown
 from . import MAX_SKILL, Engine, Info, Limits
 from .params import MAX_PLY
 
-NULL_MOVE = "0000"               # the bestmove when there is no legal move
+NULL_MOVE = "0000"  # the bestmove when there is no legal move
 ERROR_PREFIX = "info string error: "
-MS = 1000.0                      # times are milliseconds on the wire, seconds in Limits
+MS = 1000.0  # times are milliseconds on the wire, seconds in Limits
 
 
 class UciError(BoardctlError, ValueError):
@@ -81,11 +81,13 @@ class SearchEngine(Protocol):
 # ---------------------------------------------------------------- parsing
 # Each number on the wire has a range (ASCII digits only, see rules.digits):
 # what the engine can use, so that nothing downstream overflows or loops.
-MAX_TIME_MS = 365 * 24 * 3600 * 1000   # a year: no clock is longer; exact as a float
-MAX_NODES = 2**63 - 1                  # the compiled core counts nodes in 64 bits
-MAX_MOVESTOGO = 10_000                 # moves to the next time control
-_GO_INTS = {                           # name -> (minimum, maximum)
-    "depth": (1, MAX_PLY), "nodes": (1, MAX_NODES), "mate": (1, MAX_PLY // 2),
+MAX_TIME_MS = 365 * 24 * 3600 * 1000  # a year: no clock is longer; exact as a float
+MAX_NODES = 2**63 - 1  # the compiled core counts nodes in 64 bits
+MAX_MOVESTOGO = 10_000  # moves to the next time control
+_GO_INTS = {  # name -> (minimum, maximum)
+    "depth": (1, MAX_PLY),
+    "nodes": (1, MAX_NODES),
+    "mate": (1, MAX_PLY // 2),
     "movestogo": (1, MAX_MOVESTOGO),
 }
 _GO_TIMES = ("movetime", "wtime", "btime", "winc", "binc")
@@ -150,7 +152,7 @@ def parse_position(args: list[str], variant: Variant) -> Position:
     """
     if "moves" in args:
         split = args.index("moves")
-        setup, moves = args[:split], args[split + 1:]
+        setup, moves = args[:split], args[split + 1 :]
     else:
         setup, moves = args, []
     match setup:
@@ -187,7 +189,7 @@ def parse_setoption(args: list[str]) -> tuple[str, str | None]:
         raise UciError("expected 'setoption name <name> [value <value>]'")
     if "value" in args:
         split = args.index("value")
-        return " ".join(args[1:split]), " ".join(args[split + 1:])
+        return " ".join(args[1:split]), " ".join(args[split + 1 :])
     return " ".join(args[1:]), None
 
 
@@ -385,9 +387,7 @@ class UciSession:
 
 
 # ---------------------------------------------------------------- the loop
-def run(
-    stdin: TextIO, stdout: TextIO, engine_factory: Callable[[], SearchEngine] = Engine
-) -> int:
+def run(stdin: TextIO, stdout: TextIO, engine_factory: Callable[[], SearchEngine] = Engine) -> int:
     """Answer UCI commands from ``stdin`` on ``stdout`` until ``quit`` or end of input.
 
     End of input is ``quit``: a running search is stopped and its ``bestmove``

@@ -32,8 +32,9 @@ from .search import MAX_SKILL, Engine
 __all__ = ["EngineWorker"]
 
 
-def _serve(conn: Connection, cancelled: Any, skill: int, seed: int | None,
-           parent: int | None = None) -> None:
+def _serve(
+    conn: Connection, cancelled: Any, skill: int, seed: int | None, parent: int | None = None
+) -> None:
     """The worker process: searches what it is sent until told to quit, or
     until the process ``parent`` that started it is gone (see ``lifeline``)."""
     if parent is not None:
@@ -90,7 +91,8 @@ class EngineWorker:
         self._process = self._ctx.Process(
             target=_serve,
             args=(child, self._cancelled, self._skill, self._seed, os.getpid()),
-            name="boardctl-engine", daemon=True,
+            name="boardctl-engine",
+            daemon=True,
         )
         self._process.start()
         child.close()

@@ -52,13 +52,13 @@ from .pipes import spawn, stop, write
 DEFAULT_PATH = "/usr/games/fairymax"
 VARIANT = "falcon"
 
-CLOCK_FACTOR = 7            # clock sent with `time`, as a multiple of the target move time
-DEFAULT_TIMEOUT = 10.0      # seconds for the handshake and for each ping/pong
-DEFAULT_MOVE_SLACK = 60.0   # seconds beyond the clock before a `go` counts as hung:
-                            # Fairy-Max has been seen to overrun a 1.4 s clock by 15 s
-QUIT_GRACE = 1.0            # seconds for the process to exit after `quit`
-KILL_GRACE = 2.0            # seconds for it to die after SIGKILL
-TRANSCRIPT_LINES = 200      # lines of the conversation kept for error reports
+CLOCK_FACTOR = 7  # clock sent with `time`, as a multiple of the target move time
+DEFAULT_TIMEOUT = 10.0  # seconds for the handshake and for each ping/pong
+DEFAULT_MOVE_SLACK = 60.0  # seconds beyond the clock before a `go` counts as hung:
+# Fairy-Max has been seen to overrun a 1.4 s clock by 15 s
+QUIT_GRACE = 1.0  # seconds for the process to exit after `quit`
+KILL_GRACE = 2.0  # seconds for it to die after SIGKILL
+TRANSCRIPT_LINES = 200  # lines of the conversation kept for error reports
 
 _MOVE_TEXT = re.compile(r"[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?")
 _FEATURE = re.compile(r'(\w+)=("[^"]*"|\S+)')
@@ -340,8 +340,7 @@ class FairyMax:
         except queue.Empty:
             self._abandon()
             raise EngineTimeoutError(
-                f"no {waiting_for} from {self.name} in time; it has been stopped"
-                f"{self._recent()}"
+                f"no {waiting_for} from {self.name} in time; it has been stopped{self._recent()}"
             ) from None
         if line is None:
             code = self._abandon()

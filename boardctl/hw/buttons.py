@@ -42,9 +42,15 @@ class GpioButtons:
     :raises HardwareError: if a pin cannot be opened.
     """
 
-    def __init__(self, pins: Mapping[str, int | str], *, bounce_time: float | None = 0.05,
-                 clock: Callable[[], float] = time.monotonic, limit: int = 64,
-                 pin_factory: Any = None) -> None:
+    def __init__(
+        self,
+        pins: Mapping[str, int | str],
+        *,
+        bounce_time: float | None = 0.05,
+        clock: Callable[[], float] = time.monotonic,
+        limit: int = 64,
+        pin_factory: Any = None,
+    ) -> None:
         factory = gpio.resolve(pin_factory)
         self._clock = clock
         self._lock = threading.Lock()
@@ -52,8 +58,7 @@ class GpioButtons:
         self._buttons: dict[str, Any] = {}
         try:
             for name, pin in pins.items():
-                button = Button(pin, pull_up=True, bounce_time=bounce_time,
-                                pin_factory=factory)
+                button = Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=factory)
                 button.when_pressed = partial(self._pressed, name)
                 self._buttons[name] = button
         except GPIOZeroError as exc:

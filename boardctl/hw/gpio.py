@@ -47,7 +47,8 @@ def pick_pin_factory() -> Any:
             return factory
     raise HardwareError(
         "no GPIO backend works here (install lgpio on the Pi, or pass "
-        "pin_factory=MockFactory() to test): " + "; ".join(errors))
+        "pin_factory=MockFactory() to test): " + "; ".join(errors)
+    )
 
 
 def resolve(pin_factory: Any) -> Any:

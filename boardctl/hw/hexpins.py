@@ -55,7 +55,7 @@ from .pins import (
 # The boards a hex pinout can describe, by the name the protocol's HELLO gives them.
 HEX_BOARDS: dict[str, HexGeometry] = {"hex121": FALCON_HEX}
 HEX_SENSORS = ("matrix", "shiftreg")
-PI_HEX_SENSORS = ("shiftreg",)      # 24 matrix lines do not fit beside the LEDs and buttons
+PI_HEX_SENSORS = ("shiftreg",)  # 24 matrix lines do not fit beside the LEDs and buttons
 # What the generated copies say they come from (generated_module's origin).
 HEX_ORIGIN = ("hardware/hex/pinout.toml", "boardctl.hw.hexpins", "tests/hw/test_hexpins.py")
 
@@ -65,9 +65,9 @@ class HexMatrix:
     """The diode matrix: which ranks share each row line and which files each
     column line, and from them the cell at every crossing."""
 
-    rows: tuple[tuple[int, ...], ...]       # rank numbers (1-13) on each row line
-    columns: tuple[tuple[int, ...], ...]    # file indexes (a = 0) on each column line
-    crossings: tuple[int, ...]              # row * len(columns) + column → cell, or -1
+    rows: tuple[tuple[int, ...], ...]  # rank numbers (1-13) on each row line
+    columns: tuple[tuple[int, ...], ...]  # file indexes (a = 0) on each column line
+    crossings: tuple[int, ...]  # row * len(columns) + column → cell, or -1
 
     def line_of(self, cell: int) -> tuple[int, int]:
         """The (row line, column line) a cell's switch sits between."""
@@ -94,7 +94,7 @@ class HexPiPins:
 class HexPinout:
     board: str
     geometry: HexGeometry
-    leds: LedLayout             # with ``chain``: the cell under each LED
+    leds: LedLayout  # with ``chain``: the cell under each LED
     matrix: HexMatrix
     pi: HexPiPins
     pico: PicoPins
@@ -121,8 +121,7 @@ def _names(t: _Table, key: str, text: object, parse: dict[str, int], what: str) 
     return out
 
 
-def _lines(t: _Table, name: str, parse: dict[str, int],
-           what: str) -> tuple[tuple[int, ...], ...]:
+def _lines(t: _Table, name: str, parse: dict[str, int], what: str) -> tuple[tuple[int, ...], ...]:
     """A list of strings, each naming the ranks (files) on one line; every one exactly once."""
     value = t._get(name, list, "a list of strings", _REQUIRED)
     seen: dict[int, int] = {}
@@ -152,8 +151,11 @@ def _matrix(t: _Table, geo: HexGeometry) -> HexMatrix:
     for cell in range(geo.size):
         at = row_of[geo.rank_number(cell)] * len(columns) + column_of[geo.file_of(cell)]
         if crossings[at] != -1:
-            raise t.error("rows", f"{geo.name(crossings[at])} and {geo.name(cell)} share row "
-                          f"line {at // len(columns)} and column line {at % len(columns)}")
+            raise t.error(
+                "rows",
+                f"{geo.name(crossings[at])} and {geo.name(cell)} share row "
+                f"line {at // len(columns)} and column line {at % len(columns)}",
+            )
         crossings[at] = cell
     t.no_unknown_keys()
     return HexMatrix(rows, columns, tuple(crossings))
@@ -167,15 +169,19 @@ def _leds(t: _Table, geo: HexGeometry) -> LedLayout:
     for i, text in enumerate(value):
         for cell in _names(t, f"chain[{i}]", text, names, "cells"):
             if cell in where:
-                raise t.error(f"chain[{i}]", f"{geo.name(cell)} is on LED {where[cell]} and "
-                              f"LED {len(chain)}")
+                raise t.error(
+                    f"chain[{i}]", f"{geo.name(cell)} is on LED {where[cell]} and LED {len(chain)}"
+                )
             where[cell] = len(chain)
             chain.append(cell)
     missing = [geo.name(c) for c in range(geo.size) if c not in where]
     if missing:
         raise t.error("chain", f"no LED for {', '.join(missing)}")
     layout = LedLayout(
-        count=len(chain), order="chain", along="chain", first=geo.name(chain[0]),
+        count=len(chain),
+        order="chain",
+        along="chain",
+        first=geo.name(chain[0]),
         colour_order=t.choice("colour_order", COLOUR_ORDERS, "GRB"),
         brightness_cap=t.number("brightness_cap", 0.0, 1.0),
         max_current_ma=t.integer("max_current_ma", 100, 20_000),
@@ -215,8 +221,9 @@ def parse_hex_pinout(text: str, source: str = "hardware/hex/pinout.toml") -> Hex
     pi = _pi(top.table("pi"), chips)
     pico = _pico(top.table("pico"), len(matrix.rows), len(matrix.columns))
     top.no_unknown_keys()
-    pinout = HexPinout(board=board, geometry=geo, leds=leds, matrix=matrix, pi=pi, pico=pico,
-                       source=source)
+    pinout = HexPinout(
+        board=board, geometry=geo, leds=leds, matrix=matrix, pi=pi, pico=pico, source=source
+    )
     check_conflicts(source, pi.uses(), "GPIO")
     for sensor in HEX_SENSORS:
         check_conflicts(source, pico.uses(sensor), "GP")
@@ -245,7 +252,7 @@ def pinout_schema(text: str) -> str:
     try:
         named = "board" in parse_toml(text)
     except tomllib.TOMLDecodeError:
-        named = False                   # either parser says so, naming the file
+        named = False  # either parser says so, naming the file
     return HEX_PINOUT if named else SQUARE_PINOUT
 
 
@@ -292,8 +299,8 @@ class BoardSize:
     """The playing area of flat-topped cells ``across_flats`` mm wide (flat to flat)."""
 
     across_flats: float
-    width: float            # left vertex of file a to right vertex of file m
-    height: float           # lowest flat to highest flat
+    width: float  # left vertex of file a to right vertex of file m
+    height: float  # lowest flat to highest flat
 
 
 def board_size(geo: HexGeometry, across_flats: float) -> BoardSize:
@@ -305,8 +312,7 @@ def board_size(geo: HexGeometry, across_flats: float) -> BoardSize:
     side = across_flats / math.sqrt(3)
     xs = [1.5 * side * q for q, _ in geo.cells]
     ys = [across_flats * (r + q / 2) for q, r in geo.cells]
-    return BoardSize(across_flats, max(xs) - min(xs) + 2 * side,
-                     max(ys) - min(ys) + across_flats)
+    return BoardSize(across_flats, max(xs) - min(xs) + 2 * side, max(ys) - min(ys) + across_flats)
 
 
 # ------------------------------------------------------------------ the firmware's copy
@@ -322,51 +328,55 @@ def firmware_module(pinout: HexPinout, toml_name: str = "hardware/hex/pinout.tom
         chain_position[cell] = i
 
     def ints(values: tuple[int, ...] | list[int], per_line: int = 16) -> str:
-        rows = [", ".join(str(v) for v in values[i:i + per_line])
-                for i in range(0, len(values), per_line)]
+        rows = [
+            ", ".join(str(v) for v in values[i : i + per_line])
+            for i in range(0, len(values), per_line)
+        ]
         return "(\n" + "".join(f"    {row},\n" for row in rows) + ")"
 
     names = [geo.name(c) for c in range(pinout.cells)]
-    name_rows = [", ".join(f'"{n}"' for n in names[i:i + 12]) for i in range(0, len(names), 12)]
+    name_rows = [", ".join(f'"{n}"' for n in names[i : i + 12]) for i in range(0, len(names), 12)]
     level = round(pinout.leds.brightness_cap * 255)
-    return "\n".join([
-        f"# The hex e-board for the firmware.  GENERATED from {toml_name} by",
-        "# `python -m boardctl.hw.hexpins sync`: do not edit (tests/hw/test_hexpins.py",
-        "# checks that it is in sync).  Set BOARD = \"hex121\" in pins.py to use it.",
-        "",
-        f'BOARD = "{pinout.board}"          # the HELLO\'s B key',
-        f"CELLS = {pinout.cells}",
-        "# Cell names, in cell order (for tests and messages; not used to scan).",
-        "CELL_NAMES = (\n" + "".join(f"    {row},\n" for row in name_rows) + ")",
-        "",
-        f'SENSOR = "{pico.sensor}"',
-        f"SENSOR_ACTIVE_LOW = {pico.sensor == 'shiftreg' and sr.active_low}",
-        "",
-        "# Diode matrix: row lines driven high one at a time, column lines read",
-        "# with pull-downs.  MATRIX_CELLS[row * len(MATRIX_COLUMN_PINS) + column] is",
-        "# the cell on that crossing, -1 for none.",
-        f"MATRIX_ROW_PINS = {tuple(pico.rows)}",
-        f"MATRIX_COLUMN_PINS = {tuple(pico.columns)}",
-        f"MATRIX_SETTLE_US = {pico.matrix.settle_us}",
-        f"MATRIX_CELLS = {ints(pinout.matrix.crossings, len(pinout.matrix.columns))}",
-        "",
-        "# 74HC165 chain on SPI: read as one big-endian number, bit c is cell c.",
-        f"SR_SPI = {sr.spi_bus}",
-        f"SR_SCK_PIN = {sr.clock}",
-        f"SR_MOSI_PIN = {sr.mosi}",
-        f"SR_MISO_PIN = {sr.miso}",
-        f"SR_LOAD_PIN = {sr.load}",
-        "SR_BAUDRATE = 1000000",
-        f"SR_CHIPS = {pinout.chips}",
-        "",
-        "# LEDs: LED_CHAIN[cell] is the chain position of the cell's LED.",
-        f"LED_PIN = {pico.led_data}",
-        f"LED_COUNT = {pinout.leds.count}",
-        f"LED_CHAIN = {ints(chain_position)}",
-        f'LED_COLOUR_ORDER = "{pinout.leds.colour_order}"',
-        f"LED_MAX_LEVEL = {level}         # brightness_cap {pinout.leds.brightness_cap}",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"# The hex e-board for the firmware.  GENERATED from {toml_name} by",
+            "# `python -m boardctl.hw.hexpins sync`: do not edit (tests/hw/test_hexpins.py",
+            '# checks that it is in sync).  Set BOARD = "hex121" in pins.py to use it.',
+            "",
+            f'BOARD = "{pinout.board}"          # the HELLO\'s B key',
+            f"CELLS = {pinout.cells}",
+            "# Cell names, in cell order (for tests and messages; not used to scan).",
+            "CELL_NAMES = (\n" + "".join(f"    {row},\n" for row in name_rows) + ")",
+            "",
+            f'SENSOR = "{pico.sensor}"',
+            f"SENSOR_ACTIVE_LOW = {pico.sensor == 'shiftreg' and sr.active_low}",
+            "",
+            "# Diode matrix: row lines driven high one at a time, column lines read",
+            "# with pull-downs.  MATRIX_CELLS[row * len(MATRIX_COLUMN_PINS) + column] is",
+            "# the cell on that crossing, -1 for none.",
+            f"MATRIX_ROW_PINS = {tuple(pico.rows)}",
+            f"MATRIX_COLUMN_PINS = {tuple(pico.columns)}",
+            f"MATRIX_SETTLE_US = {pico.matrix.settle_us}",
+            f"MATRIX_CELLS = {ints(pinout.matrix.crossings, len(pinout.matrix.columns))}",
+            "",
+            "# 74HC165 chain on SPI: read as one big-endian number, bit c is cell c.",
+            f"SR_SPI = {sr.spi_bus}",
+            f"SR_SCK_PIN = {sr.clock}",
+            f"SR_MOSI_PIN = {sr.mosi}",
+            f"SR_MISO_PIN = {sr.miso}",
+            f"SR_LOAD_PIN = {sr.load}",
+            "SR_BAUDRATE = 1000000",
+            f"SR_CHIPS = {pinout.chips}",
+            "",
+            "# LEDs: LED_CHAIN[cell] is the chain position of the cell's LED.",
+            f"LED_PIN = {pico.led_data}",
+            f"LED_COUNT = {pinout.leds.count}",
+            f"LED_CHAIN = {ints(chain_position)}",
+            f'LED_COLOUR_ORDER = "{pinout.leds.colour_order}"',
+            f"LED_MAX_LEVEL = {level}         # brightness_cap {pinout.leds.brightness_cap}",
+            "",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -390,9 +400,11 @@ def main(argv: list[str] | None = None) -> int:
         firmware.write_text(firmware_module(pinout), encoding="utf-8")
         print(f"wrote {target} and {firmware}")
         return 0
-    print(f"{pinout.board}: {pinout.cells} cells, {pinout.leds.count} LEDs, "
-          f"{len(pinout.matrix.rows)} × {len(pinout.matrix.columns)} matrix, "
-          f"{pinout.chips} 74HC165")
+    print(
+        f"{pinout.board}: {pinout.cells} cells, {pinout.leds.count} LEDs, "
+        f"{len(pinout.matrix.rows)} × {len(pinout.matrix.columns)} matrix, "
+        f"{pinout.chips} 74HC165"
+    )
     print(f"Pi GPIO build with {pinout.pi.sensor}:")
     for key, pin, _tag in pinout.pi.uses():
         print(f"  GPIO{pin:<3} {key}")

@@ -56,16 +56,18 @@ def reset_bytes(speed_hz: int = SPI_HZ, reset_us: float = RESET_US) -> int:
     return math.ceil(reset_us * 1e-6 * speed_hz / 8)
 
 
-RESET_BYTES = reset_bytes()        # 240 at 6.4 MHz
+RESET_BYTES = reset_bytes()  # 240 at 6.4 MHz
 _HEX_COLOUR = re.compile(r"[0-9a-fA-F]{6}")
 
 # The 8 SPI bytes for each value of one colour channel.
 _BYTES: tuple[bytes, ...] = tuple(
-    bytes(BIT1 if value & (0x80 >> bit) else BIT0 for bit in range(8)) for value in range(256))
+    bytes(BIT1 if value & (0x80 >> bit) else BIT0 for bit in range(8)) for value in range(256)
+)
 
 
-def encode_pixels(pixels: Sequence[Colour], colour_order: str = "GRB",
-                  reset: int = RESET_BYTES) -> bytes:
+def encode_pixels(
+    pixels: Sequence[Colour], colour_order: str = "GRB", reset: int = RESET_BYTES
+) -> bytes:
     """SPI bytes for LED colours in chain order (already scaled)."""
     channel = {"R": 0, "G": 1, "B": 2}
     order = [channel[c] for c in colour_order]
@@ -105,7 +107,7 @@ class LedMap:
     def __init__(self, layout: LedLayout) -> None:
         self.layout = layout
         self.cells = layout.cells
-        if layout.chain:                # listed cell by cell: point (cell, 0)
+        if layout.chain:  # listed cell by cell: point (cell, 0)
             self._index = [0] * len(layout.chain)
             for i, cell in enumerate(layout.chain):
                 self._index[cell] = i
@@ -144,8 +146,9 @@ class LedEncoder:
     ``brightness`` (0–1) is clamped to the layout's ``brightness_cap``.
     """
 
-    def __init__(self, layout: LedLayout, *, brightness: float = 0.3,
-                 reset: int = RESET_BYTES) -> None:
+    def __init__(
+        self, layout: LedLayout, *, brightness: float = 0.3, reset: int = RESET_BYTES
+    ) -> None:
         self.layout = layout
         self.map = LedMap(layout)
         self.reset = reset
@@ -172,22 +175,23 @@ class LedEncoder:
         for square, colour in colours.items():
             if not (isinstance(square, int) and 0 <= square < self.map.cells):
                 raise LedFrameError(f"no square {square!r} on the board")
-            if len(colour) != 3 or not all(
-                    isinstance(c, int) and 0 <= c <= 255 for c in colour):
+            if len(colour) != 3 or not all(isinstance(c, int) and 0 <= c <= 255 for c in colour):
                 raise LedFrameError(f"square {square}: colour {colour!r} is not three 0–255")
             for x, y in self.map.points(square):
                 i = self.map.index(x, y)
                 old = raw[i]
-                raw[i] = (max(old[0], colour[0]), max(old[1], colour[1]),
-                          max(old[2], colour[2]))
+                raw[i] = (max(old[0], colour[0]), max(old[1], colour[1]), max(old[2], colour[2]))
         level = self._level
-        scaled = [((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
-                  for r, g, b in raw]
+        scaled = [
+            ((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
+            for r, g, b in raw
+        ]
         total = sum(sum(p) for p in scaled)
         limit = int(self.layout.max_current_ma * 255 / self.layout.ma_per_channel)
         if total > limit:
-            scaled = [(r * limit // total, g * limit // total, b * limit // total)
-                      for r, g, b in scaled]
+            scaled = [
+                (r * limit // total, g * limit // total, b * limit // total) for r, g, b in scaled
+            ]
         return scaled
 
     def current_ma(self, pixels: Sequence[Colour]) -> float:
@@ -230,8 +234,9 @@ class SpidevWriter:
             self._dev.max_speed_hz = speed_hz
             self._dev.mode = 0
         except OSError as exc:
-            raise HardwareError(f"cannot open /dev/spidev{bus}.{device}: {exc} "
-                                "(is SPI enabled in config.txt?)") from exc
+            raise HardwareError(
+                f"cannot open /dev/spidev{bus}.{device}: {exc} (is SPI enabled in config.txt?)"
+            ) from exc
         try:
             self.bufsiz = int(self.BUFSIZ_PATH.read_text())
         except (OSError, ValueError):
@@ -241,7 +246,8 @@ class SpidevWriter:
         if len(data) > self.bufsiz:
             raise HardwareError(
                 f"an LED frame is {len(data)} bytes but spidev sends at most {self.bufsiz} "
-                f"in one transfer: add spidev.bufsiz={2 * self.bufsiz} to cmdline.txt")
+                f"in one transfer: add spidev.bufsiz={2 * self.bufsiz} to cmdline.txt"
+            )
         try:
             self._dev.writebytes2(data)
         except OSError as exc:
@@ -266,11 +272,17 @@ class SpiLeds:
     Tests pass any object with ``write(bytes)`` and ``close()`` as ``spi``.
     """
 
-    def __init__(self, layout: LedLayout, *, spi: SpiWriter, brightness: float = 0.3,
-                 reset: int = RESET_BYTES) -> None:
+    def __init__(
+        self,
+        layout: LedLayout,
+        *,
+        spi: SpiWriter,
+        brightness: float = 0.3,
+        reset: int = RESET_BYTES,
+    ) -> None:
         self.encoder = LedEncoder(layout, brightness=brightness, reset=reset)
         self.spi = spi
-        self.pixels: list[Colour] = [OFF] * layout.count    # as last sent, chain order
+        self.pixels: list[Colour] = [OFF] * layout.count  # as last sent, chain order
 
     @classmethod
     def open(cls, pinout: Pinout | HexPinout, *, brightness: float = 0.3) -> SpiLeds:
@@ -280,8 +292,7 @@ class SpiLeds:
         """
         pins = pinout.pi.leds
         writer = SpidevWriter(pins.bus, pins.device, speed_hz=pins.speed_hz)
-        return cls(pinout.leds, spi=writer, brightness=brightness,
-                   reset=reset_bytes(pins.speed_hz))
+        return cls(pinout.leds, spi=writer, brightness=brightness, reset=reset_bytes(pins.speed_hz))
 
     def show(self, colours: dict[int, Colour]) -> None:
         """Light exactly these squares.
@@ -306,4 +317,3 @@ class SpiLeds:
             self.pixels = [OFF] * self.encoder.layout.count
         finally:
             self.spi.close()
-

@@ -61,10 +61,17 @@ class GpioMatrixLines:
     :raises HardwareError: if a pin cannot be opened.
     """
 
-    def __init__(self, rows: Sequence[int | str], columns: Sequence[int | str], *,
-                 row_active_low: bool = False, column_pull_up: bool = False,
-                 settle: float = 50e-6, sleep: Callable[[float], None] = time.sleep,
-                 pin_factory: Any = None) -> None:
+    def __init__(
+        self,
+        rows: Sequence[int | str],
+        columns: Sequence[int | str],
+        *,
+        row_active_low: bool = False,
+        column_pull_up: bool = False,
+        settle: float = 50e-6,
+        sleep: Callable[[float], None] = time.sleep,
+        pin_factory: Any = None,
+    ) -> None:
         factory = gpio.resolve(pin_factory)
         self._settle = settle
         self._sleep = sleep
@@ -73,12 +80,18 @@ class GpioMatrixLines:
         self._selected: int | None = None
         try:
             for pin in rows:
-                self._rows.append(DigitalOutputDevice(
-                    pin, active_high=not row_active_low, initial_value=False,
-                    pin_factory=factory))
+                self._rows.append(
+                    DigitalOutputDevice(
+                        pin,
+                        active_high=not row_active_low,
+                        initial_value=False,
+                        pin_factory=factory,
+                    )
+                )
             for pin in columns:
-                self._columns.append(DigitalInputDevice(pin, pull_up=column_pull_up,
-                                                        pin_factory=factory))
+                self._columns.append(
+                    DigitalInputDevice(pin, pull_up=column_pull_up, pin_factory=factory)
+                )
         except GPIOZeroError as exc:
             self.close()
             raise HardwareError(f"cannot open the GPIO matrix: {exc}") from exc
@@ -124,14 +137,29 @@ class GpioMatrix(ScanningSource):
     :raises HardwareError: if a pin cannot be opened.
     """
 
-    def __init__(self, rows: Sequence[int | str], columns: Sequence[int | str], *,
-                 row_active_low: bool = False, column_pull_up: bool = False,
-                 settle: float = 50e-6, debounce: int = 3, scan_hz: float = 100.0,
-                 heartbeat: float | None = 1.0, sleep: Callable[[float], None] = time.sleep,
-                 pin_factory: Any = None) -> None:
-        lines = GpioMatrixLines(rows, columns, row_active_low=row_active_low,
-                                column_pull_up=column_pull_up, settle=settle, sleep=sleep,
-                                pin_factory=pin_factory)
+    def __init__(
+        self,
+        rows: Sequence[int | str],
+        columns: Sequence[int | str],
+        *,
+        row_active_low: bool = False,
+        column_pull_up: bool = False,
+        settle: float = 50e-6,
+        debounce: int = 3,
+        scan_hz: float = 100.0,
+        heartbeat: float | None = 1.0,
+        sleep: Callable[[float], None] = time.sleep,
+        pin_factory: Any = None,
+    ) -> None:
+        lines = GpioMatrixLines(
+            rows,
+            columns,
+            row_active_low=row_active_low,
+            column_pull_up=column_pull_up,
+            settle=settle,
+            sleep=sleep,
+            pin_factory=pin_factory,
+        )
         try:
             scanner = MatrixScanner(lines)
         except ValueError:

@@ -73,8 +73,15 @@ class MockMatrixWiring:
     :meth:`set_occupancy` (or edit ``matrix.closed`` and call :meth:`refresh`).
     """
 
-    def __init__(self, factory: Any, rows: Sequence[int | str], columns: Sequence[int | str],
-                 matrix: DiodeMatrix | None = None, *, row_active_low: bool = False) -> None:
+    def __init__(
+        self,
+        factory: Any,
+        rows: Sequence[int | str],
+        columns: Sequence[int | str],
+        matrix: DiodeMatrix | None = None,
+        *,
+        row_active_low: bool = False,
+    ) -> None:
         self.matrix = matrix if matrix is not None else DiodeMatrix()
         self.row_active_low = row_active_low
         self.rows: list[Any] = []
@@ -92,8 +99,11 @@ class MockMatrixWiring:
 
     def selected_rows(self) -> list[int]:
         active = not self.row_active_low
-        return [r for r, pin in enumerate(self.rows)
-                if pin.function == "output" and bool(pin.state) == active]
+        return [
+            r
+            for r, pin in enumerate(self.rows)
+            if pin.function == "output" and bool(pin.state) == active
+        ]
 
     def refresh(self) -> None:
         """Drive every column pin from the model and the row levels."""
@@ -140,10 +150,19 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
     test can tell that the driver latched before reading.
     """
 
-    def __init__(self, clock_pin: int | str = 11, mosi_pin: int | str = 10,
-                 miso_pin: int | str = 9, select_pin: int | str = 7,
-                 load_pin: int | str = 25, *, occupancy: int = 0, active_low: bool = True,
-                 pin_factory: Any, squares: int = SQUARES) -> None:
+    def __init__(
+        self,
+        clock_pin: int | str = 11,
+        mosi_pin: int | str = 10,
+        miso_pin: int | str = 9,
+        select_pin: int | str = 7,
+        load_pin: int | str = 25,
+        *,
+        occupancy: int = 0,
+        active_low: bool = True,
+        pin_factory: Any,
+        squares: int = SQUARES,
+    ) -> None:
         super().__init__(clock_pin, mosi_pin, miso_pin, select_pin, pin_factory=pin_factory)
         self.occupancy = occupancy
         self.squares = squares
@@ -156,8 +175,9 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
         """SH/LD low: the parallel inputs go into the registers."""
         self.latches += 1
         self.tx_buf: list[int] = []
-        for byte in occupancy_to_bytes(self.occupancy, active_low=self.active_low,
-                                       squares=self.squares):
+        for byte in occupancy_to_bytes(
+            self.occupancy, active_low=self.active_low, squares=self.squares
+        ):
             self.tx_word(byte, 8)
 
     def on_start(self) -> None:

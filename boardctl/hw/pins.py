@@ -33,11 +33,11 @@ from .errors import PinoutError
 RANKS = 8
 FILES = 10
 SQUARES = RANKS * FILES
-SR_INPUTS = 8                           # inputs per 74HC165
-SR_CHIPS = -(-SQUARES // SR_INPUTS)     # the 8×10 board's chain
+SR_INPUTS = 8  # inputs per 74HC165
+SR_CHIPS = -(-SQUARES // SR_INPUTS)  # the 8×10 board's chain
 
-PI_HEADER_GPIOS = range(2, 28)          # GPIO0/1 are the HAT EEPROM bus
-PICO_GPIOS = frozenset(range(29)) - {23, 24, 25}   # GP23–25: power, VBUS sense, LED / wireless
+PI_HEADER_GPIOS = range(2, 28)  # GPIO0/1 are the HAT EEPROM bus
+PICO_GPIOS = frozenset(range(29)) - {23, 24, 25}  # GP23–25: power, VBUS sense, LED / wireless
 CORNERS = ("a1", "j1", "a8", "j8")
 ORDERS = ("rows", "serpentine")
 ALONG = ("ranks", "files")
@@ -65,10 +65,10 @@ SPI_BUSES: dict[int, SpiBus] = {
 class LedLayout:
     """How the LED chain lies under the board and how hard it may be driven."""
 
-    count: int = 80                 # 80 per-square LEDs or 99 corner LEDs (9 × 11)
-    order: str = "serpentine"       # "rows" or "serpentine"
-    along: str = "ranks"            # lines run along ranks or along files
-    first: str = "a1"               # corner of the first LED
+    count: int = 80  # 80 per-square LEDs or 99 corner LEDs (9 × 11)
+    order: str = "serpentine"  # "rows" or "serpentine"
+    along: str = "ranks"  # lines run along ranks or along files
+    first: str = "a1"  # corner of the first LED
     colour_order: str = "GRB"
     brightness_cap: float = 0.5
     max_current_ma: int = 2500
@@ -106,10 +106,10 @@ class LedLayout:
 class MatrixPins:
     """Rows are driven one at a time; a column reads closed when it is away from its pull."""
 
-    rows: tuple[int, ...]           # ranks 1–8
-    columns: tuple[int, ...]        # files a–j
-    row_active_low: bool = False    # reed + diodes: rows driven high …
-    column_pull_up: bool = False    # … columns pulled down (the Pico firmware's wiring)
+    rows: tuple[int, ...]  # ranks 1–8
+    columns: tuple[int, ...]  # files a–j
+    row_active_low: bool = False  # reed + diodes: rows driven high …
+    column_pull_up: bool = False  # … columns pulled down (the Pico firmware's wiring)
     settle_us: int = 50
 
 
@@ -159,8 +159,9 @@ class PiPins:
         uses: list[tuple[str, int, str | None]] = []
         if sensor == "matrix":
             uses += [(f"pi.matrix.rows[{i}]", g, None) for i, g in enumerate(self.matrix.rows)]
-            uses += [(f"pi.matrix.columns[{i}]", g, None)
-                     for i, g in enumerate(self.matrix.columns)]
+            uses += [
+                (f"pi.matrix.columns[{i}]", g, None) for i, g in enumerate(self.matrix.columns)
+            ]
         else:
             uses += _spi_uses("pi.shiftreg", self.shiftreg.spi)
             uses.append(("pi.shiftreg.load", self.shiftreg.load, None))
@@ -173,7 +174,7 @@ class PiPins:
 class PicoShiftRegPins:
     spi_bus: int
     clock: int
-    mosi: int                       # not connected, but the Pico's SPI needs one
+    mosi: int  # not connected, but the Pico's SPI needs one
     miso: int
     load: int
     active_low: bool = True
@@ -200,12 +201,15 @@ class PicoPins:
         uses: list[tuple[str, int, str | None]] = []
         if sensor == "matrix":
             uses += [(f"pico.matrix.rows[{i}]", g, None) for i, g in enumerate(self.rows)]
-            uses += [(f"pico.matrix.columns[{i}]", g, None)
-                     for i, g in enumerate(self.columns)]
+            uses += [(f"pico.matrix.columns[{i}]", g, None) for i, g in enumerate(self.columns)]
         else:
             sr = self.shiftreg
-            uses += [("pico.shiftreg.clock", sr.clock, None), ("pico.shiftreg.mosi", sr.mosi, None),
-                     ("pico.shiftreg.miso", sr.miso, None), ("pico.shiftreg.load", sr.load, None)]
+            uses += [
+                ("pico.shiftreg.clock", sr.clock, None),
+                ("pico.shiftreg.mosi", sr.mosi, None),
+                ("pico.shiftreg.miso", sr.miso, None),
+                ("pico.shiftreg.load", sr.load, None),
+            ]
         uses.append(("pico.led_data", self.led_data, None))
         return uses
 
@@ -267,15 +271,15 @@ class _Table:
         return value
 
     def number(self, name: str, lo: float, hi: float, default: Any = None) -> float:
-        value = self._get(name, (int, float), "a number",
-                          _REQUIRED if default is None else default)
+        value = self._get(name, (int, float), "a number", _REQUIRED if default is None else default)
         if not lo <= value <= hi:
             raise self.error(name, f"{value} is outside {lo}–{hi}")
         return float(value)
 
     def flag(self, name: str, default: Any = None) -> bool:
-        value: bool = self._get(name, bool, "true or false",
-                                _REQUIRED if default is None else default)
+        value: bool = self._get(
+            name, bool, "true or false", _REQUIRED if default is None else default
+        )
         return value
 
     def choice(self, name: str, choices: tuple[str, ...], default: Any = None) -> str:
@@ -353,14 +357,24 @@ def _spi(t: _Table, *, with_miso: bool, with_device: bool) -> SpiPins:
     if with_device:
         device = t.integer("spi_device", 0, len(bus.selects) - 1)
         if bus.selects[device] != select:
-            raise t.error("spi_device", f"device {device} of SPI{bus_no} selects with "
-                          f"GPIO{bus.selects[device]}, not GPIO{select}")
-    return SpiPins(bus=bus_no, clock=bus.clock, mosi=bus.mosi, miso=pins.get("miso"),
-                   select=select, speed_hz=t.integer("speed_hz", 10_000, 50_000_000))
+            raise t.error(
+                "spi_device",
+                f"device {device} of SPI{bus_no} selects with "
+                f"GPIO{bus.selects[device]}, not GPIO{select}",
+            )
+    return SpiPins(
+        bus=bus_no,
+        clock=bus.clock,
+        mosi=bus.mosi,
+        miso=pins.get("miso"),
+        select=select,
+        speed_hz=t.integer("speed_hz", 10_000, 50_000_000),
+    )
 
 
-def _matrix(m: _Table, check: Callable[[str, int], None], rows: int = RANKS,
-            columns: int = FILES) -> MatrixPins:
+def _matrix(
+    m: _Table, check: Callable[[str, int], None], rows: int = RANKS, columns: int = FILES
+) -> MatrixPins:
     matrix = MatrixPins(
         rows=m.pins("rows", rows, check),
         columns=m.pins("columns", columns, check),
@@ -438,11 +452,13 @@ def _pico(t: _Table, rows: int = RANKS, columns: int = FILES) -> PicoPins:
             allowed = ", ".join(f"GP{g}" for g in PICO_SPI[bus][name])
             raise s.error(name, f"GP{pin} cannot be SPI{bus} {name} ({allowed})")
         lines[name] = pin
-    shiftreg = PicoShiftRegPins(spi_bus=bus, load=s.pin("load", s.pico_gpio),
-                                active_low=s.flag("active_low"), **lines)
+    shiftreg = PicoShiftRegPins(
+        spi_bus=bus, load=s.pin("load", s.pico_gpio), active_low=s.flag("active_low"), **lines
+    )
     s.no_unknown_keys()
-    pico = PicoPins(sensor=sensor, matrix=matrix, shiftreg=shiftreg,
-                    led_data=t.pin("led_data", t.pico_gpio))
+    pico = PicoPins(
+        sensor=sensor, matrix=matrix, shiftreg=shiftreg, led_data=t.pin("led_data", t.pico_gpio)
+    )
     t.no_unknown_keys()
     return pico
 
@@ -473,8 +489,12 @@ def parse_pinout(text: str, source: str = "pinout.toml") -> Pinout:
         raise PinoutError(source, "(file)", f"not valid TOML: {exc}") from None
     top = _Table(source, "", data)
     top.integer("schema", 1, 1)
-    pinout = Pinout(leds=_leds(top.table("leds")), pi=_pi(top.table("pi")),
-                    pico=_pico(top.table("pico")), source=source)
+    pinout = Pinout(
+        leds=_leds(top.table("leds")),
+        pi=_pi(top.table("pi")),
+        pico=_pico(top.table("pico")),
+        source=source,
+    )
     top.no_unknown_keys()
     for sensor in SENSORS:
         check_conflicts(source, pinout.pi.uses(sensor), "GPIO")

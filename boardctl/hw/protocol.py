@@ -40,15 +40,15 @@ from ..errors import BoardctlError
 
 PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS = frozenset({2})
-MAX_LINE = 200            # bytes from "$" to the last checksum digit, terminator excluded
-CHECK_DIGITS = 8          # the CRC-32, in upper-case hex
+MAX_LINE = 200  # bytes from "$" to the last checksum digit, terminator excluded
+CHECK_DIGITS = 8  # the CRC-32, in upper-case hex
 # A hand changes at most this many squares between two snapshots (20 ms or
 # more apart): two hands, each lifting or putting down two pieces.  A snapshot
 # that differs more from the last one passed on is held until the next one
 # confirms it (PROTOCOL.md, "Accepting a snapshot").
 MAX_HAND_CHANGE = 4
 SEQ_MODULO = 256
-PALETTE_SIZE = 15         # indices 1-15; 0 is always off
+PALETTE_SIZE = 15  # indices 1-15; 0 is always off
 MAX_FILES = 16
 MAX_RANKS = 16
 MAX_LEDS = 180
@@ -60,25 +60,52 @@ BOARDS: dict[str, int] = {"hex121": 121}
 BOARD_KEY = "B"
 
 # Timing, in seconds (PROTOCOL.md, "Timing").
-HEARTBEAT = 1.0           # the device sends a SNAP at least this often
-SNAP_SPACING = 0.010      # half the device's 20 ms between two SNAPs: two closer
-                          # than this are one burst (a replay), and never confirm each other
-ACK_TIMEOUT = 0.25        # an unacknowledged line is sent again after this long ...
-MAX_RETRIES = 3           # ... at most this many times, then given up
-LINK_TIMEOUT = 3.0        # no valid line for this long: the peer is gone
-HELLO_INTERVAL = 1.0      # HELLO is repeated this often until answered
-LED_REFRESH = 5.0         # the host repeats palette and LED frame this often
+HEARTBEAT = 1.0  # the device sends a SNAP at least this often
+SNAP_SPACING = 0.010  # half the device's 20 ms between two SNAPs: two closer
+# than this are one burst (a replay), and never confirm each other
+ACK_TIMEOUT = 0.25  # an unacknowledged line is sent again after this long ...
+MAX_RETRIES = 3  # ... at most this many times, then given up
+LINK_TIMEOUT = 3.0  # no valid line for this long: the peer is gone
+HELLO_INTERVAL = 1.0  # HELLO is repeated this often until answered
+LED_REFRESH = 5.0  # the host repeats palette and LED frame this often
 
 
 DEFAULT_PALETTE: tuple[Colour, ...] = (
-    (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255),
-    (255, 0, 255), (255, 255, 255), (255, 128, 0), (128, 0, 0), (0, 128, 0),
-    (0, 0, 128), (128, 128, 0), (0, 128, 128), (128, 0, 128), (128, 128, 128),
+    (255, 0, 0),
+    (0, 255, 0),
+    (0, 0, 255),
+    (255, 255, 0),
+    (0, 255, 255),
+    (255, 0, 255),
+    (255, 255, 255),
+    (255, 128, 0),
+    (128, 0, 0),
+    (0, 128, 0),
+    (0, 0, 128),
+    (128, 128, 0),
+    (0, 128, 128),
+    (128, 0, 128),
+    (128, 128, 128),
 )
 
 COUNTER_NAMES = (
-    "RX", "TX", "NOISE", "TRUNC", "LONG", "CHAR", "FORMAT", "CRC", "CMD", "ARG", "VER",
-    "DUP", "LOST", "RETRY", "GIVEUP", "NAKRX", "STALE",
+    "RX",
+    "TX",
+    "NOISE",
+    "TRUNC",
+    "LONG",
+    "CHAR",
+    "FORMAT",
+    "CRC",
+    "CMD",
+    "ARG",
+    "VER",
+    "DUP",
+    "LOST",
+    "RETRY",
+    "GIVEUP",
+    "NAKRX",
+    "STALE",
 )
 # The host's own: snapshots held for confirmation, those the next one did not
 # confirm, and those older than the last one passed on (a replayed run).
@@ -134,12 +161,20 @@ class BoardShape:
 
     def __post_init__(self) -> None:
         if self.board is None:
-            if not (self.files is not None and self.ranks is not None
-                    and 1 <= self.files <= MAX_FILES and 1 <= self.ranks <= MAX_RANKS
-                    and 1 <= self.leds <= MAX_LEDS):
+            if not (
+                self.files is not None
+                and self.ranks is not None
+                and 1 <= self.files <= MAX_FILES
+                and 1 <= self.ranks <= MAX_RANKS
+                and 1 <= self.leds <= MAX_LEDS
+            ):
                 raise ValueError(f"board shape out of range: {self}")
-        elif (self.board not in BOARDS or self.files is not None or self.ranks is not None
-              or self.leds != BOARDS[self.board]):
+        elif (
+            self.board not in BOARDS
+            or self.files is not None
+            or self.ranks is not None
+            or self.leds != BOARDS[self.board]
+        ):
             raise ValueError(f"not a board the protocol knows: {self}")
 
     @classmethod
@@ -177,15 +212,15 @@ DEFAULT_SHAPE = BoardShape()
 class DropReason(Enum):
     """Why a received line was dropped; the value is its counter's name."""
 
-    NOISE = "NOISE"      # text outside a frame (not just whitespace)
-    TRUNC = "TRUNC"      # a frame cut short by the next "$"
-    LONG = "LONG"        # a frame longer than MAX_LINE
-    CHAR = "CHAR"        # a byte outside printable ASCII inside a frame
-    FORMAT = "FORMAT"    # not "$" body "*" two hex digits, or no seq/command
-    CRC = "CRC"          # checksum mismatch
-    CMD = "CMD"          # unknown command (or one the receiver does not take)
-    ARG = "ARG"          # known command, bad arguments
-    VER = "VER"          # HELLO with a protocol version the receiver does not speak
+    NOISE = "NOISE"  # text outside a frame (not just whitespace)
+    TRUNC = "TRUNC"  # a frame cut short by the next "$"
+    LONG = "LONG"  # a frame longer than MAX_LINE
+    CHAR = "CHAR"  # a byte outside printable ASCII inside a frame
+    FORMAT = "FORMAT"  # not "$" body "*" two hex digits, or no seq/command
+    CRC = "CRC"  # checksum mismatch
+    CMD = "CMD"  # unknown command (or one the receiver does not take)
+    ARG = "ARG"  # known command, bad arguments
+    VER = "VER"  # HELLO with a protocol version the receiver does not speak
 
 
 class NakReason(Enum):
@@ -235,9 +270,16 @@ class Hello:
             return shape.describe()
         if self.board is not None and self.board not in BOARDS:
             return f"a board this boardctl does not know ({BOARD_KEY}={self.board})"
-        given = " ".join(f"{k}={v}" for k, v in (("F", self.files), ("R", self.ranks),
-                                                  ("L", self.leds), (BOARD_KEY, self.board))
-                         if v is not None)
+        given = " ".join(
+            f"{k}={v}"
+            for k, v in (
+                ("F", self.files),
+                ("R", self.ranks),
+                ("L", self.leds),
+                (BOARD_KEY, self.board),
+            )
+            if v is not None
+        )
         return f"no board shape that holds together ({given or 'nothing announced'})"
 
 
@@ -305,8 +347,13 @@ class ProtocolError(BoardctlError, ValueError):
     ``nak`` is the sequence number to answer with a NAK, or None for no answer;
     ``version`` the protocol version of a HELLO refused as ``VER``."""
 
-    def __init__(self, reason: DropReason, nak: int | None = None, detail: str = "",
-                 version: int | None = None) -> None:
+    def __init__(
+        self,
+        reason: DropReason,
+        nak: int | None = None,
+        detail: str = "",
+        version: int | None = None,
+    ) -> None:
         super().__init__(f"{reason.value.lower()}: {detail}" if detail else reason.value.lower())
         self.reason = reason
         self.nak = nak
@@ -338,21 +385,27 @@ def _args(message: Message, shape: BoardShape) -> tuple[str, list[str]]:
             pairs = zip(_NUMBER_KEYS, (version, files, ranks, leds), strict=True)
             args = [f"{key}={value}" for key, value in pairs if value is not None]
             for key, text in info:
-                _check(_is_key(key) and key not in _NUMBER_KEYS and _is_value(text),
-                       f"HELLO {key}={text}")
+                _check(
+                    _is_key(key) and key not in _NUMBER_KEYS and _is_value(text),
+                    f"HELLO {key}={text}",
+                )
                 args.append(f"{key}={text}")
             return "HELLO", args
         case Snap(occupancy):
             _check(0 <= occupancy < 1 << shape.squares, "occupancy out of range")
             return "SNAP", [f"{occupancy:0{shape.snap_digits}X}"]
         case Led(indices):
-            _check(len(indices) == shape.leds and all(0 <= i <= PALETTE_SIZE for i in indices),
-                   "LED frame does not fit the board shape")
+            _check(
+                len(indices) == shape.leds and all(0 <= i <= PALETTE_SIZE for i in indices),
+                "LED frame does not fit the board shape",
+            )
             return "LED", ["".join(_HEX[i] for i in indices)]
         case Palette(colours):
-            _check(1 <= len(colours) <= PALETTE_SIZE
-                   and all(len(c) == 3 and all(0 <= v <= 255 for v in c) for c in colours),
-                   "palette")
+            _check(
+                1 <= len(colours) <= PALETTE_SIZE
+                and all(len(c) == 3 and all(0 <= v <= 255 for v in c) for c in colours),
+                "palette",
+            )
             return "PAL", [f"{r:02X}{g:02X}{b:02X}" for r, g, b in colours]
         case Stat():
             return "STAT", []
@@ -443,8 +496,7 @@ def _decode_message(command: str, args: list[str], seq: int, shape: BoardShape) 
             return Led(tuple(_HEX.index(c) for c in args[0]))
         case "PAL":
             need(1 <= len(args) <= PALETTE_SIZE and all(_is_hex(a, 6) for a in args), "colours")
-            return Palette(tuple((int(a[0:2], 16), int(a[2:4], 16), int(a[4:6], 16))
-                                 for a in args))
+            return Palette(tuple((int(a[0:2], 16), int(a[2:4], 16), int(a[4:6], 16)) for a in args))
         case "STAT":
             need(not args, "no arguments")
             return Stat()
@@ -457,8 +509,10 @@ def _decode_message(command: str, args: list[str], seq: int, shape: BoardShape) 
             need(len(args) == 1 and _is_hex(args[0], 2), "reference")
             return Ack(int(args[0], 16))
         case "NAK":
-            need(len(args) == 2 and _is_hex(args[0], 2)
-                 and args[1] in NakReason.__members__, "reference and reason")
+            need(
+                len(args) == 2 and _is_hex(args[0], 2) and args[1] in NakReason.__members__,
+                "reference and reason",
+            )
             return Nak(int(args[0], 16), NakReason[args[1]])
     raise ProtocolError(DropReason.CMD, seq, f"unknown command {command!r}")
 
@@ -475,11 +529,11 @@ def decode(frame: bytes, shape: BoardShape = DEFAULT_SHAPE) -> Frame:
         raise ProtocolError(DropReason.CHAR)
     text = frame.decode("ascii")
     star = text.find("*")
-    if not text.startswith("$") or star < 0 or not _is_hex(text[star + 1:], CHECK_DIGITS):
+    if not text.startswith("$") or star < 0 or not _is_hex(text[star + 1 :], CHECK_DIGITS):
         _refuse_version_1(text, star)
         raise ProtocolError(DropReason.FORMAT, None, f"not $body*{'C' * CHECK_DIGITS}")
     body = text[1:star]
-    if crc32(body.encode("ascii")) != int(text[star + 1:], 16):
+    if crc32(body.encode("ascii")) != int(text[star + 1 :], 16):
         claimed = body[:2] if body[2:3] in ("", " ") else ""
         raise ProtocolError(DropReason.CRC, int(claimed, 16) if _is_hex(claimed, 2) else None)
     tokens = body.split(" ")
@@ -498,8 +552,12 @@ def _refuse_version_1(text: str, star: int) -> None:
     :raises ProtocolError: ``VER`` (no NAK: the peer could not read it).
     """
     body = text[1:star]
-    if (star < 0 or not _is_hex(text[star + 1:], 2) or not text.startswith("$")
-            or _crc8(body.encode("ascii")) != int(text[star + 1:], 16)):
+    if (
+        star < 0
+        or not _is_hex(text[star + 1 :], 2)
+        or not text.startswith("$")
+        or _crc8(body.encode("ascii")) != int(text[star + 1 :], 16)
+    ):
         return
     tokens = body.split(" ")
     if len(tokens) < 3 or tokens[1] != "HELLO" or not _is_hex(tokens[0], 2):
@@ -521,14 +579,14 @@ class LineAssembler:
     """
 
     def __init__(self) -> None:
-        self._frame: bytearray | None = None   # collecting a frame since its "$"
+        self._frame: bytearray | None = None  # collecting a frame since its "$"
         self._overlong = False
-        self._junk = False                     # non-whitespace seen outside a frame
+        self._junk = False  # non-whitespace seen outside a frame
 
     def feed(self, data: bytes) -> list[bytes | DropReason]:
         out: list[bytes | DropReason] = []
         for byte in data:
-            if byte == 0x24 or byte == 0x0A:              # "$" or LF: a boundary
+            if byte == 0x24 or byte == 0x0A:  # "$" or LF: a boundary
                 frame = self._frame
                 if frame is not None:
                     if byte == 0x0A and frame.endswith(b"\r"):
@@ -544,7 +602,7 @@ class LineAssembler:
                 self._frame = bytearray(b"$") if byte == 0x24 else None
                 self._overlong = self._junk = False
             elif self._frame is not None:
-                if len(self._frame) <= MAX_LINE:          # room for one CR before the LF
+                if len(self._frame) <= MAX_LINE:  # room for one CR before the LF
                     self._frame.append(byte)
                 else:
                     self._overlong = True
@@ -557,8 +615,8 @@ class LineAssembler:
 
 
 class LinkState(Enum):
-    CONNECTING = "connecting"      # no device HELLO yet (or the device went quiet)
-    UP = "up"                      # snapshots flow
+    CONNECTING = "connecting"  # no device HELLO yet (or the device went quiet)
+    UP = "up"  # snapshots flow
     INCOMPATIBLE = "incompatible"  # the device speaks another version or board shape
 
 
@@ -633,17 +691,22 @@ class DeviceCounters:
 
 Action = Send | SnapshotReceived | StateChanged | DeviceCounters
 
-_FROM_DEVICE = (Hello, Snap, Counters, Ack, Nak)      # LED, PAL and STAT go the other way
+_FROM_DEVICE = (Hello, Snap, Counters, Ack, Nak)  # LED, PAL and STAT go the other way
 
 
 def version_mismatch(version: int | None) -> str:
     """The one line that says which side to update when the versions differ."""
     if version is None:
         return "the board's firmware refused this boardctl's protocol version"
-    fix = ("install the firmware from this boardctl's firmware/ directory (firmware/README.md)"
-           if version < PROTOCOL_VERSION else "update boardctl")
-    return (f"the board's firmware speaks protocol version {version}, this boardctl "
-            f"speaks {PROTOCOL_VERSION}: {fix}")
+    fix = (
+        "install the firmware from this boardctl's firmware/ directory (firmware/README.md)"
+        if version < PROTOCOL_VERSION
+        else "update boardctl"
+    )
+    return (
+        f"the board's firmware speaks protocol version {version}, this boardctl "
+        f"speaks {PROTOCOL_VERSION}: {fix}"
+    )
 
 
 @dataclass
@@ -668,7 +731,7 @@ class _SeqTracker:
 
     def __init__(self, last: int | None = None) -> None:
         self.last = last
-        self._repeat: int | None = None        # the last line judged a repeat
+        self._repeat: int | None = None  # the last line judged a repeat
         # The number of the line whose snapshot was last passed on: in this
         # numbering no snapshot numbered at or before it is ever used again,
         # whatever re-anchoring does (a replayed run of old lines re-anchors).
@@ -691,13 +754,13 @@ class _SeqTracker:
             self.last = seq
             return 0
         gap = (seq - self.last - 1) % SEQ_MODULO
-        if gap >= SEQ_MODULO // 2:       # the last one again, or older: a repeat
+        if gap >= SEQ_MODULO // 2:  # the last one again, or older: a repeat
             chained = self._repeat is not None and seq == (self._repeat + 1) % SEQ_MODULO
             self._repeat = seq
             if not chained:
                 counters["DUP"] += 1
                 return None
-            gap = 1                      # re-anchored: judged as after missing lines
+            gap = 1  # re-anchored: judged as after missing lines
         self._repeat = None
         counters["LOST"] += gap
         self.last = seq
@@ -721,8 +784,9 @@ class HostLink:
     announces another one makes the link :attr:`LinkState.INCOMPATIBLE`.
     """
 
-    def __init__(self, shape: BoardShape = DEFAULT_SHAPE,
-                 software: str = f"boardctl-{__version__}") -> None:
+    def __init__(
+        self, shape: BoardShape = DEFAULT_SHAPE, software: str = f"boardctl-{__version__}"
+    ) -> None:
         if not _is_value(software):
             raise ValueError(f"software name {software!r} is not a HELLO value")
         self.shape = shape
@@ -754,10 +818,10 @@ class HostLink:
         # (PROTOCOL.md 7.2).  Its boot HELLO may have brought the link up
         # first: the answer that follows the ACK is no restart.  Our recent
         # HELLOs' numbers, and until when a device HELLO is such an answer.
-        self._hello_seqs: dict[int, float] = {}    # number -> when sent
+        self._hello_seqs: dict[int, float] = {}  # number -> when sent
         self._answer_until: float | None = None
-        self.answered = False          # the last device HELLO answered one of ours
-        self._doubt = False            # a line was lost or damaged since the last snapshot
+        self.answered = False  # the last device HELLO answered one of ours
+        self._doubt = False  # a line was lost or damaged since the last snapshot
 
     @property
     def state(self) -> LinkState:
@@ -801,12 +865,12 @@ class HostLink:
                     else:
                         self._receive(item, now, actions)
             case ShowLeds(indices):
-                encode(Frame(0, Led(tuple(indices))), self.shape)        # validates
+                encode(Frame(0, Led(tuple(indices))), self.shape)  # validates
                 self._leds = tuple(indices)
                 if self._state is LinkState.UP and self._leds != self._sent_leds:
                     self._send_leds(now, actions)
             case SetPalette(colours):
-                encode(Frame(0, Palette(tuple(colours))), self.shape)    # validates
+                encode(Frame(0, Palette(tuple(colours))), self.shape)  # validates
                 self._palette = tuple(colours)
                 if self._state is LinkState.UP and self._palette != self._sent_palette:
                     self._send_palette(now, actions)
@@ -835,17 +899,16 @@ class HostLink:
             self._counters[error.reason.value] += 1
             self._doubt = True
             if error.nak is not None:
-                if error.reason is not DropReason.CRC:      # the checksum held: it is them
+                if error.reason is not DropReason.CRC:  # the checksum held: it is them
                     self._heard(error.nak, now, error.reason is DropReason.VER)
                 self._send(Nak(error.nak, NakReason[error.reason.value]), now, actions)
             if error.reason is DropReason.VER:
-                self._last_rx = now                         # a sign of life all the same
+                self._last_rx = now  # a sign of life all the same
                 self._device = None
-                self._set_state(LinkState.INCOMPATIBLE, version_mismatch(error.version),
-                                actions)
+                self._set_state(LinkState.INCOMPATIBLE, version_mismatch(error.version), actions)
             return
         message = frame.message
-        if not isinstance(message, _FROM_DEVICE):            # LED, PAL, STAT go the other way
+        if not isinstance(message, _FROM_DEVICE):  # LED, PAL, STAT go the other way
             self._counters["CMD"] += 1
             self._heard(frame.seq, now)
             self._send(Nak(frame.seq, NakReason.CMD), now, actions)
@@ -887,8 +950,9 @@ class HostLink:
             self._doubt = True
         return gap
 
-    def _snapshot(self, seq: int, occupancy: int, gap: int, now: float,
-                  actions: list[Action]) -> None:
+    def _snapshot(
+        self, seq: int, occupancy: int, gap: int, now: float, actions: list[Action]
+    ) -> None:
         """Pass a snapshot on, or hold it (PROTOCOL.md, "Accepting a snapshot").
 
         A snapshot that follows missing lines, or that differs from the last
@@ -914,16 +978,23 @@ class HostLink:
             self._doubt = True
             return
         held, self._held = self._held, None
-        if held == occupancy and (now - self._held_at < SNAP_SPACING
-                                  or not 0 < (seq - self._held_seq) % SEQ_MODULO < REPLAY_WINDOW):
+        if held == occupancy and (
+            now - self._held_at < SNAP_SPACING
+            or not 0 < (seq - self._held_seq) % SEQ_MODULO < REPLAY_WINDOW
+        ):
             # The same burst, or the same line again: no confirmation, but
             # this line is the one a later line may confirm.
             self._held, self._held_at, self._held_seq = occupancy, now, seq
             return
         confirmed = held == occupancy
-        plausible = not self._recheck and gap == 0 and (
-            self._accepted is None
-            or squares_changed(self._accepted, occupancy) <= MAX_HAND_CHANGE)
+        plausible = (
+            not self._recheck
+            and gap == 0
+            and (
+                self._accepted is None
+                or squares_changed(self._accepted, occupancy) <= MAX_HAND_CHANGE
+            )
+        )
         if held is not None and not confirmed:
             self._counters["UNCONFIRMED"] += 1
         if confirmed or plausible:
@@ -946,12 +1017,14 @@ class HostLink:
         self._held = None
         shape = hello.shape()
         if shape != self.shape:
-            self._set_state(LinkState.INCOMPATIBLE,
-                            f"the board is {hello.describe_board()}, but the game needs "
-                            f"{self.shape.describe()}", actions)
+            self._set_state(
+                LinkState.INCOMPATIBLE,
+                f"the board is {hello.describe_board()}, but the game needs "
+                f"{self.shape.describe()}",
+                actions,
+            )
             return
-        self._set_state(LinkState.UP, f"device firmware {dict(hello.info).get('FW', '?')}",
-                        actions)
+        self._set_state(LinkState.UP, f"device firmware {dict(hello.info).get('FW', '?')}", actions)
         # The device starts every session dark with its default palette.
         self._send_palette(now, actions)
         self._send_leds(now, actions)
@@ -975,7 +1048,7 @@ class HostLink:
         line = encode(Frame(seq, message), self.shape)
         if not isinstance(message, Ack | Nak):
             kind = type(message)
-            self._pending = [p for p in self._pending if p.kind is not kind]   # newest wins
+            self._pending = [p for p in self._pending if p.kind is not kind]  # newest wins
             self._pending.append(_Pending(seq, kind, line, now))
         self._counters["TX"] += 1
         actions.append(Send(line))
@@ -1009,27 +1082,35 @@ class HostLink:
 
     def _service(self, now: float, actions: list[Action]) -> None:
         """The timers: link timeout, HELLO while connecting, retries, LED refresh."""
-        if (self._state is not LinkState.CONNECTING and self._last_rx is not None
-                and now - self._last_rx >= LINK_TIMEOUT):
+        if (
+            self._state is not LinkState.CONNECTING
+            and self._last_rx is not None
+            and now - self._last_rx >= LINK_TIMEOUT
+        ):
             self._pending.clear()
             self._tracker = _SeqTracker()
             self._held = None
             self._set_state(LinkState.CONNECTING, "the device is silent", actions)
         if self._state is LinkState.CONNECTING and (
-                self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL):
+            self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL
+        ):
             self._last_hello = now
-            self._hello_seqs = {seq: at for seq, at in self._hello_seqs.items()
-                                if now - at < LINK_TIMEOUT}   # before the numbers come round
+            self._hello_seqs = {
+                seq: at for seq, at in self._hello_seqs.items() if now - at < LINK_TIMEOUT
+            }  # before the numbers come round
             self._hello_seqs[self._seq] = now
             self._send(Hello(PROTOCOL_VERSION, info=(("SW", self.software),)), now, actions)
         for pending in list(self._pending):
-            if pending.kind is Hello:        # repeated by the HELLO timer, not retried
+            if pending.kind is Hello:  # repeated by the HELLO timer, not retried
                 if self._state is not LinkState.CONNECTING:
                     self._pending.remove(pending)
             elif now - pending.sent >= ACK_TIMEOUT:
                 self._retry(pending, now, actions)
-        if (self._state is LinkState.UP and self._last_refresh is not None
-                and now - self._last_refresh >= LED_REFRESH):
+        if (
+            self._state is LinkState.UP
+            and self._last_refresh is not None
+            and now - self._last_refresh >= LED_REFRESH
+        ):
             self._send_palette(now, actions)
             self._send_leds(now, actions)
 

@@ -67,8 +67,10 @@ class MatrixScanner:
 
     def __init__(self, lines: MatrixLines, *, rows: int = RANKS, columns: int = FILES) -> None:
         if (lines.rows, lines.columns) != (rows, columns):
-            raise ValueError(f"a matrix of {lines.rows}×{lines.columns} lines; "
-                             f"the board needs {rows} rows × {columns} columns")
+            raise ValueError(
+                f"a matrix of {lines.rows}×{lines.columns} lines; "
+                f"the board needs {rows} rows × {columns} columns"
+            )
         self.lines = lines
         self.rows = rows
         self.columns = columns
@@ -139,8 +141,15 @@ class ScanningSource:
     snapshot holds: the physical board's 80 unless a simulated board is larger.
     """
 
-    def __init__(self, scanner: RawScanner, *, debounce: int = 3, scan_hz: float = 100.0,
-                 heartbeat: float | None = 1.0, squares: int = SQUARES) -> None:
+    def __init__(
+        self,
+        scanner: RawScanner,
+        *,
+        debounce: int = 3,
+        scan_hz: float = 100.0,
+        heartbeat: float | None = 1.0,
+        squares: int = SQUARES,
+    ) -> None:
         if scan_hz <= 0:
             raise ValueError("scan_hz must be positive")
         self.scanner = scanner
@@ -190,8 +199,12 @@ class ScanningSource:
             self._changed = False
             self._last_report = now
             return Reading(stable, self._changed_at)
-        if (self._healthy and self.heartbeat is not None and self._last_report is not None
-                and now - self._last_report >= self.heartbeat):
+        if (
+            self._healthy
+            and self.heartbeat is not None
+            and self._last_report is not None
+            and now - self._last_report >= self.heartbeat
+        ):
             self._last_report = now
             return Reading(stable, now)
         return None

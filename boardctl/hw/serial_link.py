@@ -99,17 +99,17 @@ from .protocol import (
     Tick,
 )
 
-READ_CHUNK = 4096          # bytes asked of the port at a time
-READ_LIMIT = 65536         # at most this much per read(now): a flood cannot stall the loop
-WRITE_TIMEOUT = 0.1        # seconds a write may wait for the device to take it
+READ_CHUNK = 4096  # bytes asked of the port at a time
+READ_LIMIT = 65536  # at most this much per read(now): a flood cannot stall the loop
+WRITE_TIMEOUT = 0.1  # seconds a write may wait for the device to take it
 
 # This end's counters, next to the link's (protocol.COUNTER_NAMES).
-OPENS = "OPENS"            # the port was opened
-OPENFAIL = "OPENFAIL"      # an attempt to open it failed
-PORTLOST = "PORTLOST"      # an open port failed (cable pulled, device gone)
+OPENS = "OPENS"  # the port was opened
+OPENFAIL = "OPENFAIL"  # an attempt to open it failed
+PORTLOST = "PORTLOST"  # an open port failed (cable pulled, device gone)
 RECONNECTS = "RECONNECTS"  # the device answered again after the port was lost
-RESYNCS = "RESYNCS"        # the device said HELLO while the link was up (it reset)
-MERGED = "MERGED"          # LED colours shown as the nearest palette colour (over 15)
+RESYNCS = "RESYNCS"  # the device said HELLO while the link was up (it reset)
+MERGED = "MERGED"  # LED colours shown as the nearest palette colour (over 15)
 OWN_COUNTERS = (OPENS, OPENFAIL, PORTLOST, RECONNECTS, RESYNCS, MERGED)
 
 
@@ -130,12 +130,12 @@ class SerialPort(Protocol):
 class OpenSerial(Protocol):
     """Opens a port by name or URL; raises ``OSError`` if it cannot."""
 
-    def __call__(self, url: str, *, baudrate: int, timeout: float,
-                 write_timeout: float) -> SerialPort: ...
+    def __call__(
+        self, url: str, *, baudrate: int, timeout: float, write_timeout: float
+    ) -> SerialPort: ...
 
 
-def open_pyserial(url: str, *, baudrate: int, timeout: float,
-                  write_timeout: float) -> SerialPort:
+def open_pyserial(url: str, *, baudrate: int, timeout: float, write_timeout: float) -> SerialPort:
     """The default :class:`OpenSerial`: pyserial's ``serial_for_url``, so a
     device path, ``loop://`` and ``socket://host:port`` all work.
 
@@ -146,18 +146,19 @@ def open_pyserial(url: str, *, baudrate: int, timeout: float,
         import serial  # type: ignore[import-untyped, unused-ignore]
     except ImportError as exc:
         raise OSError("the pyserial package is missing: install boardctl[pi]") from exc
-    port: SerialPort = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout,
-                                             write_timeout=write_timeout)
+    port: SerialPort = serial.serial_for_url(
+        url, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout
+    )
     return port
 
 
 class SerialStatus(Enum):
     """Where the serial board stands, for the display and the log."""
 
-    CLOSED = "closed"              # close() was called
+    CLOSED = "closed"  # close() was called
     DISCONNECTED = "disconnected"  # no port: not opened yet, lost, or cannot be opened
-    CONNECTING = "connecting"      # port open, waiting for the device's HELLO
-    UP = "up"                      # snapshots flow
+    CONNECTING = "connecting"  # port open, waiting for the device's HELLO
+    UP = "up"  # snapshots flow
     INCOMPATIBLE = "incompatible"  # the device speaks another version or has another board
 
 
@@ -182,8 +183,10 @@ def led_points(shape: BoardShape) -> tuple[tuple[int, ...], ...]:
             base = rank * width + file
             points.append((base, base + 1, base + width, base + width + 1))
         return tuple(points)
-    raise ValueError(f"{shape.leds} LEDs fit neither {shape.squares} squares "
-                     f"nor a {files + 1} × {ranks + 1} corner grid")
+    raise ValueError(
+        f"{shape.leds} LEDs fit neither {shape.squares} squares "
+        f"nor a {files + 1} × {ranks + 1} corner grid"
+    )
 
 
 class SerialBoard:
@@ -202,11 +205,20 @@ class SerialBoard:
     :raises ValueError: for a bad interval, brightness or LED count.
     """
 
-    def __init__(self, port: str, *, baudrate: int = 115200, reconnect_interval: float = 1.0,
-                 reconnect_max: float = 10.0, open_serial: OpenSerial = open_pyserial,
-                 shape: BoardShape = DEFAULT_SHAPE, heartbeat: float | None = 1.0,
-                 brightness: float = 1.0, write_timeout: float = WRITE_TIMEOUT,
-                 software: str = "boardctl") -> None:
+    def __init__(
+        self,
+        port: str,
+        *,
+        baudrate: int = 115200,
+        reconnect_interval: float = 1.0,
+        reconnect_max: float = 10.0,
+        open_serial: OpenSerial = open_pyserial,
+        shape: BoardShape = DEFAULT_SHAPE,
+        heartbeat: float | None = 1.0,
+        brightness: float = 1.0,
+        write_timeout: float = WRITE_TIMEOUT,
+        software: str = "boardctl",
+    ) -> None:
         if not 0 < reconnect_interval <= reconnect_max:
             raise ValueError("need 0 < reconnect_interval <= reconnect_max")
         if not 0.0 <= brightness <= 1.0:
@@ -228,10 +240,10 @@ class SerialBoard:
         self._serial: SerialPort | None = None
         self._closed = False
         self._now: float | None = None
-        self._next_open: float | None = None     # None: at the first read
-        self._failures = 0                       # since the device last answered
-        self._opened_at: float | None = None     # when the port last opened
-        self._lost_once = False                  # the port was lost: the next UP is a reconnect
+        self._next_open: float | None = None  # None: at the first read
+        self._failures = 0  # since the device last answered
+        self._opened_at: float | None = None  # when the port last opened
+        self._lost_once = False  # the port was lost: the next UP is a reconnect
         self._device: Hello | None = None
         self._device_counters: dict[str, int] = {}
         # LEDs: what the device should show (index per LED, palette).
@@ -241,7 +253,7 @@ class SerialBoard:
         self._latest: SnapshotReceived | None = None
         self._reported: int | None = None
         self._reported_at: float | None = None
-        self._fresh = True                       # report the next snapshot whatever it is
+        self._fresh = True  # report the next snapshot whatever it is
 
     # ----------------------------------------------------------------- state
 
@@ -251,8 +263,11 @@ class SerialBoard:
             return SerialStatus.CLOSED
         if self._serial is None:
             return SerialStatus.DISCONNECTED
-        return {LinkState.CONNECTING: SerialStatus.CONNECTING, LinkState.UP: SerialStatus.UP,
-                LinkState.INCOMPATIBLE: SerialStatus.INCOMPATIBLE}[self._link.state]
+        return {
+            LinkState.CONNECTING: SerialStatus.CONNECTING,
+            LinkState.UP: SerialStatus.UP,
+            LinkState.INCOMPATIBLE: SerialStatus.INCOMPATIBLE,
+        }[self._link.state]
 
     @property
     def healthy(self) -> bool:
@@ -278,9 +293,12 @@ class SerialBoard:
             status = self.status
             if status is SerialStatus.DISCONNECTED and self._failures:
                 return f"sensor board not connected on {self.port}, retrying"
-            if (status is SerialStatus.CONNECTING and self._now is not None
-                    and self._opened_at is not None
-                    and self._now - self._opened_at >= LINK_TIMEOUT):
+            if (
+                status is SerialStatus.CONNECTING
+                and self._now is not None
+                and self._opened_at is not None
+                and self._now - self._opened_at >= LINK_TIMEOUT
+            ):
                 return f"sensor board on {self.port} is not answering, retrying"
             if status is SerialStatus.INCOMPATIBLE:
                 return f"sensor board on {self.port}: {self.last_error}"
@@ -332,7 +350,7 @@ class SerialBoard:
             try:
                 select.select([fileno()], [], [], max(timeout, 0.0))
                 return
-            except (OSError, ValueError):   # closed under us: the next read finds out
+            except (OSError, ValueError):  # closed under us: the next read finds out
                 pass
         time.sleep(max(timeout, 0.0))
 
@@ -383,9 +401,10 @@ class SerialBoard:
 
     def _open(self, now: float) -> None:
         try:
-            port = self._open_serial(self.port, baudrate=self.baudrate, timeout=0,
-                                     write_timeout=self.write_timeout)
-        except (OSError, ValueError) as exc:   # ValueError: pyserial's word for a bad URL
+            port = self._open_serial(
+                self.port, baudrate=self.baudrate, timeout=0, write_timeout=self.write_timeout
+            )
+        except (OSError, ValueError) as exc:  # ValueError: pyserial's word for a bad URL
             self._own[OPENFAIL] += 1
             self._failed(now, f"cannot open {self.port}: {exc}")
             return
@@ -393,13 +412,13 @@ class SerialBoard:
         self._opened_at = now
         self._own[OPENS] += 1
         try:
-            port.reset_input_buffer()      # lines from before this session are stale
+            port.reset_input_buffer()  # lines from before this session are stale
         except OSError as exc:
             self._lose(now, f"{self.port} failed at once: {exc}")
             return
         self._feed(Reopened(), now)
-        self._feed(SetPalette(self._palette), now)      # only stored while connecting:
-        self._feed(ShowLeds(self._indices), now)        # sent once the device says HELLO
+        self._feed(SetPalette(self._palette), now)  # only stored while connecting:
+        self._feed(ShowLeds(self._indices), now)  # sent once the device says HELLO
 
     def _drain(self, now: float) -> list[bytes] | None:
         """What the port has, without waiting; None if the port failed."""
@@ -446,7 +465,7 @@ class SerialBoard:
         if port is not None:
             try:
                 port.close()
-            except OSError as exc:   # closing a vanished device may fail; it is closed anyway
+            except OSError as exc:  # closing a vanished device may fail; it is closed anyway
                 self.last_error = f"closing {self.port}: {exc}"
 
     # ----------------------------------------------------------------- the link
@@ -455,9 +474,13 @@ class SerialBoard:
         was_up = self._link.state is LinkState.UP
         before = self._link.device
         actions = self._link.feed(event, now)
-        if (self._link.device is not None and self._link.device is not before and was_up
-                and not self._link.answered):
-            self._own[RESYNCS] += 1            # a HELLO while up: the device restarted
+        if (
+            self._link.device is not None
+            and self._link.device is not before
+            and was_up
+            and not self._link.answered
+        ):
+            self._own[RESYNCS] += 1  # a HELLO while up: the device restarted
         for action in actions:
             self._act(action, now)
 
@@ -485,8 +508,11 @@ class SerialBoard:
         snap, self._latest = self._latest, None
         if snap is None:
             return None
-        due = (self.heartbeat is not None and self._reported_at is not None
-               and now - self._reported_at >= self.heartbeat)
+        due = (
+            self.heartbeat is not None
+            and self._reported_at is not None
+            and now - self._reported_at >= self.heartbeat
+        )
         if not (self._fresh or due or snap.occupancy != self._reported):
             return None
         self._fresh = False
@@ -503,16 +529,16 @@ class SerialBoard:
         for square, colour in colours.items():
             if not (isinstance(square, int) and 0 <= square < self.shape.squares):
                 raise LedFrameError(f"no square {square!r} on the board")
-            if len(colour) != 3 or not all(isinstance(c, int) and 0 <= c <= 255
-                                           for c in colour):
+            if len(colour) != 3 or not all(isinstance(c, int) and 0 <= c <= 255 for c in colour):
                 raise LedFrameError(f"square {square}: colour {colour!r} is not three 0–255")
             for led in self._points[square]:
                 old = leds[led]
-                leds[led] = (max(old[0], colour[0]), max(old[1], colour[1]),
-                             max(old[2], colour[2]))
+                leds[led] = (max(old[0], colour[0]), max(old[1], colour[1]), max(old[2], colour[2]))
         level = self._level
-        return [((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
-                for r, g, b in leds]
+        return [
+            ((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
+            for r, g, b in leds
+        ]
 
     def _allocate(self, leds: list[Colour]) -> tuple[tuple[int, ...], tuple[Colour, ...]]:
         """Palette indices for the LEDs, and the palette.
@@ -532,14 +558,17 @@ class SerialBoard:
                 slot[colour] = palette.index(colour) + 1
         taken = set(slot.values())
         on_show = set(self._indices)
-        free = sorted((i for i in range(1, PALETTE_SIZE + 1) if i not in taken),
-                      key=lambda i: (i in on_show, i))
+        free = sorted(
+            (i for i in range(1, PALETTE_SIZE + 1) if i not in taken),
+            key=lambda i: (i in on_show, i),
+        )
         for colour, index in zip((c for c in exact if c not in slot), free, strict=False):
             palette[index - 1] = colour
             slot[colour] = index
         for colour in rest:
-            nearest = min(exact, key=lambda e: sum((a - b) ** 2
-                                                   for a, b in zip(e, colour, strict=True)))
+            nearest = min(
+                exact, key=lambda e: sum((a - b) ** 2 for a, b in zip(e, colour, strict=True))
+            )
             slot[colour] = slot[nearest]
             self._own[MERGED] += 1
         indices = tuple(0 if c == OFF else slot[c] for c in leds)

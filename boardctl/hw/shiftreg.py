@@ -40,12 +40,13 @@ def chips_for(squares: int) -> int:
     return -(-squares // 8)
 
 
-def bytes_to_occupancy(data: bytes | list[int], *, active_low: bool = True,
-                       squares: int = SQUARES) -> int:
+def bytes_to_occupancy(
+    data: bytes | list[int], *, active_low: bool = True, squares: int = SQUARES
+) -> int:
     """The snapshot from the chain's bytes (big-endian: bit sq = square sq).
     Inputs past the last square (the hex board's 7 of 128) are left out."""
     every = (1 << squares) - 1
-    bits = int.from_bytes(bytes(data[:chips_for(squares)]), "big") & every
+    bits = int.from_bytes(bytes(data[: chips_for(squares)]), "big") & every
     return (every & ~bits) if active_low else bits
 
 
@@ -64,13 +65,25 @@ class ShiftRegisterChain:
     :raises HardwareError: if the pins or the SPI interface cannot be opened.
     """
 
-    def __init__(self, *, clock: int | str = 11, mosi: int | str = 10, miso: int | str = 9,
-                 select: int | str = 7, load: int | str = 25, chips: int = 10,
-                 active_low: bool = True, speed_hz: int = 1_000_000,
-                 pin_factory: Any = None, squares: int = SQUARES) -> None:
+    def __init__(
+        self,
+        *,
+        clock: int | str = 11,
+        mosi: int | str = 10,
+        miso: int | str = 9,
+        select: int | str = 7,
+        load: int | str = 25,
+        chips: int = 10,
+        active_low: bool = True,
+        speed_hz: int = 1_000_000,
+        pin_factory: Any = None,
+        squares: int = SQUARES,
+    ) -> None:
         if chips != chips_for(squares):
-            raise ValueError(f"{chips} chips read {chips * 8} inputs; the board has {squares} "
-                             f"squares, for {chips_for(squares)} chips")
+            raise ValueError(
+                f"{chips} chips read {chips * 8} inputs; the board has {squares} "
+                f"squares, for {chips_for(squares)} chips"
+            )
         self.squares = squares
         factory = gpio.resolve(pin_factory)
         gpio.ensure_default(factory)
@@ -80,12 +93,14 @@ class ShiftRegisterChain:
         self._spi: Any = None
         try:
             # SH/LD is active low: on() latches the parallel inputs.
-            self._load = DigitalOutputDevice(load, active_high=False, initial_value=False,
-                                             pin_factory=factory)
-            self._spi = factory.spi(clock_pin=clock, mosi_pin=mosi, miso_pin=miso,
-                                    select_pin=select)
+            self._load = DigitalOutputDevice(
+                load, active_high=False, initial_value=False, pin_factory=factory
+            )
+            self._spi = factory.spi(
+                clock_pin=clock, mosi_pin=mosi, miso_pin=miso, select_pin=select
+            )
             self._spi.clock_mode = 0
-            with contextlib.suppress(GPIOZeroError):     # bit-banged SPI has no rate
+            with contextlib.suppress(GPIOZeroError):  # bit-banged SPI has no rate
                 self._spi.rate = speed_hz
         except GPIOZeroError as exc:
             self.close()
@@ -118,20 +133,34 @@ class ShiftRegisterSensor(ScanningSource):
         reading = board.read(time.monotonic())
     """
 
-    def __init__(self, chain: ShiftRegisterChain, *, debounce: int = 3, scan_hz: float = 100.0,
-                 heartbeat: float | None = 1.0) -> None:
-        super().__init__(chain, debounce=debounce, scan_hz=scan_hz, heartbeat=heartbeat,
-                         squares=chain.squares)
+    def __init__(
+        self,
+        chain: ShiftRegisterChain,
+        *,
+        debounce: int = 3,
+        scan_hz: float = 100.0,
+        heartbeat: float | None = 1.0,
+    ) -> None:
+        super().__init__(
+            chain, debounce=debounce, scan_hz=scan_hz, heartbeat=heartbeat, squares=chain.squares
+        )
 
     @classmethod
-    def from_pinout(cls, pins: ShiftRegPins, *, pin_factory: Any = None, squares: int = SQUARES,
-                    **kwargs: Any) -> ShiftRegisterSensor:
+    def from_pinout(
+        cls, pins: ShiftRegPins, *, pin_factory: Any = None, squares: int = SQUARES, **kwargs: Any
+    ) -> ShiftRegisterSensor:
         """The chain on the pinout's pins for a board of ``squares`` (the hex
         board: 121 cells); ``kwargs`` as for the constructor."""
         chain = ShiftRegisterChain(
-            clock=pins.spi.clock, mosi=pins.spi.mosi,
+            clock=pins.spi.clock,
+            mosi=pins.spi.mosi,
             miso=pins.miso,
-            select=pins.spi.select, load=pins.load, chips=pins.chips,
-            active_low=pins.active_low, speed_hz=pins.spi.speed_hz, pin_factory=pin_factory,
-            squares=squares)
+            select=pins.spi.select,
+            load=pins.load,
+            chips=pins.chips,
+            active_low=pins.active_low,
+            speed_hz=pins.spi.speed_hz,
+            pin_factory=pin_factory,
+            squares=squares,
+        )
         return cls(chain, **kwargs)

@@ -49,8 +49,9 @@ class DiodeMatrix:
     closed make the fourth read closed).
     """
 
-    def __init__(self, closed: int = 0, *, diodes: bool = True, rows: int = RANKS,
-                 columns: int = FILES) -> None:
+    def __init__(
+        self, closed: int = 0, *, diodes: bool = True, rows: int = RANKS, columns: int = FILES
+    ) -> None:
         self.rows = rows
         self.columns = columns
         self.all_squares = (1 << rows * columns) - 1
@@ -141,9 +142,17 @@ class SimBoard(ScanningSource):
     its preset's board.
     """
 
-    def __init__(self, occupied: Iterable[int] = (), *, debounce: int = 3,
-                 scan_hz: float = 100.0, heartbeat: float | None = 1.0,
-                 diodes: bool = True, files: int = FILES, ranks: int = RANKS) -> None:
+    def __init__(
+        self,
+        occupied: Iterable[int] = (),
+        *,
+        debounce: int = 3,
+        scan_hz: float = 100.0,
+        heartbeat: float | None = 1.0,
+        diodes: bool = True,
+        files: int = FILES,
+        ranks: int = RANKS,
+    ) -> None:
         self.squares = files * ranks
         bits = 0
         for square in occupied:
@@ -153,8 +162,13 @@ class SimBoard(ScanningSource):
         self.lines = SimMatrixLines(self.matrix)
         scanner = MatrixScanner(self.lines, rows=ranks, columns=files)
         self._flicker = _FlickeringScanner(scanner)
-        super().__init__(self._flicker, debounce=debounce, scan_hz=scan_hz,
-                         heartbeat=heartbeat, squares=self.squares)
+        super().__init__(
+            self._flicker,
+            debounce=debounce,
+            scan_hz=scan_hz,
+            heartbeat=heartbeat,
+            squares=self.squares,
+        )
 
     def _check_square(self, square: int) -> None:
         if not (isinstance(square, int) and 0 <= square < self.squares):
@@ -235,11 +249,18 @@ class SimLeds(SpiLeds):
     what the LED at a grid point shows.
     """
 
-    def __init__(self, layout: LedLayout | None = None, *, brightness: float = 0.3,
-                 reset: int = RESET_BYTES, keep: int = 100) -> None:
+    def __init__(
+        self,
+        layout: LedLayout | None = None,
+        *,
+        brightness: float = 0.3,
+        reset: int = RESET_BYTES,
+        keep: int = 100,
+    ) -> None:
         self.recorder = RecordingSpi(keep)
-        super().__init__(layout or default_pinout().leds, spi=self.recorder,
-                         brightness=brightness, reset=reset)
+        super().__init__(
+            layout or default_pinout().leds, spi=self.recorder, brightness=brightness, reset=reset
+        )
         self.frames: deque[dict[int, Colour]] = deque(maxlen=keep)
 
     @property

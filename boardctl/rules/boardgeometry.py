@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-Bitboard = int   # a set of squares or cells, bit n for square n: the one definition
+Bitboard = int  # a set of squares or cells, bit n for square n: the one definition
 Vector = tuple[int, int]
 
 
@@ -45,7 +45,7 @@ class BoardTables(Protocol):
     pawn_attacks: list[list[Bitboard]]
     pawn_push: list[list[int]]
     promotion: tuple[Bitboard, Bitboard]
-    pawn_forbidden: tuple[Bitboard, Bitboard]   # where no pawn of each colour may stand
+    pawn_forbidden: tuple[Bitboard, Bitboard]  # where no pawn of each colour may stand
     between: list[list[Bitboard]]
     rook_empty: list[Bitboard]
     bishop_empty: list[Bitboard]
@@ -59,7 +59,7 @@ class BoardTables(Protocol):
     bishop_lines: list[tuple[list[Bitboard], list[dict[Bitboard, Bitboard]]]]
     # (mask, {occupancy & mask: destinations}) per group of falcon moves.
     falcon_groups: list[tuple[tuple[Bitboard, dict[Bitboard, Bitboard]], ...]]
-    pawn_shift: int   # how far a pawn's step shifts its bit; 0 where no shift serves
+    pawn_shift: int  # how far a pawn's step shifts its bit; 0 where no shift serves
 
     def rook_attacks(self, sq: int, occ: Bitboard) -> Bitboard: ...
 

@@ -29,7 +29,7 @@ from .pieces import BISHOP, KING, KNIGHT, WHITE, Color
 from .position import Position
 from .variants import DEFAULT_VARIANT, Variant
 
-FIFTY_MOVES = 100   # plies without a capture or a pawn move that draw the game
+FIFTY_MOVES = 100  # plies without a capture or a pawn move that draw the game
 
 # PGN's result tokens, the only ones the store keeps.  "*" is a game without a
 # result: still going on, or abandoned.
@@ -57,8 +57,14 @@ class Termination(Enum):
         return self in _OFF_BOARD
 
 
-_OFF_BOARD = frozenset({Termination.TIME_FORFEIT, Termination.RESIGNATION,
-                        Termination.AGREEMENT, Termination.ABANDONED})
+_OFF_BOARD = frozenset(
+    {
+        Termination.TIME_FORFEIT,
+        Termination.RESIGNATION,
+        Termination.AGREEMENT,
+        Termination.ABANDONED,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -134,7 +140,7 @@ class Game:
         self.declared: Outcome | None = None
         # outcome() is asked many times a second of one position; counting
         # the legal moves each time cost the daemon's step the most.
-        self._outcome: tuple[int, Outcome | None] | None = None   # (position hash, it)
+        self._outcome: tuple[int, Outcome | None] | None = None  # (position hash, it)
 
     @property
     def is_standard_start(self) -> bool:
@@ -176,7 +182,7 @@ class Game:
 
         Only positions since the last capture or pawn move can repeat it.
         """
-        window = self._hashes[-1 - self.position.halfmove_clock:]
+        window = self._hashes[-1 - self.position.halfmove_clock :]
         return window.count(self.position.hash)
 
     def declare(self, outcome: Outcome) -> None:
@@ -272,8 +278,11 @@ def _bishop_mate_shades(variant: Variant) -> frozenset[int]:
     for sq in range(geo.size):
         flights = [c for d in ORTHOGONAL if (c := geo.step(sq, d)) is not None]
         for other in range(geo.size):
-            if other != sq and not king[sq] >> other & 1 and all(
-                    king[other] >> c & 1 for c in flights):
+            if (
+                other != sq
+                and not king[sq] >> other & 1
+                and all(king[other] >> c & 1 for c in flights)
+            ):
                 shades.add(geo.shade(sq))
                 break
     return frozenset(shades)

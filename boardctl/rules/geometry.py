@@ -27,8 +27,14 @@ FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # The eight named directions as (file, rank) steps, clockwise from north, so
 # that neighbours in this list are 45° apart.
 COMPASS: tuple[tuple[str, tuple[int, int]], ...] = (
-    ("N", (0, 1)), ("NE", (1, 1)), ("E", (1, 0)), ("SE", (1, -1)),
-    ("S", (0, -1)), ("SW", (-1, -1)), ("W", (-1, 0)), ("NW", (-1, 1)),
+    ("N", (0, 1)),
+    ("NE", (1, 1)),
+    ("E", (1, 0)),
+    ("SE", (1, -1)),
+    ("S", (0, -1)),
+    ("SW", (-1, -1)),
+    ("W", (-1, 0)),
+    ("NW", (-1, 1)),
 )
 DIRECTIONS: dict[str, tuple[int, int]] = dict(COMPASS)
 _COMPASS: tuple[tuple[int, int], ...] = tuple(step for _, step in COMPASS)
@@ -55,7 +61,7 @@ def falcon_steps() -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
     return tuple(pairs)
 
 
-SQUARE_PINOUT = "square"   # the schema of hardware/pinout.toml
+SQUARE_PINOUT = "square"  # the schema of hardware/pinout.toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +142,13 @@ class Geometry(Cells):
         # ASCII digits, and no more of them than the largest rank has: "e²"
         # and a thousand-digit rank are not squares.
         digits = text[1:]
-        if (len(text) >= 2 and text[0] in FILE_LETTERS and is_ascii_digits(digits)
-                and len(digits) <= len(str(self.ranks)) and digits[0] != "0"):
+        if (
+            len(text) >= 2
+            and text[0] in FILE_LETTERS
+            and is_ascii_digits(digits)
+            and len(digits) <= len(str(self.ranks))
+            and digits[0] != "0"
+        ):
             file = FILE_LETTERS.index(text[0])
             rank = int(digits) - 1
             if self.on_board(file, rank):
@@ -171,8 +182,9 @@ class Geometry(Cells):
         return falcon_steps()
 
 
-def line_table(rays: list[list[Square]] | tuple[tuple[Square, ...], ...]
-               ) -> tuple[Bitboard, dict[Bitboard, Bitboard]]:
+def line_table(
+    rays: list[list[Square]] | tuple[tuple[Square, ...], ...],
+) -> tuple[Bitboard, dict[Bitboard, Bitboard]]:
     """The blocker mask of a slider's line (its rays out from one square, in
     order) and its attacks for every occupancy of that mask; shared by the
     rectangle's and the hexagon's tables."""
@@ -194,8 +206,9 @@ def line_table(rays: list[list[Square]] | tuple[tuple[Square, ...], ...]
     return mask, table
 
 
-def falcon_group_table(dests: list[Square], masks: dict[Square, tuple[Bitboard, ...]]
-                       ) -> tuple[Bitboard, dict[Bitboard, Bitboard]]:
+def falcon_group_table(
+    dests: list[Square], masks: dict[Square, tuple[Bitboard, ...]]
+) -> tuple[Bitboard, dict[Bitboard, Bitboard]]:
     """The mask of every cell the paths to ``dests`` cross, and the
     destinations reached (one path open) for every occupancy of it; shared
     by the rectangle's and the hexagon's tables."""
@@ -333,9 +346,7 @@ class Tables:
                 these = []
                 for order in ((a, a, b), (a, b, a), (b, a, a)):
                     s1 = geo.square(f + order[0][0], r + order[0][1])
-                    s2 = geo.square(
-                        f + order[0][0] + order[1][0], r + order[0][1] + order[1][1]
-                    )
+                    s2 = geo.square(f + order[0][0] + order[1][0], r + order[0][1] + order[1][1])
                     these.append((s1, s2))
                 paths[to] = tuple(these)
                 quadrant = (1 if df > 0 else -1, 1 if dr > 0 else -1)
@@ -346,16 +357,20 @@ class Tables:
             self.falcon_path_masks.append(masks)
             self.falcon_empty.append(sum(1 << to for to in paths))
             self.falcon_quadrants.append(tuple(quads))
-        self.falcon_groups = self.falcon_quadrants   # the name both boards' tables share
+        self.falcon_groups = self.falcon_quadrants  # the name both boards' tables share
 
     # Attack queries.  Hot paths inline these; they stay here for everyone else.
     def rook_attacks(self, sq: Square, occ: Bitboard) -> Bitboard:
-        return (self.rank_att[sq][occ & self.rank_mask[sq]]
-                | self.file_att[sq][occ & self.file_mask[sq]])
+        return (
+            self.rank_att[sq][occ & self.rank_mask[sq]]
+            | self.file_att[sq][occ & self.file_mask[sq]]
+        )
 
     def bishop_attacks(self, sq: Square, occ: Bitboard) -> Bitboard:
-        return (self.diag_att[sq][occ & self.diag_mask[sq]]
-                | self.anti_att[sq][occ & self.anti_mask[sq]])
+        return (
+            self.diag_att[sq][occ & self.diag_mask[sq]]
+            | self.anti_att[sq][occ & self.anti_mask[sq]]
+        )
 
     def falcon_attacks(self, sq: Square, occ: Bitboard) -> Bitboard:
         att = 0
@@ -366,9 +381,7 @@ class Tables:
 
 @cache
 def _fen_rows(files: int, ranks: int) -> tuple[tuple[Square, ...], ...]:
-    return tuple(
-        tuple(r * files + f for f in range(files)) for r in range(ranks - 1, -1, -1)
-    )
+    return tuple(tuple(r * files + f for f in range(files)) for r in range(ranks - 1, -1, -1))
 
 
 @cache

@@ -43,7 +43,7 @@ from .hexsteps import knight_leaps as knight_leaps
 if TYPE_CHECKING:
     from .hextables import HexTables
 
-HEX_PINOUT = "hex"   # the schema of hardware/hex/pinout.toml (a top-level ``board`` key)
+HEX_PINOUT = "hex"  # the schema of hardware/hex/pinout.toml (a top-level ``board`` key)
 
 
 class CellError(SquareError):
@@ -155,7 +155,8 @@ class HexGeometry(Cells):
         cell = _by_file_rank(self).get((file, rank))
         if cell is None:
             raise CellError(
-                f"no cell at file {file}, rank {rank + 1} on the {self.size}-cell hexagon")
+                f"no cell at file {file}, rank {rank + 1} on the {self.size}-cell hexagon"
+            )
         return cell
 
     def fen_rows(self) -> tuple[tuple[Cell, ...], ...]:
@@ -228,8 +229,11 @@ class HexGeometry(Cells):
 
 @cache
 def _cells(radius: int, trimmed: bool) -> tuple[Axial, ...]:
-    corners = {(radius, 0), (-radius, 0), (0, radius), (0, -radius),
-               (radius, -radius), (-radius, radius)} if trimmed else set()
+    corners = (
+        {(radius, 0), (-radius, 0), (0, radius), (0, -radius), (radius, -radius), (-radius, radius)}
+        if trimmed
+        else set()
+    )
     return tuple(
         (q, r)
         for r in range(-radius, radius + 1)

@@ -36,8 +36,7 @@ def rank_ends(points: list[tuple[int, int]]) -> list[tuple[int, tuple[int, int]]
     board's middle row).  A rank's name stands beyond one of its ends."""
     out = []
     for index, (x, y) in enumerate(points):
-        inner = [(ox, oy) for ox, oy in points
-                 if (abs(ox - x), abs(oy - y)) in NEIGHBOUR_OFFSETS]
+        inner = [(ox, oy) for ox, oy in points if (abs(ox - x), abs(oy - y)) in NEIGHBOUR_OFFSETS]
         if len(inner) != 1 and len(points) > 1:
             continue
         step = (x - inner[0][0], y - inner[0][1]) if inner else (0, 2 if y > 0 else -2)

@@ -14,9 +14,18 @@ Axial = tuple[int, int]
 # orthogonal steps (to a neighbour across an edge), odd ones the diagonal
 # steps (through a vertex to the nearest cell of the same colour).
 COMPASS: tuple[tuple[str, Axial], ...] = (
-    ("N", (0, 1)), ("NNE", (1, 1)), ("NE", (1, 0)), ("E", (2, -1)),
-    ("SE", (1, -1)), ("SSE", (1, -2)), ("S", (0, -1)), ("SSW", (-1, -1)),
-    ("SW", (-1, 0)), ("W", (-2, 1)), ("NW", (-1, 1)), ("NNW", (-1, 2)),
+    ("N", (0, 1)),
+    ("NNE", (1, 1)),
+    ("NE", (1, 0)),
+    ("E", (2, -1)),
+    ("SE", (1, -1)),
+    ("SSE", (1, -2)),
+    ("S", (0, -1)),
+    ("SSW", (-1, -1)),
+    ("SW", (-1, 0)),
+    ("W", (-2, 1)),
+    ("NW", (-1, 1)),
+    ("NNW", (-1, 2)),
 )
 DIRECTIONS: dict[str, Axial] = dict(COMPASS)
 ORTHOGONAL: tuple[str, ...] = tuple(name for name, _ in COMPASS[0::2])
@@ -32,9 +41,7 @@ def falcon_steps() -> tuple[tuple[Axial, Axial], ...]:
     """
     steps = [step for _, step in COMPASS]
     return tuple(
-        (a, b)
-        for i, a in enumerate(steps)
-        for b in (steps[(i + 1) % 12], steps[(i - 1) % 12])
+        (a, b) for i, a in enumerate(steps) for b in (steps[(i + 1) % 12], steps[(i - 1) % 12])
     )
 
 

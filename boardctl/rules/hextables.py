@@ -74,20 +74,12 @@ class HexTables:
         # A pawn never stands where it would have promoted; the other side's
         # last cells are another matter (White's pawn starts on l1).
         self.pawn_forbidden = self.promotion
-        self.pawn_shift = 0          # no constant shift: pawns step by pawn_push
+        self.pawn_shift = 0  # no constant shift: pawns step by pawn_push
 
-        self.rook_lines = [
-            self._line(geo, ORTHOGONAL[i], ORTHOGONAL[i + 3]) for i in range(3)
-        ]
-        self.bishop_lines = [
-            self._line(geo, DIAGONAL[i], DIAGONAL[i + 3]) for i in range(3)
-        ]
-        self.rook_empty = [
-            _bits([t for d in ORTHOGONAL for t in geo.ray(c, d)]) for c in range(n)
-        ]
-        self.bishop_empty = [
-            _bits([t for d in DIAGONAL for t in geo.ray(c, d)]) for c in range(n)
-        ]
+        self.rook_lines = [self._line(geo, ORTHOGONAL[i], ORTHOGONAL[i + 3]) for i in range(3)]
+        self.bishop_lines = [self._line(geo, DIAGONAL[i], DIAGONAL[i + 3]) for i in range(3)]
+        self.rook_empty = [_bits([t for d in ORTHOGONAL for t in geo.ray(c, d)]) for c in range(n)]
+        self.bishop_empty = [_bits([t for d in DIAGONAL for t in geo.ray(c, d)]) for c in range(n)]
 
         self.between: list[list[Bitboard]] = [[0] * n for _ in range(n)]
         for c in range(n):

@@ -27,7 +27,7 @@ from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT
 from .pieces import BISHOP, FALCON, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 from .state import PositionState
 
-Position = PositionState[BoardTables]   # what the generator reads of a position
+Position = PositionState[BoardTables]  # what the generator reads of a position
 
 
 def attackers(pos: Position, sq: int, by: int, occ: Bitboard) -> Bitboard:
@@ -36,9 +36,7 @@ def attackers(pos: Position, sq: int, by: int, occ: Bitboard) -> Bitboard:
     p = pos.pieces
     them = pos.colors[by]
     att = (
-        (t.knight[sq] & p[KNIGHT])
-        | (t.king[sq] & p[KING])
-        | (t.pawn_attacks[by ^ 1][sq] & p[PAWN])
+        (t.knight[sq] & p[KNIGHT]) | (t.king[sq] & p[KING]) | (t.pawn_attacks[by ^ 1][sq] & p[PAWN])
     ) & them
     rq = (p[ROOK] | p[QUEEN]) & them
     if t.rook_empty[sq] & rq:
@@ -220,7 +218,11 @@ def _piece_moves(
 
 
 def _pawn_moves(
-    pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard,
+    pos: Position,
+    out: list[int] | None,
+    movers: Bitboard,
+    target: Bitboard,
+    occ: Bitboard,
     captures: bool = False,
 ) -> int:
     """Pushes, double pushes, captures and promotions of the pawns in ``movers``
@@ -231,7 +233,11 @@ def _pawn_moves(
 
 
 def _pawn_shifts(
-    pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard,
+    pos: Position,
+    out: list[int] | None,
+    movers: Bitboard,
+    target: Bitboard,
+    occ: Bitboard,
     captures: bool = False,
 ) -> int:
     """:func:`_pawn_moves` by shifting the whole bitboard: a rectangle's."""
@@ -264,34 +270,41 @@ def _pawn_shifts(
         double = 0
     promos = pos.variant.promotions
     if out is None:
-        return (
-            (single & ~last).bit_count()
-            + double.bit_count()
-            + (left & ~last).bit_count()
-            + (right & ~last).bit_count()
-            + ((single & last).bit_count() + (left & last).bit_count()
-               + (right & last).bit_count()) * len(promos)
-        )
-    append = out.append
-    for targets, step, flag in (
-        (single, steps[0], 0), (double, steps[1], DOUBLE_PUSH << 17),
-        (left, steps[2], 0), (right, steps[3], 0),
-    ):
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            to = low.bit_length() - 1
-            code = (to - step) | to << 7 | flag
-            if low & last:
-                for promo in promos:
-                    append(code | promo << 14)
-            else:
-                append(code)
+        promoting = (single & last).bit_count() + (left & last).bit_count()
+        promoting += (right & last).bit_count()
+        plain = (single & ~last).bit_count() + (left & ~last).bit_count()
+        plain += (right & ~last).bit_count() + double.bit_count()
+        return plain + promoting * len(promos)
+    flags = (0, DOUBLE_PUSH << 17, 0, 0)
+    for targets, step, flag in zip((single, double, left, right), steps, flags, strict=True):
+        _append_shifted(out, targets, step, flag, last, promos)
     return 0
 
 
+def _append_shifted(
+    out: list[int], targets: Bitboard, step: int, flag: int, last: Bitboard, promos: tuple[int, ...]
+) -> None:
+    """The moves to ``targets`` from ``step`` squares behind each, one per
+    promotion piece where a target is on the last rank."""
+    append = out.append
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        to = low.bit_length() - 1
+        code = (to - step) | to << 7 | flag
+        if low & last:
+            for promo in promos:
+                append(code | promo << 14)
+        else:
+            append(code)
+
+
 def _pawn_steps(
-    pos: Position, out: list[int] | None, movers: Bitboard, target: Bitboard, occ: Bitboard,
+    pos: Position,
+    out: list[int] | None,
+    movers: Bitboard,
+    target: Bitboard,
+    occ: Bitboard,
     captures: bool = False,
 ) -> int:
     """:func:`_pawn_moves` cell by cell, by the tables' steps: a hexagon's."""
@@ -388,12 +401,14 @@ def castling_shapes(pos: Position) -> list[int]:
     that fills the same squares."""
     king = pos.kings[pos.turn]
     occ = pos.colors[0] | pos.colors[1]
-    return [king | (king + step * d) << 7 | CASTLE << 17
-            for _, step, distances in _castling_rooks(pos, king, occ) for d in distances]
+    return [
+        king | (king + step * d) << 7 | CASTLE << 17
+        for _, step, distances in _castling_rooks(pos, king, occ)
+        for d in distances
+    ]
 
 
-def _castling_rooks(pos: Position, king: int,
-                    occ: Bitboard) -> Iterator[tuple[int, int, range]]:
+def _castling_rooks(pos: Position, king: int, occ: Bitboard) -> Iterator[tuple[int, int, range]]:
     """(rook square, the king's direction, its distances) for each rook the
     side to move may castle with, nothing standing between."""
     t = pos.tables
@@ -403,8 +418,11 @@ def _castling_rooks(pos: Position, king: int,
         rights ^= low
         rook = low.bit_length() - 1
         if not t.between[king][rook] & occ:
-            yield (rook, 1 if rook > king else -1,
-                   pos.variant.castle_distances(pos.geometry.file_of(rook)))
+            yield (
+                rook,
+                1 if rook > king else -1,
+                pos.variant.castle_distances(pos.geometry.file_of(rook)),
+            )
 
 
 def _safe_after_castling(
@@ -455,7 +473,6 @@ def _keep_safe(pos: Position, out: list[int] | None, codes: list[int]) -> int:
     return n
 
 
-
 def check_stops(pos: Position, king: int, checkers: Bitboard, occ: Bitboard) -> Bitboard:
     """The squares where a piece other than the king stops every check at
     once: the checker, a square between a line piece and the king, or a
@@ -482,8 +499,12 @@ def check_stops(pos: Position, king: int, checkers: Bitboard, occ: Bitboard) -> 
 
 
 def _evasions(
-    pos: Position, out: list[int] | None, checkers: Bitboard, king: int,
-    own: Bitboard, occ: Bitboard,
+    pos: Position,
+    out: list[int] | None,
+    checkers: Bitboard,
+    king: int,
+    own: Bitboard,
+    occ: Bitboard,
 ) -> int:
     """Moves out of check: king steps, and moves of other pieces onto a square
     that stops every check at once, each made and tested.

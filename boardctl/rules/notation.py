@@ -21,9 +21,7 @@ from .position import Position
 
 _UCI = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})([qfrbn]?)$")
 # The disambiguating file skips "x", or it would swallow the capture mark.
-_SAN = re.compile(
-    r"^([NBRQKF])?([a-wyz])?([0-9]{1,2})?(x)?([a-z][0-9]{1,2})(?:=?([NBRQFnbrqf]))?$"
-)
+_SAN = re.compile(r"^([NBRQKF])?([a-wyz])?([0-9]{1,2})?(x)?([a-z][0-9]{1,2})(?:=?([NBRQFnbrqf]))?$")
 _CASTLE = re.compile(r"^([O0]-[O0](?:-[O0])?)(?::([a-z][0-9]{1,2}))?$")
 
 
@@ -169,4 +167,3 @@ def parse_move(pos: Position, text: str) -> Move:
     if _UCI.match(text.strip()):
         return parse_uci(pos, text)
     return parse_san(pos, text)
-

@@ -59,8 +59,9 @@ def date_tags(started_at: float | None) -> dict[str, str]:
     return {"Date": day, "UTCDate": day, "UTCTime": started.strftime("%H:%M:%S")}
 
 
-def export(game: Game, headers: dict[str, str] | None = None,
-           clocks: Sequence[float | None] = ()) -> str:
+def export(
+    game: Game, headers: dict[str, str] | None = None, clocks: Sequence[float | None] = ()
+) -> str:
     """The game as PGN text (tags, then movetext wrapped at 80 columns).
 
     ``clocks[i]``, when given and not None, is the time the mover of the

@@ -32,8 +32,13 @@ class PieceType(IntEnum):
 
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, FALCON = (
-    PieceType.PAWN, PieceType.KNIGHT, PieceType.BISHOP, PieceType.ROOK,
-    PieceType.QUEEN, PieceType.KING, PieceType.FALCON,
+    PieceType.PAWN,
+    PieceType.KNIGHT,
+    PieceType.BISHOP,
+    PieceType.ROOK,
+    PieceType.QUEEN,
+    PieceType.KING,
+    PieceType.FALCON,
 )
 
 # Index by piece type; index 0 is "no piece".

@@ -75,7 +75,6 @@ class Position:
     tables: BoardTables
     geometry: BoardGeometry
 
-
     def __init__(self, fen: str | None = None, variant: Variant = DEFAULT_VARIANT) -> None:
         self.variant = variant
         self.geometry = variant.geometry
@@ -129,9 +128,15 @@ class Position:
             misplaced = pawns & self.colors[colour] & self._pawn_forbidden[colour]
             if misplaced:
                 where = geo.name(misplaced.bit_length() - 1)
-                raise FenError("piece placement", f"a pawn stands on {where}, "
-                               + ("the last cell of its file" if self.variant.hexagonal
-                                  else "the first or last rank"))
+                raise FenError(
+                    "piece placement",
+                    f"a pawn stands on {where}, "
+                    + (
+                        "the last cell of its file"
+                        if self.variant.hexagonal
+                        else "the first or last rank"
+                    ),
+                )
         self.castling = self._parse_castling(castling)
         self.ep_square = self._parse_ep(ep)
         if len(parts) == 6:
@@ -161,13 +166,9 @@ class Position:
             king_sq = geo.square(variant.king_file, rank)
             rook_sq = geo.square(rook_file, rank)
             if self.squares[king_sq] != KING | colour << 3:
-                raise FenError(
-                    "castling", f"{letter!r} needs the king on {geo.name(king_sq)}"
-                )
+                raise FenError("castling", f"{letter!r} needs the king on {geo.name(king_sq)}")
             if self.squares[rook_sq] != ROOK | colour << 3:
-                raise FenError(
-                    "castling", f"{letter!r} needs a rook on {geo.name(rook_sq)}"
-                )
+                raise FenError("castling", f"{letter!r} needs a rook on {geo.name(rook_sq)}")
             rights |= 1 << rook_sq
         return rights
 
@@ -192,9 +193,7 @@ class Position:
             or self.squares[origin]
             or self.squares[landed] != pawn
         ):
-            raise FenError(
-                "en passant", f"{text} is not behind a pawn that just moved two squares"
-            )
+            raise FenError("en passant", f"{text} is not behind a pawn that just moved two squares")
         return sq
 
     def fen(self) -> str:
@@ -217,10 +216,16 @@ class Position:
             if self.castling >> geo.square(file, rank) & 1:
                 castling += letter
         ep = "-" if self.ep_square is None else geo.name(self.ep_square)
-        return " ".join((
-            "/".join(rows), "w" if self.turn == WHITE else "b", castling or "-", ep,
-            str(self.halfmove_clock), str(self.fullmove_number),
-        ))
+        return " ".join(
+            (
+                "/".join(rows),
+                "w" if self.turn == WHITE else "b",
+                castling or "-",
+                ep,
+                str(self.halfmove_clock),
+                str(self.fullmove_number),
+            )
+        )
 
     def board_fen(self) -> str:
         return self.fen().split()[0]
@@ -264,10 +269,10 @@ class Position:
         ptype = piece & 7
         captured = 0 if flag == CASTLE else sqs[to]
         h = self.hash ^ self._ep_key ^ self.zobrist.black_to_move
-        self._stack.append((
-            code, captured, self.castling, self.ep_square, self.halfmove_clock,
-            self.hash, self._ep_key,
-        ))
+        # fmt: off
+        self._stack.append((code, captured, self.castling, self.ep_square,
+                            self.halfmove_clock, self.hash, self._ep_key))
+        # fmt: on
         frm_bb = 1 << frm
         to_bb = 1 << to
         if captured:
@@ -398,9 +403,17 @@ class Position:
 
     def make_null(self) -> None:
         """Pass the move (for the engine's null-move pruning; never in check)."""
-        self._stack.append((
-            -1, 0, self.castling, self.ep_square, self.halfmove_clock, self.hash, self._ep_key,
-        ))
+        self._stack.append(
+            (
+                -1,
+                0,
+                self.castling,
+                self.ep_square,
+                self.halfmove_clock,
+                self.hash,
+                self._ep_key,
+            )
+        )
         self.hash ^= self._ep_key ^ self.zobrist.black_to_move
         self.ep_square = None
         self._ep_key = 0
@@ -605,8 +618,9 @@ def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
                     file += parse_whole(digits, 1, len(cells))
                 except NumberError:
                     raise FenError(
-                        "piece placement", f"bad empty count {shown(digits)} in rank {label}"
-                        f" of {len(cells)} {unit}") from None
+                        "piece placement",
+                        f"bad empty count {shown(digits)} in rank {label} of {len(cells)} {unit}",
+                    ) from None
                 digits = ""
             if ch == "/":
                 break
@@ -617,8 +631,9 @@ def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
                 squares[cells[file]] = piece
             file += 1
         if file != len(cells):
-            span = "" if unit == "squares" else (
-                f" ({geo.name(cells[0])} to {geo.name(cells[-1])})")
+            span = (
+                "" if unit == "squares" else (f" ({geo.name(cells[0])} to {geo.name(cells[-1])})")
+            )
             raise FenError(
                 "piece placement",
                 f"rank {label} has {file} {unit} where the board has {len(cells)}{span}",

@@ -90,8 +90,7 @@ FALCON_START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq -
 # RULES-HEX.md section 6 (falcon-hex) and 1.7 (Glinski's set-up, in the FEN
 # of his names: the bent ranks 11 down to 1).
 FALCON_HEX_START = (
-    "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
-    " w - - 0 1"
+    "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP w - - 0 1"
 )
 GLINSKI_START = "b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKNRP1 w - - 0 1"
 _8x10 = Geometry(10, 8)
@@ -99,28 +98,47 @@ _8x10 = Geometry(10, 8)
 _PRESETS = (
     Variant("falcon", "Falcon Chess (free castling)", _8x10, FALCON_START, king_file=5),
     Variant(
-        "falcon-orthodox-castling", "Falcon Chess, orthodox castling", _8x10,
-        FALCON_START, king_file=5, castle_min=2, castle_max=2,
+        "falcon-orthodox-castling",
+        "Falcon Chess, orthodox castling",
+        _8x10,
+        FALCON_START,
+        king_file=5,
+        castle_min=2,
+        castle_max=2,
     ),
     Variant(
-        "falcon-modified-free", "Falcon Chess, modified free castling", _8x10,
-        FALCON_START, king_file=5, castle_min=2,
+        "falcon-modified-free",
+        "Falcon Chess, modified free castling",
+        _8x10,
+        FALCON_START,
+        king_file=5,
+        castle_min=2,
     ),
     Variant(
-        "falcon-xboard", "Falcon Chess as XBoard and Fairy-Max play it", _8x10,
-        FALCON_START, king_file=5, castle_min=3, castle_max=3, castle_judged_after=True,
+        "falcon-xboard",
+        "Falcon Chess as XBoard and Fairy-Max play it",
+        _8x10,
+        FALCON_START,
+        king_file=5,
+        castle_min=3,
+        castle_max=3,
+        castle_judged_after=True,
     ),
     # The patent's other board sizes, "the pieces remain the same": the 8×10
     # back rank and free castling.  docs/board-sizes.md gives the readings.
     Variant(
-        "falcon-9x10", "Falcon Chess on 9×10", Geometry(10, 9),
+        "falcon-9x10",
+        "Falcon Chess on 9×10",
+        Geometry(10, 9),
         "rnbfqkfbnr/pppppppppp/10/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
         king_file=5,
     ),
     # RULES.md: pawns on the third rank on 10×10, otherwise not specified;
     # rank 2 stays empty.
     Variant(
-        "falcon-10x10", "Falcon Chess on 10×10", Geometry(10, 10),
+        "falcon-10x10",
+        "Falcon Chess on 10×10",
+        Geometry(10, 10),
         "rnbfqkfbnr/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/RNBFQKFBNR w KQkq - 0 1",
         king_file=5,
     ),
@@ -128,27 +146,41 @@ _PRESETS = (
     # queen, and king" (files d to g) on the third rank, the others on the
     # second, where they keep the castling king covered.
     Variant(
-        "falcon-10x10-central", "Falcon Chess on 10×10, central pawns advanced",
+        "falcon-10x10-central",
+        "Falcon Chess on 10×10, central pawns advanced",
         Geometry(10, 10),
         "rnbfqkfbnr/ppp4ppp/3pppp3/10/10/10/10/3PPPP3/PPP4PPP/RNBFQKFBNR w KQkq - 0 1",
         king_file=5,
     ),
     Variant(
-        "falcon-8x8", "Falcon Chess on 8×8, falcon for queen", Geometry(8, 8),
-        "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1", king_file=4,
-        castle_min=2, castle_max=2, promotions=(FALCON, ROOK, BISHOP, KNIGHT),
+        "falcon-8x8",
+        "Falcon Chess on 8×8, falcon for queen",
+        Geometry(8, 8),
+        "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1",
+        king_file=4,
+        castle_min=2,
+        castle_max=2,
+        promotions=(FALCON, ROOK, BISHOP, KNIGHT),
     ),
     # Sibahi's Falcon Hexagonal Chess (RULES-HEX.md): no queen among the
     # promotions, stalemate scores 3/4 to 1/4.
     Variant(
-        "falcon-hex", "Falcon Hexagonal Chess", FALCON_HEX, FALCON_HEX_START,
-        promotions=(ROOK, BISHOP, KNIGHT, FALCON), stalemate_points=0.75,
+        "falcon-hex",
+        "Falcon Hexagonal Chess",
+        FALCON_HEX,
+        FALCON_HEX_START,
+        promotions=(ROOK, BISHOP, KNIGHT, FALCON),
+        stalemate_points=0.75,
         pgn_tag="Falcon Hexagonal",
     ),
     # Glinski's hexagonal chess, the base game: the check of the geometry.
     Variant(
-        "glinski", "Glinski's hexagonal chess", GLINSKI, GLINSKI_START,
-        promotions=(QUEEN, ROOK, BISHOP, KNIGHT), stalemate_points=0.75,
+        "glinski",
+        "Glinski's hexagonal chess",
+        GLINSKI,
+        GLINSKI_START,
+        promotions=(QUEEN, ROOK, BISHOP, KNIGHT),
+        stalemate_points=0.75,
         pgn_tag="Glinski",
     ),
 )

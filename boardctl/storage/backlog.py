@@ -26,17 +26,19 @@ from .store import StoreError
 
 log = logging.getLogger("boardctl")
 
-RETRY_FIRST = 1.0   # seconds from a failed write to the first retry
-RETRY_MAX = 30.0    # the pause doubles up to this: a full disk may take a while to clear
+RETRY_FIRST = 1.0  # seconds from a failed write to the first retry
+RETRY_MAX = 30.0  # the pause doubles up to this: a full disk may take a while to clear
 
 
 class Store(Protocol):
     """What the daemon needs of the game store (:class:`~boardctl.storage.store.GameStore`)."""
 
-    def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
-                 now: float) -> int: ...
-    def add_move(self, game_id: int, ply: int, uci: str, now: float, *,
-                 clock: float | None = None) -> None: ...
+    def new_game(
+        self, variant: str, start_fen: str, white: str, black: str, mode: str, now: float
+    ) -> int: ...
+    def add_move(
+        self, game_id: int, ply: int, uci: str, now: float, *, clock: float | None = None
+    ) -> None: ...
     def remove_last_move(self, game_id: int) -> None: ...
     def amend_last_move(self, game_id: int, uci: str, now: float) -> None: ...
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None: ...
@@ -70,9 +72,9 @@ class Backlog:
         self.store = store
         self.problem: str | None = None  # why writes are waiting, in a word or two
         self._queue: deque[Write] = deque()
-        self._ids: dict[int, int] = {}   # provisional id -> the store's
+        self._ids: dict[int, int] = {}  # provisional id -> the store's
         self._next_provisional = 0
-        self._due: float | None = None   # the loop time of the next retry
+        self._due: float | None = None  # the loop time of the next retry
         self._pause = RETRY_FIRST
         try:
             why = store.write_problem()
@@ -83,20 +85,23 @@ class Backlog:
             self._fail(why, f"the game store cannot be written ({why})")
 
     # ------------------------------------------------------------ writes
-    def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
-                 now: float) -> int:
+    def new_game(
+        self, variant: str, start_fen: str, white: str, black: str, mode: str, now: float
+    ) -> int:
         if self.problem is None and not self._queue:
             try:
                 return self.store.new_game(variant, start_fen, white, black, mode, now)
             except StoreError as exc:
                 self._fail(exc.reason, str(exc))
         self._next_provisional -= 1
-        self._queue.append(Write("new_game", self._next_provisional,
-                                 (variant, start_fen, white, black, mode, now)))
+        self._queue.append(
+            Write("new_game", self._next_provisional, (variant, start_fen, white, black, mode, now))
+        )
         return self._next_provisional
 
-    def add_move(self, game_id: int, ply: int, uci: str, now: float, *,
-                 clock: float | None = None) -> None:
+    def add_move(
+        self, game_id: int, ply: int, uci: str, now: float, *, clock: float | None = None
+    ) -> None:
         self._write(Write("add_move", game_id, (ply, uci, now), {"clock": clock}))
 
     def remove_last_move(self, game_id: int) -> None:
@@ -163,9 +168,12 @@ class Backlog:
         if self._queue:
             self._flush()
         if self._queue:
-            log.error("game store still cannot be written (%s): %d writes lost: %s",
-                      self.problem, len(self._queue),
-                      "; ".join(write.line() for write in self._queue))
+            log.error(
+                "game store still cannot be written (%s): %d writes lost: %s",
+                self.problem,
+                len(self._queue),
+                "; ".join(write.line() for write in self._queue),
+            )
 
     # -------------------------------------------------------- internals
     def _write(self, write: Write) -> None:
@@ -191,8 +199,10 @@ class Backlog:
 
     def _fail(self, why: str, detail: str) -> None:
         if self.problem is None:
-            log.error("%s: the game goes on in memory and is saved when the store can "
-                      "take it again", detail)
+            log.error(
+                "%s: the game goes on in memory and is saved when the store can take it again",
+                detail,
+            )
             self._due = None
             self._pause = RETRY_FIRST
         self.problem = why

@@ -48,8 +48,8 @@ class GameSummary:
     variant: str
     start_fen: str
     started_at: float | None  # UTC seconds since 1970; None: not known (before version 3)
-    ended_at: float | None    # likewise, and None while the game goes on
-    result: str | None        # None while the game goes on
+    ended_at: float | None  # likewise, and None while the game goes on
+    result: str | None  # None while the game goes on
     termination: str | None
     white: str
     black: str
@@ -70,8 +70,19 @@ class StoredGame(GameSummary):
     clocks: tuple[float | None, ...] = ()
 
 
-_FIELDS = ("id", "variant", "start_fen", "started_at", "ended_at", "result", "termination",
-           "white", "black", "mode", "plies")
+_FIELDS = (
+    "id",
+    "variant",
+    "start_fen",
+    "started_at",
+    "ended_at",
+    "result",
+    "termination",
+    "white",
+    "black",
+    "mode",
+    "plies",
+)
 _TEXT_FIELDS = ("variant", "start_fen", "white", "black", "mode")
 
 
@@ -82,7 +93,7 @@ def checked_fields(row: Any) -> dict[str, Any]:
     :raises DamagedGameError: for the first value that is not.
     """
     game_id = row[0]
-    fields = dict(zip(_FIELDS, row[:len(_FIELDS)], strict=True))
+    fields = dict(zip(_FIELDS, row[: len(_FIELDS)], strict=True))
     for name in _TEXT_FIELDS:
         if not isinstance(fields[name], str):
             raise DamagedGameError(game_id, f"{name} is {_shown(fields[name])}, not text")
@@ -90,8 +101,9 @@ def checked_fields(row: Any) -> dict[str, Any]:
         if fields[name] is not None and not isinstance(fields[name], str):
             raise DamagedGameError(game_id, f"{name} is {_shown(fields[name])}, not text")
     if fields["result"] is not None and fields["result"] not in RESULTS:
-        raise DamagedGameError(game_id, f"result is {_shown(fields['result'])}, "
-                                        f"not one of {', '.join(RESULTS)}")
+        raise DamagedGameError(
+            game_id, f"result is {_shown(fields['result'])}, not one of {', '.join(RESULTS)}"
+        )
     wall_clock = row[len(_FIELDS)]
     if wall_clock not in (0, 1):
         raise DamagedGameError(game_id, f"wall_clock is {_shown(wall_clock)}, not 0 or 1")
@@ -125,17 +137,23 @@ def checked_game(row: Any, moves: list[Any]) -> StoredGame:
             raise DamagedGameError(game_id, f"a move is stored at ply {_shown(ply)}")
     for expected, (ply, uci, created_at, clock) in enumerate(moves, start=1):
         if ply != expected:
-            raise DamagedGameError(game_id, f"ply {expected} is missing (the next move "
-                                            f"stored is at ply {ply})")
+            raise DamagedGameError(
+                game_id, f"ply {expected} is missing (the next move stored is at ply {ply})"
+            )
         if not isinstance(uci, str) or not UCI.match(uci):
-            raise DamagedGameError(game_id, f"ply {ply} is {_shown(uci)}, "
-                                            "not a move in coordinate notation")
+            raise DamagedGameError(
+                game_id, f"ply {ply} is {_shown(uci)}, not a move in coordinate notation"
+            )
         _check_time(game_id, f"ply {ply}'s time", created_at)
         if clock is not None and not _is_time(clock):
-            raise DamagedGameError(game_id, f"ply {ply}'s clock is {_shown(clock)}, "
-                                            "not a time left")
-    return StoredGame(**fields, moves=tuple(m[1] for m in moves),
-                      clocks=tuple(None if m[3] is None else float(m[3]) for m in moves))
+            raise DamagedGameError(
+                game_id, f"ply {ply}'s clock is {_shown(clock)}, not a time left"
+            )
+    return StoredGame(
+        **fields,
+        moves=tuple(m[1] for m in moves),
+        clocks=tuple(None if m[3] is None else float(m[3]) for m in moves),
+    )
 
 
 def to_game(stored: StoredGame) -> Game:
@@ -151,8 +169,7 @@ def to_game(stored: StoredGame) -> Game:
         try:
             game.push_text(uci)
         except BoardctlError as exc:
-            raise ReplayError(stored.id, f"ply {ply} ({uci}) does not replay: "
-                              f"{exc}") from None
+            raise ReplayError(stored.id, f"ply {ply} ({uci}) does not replay: {exc}") from None
     return game
 
 
@@ -166,8 +183,12 @@ def stored_pgn(stored: StoredGame) -> str:
     """:raises DamagedGameError: when the game does not replay."""
     game = to_game(stored)
     outcome = game.outcome()
-    headers = {"Event": "boardctl game", "Date": UNKNOWN_DATE,
-               "White": stored.white, "Black": stored.black}
+    headers = {
+        "Event": "boardctl game",
+        "Date": UNKNOWN_DATE,
+        "White": stored.white,
+        "Black": stored.black,
+    }
     if stored.result is not None:
         headers["Result"] = stored.result
     if stored.termination:

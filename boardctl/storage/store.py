@@ -70,10 +70,23 @@ from .records import (
 )
 
 __all__ = [  # with the values and errors of stored.py, which the store hands out
-    "APPLICATION_ID", "DB_NAME", "DISK_REASONS", "RESULTS", "SCHEMA_VERSION", "DamagedGameError",
-    "GameStore", "GameSummary", "ReplayError", "StoreConflictError", "StoreError",
-    "StoreValueError", "StoredGame", "UnknownGameError", "default_db_path",
-    "default_state_dir", "pgn_command",
+    "APPLICATION_ID",
+    "DB_NAME",
+    "DISK_REASONS",
+    "RESULTS",
+    "SCHEMA_VERSION",
+    "DamagedGameError",
+    "GameStore",
+    "GameSummary",
+    "ReplayError",
+    "StoreConflictError",
+    "StoreError",
+    "StoreValueError",
+    "StoredGame",
+    "UnknownGameError",
+    "default_db_path",
+    "default_state_dir",
+    "pgn_command",
 ]
 
 DB_NAME = "games.sqlite3"
@@ -82,8 +95,11 @@ BUSY_TIMEOUT = 5.0  # seconds a reader or writer waits for the other's lock
 
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
 _READONLY, _IOERR, _FULL, _CANTOPEN = 8, 10, 13, 14
-_WHY = {_READONLY: "database read-only", _FULL: "disk full",
-        _IOERR: "disk error"}  # for the screen: a word or two, no path
+_WHY = {
+    _READONLY: "database read-only",
+    _FULL: "disk full",
+    _IOERR: "disk error",
+}  # for the screen: a word or two, no path
 # SQLITE_IOERR_SHMOPEN, _SHMSIZE, _SHMLOCK, _SHMMAP: the WAL index (the -shm
 # file) could not be made or grown, which on a full disk is how even a reader
 # fails.  Such a database is still read (as a directory it cannot write is).
@@ -206,7 +222,11 @@ class GameStore:
     """
 
     def __init__(
-        self, path: Path | str, *, create: bool = True, clock: Callable[[], float] = time.time,
+        self,
+        path: Path | str,
+        *,
+        create: bool = True,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.path = Path(path)
         self.recovered_from: Path | None = None
@@ -215,11 +235,11 @@ class GameStore:
         self._conn: sqlite3.Connection | None = None
         self._create = create
         self._version = SCHEMA_VERSION
-        self._unwritable: str | None = None   # why writes are refused, while they are
+        self._unwritable: str | None = None  # why writes are refused, while they are
         self._read_mode = "ro"
         self._snapshot: tempfile.TemporaryDirectory[str] | None = None
         self._closed = False
-        self._stand_in = False                # no database yet: see _stand_in_store
+        self._stand_in = False  # no database yet: see _stand_in_store
         if not create and not self.path.is_file():
             raise StoreError(f"no game database at {self.path} (the board daemon creates it)")
         try:
@@ -239,14 +259,17 @@ class GameStore:
             if not self._create:
                 raise StoreError(
                     f"game database {self.path} is unreadable ({exc}); "
-                    "the board daemon moves it aside when it starts") from None
+                    "the board daemon moves it aside when it starts"
+                ) from None
             if not move_aside:
-                raise StoreError(f"game database {self.path} is unreadable: {exc}",
-                                 reason="database unreadable") from None
+                raise StoreError(
+                    f"game database {self.path} is unreadable: {exc}", reason="database unreadable"
+                ) from None
             self.recovered_from = self._move_aside()
             self.notice = (
                 f"Game database was unreadable ({exc}): kept it as "
-                f"{self.recovered_from.name} and started a new one")
+                f"{self.recovered_from.name} and started a new one"
+            )
             try:
                 return self._open(self._create)
             except _Corrupt as again:
@@ -269,12 +292,16 @@ class GameStore:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the state directory {folder}: "
-                             f"{exc.strerror or exc}", reason=_os_reason(exc)) from None
+            raise StoreError(
+                f"cannot create the state directory {folder}: {exc.strerror or exc}",
+                reason=_os_reason(exc),
+            ) from None
         if not self.path.exists() and not os.access(folder, os.W_OK | os.X_OK):
             # With a database there, it is read and the writes wait (write_problem).
-            raise StoreError(f"cannot write game database in {folder}: permission denied",
-                             reason="folder read-only")
+            raise StoreError(
+                f"cannot write game database in {folder}: permission denied",
+                reason="folder read-only",
+            )
 
     def _open(self, create: bool) -> sqlite3.Connection:
         # The check runs on a read-only connection: one that can write would,
@@ -364,8 +391,9 @@ class GameStore:
         except sqlite3.Error as exc:
             conn.close()
             no_index = _extended(exc) in _SHM_ERRORS or _code(exc) == _FULL
-            cannot_write = (_code(exc) in (_CANTOPEN, _READONLY)
-                            and not os.access(self.path.parent, os.W_OK))
+            cannot_write = _code(exc) in (_CANTOPEN, _READONLY) and not os.access(
+                self.path.parent, os.W_OK
+            )
             if not (no_index or cannot_write):
                 raise self._failure("read", exc) from None
         wal = Path(f"{self.path}-wal")
@@ -379,8 +407,9 @@ class GameStore:
             shutil.copyfile(self.path, copy)
             shutil.copyfile(wal, f"{copy}-wal")
         except OSError as exc:
-            raise StoreError(f"cannot read game database {self.path}: "
-                             f"{exc.strerror or exc}") from None
+            raise StoreError(
+                f"cannot read game database {self.path}: {exc.strerror or exc}"
+            ) from None
         self._read_mode = "copy"
         return self._connect("ro", copy)
 
@@ -389,8 +418,9 @@ class GameStore:
             self._snapshot.cleanup()
             self._snapshot = None
 
-    def _connect(self, mode: str, path: Path | None = None, *,
-                 immutable: bool = False) -> sqlite3.Connection:
+    def _connect(
+        self, mode: str, path: Path | None = None, *, immutable: bool = False
+    ) -> sqlite3.Connection:
         uri = f"{(path or self.path).absolute().as_uri()}?mode={mode}"
         if immutable:
             uri += "&immutable=1"
@@ -406,8 +436,10 @@ class GameStore:
         if app_id not in (0, APPLICATION_ID) or (version == 0 and tables):
             raise StoreError(f"{self.path} is an SQLite database, but not boardctl's game store")
         if version > SCHEMA_VERSION:
-            raise StoreError(f"game database {self.path} has schema version {version}; "
-                             f"this boardctl reads up to {SCHEMA_VERSION}: upgrade boardctl")
+            raise StoreError(
+                f"game database {self.path} has schema version {version}; "
+                f"this boardctl reads up to {SCHEMA_VERSION}: upgrade boardctl"
+            )
         return int(version)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
@@ -437,8 +469,9 @@ class GameStore:
     def _failure(self, doing: str, exc: sqlite3.Error) -> Exception:
         if _code(exc) in _CORRUPT_CODES:
             return _Corrupt(str(exc))
-        return StoreError(f"cannot {doing} game database {self.path}: {exc}",
-                          reason=self._reason(exc))
+        return StoreError(
+            f"cannot {doing} game database {self.path}: {exc}", reason=self._reason(exc)
+        )
 
     def _reason(self, exc: sqlite3.Error) -> str:
         """For the screen: SQLite says "disk I/O error" where it could not
@@ -464,8 +497,10 @@ class GameStore:
                 if source.exists():
                     source.rename(f"{aside}{suffix}")
         except OSError as exc:
-            raise StoreError(f"game database {self.path} is corrupt and cannot be moved "
-                             f"aside: {exc.strerror or exc}") from None
+            raise StoreError(
+                f"game database {self.path} is corrupt and cannot be moved "
+                f"aside: {exc.strerror or exc}"
+            ) from None
         self._sync_directory()
         return aside
 
@@ -536,15 +571,17 @@ class GameStore:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise StoreError(f"game database {self.path}: {exc}",
-                             reason=_WHY.get(_code(exc), str(exc))) from exc
+            raise StoreError(
+                f"game database {self.path}: {exc}", reason=_WHY.get(_code(exc), str(exc))
+            ) from exc
 
     def _columns(self) -> str:
         return _GAME_COLUMNS.format(wall_clock="g.wall_clock" if self._version >= 3 else "0")
 
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> Any:
         row = conn.execute(
-            f"SELECT {self._columns()} FROM games g WHERE g.id = ?", (game_id,)).fetchone()
+            f"SELECT {self._columns()} FROM games g WHERE g.id = ?", (game_id,)
+        ).fetchone()
         if row is None:
             raise self._unknown(conn, game_id)
         return row
@@ -556,13 +593,16 @@ class GameStore:
 
     def _load(self, conn: sqlite3.Connection, row: Any) -> StoredGame:
         clock = "clock" if self._version >= 3 else "NULL"
-        moves = conn.execute(f"SELECT ply, uci, created_at, {clock} FROM moves "
-                             "WHERE game_id = ? ORDER BY ply", (row[0],)).fetchall()
+        moves = conn.execute(
+            f"SELECT ply, uci, created_at, {clock} FROM moves WHERE game_id = ? ORDER BY ply",
+            (row[0],),
+        ).fetchall()
         return checked_game(row, moves)
 
     # ----------------------------------------------------------- writes
-    def new_game(self, variant: str, start_fen: str, white: str, black: str, mode: str,
-                 now: float) -> int:
+    def new_game(
+        self, variant: str, start_fen: str, white: str, black: str, mode: str, now: float
+    ) -> int:
         """Start a game at ``now`` (UTC seconds since 1970) and return its id
         (ids are never reused).
 
@@ -575,13 +615,22 @@ class GameStore:
             cursor = conn.execute(
                 "INSERT INTO games (variant, start_fen, started_at, white, black, mode, "
                 "wall_clock) VALUES (?, ?, ?, ?, ?, ?, 1)",
-                (variant, fen, now, white, black, mode))
+                (variant, fen, now, white, black, mode),
+            )
             game_id = cursor.lastrowid
         assert game_id is not None
         return game_id
 
-    def add_move(self, game_id: int, ply: int, uci: str, now: float, *,
-                 san: str | None = None, clock: float | None = None) -> None:
+    def add_move(
+        self,
+        game_id: int,
+        ply: int,
+        uci: str,
+        now: float,
+        *,
+        san: str | None = None,
+        clock: float | None = None,
+    ) -> None:
         """Store the move at ``ply`` (1 = the first move), made at ``now``,
         before it is confirmed; ``clock`` is the time its mover has left
         (None: no clocks).
@@ -598,22 +647,29 @@ class GameStore:
             raise StoreValueError(f"not a move in coordinate notation: {uci!r}")
         with self._transaction("IMMEDIATE") as conn:
             row = self._game_row(conn, game_id)
-            stored = conn.execute("SELECT uci FROM moves WHERE game_id = ? AND ply = ?",
-                                  (game_id, ply)).fetchone()
+            stored = conn.execute(
+                "SELECT uci FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply)
+            ).fetchone()
             if stored is not None:
                 if stored[0] != uci:
                     raise StoreConflictError(
                         f"game {game_id} ply {ply} is stored as {stored[0]}, not {uci}; "
-                        "take it back first")
+                        "take it back first"
+                    )
                 return
             if row[5] is not None:
-                raise StoreConflictError(f"game {game_id} has ended ({row[5]}); "
-                                         f"cannot add {uci} at ply {ply}")
+                raise StoreConflictError(
+                    f"game {game_id} has ended ({row[5]}); cannot add {uci} at ply {ply}"
+                )
             if ply != row[10] + 1:
-                raise StoreConflictError(f"game {game_id} has {row[10]} moves: the next is "
-                                         f"ply {row[10] + 1}, not {ply}")
-            conn.execute("INSERT INTO moves (game_id, ply, uci, san, created_at, clock) "
-                         "VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, uci, san, now, clock))
+                raise StoreConflictError(
+                    f"game {game_id} has {row[10]} moves: the next is ply {row[10] + 1}, not {ply}"
+                )
+            conn.execute(
+                "INSERT INTO moves (game_id, ply, uci, san, created_at, clock) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, uci, san, now, clock),
+            )
 
     def remove_last_move(self, game_id: int) -> None:
         """Take back the last move (a takeback).  The game goes on, even if
@@ -625,8 +681,9 @@ class GameStore:
         with self._transaction("IMMEDIATE") as conn:
             self._take_back(conn, game_id)
 
-    def amend_last_move(self, game_id: int, uci: str, now: float, *,
-                        san: str | None = None) -> None:
+    def amend_last_move(
+        self, game_id: int, uci: str, now: float, *, san: str | None = None
+    ) -> None:
         """Replace the last move in one transaction (:meth:`remove_last_move`
         then :meth:`add_move` may lose the move to a crash between them).
         The move keeps the clock reading of the one it replaces: the same
@@ -635,20 +692,26 @@ class GameStore:
             raise StoreValueError(f"not a move in coordinate notation: {uci!r}")
         with self._transaction("IMMEDIATE") as conn:
             ply, clock = self._take_back(conn, game_id)
-            conn.execute("INSERT INTO moves (game_id, ply, uci, san, created_at, clock) "
-                         "VALUES (?, ?, ?, ?, ?, ?)", (game_id, ply, uci, san, now, clock))
+            conn.execute(
+                "INSERT INTO moves (game_id, ply, uci, san, created_at, clock) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, uci, san, now, clock),
+            )
 
     def _take_back(self, conn: sqlite3.Connection, game_id: int) -> tuple[int, Any]:
         """Delete the last move; its ply and clock reading."""
         row = self._game_row(conn, game_id)
         if row[10] == 0:
             raise StoreConflictError(f"game {game_id} has no move to take back")
-        (clock,) = conn.execute("SELECT clock FROM moves WHERE game_id = ? AND ply = ?",
-                                (game_id, row[10])).fetchone()
+        (clock,) = conn.execute(
+            "SELECT clock FROM moves WHERE game_id = ? AND ply = ?", (game_id, row[10])
+        ).fetchone()
         conn.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, row[10]))
         if row[5] is not None:
-            conn.execute("UPDATE games SET result = NULL, termination = NULL, ended_at = NULL "
-                         "WHERE id = ?", (game_id,))
+            conn.execute(
+                "UPDATE games SET result = NULL, termination = NULL, ended_at = NULL WHERE id = ?",
+                (game_id,),
+            )
         return int(row[10]), clock
 
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None:
@@ -666,14 +729,15 @@ class GameStore:
         with self._transaction("IMMEDIATE") as conn:
             conn.execute(
                 "UPDATE games SET result = ?, termination = ?, ended_at = ? "
-                "WHERE id = ? AND result IS NULL", (result, termination, now, game_id))
+                "WHERE id = ? AND result IS NULL",
+                (result, termination, now, game_id),
+            )
             self._game_row(conn, game_id)
 
     def set_setting(self, key: str, value: str) -> None:
         """Keep ``value`` under ``key`` (replacing what was there)."""
         with self._transaction("IMMEDIATE") as conn:
-            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-                         (key, value))
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
     def setting(self, key: str) -> str | None:
         """The value kept under ``key``, or None."""
@@ -768,8 +832,12 @@ class GameStore:
     def __enter__(self) -> GameStore:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.close()
 
 
@@ -786,13 +854,17 @@ def _extended(exc: sqlite3.Error) -> int:
 def _os_reason(exc: OSError) -> str | None:
     """A failed mkdir in the words of StoreError.reason; None for a path
     that is wrong (a file where the directory should be), not a disk."""
-    return {errno.ENOSPC: "disk full", errno.EDQUOT: "disk full", errno.EIO: "disk error",
-            errno.EACCES: "folder read-only", errno.EPERM: "folder read-only",
-            errno.EROFS: "folder read-only"}.get(exc.errno or 0)
+    return {
+        errno.ENOSPC: "disk full",
+        errno.EDQUOT: "disk full",
+        errno.EIO: "disk error",
+        errno.EACCES: "folder read-only",
+        errno.EPERM: "folder read-only",
+        errno.EROFS: "folder read-only",
+    }.get(exc.errno or 0)
 
 
-def pgn_command(db_path: Path, game: int | None, all_games: bool, out: TextIO,
-                err: TextIO) -> int:
+def pgn_command(db_path: Path, game: int | None, all_games: bool, out: TextIO, err: TextIO) -> int:
     """``boardctl pgn [--all | GAME]``: write PGN to ``out`` (default: the
     latest game) and return the exit status.  Only reads the database.
 

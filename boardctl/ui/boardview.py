@@ -39,18 +39,18 @@ from ..rules.hexlattice import CORNERS, DARK, HEX_SHADES, LIGHT, MEDIUM, lattice
 # What a cell is filled with: a colour, or one with alpha on a veil surface.
 Paint = Colour | tuple[int, int, int, int]
 Point = tuple[int, int]
-Measure = Callable[[str], tuple[int, int]]   # a label's (width, height) in px
-Label = tuple[str, Point]                    # text and the centre it is drawn at
+Measure = Callable[[str], tuple[int, int]]  # a label's (width, height) in px
+Label = tuple[str, Point]  # text and the centre it is drawn at
 
-LABEL_GAP = 2          # px between a cell's edge and its name
+LABEL_GAP = 2  # px between a cell's edge and its name
 SQRT3 = math.sqrt(3)
 
 
 class BoardView(Protocol):
     """One board laid out on the screen for one orientation."""
 
-    cells: int          # how many cells: they are 0 .. cells - 1
-    cell: int           # a cell's height in px (the side of a square)
+    cells: int  # how many cells: they are 0 .. cells - 1
+    cell: int  # a cell's height in px (the side of a square)
     board: pygame.Rect  # the cells' bounding box
     bounds: pygame.Rect  # the cells and their labels
 
@@ -75,13 +75,15 @@ class SquareView:
     """A rectangular board whose squares fill ``board``, with ``labels`` px
     strips for the names on its left and under it."""
 
-    def __init__(self, geometry: Geometry, board: pygame.Rect, labels: int,
-                 flip: bool = False) -> None:
+    def __init__(
+        self, geometry: Geometry, board: pygame.Rect, labels: int, flip: bool = False
+    ) -> None:
         self.geometry = geometry
         self.cells = geometry.size
         self.cell = board.width // geometry.files
-        self.board = pygame.Rect(board.topleft, (self.cell * geometry.files,
-                                                 self.cell * geometry.ranks))
+        self.board = pygame.Rect(
+            board.topleft, (self.cell * geometry.files, self.cell * geometry.ranks)
+        )
         self.bounds = self.board.inflate(2 * labels, 2 * labels)
         self.label_strip = labels
         self.flip = flip
@@ -91,8 +93,12 @@ class SquareView:
         file, rank = geo.file_of(cell), geo.rank_of(cell)
         column = geo.files - 1 - file if self.flip else file
         row = rank if self.flip else geo.ranks - 1 - rank
-        return pygame.Rect(self.board.left + column * self.cell, self.board.top + row * self.cell,
-                           self.cell, self.cell)
+        return pygame.Rect(
+            self.board.left + column * self.cell,
+            self.board.top + row * self.cell,
+            self.cell,
+            self.cell,
+        )
 
     def centre(self, cell: int) -> Point:
         rect = self.rect(cell)
@@ -113,10 +119,14 @@ class SquareView:
 
     def labels(self) -> list[Label]:
         geo, half = self.geometry, self.label_strip // 2
-        out = [(geo.name(file)[0], (self.rect(file).centerx, self.board.bottom + half))
-               for file in range(geo.files)]
-        out += [(str(rank + 1), (self.board.left - half, self.rect(geo.square(0, rank)).centery))
-                for rank in range(geo.ranks)]
+        out = [
+            (geo.name(file)[0], (self.rect(file).centerx, self.board.bottom + half))
+            for file in range(geo.files)
+        ]
+        out += [
+            (str(rank + 1), (self.board.left - half, self.rect(geo.square(0, rank)).centery))
+            for rank in range(geo.ranks)
+        ]
         return out
 
     def fill(self, surface: pygame.Surface, cell: int, colour: Paint) -> None:
@@ -136,15 +146,22 @@ class HexView:
     around the cells and labels, and the whole drawing starts at ``topleft``.
     """
 
-    def __init__(self, geometry: HexGeometry, cell: float, *, measure: Measure,
-                 flip: bool = False, origin: tuple[float, float] = (0.0, 0.0),
-                 margin: int = 0) -> None:
+    def __init__(
+        self,
+        geometry: HexGeometry,
+        cell: float,
+        *,
+        measure: Measure,
+        flip: bool = False,
+        origin: tuple[float, float] = (0.0, 0.0),
+        margin: int = 0,
+    ) -> None:
         self.geometry = geometry
         self.cells = geometry.size
         self.flip = flip
         self.radius = cell / SQRT3
         self.cell = round(cell)
-        self.origin = origin        # the centre of the middle cell, px
+        self.origin = origin  # the centre of the middle cell, px
         self._measure = measure
         self._layout()
         rects = [pygame.Rect(self.board)]
@@ -155,27 +172,40 @@ class HexView:
         self.bounds = rects[0].unionall(rects[1:]).inflate(2 * margin, 2 * margin)
 
     @classmethod
-    def pair(cls, geometry: HexGeometry, cell: float, *, measure: Measure,
-             topleft: Point = (0, 0), margin: int = 0) -> tuple[HexView, HexView]:
+    def pair(
+        cls,
+        geometry: HexGeometry,
+        cell: float,
+        *,
+        measure: Measure,
+        topleft: Point = (0, 0),
+        margin: int = 0,
+    ) -> tuple[HexView, HexView]:
         """The views with White and with Black at the bottom, on the same
         cells, with everything either draws starting at ``topleft``."""
-        both = [cls(geometry, cell, measure=measure, flip=flip, margin=margin)
-                for flip in (False, True)]
+        both = [
+            cls(geometry, cell, measure=measure, flip=flip, margin=margin) for flip in (False, True)
+        ]
         around = both[0].bounds.union(both[1].bounds)
         origin = (topleft[0] - around.left, topleft[1] - around.top)
-        white, black = (cls(geometry, cell, measure=measure, flip=flip, origin=origin,
-                            margin=margin) for flip in (False, True))
+        white, black = (
+            cls(geometry, cell, measure=measure, flip=flip, origin=origin, margin=margin)
+            for flip in (False, True)
+        )
         return white, black
 
     @classmethod
-    def largest(cls, geometry: HexGeometry, room: tuple[int, int], *, measure: Measure,
-                margin: int = 0) -> float:
+    def largest(
+        cls, geometry: HexGeometry, room: tuple[int, int], *, measure: Measure, margin: int = 0
+    ) -> float:
         """The largest cell height (px) at which both views fit in ``room``."""
         low, high = 4.0, float(max(room))
-        for _ in range(14):   # to a twentieth of a pixel on rooms up to 800 px
+        for _ in range(14):  # to a twentieth of a pixel on rooms up to 800 px
             mid = (low + high) / 2
-            white, black = (cls(geometry, mid, measure=measure, flip=flip, margin=margin)
-                            for flip in (False, True))
+            white, black = (
+                cls(geometry, mid, measure=measure, flip=flip, margin=margin)
+                for flip in (False, True)
+            )
             around = white.bounds.union(black.bounds)
             if around.width <= room[0] and around.height <= room[1]:
                 low = mid
@@ -192,8 +222,10 @@ class HexView:
         """A lattice point in pixels: ``x`` half radii across, ``y`` half cells down."""
         # floor(v + 0.5), not round(): the same fraction rounds the same way
         # wherever the origin is, so a view moved by whole pixels moves whole.
-        return (math.floor(self.origin[0] + x * self.radius / 2 + 0.5),
-                math.floor(self.origin[1] + y * self.radius * SQRT3 / 2 + 0.5))
+        return (
+            math.floor(self.origin[0] + x * self.radius / 2 + 0.5),
+            math.floor(self.origin[1] + y * self.radius * SQRT3 / 2 + 0.5),
+        )
 
     def _layout(self) -> None:
         self._centres: list[Point] = []
@@ -222,7 +254,7 @@ class HexView:
             name = geo.name(cell)
             letters = name.rstrip("0123456789")
             columns[letters] = self._centres[cell][0]
-            ranks.setdefault(name[len(letters):], []).append(cell)
+            ranks.setdefault(name[len(letters) :], []).append(cell)
         out: list[Label] = []
         for letters, x in columns.items():
             height = self._measure(letters)[1]
@@ -236,7 +268,7 @@ class HexView:
         xs = [x for x, _ in self._centres]
         middle, sides = (min(xs) + max(xs)) / 2, (min(xs), max(xs))
         points = [lattice(q, r) for q, r in map(self._axial, members)]
-        ends = []   # (how far out, where the label goes)
+        ends = []  # (how far out, where the label goes)
         for index, (dx, dy) in rank_ends(points):
             x, y = points[index]
             ex, ey = self._centres[members[index]]
@@ -300,7 +332,8 @@ class HexView:
         surface.blit(band, rect)
 
 
-def square_views(geometry: Geometry, board: pygame.Rect,
-                 labels: int) -> tuple[SquareView, SquareView]:
+def square_views(
+    geometry: Geometry, board: pygame.Rect, labels: int
+) -> tuple[SquareView, SquareView]:
     """The views of a rectangular board with White and with Black at the bottom."""
     return SquareView(geometry, board, labels), SquareView(geometry, board, labels, flip=True)

@@ -157,8 +157,13 @@ class Renderer:
         """The square under a screen point (a tap, a click), or None off the board."""
         return self.view(state).cell_at(point)
 
-    def _board(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
-               piece_at: Callable[[int], tuple[PieceType, int] | None]) -> None:
+    def _board(
+        self,
+        surface: pygame.Surface,
+        lay: Layout,
+        state: DisplayState,
+        piece_at: Callable[[int], tuple[PieceType, int] | None],
+    ) -> None:
         view = lay.view(state.orientation)
         tinted = set(state.last_move or ())
         for sq in range(view.cells):
@@ -201,15 +206,18 @@ class Renderer:
         for index, choice in enumerate(state.choices):
             rect = pygame.Rect(left + index * (cell + gap), top, cell, cell)
             chosen = index == state.chosen
-            pygame.draw.rect(surface, CHOICE_CHOSEN_BG if chosen else CHOICE_BG, rect,
-                             border_radius=border)
+            pygame.draw.rect(
+                surface, CHOICE_CHOSEN_BG if chosen else CHOICE_BG, rect, border_radius=border
+            )
             if chosen:
-                pygame.draw.rect(surface, MARK, rect.inflate(border, border), border,
-                                 border_radius=border * 2)
+                pygame.draw.rect(
+                    surface, MARK, rect.inflate(border, border), border, border_radius=border * 2
+                )
             if isinstance(choice, PieceType):
                 inner = cell - 2 * border
-                surface.blit(sprite(choice, state.turn, inner), (rect.left + border,
-                                                                  rect.top + border))
+                surface.blit(
+                    sprite(choice, state.turn, inner), (rect.left + border, rect.top + border)
+                )
             else:
                 font = self.fonts.fitting(choice, cell - 2 * border, lay.body, 8)
                 text = font.render(choice, True, ROW_ACTIVE_TEXT)
@@ -285,16 +293,34 @@ class Renderer:
         if status:
             font = self.fonts.get(lay.small)
             colour = ALERT if state.status_alert else DIM_TEXT
-            self._line(surface, font, status, colour, panel.width - 2 * pad,
-                       midbottom=(panel.centerx, panel.bottom - pad // 2))
-        middle = pygame.Rect(panel.left + pad, top_row.bottom + pad // 2,
-                             panel.width - 2 * pad, bottom_row.top - top_row.bottom - pad)
+            self._line(
+                surface,
+                font,
+                status,
+                colour,
+                panel.width - 2 * pad,
+                midbottom=(panel.centerx, panel.bottom - pad // 2),
+            )
+        middle = pygame.Rect(
+            panel.left + pad,
+            top_row.bottom + pad // 2,
+            panel.width - 2 * pad,
+            bottom_row.top - top_row.bottom - pad,
+        )
         y = middle.top + self._engine(surface, lay, state, middle)
-        self._moves(surface, lay, state,
-                    pygame.Rect(middle.left, y, middle.width, middle.bottom - y))
+        self._moves(
+            surface, lay, state, pygame.Rect(middle.left, y, middle.width, middle.bottom - y)
+        )
 
-    def _line(self, surface: pygame.Surface, font: pygame.font.Font, words: str, ink: Colour,
-              width: int, **where: tuple[int, int]) -> None:
+    def _line(
+        self,
+        surface: pygame.Surface,
+        font: pygame.font.Font,
+        words: str,
+        ink: Colour,
+        width: int,
+        **where: tuple[int, int],
+    ) -> None:
         """One line of text placed by a pygame.Rect keyword; cut (and noted) if too wide."""
         if font.size(words)[0] > width:
             self.cut.append(words)
@@ -302,16 +328,22 @@ class Renderer:
         image = font.render(words, True, ink)
         surface.blit(image, image.get_rect(**where))
 
-    def _side(self, surface: pygame.Surface, lay: Layout, state: DisplayState, colour: int,
-              rect: pygame.Rect) -> None:
+    def _side(
+        self,
+        surface: pygame.Surface,
+        lay: Layout,
+        state: DisplayState,
+        colour: int,
+        rect: pygame.Rect,
+    ) -> None:
         """One player's row: a disc of their colour and their clock (or name); lit on move."""
         active = colour == state.turn and state.prompt_kind != "over"
-        pygame.draw.rect(surface, ROW_ACTIVE if active else ROW_IDLE, rect,
-                         border_radius=lay.pad)
+        pygame.draw.rect(surface, ROW_ACTIVE if active else ROW_IDLE, rect, border_radius=lay.pad)
         radius = max(4, round(rect.height * 0.26))
         centre = (rect.left + lay.pad + radius, rect.centery)
-        fill, edge = ((250, 248, 240), (20, 20, 20)) if colour == WHITE else ((24, 24, 24),
-                                                                               (200, 200, 200))
+        fill, edge = (
+            ((250, 248, 240), (20, 20, 20)) if colour == WHITE else ((24, 24, 24), (200, 200, 200))
+        )
         pygame.draw.circle(surface, fill, centre, radius)
         pygame.draw.circle(surface, edge, centre, radius, max(1, radius // 5))
         seconds = state.white_clock if colour == WHITE else state.black_clock
@@ -329,8 +361,9 @@ class Renderer:
         font = self.fonts.fitting(label, room, lay.big, lay.small)
         self._line(surface, font, label, ink, room, midright=(rect.right - lay.pad, rect.centery))
 
-    def _engine(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
-                rect: pygame.Rect) -> int:
+    def _engine(
+        self, surface: pygame.Surface, lay: Layout, state: DisplayState, rect: pygame.Rect
+    ) -> int:
         """The engine's lines: a dot and its state with the level, then the
         evaluation in words (whose side, by how much) and the depth.
         Returns the height used."""
@@ -347,14 +380,21 @@ class Renderer:
         room = rect.width - 3 * radius
         if font.size(words)[0] > room and state.level is not None:
             words = f"{state.engine_status}, level {state.level}"
-        self._line(surface, font, words, DIM_TEXT, room,
-                   midleft=(rect.left + 3 * radius, rect.top + line_h // 2))
+        self._line(
+            surface,
+            font,
+            words,
+            DIM_TEXT,
+            room,
+            midleft=(rect.left + 3 * radius, rect.top + line_h // 2),
+        )
         used = line_h
         score = score_words(state.engine_score)
         if state.engine_depth is not None:
             # The depth is for the curious: it goes first when room is short.
-            deeper = f"{score}  depth {state.engine_depth}" if score else \
-                f"depth {state.engine_depth}"
+            deeper = (
+                f"{score}  depth {state.engine_depth}" if score else f"depth {state.engine_depth}"
+            )
             if font.size(deeper)[0] <= rect.width:
                 score = deeper
         if score:
@@ -362,8 +402,9 @@ class Renderer:
             used += line_h
         return used + lay.pad // 2
 
-    def _moves(self, surface: pygame.Surface, lay: Layout, state: DisplayState,
-               rect: pygame.Rect) -> None:
+    def _moves(
+        self, surface: pygame.Surface, lay: Layout, state: DisplayState, rect: pygame.Rect
+    ) -> None:
         """The latest moves as numbered rows ("12. Nf3  Nc6"), from the
         largest size at which the widest row fits, never below the floor."""
         if not state.moves or rect.height <= 0:
@@ -371,7 +412,7 @@ class Renderer:
         rows = list(iter_move_rows(state))
         for height in range(lay.body, BODY_MIN_PX - 4, -1):
             font = self.fonts.get(height)
-            shown = rows[-max(1, rect.height // font.get_linesize()):]
+            shown = rows[-max(1, rect.height // font.get_linesize()) :]
             number_w = font.size(f"{shown[-1][0]}.")[0] + max(3, height // 3)
             sans = [text for row in shown for text in row[1:] if text] or ["…"]
             gap = max(lay.pad, height // 3)
@@ -391,8 +432,9 @@ class Renderer:
             y += font.get_linesize()
 
     @staticmethod
-    def _ply(surface: pygame.Surface, font: pygame.font.Font, text: str,
-             at: tuple[int, int], last: bool) -> None:
+    def _ply(
+        surface: pygame.Surface, font: pygame.font.Font, text: str, at: tuple[int, int], last: bool
+    ) -> None:
         """One move (or move number); the last ply played stands out."""
         image = font.render(text, True, TEXT if last else DIM_TEXT)
         if last:

@@ -24,8 +24,9 @@ HEX_MIDGAME = ("e8", "i6", "Fe4", "d9", "exd9")
 
 def start() -> DisplayState:
     """A new game against the engine: nothing to do but move."""
-    return DisplayState.from_fen(None, engine_status="ready", level=20, status="simulator",
-                                 engine_side=BLACK)
+    return DisplayState.from_fen(
+        None, engine_status="ready", level=20, status="simulator", engine_side=BLACK
+    )
 
 
 def two_players() -> DisplayState:
@@ -41,8 +42,14 @@ def thinking() -> DisplayState:
     game = Game()
     for text in (*MIDGAME, "c3"):
         game.push_text(text)
-    return DisplayState.from_game(game, engine_status="thinking", engine_depth=9,
-                                  engine_score="-0.21", level=12, engine_side=BLACK)
+    return DisplayState.from_game(
+        game,
+        engine_status="thinking",
+        engine_depth=9,
+        engine_score="-0.21",
+        level=12,
+        engine_side=BLACK,
+    )
 
 
 def engine_move() -> DisplayState:
@@ -52,8 +59,13 @@ def engine_move() -> DisplayState:
         game.push_text(text)
     geo = game.position.geometry
     return DisplayState.from_game(
-        game, engine_status="ready", engine_depth=14, engine_score="-0.35", level=12,
-        engine_side=BLACK, engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
+        game,
+        engine_status="ready",
+        engine_depth=14,
+        engine_score="-0.35",
+        level=12,
+        engine_side=BLACK,
+        engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
     )
 
 
@@ -64,10 +76,17 @@ def fix() -> DisplayState:
         game.push_text(text)
     geo = game.position.geometry
     return DisplayState.from_game(
-        game, prompt="Move the falcon from e6 back to f4", prompt_kind="error",
+        game,
+        prompt="Move the falcon from e6 back to f4",
+        prompt_kind="error",
         marks=(geo.parse_square("e6"), geo.parse_square("f4")),
-        engine_status="ready", engine_depth=12, engine_score="+0.41", level=12, engine_side=BLACK,
-        white_clock=251.0, black_clock=232.0,
+        engine_status="ready",
+        engine_depth=12,
+        engine_score="+0.41",
+        level=12,
+        engine_side=BLACK,
+        white_clock=251.0,
+        black_clock=232.0,
     )
 
 
@@ -76,20 +95,35 @@ def check_fix() -> DisplayState:
     game = Game(fen="5k4/10/10/10/10/10/5B4/r4K4 w - - 0 40")
     geo = game.position.geometry
     return DisplayState.from_game(
-        game, prompt="That move leaves your king in check: move the bishop back to f2",
-        prompt_kind="error", marks=(geo.parse_square("f2"), geo.parse_square("c5")),
-        engine_status="ready", level=12, engine_side=BLACK,
+        game,
+        prompt="That move leaves your king in check: move the bishop back to f2",
+        prompt_kind="error",
+        marks=(geo.parse_square("f2"), geo.parse_square("c5")),
+        engine_status="ready",
+        level=12,
+        engine_side=BLACK,
     )
 
 
 def promotion() -> DisplayState:
     """A pawn has reached the last rank: the player picks the new piece."""
     game = Game(fen="k9/3P6/10/p9/10/10/10/9K w - - 0 1")
-    choices = (PieceType.QUEEN, PieceType.FALCON, PieceType.ROOK, PieceType.BISHOP,
-               PieceType.KNIGHT)
+    choices = (
+        PieceType.QUEEN,
+        PieceType.FALCON,
+        PieceType.ROOK,
+        PieceType.BISHOP,
+        PieceType.KNIGHT,
+    )
     return DisplayState.from_game(
-        game, prompt="Choose the new piece: prev and next, then ok", prompt_kind="choice",
-        choices=choices, chosen=1, engine_status="ready", level=12, engine_side=BLACK,
+        game,
+        prompt="Choose the new piece: prev and next, then ok",
+        prompt_kind="choice",
+        choices=choices,
+        chosen=1,
+        engine_status="ready",
+        level=12,
+        engine_side=BLACK,
     )
 
 
@@ -99,16 +133,22 @@ def not_saved() -> DisplayState:
     game = Game()
     for text in MIDGAME[:3]:
         game.push_text(text)
-    return DisplayState.from_game(game, prompt="3 moves not saved (disk full)",
-                                  prompt_kind="error", status="not saved", status_alert=True)
+    return DisplayState.from_game(
+        game,
+        prompt="3 moves not saved (disk full)",
+        prompt_kind="error",
+        status="not saved",
+        status_alert=True,
+    )
 
 
 def check() -> DisplayState:
     """Black's rook has come down to j1 and checks the white king."""
     game = Game(fen="5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
     game.push_text("j8j1")
-    return DisplayState.from_game(game, engine_status="ready", engine_score="-1.10",
-                                  level=12, engine_side=BLACK)
+    return DisplayState.from_game(
+        game, engine_status="ready", engine_score="-1.10", level=12, engine_side=BLACK
+    )
 
 
 def game_over() -> DisplayState:
@@ -116,8 +156,12 @@ def game_over() -> DisplayState:
     game = Game(fen="6k3/10/6K3/10/10/10/10/R9 w - - 0 50")
     game.push_text("Ra8#")
     return DisplayState.from_game(
-        game, prompt="Checkmate: White wins. Set up the pieces for a new game",
-        prompt_kind="over", engine_status="ready", level=12, engine_side=BLACK,
+        game,
+        prompt="Checkmate: White wins. Set up the pieces for a new game",
+        prompt_kind="over",
+        engine_status="ready",
+        level=12,
+        engine_side=BLACK,
     )
 
 
@@ -126,10 +170,17 @@ def clocks_low() -> DisplayState:
     game = Game()
     for text in MIDGAME[:5]:
         game.push_text(text)
-    return DisplayState.from_game(game, white_clock=41.0, black_clock=7.3,
-                                  engine_status="thinking", engine_depth=6,
-                                  engine_score="+0.18", level=12, engine_side=WHITE,
-                                  orientation=BLACK)
+    return DisplayState.from_game(
+        game,
+        white_clock=41.0,
+        black_clock=7.3,
+        engine_status="thinking",
+        engine_depth=6,
+        engine_score="+0.18",
+        level=12,
+        engine_side=WHITE,
+        orientation=BLACK,
+    )
 
 
 def hex_game(moves: Sequence[str] = HEX_MIDGAME) -> Game:
@@ -141,8 +192,9 @@ def hex_game(moves: Sequence[str] = HEX_MIDGAME) -> Game:
 
 def hex_start() -> DisplayState:
     """Falcon Hexagonal Chess: a new game against the engine."""
-    return DisplayState.from_fen(None, HEX, engine_status="ready", level=20,
-                                 status="simulator", engine_side=BLACK)
+    return DisplayState.from_fen(
+        None, HEX, engine_status="ready", level=20, status="simulator", engine_side=BLACK
+    )
 
 
 def hex_engine_move() -> DisplayState:
@@ -150,9 +202,13 @@ def hex_engine_move() -> DisplayState:
     game = hex_game()
     move = parse_move(game.position, "Fd10")
     return DisplayState.from_game(
-        game, engine_status="ready", engine_depth=8, engine_score="+0.62", level=12,
-        engine_side=BLACK, engine_move=(san(game.position, move), move.from_square,
-                                        move.to_square),
+        game,
+        engine_status="ready",
+        engine_depth=8,
+        engine_score="+0.62",
+        level=12,
+        engine_side=BLACK,
+        engine_move=(san(game.position, move), move.from_square, move.to_square),
     )
 
 
@@ -161,9 +217,14 @@ def hex_fix() -> DisplayState:
     game = hex_game(HEX_MIDGAME[:4])
     geo = game.position.geometry
     return DisplayState.from_game(
-        game, prompt="Move the falcon from f7 back to e4", prompt_kind="error",
+        game,
+        prompt="Move the falcon from f7 back to e4",
+        prompt_kind="error",
         marks=(geo.parse_square("f7"), geo.parse_square("e4")),
-        engine_status="ready", engine_score="+0.40", level=12, engine_side=BLACK,
+        engine_status="ready",
+        engine_score="+0.40",
+        level=12,
+        engine_side=BLACK,
     )
 
 
@@ -171,8 +232,13 @@ def hex_promotion() -> DisplayState:
     """A pawn on the last cell of file f: a rook, bishop, knight or falcon (no queen)."""
     game = Game(get_variant(HEX), "5/5P1k/9/4f5/2p8/12/11/12/11/6R3/9/8/K4 w - - 0 41")
     return DisplayState.from_game(
-        game, prompt="Choose the new piece: prev and next, then ok", prompt_kind="choice",
-        choices=get_variant(HEX).promotions, chosen=3, engine_status="ready", level=12,
+        game,
+        prompt="Choose the new piece: prev and next, then ok",
+        prompt_kind="choice",
+        choices=get_variant(HEX).promotions,
+        chosen=3,
+        engine_status="ready",
+        level=12,
         engine_side=BLACK,
     )
 
@@ -180,10 +246,17 @@ def hex_promotion() -> DisplayState:
 def hex_black() -> DisplayState:
     """The player has Black: the hexagon turned half round, with clocks."""
     game = hex_game(HEX_MIDGAME[:4])
-    return DisplayState.from_game(game, white_clock=288.0, black_clock=295.0,
-                                  engine_status="thinking", engine_depth=7,
-                                  engine_score="+0.31", level=12, engine_side=WHITE,
-                                  orientation=BLACK)
+    return DisplayState.from_game(
+        game,
+        white_clock=288.0,
+        black_clock=295.0,
+        engine_status="thinking",
+        engine_depth=7,
+        engine_score="+0.31",
+        level=12,
+        engine_side=WHITE,
+        orientation=BLACK,
+    )
 
 
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
@@ -263,8 +336,7 @@ def _scenes(scenes: dict[str, tuple[str, Callable[[], DisplayState]]], level: st
     lines = []
     for scene, (title, _) in scenes.items():
         lines += [f"{level} {title}", ""]
-        lines += [f"![{title}, {w}×{h}](screens/{file_name(scene, (w, h))})"
-                  for w, h in SIZES]
+        lines += [f"![{title}, {w}×{h}](screens/{file_name(scene, (w, h))})" for w, h in SIZES]
         lines.append("")
     return lines
 
@@ -312,8 +384,9 @@ class _StillHand:
         pass
 
 
-def draw_simulator(out: Path, with_help: bool = False, game: Game | None = None,
-                   lifted: str = "f4") -> None:
+def draw_simulator(
+    out: Path, with_help: bool = False, game: Game | None = None, lifted: str = "f4"
+) -> None:
     """The simulator window with a falcon lifted (by default in the middle
     game of the square board): its destinations lit by how many open paths
     reach them, its paths dim."""
@@ -332,9 +405,12 @@ def draw_simulator(out: Path, with_help: bool = False, game: Game | None = None,
     square = geo.parse_square(lifted)
     rec = Reconciler(game, reading=occupancy(game.position) & ~(1 << square))
     pygame.display.init()
-    window = SimWindow(_StillHand(), lambda name: None, SIZES[0],
-                       DisplayState.from_game(game, engine_status="ready", level=12,
-                                              engine_side=BLACK))
+    window = SimWindow(
+        _StillHand(),
+        lambda name: None,
+        SIZES[0],
+        DisplayState.from_game(game, engine_status="ready", level=12, engine_side=BLACK),
+    )
     window.pieces.pop(square)
     window.colours = frame(rec.scene(), 0.0)
     window.help = with_help
@@ -358,8 +434,12 @@ def save_all(docs: Path) -> list[Path]:
     draw_simulator(folder / "simulator.png")
     draw_simulator(folder / "simulator-help.png", with_help=True)
     draw_simulator(folder / "hex-simulator.png", game=hex_game(HEX_MIDGAME[:4]), lifted="e4")
-    written += [folder / "leds.png", folder / "simulator.png", folder / "simulator-help.png",
-                folder / "hex-simulator.png"]
+    written += [
+        folder / "leds.png",
+        folder / "simulator.png",
+        folder / "simulator-help.png",
+        folder / "hex-simulator.png",
+    ]
     index = docs / "screens.md"
     index.write_text(page(), encoding="utf-8")
     return [*written, index]

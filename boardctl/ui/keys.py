@@ -5,17 +5,29 @@ from __future__ import annotations
 
 # (what to press, the board button it stands for or None, what it does)
 KEYS: tuple[tuple[str, str | None, str], ...] = (
-    ("click a piece", None, "pick it up; click a second one to hold two (to castle, or to"
-     " capture)"),
-    ("click an empty square or cell", None, "put the piece at the pointer down there (or drag a"
-     " piece there)"),
-    ("right-click a piece", None, "take it off the board into the tray, to capture it (a piece is"
-     " never put down on another)"),
+    (
+        "click a piece",
+        None,
+        "pick it up; click a second one to hold two (to castle, or to capture)",
+    ),
+    (
+        "click an empty square or cell",
+        None,
+        "put the piece at the pointer down there (or drag a piece there)",
+    ),
+    (
+        "right-click a piece",
+        None,
+        "take it off the board into the tray, to capture it (a piece is never put down on another)",
+    ),
     ("drag to the tray", None, "take a piece off too (or click the tray with the piece in hand)"),
     ("click a piece in the tray", None, "pick it up, to put it back on an empty square or cell"),
     ("Tab or mouse wheel", None, "with two pieces in hand: the other one goes down next"),
-    ("q f r b n", None, "pick the promotion piece: queen, falcon, rook, bishop, knight"
-     " (the hexagon has no queen)"),
+    (
+        "q f r b n",
+        None,
+        "pick the promotion piece: queen, falcon, rook, bishop, knight (the hexagon has no queen)",
+    ),
     ("Enter", "ok", "take the promotion piece highlighted on the screen"),
     ("h", "hint", "ask the engine for the side to move's best move"),
     ("+  -", "next / prev", "raise or lower the engine's level (or pick the promotion piece)"),

@@ -26,11 +26,11 @@ from .boardview import BoardView, HexView, Measure, square_views
 from .size import MIN_SIZE
 from .text import Fonts
 
-PANEL_MIN_SHARE = 0.30     # of the screen width
-LABEL_SHARE = 0.045        # label strip, of the screen height
-LABEL_TEXT = 0.85          # a label's text, of the strip
-BODY_SHARE = 0.06          # body text line, of the screen height
-BODY_MIN_PX = 18           # arm's length on a 3.5" 480 × 320 screen
+PANEL_MIN_SHARE = 0.30  # of the screen width
+LABEL_SHARE = 0.045  # label strip, of the screen height
+LABEL_TEXT = 0.85  # a label's text, of the strip
+BODY_SHARE = 0.06  # body text line, of the screen height
+BODY_MIN_PX = 18  # arm's length on a 3.5" 480 × 320 screen
 BANNER_LINES = 2
 
 
@@ -39,26 +39,25 @@ class Layout:
     """Rectangles and text heights for one screen size and board shape."""
 
     size: tuple[int, int]
-    square: int              # a cell's height, px (the side of a square)
-    choice: int              # the side of a promotion choice's box, px
-    board: pygame.Rect       # the cells only
-    labels: int              # the label strip's width
-    label_text: int          # the labels' line height, px
+    square: int  # a cell's height, px (the side of a square)
+    choice: int  # the side of a promotion choice's box, px
+    board: pygame.Rect  # the cells only
+    labels: int  # the label strip's width
+    label_text: int  # the labels' line height, px
     panel: pygame.Rect
     banner: pygame.Rect
-    pad: int                 # spacing inside the panel and the banner
-    body: int                # line heights, px
+    pad: int  # spacing inside the panel and the banner
+    body: int  # line heights, px
     big: int
     small: int
-    views: tuple[BoardView, BoardView]   # the board with White, with Black at the bottom
+    views: tuple[BoardView, BoardView]  # the board with White, with Black at the bottom
 
     def view(self, orientation: int) -> BoardView:
         """The board laid out with ``orientation``'s pieces at the bottom."""
         return self.views[orientation]
 
 
-def compute_layout(size: tuple[int, int], geometry: BoardGeometry,
-                   fonts: Fonts) -> Layout:
+def compute_layout(size: tuple[int, int], geometry: BoardGeometry, fonts: Fonts) -> Layout:
     """The layout of a board of ``geometry`` on a screen of ``size`` pixels
     (``fonts`` measure the cells' names).
 
@@ -83,9 +82,19 @@ def compute_layout(size: tuple[int, int], geometry: BoardGeometry,
     panel = pygame.Rect(right + gap, edge, 0, room_h)
     panel.width = width - edge - panel.left
     return Layout(
-        size=(width, height), square=views[0].cell, choice=choice, board=views[0].board,
-        labels=labels, label_text=label_text, panel=panel, banner=banner, pad=pad,
-        body=body, big=round(body * 1.4), small=max(13, round(body * 0.78)), views=views,
+        size=(width, height),
+        square=views[0].cell,
+        choice=choice,
+        board=views[0].board,
+        labels=labels,
+        label_text=label_text,
+        panel=panel,
+        banner=banner,
+        pad=pad,
+        body=body,
+        big=round(body * 1.4),
+        small=max(13, round(body * 0.78)),
+        views=views,
     )
 
 
@@ -94,8 +103,7 @@ _Board = tuple[tuple[BoardView, BoardView], int, int]
 
 # One drawing per shape, chosen by the geometry's type.
 @singledispatch
-def _board(geometry: BoardGeometry, room: pygame.Rect, labels: int,
-           measure: Measure) -> _Board:
+def _board(geometry: BoardGeometry, room: pygame.Rect, labels: int, measure: Measure) -> _Board:
     """The two views of the board, as large as fits in ``room`` and centred
     up and down in it; where the board ends on the right; the side of a
     promotion choice's box."""
@@ -107,8 +115,12 @@ def _(geometry: HexGeometry, room: pygame.Rect, labels: int, measure: Measure) -
     cell = HexView.largest(geometry, room.size, measure=measure)
     views = HexView.pair(geometry, cell, measure=measure)
     taken = views[0].bounds.union(views[1].bounds)
-    views = HexView.pair(geometry, cell, measure=measure,
-                         topleft=(room.left, room.top + (room.height - taken.height) // 2))
+    views = HexView.pair(
+        geometry,
+        cell,
+        measure=measure,
+        topleft=(room.left, room.top + (room.height - taken.height) // 2),
+    )
     # The hexagon's cells are small: its choices take the share of the
     # board's height they take on the 8-rank board (1.5 of 8 squares).
     right = max(view.bounds.right for view in views)
@@ -121,6 +133,7 @@ def _(geometry: Geometry, room: pygame.Rect, labels: int, measure: Measure) -> _
     square = max(4, min((room.height - labels) // ranks, (room.width - labels) // files))
     board_h = square * ranks
     top = room.top + (room.height - board_h - labels) // 2
-    views = square_views(geometry, pygame.Rect(room.left + labels, top, square * files, board_h),
-                         labels)
+    views = square_views(
+        geometry, pygame.Rect(room.left + labels, top, square * files, board_h), labels
+    )
     return views, views[0].board.right, round(square * 1.5)

@@ -23,8 +23,8 @@ from ..rules import WHITE, PieceType
 Point = tuple[float, float]
 
 SUPERSAMPLE = 4
-OUTLINE = 3.2          # outline width, in grid units (of 100)
-DETAIL = 3.0           # width of detail strokes, in grid units
+OUTLINE = 3.2  # outline width, in grid units (of 100)
+DETAIL = 3.0  # width of detail strokes, in grid units
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class Stroke:
 class Design:
     silhouette: tuple[Shape, ...]
     strokes: tuple[Stroke, ...] = ()
-    accents: tuple[Shape, ...] = ()     # filled in the accent colour (the falcon's beak)
+    accents: tuple[Shape, ...] = ()  # filled in the accent colour (the falcon's beak)
 
 
 @dataclass(frozen=True)
@@ -91,11 +91,25 @@ _PLINTH_LINE = Stroke(((27, 79), (73, 79)))
 
 # Left wing, shoulder to tip and back along the trailing edge's three feathers.
 _WING = (
-    (45, 37), (30, 30), (5, 10), (12, 30), (6, 35), (17, 43), (11, 50),
-    (25, 53), (23, 60), (44, 61),
+    (45, 37),
+    (30, 30),
+    (5, 10),
+    (12, 30),
+    (6, 35),
+    (17, 43),
+    (11, 50),
+    (25, 53),
+    (23, 60),
+    (44, 61),
 )
 _TAIL = (
-    (43, 70), (57, 70), (66, 89), (58, 86), (50, 91), (42, 86), (34, 89),
+    (43, 70),
+    (57, 70),
+    (66, 89),
+    (58, 86),
+    (50, 91),
+    (42, 86),
+    (34, 89),
 )
 
 DESIGNS: dict[PieceType, Design] = {
@@ -110,10 +124,22 @@ DESIGNS: dict[PieceType, Design] = {
     ),
     PieceType.ROOK: Design(
         silhouette=(
-            Poly((
-                (27, 14), (38, 14), (38, 22), (45, 22), (45, 14), (55, 14), (55, 22),
-                (62, 22), (62, 14), (73, 14), (73, 34), (27, 34),
-            )),
+            Poly(
+                (
+                    (27, 14),
+                    (38, 14),
+                    (38, 22),
+                    (45, 22),
+                    (45, 14),
+                    (55, 14),
+                    (55, 22),
+                    (62, 22),
+                    (62, 14),
+                    (73, 14),
+                    (73, 34),
+                    (27, 34),
+                )
+            ),
             Poly(((33, 34), (67, 34), (69, 79), (31, 79))),
             _PLINTH,
         ),
@@ -121,16 +147,31 @@ DESIGNS: dict[PieceType, Design] = {
     ),
     PieceType.KNIGHT: Design(
         silhouette=(
-            Poly((
-                (33, 79), (36, 62), (45, 50), (35, 49), (24, 52), (16, 46), (16, 38),
-                (30, 26), (38, 17), (42, 7), (50, 15), (58, 14), (70, 22), (77, 38),
-                (78, 60), (74, 79),
-            )),
+            Poly(
+                (
+                    (33, 79),
+                    (36, 62),
+                    (45, 50),
+                    (35, 49),
+                    (24, 52),
+                    (16, 46),
+                    (16, 38),
+                    (30, 26),
+                    (38, 17),
+                    (42, 7),
+                    (50, 15),
+                    (58, 14),
+                    (70, 22),
+                    (77, 38),
+                    (78, 60),
+                    (74, 79),
+                )
+            ),
             _PLINTH,
         ),
         strokes=(
-            Stroke(((36, 27), (41, 27))),            # eye
-            Stroke(((58, 18), (68, 30), (72, 46))),   # mane
+            Stroke(((36, 27), (41, 27))),  # eye
+            Stroke(((58, 18), (68, 30), (72, 46))),  # mane
             _PLINTH_LINE,
         ),
     ),
@@ -151,12 +192,26 @@ DESIGNS: dict[PieceType, Design] = {
     ),
     PieceType.QUEEN: Design(
         silhouette=(
-            Circle((16, 22), 6), Circle((33, 15), 6), Circle((50, 11), 6),
-            Circle((67, 15), 6), Circle((84, 22), 6),
-            Poly((
-                (16, 22), (32, 48), (33, 15), (43, 45), (50, 11), (57, 45), (67, 15),
-                (68, 48), (84, 22), (72, 67), (28, 67),
-            )),
+            Circle((16, 22), 6),
+            Circle((33, 15), 6),
+            Circle((50, 11), 6),
+            Circle((67, 15), 6),
+            Circle((84, 22), 6),
+            Poly(
+                (
+                    (16, 22),
+                    (32, 48),
+                    (33, 15),
+                    (43, 45),
+                    (50, 11),
+                    (57, 45),
+                    (67, 15),
+                    (68, 48),
+                    (84, 22),
+                    (72, 67),
+                    (28, 67),
+                )
+            ),
             Poly(((29, 66), (71, 66), (74, 79), (26, 79))),
             _PLINTH,
         ),
@@ -201,8 +256,10 @@ def _draw_shape(surface: pygame.Surface, shape: Shape, colour: Colour, unit: flo
         pygame.draw.circle(surface, colour, (cx * unit, cy * unit), shape.radius * unit)
     else:
         rect = pygame.Rect(
-            round(shape.left * unit), round(shape.top * unit),
-            round(shape.width * unit), round(shape.height * unit),
+            round(shape.left * unit),
+            round(shape.top * unit),
+            round(shape.width * unit),
+            round(shape.height * unit),
         )
         pygame.draw.ellipse(surface, colour, rect)
 
@@ -234,7 +291,8 @@ def sprite(piece: PieceType, colour: int, size: int) -> pygame.Surface:
     filled = pygame.mask.from_surface(shape)
     outlined = _dilate(filled, max(1, round(OUTLINE * unit)))
     canvas = outlined.to_surface(
-        setcolor=(*palette.outline, 255), unsetcolor=(0, 0, 0, 0),
+        setcolor=(*palette.outline, 255),
+        unsetcolor=(0, 0, 0, 0),
     )
     canvas.blit(filled.to_surface(setcolor=(*palette.fill, 255), unsetcolor=(0, 0, 0, 0)), (0, 0))
     for part in design.accents:

@@ -78,8 +78,11 @@ def render_state(state: DisplayState, out: Path, size: tuple[int, int] = DEFAULT
 
 
 def screenshot(
-    fen: str | None, out: Path | str, size: tuple[int, int] = DEFAULT_SIZE,
-    variant: str = "falcon", **overrides: Any,
+    fen: str | None,
+    out: Path | str,
+    size: tuple[int, int] = DEFAULT_SIZE,
+    variant: str = "falcon",
+    **overrides: Any,
 ) -> None:
     """Save the screen for ``fen`` (None: the variant's start) to ``out``.
 
@@ -97,7 +100,10 @@ def screenshot(
 
 
 def screenshot_command(
-    fen: str | None, out: str, size: str = "480x320", variant: str = "falcon",
+    fen: str | None,
+    out: str,
+    size: str = "480x320",
+    variant: str = "falcon",
 ) -> Path:
     """What ``boardctl screenshot`` does: parse the size text, render, return the path.
 

@@ -43,24 +43,33 @@ from .state import DisplayState
 from .text import Fonts, wrap
 from .tray import PAD, Tray
 
-SQUARE = 52          # the wooden board's cells when the window opens, px high
+SQUARE = 52  # the wooden board's cells when the window opens, px high
 MIN_SQUARE = 24
 MARGIN = 24
 LIGHT_WOOD = (222, 190, 140)
 MEDIUM_WOOD = (186, 145, 100)
 DARK_WOOD = (150, 100, 60)
-WOODS = (LIGHT_WOOD, MEDIUM_WOOD, DARK_WOOD)   # by a cell's shade
+WOODS = (LIGHT_WOOD, MEDIUM_WOOD, DARK_WOOD)  # by a cell's shade
 FRAME = (90, 55, 30)
 LABEL = (240, 220, 190)
 BACKGROUND = (40, 40, 44)
 FPS = 50
-HELP_TEXT, HELP_TEXT_MIN = 20, 12   # the help's line height, px: largest, smallest
-HAND = 2            # pieces a hand holds at once: enough to castle or to capture
-HINT_ROW = 32       # px under the Pi screen for "? help", above the tray
-TRAY = -1           # a press or a drop on the tray (squares are 0 and up)
-HAND_DISC = (128, 128, 136)   # behind the second piece in hand: light and dark pieces show
-BUTTON_OF_KEY = {"h": "hint", "+": "next", "=": "next", "-": "prev",
-                 "q": "q", "f": "f", "r": "r", "b": "b", "n": "n"}
+HELP_TEXT, HELP_TEXT_MIN = 20, 12  # the help's line height, px: largest, smallest
+HAND = 2  # pieces a hand holds at once: enough to castle or to capture
+HINT_ROW = 32  # px under the Pi screen for "? help", above the tray
+TRAY = -1  # a press or a drop on the tray (squares are 0 and up)
+HAND_DISC = (128, 128, 136)  # behind the second piece in hand: light and dark pieces show
+BUTTON_OF_KEY = {
+    "h": "hint",
+    "+": "next",
+    "=": "next",
+    "-": "prev",
+    "q": "q",
+    "f": "f",
+    "r": "r",
+    "b": "b",
+    "n": "n",
+}
 
 
 class Hand(Protocol):
@@ -97,8 +106,13 @@ class SimWindow:
     """See the module docstring.  ``press`` takes a button name ("hint",
     "next", "prev", "ok", or a promotion letter)."""
 
-    def __init__(self, hand: Hand, press: Callable[[str], None], screen_size: tuple[int, int],
-                 state: DisplayState | None = None) -> None:
+    def __init__(
+        self,
+        hand: Hand,
+        press: Callable[[str], None],
+        screen_size: tuple[int, int],
+        state: DisplayState | None = None,
+    ) -> None:
         self.hand = hand
         self.press = press
         self.state = state or DisplayState()
@@ -117,7 +131,7 @@ class SimWindow:
         # The pieces in hand, the one going down next last.
         self.held: list[int] = []
         self.tray = Tray()
-        self.pressed_on: int | None = None   # a square, or TRAY: where a drag began
+        self.pressed_on: int | None = None  # a square, or TRAY: where a drag began
         self.mouse: tuple[int, int] = pygame.mouse.get_pos()
         self.help = False
         self.square = SQUARE
@@ -149,8 +163,10 @@ class SimWindow:
         the Pi screen over a tray at least a row of pieces high."""
         views = self.views if cell == self.square else self._views(cell)
         frame = views[0].bounds.union(views[1].bounds)
-        return (frame.right + MARGIN + self.screen_size[0] + MARGIN,
-                max(frame.bottom, self._tray_top + cell + 2 * PAD + MARGIN))
+        return (
+            frame.right + MARGIN + self.screen_size[0] + MARGIN,
+            max(frame.bottom, self._tray_top + cell + 2 * PAD + MARGIN),
+        )
 
     @property
     def _tray_top(self) -> int:
@@ -159,14 +175,18 @@ class SimWindow:
     def _place_tray(self) -> None:
         """The tray fills the window under the Pi screen, however tall it is."""
         left = self.frame.right + MARGIN
-        self.tray.rect = pygame.Rect(left, self._tray_top, self.screen_size[0],
-                                     self.window.get_height() - MARGIN - self._tray_top)
+        self.tray.rect = pygame.Rect(
+            left,
+            self._tray_top,
+            self.screen_size[0],
+            self.window.get_height() - MARGIN - self._tray_top,
+        )
         self.tray.largest = self.view.cell
 
     def resize(self, size: tuple[int, int]) -> None:
         """Fit the wooden board to a new window size (the Pi screen keeps its own)."""
         low, high = MIN_SQUARE, max(MIN_SQUARE, size[1])
-        while low < high:   # the largest cell whose window fits ``size``
+        while low < high:  # the largest cell whose window fits ``size``
             mid = (low + high + 1) // 2
             need = self._size_for(mid)
             if need[0] <= size[0] and need[1] <= size[1]:
@@ -176,8 +196,9 @@ class SimWindow:
         self.square = low
         self.views = self._views(low)
         need = self._size_for(low)
-        self.window = pygame.display.set_mode((max(size[0], need[0]), max(size[1], need[1])),
-                                              pygame.RESIZABLE)
+        self.window = pygame.display.set_mode(
+            (max(size[0], need[0]), max(size[1], need[1])), pygame.RESIZABLE
+        )
         self._place_tray()
 
     def square_at(self, x: int, y: int) -> int | None:
@@ -234,8 +255,7 @@ class SimWindow:
             # Another board: the wooden board is built again around it.
             self.geometry = variant.geometry
             self.views = self._views(self.square)
-            self.window = pygame.display.set_mode(self._size_for(self.square),
-                                                  pygame.RESIZABLE)
+            self.window = pygame.display.set_mode(self._size_for(self.square), pygame.RESIZABLE)
             self._place_tray()
         if state.moves != self.state.moves or state.fen != self.state.fen:
             pos = Position(state.fen, variant)
@@ -323,7 +343,7 @@ class SimWindow:
         pygame.draw.rect(surface, FRAME, frame, border_radius=8)
         for sq in range(view.cells):
             view.fill(surface, sq, WOODS[view.shade(sq)])
-        for sq in range(view.cells):   # over all the cells: hexagons share edges
+        for sq in range(view.cells):  # over all the cells: hexagons share edges
             colour = self.colours.get(sq)
             if colour and max(colour):
                 # An LED seen through wood: a dim LED is a fainter glow of the
@@ -331,13 +351,19 @@ class SimWindow:
                 peak = max(colour)
                 hue = tuple(round(c * 255 / peak) for c in colour)
                 glow = pygame.Surface((view.cell, view.cell), pygame.SRCALPHA)
-                pygame.draw.circle(glow, (*hue, round(70 + 140 * peak / 255)),
-                                   (view.cell // 2, view.cell // 2), view.cell // 2 - 2)
+                pygame.draw.circle(
+                    glow,
+                    (*hue, round(70 + 140 * peak / 255)),
+                    (view.cell // 2, view.cell // 2),
+                    view.cell // 2 - 2,
+                )
                 surface.blit(glow, piece_box(view, sq))
             piece = self.pieces.get(sq)
             if piece:
-                surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece),
-                                    view.cell - 6), piece_box(view, sq, 3))
+                surface.blit(
+                    sprite(PieceType(piece_kind(piece)), piece_colour(piece), view.cell - 6),
+                    piece_box(view, sq, 3),
+                )
         label = self.label_font
         for words, centre in view.labels():
             text = label.render(words, True, LABEL)
@@ -347,8 +373,9 @@ class SimWindow:
         hint = label.render("? help", True, (150, 150, 160))
         surface.blit(hint, (frame.right + MARGIN, MARGIN + self.screen_size[1] + 6))
         self._place_tray()
-        self.tray.draw(surface, self.fonts,
-                       lit=bool(self.held) and self.tray.rect.collidepoint(self.mouse))
+        self.tray.draw(
+            surface, self.fonts, lit=bool(self.held) and self.tray.rect.collidepoint(self.mouse)
+        )
         self._draw_hand(surface, side)
         if self.help:
             self._help(surface)
@@ -389,8 +416,10 @@ class SimWindow:
             keys = [wrap(f"{key}: {words}", font, width) for key, _, words in KEYS]
             lights = [(hue, wrap(meaning, font, width - 30)) for hue, meaning in legend()]
             lines = sum(map(len, keys)) + sum(len(text) for _, text in lights)
-            if 2 * MARGIN + 2 * (bold.get_height() + 6) + 10 + lines * font.get_height() \
-                    <= surface.get_height():
+            if (
+                2 * MARGIN + 2 * (bold.get_height() + 6) + 10 + lines * font.get_height()
+                <= surface.get_height()
+            ):
                 break
         white, grey = (255, 255, 255), (235, 235, 235)
         y = MARGIN
@@ -423,5 +452,6 @@ def _(geo: HexGeometry, cell: int, measure: Measure) -> tuple[BoardView, BoardVi
 
 @_views.register
 def _(geo: Geometry, cell: int, measure: Measure) -> tuple[BoardView, BoardView]:
-    return square_views(geo, pygame.Rect(MARGIN, MARGIN, geo.files * cell, geo.ranks * cell),
-                        MARGIN)
+    return square_views(
+        geo, pygame.Rect(MARGIN, MARGIN, geo.files * cell, geo.ranks * cell), MARGIN
+    )

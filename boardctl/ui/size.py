@@ -12,8 +12,8 @@ import re
 from ..errors import BoardctlError
 from ..rules.digits import NumberError, parse_whole, shown
 
-MIN_SIZE = (160, 120)      # below this the side panel's text is unreadable
-MAX_SIDE = 8192            # pixels a side: beyond any screen a Pi drives, and a 256 MB surface
+MIN_SIZE = (160, 120)  # below this the side panel's text is unreadable
+MAX_SIDE = 8192  # pixels a side: beyond any screen a Pi drives, and a 256 MB surface
 _SIZE = re.compile(r"\s*([0-9]+)\s*[x×X]\s*([0-9]+)\s*", re.ASCII)
 
 
@@ -31,8 +31,10 @@ def parse_size(text: str) -> tuple[int, int]:
     if match is None:
         raise SizeError(f"expected WIDTHxHEIGHT such as 480x320, got {shown(text)}")
     try:
-        return (parse_whole(match[1], MIN_SIZE[0], MAX_SIDE),
-                parse_whole(match[2], MIN_SIZE[1], MAX_SIDE))
+        return (
+            parse_whole(match[1], MIN_SIZE[0], MAX_SIDE),
+            parse_whole(match[2], MIN_SIZE[1], MAX_SIDE),
+        )
     except NumberError:
         raise SizeError(
             f"{shown(text)} is outside {MIN_SIZE[0]}x{MIN_SIZE[1]} to {MAX_SIDE}x{MAX_SIDE}"

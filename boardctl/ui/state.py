@@ -116,7 +116,10 @@ class DisplayState:
     # ------------------------------------------------------------ builders
     @classmethod
     def from_fen(
-        cls, fen: str | None = None, variant: str = "falcon", **fields: Any,
+        cls,
+        fen: str | None = None,
+        variant: str = "falcon",
+        **fields: Any,
     ) -> DisplayState:
         """A state for ``fen`` (default: the variant's start) with the check found.
 

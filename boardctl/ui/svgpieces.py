@@ -38,8 +38,10 @@ def _shape(shape: Shape, attrs: str) -> str:
         return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(shape.radius)}" {attrs}/>'
     assert isinstance(shape, Ellipse)
     rx, ry = shape.width / 2, shape.height / 2
-    return (f'<ellipse cx="{_num(shape.left + rx)}" cy="{_num(shape.top + ry)}" '
-            f'rx="{_num(rx)}" ry="{_num(ry)}" {attrs}/>')
+    return (
+        f'<ellipse cx="{_num(shape.left + rx)}" cy="{_num(shape.top + ry)}" '
+        f'rx="{_num(rx)}" ry="{_num(ry)}" {attrs}/>'
+    )
 
 
 def symbol(piece: PieceType, colour: int) -> str:
@@ -49,17 +51,21 @@ def symbol(piece: PieceType, colour: int) -> str:
     name = ("w" if colour == WHITE else "b") + piece.symbol.upper()
     outline = _hex(palette.outline)
     parts = [f'<symbol id="{name}" viewBox="0 0 100 100">']
-    ring = (f'fill="{outline}" stroke="{outline}" stroke-width="{_num(2 * OUTLINE)}" '
-            'stroke-linejoin="round"')
+    ring = (
+        f'fill="{outline}" stroke="{outline}" stroke-width="{_num(2 * OUTLINE)}" '
+        'stroke-linejoin="round"'
+    )
     parts += [_shape(shape, ring) for shape in design.silhouette]
     parts += [_shape(shape, f'fill="{_hex(palette.fill)}"') for shape in design.silhouette]
     parts += [_shape(shape, f'fill="{_hex(ACCENT)}"') for shape in design.accents]
     for stroke in design.strokes:
         points = " ".join(f"{_num(x)},{_num(y)}" for x, y in stroke.points)
         colour_ = _hex(ACCENT) if stroke.accent else _hex(palette.detail)
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour_}" '
-                     f'stroke-width="{_num(DETAIL)}" stroke-linecap="round" '
-                     'stroke-linejoin="round"/>')
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour_}" '
+            f'stroke-width="{_num(DETAIL)}" stroke-linecap="round" '
+            'stroke-linejoin="round"/>'
+        )
     parts.append("</symbol>")
     return "".join(parts)
 
@@ -67,9 +73,11 @@ def symbol(piece: PieceType, colour: int) -> str:
 def sprite_sheet() -> str:
     """Every piece of both colours, as the text of ``pieces.svg``."""
     symbols = "\n".join(symbol(piece, colour) for colour in (WHITE, BLACK) for piece in PieceType)
-    return ('<svg xmlns="http://www.w3.org/2000/svg">\n'
-            "<!-- Written by boardctl.ui.svgpieces from the screen's designs. -->\n"
-            f"{symbols}\n</svg>\n")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg">\n'
+        "<!-- Written by boardctl.ui.svgpieces from the screen's designs. -->\n"
+        f"{symbols}\n</svg>\n"
+    )
 
 
 if __name__ == "__main__":

@@ -18,15 +18,22 @@ from ..rules.pieces import WHITE, PieceType, piece_colour, piece_kind
 from .pieces import sprite
 from .text import Fonts, wrap
 
-PAD = 6                      # px between the tray's edge and its pieces
-MIN_SLOT = 12                # px: the smallest a piece in the tray is drawn
+PAD = 6  # px between the tray's edge and its pieces
+MIN_SLOT = 12  # px: the smallest a piece in the tray is drawn
 FELT = (52, 78, 62)
-EDGE = (90, 55, 30)          # the wooden board's frame
-EDGE_LIT = (200, 170, 120)   # a piece in hand is over the tray: it would land here
+EDGE = (90, 55, 30)  # the wooden board's frame
+EDGE_LIT = (200, 170, 120)  # a piece in hand is over the tray: it would land here
 CAPTION = (170, 190, 175)
-CAPTION_TEXT = 16            # px, the empty tray's words
-ORDER = (PieceType.KING, PieceType.QUEEN, PieceType.FALCON, PieceType.ROOK, PieceType.BISHOP,
-         PieceType.KNIGHT, PieceType.PAWN)
+CAPTION_TEXT = 16  # px, the empty tray's words
+ORDER = (
+    PieceType.KING,
+    PieceType.QUEEN,
+    PieceType.FALCON,
+    PieceType.ROOK,
+    PieceType.BISHOP,
+    PieceType.KNIGHT,
+    PieceType.PAWN,
+)
 EMPTY_TEXT = "Tray: right-click a piece, or drag it here, to take it off"
 
 
@@ -66,7 +73,7 @@ class Tray:
         inner = self.rect.inflate(-2 * PAD, -2 * PAD)
         white = sum(1 for p in self.pieces if piece_colour(p) == WHITE)
         black = len(self.pieces) - white
-        gap = 1 if white and black else 0   # an empty slot between the colours
+        gap = 1 if white and black else 0  # an empty slot between the colours
         apart = self._fit(inner, (white, black))
         together = self._fit(inner, (white + gap + black,))
         if together > apart:
@@ -90,8 +97,11 @@ class Tray:
         for run in runs:
             for place in run:
                 row, column = divmod(place, columns)
-                out.append(pygame.Rect(inner.left + column * slot,
-                                       inner.top + (top + row) * slot, slot, slot))
+                out.append(
+                    pygame.Rect(
+                        inner.left + column * slot, inner.top + (top + row) * slot, slot, slot
+                    )
+                )
             if run:
                 top += run[-1] // columns + 1
         return out
@@ -118,5 +128,7 @@ class Tray:
                 y += font.get_height()
         for piece, slot in zip(self.pieces, self.slots(), strict=True):
             size = slot.width - 4
-            surface.blit(sprite(PieceType(piece_kind(piece)), piece_colour(piece), size),
-                         slot.inflate(-4, -4))
+            surface.blit(
+                sprite(PieceType(piece_kind(piece)), piece_colour(piece), size),
+                slot.inflate(-4, -4),
+            )

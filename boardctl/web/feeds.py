@@ -28,8 +28,12 @@ def live_game(snap: Snapshot) -> Game:
 
 def live_pgn(snap: Snapshot) -> str:
     """The current game as PGN, with ``[%clk]`` comments when clocks run."""
-    headers = {"Event": "boardctl live", "White": snap.white, "Black": snap.black,
-               "Result": snap.result}
+    headers = {
+        "Event": "boardctl live",
+        "White": snap.white,
+        "Black": snap.black,
+        "Result": snap.result,
+    }
     if snap.reason:
         headers["Termination"] = snap.reason
     # As /games.pgn has them: broadcast tools read the live game's date.
@@ -46,7 +50,7 @@ class Version:
     """What a conditional GET compares: an entity tag and a modification time."""
 
     etag: str
-    modified: float   # seconds since the epoch
+    modified: float  # seconds since the epoch
 
 
 class Versions:
@@ -69,8 +73,9 @@ def http_date(when: float) -> str:
     return formatdate(when, usegmt=True)
 
 
-def not_modified(version: Version, if_none_match: str | None,
-                 if_modified_since: str | None) -> bool:
+def not_modified(
+    version: Version, if_none_match: str | None, if_modified_since: str | None
+) -> bool:
     """Whether a request with these headers already has ``version`` (RFC 9110:
     If-None-Match wins over If-Modified-Since)."""
     if if_none_match is not None:

@@ -29,16 +29,22 @@ class Replay:
     summary: GameSummary
     sans: tuple[str, ...]
     fens: tuple[str, ...]
-    moves: tuple[tuple[int, int], ...]   # (from, to) of each ply
-    board: dict[str, Any]                # the board's layout (boardctl.web.layout)
+    moves: tuple[tuple[int, int], ...]  # (from, to) of each ply
+    board: dict[str, Any]  # the board's layout (boardctl.web.layout)
 
     def to_json(self) -> dict[str, Any]:
         s = self.summary
         return {
-            "id": s.id, "variant": s.variant, "white": s.white, "black": s.black,
-            "result": s.result or "*", "termination": s.termination or "",
-            "started_at": s.started_at, "board": self.board,
-            "sans": list(self.sans), "fens": list(self.fens),
+            "id": s.id,
+            "variant": s.variant,
+            "white": s.white,
+            "black": s.black,
+            "result": s.result or "*",
+            "termination": s.termination or "",
+            "started_at": s.started_at,
+            "board": self.board,
+            "sans": list(self.sans),
+            "fens": list(self.fens),
             "moves": [list(m) for m in self.moves],
         }
 
@@ -86,11 +92,16 @@ class StoredGames:
         for move in game.moves:
             again.push(move)
             fens.append(again.position.fen())
-        summary = GameSummary(**{name: getattr(stored, name)
-                                 for name in GameSummary.__dataclass_fields__})
-        return Replay(summary, sans, tuple(fens),
-                      tuple((m.from_square, m.to_square) for m in game.moves),
-                      board_layout(game.variant.name))
+        summary = GameSummary(
+            **{name: getattr(stored, name) for name in GameSummary.__dataclass_fields__}
+        )
+        return Replay(
+            summary,
+            sans,
+            tuple(fens),
+            tuple((m.from_square, m.to_square) for m in game.moves),
+            board_layout(game.variant.name),
+        )
 
     async def games(self) -> list[GameSummary]:
         """Every stored game, newest first.  :raises StoreError:"""

@@ -37,20 +37,20 @@ from typing import Any
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-MAX_STREAMS = 256            # live SSE connections at once: 200 spectators and room to spare
-STREAMS_PER_ADDRESS = 6      # a projector, a phone and a few tabs
-STREAMS_RESERVED = 64        # of MAX_STREAMS, kept for addresses with no stream yet
+MAX_STREAMS = 256  # live SSE connections at once: 200 spectators and room to spare
+STREAMS_PER_ADDRESS = 6  # a projector, a phone and a few tabs
+STREAMS_RESERVED = 64  # of MAX_STREAMS, kept for addresses with no stream yet
 
-OWN_TRIES = 2                # wrong PINs an address gets at once per REMEMBERED
-REMEMBERED = 86_400.0        # seconds a wrong PIN is held against its address
-BACKOFF_FIRST = 30.0         # seconds an address waits after a wrong PIN past its own tries
-BACKOFF_MAX = 900.0          # ... doubling up to this
-SLOW_CHECKS = 3              # checks for all addresses past their own tries together ...
-SLOW_WINDOW = 60.0           # ... in this many seconds
-TRACKED_ADDRESSES = 4096     # addresses remembered at once; the least recent go first
+OWN_TRIES = 2  # wrong PINs an address gets at once per REMEMBERED
+REMEMBERED = 86_400.0  # seconds a wrong PIN is held against its address
+BACKOFF_FIRST = 30.0  # seconds an address waits after a wrong PIN past its own tries
+BACKOFF_MAX = 900.0  # ... doubling up to this
+SLOW_CHECKS = 3  # checks for all addresses past their own tries together ...
+SLOW_WINDOW = 60.0  # ... in this many seconds
+TRACKED_ADDRESSES = 4096  # addresses remembered at once; the least recent go first
 
-MALFORMED_LINES = 10         # log lines for malformed requests per MALFORMED_WINDOW ...
-MALFORMED_WINDOW = 60.0      # ... seconds; the rest are counted into the next line
+MALFORMED_LINES = 10  # log lines for malformed requests per MALFORMED_WINDOW ...
+MALFORMED_WINDOW = 60.0  # ... seconds; the rest are counted into the next line
 
 
 def client_key(address: str | None) -> str:
@@ -82,8 +82,7 @@ class Seats:
         mine = self.held.get(key, 0)
         if mine >= STREAMS_PER_ADDRESS:
             return f"at most {STREAMS_PER_ADDRESS} live streams from one address"
-        if self.total >= MAX_STREAMS or (
-                mine and self.total >= MAX_STREAMS - STREAMS_RESERVED):
+        if self.total >= MAX_STREAMS or (mine and self.total >= MAX_STREAMS - STREAMS_RESERVED):
             return "too many spectators: try again later"
         self.held[key] = mine + 1
         self.total += 1
@@ -101,8 +100,8 @@ class Seats:
 # ------------------------------------------------------------------- PINs
 @dataclass
 class _Record:
-    wrong: deque[float] = field(default_factory=deque)   # times of wrong PINs, oldest first
-    not_before: float = 0.0                              # no check before this time
+    wrong: deque[float] = field(default_factory=deque)  # times of wrong PINs, oldest first
+    not_before: float = 0.0  # no check before this time
 
 
 class PinGate:
@@ -110,7 +109,7 @@ class PinGate:
 
     def __init__(self) -> None:
         self._records: dict[str, _Record] = {}
-        self._slow: deque[float] = deque()     # times of checks past own tries
+        self._slow: deque[float] = deque()  # times of checks past own tries
 
     def _record(self, key: str, now: float) -> _Record | None:
         record = self._records.get(key)
@@ -133,7 +132,7 @@ class PinGate:
             return record.not_before - now
         if len(record.wrong) < OWN_TRIES:
             return 0.0
-        while self._slow and self._slow[0] + SLOW_WINDOW <= now:   # so that a wait is > 0
+        while self._slow and self._slow[0] + SLOW_WINDOW <= now:  # so that a wait is > 0
             self._slow.popleft()
         if len(self._slow) >= SLOW_CHECKS:
             return self._slow[0] + SLOW_WINDOW - now
@@ -144,11 +143,11 @@ class PinGate:
         """The PIN checked for ``key`` was wrong."""
         record = self._record(key, now) or _Record()
         self._records.pop(key, None)
-        self._records[key] = record                # the most recent last
+        self._records[key] = record  # the most recent last
         record.wrong.append(now)
         past = len(record.wrong) - OWN_TRIES
         if past >= 0:
-            record.not_before = now + min(BACKOFF_FIRST * 2 ** past, BACKOFF_MAX)
+            record.not_before = now + min(BACKOFF_FIRST * 2**past, BACKOFF_MAX)
         while len(self._records) > TRACKED_ADDRESSES:
             del self._records[next(iter(self._records))]
 
@@ -158,18 +157,25 @@ class PinGate:
 
 
 # ---------------------------------------------------------------- headers
-def security_headers(connect: Sequence[str] = ()) -> Callable[
-        [web.Request, web.StreamResponse], Awaitable[None]]:
+def security_headers(
+    connect: Sequence[str] = (),
+) -> Callable[[web.Request, web.StreamResponse], Awaitable[None]]:
     """An ``on_response_prepare`` handler that puts the headers every page and
     feed carries: no sniffing, no framing, and a Content-Security-Policy that
     runs only the page's own scripts and styles.  ``connect`` lists the other
     origins the page's scripts may read (a hall's boards)."""
     sources = " ".join(("'self'", *connect))
-    policy = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-              f"connect-src {sources}; base-uri 'none'; form-action 'self'; "
-              "frame-ancestors 'none'")
-    headers = {"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
-               "Content-Security-Policy": policy, "Referrer-Policy": "same-origin"}
+    policy = (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        f"connect-src {sources}; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    )
+    headers = {
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Content-Security-Policy": policy,
+        "Referrer-Policy": "same-origin",
+    }
 
     async def add(request: web.Request, response: web.StreamResponse) -> None:
         for name, value in headers.items():
@@ -182,17 +188,19 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 @web.middleware
-async def same_origin(request: web.Request,
-                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-                      ) -> web.StreamResponse:
+async def same_origin(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
     """Refuse a state-changing request that a browser sent from another page's
     origin.  A request with no Origin is no browser's (a browser names it on
     every POST), and cannot carry another site's intent."""
     origin = request.headers.get("Origin")
-    if (request.method not in SAFE_METHODS and origin is not None
-            and origin != f"{request.scheme}://{request.host}"):
-        return web.json_response({"error": "actions come from this board's own page"},
-                                 status=403)
+    if (
+        request.method not in SAFE_METHODS
+        and origin is not None
+        and origin != f"{request.scheme}://{request.host}"
+    ):
+        return web.json_response({"error": "actions come from this board's own page"}, status=403)
     return await handler(request)
 
 
@@ -202,8 +210,7 @@ class RequestLog(logging.LoggerAdapter):  # type: ignore[type-arg]
     could not parse is one line (and past :data:`MALFORMED_LINES` a minute,
     only counted), never a traceback.  Anything else passes as it came."""
 
-    def __init__(self, logger: logging.Logger, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+    def __init__(self, logger: logging.Logger, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(logger, {})
         self.clock = clock
         self._window = -MALFORMED_WINDOW
@@ -227,5 +234,6 @@ class RequestLog(logging.LoggerAdapter):  # type: ignore[type-arg]
         reason = " ".join(str(exc.message or type(exc).__name__).split())[:120]
         more = f" ({self._unlogged} more not logged)" if self._unlogged else ""
         self._unlogged = 0
-        self.logger.warning("web: malformed request from %s refused (%d): %s%s",
-                            remote, exc.code, reason, more)
+        self.logger.warning(
+            "web: malformed request from %s refused (%d): %s%s", remote, exc.code, reason, more
+        )

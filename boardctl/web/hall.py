@@ -45,7 +45,7 @@ class HallError(BoardctlError, ValueError):
 
 @dataclass(frozen=True)
 class Hall:
-    boards: tuple[tuple[str, str], ...]     # (name, URL)
+    boards: tuple[tuple[str, str], ...]  # (name, URL)
     bind: str = "auto"
     port: int = DEFAULT_PORT
 
@@ -95,9 +95,14 @@ def _is_board_url(text: str) -> bool:
         parts.port  # noqa: B018  (raises ValueError for a bad port)
     except ValueError:
         return False
-    return (parts.scheme in ("http", "https") and bool(parts.hostname)
-            and not parts.query and not parts.fragment and text.isprintable()
-            and not any(c in text for c in "\"'<> "))
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.hostname)
+        and not parts.query
+        and not parts.fragment
+        and text.isprintable()
+        and not any(c in text for c in "\"'<> ")
+    )
 
 
 def load_hall(path: Path) -> Hall:

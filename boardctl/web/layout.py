@@ -31,19 +31,19 @@ from ..rules.hexgeo import HexGeometry
 from ..rules.hexlattice import CORNERS, HEX_SHADES, lattice, rank_ends
 
 CELL = 100
-SHADE_NAMES = ("light", "medium", "dark")   # indexed by the screen's shades
+SHADE_NAMES = ("light", "medium", "dark")  # indexed by the screen's shades
 # The square board's strip for the names (left and below) and where a name's
 # baseline sits: the page looked like this before hexagons came.
 SQUARE_MARGIN = 24
-SQUARE_FONT = 18      # the names' font size, in the board's units
-BASELINE = 6          # from a label's centre down to its baseline
+SQUARE_FONT = 18  # the names' font size, in the board's units
+BASELINE = 6  # from a label's centre down to its baseline
 # The hexagon is wider than a rectangle of squares and its names stand in the
 # gaps of its ragged edge: larger names keep them legible on a phone.
 HEX_FONT = 28
 HEX_BASELINE = 10
-CHAR_WIDTH = 0.6      # a digit's or letter's width, in font sizes, generously
+CHAR_WIDTH = 0.6  # a digit's or letter's width, in font sizes, generously
 LABEL_GAP = 3
-EDGE = 4              # room round the hexagon's labels
+EDGE = 4  # room round the hexagon's labels
 
 
 @cache
@@ -64,7 +64,7 @@ def _layout(geo: BoardGeometry, flip: bool) -> dict[str, Any]:
 def _rank_name(geo: BoardGeometry, cell: int) -> tuple[str, str]:
     name = geo.name(cell)
     letters = name.rstrip("0123456789")
-    return letters, name[len(letters):]
+    return letters, name[len(letters) :]
 
 
 @_layout.register
@@ -84,22 +84,44 @@ def _square(geo: Geometry, flip: bool) -> dict[str, Any]:
         x, y = corner(cell)
         shade = "light" if geo.is_light(cell) else "dark"
         cells.append([geo.name(cell), x + half, y + half, shade])
-    labels = [[_rank_name(geo, geo.square(file, 0))[0], corner(geo.square(file, 0))[0] + half,
-               height - BASELINE] for file in range(files)]
-    labels += [[_rank_name(geo, geo.square(0, rank))[1], margin // 2,
-                corner(geo.square(0, rank))[1] + half + BASELINE] for rank in range(ranks)]
-    return {"shape": "square", "width": width, "height": height, "cell": CELL,
-            "font": SQUARE_FONT,
-            "corners": [[-half, -half], [half, -half], [half, half], [-half, half]],
-            "cells": cells, "rows": [list(row) for row in geo.fen_rows()], "labels": labels}
+    labels = [
+        [
+            _rank_name(geo, geo.square(file, 0))[0],
+            corner(geo.square(file, 0))[0] + half,
+            height - BASELINE,
+        ]
+        for file in range(files)
+    ]
+    labels += [
+        [
+            _rank_name(geo, geo.square(0, rank))[1],
+            margin // 2,
+            corner(geo.square(0, rank))[1] + half + BASELINE,
+        ]
+        for rank in range(ranks)
+    ]
+    return {
+        "shape": "square",
+        "width": width,
+        "height": height,
+        "cell": CELL,
+        "font": SQUARE_FONT,
+        "corners": [[-half, -half], [half, -half], [half, half], [-half, half]],
+        "cells": cells,
+        "rows": [list(row) for row in geo.fen_rows()],
+        "labels": labels,
+    }
 
 
-Spot = tuple[str, float, float]   # a label's text and its centre (x, y)
+Spot = tuple[str, float, float]  # a label's text and its centre (x, y)
 
 
-def _hex_labels(geo: HexGeometry, places: list[tuple[int, int]],
-                centres: list[tuple[float, float]],
-                point: Callable[[float, float], tuple[float, float]]) -> list[Spot]:
+def _hex_labels(
+    geo: HexGeometry,
+    places: list[tuple[int, int]],
+    centres: list[tuple[float, float]],
+    point: Callable[[float, float], tuple[float, float]],
+) -> list[Spot]:
     """The edge names of the hexagon: each file's letter under its column, as
     the screen has them, and each rank's number beyond the end that lies
     further out (both on a tie).  ``places`` are the cells' lattice points,
@@ -138,7 +160,7 @@ def _hex_labels(geo: HexGeometry, places: list[tuple[int, int]],
 @_layout.register
 def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
     radius = CELL / math.sqrt(3)
-    unit = (radius / 2, CELL / 2)          # one lattice step across, down
+    unit = (radius / 2, CELL / 2)  # one lattice step across, down
 
     def axial(cell: int) -> tuple[int, int]:
         q, r = geo.axial(cell)
@@ -163,12 +185,16 @@ def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
         return round(value, 1)
 
     return {
-        "shape": "hex", "width": fix(right - left), "height": fix(low - top), "cell": CELL,
+        "shape": "hex",
+        "width": fix(right - left),
+        "height": fix(low - top),
+        "cell": CELL,
         "font": HEX_FONT,
         "corners": [[fix(x), fix(y)] for x, y in corners],
-        "cells": [[geo.name(cell), fix(x - left), fix(y - top),
-                   SHADE_NAMES[HEX_SHADES[geo.colour(cell)]]]
-                  for cell, (x, y) in enumerate(centres)],
+        "cells": [
+            [geo.name(cell), fix(x - left), fix(y - top), SHADE_NAMES[HEX_SHADES[geo.colour(cell)]]]
+            for cell, (x, y) in enumerate(centres)
+        ],
         "rows": [list(row) for row in geo.fen_rows()],
         "labels": [[text, fix(x - left), fix(y - top + HEX_BASELINE)] for text, x, y in spots],
     }

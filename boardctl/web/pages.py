@@ -14,11 +14,12 @@ from ..storage.store import GameSummary
 VIEWS = ("", "projector")
 
 
-def _page(title: str, body: str, *, view: str = "", scripts: Sequence[str] = (),
-          attrs: str = "") -> str:
+def _page(
+    title: str, body: str, *, view: str = "", scripts: Sequence[str] = (), attrs: str = ""
+) -> str:
     tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
     return (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         f"<title>{escape(title)}</title>"
@@ -27,8 +28,10 @@ def _page(title: str, body: str, *, view: str = "", scripts: Sequence[str] = (),
     )
 
 
-_NAV = ('<nav><a href="/">Live</a> <a href="/games">Games</a> '
-        '<a href="/live.pgn">live.pgn</a> <a href="/games.pgn">games.pgn</a></nav>')
+_NAV = (
+    '<nav><a href="/">Live</a> <a href="/games">Games</a> '
+    '<a href="/live.pgn">live.pgn</a> <a href="/games.pgn">games.pgn</a></nav>'
+)
 
 
 def live_page(view: str) -> str:
@@ -72,23 +75,29 @@ maxlength="64"></label> <button type="submit">Unlock</button>
 
 def _when(epoch: float | None) -> str:
     if epoch is None:
-        return "?"   # a store may not know when a game began
+        return "?"  # a store may not know when a game began
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def games_page(games: Sequence[GameSummary]) -> str:
     """The stored games, newest first, each linking to its replay and PGN."""
     rows = "".join(
-        f"<tr><td><a href=\"/games/{g.id}\">{g.id}</a></td><td>{escape(_when(g.started_at))}</td>"
+        f'<tr><td><a href="/games/{g.id}">{g.id}</a></td><td>{escape(_when(g.started_at))}</td>'
         f"<td>{escape(g.white)}</td><td>{escape(g.black)}</td>"
         f"<td>{escape(g.result or '*')}</td><td>{escape(g.termination or '')}</td>"
-        f"<td>{g.plies}</td><td><a href=\"/games/{g.id}.pgn\" download>PGN</a></td></tr>"
+        f'<td>{g.plies}</td><td><a href="/games/{g.id}.pgn" download>PGN</a></td></tr>'
         for g in games
     )
-    table = ("<table class=\"games\"><thead><tr><th>#</th><th>Started</th><th>White</th>"
-             "<th>Black</th><th>Result</th><th>Ending</th><th>Plies</th><th></th></tr></thead>"
-             f"<tbody>{rows}</tbody></table>") if games else "<p>No stored games yet.</p>"
-    body = f"<header><h1>Stored games</h1>{_NAV}</header><main class=\"page\">{table}</main>"
+    table = (
+        (
+            '<table class="games"><thead><tr><th>#</th><th>Started</th><th>White</th>'
+            "<th>Black</th><th>Result</th><th>Ending</th><th>Plies</th><th></th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+        if games
+        else "<p>No stored games yet.</p>"
+    )
+    body = f'<header><h1>Stored games</h1>{_NAV}</header><main class="page">{table}</main>'
     return _page("boardctl: games", body)
 
 
@@ -107,8 +116,12 @@ def replay_page(game_id: int) -> str:
 <ol id="moves" class="moves"></ol>
 <p><a href="/games/{game_id}.pgn" download>Download PGN</a></p>
 </aside></main>"""
-    return _page(f"boardctl: game {game_id}", body, scripts=("board.js", "replay.js"),
-                 attrs=f' data-game="{game_id}"')
+    return _page(
+        f"boardctl: game {game_id}",
+        body,
+        scripts=("board.js", "replay.js"),
+        attrs=f' data-game="{game_id}"',
+    )
 
 
 def hall_page(boards: Sequence[tuple[str, str]]) -> str:
@@ -120,5 +133,5 @@ def hall_page(boards: Sequence[tuple[str, str]]) -> str:
         '<p class="players"></p><p class="status"></p></article>'
         for name, url in boards
     )
-    body = (f"<header><h1>The hall</h1></header><main class=\"hall\">{tiles}</main>")
+    body = f'<header><h1>The hall</h1></header><main class="hall">{tiles}</main>'
     return _page("boardctl: hall", body, scripts=("board.js", "hall.js"))

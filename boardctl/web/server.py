@@ -54,10 +54,10 @@ from .snapshot import ACTION_KINDS, Hub, WebAction
 
 log = logging.getLogger("boardctl.web")
 
-SEND_TIMEOUT = 10.0        # seconds a client may take to accept one update
-KEEPALIVE = 15.0           # seconds between comments on a quiet stream (proxies close idle ones)
-RETRY_MS = 1000            # how soon a browser reconnects a dropped stream
-MAX_BODY = 4096            # bytes of a POST body
+SEND_TIMEOUT = 10.0  # seconds a client may take to accept one update
+KEEPALIVE = 15.0  # seconds between comments on a quiet stream (proxies close idle ones)
+RETRY_MS = 1000  # how soon a browser reconnects a dropped stream
+MAX_BODY = 4096  # bytes of a POST body
 COOKIE = "boardctl_session"
 # Bytes an event stream's socket may hold unsent: small, so that a client
 # that stops reading stalls a write (and is dropped) after a few updates, not
@@ -65,7 +65,6 @@ COOKIE = "boardctl_session"
 STREAM_BUFFER = 32 * 1024
 SHUTDOWN_TIMEOUT = 2.0
 MAX_GAME_ID = 10**12
-
 
 
 class WebError(BoardctlError, OSError):
@@ -114,20 +113,26 @@ def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
 
-def _conditional(request: web.Request, name: str, body: bytes, content_type: str,
-                 **headers: str) -> web.StreamResponse:
+def _conditional(
+    request: web.Request, name: str, body: bytes, content_type: str, **headers: str
+) -> web.StreamResponse:
     """``body`` with ETag and Last-Modified, or 304 when the client has it."""
     state = request.app[STATE]
     version = state.versions.of(name, body, request.app[HUB].clock())
-    common = {"ETag": version.etag, "Last-Modified": http_date(version.modified),
-              "Cache-Control": "no-cache", **headers}
-    if not_modified(version, request.headers.get("If-None-Match"),
-                    request.headers.get("If-Modified-Since")):
+    common = {
+        "ETag": version.etag,
+        "Last-Modified": http_date(version.modified),
+        "Cache-Control": "no-cache",
+        **headers,
+    }
+    if not_modified(
+        version, request.headers.get("If-None-Match"), request.headers.get("If-Modified-Since")
+    ):
         return web.Response(status=304, headers=common)
     return web.Response(body=body, content_type=content_type, charset="utf-8", headers=common)
 
 
-_CORS = {"Access-Control-Allow-Origin": "*"}   # read-only feeds: a hall page on another host
+_CORS = {"Access-Control-Allow-Origin": "*"}  # read-only feeds: a hall page on another host
 
 
 def _game_id(request: web.Request) -> int:
@@ -152,7 +157,8 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
         # Also what keeps another site's plain form from posting here.
         raise web.HTTPUnsupportedMediaType(
             text=json.dumps({"error": "send the body as application/json"}),
-            content_type="application/json")
+            content_type="application/json",
+        )
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
     raw = await request.content.read(MAX_BODY + 1)
@@ -161,11 +167,13 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise web.HTTPBadRequest(text=json.dumps({"error": "the body is not JSON"}),
-                                 content_type="application/json") from None
+        raise web.HTTPBadRequest(
+            text=json.dumps({"error": "the body is not JSON"}), content_type="application/json"
+        ) from None
     if not isinstance(data, dict):
-        raise web.HTTPBadRequest(text=json.dumps({"error": "expected a JSON object"}),
-                                 content_type="application/json")
+        raise web.HTTPBadRequest(
+            text=json.dumps({"error": "expected a JSON object"}), content_type="application/json"
+        )
     return data
 
 
@@ -185,8 +193,7 @@ async def api_state(request: web.Request) -> web.StreamResponse:
 
 async def live_pgn_feed(request: web.Request) -> web.StreamResponse:
     snap = request.app[HUB].latest
-    body = request.app[STATE].cached("live.pgn", snap.content(),
-                                     lambda: live_pgn(snap).encode())
+    body = request.app[STATE].cached("live.pgn", snap.content(), lambda: live_pgn(snap).encode())
     return _conditional(request, "live.pgn", body, "application/x-chess-pgn", **_CORS)
 
 
@@ -224,8 +231,11 @@ async def replay(request: web.Request) -> web.StreamResponse:
     return web.Response(text=replay_page(game_id), content_type="text/html")
 
 
-async def _one_game(request: web.Request, read: Callable[[StoredGames, int], Awaitable[_T]],
-                    answer: Callable[[int, _T], web.StreamResponse]) -> web.StreamResponse:
+async def _one_game(
+    request: web.Request,
+    read: Callable[[StoredGames, int], Awaitable[_T]],
+    answer: Callable[[int, _T], web.StreamResponse],
+) -> web.StreamResponse:
     """One stored game's page or feed: 404 for a game that is not there, 503
     when the store cannot be read, else ``answer`` with what ``read`` got."""
     game_id = _game_id(request)
@@ -239,14 +249,21 @@ async def _one_game(request: web.Request, read: Callable[[StoredGames, int], Awa
 
 
 async def game_pgn(request: web.Request) -> web.StreamResponse:
-    return await _one_game(request, StoredGames.pgn, lambda game_id, text: web.Response(
-        text=text, content_type="application/x-chess-pgn", headers={
-            "Content-Disposition": f'attachment; filename="boardctl-game-{game_id}.pgn"'}))
+    return await _one_game(
+        request,
+        StoredGames.pgn,
+        lambda game_id, text: web.Response(
+            text=text,
+            content_type="application/x-chess-pgn",
+            headers={"Content-Disposition": f'attachment; filename="boardctl-game-{game_id}.pgn"'},
+        ),
+    )
 
 
 async def game_json(request: web.Request) -> web.StreamResponse:
-    return await _one_game(request, StoredGames.replay,
-                           lambda _, replayed: web.json_response(replayed.to_json()))
+    return await _one_game(
+        request, StoredGames.replay, lambda _, replayed: web.json_response(replayed.to_json())
+    )
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -256,9 +273,14 @@ async def events(request: web.Request) -> web.StreamResponse:
     if refused is not None:
         return _error(503, refused)
     hub = request.app[HUB]
-    response = web.StreamResponse(headers={
-        "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-        "X-Accel-Buffering": "no", **_CORS})
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+            **_CORS,
+        }
+    )
     try:
         _small_buffers(request)
         await response.prepare(request)
@@ -269,15 +291,17 @@ async def events(request: web.Request) -> web.StreamResponse:
             if snap.seq != seen:
                 seen = snap.seq
                 body = state.lookup("state", snap.seq) or state.keep(
-                    "state", snap.seq, state_json(snap).encode())
+                    "state", snap.seq, state_json(snap).encode()
+                )
                 message = b"id: %d\nevent: state\ndata: %s\n\n" % (snap.seq, body)
                 await asyncio.wait_for(response.write(message), SEND_TIMEOUT)
                 continue
             changed = state.changed
             stop = asyncio.ensure_future(state.stopping.wait())
             wake = asyncio.ensure_future(changed.wait())
-            done, pending = await asyncio.wait({stop, wake}, timeout=KEEPALIVE,
-                                               return_when=asyncio.FIRST_COMPLETED)
+            done, pending = await asyncio.wait(
+                {stop, wake}, timeout=KEEPALIVE, return_when=asyncio.FIRST_COMPLETED
+            )
             for task in pending:
                 task.cancel()
             if not done:
@@ -301,8 +325,9 @@ def _small_buffers(request: web.Request) -> None:
 
 
 async def session(request: web.Request) -> web.StreamResponse:
-    return web.json_response({"actions": bool(request.app[PIN]),
-                              "authorised": _authorised(request)})
+    return web.json_response(
+        {"actions": bool(request.app[PIN]), "authorised": _authorised(request)}
+    )
 
 
 async def login(request: web.Request) -> web.StreamResponse:
@@ -321,7 +346,9 @@ async def login(request: web.Request) -> web.StreamResponse:
         seconds = math.ceil(wait)
         return web.json_response(
             {"error": f"too many wrong PINs from here: try again in {seconds} s"},
-            status=429, headers={"Retry-After": str(seconds)})
+            status=429,
+            headers={"Retry-After": str(seconds)},
+        )
     if not hmac.compare_digest(pin.encode(), app[PIN].encode()):
         pins.wrong(key, now)
         return _error(403, "wrong PIN")
@@ -352,9 +379,9 @@ async def action(request: web.Request) -> web.StreamResponse:
 
 
 @web.middleware
-async def _no_tracebacks(request: web.Request,
-                         handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-                         ) -> web.StreamResponse:
+async def _no_tracebacks(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
     try:
         return await handler(request)
     except web.HTTPException:
@@ -423,7 +450,7 @@ def local_address() -> str:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             # connect() on UDP only picks the route; no packet is sent.
-            probe.connect(("192.0.2.1", 9))   # TEST-NET-1 (RFC 5737)
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737)
             address: str = probe.getsockname()[0]
         except OSError:
             return "127.0.0.1"
@@ -461,8 +488,10 @@ class ServerThread:
         self._ready.wait()
         if self._error is not None:
             self._thread.join()
-            raise WebError(f"web page: cannot listen on {self.host}:{self.port}: "
-                           f"{getattr(self._error, 'strerror', None) or self._error}")
+            raise WebError(
+                f"web page: cannot listen on {self.host}:{self.port}: "
+                f"{getattr(self._error, 'strerror', None) or self._error}"
+            )
 
     def _run(self) -> None:
         loop = asyncio.new_event_loop()
@@ -477,8 +506,12 @@ class ServerThread:
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
-        runner = web.AppRunner(self.make(), shutdown_timeout=SHUTDOWN_TIMEOUT, access_log=None,
-                               logger=RequestLog(logging.getLogger("aiohttp.server")))
+        runner = web.AppRunner(
+            self.make(),
+            shutdown_timeout=SHUTDOWN_TIMEOUT,
+            access_log=None,
+            logger=RequestLog(logging.getLogger("aiohttp.server")),
+        )
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port)
@@ -505,7 +538,8 @@ class ServerThread:
 class WebServer(ServerThread):
     """One board's pages and feeds (:func:`make_app`) on their own thread."""
 
-    def __init__(self, hub: Hub, *, host: str, port: int, pin: str = "",
-                 db_path: Path | None = None) -> None:
+    def __init__(
+        self, hub: Hub, *, host: str, port: int, pin: str = "", db_path: Path | None = None
+    ) -> None:
         super().__init__(lambda: make_app(hub, pin=pin, db_path=db_path), host=host, port=port)
         self.hub = hub

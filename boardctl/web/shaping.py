@@ -71,10 +71,20 @@ class Shaper:
             self._ucis = (key, tuple(pos.uci(move) for move in game.moves))
         return self._ucis[1]
 
-    def snapshot(self, *, game_id: int, started_at: float | None, game: Game,
-                 names: tuple[str, str], screen: Screen,
-                 clocks: Sequence[float] | None, engine: EngineShown, scene: LedScene,
-                 colours: Mapping[int, Colour], engine_move: Move | None) -> Snapshot:
+    def snapshot(
+        self,
+        *,
+        game_id: int,
+        started_at: float | None,
+        game: Game,
+        names: tuple[str, str],
+        screen: Screen,
+        clocks: Sequence[float] | None,
+        engine: EngineShown,
+        scene: LedScene,
+        colours: Mapping[int, Colour],
+        engine_move: Move | None,
+    ) -> Snapshot:
         """The page's view of the game now.  ``clocks``: White's and Black's
         seconds left (None: no clocks); ``colours``: what the LEDs show at a
         moment when blinking ones are on (the page blinks them itself, so a
@@ -87,30 +97,48 @@ class Shaper:
         if clocks is not None and game.moves and ending is None:
             running = side(pos.turn)
         return Snapshot(
-            game_id=game_id, started_at=started_at, variant=game.variant.name,
-            start_fen=game.start_fen, fen=screen.fen, turn=side(pos.turn),
+            game_id=game_id,
+            started_at=started_at,
+            variant=game.variant.name,
+            start_fen=game.start_fen,
+            fen=screen.fen,
+            turn=side(pos.turn),
             orientation=side(screen.orientation),
-            moves=self.move_ucis(game), sans=screen.moves,
-            first_ply=screen.first_ply, last_move=screen.last_move, check=screen.check_square,
-            white=names[0], black=names[1],
+            moves=self.move_ucis(game),
+            sans=screen.moves,
+            first_ply=screen.first_ply,
+            last_move=screen.last_move,
+            check=screen.check_square,
+            white=names[0],
+            black=names[1],
             white_clock=float(int(clocks[0])) if clocks else None,
             black_clock=float(int(clocks[1])) if clocks else None,
             clock_running=running,
             clocks_after=tuple(self.history.clocks),
             score=engine.score if ending is None else "",
             evals=tuple(self.history.evals),
-            engine=engine.status, level=engine.level,
+            engine=engine.status,
+            level=engine.level,
             result=ending.result if ending is not None else NO_RESULT,
             reason=ending.termination.value if ending is not None else "",
-            prompt=screen.prompt, rings=rings(scene, colours),
+            prompt=screen.prompt,
+            rings=rings(scene, colours),
             engine_move=(engine_move.from_square, engine_move.to_square)
-            if engine_move is not None else None,
+            if engine_move is not None
+            else None,
             status=screen.status,
         )
 
 
 def rings(scene: LedScene, colours: Mapping[int, Colour]) -> tuple[Ring, ...]:
     """The scene's lit squares as the page draws them, blinking where the LEDs blink."""
-    return tuple(Ring(sq, role.value, "#{:02x}{:02x}{:02x}".format(*colours[sq]),
-                      sq in scene.blink or lights.LIGHTS[role].blink)
-                 for sq, role in sorted(scene.squares.items()) if sq in colours)
+    return tuple(
+        Ring(
+            sq,
+            role.value,
+            "#{:02x}{:02x}{:02x}".format(*colours[sq]),
+            sq in scene.blink or lights.LIGHTS[role].blink,
+        )
+        for sq, role in sorted(scene.squares.items())
+        if sq in colours
+    )

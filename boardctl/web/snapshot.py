@@ -33,8 +33,8 @@ class Ring:
     """One lit LED as the page mirrors it: a ring round ``square``."""
 
     square: int
-    role: str          # a :class:`~boardctl.board.scene.Role` value, e.g. "falcon-path"
-    colour: str        # "#rrggbb", the colour the LED shows
+    role: str  # a :class:`~boardctl.board.scene.Role` value, e.g. "falcon-path"
+    colour: str  # "#rrggbb", the colour the LED shows
     blink: bool = False
 
 
@@ -50,32 +50,32 @@ class Snapshot:
 
     seq: int = 0
     game_id: int = 0
-    started_at: float | None = None      # UTC seconds since 1970; None: not known
-    variant: str = "falcon"              # the preset: it fixes the board's shape
+    started_at: float | None = None  # UTC seconds since 1970; None: not known
+    variant: str = "falcon"  # the preset: it fixes the board's shape
     start_fen: str = ""
     fen: str = ""
     turn: str = "white"
     orientation: str = "white"
-    moves: tuple[str, ...] = ()          # coordinate notation, for feeds and replay
+    moves: tuple[str, ...] = ()  # coordinate notation, for feeds and replay
     sans: tuple[str, ...] = ()
-    first_ply: int = 0                   # ply index of sans[0] (0: White's first move)
+    first_ply: int = 0  # ply index of sans[0] (0: White's first move)
     last_move: tuple[int, int] | None = None
     check: int | None = None
     white: str = ""
     black: str = ""
-    white_clock: float | None = None     # seconds, whole
+    white_clock: float | None = None  # seconds, whole
     black_clock: float | None = None
-    clock_running: str | None = None     # "white", "black" or None
+    clock_running: str | None = None  # "white", "black" or None
     clocks_after: tuple[float | None, ...] = ()
-    score: str = ""                      # as the screen shows it: "+0.35", "M3"
+    score: str = ""  # as the screen shows it: "+0.35", "M3"
     evals: tuple[float | None, ...] = ()
-    engine: str = ""                     # the engine's status word
+    engine: str = ""  # the engine's status word
     level: int | None = None
     result: str = "*"
     reason: str = ""
     prompt: str = ""
     rings: tuple[Ring, ...] = ()
-    engine_move: tuple[int, int] | None = None   # the move the player must carry out
+    engine_move: tuple[int, int] | None = None  # the move the player must carry out
     status: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -116,7 +116,7 @@ class Hub:
 
     clock: Callable[[], float] = time.time
     latest: Snapshot = field(default_factory=Snapshot)
-    changed_at: float = 0.0              # wall time of the latest change
+    changed_at: float = 0.0  # wall time of the latest change
     _actions: queue.SimpleQueue[WebAction] = field(default_factory=queue.SimpleQueue)
     _wakers: list[Waker] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -172,17 +172,18 @@ class History:
         self.game_id: int | None = None
         self.clocks: list[float | None] = []
         self.evals: list[float | None] = []
-        self._score: float | None = None   # the score last recorded
+        self._score: float | None = None  # the score last recorded
 
-    def update(self, game_id: int, plies: int, mover_clock: float | None,
-               score: float | None) -> None:
+    def update(
+        self, game_id: int, plies: int, mover_clock: float | None, score: float | None
+    ) -> None:
         """``mover_clock``: the clock of the side that made the last move, now;
         ``score``: the engine's score of the current position, if it has one."""
         if game_id != self.game_id:
             self.game_id = game_id
             self.clocks, self.evals = [], []
         del self.clocks[plies:]
-        del self.evals[plies + 1:]
+        del self.evals[plies + 1 :]
         while len(self.clocks) < plies:
             # A move just made: its mover's clock, with the increment, is final.
             self.clocks.append(mover_clock if len(self.clocks) == plies - 1 else None)

@@ -12,7 +12,7 @@ from boardctl.rules import get_variant
 from boardctl.ui.state import DisplayState
 
 GEOMETRY = get_variant("falcon").geometry
-WAIT = 30.0          # real seconds any one wait may take before a test fails
+WAIT = 30.0  # real seconds any one wait may take before a test fails
 
 
 def sq(name: str) -> int:

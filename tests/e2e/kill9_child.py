@@ -30,9 +30,9 @@ from boardctl.rules.moves import CASTLE, EN_PASSANT, code_flag
 from boardctl.storage.store import GameStore
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
-TICK = 0.01          # virtual seconds per loop turn (the simulated board scans at 100 Hz)
-HAND = 0.1           # virtual seconds between one hand movement and the next
-MOVE_LIMIT = 20.0    # virtual seconds a move may take to be committed
+TICK = 0.01  # virtual seconds per loop turn (the simulated board scans at 100 Hz)
+HAND = 0.1  # virtual seconds between one hand movement and the next
+MOVE_LIMIT = 20.0  # virtual seconds a move may take to be committed
 
 
 def long_game(plies: int, seed: int) -> list[str]:
@@ -42,12 +42,15 @@ def long_game(plies: int, seed: int) -> list[str]:
     """
     rng = random.Random(seed)
     game = Game()
-    tried: list[list[int]] = []       # per ply, the moves still to try (backtracking)
+    tried: list[list[int]] = []  # per ply, the moves still to try (backtracking)
 
     def options() -> list[int]:
         pos = game.position
-        codes = [c for c in pos.legal_codes()
-                 if code_flag(c) not in (CASTLE, EN_PASSANT) and not c >> 14 & 7]
+        codes = [
+            c
+            for c in pos.legal_codes()
+            if code_flag(c) not in (CASTLE, EN_PASSANT) and not c >> 14 & 7
+        ]
         rng.shuffle(codes)
         return codes
 
@@ -87,7 +90,7 @@ def main(db: Path, moves_file: Path) -> int:
     game = resume[1] if resume is not None else Game()
     pos = game.position
     done = ucis(game)
-    if done != script[:len(done)]:
+    if done != script[: len(done)]:
         say(f"error the stored game {done} is not the start of the script")
         return 3
     board = SimBoard(pos.geometry.squares(occupancy(pos)))
@@ -116,7 +119,7 @@ def main(db: Path, moves_file: Path) -> int:
         frm, to = geo.parse_square(uci[:2]), geo.parse_square(uci[2:4])
         wait(HAND)
         board.lift(frm)
-        if board.occupancy >> to & 1:       # a capture: the mover first, then its prey
+        if board.occupancy >> to & 1:  # a capture: the mover first, then its prey
             wait(HAND)
             board.lift(to)
         wait(HAND)

@@ -38,10 +38,11 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]  # no
 from boardctl.hw.matrix import GpioMatrix  # noqa: E402
 from boardctl.hw.mockpins import MockMatrixWiring  # noqa: E402
 
-DT = 0.01            # virtual seconds per loop turn: the matrix's scan period
-LIMIT = 60.0         # virtual seconds any one wait may take before the test fails
-ENGINE_WHITE = parse_config({"game": {"mode": "engine", "human": "black"},
-                             "board": {"sensors": "gpio"}})
+DT = 0.01  # virtual seconds per loop turn: the matrix's scan period
+LIMIT = 60.0  # virtual seconds any one wait may take before the test fails
+ENGINE_WHITE = parse_config(
+    {"game": {"mode": "engine", "human": "black"}, "board": {"sensors": "gpio"}}
+)
 
 
 @pytest.fixture
@@ -63,16 +64,23 @@ def decode_spi(data: bytes, leds: SimLeds) -> dict[int, Colour]:
     per LED, chained serpentine along the ranks from a1 (the default pinout)."""
     layout = leds.encoder.layout
     assert (layout.count, layout.order, layout.along, layout.first, layout.colour_order) == (
-        80, "serpentine", "ranks", "a1", "GRB")
+        80,
+        "serpentine",
+        "ranks",
+        "a1",
+        "GRB",
+    )
     reset = leds.encoder.reset
     assert data[:reset] == bytes(reset) and data[-reset:] == bytes(reset)
     body = data[reset:-reset]
     assert len(body) == 80 * 24 and set(body) <= {BIT0, BIT1}
-    values = [int("".join("1" if b == BIT1 else "0" for b in body[i:i + 8]), 2)
-              for i in range(0, len(body), 8)]
+    values = [
+        int("".join("1" if b == BIT1 else "0" for b in body[i : i + 8]), 2)
+        for i in range(0, len(body), 8)
+    ]
     lit: dict[int, Colour] = {}
     for index in range(80):
-        green, red, blue = values[3 * index:3 * index + 3]
+        green, red, blue = values[3 * index : 3 * index + 3]
         rank, k = divmod(index, 10)
         file = 9 - k if rank % 2 else k
         if (red, green, blue) != (0, 0, 0):
@@ -83,8 +91,10 @@ def decode_spi(data: bytes, leds: SimLeds) -> dict[int, Colour]:
 def dimmed(frame: dict[int, Colour], leds: SimLeds) -> dict[int, Colour]:
     """A frame's colours after the driver's brightness (capped by the pinout)."""
     level = round(leds.encoder.brightness * 255)
-    return {s: ((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
-            for s, (r, g, b) in frame.items()}
+    return {
+        s: ((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
+        for s, (r, g, b) in frame.items()
+    }
 
 
 class GpioTable:
@@ -93,18 +103,25 @@ class GpioTable:
     def __init__(self, factory: Any, opponent: ScriptedOpponent) -> None:
         pins = default_pinout().pi.matrix
         start = occupancy(Game().position)
-        self.wiring = MockMatrixWiring(factory, pins.rows, pins.columns, DiodeMatrix(start),
-                                       row_active_low=pins.row_active_low)
-        self.matrix = GpioMatrix.from_pinout(pins, pin_factory=factory, settle=0,
-                                             scan_hz=1 / DT)
+        self.wiring = MockMatrixWiring(
+            factory, pins.rows, pins.columns, DiodeMatrix(start), row_active_low=pins.row_active_low
+        )
+        self.matrix = GpioMatrix.from_pinout(pins, pin_factory=factory, settle=0, scan_hz=1 / DT)
         self.leds = SimLeds()
         self.store = MemoryStore()
         self.screen = Screen()
         # The screen checks, each time it is shown, that it shows no move not yet stored.
         self.shown_before_stored: list[int] = []
         self.now = 0.0
-        self.daemon = Daemon(ENGINE_WHITE, self.matrix, self.store, opponent=opponent,
-                             leds=self.leds, display=self, now=self.now)
+        self.daemon = Daemon(
+            ENGINE_WHITE,
+            self.matrix,
+            self.store,
+            opponent=opponent,
+            leds=self.leds,
+            display=self,
+            now=self.now,
+        )
 
     def show(self, state: Any) -> None:
         if len(state.moves) > len(self.store.moves(self.daemon.game_id)):
@@ -138,8 +155,10 @@ class GpioTable:
         bit = 1 << sq(name)
         assert bool(self.occupancy & bit) != occupied
         self.wiring.set_occupancy(self.occupancy ^ bit)
-        self.until(lambda: self.daemon.reconciler.reading == self.occupancy,
-                   f"{name} {'placed' if occupied else 'lifted'}")
+        self.until(
+            lambda: self.daemon.reconciler.reading == self.occupancy,
+            f"{name} {'placed' if occupied else 'lifted'}",
+        )
 
     def lift(self, name: str) -> None:
         self._set(name, False)
@@ -164,7 +183,7 @@ class GpioTable:
         want = engine_frame(uci, path)
         # The destination blinks: wait for a frame with it lit.
         self.until(lambda: self.leds.last == want, "the engine's move on the LEDs")
-        assert self.spi_lit() == dimmed(want, self.leds)   # ... and as the bus carried it
+        assert self.spi_lit() == dimmed(want, self.leds)  # ... and as the bus carried it
         assert self.screen.last.engine_move is not None
         assert self.screen.last.engine_move[1:] == (sq(uci[:2]), sq(uci[2:4]))
 
@@ -180,7 +199,7 @@ def test_a_game_on_gpio_mock_pins_against_the_engine(factory: Any) -> None:
     try:
         t.until(lambda: t.daemon.reconciler.engine_move is not None, "the first reading")
         assert t.matrix.healthy and t.daemon.reconciler.state is State.SYNCED
-        assert t.screen.last.orientation == BLACK          # the human plays Black
+        assert t.screen.last.orientation == BLACK  # the human plays Black
 
         # The engine opens; its move lights e2, e3 (passed over), e4.
         t.engine_shows("e2e4", path=("e3",))
@@ -189,8 +208,11 @@ def test_a_game_on_gpio_mock_pins_against_the_engine(factory: Any) -> None:
 
         # Lifting a pawn lights it and where it may go.
         t.lift("e7")
-        want = {sq("e7"): LIGHTS[Role.LIFTED].rgb, sq("e6"): LIGHTS[Role.LEGAL].rgb,
-                sq("e5"): LIGHTS[Role.LEGAL].rgb}
+        want = {
+            sq("e7"): LIGHTS[Role.LIFTED].rgb,
+            sq("e6"): LIGHTS[Role.LEGAL].rgb,
+            sq("e5"): LIGHTS[Role.LEGAL].rgb,
+        }
         t.step()
         assert t.leds.last == want and t.spi_lit() == dimmed(want, t.leds)
         t.place("e5")

@@ -42,10 +42,10 @@ from boardctl.ui.sim import SimWindow  # noqa: E402
 from boardctl.ui.state import DisplayState  # noqa: E402
 from boardctl.web.snapshot import Hub  # noqa: E402
 
-DT = 0.02            # virtual seconds per turn of the loop
-MOVE_WAIT = 20.0     # virtual seconds a move may take to be read before the test fails
-MAX_PLIES = 800      # far more than the 50-move rule lets a game this greedy last
-ENGINE_SKILL = 0     # one ply and large random errors: a quick, beatable opponent
+DT = 0.02  # virtual seconds per turn of the loop
+MOVE_WAIT = 20.0  # virtual seconds a move may take to be read before the test fails
+MAX_PLIES = 800  # far more than the 50-move rule lets a game this greedy last
+ENGINE_SKILL = 0  # one ply and large random errors: a quick, beatable opponent
 VALUES = {"p": 1, "n": 3, "b": 3, "f": 4, "r": 5, "q": 9, "k": 0}
 
 
@@ -67,14 +67,20 @@ class Table:
     """The simulator and everything it is wired to, on a virtual clock."""
 
     def __init__(self, stack: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
-        config = parse_config({
-            "game": {"mode": "engine", "human": "white", "variant": "falcon-hex"},
-            "engine": {"skill": ENGINE_SKILL, "movetime": 0.5},
-        })
+        config = parse_config(
+            {
+                "game": {"mode": "engine", "human": "white", "variant": "falcon-hex"},
+                "engine": {"skill": ENGINE_SKILL, "movetime": 0.5},
+            }
+        )
         # The app's engine, seeded so that the game is the same on every run.
-        monkeypatch.setattr(app, "make_opponent",
-                            lambda cfg: EngineWorker(cfg.engine.skill, seed=14)
-                            if cfg.game.mode == "engine" else None)
+        monkeypatch.setattr(
+            app,
+            "make_opponent",
+            lambda cfg: (
+                EngineWorker(cfg.engine.skill, seed=14) if cfg.game.mode == "engine" else None
+            ),
+        )
         pygame.display.init()
         pygame.font.init()
         start = Game(get_variant("falcon-hex"))
@@ -82,15 +88,26 @@ class Table:
         assert isinstance(self.board, SimBoard)
         self.now = 0.0
         buttons = SimButtons()
-        self.window = SimWindow(self.board, lambda name: buttons.press(name, self.now),
-                                config.display_size, DisplayState.from_fen(None, "falcon-hex"))
+        self.window = SimWindow(
+            self.board,
+            lambda name: buttons.press(name, self.now),
+            config.display_size,
+            DisplayState.from_fen(None, "falcon-hex"),
+        )
         self.chain = SimLeds(default_hex_pinout().leds)
         self.hub = Hub()
-        self.daemon = app.build(config, stack, sensors=self.board, now=0.0, buttons=buttons,
-                                leds=Tee(self.window.leds, self.chain),
-                                display=self.window.display, web=self.hub)
+        self.daemon = app.build(
+            config,
+            stack,
+            sensors=self.board,
+            now=0.0,
+            buttons=buttons,
+            leds=Tee(self.window.leds, self.chain),
+            display=self.window.display,
+            web=self.hub,
+        )
         self.geo = start.position.geometry
-        self.kinds: dict[str, int] = {}   # captures, promotions, en passant carried out
+        self.kinds: dict[str, int] = {}  # captures, promotions, en passant carried out
 
     def run(self, seconds: float) -> None:
         end = self.now + seconds
@@ -111,8 +128,15 @@ class Table:
         """Lift, take the captured piece off (a right-click), put down, as the
         hand in the window does it."""
         code = pos.code_of(move)
-        kind = "en passant" if code_flag(code) == EN_PASSANT else \
-            "promotion" if move.promotion else "capture" if pos.is_capture(move) else None
+        kind = (
+            "en passant"
+            if code_flag(code) == EN_PASSANT
+            else "promotion"
+            if move.promotion
+            else "capture"
+            if pos.is_capture(move)
+            else None
+        )
         if kind:
             self.kinds[kind] = self.kinds.get(kind, 0) + 1
         self.click(move.from_square)
@@ -143,10 +167,14 @@ def greedy(pos: Position, rng: random.Random) -> Move:
         pos.pop()
         if mates:
             return move
+
     def gain(move: Move) -> int:
         code = pos.code_of(move)
-        taken = pos.en_passant_victim(move.to_square) if code_flag(code) == EN_PASSANT \
+        taken = (
+            pos.en_passant_victim(move.to_square)
+            if code_flag(code) == EN_PASSANT
             else move.to_square
+        )
         found = pos.piece_at(taken)
         won = VALUES[found[0].symbol] if found else 0
         return won + (VALUES[move.promotion.symbol] - 1 if move.promotion else 0)
@@ -202,5 +230,4 @@ def test_a_whole_falcon_hex_game_against_the_engine(tmp_path, monkeypatch):
     tags, read = read_game(app.open_store(config).pgn(game_id))
     assert tags["Variant"] == "Falcon Hexagonal" and tags["Result"] == outcome.result
     assert read.moves == game.moves and read.outcome() == outcome
-    print(f"{len(game.moves)} plies, {outcome.result} {outcome.termination.value}, "
-          f"{table.kinds}")
+    print(f"{len(game.moves)} plies, {outcome.result} {outcome.termination.value}, {table.kinds}")

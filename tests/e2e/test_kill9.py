@@ -50,8 +50,8 @@ CHILD = Path(__file__).with_name("kill9_child.py")
 PLIES = 300
 SEED = 20240917
 TRIALS = 25
-MAX_LINES = 8        # a kill comes after 0 .. MAX_LINES committed moves ...
-MAX_DELAY = 0.05     # ... or 0 .. MAX_DELAY real seconds after "ready"
+MAX_LINES = 8  # a kill comes after 0 .. MAX_LINES committed moves ...
+MAX_DELAY = 0.05  # ... or 0 .. MAX_DELAY real seconds after "ready"
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
@@ -73,8 +73,11 @@ class Child:
 
     def __init__(self, db: Path, moves: Path, log: Path) -> None:
         self.stderr = log.open("ab")
-        self.proc = subprocess.Popen([sys.executable, str(CHILD), str(db), str(moves)],
-                                     stdout=subprocess.PIPE, stderr=self.stderr)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(CHILD), str(db), str(moves)],
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+        )
         assert self.proc.stdout is not None
         self.fd = self.proc.stdout.fileno()
         self.buffer = b""
@@ -186,9 +189,9 @@ def test_kill_9_at_random_points_loses_no_committed_move(tmp_path: Path, spawn: 
     rng = random.Random(SEED)
     games = 0
     db = tmp_path / "games0.sqlite3"
-    reported: dict[int, str] = {}            # ply -> move, as the children said, this game
+    reported: dict[int, str] = {}  # ply -> move, as the children said, this game
     game_ids: set[str] = set()
-    held = 0                                 # moves in the store after the last kill
+    held = 0  # moves in the store after the last kill
     for trial in range(TRIALS):
         child = spawn(db)
         child.wait_for(lambda lines: bool(lines), "ready")
@@ -200,8 +203,10 @@ def test_kill_9_at_random_points_loses_no_committed_move(tmp_path: Path, spawn: 
         assert resumed_at == held, f"trial {trial}: resumed at ply {resumed_at}, stored {held}"
         if rng.random() < 0.5:
             count = rng.randint(0, MAX_LINES)
-            child.wait_for(lambda lines, n=count: len(committed_lines(lines)) >= n
-                           or "done" in lines, f"{count} committed moves")
+            child.wait_for(
+                lambda lines, n=count: len(committed_lines(lines)) >= n or "done" in lines,
+                f"{count} committed moves",
+            )
         else:
             time.sleep(rng.uniform(0.0, MAX_DELAY))
         lines = child.kill()
@@ -211,15 +216,20 @@ def test_kill_9_at_random_points_loses_no_committed_move(tmp_path: Path, spawn: 
         reported.update(said)
 
         stored = stored_moves(db)
-        assert stored == script()[:len(stored)], f"trial {trial}: not the scripted game"
+        assert stored == script()[: len(stored)], f"trial {trial}: not the scripted game"
         assert all(ply <= len(stored) and stored[ply - 1] == uci for ply, uci in reported.items())
         # What the child found, every move it reported, and at most one more
         # (killed after the store's commit, before the print).
         low = resumed_at + len(said)
-        assert low <= len(stored) <= low + 1, (trial, resumed_at, len(said), len(stored),
-                                               lines[-3:])
+        assert low <= len(stored) <= low + 1, (
+            trial,
+            resumed_at,
+            len(said),
+            len(stored),
+            lines[-3:],
+        )
         held = len(stored)
-        if "done" in lines:                  # the game is complete: start another
+        if "done" in lines:  # the game is complete: start another
             assert held == PLIES
             games += 1
             db = tmp_path / f"games{games}.sqlite3"
@@ -246,15 +256,13 @@ def first_ply(capture: bool) -> int:
 
 def store_script(db: Path, plies: int) -> None:
     with GameStore(db) as store:
-        game_id = store.new_game("falcon", Game().start_fen, "Player", "Player",
-                                 "two-players", 0.0)
+        game_id = store.new_game("falcon", Game().start_fen, "Player", "Player", "two-players", 0.0)
         for ply, uci in enumerate(script()[:plies], start=1):
             store.add_move(game_id, ply, uci, 0.0)
 
 
 @pytest.mark.parametrize("capture", [False, True], ids=["after-a-quiet-move", "after-a-capture"])
-def test_a_daemon_resumed_after_a_crash_reconciles_the_board(tmp_path: Path,
-                                                             capture: bool) -> None:
+def test_a_daemon_resumed_after_a_crash_reconciles_the_board(tmp_path: Path, capture: bool) -> None:
     """check_resume below, on a game whose last move is of each kind."""
     db = tmp_path / "games.sqlite3"
     store_script(db, first_ply(capture))
@@ -262,7 +270,8 @@ def test_a_daemon_resumed_after_a_crash_reconciles_the_board(tmp_path: Path,
 
 
 def test_a_long_resumed_game_is_not_replayed_at_every_turn(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The screen's move list is worked out again when the moves change, not
     at every turn of the loop: with a long game that replay took longer than
     a turn (about 50 ms for 220 plies on the test machine)."""

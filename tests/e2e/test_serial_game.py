@@ -42,11 +42,15 @@ from .helpers import WAIT, Screen, engine_frame, names, sq
 
 pytest.importorskip("serial")
 
-DT = 0.02            # virtual seconds per turn of the daemon's loop
-STEP_WAIT = 0.2      # real seconds a turn waits for the fake to run a step
-ENGINE_WHITE_HUMAN = parse_config({"game": {"mode": "engine", "human": "white"},
-                                   "board": {"sensors": "serial"},
-                                   "engine": {"movetime": 0.05}})
+DT = 0.02  # virtual seconds per turn of the daemon's loop
+STEP_WAIT = 0.2  # real seconds a turn waits for the fake to run a step
+ENGINE_WHITE_HUMAN = parse_config(
+    {
+        "game": {"mode": "engine", "human": "white"},
+        "board": {"sensors": "serial"},
+        "engine": {"movetime": 0.05},
+    }
+)
 OFF: Colour = (0, 0, 0)
 
 
@@ -57,7 +61,7 @@ class VirtualClock:
         self.now = start
         self.looks = 0
 
-    def __call__(self) -> float:          # the fake's firmware calls this once a step
+    def __call__(self) -> float:  # the fake's firmware calls this once a step
         self.looks += 1
         return self.now
 
@@ -65,22 +69,38 @@ class VirtualClock:
 class SerialTable:
     """The daemon at the serial board, played by hand."""
 
-    def __init__(self, directory: Path, stack: ExitStack, config: Config,
-                 opponent: Opponent | None = None) -> None:
+    def __init__(
+        self, directory: Path, stack: ExitStack, config: Config, opponent: Opponent | None = None
+    ) -> None:
         self.clock = VirtualClock()
         start = Game()
         self.fake: FakeMcu = stack.enter_context(
-            FakeMcu(directory, occupancy(start.position), clock=self.clock))
-        self.board = SerialBoard(self.fake.port, reconnect_interval=0.05, reconnect_max=0.2,
-                                 brightness=1.0)       # full brightness: the exact colours
+            FakeMcu(directory, occupancy(start.position), clock=self.clock)
+        )
+        self.board = SerialBoard(
+            self.fake.port, reconnect_interval=0.05, reconnect_max=0.2, brightness=1.0
+        )  # full brightness: the exact colours
         stack.callback(self.board.close)
         self.store = GameStore(directory / "games.sqlite3")
         stack.callback(self.store.close)
         self.screen = Screen()
-        self.daemon = Daemon(config, self.board, self.store, opponent=opponent,
-                             leds=self.board, display=self.screen, now=self.clock.now)
-        self.until(lambda: self.board.healthy and bool(self.fake.led_frames)
-                   and self.daemon.reconciler.state is State.SYNCED, "the board to connect")
+        self.daemon = Daemon(
+            config,
+            self.board,
+            self.store,
+            opponent=opponent,
+            leds=self.board,
+            display=self.screen,
+            now=self.clock.now,
+        )
+        self.until(
+            lambda: (
+                self.board.healthy
+                and bool(self.fake.led_frames)
+                and self.daemon.reconciler.state is State.SYNCED
+            ),
+            "the board to connect",
+        )
 
     # ------------------------------------------------------------ the loop
     def step(self) -> None:
@@ -101,7 +121,8 @@ class SerialTable:
                 rec = self.daemon.reconciler
                 raise AssertionError(
                     f"gave up waiting for {what}: reconciler {rec.state} {rec.prompt!r}, "
-                    f"moves {self.ucis}, link {self.board.status} {self.board.counters}")
+                    f"moves {self.ucis}, link {self.board.status} {self.board.counters}"
+                )
             self.step()
 
     def run_for(self, seconds: float) -> None:
@@ -133,8 +154,10 @@ class SerialTable:
             assert bool(self.fake.occupancy & bit) != occupied, f"{name} is already so"
             self.fake.occupancy ^= bit
         if seen:
-            self.until(lambda: self.daemon.reconciler.reading == self.fake.occupancy,
-                       f"the daemon to see {name} {'placed' if occupied else 'lifted'}")
+            self.until(
+                lambda: self.daemon.reconciler.reading == self.fake.occupancy,
+                f"the daemon to see {name} {'placed' if occupied else 'lifted'}",
+            )
 
     def lift(self, name: str, *, seen: bool = True) -> None:
         self._set(name, False, seen)
@@ -163,7 +186,7 @@ class SerialTable:
         assert move is not None and pos.uci(move) == uci
         want = engine_frame(uci, path)
         self.until(lambda: self.lit() == want, f"the LEDs to show {uci}")
-        assert self.daemon.reconciler.engine_move == move       # still pending
+        assert self.daemon.reconciler.engine_move == move  # still pending
         assert self.screen.last.engine_move is not None
         assert self.screen.last.engine_move[1:] == (sq(uci[:2]), sq(uci[2:4]))
         assert self.screen.last.prompt == ""
@@ -175,9 +198,12 @@ class SerialTable:
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Callable[..., SerialTable]]:
     with ExitStack() as stack:
-        def make(config: Config = ENGINE_WHITE_HUMAN,
-                 opponent: Opponent | None = None) -> SerialTable:
+
+        def make(
+            config: Config = ENGINE_WHITE_HUMAN, opponent: Opponent | None = None
+        ) -> SerialTable:
             return SerialTable(tmp_path, stack, config, opponent)
+
         yield make
 
 
@@ -187,7 +213,8 @@ SANS = ("e4", "e5", "Nh3", "Nc6", "Ng5", "d6", "Nxf7", "a6")
 
 
 def test_a_game_against_the_engine_survives_line_faults_and_a_pulled_cable(
-        table: Callable[..., SerialTable]) -> None:
+    table: Callable[..., SerialTable],
+) -> None:
     opponent = ScriptedOpponent(GAME[1::2])
     t = table(opponent=opponent)
     fake, daemon = t.fake, t.daemon
@@ -227,7 +254,7 @@ def test_a_game_against_the_engine_survives_line_faults_and_a_pulled_cable(
     t.until(lambda: t.screen.last.status == "board not connected", "the screen to say so")
     assert t.screen.last.status_alert
     t.place("g5", seen=False)
-    t.run_for(1.0)                      # longer than settle and grace
+    t.run_for(1.0)  # longer than settle and grace
     assert len(daemon.game.moves) == 4
     fake.plug()
     t.until(lambda: len(daemon.game.moves) == 5, "Ng5 after the replug")
@@ -269,8 +296,7 @@ def test_a_game_against_the_engine_survives_line_faults_and_a_pulled_cable(
     # The game as played, stored, shown and asked of the engine; no phantoms.
     assert t.ucis == GAME
     assert t.moves_made() == GAME
-    assert not [e for e in daemon.events
-                if isinstance(e, MoveTakenBack | MoveAmended | NewGame)]
+    assert not [e for e in daemon.events if isinstance(e, MoveTakenBack | MoveAmended | NewGame)]
     assert [e.text for e in daemon.events if isinstance(e, ErrorShown)] == [prompt]
     assert opponent.asked == [GAME[:1], GAME[:3], GAME[:5], GAME[:7]]
     stored = t.store.load(daemon.game_id)
@@ -284,12 +310,14 @@ def test_a_game_against_the_engine_survives_line_faults_and_a_pulled_cable(
     assert (last.prompt, last.prompt_kind, last.status) == ("", "info", "")
     assert last.fen == daemon.game.position.fen()
     assert last.last_move == (sq("a7"), sq("a6"))
-    assert any(state.engine_move is not None and state.engine_move[0] == "d6"
-                   for state in t.screen.states)
+    assert any(
+        state.engine_move is not None and state.engine_move[0] == "d6" for state in t.screen.states
+    )
 
 
 def test_against_the_real_engine_its_move_is_legal_and_is_played(
-        table: Callable[..., SerialTable]) -> None:
+    table: Callable[..., SerialTable],
+) -> None:
     from boardctl.engine.worker import EngineWorker
 
     # Skill 0 searches one ply deep, and the configuration gives it 50 ms.
@@ -305,9 +333,13 @@ def test_against_the_real_engine_its_move_is_legal_and_is_played(
         assert t.screen.last.engine_move is not None
         assert t.screen.last.engine_move[1:] == (sq(uci[:2]), sq(uci[2:4]))
         before = occupancy(game.position)
-        t.until(lambda: t.lit().get(sq(uci[:2])) == engine_frame(uci)[sq(uci[:2])]
-                and t.lit().get(sq(uci[2:4])) == engine_frame(uci)[sq(uci[2:4])],
-                "the LEDs to show the engine's move")
+        t.until(
+            lambda: (
+                t.lit().get(sq(uci[:2])) == engine_frame(uci)[sq(uci[:2])]
+                and t.lit().get(sq(uci[2:4])) == engine_frame(uci)[sq(uci[2:4])]
+            ),
+            "the LEDs to show the engine's move",
+        )
         # Carry it out whatever it is: first lift what it empties, then the end.
         after_pos = game.position.copy()
         after_pos.push(parse_uci(game.position, uci))
@@ -323,5 +355,3 @@ def test_against_the_real_engine_its_move_is_legal_and_is_played(
         t.wait_dark()
     finally:
         worker.close()
-
-

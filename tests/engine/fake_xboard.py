@@ -89,13 +89,30 @@ def main() -> int:
                 reply = replies[played % len(replies)]
                 played += 1
                 time.sleep(0.01)
-                say("# times @ 12345", " 1     12      0        42 " + reply, f"move {reply}",
-                    "1/2-1/2 {Draw by repetition}")
+                say(
+                    "# times @ 12345",
+                    " 1     12      0        42 " + reply,
+                    f"move {reply}",
+                    "1/2-1/2 {Draw by repetition}",
+                )
         elif MOVE.fullmatch(line):
             if line in refuse:
                 say(f"Illegal move:{line}", "")
-        elif command in ("xboard", "accepted", "rejected", "new", "force", "st", "time",
-                         "otim", "easy", "hard", "post", "nopost", "memory"):
+        elif command in (
+            "xboard",
+            "accepted",
+            "rejected",
+            "new",
+            "force",
+            "st",
+            "time",
+            "otim",
+            "easy",
+            "hard",
+            "post",
+            "nopost",
+            "memory",
+        ):
             pass
         else:
             say(f"Error (unknown command): {command}")

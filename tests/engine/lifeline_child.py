@@ -35,8 +35,11 @@ WATCH_ONLY = (
 def main(kind: str) -> None:
     if kind == "worker":
         worker = EngineWorker(seed=0)
-        worker.go("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-                  [], Limits(infinite=True))
+        worker.go(
+            "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+            [],
+            Limits(infinite=True),
+        )
         while not any(isinstance(m, Thinking) for m in worker.poll(1.0)):
             pass
         pid = worker._process.pid
@@ -49,8 +52,9 @@ def main(kind: str) -> None:
         proc, _, _ = spawn([sys.executable, "-c", BUSY], "busy")
         pid = proc.pid
     else:
-        proc, lines, _ = spawn([sys.executable, "-c", WATCH_ONLY.format(parent=os.getpid())],
-                               "watch")
+        proc, lines, _ = spawn(
+            [sys.executable, "-c", WATCH_ONLY.format(parent=os.getpid())], "watch"
+        )
         assert lines.get(timeout=30) == "watching"
         pid = proc.pid
     print(f"pid {pid}", flush=True)

@@ -45,19 +45,35 @@ sys.exit(pytest.main(["-p", "no:cacheprovider", *sys.argv[2:]]))
 
 
 def test_the_core_built_with_unsigned_char_and_warnings_as_errors_passes_its_tests(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     paths = sysconfig.get_paths()
     compiler = shutil.which("cc") or shutil.which("gcc")
     if not (compiler and (Path(paths["include"]) / "Python.h").exists()):
         pytest.skip("no C compiler or no Python.h: the Python search stands in")
     built = tmp_path / ("_core" + sysconfig.get_config_var("EXT_SUFFIX"))
     compiled = subprocess.run(
-        [compiler, *AARCH64_FLAGS, "-shared", "-fPIC", f"-I{paths['include']}",
-         *map(str, sorted((ROOT / "boardctl/engine/csrc").glob("*.c"))), "-o", str(built)],
-        capture_output=True, text=True, timeout=120)
+        [
+            compiler,
+            *AARCH64_FLAGS,
+            "-shared",
+            "-fPIC",
+            f"-I{paths['include']}",
+            *map(str, sorted((ROOT / "boardctl/engine/csrc").glob("*.c"))),
+            "-o",
+            str(built),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert compiled.returncode == 0, compiled.stderr
     tests = subprocess.run(
         [sys.executable, "-c", RUN_ON_BUILD, str(built), *CORE_TESTS],
-        cwd=ROOT, capture_output=True, text=True, timeout=280)
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
     assert " passed" in tests.stdout

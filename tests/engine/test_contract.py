@@ -34,9 +34,11 @@ POSITIONS = [
     ("falcon", "8k1/5pp3/10/3F6/10/6P3/5PKP2/10 w - - 0 1"),
     ("falcon-hex", None),
     ("glinski", None),
-    ("falcon-hex",
-     "pr2q/2p1f2k/1f1p1bb2/5nb2n/5p4r/6p1pppp/4P6/PPPP2Pp4/R10/N1FB6/1QBB1P3/5P2/KFNRP"
-     " w - - 0 9"),
+    (
+        "falcon-hex",
+        "pr2q/2p1f2k/1f1p1bb2/5nb2n/5p4r/6p1pppp/4P6/PPPP2Pp4/R10/N1FB6/1QBB1P3/5P2/KFNRP"
+        " w - - 0 9",
+    ),
 ]
 # Forced mates, each proved by tests/engine_mates.py: (variant, moves, FEN).
 MATES = [
@@ -53,8 +55,11 @@ def _position(variant: str, fen: str | None) -> Position:
 
 def _reference_eval(pos: Position) -> int:
     geo = pos.geometry
-    evaluator = (HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
+    evaluator = (
+        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
+        if isinstance(geo, HexGeometry)
+        else Evaluator(pos.tables)
+    )
     return evaluator.evaluate(pos, *material_sums(pos))
 
 
@@ -93,21 +98,31 @@ def test_both_cores_find_the_same_forced_mate(variant, n, fen):
 
 def _readme_table() -> dict[str, tuple[bool, bool]]:
     rows = re.findall(r"^\| `(\w+)` \| (yes|no) \| (yes|no) \|", README.read_text(), flags=re.M)
-    return {name: (core_reads == "yes", python_reads == "yes")
-            for name, core_reads, python_reads in rows}
+    return {
+        name: (core_reads == "yes", python_reads == "yes")
+        for name, core_reads, python_reads in rows
+    }
 
 
 def _params_numbers() -> set[str]:
     tree = ast.parse(inspect.getsource(params))
-    return {target.id for node in tree.body if isinstance(node, ast.Assign)
-            for target in node.targets if isinstance(target, ast.Name)}
+    return {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
 
 
 def _read_by_search_py() -> set[str]:
     tree = ast.parse(inspect.getsource(search))
-    return {alias.name for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module == "params"
-            for alias in node.names}
+    return {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "params"
+        for alias in node.names
+    }
 
 
 def test_the_readme_names_what_each_core_reads_of_params():
@@ -116,5 +131,6 @@ def test_the_readme_names_what_each_core_reads_of_params():
     given_to_core = set(re.findall(r"\b[A-Z][A-Z_]+\b", inspect.getsource(params.core_search)))
     python = _read_by_search_py()
     assert {name for name, (core_reads, _) in table.items() if core_reads} == (
-        given_to_core & set(table))
+        given_to_core & set(table)
+    )
     assert {name for name, (_, python_reads) in table.items() if python_reads} == python

@@ -39,13 +39,17 @@ def _core_at(pos: Position) -> core.Core:
 
 def _python_eval(pos: Position) -> int:
     geo = pos.geometry
-    evaluator = (HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
+    evaluator = (
+        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
+        if isinstance(geo, HexGeometry)
+        else Evaluator(pos.tables)
+    )
     return evaluator.evaluate(pos, *material_sums(pos))
 
 
-@pytest.mark.parametrize(("name", "variant", "fen", "counts"), PERFT,
-                         ids=[f"{row[0]}-{row[1]}" for row in PERFT])
+@pytest.mark.parametrize(
+    ("name", "variant", "fen", "counts"), PERFT, ids=[f"{row[0]}-{row[1]}" for row in PERFT]
+)
 def test_perft_counts_match_the_reference(name, variant, fen, counts):
     pos = Position(fen, get_variant(variant))
     engine = _core_at(pos)
@@ -77,8 +81,13 @@ def _play_random_game(variant: str, seed: int, pawn_bias: float) -> Counter[str]
         # en passant.
         pushes = [c for c in codes if pos.squares[c & 127] & 7 == PAWN]
         takes = [c for c in codes if c >> 17 == EN_PASSANT]
-        code = rng.choice(takes if takes and rng.random() < pawn_bias
-                          else pushes if pushes and rng.random() < pawn_bias else codes)
+        code = rng.choice(
+            takes
+            if takes and rng.random() < pawn_bias
+            else pushes
+            if pushes and rng.random() < pawn_bias
+            else codes
+        )
         seen["en passant"] += code >> 17 == EN_PASSANT
         seen["promotion"] += bool(code >> 14 & 7)
         pos.make(code)
@@ -114,8 +123,9 @@ def test_repetition_history_reaches_the_core():
         pos.push(pos.legal_moves()[[pos.uci(m) for m in pos.legal_moves()].index(text)])
     engine = _core_at(pos)
     assert engine.hash() == pos.hash
-    _score, move, stopped, *_ = engine.root(2, -32000, 32000, pos.legal_codes(), [0] * 24, -1, 0,
-                                            None)
+    _score, move, stopped, *_ = engine.root(
+        2, -32000, 32000, pos.legal_codes(), [0] * 24, -1, 0, None
+    )
     assert not stopped and move in pos.legal_codes()
 
 
@@ -170,8 +180,9 @@ def test_both_cores_take_a_rook_the_falcon_reaches():
 def test_a_mailbox_too_narrow_for_its_leaps_is_refused(variant, monkeypatch):
     box = core.mailbox(get_variant(variant))
     low = min(box.cells)
-    monkeypatch.setattr(core, "mailbox",
-                        lambda _: dataclasses.replace(box, cells=tuple(c - low for c in box.cells)))
+    monkeypatch.setattr(
+        core, "mailbox", lambda _: dataclasses.replace(box, cells=tuple(c - low for c in box.cells))
+    )
     with pytest.raises(ValueError, match="leaves the mailbox"):
         core.build(get_variant(variant), tt_bits=10)
 

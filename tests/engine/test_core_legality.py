@@ -23,8 +23,11 @@ MOTIFS = {**DOUBLE_CHECKS, **SHORTCUTS}
 
 
 @pytest.mark.parametrize("motif", sorted(MOTIFS))
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(data=st.data())
 def test_both_cores_agree(motif, data):
     variants = CASTLING_VARIANTS if motif == "castling" else None

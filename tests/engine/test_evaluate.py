@@ -55,11 +55,14 @@ def test_colour_flipped_positions_score_the_same_for_the_side_to_move(score):
         assert abs(score(fen) - score(mirrored(fen))) <= 1, fen
 
 
-@pytest.mark.parametrize("fen", [
-    "5k4/pp6pp/10/10/4F5/10/1P1P5P/5K4 w - - 0 1",        # open: 14 (b2, f1 are its own)
-    "5k4/pp6pp/10/3PPP4/3PF5/10/10/5K4 w - - 0 1",         # own pawns block the north
-    "5k4/pp6pp/4p5/3ppp4/3pF5/10/10/5K4 w - - 0 1",        # enemy pawns block, and can be taken
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "5k4/pp6pp/10/10/4F5/10/1P1P5P/5K4 w - - 0 1",  # open: 14 (b2, f1 are its own)
+        "5k4/pp6pp/10/3PPP4/3PF5/10/10/5K4 w - - 0 1",  # own pawns block the north
+        "5k4/pp6pp/4p5/3ppp4/3pF5/10/10/5K4 w - - 0 1",  # enemy pawns block, and can be taken
+    ],
+)
 def test_falcon_mobility_counts_exactly_the_falcons_moves(fen, monkeypatch, score):
     """Switching the term off changes the score by its weight for each
     square the rules core lets the falcon move to."""

@@ -29,7 +29,7 @@ from boardctl.rules import Position, get_variant, parse_uci
 BOARDCTL = [sys.executable, "-m", "boardctl", "uci"]
 START = get_variant("falcon").start_fen
 EIGHT = get_variant("falcon-8x8").start_fen
-POLLS = 600          # polls of up to POLL seconds each before a wait fails
+POLLS = 600  # polls of up to POLL seconds each before a wait fails
 POLL = 0.1
 
 # A UCI engine with no options: it plays e2e4, whatever it is asked.
@@ -114,7 +114,7 @@ def test_an_info_line_becomes_info_with_its_principal_variation():
 @pytest.mark.parametrize(
     ("text", "pv"),
     [
-        ("depth 2 score mate 3 pv e2e4 e2e4 e7e5", ["e2e4"]),      # second e2e4 is illegal
+        ("depth 2 score mate 3 pv e2e4 e2e4 e7e5", ["e2e4"]),  # second e2e4 is illegal
         ("depth 2 score mate 3 pv e2e4 xyz e7e5", ["e2e4"]),
         ("depth 2 score mate 3 pv", []),
         ("depth 2 score mate 3 pv e2e4 string e7e5", ["e2e4"]),
@@ -130,10 +130,10 @@ def test_the_principal_variation_stops_at_the_first_bad_move(text, pv):
 @pytest.mark.parametrize(
     "text",
     [
-        "seldepth 3 score cp 5 pv e2e4",                 # no depth
-        "depth 5 currmove e2e4 currmovenumber 1",        # progress, not an iteration
-        "depth 5 score cp 5 lowerbound pv e2e4",         # a bound
-        "depth 5 multipv 2 score cp 5 pv e2e4",          # not the main line
+        "seldepth 3 score cp 5 pv e2e4",  # no depth
+        "depth 5 currmove e2e4 currmovenumber 1",  # progress, not an iteration
+        "depth 5 score cp 5 lowerbound pv e2e4",  # a bound
+        "depth 5 multipv 2 score cp 5 pv e2e4",  # not the main line
         "depth five score cp 5",
         "depth 5 score cp",
         "string depth 5 score cp 5",
@@ -184,11 +184,11 @@ def test_a_second_go_cancels_the_first_and_each_answer_keeps_its_request(engine)
     seen = wait_for(engine, second, BestMove)
     answers = [m for m in seen if isinstance(m, BestMove)]
     assert [m.request for m in answers] == [first, second]
-    parse_uci(Position(), answers[0].move)                 # White's move: the first position
-    parse_uci(after(START, "e2e4"), answers[1].move)       # Black's: the second
+    parse_uci(Position(), answers[0].move)  # White's move: the first position
+    parse_uci(after(START, "e2e4"), answers[1].move)  # Black's: the second
     stale = seen.index(answers[0])
     assert all(m.request == first for m in seen[:stale])
-    assert [m.info.depth for m in seen[stale + 1:] if isinstance(m, Thinking)] == [1, 2]
+    assert [m.info.depth for m in seen[stale + 1 :] if isinstance(m, Thinking)] == [1, 2]
 
 
 def test_go_after_go_after_go_answers_in_order(engine):
@@ -224,7 +224,10 @@ def test_a_bad_request_fails_in_its_turn_and_the_next_one_works(engine):
     seen = wait_for(engine, bad_variant, Failed)
     answers = [m for m in seen if isinstance(m, BestMove | Failed)]
     assert [(type(m), m.request) for m in answers] == [
-        (BestMove, first), (Failed, bad_fen), (Failed, bad_move), (Failed, bad_variant),
+        (BestMove, first),
+        (Failed, bad_fen),
+        (Failed, bad_move),
+        (Failed, bad_variant),
     ]
     request = engine.go(START, ["e2e4"], Limits(depth=1))
     parse_uci(after(START, "e2e4"), wait_for(engine, request, BestMove)[-1].move)
@@ -285,7 +288,7 @@ def test_an_engine_without_variants_plays_falcon_only(plain):
     seen = wait_for(plain, request, BestMove)
     assert seen[-1].move == "e2e4"
     thinking = [m for m in seen if isinstance(m, Thinking)]
-    assert [Position().uci(m) for m in thinking[0].info.pv] == ["e2e4"]   # stops at zz99
+    assert [Position().uci(m) for m in thinking[0].info.pv] == ["e2e4"]  # stops at zz99
     request = plain.go(EIGHT, [], Limits(depth=1), variant="falcon-8x8")
     failed = wait_for(plain, request, Failed)[-1]
     assert "UCI_Variant" in failed.reason
@@ -293,7 +296,7 @@ def test_an_engine_without_variants_plays_falcon_only(plain):
 
 
 def test_an_illegal_best_move_fails_the_request(plain):
-    request = plain.go(START, ["e2e4"], Limits(depth=1))    # it answers e2e4 for Black
+    request = plain.go(START, ["e2e4"], Limits(depth=1))  # it answers e2e4 for Black
     assert "e2e4" in wait_for(plain, request, Failed)[-1].reason
 
 
@@ -317,7 +320,9 @@ def test_a_program_that_exits_at_once():
 
 def test_a_command_line_as_one_string_is_split():
     assert ExternalEngine("/usr/games/stockfish --flag 'a b'").command == [
-        "/usr/games/stockfish", "--flag", "a b",
+        "/usr/games/stockfish",
+        "--flag",
+        "a b",
     ]
     with pytest.raises(ValueError, match="empty"):
         ExternalEngine([])
@@ -328,6 +333,9 @@ def test_an_info_number_that_is_no_ascii_number_makes_no_info(number):
     pos = Position()
     good = "depth 3 score cp 10 nodes 5 pv e2e4"
     assert parse_info(good.split(), pos) is not None
-    for text in (f"depth {number} score cp 10 pv e2e4", f"depth 3 score cp {number} pv e2e4",
-                 f"depth 3 nodes {number} score cp 1"):
+    for text in (
+        f"depth {number} score cp 10 pv e2e4",
+        f"depth 3 score cp {number} pv e2e4",
+        f"depth 3 nodes {number} score cp 1",
+    ):
         assert parse_info(text.split(), pos) is None

@@ -151,7 +151,7 @@ def test_uci_plays_falcon_hex_from_a_fen_with_moves():
 def test_uci_plays_the_hex_start_and_refuses_a_square_move_there():
     lines = uci_session(
         "setoption name UCI_Variant value falcon-hex\n"
-        "position startpos moves e2e4\n"           # no such move on the hexagon
+        "position startpos moves e2e4\n"  # no such move on the hexagon
         "position startpos moves g6g7\ngo depth 1\n"
     )
     errors = [line for line in lines if line.startswith("info string error")]

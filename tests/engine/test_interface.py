@@ -13,7 +13,13 @@ from boardctl.engine.external import ExternalEngine
 from boardctl.engine.xboard import FairyMax
 
 NAMES = {
-    "Opponent", "Thinking", "BestMove", "Failed", "Message", "EngineFailure", "WorkerError",
+    "Opponent",
+    "Thinking",
+    "BestMove",
+    "Failed",
+    "Message",
+    "EngineFailure",
+    "WorkerError",
 }
 
 
@@ -50,8 +56,10 @@ def test_a_missing_engine_fails_with_one_error_family(tmp_path):
     """The UCI client and the XBoard client raise their own errors, each
     still the builtin its callers catch, and both are an EngineFailure."""
     caught = []
-    for start in (lambda: ExternalEngine([str(tmp_path / "no-uci")]).start(),
-                  lambda: FairyMax(str(tmp_path / "no-xboard"))):
+    for start in (
+        lambda: ExternalEngine([str(tmp_path / "no-uci")]).start(),
+        lambda: FairyMax(str(tmp_path / "no-xboard")),
+    ):
         with pytest.raises(interface.EngineFailure, match="cannot start") as error:
             start()
         caught.append(error.value)

@@ -42,8 +42,7 @@ def _running(pid: int) -> bool:
 
 def _kill_parent_and_wait(kind: str) -> bool:
     """Start the child, kill it once its engine is busy; whether the engine ended."""
-    child = subprocess.Popen([sys.executable, str(CHILD), kind], stdout=subprocess.PIPE,
-                             text=True)
+    child = subprocess.Popen([sys.executable, str(CHILD), kind], stdout=subprocess.PIPE, text=True)
     pid = keeper = None
     try:
         assert child.stdout is not None

@@ -12,7 +12,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "match.py"
 spec = importlib.util.spec_from_file_location("match_bench", BENCH)
 assert spec is not None and spec.loader is not None
 match = importlib.util.module_from_spec(spec)
-sys.modules["match_bench"] = match       # dataclasses look their module up
+sys.modules["match_bench"] = match  # dataclasses look their module up
 spec.loader.exec_module(match)
 
 

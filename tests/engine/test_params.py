@@ -25,13 +25,53 @@ CORE_SOURCES = Path(core.__file__).with_name("csrc")
 # packed moves' layouts, ordering key classes and include guards; each is a
 # fact of the representation, not a choice of play.
 STRUCTURAL = {
-    "PY_SSIZE_T_CLEAN", "NSQ", "MAX_CELLS", "MAX_STEPS", "MAX_LINES", "MAX_FALCON", "NPATHS",
-    "OFF", "PAWN", "KNIGHT", "BISHOP", "ROOK",
-    "QUEEN", "KING", "FALCON", "BLACKBIT", "TYPE_MASK", "COLOUR_SHIFT", "F_DOUBLE", "F_EP",
-    "F_CASTLE", "PLY_CAPACITY", "MAX_STACK", "MAX_MOVES", "MAX_FILES", "MAX_FUTILITY", "EXACT",
-    "LOWER", "UPPER", "NWEIGHTS", "NSEARCH", "KEY_TT", "KEY_CAPTURE", "KEY_KILLER", "KEY_LOSING",
-    "ORDER_SCALE", "M_FROM", "M_TO", "M_PROMO", "M_FLAG", "MOVE",
-    "CODE_FROM", "CODE_TO", "CODE_PROMO", "CODE_FLAG", "CODE", "BOARDCTL_CORE_H",
+    "PY_SSIZE_T_CLEAN",
+    "NSQ",
+    "MAX_CELLS",
+    "MAX_STEPS",
+    "MAX_LINES",
+    "MAX_FALCON",
+    "NPATHS",
+    "OFF",
+    "PAWN",
+    "KNIGHT",
+    "BISHOP",
+    "ROOK",
+    "QUEEN",
+    "KING",
+    "FALCON",
+    "BLACKBIT",
+    "TYPE_MASK",
+    "COLOUR_SHIFT",
+    "F_DOUBLE",
+    "F_EP",
+    "F_CASTLE",
+    "PLY_CAPACITY",
+    "MAX_STACK",
+    "MAX_MOVES",
+    "MAX_FILES",
+    "MAX_FUTILITY",
+    "EXACT",
+    "LOWER",
+    "UPPER",
+    "NWEIGHTS",
+    "NSEARCH",
+    "KEY_TT",
+    "KEY_CAPTURE",
+    "KEY_KILLER",
+    "KEY_LOSING",
+    "ORDER_SCALE",
+    "M_FROM",
+    "M_TO",
+    "M_PROMO",
+    "M_FLAG",
+    "MOVE",
+    "CODE_FROM",
+    "CODE_TO",
+    "CODE_PROMO",
+    "CODE_FLAG",
+    "CODE",
+    "BOARDCTL_CORE_H",
     "BOARDCTL_MOVE_H",
 }
 # The files of the evaluation and the search: they use 0, 1 and 2 (sides,
@@ -56,9 +96,11 @@ def test_the_core_source_defines_only_structure():
     defined = set(re.findall(r"^#define\s+(\w+)", code, flags=re.M))
     assert defined - STRUCTURAL == set()
     # Tables of numbers (lists of piece codes by name are fine).
-    tables = {name for name, body in re.findall(
-        r"static const int (\w+)\s*\[[^]]*\]\s*=\s*\{([^}]*)\}", code)
-        if re.search(r"\d", body)}
+    tables = {
+        name
+        for name, body in re.findall(r"static const int (\w+)\s*\[[^]]*\]\s*=\s*\{([^}]*)\}", code)
+        if re.search(r"\d", body)
+    }
     assert tables - STRUCTURAL_TABLES == set()
 
 
@@ -93,19 +135,32 @@ def test_the_core_refuses_numbers_it_cannot_hold():
 @pytest.fixture
 def other_numbers(monkeypatch):
     """Every evaluation number changed, in evaluate.py only."""
-    for name in ("BISHOP_PAIR", "FALCON_MOBILITY", "DOUBLED", "ISOLATED", "ROOK_OPEN",
-                 "ROOK_HALF_OPEN", "SHIELD", "DANGER_SCALE", "DANGER_CAP", "DANGER_DIVISOR"):
+    for name in (
+        "BISHOP_PAIR",
+        "FALCON_MOBILITY",
+        "DOUBLED",
+        "ISOLATED",
+        "ROOK_OPEN",
+        "ROOK_HALF_OPEN",
+        "SHIELD",
+        "DANGER_SCALE",
+        "DANGER_CAP",
+        "DANGER_DIVISOR",
+    ):
         monkeypatch.setattr(evaluate, name, getattr(evaluate, name) * 2 + 3)
-    monkeypatch.setattr(evaluate, "MOBILITY",
-                        {k: (w + 1, b + 1) for k, (w, b) in evaluate.MOBILITY.items()})
-    monkeypatch.setattr(evaluate, "ZONE_WEIGHT",
-                        {k: w + 2 for k, w in evaluate.ZONE_WEIGHT.items()})
+    monkeypatch.setattr(
+        evaluate, "MOBILITY", {k: (w + 1, b + 1) for k, (w, b) in evaluate.MOBILITY.items()}
+    )
+    monkeypatch.setattr(
+        evaluate, "ZONE_WEIGHT", {k: w + 2 for k, w in evaluate.ZONE_WEIGHT.items()}
+    )
     phase = {k: w + 1 for k, w in evaluate.PHASE_WEIGHT.items()}
     monkeypatch.setattr(evaluate, "PHASE_WEIGHT", phase)
     monkeypatch.setattr(evaluate, "FULL_PHASE", 3 * sum(phase.values()))
     monkeypatch.setattr(evaluate, "PASSED", tuple(v * 2 + 7 for v in evaluate.PASSED))
-    monkeypatch.setattr(evaluate, "VALUES",
-                        {k: (mg + 13, eg + 17) for k, (mg, eg) in evaluate.VALUES.items()})
+    monkeypatch.setattr(
+        evaluate, "VALUES", {k: (mg + 13, eg + 17) for k, (mg, eg) in evaluate.VALUES.items()}
+    )
     caches = (evaluate.square_tables, evaluate.cell_tables, evaluate.hex_values)
     for cached in caches:
         cached.cache_clear()
@@ -122,8 +177,11 @@ def test_the_core_follows_every_evaluation_number(other_numbers, variant, seed):
     pos = Position(None, get_variant(variant))
     engine = core.build(pos.variant, tt_bits=10)
     geo = pos.geometry
-    evaluator = (HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-                 if isinstance(geo, HexGeometry) else Evaluator(pos.tables))
+    evaluator = (
+        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
+        if isinstance(geo, HexGeometry)
+        else Evaluator(pos.tables)
+    )
     changed = 0
     for _ in range(120):
         core.load(engine, pos)

@@ -41,10 +41,14 @@ def test_pool_workers_do_not_inherit_sdls_sigterm_handler(tmp_path):
     script.write_text(CHILD.format(scripts=str(SCRIPTS)))
     # A pool whose workers ignore SIGTERM may never end: the timeout turns
     # that into a failure here instead of a stalled run.
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=120, env={**os.environ,
-                                            "PYGAME_HIDE_SUPPORT_PROMPT": "1"})
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"},
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "parent True"   # SDL did install its handler: the case is real
+    assert lines[0] == "parent True"  # SDL did install its handler: the case is real
     assert lines[1:] == ["workers False False False False", "shut down"]

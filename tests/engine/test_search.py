@@ -15,7 +15,8 @@ from tests.engine_mates import forces_mate_with
 MATES = [
     (int(n), fen.strip())
     for n, fen in (
-        line.split("|") for line in Path(__file__).with_name("mates.txt").read_text().splitlines()
+        line.split("|")
+        for line in Path(__file__).with_name("mates.txt").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     )
 ]
@@ -25,8 +26,9 @@ MATES = [
 pytestmark = pytest.mark.usefixtures("backend")
 
 
-@pytest.mark.parametrize(("n", "fen"), MATES,
-                         ids=[f"mate{n}-{i}" for i, (n, _) in enumerate(MATES)])
+@pytest.mark.parametrize(
+    ("n", "fen"), MATES, ids=[f"mate{n}-{i}" for i, (n, _) in enumerate(MATES)]
+)
 def test_finds_the_forced_mate(n, fen):
     pos = Position(fen)
     infos = []

@@ -38,8 +38,8 @@ def _replies(fen: str, move: str) -> set[str]:
 
 # A black pawn on e5 that the white queen takes; the black falcon on f8
 # reaches e5 through f7-f6, f7-e6 or e7-e6.
-FALCON_BLOCKED = "5f3k/5p4/4p5/4p5/10/10/10/K3Q5 w - - 0 1"   # f7 and e6 taken: all three shut
-FALCON_OPEN = "5f3k/10/4p5/4p5/10/10/10/K3Q5 w - - 0 1"        # f7-f6 open
+FALCON_BLOCKED = "5f3k/5p4/4p5/4p5/10/10/10/K3Q5 w - - 0 1"  # f7 and e6 taken: all three shut
+FALCON_OPEN = "5f3k/10/4p5/4p5/10/10/10/K3Q5 w - - 0 1"  # f7-f6 open
 
 
 def test_the_setups_falcon_paths_are_as_the_rules_say():
@@ -47,28 +47,31 @@ def test_the_setups_falcon_paths_are_as_the_rules_say():
     assert "f8e5" in _replies(FALCON_OPEN, "e1e5")
 
 
-@pytest.mark.parametrize(("fen", "move", "expected"), [
-    # Nothing defends: the victim is won.
-    ("9k/10/10/3n6/4P5/10/10/K9 w - - 0 1", "e4d5", VALUE["n"]),
-    (FALCON_BLOCKED, "e1e5", VALUE["p"]),
-    # The falcon takes the queen back: a pawn for a queen.
-    (FALCON_OPEN, "e1e5", VALUE["p"] - VALUE["q"]),
-    # A rook defended by a pawn, taken by a knight: the trade is still worth it.
-    ("9k/10/3p6/4r5/10/5N4/10/K9 w - - 0 1", "f3e5", VALUE["r"] - VALUE["n"]),
-    # Rook takes a pawn that a rook defends: lost alone ...
-    ("4r4k/4p5/10/10/10/10/4R5/K9 w - - 0 1", "e2e7", VALUE["p"] - VALUE["r"]),
-    # ... but won with a second rook behind the first (seen once the first has gone).
-    ("4r4k/4p5/10/10/10/10/4R5/K3R5 w - - 0 1", "e2e7", VALUE["p"]),
-    # A rook takes a pawn that a knight defends, and the queen behind takes
-    # the knight: the knight's side still takes, to lose less.
-    ("3n5k/10/4p5/10/10/10/4R5/K3Q5 w - - 0 1", "e2e6", VALUE["p"] - VALUE["r"] + VALUE["n"]),
-    # A queen takes a pawn that a pawn defends.
-    ("9k/10/5p4/4p5/3Q6/10/10/K9 w - - 0 1", "d4e5", VALUE["p"] - VALUE["q"]),
-    # A falcon's capture, answered by a pawn.
-    ("9k/10/3p6/4n5/10/10/3F6/K9 w - - 0 1", "d2e5", VALUE["n"] - VALUE["f"]),
-    # En passant takes the pawn that stepped past, not what stands on the square.
-    ("9k/10/10/3pP5/10/10/10/K9 w - d6 0 1", "e5d6", VALUE["p"]),
-])
+@pytest.mark.parametrize(
+    ("fen", "move", "expected"),
+    [
+        # Nothing defends: the victim is won.
+        ("9k/10/10/3n6/4P5/10/10/K9 w - - 0 1", "e4d5", VALUE["n"]),
+        (FALCON_BLOCKED, "e1e5", VALUE["p"]),
+        # The falcon takes the queen back: a pawn for a queen.
+        (FALCON_OPEN, "e1e5", VALUE["p"] - VALUE["q"]),
+        # A rook defended by a pawn, taken by a knight: the trade is still worth it.
+        ("9k/10/3p6/4r5/10/5N4/10/K9 w - - 0 1", "f3e5", VALUE["r"] - VALUE["n"]),
+        # Rook takes a pawn that a rook defends: lost alone ...
+        ("4r4k/4p5/10/10/10/10/4R5/K9 w - - 0 1", "e2e7", VALUE["p"] - VALUE["r"]),
+        # ... but won with a second rook behind the first (seen once the first has gone).
+        ("4r4k/4p5/10/10/10/10/4R5/K3R5 w - - 0 1", "e2e7", VALUE["p"]),
+        # A rook takes a pawn that a knight defends, and the queen behind takes
+        # the knight: the knight's side still takes, to lose less.
+        ("3n5k/10/4p5/10/10/10/4R5/K3Q5 w - - 0 1", "e2e6", VALUE["p"] - VALUE["r"] + VALUE["n"]),
+        # A queen takes a pawn that a pawn defends.
+        ("9k/10/5p4/4p5/3Q6/10/10/K9 w - - 0 1", "d4e5", VALUE["p"] - VALUE["q"]),
+        # A falcon's capture, answered by a pawn.
+        ("9k/10/3p6/4n5/10/10/3F6/K9 w - - 0 1", "d2e5", VALUE["n"] - VALUE["f"]),
+        # En passant takes the pawn that stepped past, not what stands on the square.
+        ("9k/10/10/3pP5/10/10/10/K9 w - d6 0 1", "e5d6", VALUE["p"]),
+    ],
+)
 def test_exchange_values_worked_out_by_hand(fen, move, expected):
     assert _see(fen, move) == expected
 
@@ -106,7 +109,7 @@ def _reference_see(pos: Position, code: int) -> int:
     occ = (pos.colors[0] | pos.colors[1]) & ~(1 << frm)
     victim = pos.piece_at(to)
     gained = value[victim[0]] if victim else 0
-    if pos.is_capture(move) and not victim:      # en passant
+    if pos.is_capture(move) and not victim:  # en passant
         gained = value[1]
         occ &= ~(1 << pos.en_passant_victim(to))
     on_square = value[mover]

@@ -16,7 +16,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "sprt.py"
 spec = importlib.util.spec_from_file_location("sprt_bench", BENCH)
 assert spec is not None and spec.loader is not None
 sprt = importlib.util.module_from_spec(spec)
-sys.modules["sprt_bench"] = sprt       # dataclasses look their module up
+sys.modules["sprt_bench"] = sprt  # dataclasses look their module up
 spec.loader.exec_module(sprt)
 
 
@@ -60,13 +60,14 @@ def _loglik_best_trinomial(counts, mean):
 @pytest.mark.parametrize("counts", [[20, 20, 60], [40, 20, 60], [31, 40, 29], [5, 90, 7]])
 @pytest.mark.parametrize(("elo0", "elo1"), [(0, 10), (-5, 5), (0, 50)])
 def test_llr_is_the_ratio_of_the_best_likelihoods_under_each_hypothesis(counts, elo0, elo1):
-    expected = (_loglik_best_trinomial(counts, sprt.logistic_score(elo1))
-                - _loglik_best_trinomial(counts, sprt.logistic_score(elo0)))
+    expected = _loglik_best_trinomial(counts, sprt.logistic_score(elo1)) - _loglik_best_trinomial(
+        counts, sprt.logistic_score(elo0)
+    )
     assert sprt.llr(counts, elo0, elo1) == pytest.approx(expected, abs=1e-6)
 
 
 def test_the_two_llrs_agree_near_the_hypotheses_and_not_on_a_lopsided_score():
-    near = [0, 30, 42, 31, 0]                  # pairs, mean score 0.5005
+    near = [0, 30, 42, 31, 0]  # pairs, mean score 0.5005
     assert sprt.llr(near, 0, 10) == pytest.approx(sprt.llr_normal(near, 0, 10), abs=0.01)
     # 60 wins in 100: the approximation claims more than the likelihoods give.
     assert sprt.llr_normal([20, 20, 60], 0, 10) > sprt.llr([20, 20, 60], 0, 10) + 0.3

@@ -92,8 +92,11 @@ def test_every_value_follows_from_the_legal_moves_of_the_rules_core():
 def test_the_tables_mates_are_checkmates_for_the_game():
     table = small_table()
     geo = SMALL.geometry
-    mates = [(k, f, b) for k, f, b, strong_to_move in positions(SMALL)
-             if not strong_to_move and table.weak[table.index(k, f, b)] == 1]
+    mates = [
+        (k, f, b)
+        for k, f, b, strong_to_move in positions(SMALL)
+        if not strong_to_move and table.weak[table.index(k, f, b)] == 1
+    ]
     assert mates
     for k, f, b in mates:
         outcome = Game(SMALL, tablebase.fen_of(geo, k, f, b, False)).outcome()
@@ -104,8 +107,11 @@ def test_the_tables_mates_are_checkmates_for_the_game():
 def test_short_wins_agree_with_a_brute_force_search(dtm):
     table = small_table()
     geo = SMALL.geometry
-    found = [(k, f, b) for k, f, b, strong_to_move in positions(SMALL)
-             if strong_to_move and table.strong[table.index(k, f, b)] == dtm + 1]
+    found = [
+        (k, f, b)
+        for k, f, b, strong_to_move in positions(SMALL)
+        if strong_to_move and table.strong[table.index(k, f, b)] == dtm + 1
+    ]
     for k, f, b in found[:: max(1, len(found) // 12)]:
         pos = Position(tablebase.fen_of(geo, k, f, b, True), SMALL)
         moves = (dtm + 1) // 2
@@ -125,8 +131,7 @@ def test_the_table_is_the_same_under_the_mirror_of_the_files():
         assert side[table.index(k, f, b)] == side[table.index(mirror(k), mirror(f), mirror(b))]
 
 
-@pytest.mark.parametrize("variant", [DEFAULT_VARIANT, VARIANTS["falcon-8x8"]],
-                         ids=lambda v: v.name)
+@pytest.mark.parametrize("variant", [DEFAULT_VARIANT, VARIANTS["falcon-8x8"]], ids=lambda v: v.name)
 def test_the_shipped_table_is_what_the_generator_builds(variant):
     geo = variant.geometry
     shipped = tablebase.table_for(geo.files, geo.ranks)
@@ -144,7 +149,7 @@ def test_on_10x8_the_falcon_wins_from_every_position_within_33_moves():
 
 def test_a_damaged_table_is_refused():
     data = small_table().to_bytes()
-    for broken in (data[:-40], b"x" + data, data[:len(tablebase.MAGIC) + 8]):
+    for broken in (data[:-40], b"x" + data, data[: len(tablebase.MAGIC) + 8]):
         with pytest.raises(ValueError):
             FalconTable.from_bytes(broken)
 
@@ -178,14 +183,17 @@ def test_the_mirror_gives_black_the_falcon():
 
 
 def test_other_material_is_not_in_the_table():
-    for fen in ("10/10/10/10/10/10/7R2/KFk7 w - - 0 1",
-                "10/10/10/10/10/10/10/KFk4f2 w - - 0 1",
-                "10/10/10/10/10/10/10/K1k7 w - - 0 1"):
+    for fen in (
+        "10/10/10/10/10/10/7R2/KFk7 w - - 0 1",
+        "10/10/10/10/10/10/10/KFk4f2 w - - 0 1",
+        "10/10/10/10/10/10/10/K1k7 w - - 0 1",
+    ):
         assert tablebase.answer(Position(fen)) is None
 
 
-@pytest.mark.parametrize("fen", [LONGEST, "kfK7/10/10/10/10/10/10/10 b - - 0 1"],
-                         ids=["white-falcon", "black-falcon"])
+@pytest.mark.parametrize(
+    "fen", [LONGEST, "kfK7/10/10/10/10/10/10/10 b - - 0 1"], ids=["white-falcon", "black-falcon"]
+)
 def test_the_engine_mates_within_the_dtm_against_the_best_defence(backend, fen):
     table = tablebase.table_for(10, 8)
     assert table is not None
@@ -253,5 +261,6 @@ def test_a_board_without_a_shipped_table_is_searched():
 
 def test_the_hexagon_is_searched_not_looked_up_in_a_rectangles_table():
     from boardctl.rules import Position, get_variant
+
     pos = Position("5/7k/9/10/11/12/11/12/11/10/9/8/FK3 w - - 0 1", get_variant("falcon-hex"))
     assert tablebase.placement(pos) is None and tablebase.answer(pos) is None

@@ -35,8 +35,9 @@ def test_the_builder_verifies_a_small_board(capsys):
     assert "mirrors of the files and of the ranks agree" in out
 
 
-@pytest.mark.parametrize("argv", [["--files", "2"], ["--ranks", "x"], ["--files", "99"],
-                                  ["--bogus"]])
+@pytest.mark.parametrize(
+    "argv", [["--files", "2"], ["--ranks", "x"], ["--files", "99"], ["--bogus"]]
+)
 def test_a_bad_argument_is_one_line_and_status_2(capsys, argv):
     with pytest.raises(SystemExit) as exit_:
         load("tablebase").main(argv)

@@ -50,12 +50,14 @@ def test_the_named_weights_rebuild_the_tables_and_core_weights_evaluate_py_holds
     defaults = evaluate.default_weights()
     for files, ranks in ((10, 8), (10, 10), (8, 8)):
         assert evaluate.build_square_tables(files, ranks, defaults) == evaluate.square_tables(
-            files, ranks)
+            files, ranks
+        )
     for name in ("falcon", "falcon-hex", "glinski"):
         variant = get_variant(name)
         assert evaluate.core_weights(variant, defaults) == evaluate.core_weights(variant)
         assert evaluate.build_piece_tables(variant.geometry, defaults) == evaluate.piece_tables(
-            variant.geometry)
+            variant.geometry
+        )
     assert evaluate.passed_bonuses(defaults) == evaluate.PASSED
 
 
@@ -78,7 +80,7 @@ def test_a_changed_shape_weight_changes_the_squares_it_shapes_only():
     old_mg, old_eg = evaluate.square_tables(10, 8)
     rook = 4
     differ = [sq for sq in range(80) if mg[rook][sq] != old_mg[rook][sq]]
-    assert differ == list(range(60, 70))                 # the seventh rank
+    assert differ == list(range(60, 70))  # the seventh rank
     assert all(mg[rook][sq] - old_mg[rook][sq] == 25 for sq in differ)
     assert eg == old_eg
 
@@ -102,7 +104,7 @@ def test_other_weights_need_the_compiled_core():
 def test_the_quiet_filter_drops_checks_and_captures_in_flight():
     checker = core.build(VARIANT, tt_bits=10)
     assert texel_data.is_quiet(checker, Position(None, VARIANT))
-    hanging = Position("4k5/10/10/4q5/10/10/4R5/4K5 w - - 0 1", VARIANT)   # Rxe5 wins
+    hanging = Position("4k5/10/10/4q5/10/10/4R5/4K5 w - - 0 1", VARIANT)  # Rxe5 wins
     assert not texel_data.is_quiet(checker, hanging)
     check = Position("4k5/10/10/10/10/10/4r5/4K5 w - - 0 1", VARIANT)
     assert check.is_check() and not texel_data.is_quiet(checker, check)
@@ -111,8 +113,9 @@ def test_the_quiet_filter_drops_checks_and_captures_in_flight():
 @needs_core
 def test_the_generator_writes_quiet_positions_labelled_with_their_games_result(tmp_path):
     out = tmp_path / "data.txt"
-    assert texel_data.main(["--games", "2", "--nodes", "300", "--plies", "4",
-                            "--out", str(out)]) == 0
+    assert (
+        texel_data.main(["--games", "2", "--nodes", "300", "--plies", "4", "--out", str(out)]) == 0
+    )
     lines = out.read_text().splitlines()
     assert lines
     checker = core.build(VARIANT, tt_bits=10)
@@ -128,7 +131,7 @@ def test_the_generator_writes_quiet_positions_labelled_with_their_games_result(t
         assert sample.score == int(score)
         if not games or games[-1] != result:
             games.append(result)
-    assert len(games) <= 2         # each game's positions together, one label a game
+    assert len(games) <= 2  # each game's positions together, one label a game
 
 
 def test_the_tuner_refuses_malformed_lines():
@@ -170,13 +173,17 @@ def test_tuning_lowers_the_loss_and_moves_the_weights_towards_those_that_made_th
     positions = random_positions(80, seed=11)
     samples = [texel_tune.parse_line(f"{pos.fen()};1-0") for pos in positions]
     true_scores = texel_tune.evaluations(samples, truth)
-    samples = [texel_tune.Sample(s.squares, s.turn, s.rooks, s.ep, s.halfmove,
-                                 texel_tune.predict(score, 1.0))
-               for s, score in zip(samples, true_scores, strict=True)]
+    samples = [
+        texel_tune.Sample(
+            s.squares, s.turn, s.rooks, s.ep, s.halfmove, texel_tune.predict(score, 1.0)
+        )
+        for s, score in zip(samples, true_scores, strict=True)
+    ]
     start = evaluate.default_weights()
     names = ["knight.mg", "knight.eg", "bishop_pair"]
-    tuned, curve = texel_tune.tune(samples, [], start, 1.0, rounds=4, steps=4, damping=0.1,
-                                   names=names, report=False)
+    tuned, curve = texel_tune.tune(
+        samples, [], start, 1.0, rounds=4, steps=4, damping=0.1, names=names, report=False
+    )
     assert len(curve) >= 2
     assert all(later.train < earlier.train for earlier, later in itertools.pairwise(curve))
     for name in names:

@@ -30,7 +30,7 @@ TIMEOUT = 30.0  # seconds a read may wait before the test fails: a hang, not a s
 START = get_variant("falcon").start_fen
 EIGHT = "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1"
 AFTER_E4 = "rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq e3 0 1"
-MATED = "k9/1Q8/1K8/10/10/10/10/10 b - - 0 1"       # black is checkmated
+MATED = "k9/1Q8/1K8/10/10/10/10/10 b - - 0 1"  # black is checkmated
 STALEMATE = "k9/10/1Q8/10/10/10/10/9K b - - 0 1"
 INFO_LINE = re.compile(
     r"^info depth \d+ seldepth \d+( score (cp|mate) -?\d+)? nodes \d+ nps \d+ time \d+"
@@ -49,7 +49,7 @@ class FakeEngine:
     def __init__(self) -> None:
         self.skill = MAX_SKILL
         self.new_games = 0
-        self.searches: list[tuple[str, Limits]] = []   # (FEN, limits) of each go
+        self.searches: list[tuple[str, Limits]] = []  # (FEN, limits) of each go
         self.searching = threading.Event()
 
     def new_game(self) -> None:
@@ -190,16 +190,19 @@ def test_isready_answers_readyok_and_blank_lines_are_ignored():
     assert talk("\n   \nisready\n\t\ndebug on\nisready\n") == ["readyok", "readyok"]
 
 
-@pytest.mark.parametrize(("line", "needle"), [
-    ("hello", "unknown command 'hello'"),
-    ("ponderhit", "unknown command 'ponderhit'"),
-    ("UCI", "unknown command 'UCI'"),
-    ("isready now", "isready: unexpected 'now'"),
-    ("uci please", "uci: unexpected 'please'"),
-    ("stop it", "stop: unexpected 'it'"),
-    ("ucinewgame 2", "ucinewgame: unexpected '2'"),
-    ("debug maybe", "debug: expected 'debug on' or 'debug off'"),
-])
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ("hello", "unknown command 'hello'"),
+        ("ponderhit", "unknown command 'ponderhit'"),
+        ("UCI", "unknown command 'UCI'"),
+        ("isready now", "isready: unexpected 'now'"),
+        ("uci please", "uci: unexpected 'please'"),
+        ("stop it", "stop: unexpected 'it'"),
+        ("ucinewgame 2", "ucinewgame: unexpected '2'"),
+        ("debug maybe", "debug: expected 'debug on' or 'debug off'"),
+    ],
+)
 def test_an_unknown_or_malformed_command_is_one_error_line_and_changes_nothing(line, needle):
     engine = FakeEngine()
     lines = talk(f"position startpos moves e2e4\n{line}\ngo depth 1\n", engine)
@@ -216,15 +219,18 @@ def test_input_that_is_not_text_is_an_error_and_not_a_crash():
 
 
 # ---------------------------------------------------------------- position
-@pytest.mark.parametrize(("command", "fen"), [
-    ("position startpos", START),
-    ("position startpos moves", START),
-    ("position startpos moves e2e4", AFTER_E4),
-    ("position fen " + START + " moves e2e4", AFTER_E4),
-    ("position fen " + AFTER_E4, AFTER_E4),
-    ("position fen k9/10/10/10/10/10/10/9K w - -", "k9/10/10/10/10/10/10/9K w - - 0 1"),
-    ("position    startpos   moves  e2e4  ", AFTER_E4),
-])
+@pytest.mark.parametrize(
+    ("command", "fen"),
+    [
+        ("position startpos", START),
+        ("position startpos moves", START),
+        ("position startpos moves e2e4", AFTER_E4),
+        ("position fen " + START + " moves e2e4", AFTER_E4),
+        ("position fen " + AFTER_E4, AFTER_E4),
+        ("position fen k9/10/10/10/10/10/10/9K w - -", "k9/10/10/10/10/10/10/9K w - - 0 1"),
+        ("position    startpos   moves  e2e4  ", AFTER_E4),
+    ],
+)
 def test_position_sets_up_the_board_that_go_searches(command, fen):
     engine = FakeEngine()
     assert errors(talk(f"{command}\ngo depth 1\n", engine)) == []
@@ -249,21 +255,24 @@ def test_position_keeps_the_moves_played_so_the_search_can_see_repetitions():
     assert seen == [["b1c3", "b8c6", "c3b1", "c6b8"]]
 
 
-@pytest.mark.parametrize(("command", "needle"), [
-    ("position", "position: expected startpos or fen <FEN>"),
-    ("position middlegame", "expected startpos or fen <FEN>, got 'middlegame'"),
-    ("position startpos e2e4", "unexpected 'e2e4' after startpos"),
-    ("position fen", "position: fen needs a FEN"),
-    ("position fen moves e2e4", "position: fen needs a FEN"),
-    ("position fen rubbish", "invalid FEN layout"),
-    ("position fen k9/10/10/10/10/10/10/9K w KQ - 0 1", "invalid FEN castling"),
-    ("position fen " + EIGHT, "rank 8 has 8 squares where the board has 10"),
-    ("position startpos moves e2e4 e7e5 e4e5", "move 3 (e4e5): illegal move e4e5"),
-    ("position startpos moves e2e4 e7e5 zz", "move 3 (zz): not a move in coordinate"),
-    ("position startpos moves e2e4 e7e5 k2k4", "move 3 (k2k4): no square 'k2'"),
-    ("position startpos moves e2e4 e2e4", "move 2 (e2e4): illegal move"),
-    ("position fen " + MATED + " moves a8a7", "move 1 (a8a7): illegal move"),
-])
+@pytest.mark.parametrize(
+    ("command", "needle"),
+    [
+        ("position", "position: expected startpos or fen <FEN>"),
+        ("position middlegame", "expected startpos or fen <FEN>, got 'middlegame'"),
+        ("position startpos e2e4", "unexpected 'e2e4' after startpos"),
+        ("position fen", "position: fen needs a FEN"),
+        ("position fen moves e2e4", "position: fen needs a FEN"),
+        ("position fen rubbish", "invalid FEN layout"),
+        ("position fen k9/10/10/10/10/10/10/9K w KQ - 0 1", "invalid FEN castling"),
+        ("position fen " + EIGHT, "rank 8 has 8 squares where the board has 10"),
+        ("position startpos moves e2e4 e7e5 e4e5", "move 3 (e4e5): illegal move e4e5"),
+        ("position startpos moves e2e4 e7e5 zz", "move 3 (zz): not a move in coordinate"),
+        ("position startpos moves e2e4 e7e5 k2k4", "move 3 (k2k4): no square 'k2'"),
+        ("position startpos moves e2e4 e2e4", "move 2 (e2e4): illegal move"),
+        ("position fen " + MATED + " moves a8a7", "move 1 (a8a7): illegal move"),
+    ],
+)
 def test_a_bad_position_is_an_error_and_the_position_stays_as_it_was(command, needle):
     engine = FakeEngine()
     lines = talk(f"position startpos moves e2e4\n{command}\ngo depth 1\n", engine)
@@ -274,39 +283,47 @@ def test_a_bad_position_is_an_error_and_the_position_stays_as_it_was(command, ne
 
 
 # ---------------------------------------------------------------- go
-@pytest.mark.parametrize(("args", "limits"), [
-    ("depth 3", Limits(depth=3)),
-    ("movetime 1500", Limits(movetime=1.5)),
-    ("nodes 5000", Limits(nodes=5000)),
-    ("mate 2", Limits(mate=2)),
-    ("infinite", Limits(infinite=True)),
-    ("", Limits()),
-    ("wtime 60000 btime 30000", Limits(wtime=60.0, btime=30.0)),
-    ("wtime 60000 btime 30000 winc 1000 binc 500 movestogo 20",
-     Limits(wtime=60.0, btime=30.0, winc=1.0, binc=0.5, movestogo=20)),
-    ("btime 10 wtime -25", Limits(wtime=0.0, btime=0.01)),  # a clock past zero is zero
-    ("depth 4 movetime 250", Limits(depth=4, movetime=0.25)),
-])
+@pytest.mark.parametrize(
+    ("args", "limits"),
+    [
+        ("depth 3", Limits(depth=3)),
+        ("movetime 1500", Limits(movetime=1.5)),
+        ("nodes 5000", Limits(nodes=5000)),
+        ("mate 2", Limits(mate=2)),
+        ("infinite", Limits(infinite=True)),
+        ("", Limits()),
+        ("wtime 60000 btime 30000", Limits(wtime=60.0, btime=30.0)),
+        (
+            "wtime 60000 btime 30000 winc 1000 binc 500 movestogo 20",
+            Limits(wtime=60.0, btime=30.0, winc=1.0, binc=0.5, movestogo=20),
+        ),
+        ("btime 10 wtime -25", Limits(wtime=0.0, btime=0.01)),  # a clock past zero is zero
+        ("depth 4 movetime 250", Limits(depth=4, movetime=0.25)),
+    ],
+)
 def test_go_arguments_are_milliseconds_on_the_wire_and_seconds_in_limits(args, limits):
     assert parse_go(args.split()) == limits
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    ("depth", "depth needs a value"),
-    ("depth three", "depth: expected a whole number from 1 to 96, got 'three'"),
-    ("depth 0", "depth: expected a whole number from 1 to 96, got '0'"),
-    ("nodes 1.5", "nodes: expected a whole number"),
-    ("movetime -1", "movetime: expected a whole number from 0 to"),
-    ("winc -5", "winc: expected a whole number from 0 to"),
-    ("mate -2", "mate: expected a whole number from 1 to 48"),
-    ("wtime", "wtime needs a value"),
-    ("depth 2 depth 3", "depth given twice"),
-    ("infinite infinite", "infinite given twice"),
-    ("sideways", "unknown argument 'sideways'"),
-    ("movetime 100 fast", "unknown argument 'fast'"),
-    ("searchmoves e2e4", "searchmoves is not supported"),
-    ("ponder", "ponder is not supported"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        ("depth", "depth needs a value"),
+        ("depth three", "depth: expected a whole number from 1 to 96, got 'three'"),
+        ("depth 0", "depth: expected a whole number from 1 to 96, got '0'"),
+        ("nodes 1.5", "nodes: expected a whole number"),
+        ("movetime -1", "movetime: expected a whole number from 0 to"),
+        ("winc -5", "winc: expected a whole number from 0 to"),
+        ("mate -2", "mate: expected a whole number from 1 to 48"),
+        ("wtime", "wtime needs a value"),
+        ("depth 2 depth 3", "depth given twice"),
+        ("infinite infinite", "infinite given twice"),
+        ("sideways", "unknown argument 'sideways'"),
+        ("movetime 100 fast", "unknown argument 'fast'"),
+        ("searchmoves e2e4", "searchmoves is not supported"),
+        ("ponder", "ponder is not supported"),
+    ],
+)
 def test_bad_go_arguments_are_an_error_and_nothing_is_searched(args, needle):
     engine = FakeEngine()
     lines = talk(f"position startpos\ngo {args}\n", engine)
@@ -343,21 +360,31 @@ def test_a_failing_search_is_reported_and_still_ends_in_a_legal_bestmove():
     assert "readyok" in lines
 
 
-@pytest.mark.parametrize(("info", "line"), [
-    (Info(3, 25, None, 1200, 0.5, [], 7), "info depth 3 seldepth 7 score cp 25 nodes 1200 "
-                                          "nps 2400 time 500"),
-    (Info(5, None, -2, 10, 0.0, [], 5), "info depth 5 seldepth 5 score mate -2 nodes 10 "
-                                        "nps 0 time 0"),
-    (Info(1, None, None, 1, 0.001, [], 1), "info depth 1 seldepth 1 nodes 1 nps 1000 time 1"),
-])
+@pytest.mark.parametrize(
+    ("info", "line"),
+    [
+        (
+            Info(3, 25, None, 1200, 0.5, [], 7),
+            "info depth 3 seldepth 7 score cp 25 nodes 1200 nps 2400 time 500",
+        ),
+        (
+            Info(5, None, -2, 10, 0.0, [], 5),
+            "info depth 5 seldepth 5 score mate -2 nodes 10 nps 0 time 0",
+        ),
+        (Info(1, None, None, 1, 0.001, [], 1), "info depth 1 seldepth 1 nodes 1 nps 1000 time 1"),
+    ],
+)
 def test_info_lines(info, line):
     assert format_info(info, Position()) == line
 
 
-@pytest.mark.parametrize(("fen", "pv"), [
-    ("r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1", "f1j1 f8a8"),
-    ("9k/1P8/10/10/10/10/10/K9 w - - 0 1", "b7b8f j8i8"),
-])
+@pytest.mark.parametrize(
+    ("fen", "pv"),
+    [
+        ("r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1", "f1j1 f8a8"),
+        ("9k/1P8/10/10/10/10/10/K9 w - - 0 1", "b7b8f j8i8"),
+    ],
+)
 def test_info_pv_is_in_the_rules_cores_coordinates(fen, pv):
     pos = Position(fen)
     moves = []
@@ -416,7 +443,7 @@ def test_quit_stops_the_search_sends_its_bestmove_and_ends_the_session(gui):
     session = gui(lambda: engine)
     session.send("go infinite")
     assert engine.searching.wait(TIMEOUT)
-    session.send("quit", "isready")           # nothing after quit is read
+    session.send("quit", "isready")  # nothing after quit is read
     rest = session.close()
     assert len(bestmoves(rest)) == 1 and "readyok" not in rest
     assert session.returned == [0]
@@ -437,31 +464,37 @@ def test_ucinewgame_resets_the_position_and_tells_the_engine():
     assert engine.fens == [START]
 
 
-@pytest.mark.parametrize("line", [
-    "setoption name Skill Level value 3",
-    "setoption name skill level value 3",
-    "setoption name SKILL LEVEL value  3 ",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "setoption name Skill Level value 3",
+        "setoption name skill level value 3",
+        "setoption name SKILL LEVEL value  3 ",
+    ],
+)
 def test_skill_level_sets_the_engines_skill(line):
     engine = FakeEngine()
     assert talk(line + "\n", engine) == []
     assert engine.skill == 3
 
 
-@pytest.mark.parametrize(("line", "needle"), [
-    ("setoption name Skill Level value 21", "from 0 to 20, got '21'"),
-    ("setoption name Skill Level value -1", "from 0 to 20, got '-1'"),
-    ("setoption name Skill Level value high", "Skill Level: expected a whole number"),
-    ("setoption name Skill Level value", "Skill Level needs a value"),
-    ("setoption name Skill Level", "Skill Level needs a value"),
-    ("setoption name Hash value 64", "unknown option 'Hash'"),
-    ("setoption name UCI_Variant value shogi", "unknown variant 'shogi'"),
-    ("setoption name UCI_Variant", "UCI_Variant needs a value"),
-    ("setoption", "expected 'setoption name <name> [value <value>]'"),
-    ("setoption name", "expected 'setoption name <name> [value <value>]'"),
-    ("setoption name value 3", "expected 'setoption name <name> [value <value>]'"),
-    ("setoption Skill Level value 3", "expected 'setoption name <name> [value <value>]'"),
-])
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ("setoption name Skill Level value 21", "from 0 to 20, got '21'"),
+        ("setoption name Skill Level value -1", "from 0 to 20, got '-1'"),
+        ("setoption name Skill Level value high", "Skill Level: expected a whole number"),
+        ("setoption name Skill Level value", "Skill Level needs a value"),
+        ("setoption name Skill Level", "Skill Level needs a value"),
+        ("setoption name Hash value 64", "unknown option 'Hash'"),
+        ("setoption name UCI_Variant value shogi", "unknown variant 'shogi'"),
+        ("setoption name UCI_Variant", "UCI_Variant needs a value"),
+        ("setoption", "expected 'setoption name <name> [value <value>]'"),
+        ("setoption name", "expected 'setoption name <name> [value <value>]'"),
+        ("setoption name value 3", "expected 'setoption name <name> [value <value>]'"),
+        ("setoption Skill Level value 3", "expected 'setoption name <name> [value <value>]'"),
+    ],
+)
 def test_a_bad_option_is_an_error_and_changes_nothing(line, needle):
     engine = FakeEngine()
     engine.skill = 7
@@ -511,8 +544,12 @@ def test_an_unknown_variant_keeps_the_current_one():
 # ---------------------------------------------------------------- the real engine
 def test_the_real_engines_bestmove_is_legal_and_its_info_lines_are_well_formed(gui):
     session = gui(Engine)
-    for go in ("go depth 1", "go movetime 20", "go wtime 2000 btime 2000 winc 10 binc 10",
-               "go nodes 200"):
+    for go in (
+        "go depth 1",
+        "go movetime 20",
+        "go wtime 2000 btime 2000 winc 10 binc 10",
+        "go nodes 200",
+    ):
         session.send("position startpos moves e2e4", go)
         lines = session.read_until("bestmove")
         assert all(INFO_LINE.match(line) for line in lines[:-1]), lines
@@ -521,25 +558,36 @@ def test_the_real_engines_bestmove_is_legal_and_its_info_lines_are_well_formed(g
 
 def test_the_real_engine_plays_the_8x8_variant(gui):
     session = gui(Engine)
-    session.send("setoption name UCI_Variant value falcon-8x8", "ucinewgame",
-                 "position startpos moves d2d4", "go depth 1")
+    session.send(
+        "setoption name UCI_Variant value falcon-8x8",
+        "ucinewgame",
+        "position startpos moves d2d4",
+        "go depth 1",
+    )
     move = session.read_until("bestmove")[-1].split()[1]
     pos = Position(None, get_variant("falcon-8x8"))
     pos.push(parse_uci(pos, "d2d4"))
     parse_uci(pos, move)
 
 
-@pytest.mark.parametrize(("variant", "moves", "en_passant"), [
-    # Nine ranks: Black's pawns step twice from the eighth.
-    ("falcon-9x10", "e2e4 a8a7 e4e5 a7a6 e5e6 d8d6", "e6d7"),
-    # Central pawns from the third rank (g3-g5), the others from the second (a9-a8
-    # is Black's single step), and en passant on Black's third rank.
-    ("falcon-10x10-central", "g3g5 a9a8 g5g6 f8f6", "g6f7"),
-])
+@pytest.mark.parametrize(
+    ("variant", "moves", "en_passant"),
+    [
+        # Nine ranks: Black's pawns step twice from the eighth.
+        ("falcon-9x10", "e2e4 a8a7 e4e5 a7a6 e5e6 d8d6", "e6d7"),
+        # Central pawns from the third rank (g3-g5), the others from the second (a9-a8
+        # is Black's single step), and en passant on Black's third rank.
+        ("falcon-10x10-central", "g3g5 a9a8 g5g6 f8f6", "g6f7"),
+    ],
+)
 def test_the_real_engine_plays_the_larger_presets(gui, variant, moves, en_passant):
     session = gui(Engine)
-    session.send(f"setoption name UCI_Variant value {variant}", "ucinewgame",
-                 f"position startpos moves {moves}", "go depth 3")
+    session.send(
+        f"setoption name UCI_Variant value {variant}",
+        "ucinewgame",
+        f"position startpos moves {moves}",
+        "go depth 3",
+    )
     lines = session.read_until("bestmove")
     assert all(INFO_LINE.match(line) for line in lines[:-1]), lines
     pos = Position(None, get_variant(variant))
@@ -561,8 +609,11 @@ def test_the_real_engine_stops_an_infinite_search(gui):
 def test_boardctl_uci_as_a_subprocess_with_pipes():
     proc = subprocess.Popen(
         [sys.executable, "-m", "boardctl", "uci"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, bufsize=1,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
     )
     lines: queue.Queue[str | None] = queue.Queue()
 
@@ -621,12 +672,26 @@ def test_boardctl_uci_as_a_subprocess_with_pipes():
 # ---------------------------------------------------------------- numbers (issue 11)
 # What str.isdigit() and int() take that is no number on the wire, and numbers
 # too large for the engine: each is one error line, never "internal error".
-WIRE_PROBES = ["²", "٣", "１０", "1_000", "+5", "1e3", "9" * 400, "9" * 5000,
-               str(2**63), "-" + "9" * 30, "0x10", "inf", "nan"]
+WIRE_PROBES = [
+    "²",
+    "٣",
+    "１０",
+    "1_000",
+    "+5",
+    "1e3",
+    "9" * 400,
+    "9" * 5000,
+    str(2**63),
+    "-" + "9" * 30,
+    "0x10",
+    "inf",
+    "nan",
+]
 
 
-@pytest.mark.parametrize("name", ["depth", "nodes", "mate", "movestogo", "movetime",
-                                  "wtime", "btime", "winc", "binc"])
+@pytest.mark.parametrize(
+    "name", ["depth", "nodes", "mate", "movestogo", "movetime", "wtime", "btime", "winc", "binc"]
+)
 @pytest.mark.parametrize("text", WIRE_PROBES)
 def test_go_numbers_from_outside_are_one_clear_error(name, text):
     engine = FakeEngine()
@@ -662,10 +727,13 @@ def test_a_clock_that_has_run_out_is_still_a_search():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(["depth", "nodes", "mate", "movestogo", "movetime", "wtime", "winc"]),
-       st.one_of(st.text(alphabet=st.characters(blacklist_categories=["Zs", "Cc"]),
-                         min_size=1, max_size=20),
-                 st.integers(-10**30, 10**30).map(str)))
+@given(
+    st.sampled_from(["depth", "nodes", "mate", "movestogo", "movetime", "wtime", "winc"]),
+    st.one_of(
+        st.text(alphabet=st.characters(blacklist_categories=["Zs", "Cc"]), min_size=1, max_size=20),
+        st.integers(-(10**30), 10**30).map(str),
+    ),
+)
 def test_go_with_any_number_searches_or_is_one_error(name, text):
     assume(text.split() == [text])
     try:

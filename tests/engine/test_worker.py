@@ -89,7 +89,7 @@ def test_a_dead_process_is_reported_once_and_the_next_go_starts_a_new_one():
         with pytest.raises(WorkerError, match=r"gone|exited"):
             while True:
                 worker.poll(0.1)
-        assert worker.poll(0.1) == []          # reported once, then forgotten
+        assert worker.poll(0.1) == []  # reported once, then forgotten
         request = worker.go(START, [], Limits(depth=2))
         assert worker._process is not first and worker.alive
         answers: list[BestMove] = []

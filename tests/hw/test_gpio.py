@@ -56,9 +56,13 @@ def test_rpi_gpio_is_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.usefixtures("no_default_factory")
 def test_no_backend_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)   # import fails
-    backend(monkeypatch, "gpiozero.pins.rpigpio", "RPiGPIOFactory",
-            RuntimeError("This module can only be run on a Raspberry Pi!"))
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.lgpio", None)  # import fails
+    backend(
+        monkeypatch,
+        "gpiozero.pins.rpigpio",
+        "RPiGPIOFactory",
+        RuntimeError("This module can only be run on a Raspberry Pi!"),
+    )
     with pytest.raises(HardwareError) as info:
         gpio.pick_pin_factory()
     assert "LGPIOFactory: ModuleNotFoundError" in str(info.value)
@@ -87,16 +91,17 @@ print(json.dumps(sorted(sys.modules)))
 
 
 def test_nothing_pi_only_or_outside_hw_is_imported() -> None:
-    out = subprocess.run([sys.executable, "-c", PROBE], check=True, capture_output=True,
-                         text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], check=True, capture_output=True, text=True
+    ).stdout
     modules = set(json.loads(out))
     assert not {"lgpio", "RPi", "RPi.GPIO", "spidev", "pigpio"} & modules
     assert not any(m.startswith(("boardctl.board", "boardctl.ui")) for m in modules)
 
 
 def test_the_simulator_needs_no_gpiozero() -> None:
-    probe = ("import json, sys; import boardctl.hw.sim; "
-             "print(json.dumps(sorted(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
-                         text=True).stdout
+    probe = "import json, sys; import boardctl.hw.sim; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], check=True, capture_output=True, text=True
+    ).stdout
     assert not any(m.startswith("gpiozero") for m in json.loads(out))

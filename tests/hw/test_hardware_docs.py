@@ -20,9 +20,34 @@ README = (HARDWARE / "README.md").read_text(encoding="utf-8")
 PINOUT = load_pinout(HARDWARE / "pinout.toml")
 
 # Raspberry Pi Pico: GP number → pin on the board's edge.
-PICO_PINS = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-             22: 29, 26: 31, 27: 32, 28: 34}
+PICO_PINS = {
+    0: 1,
+    1: 2,
+    2: 4,
+    3: 5,
+    4: 6,
+    5: 7,
+    6: 9,
+    7: 10,
+    8: 11,
+    9: 12,
+    10: 14,
+    11: 15,
+    12: 16,
+    13: 17,
+    14: 19,
+    15: 20,
+    16: 21,
+    17: 22,
+    18: 24,
+    19: 25,
+    20: 26,
+    21: 27,
+    22: 29,
+    26: 31,
+    27: 32,
+    28: 34,
+}
 
 ROW = re.compile(r"^\| (GPIO|GP)(\d+) \| (\d+) \| `([^`]+)` \|", re.MULTILINE)
 TABLE = {(kind, key): (int(gpio), int(pin)) for kind, gpio, pin, key in ROW.findall(README)}
@@ -31,8 +56,11 @@ TABLE = {(kind, key): (int(gpio), int(pin)) for kind, gpio, pin, key in ROW.find
 def header_pins(factory: Any) -> dict[int, int]:
     """BCM GPIO → 40-pin header pin, from gpiozero's board data."""
     header = factory.board_info.headers["J8"]
-    return {int(info.name[4:]): number for number, info in header.pins.items()
-            if info.name.startswith("GPIO")}
+    return {
+        int(info.name[4:]): number
+        for number, info in header.pins.items()
+        if info.name.startswith("GPIO")
+    }
 
 
 @pytest.mark.parametrize("sensor", SENSORS)
@@ -40,7 +68,7 @@ def test_the_readme_lists_every_pi_pin(factory: Any, sensor: str) -> None:
     header = header_pins(factory)
     for key, gpio, _tag in PINOUT.pi.uses(sensor):
         if sensor == "shiftreg" and key.startswith(("pi.leds", "pi.buttons")):
-            continue                    # listed once, in the matrix table
+            continue  # listed once, in the matrix table
         assert TABLE.get(("GPIO", key)) == (gpio, header[gpio]), key
 
 
@@ -93,8 +121,19 @@ def test_the_schematic_is_svg_with_the_parts() -> None:
     root = ET.parse(HARDWARE / "schematic.svg").getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     words = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
-    for part in ("74AHCT125", "330 Ω", "1000 µF", "5 A slow", "LRS-35-5", "74HC165",
-                 "A3144", "10 kΩ", "AO3400A", "1N4148", "CE1"):
+    for part in (
+        "74AHCT125",
+        "330 Ω",
+        "1000 µF",
+        "5 A slow",
+        "LRS-35-5",
+        "74HC165",
+        "A3144",
+        "10 kΩ",
+        "AO3400A",
+        "1N4148",
+        "CE1",
+    ):
         assert part in words, part
     # The matrix lines it names are the pinout's (ranks 1, 2, 8; files a, b, j).
     pi, pico = PINOUT.pi.matrix, PINOUT.pico.matrix
@@ -110,5 +149,5 @@ def test_the_schematic_is_drawn_from_the_pinout(tmp_path: Path) -> None:
         shutil.copy(HARDWARE / name, tmp_path / name)
     subprocess.run([sys.executable, str(tmp_path / "make_schematic.py")], check=True)
     assert (tmp_path / "schematic.svg").read_text(encoding="utf-8") == (
-        HARDWARE / "schematic.svg").read_text(encoding="utf-8"), (
-        "run: python hardware/make_schematic.py")
+        HARDWARE / "schematic.svg"
+    ).read_text(encoding="utf-8"), "run: python hardware/make_schematic.py"

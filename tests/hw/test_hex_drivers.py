@@ -37,8 +37,16 @@ def test_a_hex_game_on_a_pico_expects_the_hex_board_over_the_link() -> None:
 
 def test_a_hex_game_on_the_pi_reads_sixteen_74hc165(factory: Any) -> None:
     pins = default_hex_pinout().pi.shiftreg
-    chain = Mock74HC165Chain(pins.spi.clock, pins.spi.mosi, pins.miso, pins.spi.select,
-                             pins.load, occupancy=1 << 120, pin_factory=factory, squares=121)
+    chain = Mock74HC165Chain(
+        pins.spi.clock,
+        pins.spi.mosi,
+        pins.miso,
+        pins.spi.select,
+        pins.load,
+        occupancy=1 << 120,
+        pin_factory=factory,
+        squares=121,
+    )
     sensor = app.make_sensors(config("shiftreg"), HEX_GAME)
     assert isinstance(sensor, ShiftRegisterSensor)
     for tick in range(3):
@@ -52,23 +60,26 @@ def test_a_hex_game_refuses_the_pis_own_gpios_in_one_line() -> None:
     with pytest.raises(app.StartError) as info:
         app.make_sensors(config("gpio"), HEX_GAME)
     assert "\n" not in str(info.value)
-    assert 'needs 24 GPIOs' in str(info.value) and '"shiftreg"' in str(info.value)
+    assert "needs 24 GPIOs" in str(info.value) and '"shiftreg"' in str(info.value)
 
 
 def test_each_board_refuses_the_others_pinout() -> None:
     with pytest.raises(app.StartError, match="is not the hex board's"):
         app.make_sensors(config("serial", str(repo_pinout_path())), HEX_GAME)
     with pytest.raises(app.StartError, match="is the hex board's: a game on 8×10"):
-        app.make_sensors(config("serial", str(repo_hex_pinout_path())),
-                         Game(get_variant("falcon")))
+        app.make_sensors(config("serial", str(repo_hex_pinout_path())), Game(get_variant("falcon")))
 
 
 def test_the_configuration_takes_either_pinout_and_checks_it(tmp_path: Path) -> None:
     assert config("serial", str(repo_hex_pinout_path())).board.pinout
     assert isinstance(load_any_pinout(repo_pinout_path()), Pinout)
     bad = tmp_path / "pinout.toml"
-    bad.write_text(repo_hex_pinout_path().read_text(encoding="utf-8").replace(
-        '"m2 m3 m4 m5 m6"', '"m2 m3 m4 m5"'), encoding="utf-8")
+    bad.write_text(
+        repo_hex_pinout_path()
+        .read_text(encoding="utf-8")
+        .replace('"m2 m3 m4 m5 m6"', '"m2 m3 m4 m5"'),
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError, match="no LED for m6"):
         config("serial", str(bad))
 
@@ -91,12 +102,19 @@ def test_a_hexagon_no_e_board_has_is_refused_in_one_line() -> None:
     assert get_variant("glinski").geometry == GLINSKI
     with pytest.raises(app.StartError) as info:
         app.make_sensors(config("serial"), Game(get_variant("glinski")))
-    assert str(info.value) == ("glinski is played on a 91-cell hexagon, the hex e-board has "
-                               "121 cells: play it in boardctl sim")
+    assert str(info.value) == (
+        "glinski is played on a 91-cell hexagon, the hex e-board has "
+        "121 cells: play it in boardctl sim"
+    )
 
 
 def test_the_daemon_refuses_a_hex_game_on_the_pis_gpios_before_it_starts(tmp_path: Path) -> None:
-    cfg = parse_config({"board": {"sensors": "gpio"}, "game": {"variant": "falcon-hex"},
-                        "display": {"enabled": False}})
+    cfg = parse_config(
+        {
+            "board": {"sensors": "gpio"},
+            "game": {"variant": "falcon-hex"},
+            "display": {"enabled": False},
+        }
+    )
     with pytest.raises(app.StartError, match="needs 24 GPIOs"):
         app.run(cfg)

@@ -67,18 +67,26 @@ def test_the_led_chain_is_a_serpentine_a_builder_can_wire() -> None:
     assert geo.name(chain[0]) == "a8" and PINOUT.leds.first == "a8"
     pairs = list(pairwise(chain))
     # Up or down a file from neighbour to neighbour, then over to the next file's end.
-    assert all(distance(geo.axial(a), geo.axial(b)) == 1
-               for a, b in pairs if geo.file_of(a) == geo.file_of(b))
-    assert all(distance(geo.axial(a), geo.axial(b)) <= 2 and geo.file_of(b) == geo.file_of(a) + 1
-               for a, b in pairs if geo.file_of(a) != geo.file_of(b))
+    assert all(
+        distance(geo.axial(a), geo.axial(b)) == 1
+        for a, b in pairs
+        if geo.file_of(a) == geo.file_of(b)
+    )
+    assert all(
+        distance(geo.axial(a), geo.axial(b)) <= 2 and geo.file_of(b) == geo.file_of(a) + 1
+        for a, b in pairs
+        if geo.file_of(a) != geo.file_of(b)
+    )
 
 
 def test_the_packaged_copy_and_the_firmware_module_are_in_sync() -> None:
     packaged = ROOT / "boardctl" / "hw" / "_hexpinout_default.py"
     assert packaged.read_text(encoding="utf-8") == generated_module(TEXT, HEX_ORIGIN), (
-        "run: python -m boardctl.hw.hexpins sync")
+        "run: python -m boardctl.hw.hexpins sync"
+    )
     assert (ROOT / "firmware" / "hexboard.py").read_text(encoding="utf-8") == (
-        firmware_module(PINOUT)), "run: python -m boardctl.hw.hexpins sync"
+        firmware_module(PINOUT)
+    ), "run: python -m boardctl.hw.hexpins sync"
     assert default_hex_pinout().leds == PINOUT.leds
 
 
@@ -111,35 +119,48 @@ def test_the_firmware_module_says_what_the_pinout_says() -> None:
 
 def test_the_pin_budget_fits_both_builds() -> None:
     pico = {pin for _key, pin, _tag in PINOUT.pico.uses("matrix")}
-    assert len(pico) == 25 and pico <= PICO_GPIOS       # 12 + 12 lines and the LEDs, of 26
+    assert len(pico) == 25 and pico <= PICO_GPIOS  # 12 + 12 lines and the LEDs, of 26
     # The 12 column lines are consecutive: one register read takes a row.
     first = PINOUT.pico.columns[0]
     assert PINOUT.pico.columns == tuple(range(first, first + 12))
     pi = {pin for _key, pin, _tag in PINOUT.pi.uses()}
-    assert len(pi) == 10        # SPI0 SCLK, MOSI, MISO, CE0, CE1, the load line, 4 buttons
+    assert len(pi) == 10  # SPI0 SCLK, MOSI, MISO, CE0, CE1, the load line, 4 buttons
     assert PINOUT.pi.shiftreg.chips * 8 >= 121 > (PINOUT.pi.shiftreg.chips - 1) * 8
 
 
-@pytest.mark.parametrize(("old", "new", "message"), [
-    ('"a8 a9 a10 a11 a12"', '"a8 a8 a10 a11 a12"', "leds.chain[0]: a8 is on LED 0 and LED 1"),
-    ('"a8 a9 a10 a11 a12"', '"a8 a9 a10 a11"', "leds.chain: no LED for a12"),
-    ('"m2 m3 m4 m5 m6"', '"m2 m3 m4 m5 m6 m7"', "leds.chain[12]: 'm7' is not one of the "
-                                                  "board's cells"),
-    ('"m2 m3 m4 m5 m6"', '"m2 m3 m4 m5 m6 a8"', "a8 is on LED 0 and LED 121"),
-    ('rows = ["1 13", "2",', 'rows = ["1", "2",', "matrix.rows: ranks 13 on no line"),
-    ('rows = ["1 13", "2",', 'rows = ["1 13", "2 3",', "matrix.rows[2]: 3 is on line 1 and "
-                                                         "line 2"),
-    ('columns = ["a m", "b",', 'columns = ["a", "b m",', "b6 and m6 share row line 5 and "
-                                                          "column line 1"),
-    ('"j", "k", "l"]', '"j", "k", "l", "x"]', "'x' is not one of the board's files"),
-    ("rows = [0, 1, 2,", "rows = [0, 1,", "pico.matrix.rows: expected 12 pins, got 11"),
-    ("rows = [0, 1, 2,", "rows = [0, 10, 2,", "GP10 is already used"),
-    ('sensor = "shiftreg"', 'sensor = "matrix"', "pi.sensor: 'matrix' is not one of shiftreg"),
-    ("chips = 16", "chips = 10", "pi.shiftreg.chips: 10 is outside 16–16"),
-    ('board = "hex121"', 'board = "hex91"', "board: 'hex91' is not one of hex121"),
-])
-def test_a_pinout_that_misses_or_doubles_a_cell_is_refused(old: str, new: str,
-                                                           message: str) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('"a8 a9 a10 a11 a12"', '"a8 a8 a10 a11 a12"', "leds.chain[0]: a8 is on LED 0 and LED 1"),
+        ('"a8 a9 a10 a11 a12"', '"a8 a9 a10 a11"', "leds.chain: no LED for a12"),
+        (
+            '"m2 m3 m4 m5 m6"',
+            '"m2 m3 m4 m5 m6 m7"',
+            "leds.chain[12]: 'm7' is not one of the board's cells",
+        ),
+        ('"m2 m3 m4 m5 m6"', '"m2 m3 m4 m5 m6 a8"', "a8 is on LED 0 and LED 121"),
+        ('rows = ["1 13", "2",', 'rows = ["1", "2",', "matrix.rows: ranks 13 on no line"),
+        (
+            'rows = ["1 13", "2",',
+            'rows = ["1 13", "2 3",',
+            "matrix.rows[2]: 3 is on line 1 and line 2",
+        ),
+        (
+            'columns = ["a m", "b",',
+            'columns = ["a", "b m",',
+            "b6 and m6 share row line 5 and column line 1",
+        ),
+        ('"j", "k", "l"]', '"j", "k", "l", "x"]', "'x' is not one of the board's files"),
+        ("rows = [0, 1, 2,", "rows = [0, 1,", "pico.matrix.rows: expected 12 pins, got 11"),
+        ("rows = [0, 1, 2,", "rows = [0, 10, 2,", "GP10 is already used"),
+        ('sensor = "shiftreg"', 'sensor = "matrix"', "pi.sensor: 'matrix' is not one of shiftreg"),
+        ("chips = 16", "chips = 10", "pi.shiftreg.chips: 10 is outside 16–16"),
+        ('board = "hex121"', 'board = "hex91"', "board: 'hex91' is not one of hex121"),
+    ],
+)
+def test_a_pinout_that_misses_or_doubles_a_cell_is_refused(
+    old: str, new: str, message: str
+) -> None:
     assert message in refused(old, new)
 
 
@@ -147,12 +168,13 @@ def test_the_board_size_for_a_cell_size() -> None:
     size = board_size(FALCON_HEX, 40.0)
     # 13 files, 3/4 of a cell's 46.19 mm width apart, plus a half cell each side;
     # 12 cells up the longest files' line (f2–f13 and h1–h12 are offset by half).
-    assert size.width == pytest.approx(40 / 3 ** 0.5 * 20)
+    assert size.width == pytest.approx(40 / 3**0.5 * 20)
     assert size.height == pytest.approx(480.0)
 
 
-def test_the_command_checks_and_prints_the_pins(capsys: pytest.CaptureFixture[str],
-                                                tmp_path: Path) -> None:
+def test_the_command_checks_and_prints_the_pins(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     assert main(["check"]) == 0
     out = capsys.readouterr().out
     assert "hex121: 121 cells, 121 LEDs, 12 × 12 matrix, 16 74HC165" in out
@@ -168,25 +190,57 @@ def test_the_command_checks_and_prints_the_pins(capsys: pytest.CaptureFixture[st
 
 README = (ROOT / "hardware" / "hex" / "README.md").read_text(encoding="utf-8")
 PIN_ROW = re.compile(r"^\| (GPIO|GP)(\d+) \| (\d+) \| `([^`]+)` \|", re.MULTILINE)
-PICO_EDGE = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-             22: 29, 26: 31, 27: 32, 28: 34}
+PICO_EDGE = {
+    0: 1,
+    1: 2,
+    2: 4,
+    3: 5,
+    4: 6,
+    5: 7,
+    6: 9,
+    7: 10,
+    8: 11,
+    9: 12,
+    10: 14,
+    11: 15,
+    12: 16,
+    13: 17,
+    14: 19,
+    15: 20,
+    16: 21,
+    17: 22,
+    18: 24,
+    19: 25,
+    20: 26,
+    21: 27,
+    22: 29,
+    26: 31,
+    27: 32,
+    28: 34,
+}
 
 
 def table(header: str) -> list[list[str]]:
     """The rows of the README table whose header line starts with ``header``."""
-    lines = README[README.index(header):].splitlines()
-    return [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]
-            if line.startswith("|")][:200]
+    lines = README[README.index(header) :].splitlines()
+    return [
+        [c.strip() for c in line.strip("|").split("|")]
+        for line in lines[2:]
+        if line.startswith("|")
+    ][:200]
 
 
 def test_the_readme_pin_tables_are_the_pinouts(factory: Any) -> None:
     rows = {(kind, key): (int(gpio), int(pin)) for kind, gpio, pin, key in PIN_ROW.findall(README)}
     header = factory.board_info.headers["J8"]
-    pi_header = {int(info.name[4:]): n for n, info in header.pins.items()
-                 if info.name.startswith("GPIO")}
-    expected = {("GP", key): (gp, PICO_EDGE[gp]) for sensor in ("matrix", "shiftreg")
-                for key, gp, _t in PINOUT.pico.uses(sensor)}
+    pi_header = {
+        int(info.name[4:]): n for n, info in header.pins.items() if info.name.startswith("GPIO")
+    }
+    expected = {
+        ("GP", key): (gp, PICO_EDGE[gp])
+        for sensor in ("matrix", "shiftreg")
+        for key, gp, _t in PINOUT.pico.uses(sensor)
+    }
     expected |= {("GPIO", key): (g, pi_header[g]) for key, g, _t in PINOUT.pi.uses()}
     assert rows == expected
 
@@ -205,7 +259,7 @@ def test_the_readme_chip_table_is_the_chain_order() -> None:
     rows = table("| chip | H |")[:16]
     assert len(rows) == PINOUT.chips
     for chip, row in enumerate(rows):
-        for k, name in enumerate(row[1:]):          # inputs H … A
+        for k, name in enumerate(row[1:]):  # inputs H … A
             bit = PINOUT.chips * 8 - 1 - (chip * 8 + k)
             assert name == (FALCON_HEX.name(bit) if bit < 121 else "(3.3 V)")
 
@@ -214,7 +268,7 @@ def test_the_readme_sizes_are_computed() -> None:
     for row in table("| across the flats |")[:3]:
         across = float(row[0].removesuffix(" mm"))
         size = board_size(FALCON_HEX, across)
-        assert row[1] == f"{2 * across / 3 ** 0.5:.1f} mm"
+        assert row[1] == f"{2 * across / 3**0.5:.1f} mm"
         assert row[2] == f"{size.width:.1f} × {size.height:.1f} mm"
 
 
@@ -237,19 +291,26 @@ def test_the_bom_covers_each_hex_build(build: str) -> None:
     assert quantity("SN74AHCT125N", build) == 1 and quantity("LRS-35-5", build) == 1
     assert quantity("B3F-4055", build) == len(PINOUT.pi.buttons)
     assert quantity("Pico", build) == (0 if build.startswith("hex_pi_") else 1)
-    assert quantity("AO3400A", build) == 0          # the Pi never reads the hex matrix
+    assert quantity("AO3400A", build) == 0  # the Pi never reads the hex matrix
     reed = [r for r in BOM if r["variant"] == "reed" and "reed switch" in r["item"]]
     assert sum(int(r[build]) for r in reed) == cells
     hall = [r for r in BOM if r["variant"] == "hall" and "Hall switch" in r["item"]]
     assert sum(int(r[build]) for r in hall) == (0 if matrix else cells)
     magnets = sum(int(r[build]) for r in BOM if "magnet" in r["item"])
-    assert magnets >= 44                             # 22 men a side (RULES-HEX.md 3.1)
+    assert magnets >= 44  # 22 men a side (RULES-HEX.md 3.1)
 
 
 def test_the_layout_drawing_is_drawn_from_the_pinout(tmp_path: Path) -> None:
     out = tmp_path / "layout.svg"
-    subprocess.run([sys.executable, str(ROOT / "hardware" / "hex" / "make_layout.py"),
-                    str(repo_hex_pinout_path()), str(out)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "hardware" / "hex" / "make_layout.py"),
+            str(repo_hex_pinout_path()),
+            str(out),
+        ],
+        check=True,
+    )
     drawn = (ROOT / "hardware" / "hex" / "layout.svg").read_text(encoding="utf-8")
     assert out.read_text(encoding="utf-8") == drawn, "run: python hardware/hex/make_layout.py"
     root = ET.fromstring(drawn)

@@ -24,8 +24,9 @@ def sq(name: str) -> int:
 class LateSource:
     """Readings at set times; ``behind`` during the set stretches."""
 
-    def __init__(self, readings: list[tuple[float, int]],
-                 behind: list[tuple[float, float]]) -> None:
+    def __init__(
+        self, readings: list[tuple[float, int]], behind: list[tuple[float, float]]
+    ) -> None:
         self.readings = readings
         self.stretches = behind
         self.now = 0.0
@@ -57,8 +58,7 @@ def test_a_reading_that_comes_late_is_not_judged_by_the_time_it_was_missing() ->
     d5 = e4 & ~(1 << sq("d7")) | 1 << sq("d5")
     lifted = d5 & ~(1 << sq("e4"))
     pushed = lifted | 1 << sq("e5")
-    source = LateSource([(1.0, e4), (3.0, d5), (5.0, lifted), (8.5, pushed)],
-                        behind=[(5.1, 8.5)])
+    source = LateSource([(1.0, e4), (3.0, d5), (5.0, lifted), (8.5, pushed)], behind=[(5.1, 8.5)])
     assert isinstance(source, MayLag)
     daemon = Daemon(TWO_PLAYERS, source, MemoryStore(), now=0.0)
     now = 0.0

@@ -29,8 +29,9 @@ from .helpers import sq
 
 ZERO = bytes([BIT0] * 8)
 ONE = bytes([BIT1] * 8)
-ROWS = LedLayout(count=80, order="rows", along="ranks", first="a1",
-                 brightness_cap=1.0, max_current_ma=20_000)
+ROWS = LedLayout(
+    count=80, order="rows", along="ranks", first="a1", brightness_cap=1.0, max_current_ma=20_000
+)
 SERPENTINE = replace(ROWS, order="serpentine")
 CORNERS = replace(ROWS, count=99)
 
@@ -74,11 +75,11 @@ def test_exact_bytes_for_a_frame() -> None:
     leds = SpiLeds(ROWS, spi=spi, brightness=1.0, reset=1)
     leds.show({sq("a1"): (0, 0, 255), sq("c1"): (16, 32, 64)})
     (data,) = spi.writes
-    led = [data[1 + 24 * i: 1 + 24 * (i + 1)] for i in range(80)]
-    assert led[0] == ZERO + ZERO + ONE                        # a1: blue
-    assert led[1] == ZERO * 3                                 # b1: off
+    led = [data[1 + 24 * i : 1 + 24 * (i + 1)] for i in range(80)]
+    assert led[0] == ZERO + ZERO + ONE  # a1: blue
+    assert led[1] == ZERO * 3  # b1: off
     bits = [BIT1 if v >> (7 - b) & 1 else BIT0 for v in (32, 16, 64) for b in range(8)]
-    assert led[2] == bytes(bits)                              # c1: G=32 R=16 B=64
+    assert led[2] == bytes(bits)  # c1: G=32 R=16 B=64
     assert all(chunk == ZERO * 3 for chunk in led[3:])
     assert data[0] == data[-1] == 0
     assert len(data) == 1 + 80 * 24 + 1
@@ -88,7 +89,7 @@ def test_brightness_scales_every_channel() -> None:
     encoder = LedEncoder(replace(ROWS, brightness_cap=1.0), brightness=0.5)
     assert encoder.brightness == 128 / 255
     pixels = encoder.pixels({0: (255, 100, 1)})
-    assert pixels[0] == (128, 50, 1)       # (c * 128 + 127) // 255
+    assert pixels[0] == (128, 50, 1)  # (c * 128 + 127) // 255
     assert pixels[1:] == [(0, 0, 0)] * 79
 
 
@@ -106,7 +107,7 @@ def test_a_full_white_board_is_dimmed_to_the_current_budget() -> None:
     layout = replace(ROWS, brightness_cap=1.0, max_current_ma=2500, ma_per_channel=20.0)
     encoder = LedEncoder(layout, brightness=1.0)
     white = {square: (255, 255, 255) for square in range(80)}
-    assert encoder.current_ma([(255, 255, 255)] * 80) == 4800   # 80 × 60 mA
+    assert encoder.current_ma([(255, 255, 255)] * 80) == 4800  # 80 × 60 mA
     pixels = encoder.pixels(white)
     assert 2400 < encoder.current_ma(pixels) <= 2500
     assert len(set(pixels)) == 1 and pixels[0][0] == pixels[0][1] == pixels[0][2]
@@ -128,14 +129,18 @@ def test_serpentine_order_from_a1() -> None:
     assert m.index(0, 7) == 79 and m.index(9, 7) == 70
 
 
-@pytest.mark.parametrize(("first", "along", "order", "expected_first_four"), [
-    ("j1", "ranks", "serpentine", [(9, 0), (8, 0), (7, 0), (6, 0)]),
-    ("a8", "ranks", "rows", [(0, 7), (1, 7), (2, 7), (3, 7)]),
-    ("j8", "ranks", "rows", [(9, 7), (8, 7), (7, 7), (6, 7)]),
-    ("a1", "files", "serpentine", [(0, 0), (0, 1), (0, 2), (0, 3)]),
-])
-def test_first_corner_and_direction(first: str, along: str, order: str,
-                                    expected_first_four: list[tuple[int, int]]) -> None:
+@pytest.mark.parametrize(
+    ("first", "along", "order", "expected_first_four"),
+    [
+        ("j1", "ranks", "serpentine", [(9, 0), (8, 0), (7, 0), (6, 0)]),
+        ("a8", "ranks", "rows", [(0, 7), (1, 7), (2, 7), (3, 7)]),
+        ("j8", "ranks", "rows", [(9, 7), (8, 7), (7, 7), (6, 7)]),
+        ("a1", "files", "serpentine", [(0, 0), (0, 1), (0, 2), (0, 3)]),
+    ],
+)
+def test_first_corner_and_direction(
+    first: str, along: str, order: str, expected_first_four: list[tuple[int, int]]
+) -> None:
     m = LedMap(replace(ROWS, first=first, along=along, order=order))
     where = {m.index(x, y): (x, y) for x in range(10) for y in range(8)}
     assert [where[i] for i in range(4)] == expected_first_four
@@ -148,18 +153,30 @@ def test_serpentine_along_files_turns_at_the_end_of_a_file() -> None:
     assert (m.index(0, 7), m.index(1, 7), m.index(1, 0)) == (7, 8, 15)
 
 
-@pytest.mark.parametrize(("count", "first", "along", "order"), list(itertools.product(
-    (80, 99), ("a1", "j1", "a8", "j8"), ("ranks", "files"), ("rows", "serpentine"))))
+@pytest.mark.parametrize(
+    ("count", "first", "along", "order"),
+    list(
+        itertools.product(
+            (80, 99), ("a1", "j1", "a8", "j8"), ("ranks", "files"), ("rows", "serpentine")
+        )
+    ),
+)
 def test_every_layout_is_a_permutation(count: int, first: str, along: str, order: str) -> None:
     layout = replace(ROWS, count=count, first=first, along=along, order=order)
     m = LedMap(layout)
     indices = [m.index(x, y) for x in range(layout.width) for y in range(layout.height)]
     assert sorted(indices) == list(range(count))
     # In a chain, consecutive LEDs are neighbours except where a "rows" line jumps back.
-    where = {i: (x, y) for x in range(layout.width) for y in range(layout.height)
-             for i in [m.index(x, y)]}
-    steps = [abs(where[i][0] - where[i + 1][0]) + abs(where[i][1] - where[i + 1][1])
-             for i in range(count - 1)]
+    where = {
+        i: (x, y)
+        for x in range(layout.width)
+        for y in range(layout.height)
+        for i in [m.index(x, y)]
+    }
+    steps = [
+        abs(where[i][0] - where[i + 1][0]) + abs(where[i][1] - where[i + 1][1])
+        for i in range(count - 1)
+    ]
     if order == "serpentine":
         assert set(steps) == {1}
 
@@ -192,8 +209,9 @@ def test_a_corner_frame_is_99_leds_of_bytes() -> None:
     assert len(LedEncoder(CORNERS).encode({})) == 240 + 99 * 24 + 240
 
 
-@pytest.mark.parametrize("frame", [{80: (1, 2, 3)}, {-1: (1, 2, 3)}, {0: (256, 0, 0)},
-                                   {0: (1, 2)}, {0: (-1, 0, 0)}])
+@pytest.mark.parametrize(
+    "frame", [{80: (1, 2, 3)}, {-1: (1, 2, 3)}, {0: (256, 0, 0)}, {0: (1, 2)}, {0: (-1, 0, 0)}]
+)
 def test_bad_frames_are_refused(frame: dict[int, Any]) -> None:
     leds = SpiLeds(ROWS, spi=FakeSpi())
     with pytest.raises(LedFrameError):
@@ -225,8 +243,16 @@ def test_colours_parse() -> None:
     assert parse_colour("00ff10") == (0, 255, 16)
     assert parse_colour([1, 2, 3]) == (1, 2, 3)
     # int(_, 16) alone would take the signs, spaces and underscores.
-    for bad in ("#ff80", "#gg0000", [1, 2], [1, 2, 300], "#+f0000", "# f0000", "#f_0000",
-                "#ff００00"):
+    for bad in (
+        "#ff80",
+        "#gg0000",
+        [1, 2],
+        [1, 2, 300],
+        "#+f0000",
+        "# f0000",
+        "#f_0000",
+        "#ff００00",
+    ):
         with pytest.raises(ValueError, match="colour"):
             parse_colour(bad)
 

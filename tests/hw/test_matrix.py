@@ -17,13 +17,24 @@ from boardctl.hw.sim import DiodeMatrix
 from .helpers import CHECKER, FULL, START, bits, sq
 
 
-def wire(factory: Any, pinout: Pinout, closed: int = 0, *, diodes: bool = True,
-         row_active_low: bool | None = None) -> MockMatrixWiring:
+def wire(
+    factory: Any,
+    pinout: Pinout,
+    closed: int = 0,
+    *,
+    diodes: bool = True,
+    row_active_low: bool | None = None,
+) -> MockMatrixWiring:
     pins = pinout.pi.matrix
     if row_active_low is None:
         row_active_low = pins.row_active_low
-    return MockMatrixWiring(factory, pins.rows, pins.columns,
-                            DiodeMatrix(closed, diodes=diodes), row_active_low=row_active_low)
+    return MockMatrixWiring(
+        factory,
+        pins.rows,
+        pins.columns,
+        DiodeMatrix(closed, diodes=diodes),
+        row_active_low=row_active_low,
+    )
 
 
 def open_matrix(factory: Any, pinout: Pinout, **kwargs: Any) -> GpioMatrix:
@@ -40,9 +51,11 @@ SEEDED = random.Random(1729)
 RANDOM_BOARDS = [SEEDED.getrandbits(80) for _ in range(5)]
 
 
-@pytest.mark.parametrize("board", [0, FULL, START, CHECKER, FULL ^ CHECKER, *RANDOM_BOARDS],
-                         ids=["empty", "full", "start", "checker", "checker2",
-                              *[f"random{i}" for i in range(5)]])
+@pytest.mark.parametrize(
+    "board",
+    [0, FULL, START, CHECKER, FULL ^ CHECKER, *RANDOM_BOARDS],
+    ids=["empty", "full", "start", "checker", "checker2", *[f"random{i}" for i in range(5)]],
+)
 def test_a_scan_reads_the_whole_board(factory: Any, pinout: Pinout, board: int) -> None:
     wire(factory, pinout, board)
     matrix = open_matrix(factory, pinout)
@@ -68,8 +81,9 @@ GHOST_CASES = [
 
 
 @pytest.mark.parametrize(("board", "ghosts"), GHOST_CASES)
-def test_diodes_prevent_ghost_squares(factory: Any, pinout: Pinout, board: int,
-                                      ghosts: int) -> None:
+def test_diodes_prevent_ghost_squares(
+    factory: Any, pinout: Pinout, board: int, ghosts: int
+) -> None:
     wiring = wire(factory, pinout, board)
     matrix = open_matrix(factory, pinout)
     assert matrix.scanner.scan() == board
@@ -103,16 +117,25 @@ def test_rows_start_idle(factory: Any, pinout: Pinout) -> None:
     assert all(states(pin) == [False] for pin in wiring.rows)
 
 
-@pytest.mark.parametrize(("row_active_low", "column_pull_up", "idle", "pull"), [
-    (True, True, True, "up"),        # reed, diodes the other way round: rows driven low
-    (False, True, False, "up"),      # Hall sensors with low-side MOSFETs on the rows
-])
-def test_other_polarities(factory: Any, pinout: Pinout, row_active_low: bool,
-                          column_pull_up: bool, idle: bool, pull: str) -> None:
+@pytest.mark.parametrize(
+    ("row_active_low", "column_pull_up", "idle", "pull"),
+    [
+        (True, True, True, "up"),  # reed, diodes the other way round: rows driven low
+        (False, True, False, "up"),  # Hall sensors with low-side MOSFETs on the rows
+    ],
+)
+def test_other_polarities(
+    factory: Any, pinout: Pinout, row_active_low: bool, column_pull_up: bool, idle: bool, pull: str
+) -> None:
     wiring = wire(factory, pinout, START, row_active_low=row_active_low)
-    matrix = GpioMatrix(pinout.pi.matrix.rows, pinout.pi.matrix.columns,
-                        row_active_low=row_active_low, column_pull_up=column_pull_up,
-                        settle=0, pin_factory=factory)
+    matrix = GpioMatrix(
+        pinout.pi.matrix.rows,
+        pinout.pi.matrix.columns,
+        row_active_low=row_active_low,
+        column_pull_up=column_pull_up,
+        settle=0,
+        pin_factory=factory,
+    )
     assert matrix.scanner.scan() == START
     assert all(pin.state == idle for pin in wiring.rows)
     assert all(pin.pull == pull for pin in wiring.columns)
@@ -137,7 +160,10 @@ def test_reading_is_debounced(factory: Any, pinout: Pinout) -> None:
     # e2 lifted: reported on the third scan that sees it.
     wiring.set_occupancy(START & ~bits("e2"))
     assert [matrix.read(t / 100) for t in range(3, 6)] == [
-        None, None, Reading(START & ~bits("e2"), 0.05)]
+        None,
+        None,
+        Reading(START & ~bits("e2"), 0.05),
+    ]
 
 
 def test_a_bouncing_switch_is_not_reported(factory: Any, pinout: Pinout) -> None:
@@ -171,15 +197,16 @@ def test_close_releases_the_pins(factory: Any, pinout: Pinout) -> None:
     wire(factory, pinout)
     first = open_matrix(factory, pinout)
     first.close()
-    second = open_matrix(factory, pinout)      # would raise if a pin were still reserved
+    second = open_matrix(factory, pinout)  # would raise if a pin were still reserved
     assert second.scanner.scan() == 0
     assert first.healthy
 
 
 def test_lines_can_be_used_alone(factory: Any, pinout: Pinout) -> None:
     wiring = wire(factory, pinout, bits("c2", "d2"))
-    lines = GpioMatrixLines(pinout.pi.matrix.rows, pinout.pi.matrix.columns, settle=0,
-                            pin_factory=factory)
+    lines = GpioMatrixLines(
+        pinout.pi.matrix.rows, pinout.pi.matrix.columns, settle=0, pin_factory=factory
+    )
     lines.select(1)
     assert lines.sense() == 0b1100
     assert wiring.selected_rows() == [1]

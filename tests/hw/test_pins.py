@@ -42,8 +42,9 @@ def test_the_repository_pinout_loads() -> None:
 def test_the_packaged_copy_is_in_sync() -> None:
     generated = (ROOT / "boardctl" / "hw" / "_pinout_default.py").read_text(encoding="utf-8")
     assert generated == generated_module(TEXT), "run: python -m boardctl.hw.pins sync"
-    assert default_pinout() == Pinout(**{**vars(load_pinout(PINOUT)),
-                                         "source": default_pinout().source})
+    assert default_pinout() == Pinout(
+        **{**vars(load_pinout(PINOUT)), "source": default_pinout().source}
+    )
 
 
 @pytest.mark.parametrize("sensor", ["matrix", "shiftreg"])
@@ -69,13 +70,17 @@ def test_every_pico_pin_is_used_once(pinout: Pinout) -> None:
 
 def test_the_spi_pins_are_not_reused(pinout: Pinout) -> None:
     claimed = {pinout.pi.leds.clock, pinout.pi.leds.mosi, pinout.pi.leds.select}
-    matrix_and_buttons = {*pinout.pi.matrix.rows, *pinout.pi.matrix.columns,
-                          *pinout.pi.buttons.values()}
+    matrix_and_buttons = {
+        *pinout.pi.matrix.rows,
+        *pinout.pi.matrix.columns,
+        *pinout.pi.buttons.values(),
+    }
     assert claimed.isdisjoint(matrix_and_buttons)
     chain = pinout.pi.shiftreg
     assert chain.spi.select != pinout.pi.leds.select
     assert {chain.load, chain.spi.select, chain.spi.miso}.isdisjoint(
-        set(pinout.pi.buttons.values()) | {pinout.pi.leds.select})
+        set(pinout.pi.buttons.values()) | {pinout.pi.leds.select}
+    )
 
 
 def changed(old: str, new: str) -> str:
@@ -83,38 +88,41 @@ def changed(old: str, new: str) -> str:
     return TEXT.replace(old, new, 1)
 
 
-@pytest.mark.parametrize(("old", "new", "key", "words"), [
-    ("rows = [4, 17,", "rows = [40, 17,", "pi.matrix.rows[0]", "GPIO40"),
-    ("rows = [4, 17,", "rows = [12, 17,", "pi.matrix.columns[0]", "pi.matrix.rows[0]"),
-    ("rows = [4, 17,", "rows = [10, 17,", "pi.leds.mosi", "pi.matrix.rows[0]"),
-    ("rows = [4, 17,", "rows = [\"4\", 17,", "pi.matrix.rows[0]", "pin number"),
-    ("rows = [4, 17,", "rows = [17,", "pi.matrix.rows", "expected 8"),
-    ("ok = 3", "ok = 8", "pi.buttons.ok", "pi.leds.select"),
-    ("ok = 3", "ok = 25", "pi.buttons.ok", "pi.matrix.columns[6]"),
-    ("load = 25", "load = 9", "pi.shiftreg.load", "pi.shiftreg.miso"),
-    ("select = 7 ", "select = 8 ", "pi.leds.select", "pi.shiftreg.select"),
-    ("miso = 9 ", "miso = 19 ", "pi.shiftreg.miso", "GPIO9"),
-    ("select = 7 ", "select = 5 ", "pi.shiftreg.select", "chip select"),
-    ("spi_device = 0", "spi_device = 1", "pi.leds.spi_device", "GPIO7"),
-    ("count = 80 ", "count = 81 ", "leds.count", "80"),
-    ('order = "serpentine"', 'order = "zigzag"', "leds.order", "rows, serpentine"),
-    ('first = "a1"', 'first = "e4"', "leds.first", "a1, j1"),
-    ("brightness_cap = 0.25", "brightness_cap = 1.5", "leds.brightness_cap", "outside"),
-    ('sensor = "matrix"', 'sensor = "hall"', "pi.sensor", "matrix, shiftreg"),
-    ('row_active = "high"', 'row_active = "up"', "pi.matrix.row_active", "low, high"),
-    ('row_active = "high"', 'row_active = "low"', "pi.matrix.column_pull", "pulled up"),
-    ('column_pull = "down"', 'column_pull = "in"', "pi.matrix.column_pull", "up, down"),
-    ("settle_us = 50 ", "settle_us = 50\nsettle = 1 ", "pi.matrix.settle", "unknown key"),
-    ("led_data = 22 ", "led_data = 25 ", "pico.led_data", "GP25"),
-    ("led_data = 22 ", "led_data = 19 ", "pico.led_data", "pico.matrix.columns[9]"),
-    ("led_data = 22 ", "led_data = 21 ", "pico.led_data", "pico.shiftreg.load"),
-    ("clock = 26", "clock = 27", "pico.shiftreg.clock", "GP10, GP14, GP26"),
-    ("miso = 28", "miso = 25", "pico.shiftreg.miso", "GP25 is not a free Pico GPIO"),
-    ("rows = [2, 3,", "rows = [2, 2,", "pico.matrix.rows[1]", "pico.matrix.rows[0]"),
-    ("chips = 10", "chips = true", "pi.shiftreg.chips", "integer"),
-    ("active_low = true", "active_low = 1", "pi.shiftreg.active_low", "true or false"),
-    ("schema = 1", "schema = 2", "schema", "outside"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "key", "words"),
+    [
+        ("rows = [4, 17,", "rows = [40, 17,", "pi.matrix.rows[0]", "GPIO40"),
+        ("rows = [4, 17,", "rows = [12, 17,", "pi.matrix.columns[0]", "pi.matrix.rows[0]"),
+        ("rows = [4, 17,", "rows = [10, 17,", "pi.leds.mosi", "pi.matrix.rows[0]"),
+        ("rows = [4, 17,", 'rows = ["4", 17,', "pi.matrix.rows[0]", "pin number"),
+        ("rows = [4, 17,", "rows = [17,", "pi.matrix.rows", "expected 8"),
+        ("ok = 3", "ok = 8", "pi.buttons.ok", "pi.leds.select"),
+        ("ok = 3", "ok = 25", "pi.buttons.ok", "pi.matrix.columns[6]"),
+        ("load = 25", "load = 9", "pi.shiftreg.load", "pi.shiftreg.miso"),
+        ("select = 7 ", "select = 8 ", "pi.leds.select", "pi.shiftreg.select"),
+        ("miso = 9 ", "miso = 19 ", "pi.shiftreg.miso", "GPIO9"),
+        ("select = 7 ", "select = 5 ", "pi.shiftreg.select", "chip select"),
+        ("spi_device = 0", "spi_device = 1", "pi.leds.spi_device", "GPIO7"),
+        ("count = 80 ", "count = 81 ", "leds.count", "80"),
+        ('order = "serpentine"', 'order = "zigzag"', "leds.order", "rows, serpentine"),
+        ('first = "a1"', 'first = "e4"', "leds.first", "a1, j1"),
+        ("brightness_cap = 0.25", "brightness_cap = 1.5", "leds.brightness_cap", "outside"),
+        ('sensor = "matrix"', 'sensor = "hall"', "pi.sensor", "matrix, shiftreg"),
+        ('row_active = "high"', 'row_active = "up"', "pi.matrix.row_active", "low, high"),
+        ('row_active = "high"', 'row_active = "low"', "pi.matrix.column_pull", "pulled up"),
+        ('column_pull = "down"', 'column_pull = "in"', "pi.matrix.column_pull", "up, down"),
+        ("settle_us = 50 ", "settle_us = 50\nsettle = 1 ", "pi.matrix.settle", "unknown key"),
+        ("led_data = 22 ", "led_data = 25 ", "pico.led_data", "GP25"),
+        ("led_data = 22 ", "led_data = 19 ", "pico.led_data", "pico.matrix.columns[9]"),
+        ("led_data = 22 ", "led_data = 21 ", "pico.led_data", "pico.shiftreg.load"),
+        ("clock = 26", "clock = 27", "pico.shiftreg.clock", "GP10, GP14, GP26"),
+        ("miso = 28", "miso = 25", "pico.shiftreg.miso", "GP25 is not a free Pico GPIO"),
+        ("rows = [2, 3,", "rows = [2, 2,", "pico.matrix.rows[1]", "pico.matrix.rows[0]"),
+        ("chips = 10", "chips = true", "pi.shiftreg.chips", "integer"),
+        ("active_low = true", "active_low = 1", "pi.shiftreg.active_low", "true or false"),
+        ("schema = 1", "schema = 2", "schema", "outside"),
+    ],
+)
 def test_errors_name_the_bad_key(old: str, new: str, key: str, words: str) -> None:
     with pytest.raises(PinoutError) as info:
         parse_pinout(changed(old, new), source="pinout.toml")
@@ -125,7 +133,7 @@ def test_errors_name_the_bad_key(old: str, new: str, key: str, words: str) -> No
 
 def test_a_missing_table_and_bad_toml_are_named() -> None:
     with pytest.raises(PinoutError, match=r"pico: missing"):
-        parse_pinout(TEXT[:TEXT.index("\n[pico]\n")])
+        parse_pinout(TEXT[: TEXT.index("\n[pico]\n")])
     with pytest.raises(PinoutError, match=r"not valid TOML"):
         parse_pinout("rows = [")
     with pytest.raises(PinoutError, match=r"pi.leds.select: GPIO9 is not an SPI0 chip select"):
@@ -189,9 +197,11 @@ def test_the_pico_firmware_agrees_with_the_pinout(pinout: Pinout) -> None:
     # The firmware drives ranks high and reads files with pull-downs; one flag
     # says whether a sensor reads 0 when a piece is on it.
     assert not pico.matrix.row_active_low
-    expected["SENSOR_ACTIVE_LOW"] = (pico.matrix.column_pull_up if pico.sensor == "matrix"
-                                     else pico.shiftreg.active_low)
-    found = {name: tuple(v) if isinstance(v, list) else v
-             for name, v in fw.items() if name in expected}
+    expected["SENSOR_ACTIVE_LOW"] = (
+        pico.matrix.column_pull_up if pico.sensor == "matrix" else pico.shiftreg.active_low
+    )
+    found = {
+        name: tuple(v) if isinstance(v, list) else v for name, v in fw.items() if name in expected
+    }
     assert sorted(found) == sorted(expected), "firmware/pins.py lacks some constants"
     assert found == expected

@@ -86,7 +86,7 @@ def unescape(text: str) -> bytes:
         if text[i] == "\\":
             code = text[i + 1]
             if code == "x":
-                out.append(int(text[i + 2:i + 4], 16))
+                out.append(int(text[i + 2 : i + 4], 16))
                 i += 4
                 continue
             out.append({"n": 10, "r": 13, "\\": 92}[code])
@@ -106,7 +106,7 @@ def read_vectors() -> list[Record]:
         kind, _, rest = line.partition(" ")
         if kind == "shape":
             fields = rest.split()
-            if len(fields) == 2:         # a named board: "shape hex121 121"
+            if len(fields) == 2:  # a named board: "shape hex121 121"
                 shape = BoardShape(None, None, int(fields[1]), fields[0])
             else:
                 files, ranks, leds = map(int, fields)
@@ -136,11 +136,19 @@ def meaning(frame: Frame, shape: BoardShape) -> dict[str, Any]:
     result: dict[str, Any] = {"seq": frame.seq}
     match frame.message:
         case Hello(version, files, ranks, leds, info):
-            result.update(cmd="HELLO", version=version, files=files, ranks=ranks, leds=leds,
-                          info=[list(pair) for pair in info])
+            result.update(
+                cmd="HELLO",
+                version=version,
+                files=files,
+                ranks=ranks,
+                leds=leds,
+                info=[list(pair) for pair in info],
+            )
         case Snap(occupancy):
-            result.update(cmd="SNAP", occupied=[name(sq, shape) for sq in range(shape.squares)
-                                                if occupancy >> sq & 1])
+            result.update(
+                cmd="SNAP",
+                occupied=[name(sq, shape) for sq in range(shape.squares) if occupancy >> sq & 1],
+            )
         case Led(indices):
             result.update(cmd="LED", lit=[[i, v] for i, v in enumerate(indices) if v])
         case Palette(colours):
@@ -160,8 +168,9 @@ def message_of(m: dict[str, Any], shape: BoardShape) -> Message:
     """The inverse of :func:`meaning`."""
     match m["cmd"]:
         case "HELLO":
-            return Hello(m["version"], m["files"], m["ranks"], m["leds"],
-                         tuple((k, v) for k, v in m["info"]))
+            return Hello(
+                m["version"], m["files"], m["ranks"], m["leds"], tuple((k, v) for k, v in m["info"])
+            )
         case "SNAP":
             return Snap(sum(1 << square_of(n, shape) for n in m["occupied"]))
         case "LED":
@@ -212,8 +221,13 @@ def test_the_vectors_cover_every_command_and_reason() -> None:
     commands = {json.loads(r.text.partition(" => ")[2])["cmd"] for r in RECORDS if r.kind == "ok"}
     assert commands == {"HELLO", "SNAP", "LED", "PAL", "STAT", "COUNTERS", "ACK", "NAK"}
     reasons = {r.text.split(" ")[0] for r in RECORDS if r.kind == "bad"}
-    reasons |= {x for r in RECORDS if r.kind == "stream"
-                for x in json.loads(r.text.rpartition(" => ")[2]) if isinstance(x, str)}
+    reasons |= {
+        x
+        for r in RECORDS
+        if r.kind == "stream"
+        for x in json.loads(r.text.rpartition(" => ")[2])
+        if isinstance(x, str)
+    }
     assert reasons == {d.value.lower() for d in DropReason}
 
 
@@ -245,24 +259,32 @@ colours = st.tuples(*[st.integers(0, 255)] * 3)
 def messages(shape: BoardShape) -> st.SearchStrategy[Message]:
     small = st.none() | st.integers(1, 16)
     return st.one_of(
-        st.builds(Hello, st.just(PROTOCOL_VERSION), small, small, st.none() | st.integers(1, 180),
-                  st.lists(st.tuples(keys, values), max_size=4,
-                           unique_by=lambda kv: kv[0]).map(tuple)),
+        st.builds(
+            Hello,
+            st.just(PROTOCOL_VERSION),
+            small,
+            small,
+            st.none() | st.integers(1, 180),
+            st.lists(st.tuples(keys, values), max_size=4, unique_by=lambda kv: kv[0]).map(tuple),
+        ),
         st.integers(0, (1 << shape.squares) - 1).map(Snap),
-        st.lists(st.integers(0, 15), min_size=shape.leds, max_size=shape.leds)
-        .map(lambda v: Led(tuple(v))),
+        st.lists(st.integers(0, 15), min_size=shape.leds, max_size=shape.leds).map(
+            lambda v: Led(tuple(v))
+        ),
         st.lists(colours, min_size=1, max_size=15).map(lambda c: Palette(tuple(c))),
         st.just(Stat()),
-        st.lists(st.tuples(keys, st.integers(0, 9_999_999_999)), max_size=6,
-                 unique_by=lambda kv: kv[0]).map(lambda v: Counters(tuple(v))),
+        st.lists(
+            st.tuples(keys, st.integers(0, 9_999_999_999)), max_size=6, unique_by=lambda kv: kv[0]
+        ).map(lambda v: Counters(tuple(v))),
         seqs.map(Ack),
         st.builds(Nak, seqs, st.sampled_from(NakReason)),
     )
 
 
-shapes = st.one_of(st.builds(BoardShape, st.integers(1, 16), st.integers(1, 16),
-                             st.integers(1, 180)),
-                   st.sampled_from([BoardShape.named(board) for board in BOARDS]))
+shapes = st.one_of(
+    st.builds(BoardShape, st.integers(1, 16), st.integers(1, 16), st.integers(1, 180)),
+    st.sampled_from([BoardShape.named(board) for board in BOARDS]),
+)
 frames = st.builds(Frame, seqs, messages(DEFAULT_SHAPE))
 
 
@@ -292,8 +314,11 @@ def test_garbage_among_good_lines_never_raises(chunks: list[bytes]) -> None:
         link.feed(Received(chunk), now=now * 0.01)
 
 
-@given(st.binary(min_size=1, max_size=200).filter(
-    lambda b: b"$" not in b and b"\n" not in b and any(x not in b" \t\r" for x in b)))
+@given(
+    st.binary(min_size=1, max_size=200).filter(
+        lambda b: b"$" not in b and b"\n" not in b and any(x not in b" \t\r" for x in b)
+    )
+)
 def test_a_line_of_junk_is_one_noise(junk: bytes) -> None:
     assert LineAssembler().feed(junk + b"\n") == [DropReason.NOISE]
 
@@ -310,7 +335,7 @@ def test_any_single_byte_damage_is_caught(frame: Frame, data: st.DataObject) -> 
     line = encode(frame)[:-1]
     i = data.draw(st.integers(0, len(line) - 1))
     byte = data.draw(st.integers(0, 255).filter(lambda b: b not in (line[i], 0x24, 0x0A)))
-    damaged = line[:i] + bytes([byte]) + line[i + 1:]
+    damaged = line[:i] + bytes([byte]) + line[i + 1 :]
     for item in LineAssembler().feed(damaged + b"\n"):
         if isinstance(item, bytes):
             with pytest.raises(ProtocolError):
@@ -400,13 +425,15 @@ def sent_messages(actions: list[Action], shape: BoardShape = DEFAULT_SHAPE) -> l
 
 def test_the_host_says_hello_at_once_and_every_second_until_the_device_answers() -> None:
     s = Session()
-    assert sent_messages(s.feed(Tick())) == [Hello(PROTOCOL_VERSION,
-                                                   info=(("SW", "boardctl-0.1.0"),))]
+    assert sent_messages(s.feed(Tick())) == [
+        Hello(PROTOCOL_VERSION, info=(("SW", "boardctl-0.1.0"),))
+    ]
     assert s.link.state is LinkState.CONNECTING and not s.link.healthy
     hellos = [m for m in sent_messages(s.wait(3.0)) if isinstance(m, Hello)]
     assert len(hellos) == 3
-    assert all(a.data.startswith(b"$") and a.data.endswith(b"\n")
-               for a in s.actions if isinstance(a, Send))
+    assert all(
+        a.data.startswith(b"$") and a.data.endswith(b"\n") for a in s.actions if isinstance(a, Send)
+    )
 
 
 def test_the_device_hello_brings_the_link_up_and_gets_palette_and_frame() -> None:
@@ -449,8 +476,9 @@ HEX_HELLO = Hello(PROTOCOL_VERSION, None, None, 121, (("B", "hex121"), ("FW", "0
 
 
 def incompatible(got: list[Action]) -> list[str]:
-    return [a.detail for a in got
-            if isinstance(a, StateChanged) and a.state is LinkState.INCOMPATIBLE]
+    return [
+        a.detail for a in got if isinstance(a, StateChanged) and a.state is LinkState.INCOMPATIBLE
+    ]
 
 
 def test_a_hex_board_comes_up_with_121_cells_and_121_leds() -> None:
@@ -459,7 +487,7 @@ def test_a_hex_board_comes_up_with_121_cells_and_121_leds() -> None:
     got = s.device(HEX_HELLO)
     assert s.link.state is LinkState.UP and HEX_HELLO.shape() == HEX
     assert sent_messages(got, HEX) == [Ack(0), Palette(DEFAULT_PALETTE), Led((0,) * 121)]
-    top = 1 << 120                                   # f13, the last cell
+    top = 1 << 120  # f13, the last cell
     assert SnapshotReceived(top | 1, s.now) in s.device(Snap(top | 1))
     s.feed(ShowLeds([0] * 120 + [3]))
     assert sent_messages(s.actions, HEX)[-1] == Led((0,) * 120 + (3,))
@@ -467,23 +495,44 @@ def test_a_hex_board_comes_up_with_121_cells_and_121_leds() -> None:
         s.feed(ShowLeds([0] * 80))
 
 
-@pytest.mark.parametrize(("config", "device", "line"), [
-    (HEX, DEVICE_HELLO, "the board is a 10×8 rectangle of squares (80 LEDs), but the game "
-     "needs the 121-cell hexagon (B=hex121, 121 LEDs)"),
-    (DEFAULT_SHAPE, HEX_HELLO, "the board is the 121-cell hexagon (B=hex121, 121 LEDs), but "
-     "the game needs a 10×8 rectangle of squares (80 LEDs)"),
-    (HEX, Hello(PROTOCOL_VERSION, None, None, 121, (("B", "hex91"),)),
-     "the board is a board this boardctl does not know (B=hex91), but the game needs the "
-     "121-cell hexagon (B=hex121, 121 LEDs)"),
-    (HEX, Hello(PROTOCOL_VERSION, 11, 11, 121, (("B", "hex121"),)),
-     "the board is no board shape that holds together (F=11 R=11 L=121 B=hex121), but the "
-     "game needs the 121-cell hexagon (B=hex121, 121 LEDs)"),
-    (HEX, Hello(PROTOCOL_VERSION, None, None, 80, (("B", "hex121"),)),
-     "the board is no board shape that holds together (L=80 B=hex121), but the game needs "
-     "the 121-cell hexagon (B=hex121, 121 LEDs)"),
-])
+@pytest.mark.parametrize(
+    ("config", "device", "line"),
+    [
+        (
+            HEX,
+            DEVICE_HELLO,
+            "the board is a 10×8 rectangle of squares (80 LEDs), but the game "
+            "needs the 121-cell hexagon (B=hex121, 121 LEDs)",
+        ),
+        (
+            DEFAULT_SHAPE,
+            HEX_HELLO,
+            "the board is the 121-cell hexagon (B=hex121, 121 LEDs), but "
+            "the game needs a 10×8 rectangle of squares (80 LEDs)",
+        ),
+        (
+            HEX,
+            Hello(PROTOCOL_VERSION, None, None, 121, (("B", "hex91"),)),
+            "the board is a board this boardctl does not know (B=hex91), but the game needs the "
+            "121-cell hexagon (B=hex121, 121 LEDs)",
+        ),
+        (
+            HEX,
+            Hello(PROTOCOL_VERSION, 11, 11, 121, (("B", "hex121"),)),
+            "the board is no board shape that holds together (F=11 R=11 L=121 B=hex121), but the "
+            "game needs the 121-cell hexagon (B=hex121, 121 LEDs)",
+        ),
+        (
+            HEX,
+            Hello(PROTOCOL_VERSION, None, None, 80, (("B", "hex121"),)),
+            "the board is no board shape that holds together (L=80 B=hex121), but the game needs "
+            "the 121-cell hexagon (B=hex121, 121 LEDs)",
+        ),
+    ],
+)
 def test_a_board_of_another_shape_is_refused_in_one_line_naming_both(
-        config: BoardShape, device: Hello, line: str) -> None:
+    config: BoardShape, device: Hello, line: str
+) -> None:
     s = Session(HostLink(config))
     s.feed(Tick())
     assert incompatible(s.device(device)) == [line]
@@ -516,23 +565,33 @@ def test_a_device_speaking_another_version_is_nakked_and_incompatible() -> None:
     assert sent_messages(got) == [Nak(0, NakReason.VER)]
     assert s.link.state is LinkState.INCOMPATIBLE
     assert s.link.counters["VER"] == 1
-    assert StateChanged(LinkState.INCOMPATIBLE, "the board's firmware speaks protocol version "
-                        "3, this boardctl speaks 2: update boardctl") in got
+    assert (
+        StateChanged(
+            LinkState.INCOMPATIBLE,
+            "the board's firmware speaks protocol version "
+            "3, this boardctl speaks 2: update boardctl",
+        )
+        in got
+    )
 
 
 def test_a_version_1_firmware_is_named_in_one_line_and_never_comes_up() -> None:
     s = Session()
     s.feed(Tick())
-    old = b"$00 HELLO P=1 F=10 R=8 L=80 FW=0.1.0 ID=E6614C311B4F7E2A*B6\r\n"   # CRC-8
+    old = b"$00 HELLO P=1 F=10 R=8 L=80 FW=0.1.0 ID=E6614C311B4F7E2A*B6\r\n"  # CRC-8
     got = s.feed(Received(old))
     changes = [a for a in got if isinstance(a, StateChanged)]
-    assert changes == [StateChanged(
-        LinkState.INCOMPATIBLE, "the board's firmware speaks protocol version 1, this "
-        "boardctl speaks 2: install the firmware from this boardctl's firmware/ directory "
-        "(firmware/README.md)")]
-    assert sent_messages(got) == []                   # it could not read a NAK anyway
+    assert changes == [
+        StateChanged(
+            LinkState.INCOMPATIBLE,
+            "the board's firmware speaks protocol version 1, this "
+            "boardctl speaks 2: install the firmware from this boardctl's firmware/ directory "
+            "(firmware/README.md)",
+        )
+    ]
+    assert sent_messages(got) == []  # it could not read a NAK anyway
     start = len(s.actions)
-    for _ in range(5):                                # it repeats its HELLO every second
+    for _ in range(5):  # it repeats its HELLO every second
         s.wait(1.0)
         s.feed(Received(old + b"$01 SNAP FFFFF0000000000FFFFF*D3\r\n"))
     assert s.link.state is LinkState.INCOMPATIBLE
@@ -550,7 +609,7 @@ def test_an_unacknowledged_frame_is_sent_three_more_times_then_given_up() -> Non
     for _ in range(8):
         resent += [a.data for a in s.wait(ACK_TIMEOUT / 2) if isinstance(a, Send)]
         s.device(Snap(START))
-    assert resent == [line] * MAX_RETRIES          # byte for byte, same sequence number
+    assert resent == [line] * MAX_RETRIES  # byte for byte, same sequence number
     assert s.link.counters["RETRY"] == MAX_RETRIES
     assert s.link.counters["GIVEUP"] == 1
 
@@ -597,7 +656,7 @@ def test_palette_and_frame_are_refreshed_every_five_seconds() -> None:
     got: list[Action] = []
     while s.now < LED_REFRESH + 0.1:
         got += s.wait(HEARTBEAT)
-        for f in sent(got):                    # a device that ACKs everything
+        for f in sent(got):  # a device that ACKs everything
             if not isinstance(f.message, Ack | Nak):
                 s.device(Ack(f.seq))
         got = [a for a in got if not isinstance(a, Send)]
@@ -621,7 +680,7 @@ def test_a_device_reset_is_noticed_by_its_hello_and_the_leds_are_sent_again() ->
     s.connect()
     s.feed(ShowLeds((4,) * 80))
     s.device(Snap(START))
-    got = s.device(DEVICE_HELLO, seq=0)         # rebooted: numbering starts again
+    got = s.device(DEVICE_HELLO, seq=0)  # rebooted: numbering starts again
     assert Led((4,) * 80) in sent_messages(got)
     assert s.link.counters["LOST"] == 0 and s.link.counters["DUP"] == 0
 
@@ -631,9 +690,9 @@ def test_missing_and_repeated_lines_are_counted() -> None:
     s.connect()
     s.device(Snap(0), seq=10)
     before = s.link.counters
-    s.device(Snap(0), seq=13)                   # 11 and 12 missing
-    s.device(Snap(0), seq=13)                   # a retransmission
-    s.device(Snap(0), seq=12)                   # an old one, late
+    s.device(Snap(0), seq=13)  # 11 and 12 missing
+    s.device(Snap(0), seq=13)  # a retransmission
+    s.device(Snap(0), seq=12)  # an old one, late
     s.device(Snap(0), seq=14)
     assert s.link.counters["LOST"] - before["LOST"] == 2
     assert s.link.counters["DUP"] - before["DUP"] == 2
@@ -651,7 +710,7 @@ def test_garbage_then_a_good_line_resynchronises() -> None:
     s = Session()
     s.connect()
     rx = s.link.counters["RX"]
-    junk = b"Traceback (most recent\r\n" + b"\x00\xff" + b"$05 SN"   # noise, noise, trunc
+    junk = b"Traceback (most recent\r\n" + b"\x00\xff" + b"$05 SN"  # noise, noise, trunc
     got = s.feed(Received(junk + encode(Frame(s.seq, Snap(7)))))
     assert SnapshotReceived(7, s.now) in got
     assert s.link.counters["NOISE"] == 2 and s.link.counters["TRUNC"] == 1
@@ -705,8 +764,11 @@ def test_no_line_the_host_sends_contains_a_control_byte() -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.sampled_from(["tick", "hello", "snap", "ack", "junk", "leds", "silence"]),
-                max_size=40))
+@given(
+    st.lists(
+        st.sampled_from(["tick", "hello", "snap", "ack", "junk", "leds", "silence"]), max_size=40
+    )
+)
 def test_any_sequence_of_events_keeps_the_link_consistent(script: list[str]) -> None:
     s = Session()
     for step in script:
@@ -727,7 +789,7 @@ def test_any_sequence_of_events_keeps_the_link_consistent(script: list[str]) -> 
             case "silence":
                 s.wait(LINK_TIMEOUT + 0.1, step=0.5)
     assert s.link.healthy == (s.link.state is LinkState.UP)
-    assert len(s.link._pending) <= 5            # one per kind: never grows without bound
+    assert len(s.link._pending) <= 5  # one per kind: never grows without bound
 
 
 # --------------------------------------------------------------------- accepting snapshots
@@ -758,7 +820,7 @@ def test_a_held_jump_is_confirmed_by_the_same_board_in_sequence() -> None:
     swept = far_from(START, MAX_HAND_CHANGE + 1)
     s.now = 0.5
     assert snapshots(s.device(Snap(swept))) == []
-    s.now = 1.5                                       # the device's heartbeat
+    s.now = 1.5  # the device's heartbeat
     got = s.device(Snap(swept))
     assert [a for a in got if isinstance(a, SnapshotReceived)] == [SnapshotReceived(swept, 1.5)]
     assert (s.link.counters["HELD"], s.link.counters["UNCONFIRMED"]) == (1, 0)
@@ -769,10 +831,10 @@ def test_a_held_jump_that_the_next_snapshot_contradicts_is_dropped() -> None:
     s.connect()
     s.device(Snap(START))
     phantom = far_from(START, 12)
-    moved = START ^ 1 << 14                           # e2 lifted
+    moved = START ^ 1 << 14  # e2 lifted
     assert snapshots(s.device(Snap(phantom))) == []
     assert snapshots(s.device(Snap(moved))) == [moved]
-    assert snapshots(s.device(Snap(phantom))) == []   # held again, never confirmed ...
+    assert snapshots(s.device(Snap(phantom))) == []  # held again, never confirmed ...
     assert snapshots(s.device(Snap(moved))) == [moved]
     assert s.link.counters["UNCONFIRMED"] == 2
 
@@ -782,7 +844,7 @@ def test_a_snapshot_after_missing_lines_is_held_until_confirmed() -> None:
     s.connect()
     s.device(Snap(START))
     moved = START ^ 1 << 14
-    s.seq += 3                                        # three lines lost on the way
+    s.seq += 3  # three lines lost on the way
     assert snapshots(s.device(Snap(moved))) == []
     s.now += HEARTBEAT
     assert snapshots(s.device(Snap(moved))) == [moved]
@@ -796,7 +858,7 @@ def test_a_repeated_or_older_snapshot_is_acknowledged_but_never_used() -> None:
     old = s.seq
     s.device(Snap(first))
     s.device(Snap(second))
-    got = s.device(Snap(first), seq=old)              # the first line again, late
+    got = s.device(Snap(first), seq=old)  # the first line again, late
     assert snapshots(got) == [] and sent_messages(got) == [Ack(old)]
     assert snapshots(s.actions) == [first, second]
     assert s.link.counters["DUP"] == 1
@@ -820,17 +882,17 @@ def test_the_spliced_lines_of_issue_11_never_decode() -> None:
 
 def test_the_link_is_behind_from_a_damaged_or_missing_line_to_the_next_snapshot() -> None:
     s = Session()
-    assert s.link.behind                              # not up yet
+    assert s.link.behind  # not up yet
     s.connect()
     s.device(Snap(START))
     assert not s.link.behind
-    s.feed(Received(encode(Frame(s.seq, Snap(START ^ 1 << 14)))[:-9] + b"\n"))   # cut short
-    assert s.link.behind                              # that may have been the new board
+    s.feed(Received(encode(Frame(s.seq, Snap(START ^ 1 << 14)))[:-9] + b"\n"))  # cut short
+    assert s.link.behind  # that may have been the new board
     s.seq += 1
-    s.device(Snap(START ^ 1 << 14))                   # after a missing line: held
+    s.device(Snap(START ^ 1 << 14))  # after a missing line: held
     assert s.link.behind
     s.now += HEARTBEAT
-    s.device(Snap(START ^ 1 << 14))                   # confirmed
+    s.device(Snap(START ^ 1 << 14))  # confirmed
     assert not s.link.behind
 
 
@@ -840,10 +902,10 @@ def test_a_stray_line_from_far_ahead_does_not_stop_the_count() -> None:
     s = Session()
     s.connect()
     s.device(Snap(START))
-    s.device(Snap(START), seq=(s.seq + 100) % 256)    # a stray, taken as after 100 lost lines
+    s.device(Snap(START), seq=(s.seq + 100) % 256)  # a stray, taken as after 100 lost lines
     moved = START ^ 1 << 14
-    assert snapshots(s.device(Snap(moved))) == []     # looks like a repeat
-    assert snapshots(s.device(Snap(moved))) == []     # re-anchored, after "missing lines": held
+    assert snapshots(s.device(Snap(moved))) == []  # looks like a repeat
+    assert snapshots(s.device(Snap(moved))) == []  # re-anchored, after "missing lines": held
     s.now += HEARTBEAT
     assert snapshots(s.device(Snap(moved))) == [moved]
 
@@ -871,7 +933,7 @@ def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, ba
     s = Session()
     s.connect()
     boards = [START]
-    for k in range(1, 8):                             # a piece walks: hand-sized changes
+    for k in range(1, 8):  # a piece walks: hand-sized changes
         boards.append(START ^ 1 << (14 + k) | 1 << (40 + k))
     lines = []
     for board in boards:
@@ -879,12 +941,12 @@ def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, ba
         s.device(Snap(board))
     assert snapshots(s.actions) == boards
     start = len(s.actions)
-    replay = lines[len(lines) - back - run:len(lines) - back]
+    replay = lines[len(lines) - back - run : len(lines) - back]
     for seq, board in replay:
         s.device(Snap(board), seq=seq)
     assert snapshots(s.actions[start:]) == [], replay
     now = boards[-1]
-    for _ in range(3):                                # the device goes on: heartbeats
+    for _ in range(3):  # the device goes on: heartbeats
         s.now += HEARTBEAT
         s.device(Snap(now))
     after = snapshots(s.actions[start:])
@@ -899,7 +961,7 @@ def _damaged_v2_hellos_read_as_version_1() -> list[bytes]:
     for seq in range(256):
         body = f"{seq:02X}{body_tail}".encode()
         line = b"$" + body + b"*%08X" % crc32(body)
-        cut = line[:len(body) + 4]                    # "$", body, "*", two digits
+        cut = line[: len(body) + 4]  # "$", body, "*", two digits
         if int(cut[-2:], 16) == crc8_smbus(body):
             found.append(cut + b"\n")
     return found
@@ -907,14 +969,14 @@ def _damaged_v2_hellos_read_as_version_1() -> list[bytes]:
 
 def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_peer() -> None:
     damaged = _damaged_v2_hellos_read_as_version_1()
-    assert damaged                                    # the issue found 2 in 256
+    assert damaged  # the issue found 2 in 256
     for line in damaged:
         s = Session()
         s.feed(Tick())
         got = s.feed(Received(line))
         assert not [a for a in got if isinstance(a, StateChanged)], line
         assert s.link.state is LinkState.CONNECTING and s.link.counters["VER"] == 0
-        s.device(DEVICE_HELLO)                        # the next HELLO brings it up
+        s.device(DEVICE_HELLO)  # the next HELLO brings it up
         assert s.link.state is LinkState.UP
 
 
@@ -931,11 +993,11 @@ def test_an_old_hello_replayed_with_old_snapshots_never_brings_an_old_board_back
     s.device(Snap(new))
     start = len(s.actions)
     s.now += 0.5
-    s.device(DEVICE_HELLO, seq=0)                     # replayed at one instant ...
-    s.device(Snap(old), seq=1)                        # ... with two old snapshots
+    s.device(DEVICE_HELLO, seq=0)  # replayed at one instant ...
+    s.device(Snap(old), seq=1)  # ... with two old snapshots
     s.device(Snap(old), seq=2)
     assert snapshots(s.actions[start:]) == []
-    s.now += HEARTBEAT                                # the device's own next heartbeat
+    s.now += HEARTBEAT  # the device's own next heartbeat
     s.device(Snap(new), seq=(s.seq + 1) % 256)
     s.now += HEARTBEAT
     s.device(Snap(new), seq=(s.seq + 2) % 256)
@@ -948,12 +1010,13 @@ def test_a_device_that_restarts_mid_game_is_read_again_after_one_heartbeat() -> 
     s.device(Snap(START))
     s.now = 5.0
     s.seq = 0
-    s.device(DEVICE_HELLO)                            # it restarted: a new count
+    s.device(DEVICE_HELLO)  # it restarted: a new count
     assert snapshots(s.device(Snap(START ^ 1 << 14))) == []
     s.now += HEARTBEAT
     got = s.device(Snap(START ^ 1 << 14))
     assert [a for a in got if isinstance(a, SnapshotReceived)] == [
-        SnapshotReceived(START ^ 1 << 14, 5.0 + HEARTBEAT)]
+        SnapshotReceived(START ^ 1 << 14, 5.0 + HEARTBEAT)
+    ]
 
 
 def test_a_held_jump_is_not_confirmed_by_a_copy_in_the_same_burst() -> None:
@@ -962,7 +1025,7 @@ def test_a_held_jump_is_not_confirmed_by_a_copy_in_the_same_burst() -> None:
     s.device(Snap(START))
     swept = far_from(START, MAX_HAND_CHANGE + 1)
     assert snapshots(s.device(Snap(swept))) == []
-    assert snapshots(s.device(Snap(swept))) == []     # at the same instant: one burst
+    assert snapshots(s.device(Snap(swept))) == []  # at the same instant: one burst
     s.now += HEARTBEAT
     assert snapshots(s.device(Snap(swept))) == [swept]
 
@@ -976,9 +1039,9 @@ def test_the_device_hello_that_answers_ours_is_no_restart_even_after_its_boot_he
     s = Session()
     ours = sent(s.feed(Tick()))[0]
     assert isinstance(ours.message, Hello)
-    s.device(DEVICE_HELLO)                           # the boot HELLO, read first
+    s.device(DEVICE_HELLO)  # the boot HELLO, read first
     assert s.link.state is LinkState.UP
-    s.device(Ack(ours.seq))                          # then the answer to ours
+    s.device(Ack(ours.seq))  # then the answer to ours
     s.device(DEVICE_HELLO)
     assert s.link.answered
     assert snapshots(s.device(Snap(START))) == [START]
@@ -990,7 +1053,7 @@ def test_a_device_hello_long_after_the_ack_of_ours_is_a_restart() -> None:
     ours = sent(s.feed(Tick()))[0]
     s.device(DEVICE_HELLO)
     s.device(Ack(ours.seq))
-    s.now += 1.0                                     # not the answer: a restart, or a replay
+    s.now += 1.0  # not the answer: a restart, or a replay
     s.device(DEVICE_HELLO, seq=0)
     assert not s.link.answered
     assert snapshots(s.device(Snap(START), seq=1)) == []

@@ -27,20 +27,24 @@ def stable_after(reads: int, raws: list[int], start: int | None = 0) -> list[int
 E2 = bits("e2")
 
 
-@pytest.mark.parametrize(("reads", "raws", "expected"), [
-    # A piece placed on e2: the square changes on exactly the Nth equal read.
-    (3, [E2, E2, E2, E2], [0, 0, E2, E2]),
-    (1, [E2, 0], [E2, 0]),
-    (5, [E2] * 5, [0, 0, 0, 0, E2]),
-    # A bouncing reed switch: never three equal reads, never a change.
-    (3, [E2, 0, E2, 0, E2, 0, E2], [0] * 7),
-    # Bounce, then it closes for good: counted from the last bounce.
-    (3, [E2, 0, E2, E2, E2], [0, 0, 0, 0, E2]),
-    # Lifted again: same rule the other way.
-    (2, [E2, E2, 0, E2, 0, 0], [0, E2, E2, E2, E2, 0]),
-])
+@pytest.mark.parametrize(
+    ("reads", "raws", "expected"),
+    [
+        # A piece placed on e2: the square changes on exactly the Nth equal read.
+        (3, [E2, E2, E2, E2], [0, 0, E2, E2]),
+        (1, [E2, 0], [E2, 0]),
+        (5, [E2] * 5, [0, 0, 0, 0, E2]),
+        # A bouncing reed switch: never three equal reads, never a change.
+        (3, [E2, 0, E2, 0, E2, 0, E2], [0] * 7),
+        # Bounce, then it closes for good: counted from the last bounce.
+        (3, [E2, 0, E2, E2, E2], [0, 0, 0, 0, E2]),
+        # Lifted again: same rule the other way.
+        (2, [E2, E2, 0, E2, 0, 0], [0, E2, E2, E2, E2, 0]),
+    ],
+)
 def test_a_square_changes_after_exactly_n_equal_reads(
-        reads: int, raws: list[int], expected: list[int]) -> None:
+    reads: int, raws: list[int], expected: list[int]
+) -> None:
     assert stable_after(reads, raws) == expected
 
 
@@ -84,15 +88,15 @@ class Script:
 def test_read_scans_at_the_scan_rate_and_reports_changes() -> None:
     script = Script(0, 0, 0, E2)
     source = ScanningSource(script, debounce=3, scan_hz=100, heartbeat=None)
-    assert source.read(0.000) is None          # scan 1
-    assert source.read(0.004) is None          # too early: no scan
+    assert source.read(0.000) is None  # scan 1
+    assert source.read(0.004) is None  # too early: no scan
     assert script.scans == 1
-    assert source.read(0.010) is None          # scan 2
-    assert source.read(0.020) == Reading(0, 0.020)   # scan 3: first stable reading
-    assert source.read(0.030) is None          # scan 4: e2 seen once
+    assert source.read(0.010) is None  # scan 2
+    assert source.read(0.020) == Reading(0, 0.020)  # scan 3: first stable reading
+    assert source.read(0.030) is None  # scan 4: e2 seen once
     assert source.read(0.040) is None
     assert source.read(0.050) == Reading(E2, 0.050)
-    assert source.read(0.060) is None          # unchanged, no heartbeat
+    assert source.read(0.060) is None  # unchanged, no heartbeat
     assert script.scans == 7
 
 
@@ -117,10 +121,10 @@ def test_a_failing_scan_makes_the_source_unhealthy_until_it_recovers() -> None:
     source = ScanningSource(script, debounce=1, scan_hz=100, heartbeat=0.01)
     assert source.read(0.00) == Reading(E2, 0.00)
     assert source.healthy
-    assert source.read(0.01) is None           # the scan failed: no heartbeat either
+    assert source.read(0.01) is None  # the scan failed: no heartbeat either
     assert not source.healthy
     assert source.last_error == "GPIO read failed"
-    assert source.read(0.02) == Reading(E2, 0.02)   # heartbeat again
+    assert source.read(0.02) == Reading(E2, 0.02)  # heartbeat again
     assert source.healthy and source.last_error is None
 
 
@@ -163,7 +167,7 @@ def test_the_matrix_scanner_wants_eight_by_ten() -> None:
 
 
 def test_the_matrix_scanner_takes_the_shape_it_is_given() -> None:
-    lines = Lines(1 << 95, rows=10)                    # f10 of a 10 × 10 board
+    lines = Lines(1 << 95, rows=10)  # f10 of a 10 × 10 board
     assert MatrixScanner(lines, rows=10, columns=10).scan() == 1 << 95
     assert lines.log == [*range(10), None]
     with pytest.raises(ValueError, match="10 rows × 10 columns"):

@@ -36,7 +36,7 @@ pytest.importorskip("serial")
 
 # e2-e4: the pawn lifted from e2 and put on e4.
 MOVED = START & ~bits("e2") | bits("e4")
-WAIT = 20.0          # seconds a polling loop may take before the test fails
+WAIT = 20.0  # seconds a polling loop may take before the test fails
 
 
 class ManualClock:
@@ -75,8 +75,9 @@ class Session:
             if until():
                 return
             if time.monotonic() > deadline:
-                raise AssertionError(f"gave up waiting for {what}; "
-                                     f"status {self.board.status}, {self.board.counters}")
+                raise AssertionError(
+                    f"gave up waiting for {what}; status {self.board.status}, {self.board.counters}"
+                )
             time.sleep(0.001)
 
     def past(self, count: Callable[[], int], before: int, what: str) -> None:
@@ -97,8 +98,14 @@ class Session:
 
     def up(self, occupancy: int = START) -> None:
         """Wait for the handshake and the first snapshot."""
-        self.pump(lambda: self.board.healthy and bool(self.readings)
-                  and self.readings[-1].occupancy == occupancy, "the first snapshot")
+        self.pump(
+            lambda: (
+                self.board.healthy
+                and bool(self.readings)
+                and self.readings[-1].occupancy == occupancy
+            ),
+            "the first snapshot",
+        )
 
     def settle(self, fake: FakeMcu) -> None:
         """Up, and done with connecting: the first LED frame is shown and
@@ -122,14 +129,20 @@ Start = Callable[..., tuple[FakeMcu, Session]]
 def start(tmp_path: Path) -> Iterator[Start]:
     """start(clock=None, occupancy=START, **board options) -> (fake, session)."""
     with ExitStack() as stack:
-        def make(clock: Callable[[], float] = time.monotonic, occupancy: int = START,
-                 mcu: dict[str, Any] | None = None, **options: Any) -> tuple[FakeMcu, Session]:
+
+        def make(
+            clock: Callable[[], float] = time.monotonic,
+            occupancy: int = START,
+            mcu: dict[str, Any] | None = None,
+            **options: Any,
+        ) -> tuple[FakeMcu, Session]:
             fake = stack.enter_context(FakeMcu(tmp_path, occupancy, clock=clock, **(mcu or {})))
             options.setdefault("reconnect_interval", 0.05)
             options.setdefault("reconnect_max", 0.2)
             board = SerialBoard(fake.port, **options)
             stack.callback(board.close)
             return fake, Session(board, clock)
+
         yield make
 
 
@@ -158,10 +171,10 @@ def test_a_move_arrives_as_exactly_one_new_reading(start: Start) -> None:
     fake, s = start(clock, heartbeat=None)
     s.settle(fake)
     fake.occupancy = MOVED
-    clock.advance(0.05)                       # past the firmware's 20 ms between snapshots
+    clock.advance(0.05)  # past the firmware's 20 ms between snapshots
     s.pump(lambda: s.occupancies[-1] == MOVED, "the move")
     assert s.readings[-1] == Reading(MOVED, clock.now)
-    for _ in range(2):                        # two heartbeats later: nothing new
+    for _ in range(2):  # two heartbeats later: nothing new
         received = s.counter("RX")
         clock.advance(1.0)
         s.past(lambda: s.counter("RX"), received, "a heartbeat")
@@ -173,13 +186,13 @@ def test_heartbeats_keep_it_healthy_and_silence_trips_the_watchdog(start: Start)
     fake, s = start(clock)
     s.settle(fake)
     s.health.clear()
-    for _ in range(5):                        # 5 s: longer than the link timeout
+    for _ in range(5):  # 5 s: longer than the link timeout
         received = s.counter("RX")
         clock.advance(1.0)
         s.past(lambda: s.counter("RX"), received, "a heartbeat")
     assert all(s.health)
-    assert len(s.readings) >= 5 and set(s.occupancies) == {START}   # heartbeat readings
-    fake.mute()                               # the firmware hangs
+    assert len(s.readings) >= 5 and set(s.occupancies) == {START}  # heartbeat readings
+    fake.mute()  # the firmware hangs
     # A heartbeat written just before the mute but read after the clock moved
     # on would count as heard at the later time, and the clock moves no more:
     # the host first reads all the fake wrote.
@@ -201,10 +214,10 @@ def test_heartbeats_keep_it_healthy_and_silence_trips_the_watchdog(start: Start)
 def test_corrupted_lines_never_become_readings(start: Start, seed: int) -> None:
     fake, s = start(mcu={"seed": seed})
     s.up()
-    fake.corrupt_ratio = 0.3                  # one line in three to the host loses a byte
+    fake.corrupt_ratio = 0.3  # one line in three to the host loses a byte
     rng = random.Random(seed)
 
-    def hand() -> int:            # what a hand changes between two snapshots
+    def hand() -> int:  # what a hand changes between two snapshots
         return sum(1 << b for b in rng.sample(range(80), rng.randint(1, MAX_HAND_CHANGE)))
 
     for turn in range(120):
@@ -213,9 +226,11 @@ def test_corrupted_lines_never_become_readings(start: Start, seed: int) -> None:
         if turn % 20 == 0:
             fake.send_garbage(rng.randbytes(rng.randrange(1, 300)))
         s.past(lambda: fake.counters()["TX"], lines, "the fake to send")
-        if turn % 8 == 7:         # the hand rests: this board gets through
-            s.pump(lambda b=fake.occupancy: bool(s.readings) and s.readings[-1].occupancy == b,
-                   "the board")
+        if turn % 8 == 7:  # the hand rests: this board gets through
+            s.pump(
+                lambda b=fake.occupancy: bool(s.readings) and s.readings[-1].occupancy == b,
+                "the board",
+            )
     final = fake.occupancy ^ hand()
     fake.occupancy = final
     s.pump(lambda: bool(s.readings) and s.readings[-1].occupancy == final, "the final board")
@@ -223,13 +238,13 @@ def test_corrupted_lines_never_become_readings(start: Start, seed: int) -> None:
     assert [o for o in s.occupancies if o not in sent] == []
     assert fake.corrupted_tx > 20
     assert s.board.dropped["CRC"] > 0
-    assert len(set(s.occupancies)) > 10       # many boards did get through
+    assert len(set(s.occupancies)) > 10  # many boards did get through
 
 
 def test_a_lost_snapshot_is_put_right_by_the_next_one(start: Start) -> None:
     fake, s = start()
     s.up()
-    with fake.lock:                           # the move's snapshot and all its retries are lost
+    with fake.lock:  # the move's snapshot and all its retries are lost
         fake.occupancy = MOVED
         fake.drop_next("SNAP", count=1 + MAX_RETRIES)
     s.pump(lambda: s.occupancies[-1] == MOVED, "the heartbeat after the lost snapshot")
@@ -271,8 +286,8 @@ def test_an_led_frame_is_sent_and_acknowledged(start: Start) -> None:
     s.board.show({sq("e4"): (10, 20, 30), sq("e2"): (255, 0, 0)})
     s.pump(lambda: len(fake.led_frames) == 2, "the frame")
     assert lit(fake, sq("e4")) == (10, 20, 30) and lit(fake, sq("e2")) == (255, 0, 0)
-    s.sync(fake)                              # the host has read the ACKs (PAL and LED) ...
-    clock.advance(4 * ACK_TIMEOUT)            # ... so the time for retries passes quietly
+    s.sync(fake)  # the host has read the ACKs (PAL and LED) ...
+    clock.advance(4 * ACK_TIMEOUT)  # ... so the time for retries passes quietly
     received = s.counter("RX")
     s.pump(lambda: s.counter("RX") > received, "a heartbeat")
     assert (s.counter("RETRY"), s.counter("GIVEUP"), s.counter("STALE")) == (0, 0, 0)
@@ -286,7 +301,7 @@ def test_a_nak_makes_the_host_send_the_frame_again(start: Start) -> None:
     fake.corrupt_incoming("LED")
     s.board.show({sq("a1"): (0, 0, 255)})
     s.pump(lambda: lit(fake, sq("a1")) == (0, 0, 255), "the frame, sent again")
-    assert fake.counters()["CRC"] == 1        # the firmware saw the damage and said NAK
+    assert fake.counters()["CRC"] == 1  # the firmware saw the damage and said NAK
     assert s.counter("NAKRX") == 1 and s.counter("RETRY") == 1 and s.counter("GIVEUP") == 0
 
 
@@ -305,7 +320,7 @@ def test_without_an_ack_the_host_retries_then_gives_up(start: Start) -> None:
     s.pump(lambda: s.counter("GIVEUP") == 1, "giving up")
     assert s.counter("RETRY") == MAX_RETRIES
     assert lit(fake, sq("j8")) == (0, 0, 0)
-    assert s.board.healthy                    # a lost LED frame is not a dead board
+    assert s.board.healthy  # a lost LED frame is not a dead board
 
 
 # ---------------------------------------------------------------- unplug and reset
@@ -322,8 +337,8 @@ def test_unplug_and_replug(start: Start) -> None:
     assert s.counter("PORTLOST") == 1
     s.pump(lambda: s.counter("OPENFAIL") >= 3, "attempts to reopen")
     assert s.board.last_error is not None and "open" in s.board.last_error
-    s.board.show({sq("c3"): (255, 255, 0), sq("d4"): (0, 255, 255)})   # dropped for now
-    fake.occupancy = MOVED                    # a move made while the cable was out
+    s.board.show({sq("c3"): (255, 255, 0), sq("d4"): (0, 255, 255)})  # dropped for now
+    fake.occupancy = MOVED  # a move made while the cable was out
     fake.plug()
     s.pump(lambda: s.board.healthy and s.occupancies[-1] == MOVED, "the board after replug")
     s.pump(lambda: lit(fake, sq("d4")) == (0, 255, 255), "the LED frame after replug")
@@ -341,7 +356,7 @@ def test_a_reset_microcontroller_is_resynchronised(start: Start) -> None:
     with fake.lock:
         fake.occupancy = MOVED
         fake.reset()
-        assert lit(fake, sq("f5")) == (0, 0, 0)       # rebooted dark
+        assert lit(fake, sq("f5")) == (0, 0, 0)  # rebooted dark
     s.pump(lambda: lit(fake, sq("f5")) == (255, 0, 255), "the frame sent again")
     s.pump(lambda: s.occupancies[-1] == MOVED, "the board after the reset")
     assert s.counter("RESYNCS") >= 1
@@ -366,8 +381,7 @@ HEX = BoardShape.named("hex121")
 def test_a_hex_board_plays_its_121_cells_over_the_link(start: Start) -> None:
     clock = ManualClock()
     opening = sum(1 << FALCON_HEX.parse_cell(n) for n in ("h1", "g7", "f13", "a8", "m6"))
-    fake, s = start(clock, occupancy=opening, mcu={"board": "hex121"}, shape=HEX,
-                    heartbeat=None)
+    fake, s = start(clock, occupancy=opening, mcu={"board": "hex121"}, shape=HEX, heartbeat=None)
     s.up(opening)
     device = s.board.device
     assert device is not None and device.shape() == HEX
@@ -382,14 +396,26 @@ def test_a_hex_board_plays_its_121_cells_over_the_link(start: Start) -> None:
         s.board.show({121: (1, 1, 1)})
 
 
-@pytest.mark.parametrize(("mcu", "shape", "said"), [
-    ({"board": "hex121"}, BoardShape(10, 8, 80), "the board is the 121-cell hexagon (B=hex121, "
-     "121 LEDs), but the game needs a 10×8 rectangle of squares (80 LEDs)"),
-    ({}, HEX, "the board is a 10×8 rectangle of squares (80 LEDs), but the game needs the "
-     "121-cell hexagon (B=hex121, 121 LEDs)"),
-])
+@pytest.mark.parametrize(
+    ("mcu", "shape", "said"),
+    [
+        (
+            {"board": "hex121"},
+            BoardShape(10, 8, 80),
+            "the board is the 121-cell hexagon (B=hex121, "
+            "121 LEDs), but the game needs a 10×8 rectangle of squares (80 LEDs)",
+        ),
+        (
+            {},
+            HEX,
+            "the board is a 10×8 rectangle of squares (80 LEDs), but the game needs the "
+            "121-cell hexagon (B=hex121, 121 LEDs)",
+        ),
+    ],
+)
 def test_a_board_of_the_other_shape_is_refused_in_one_line(
-        start: Start, mcu: dict[str, Any], shape: BoardShape, said: str) -> None:
+    start: Start, mcu: dict[str, Any], shape: BoardShape, said: str
+) -> None:
     _, s = start(mcu=mcu, shape=shape)
     s.pump(lambda: s.board.status is SerialStatus.INCOMPATIBLE, "the device's HELLO")
     s.polls(20)
@@ -406,11 +432,15 @@ def test_diag_shows_and_lights_the_hex_board_over_the_link(start: Start) -> None
     occupied = sum(1 << FALCON_HEX.parse_cell(n) for n in names)
     fake, s = start(occupancy=occupied, mcu={"board": "hex121"}, shape=HEX)
     pinout = default_hex_pinout()
-    diag = Diagnostics(s.board, s.board, layout=pinout.leds, steps=[Phase.LIVE],
-                       board=HexDiagBoard(pinout))
-    deadline = time.monotonic() + WAIT                     # diag alone reads the board
-    while not (diag.tick(time.monotonic()) is Phase.LIVE and diag.occupancy == occupied
-               and sum(c != (0, 0, 0) for c in fake.colours()) == 3):
+    diag = Diagnostics(
+        s.board, s.board, layout=pinout.leds, steps=[Phase.LIVE], board=HexDiagBoard(pinout)
+    )
+    deadline = time.monotonic() + WAIT  # diag alone reads the board
+    while not (
+        diag.tick(time.monotonic()) is Phase.LIVE
+        and diag.occupancy == occupied
+        and sum(c != (0, 0, 0) for c in fake.colours()) == 3
+    ):
         assert time.monotonic() < deadline, "the live view, lit"
         time.sleep(0.005)
     lit = [FALCON_HEX.name(i) for i, c in enumerate(fake.colours()) if c != (0, 0, 0)]
@@ -425,8 +455,9 @@ def test_diag_shows_and_lights_the_hex_board_over_the_link(start: Start) -> None
 # ---------------------------------------------------------------- the daemon's wait
 
 
-def test_the_daemons_wait_ends_when_the_device_speaks(start: Start,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_daemons_wait_ends_when_the_device_speaks(
+    start: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The daemon's loop waits on the port, not blindly for its period: a
     SNAP is acted on when it arrives (issue 22: the 50 Hz loop alone added
     up to 20 ms between a contact and its light)."""
@@ -442,14 +473,17 @@ def test_the_daemons_wait_ends_when_the_device_speaks(start: Start,
         return real_select(readable, *rest)
 
     monkeypatch.setattr(serial_link.select, "select", select)
-    monkeypatch.setattr(serial_link.time, "sleep",
-                        lambda seconds: pytest.fail("slept instead of waiting on the port"))
+    monkeypatch.setattr(
+        serial_link.time,
+        "sleep",
+        lambda seconds: pytest.fail("slept instead of waiting on the port"),
+    )
     fake.send_garbage(b"# the device speaks\n")
     s.board.wait(60.0)
     assert waited_on and len(waited_on[0]) == 1
     noise = s.counter("NOISE")
-    s.poll()                                          # what woke it is there to read
+    s.poll()  # what woke it is there to read
     assert s.counter("NOISE") == noise + 1
-    s.board.close()                                   # no port: the wait is a sleep
+    s.board.close()  # no port: the wait is a sleep
     with pytest.raises(pytest.fail.Exception, match="slept"):
         s.board.wait(0.01)

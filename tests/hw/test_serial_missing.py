@@ -31,8 +31,8 @@ from .helpers import START
 pytest.importorskip("serial")
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}, "board": {"sensors": "serial"}})
-WAIT = 30.0          # real seconds a wait may take before the test fails
-DT = 0.02            # virtual seconds per turn of the daemon's loop
+WAIT = 30.0  # real seconds a wait may take before the test fails
+DT = 0.02  # virtual seconds per turn of the daemon's loop
 
 
 class VirtualClock:
@@ -58,8 +58,9 @@ class Table:
         self.fake, self.clock = fake, clock
         self.board = SerialBoard(fake.port, reconnect_interval=1.0, reconnect_max=10.0)
         self.screen = Screen()
-        self.daemon = Daemon(TWO_PLAYERS, self.board, store, leds=self.board,
-                             display=self.screen, now=clock.now)
+        self.daemon = Daemon(
+            TWO_PLAYERS, self.board, store, leds=self.board, display=self.screen, now=clock.now
+        )
 
     def run_for(self, seconds: float) -> None:
         """Virtual time with no device: nothing to wait for in real time."""
@@ -72,11 +73,12 @@ class Table:
         deadline = time.monotonic() + WAIT
         while not done():
             if time.monotonic() > deadline:
-                raise AssertionError(f"gave up waiting for {what}: {self.board.status}, "
-                                     f"{self.board.counters}")
+                raise AssertionError(
+                    f"gave up waiting for {what}: {self.board.status}, {self.board.counters}"
+                )
             self.clock.now = round(self.clock.now + DT, 6)
             self.daemon.step(self.clock.now)
-            time.sleep(0.001)              # the fake's firmware runs in real time
+            time.sleep(0.001)  # the fake's firmware runs in real time
 
     @property
     def prompt(self) -> str:
@@ -88,7 +90,7 @@ class Table:
 def table(tmp_path: Path) -> Iterator[Table]:
     clock = VirtualClock()
     with FakeMcu(tmp_path, START, clock=clock) as fake:
-        fake.unplug()                      # no board: the port's name does not exist
+        fake.unplug()  # no board: the port's name does not exist
         store = GameStore(tmp_path / "games.sqlite3")
         t = Table(fake, clock, store)
         try:
@@ -99,12 +101,16 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 
 def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records
-            if r.name == "boardctl" and r.levelno == logging.WARNING]
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "boardctl" and r.levelno == logging.WARNING
+    ]
 
 
 def test_a_missing_port_is_said_once_on_the_screen_and_in_the_log(
-        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="boardctl")
     message = f"sensor board not connected on {table.fake.port}, retrying"
     table.run_for(40.0)
@@ -113,18 +119,20 @@ def test_a_missing_port_is_said_once_on_the_screen_and_in_the_log(
     assert table.screen.last is not None and table.screen.last.prompt_kind == "error"
     assert table.board.status is SerialStatus.DISCONNECTED
     attempts = table.board.counters["OPENFAIL"]
-    assert 4 <= attempts <= 40                # it kept trying, with a back-off
+    assert 4 <= attempts <= 40  # it kept trying, with a back-off
     # The board is plugged in: the daemon finds it by itself and plays on.
     table.fake.plug()
-    table.until(lambda: table.board.healthy
-                and table.daemon.reconciler.state is State.SYNCED, "the board")
+    table.until(
+        lambda: table.board.healthy and table.daemon.reconciler.state is State.SYNCED, "the board"
+    )
     assert table.prompt == ""
     assert "sensor board connected again" in [r.getMessage() for r in caplog.records]
     assert warnings(caplog) == [message]
 
 
 def test_a_port_that_disappears_is_said_once_each_time(
-        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
     table.fake.plug()
     table.until(lambda: table.board.healthy, "the board")
     caplog.set_level(logging.INFO, logger="boardctl")
@@ -140,12 +148,13 @@ def test_a_port_that_disappears_is_said_once_each_time(
 
 
 def test_a_port_that_opens_but_never_answers_is_said_after_the_link_timeout(
-        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="boardctl")
-    table.fake.mute()                         # a device that does not speak the protocol,
-    table.fake.plug()                         # silent from the moment it is plugged in
+    table.fake.mute()  # a device that does not speak the protocol,
+    table.fake.plug()  # silent from the moment it is plugged in
     table.until(lambda: table.board.status is SerialStatus.CONNECTING, "the port to open")
-    assert table.board.problem is None        # too early to tell
+    assert table.board.problem is None  # too early to tell
     table.run_for(LINK_TIMEOUT + 1.0)
     message = f"sensor board on {table.fake.port} is not answering, retrying"
     assert warnings(caplog) == [message]

@@ -49,8 +49,8 @@ class ScriptedPort:
     def read(self, size: int = 1) -> bytes:
         if self.fail is not None:
             raise self.fail
-        data = bytes(self.incoming[:min(size, self.chunk)])
-        del self.incoming[:len(data)]
+        data = bytes(self.incoming[: min(size, self.chunk)])
+        del self.incoming[: len(data)]
         return data
 
     def write(self, data: bytes, /) -> int | None:
@@ -80,9 +80,10 @@ class Opener:
         self.chunk = chunk
         self.clock: Callable[[], float] = lambda: 0.0
 
-    def __call__(self, url: str, *, baudrate: int, timeout: float,
-                 write_timeout: float) -> SerialPort:
-        assert timeout == 0                   # reads must never wait
+    def __call__(
+        self, url: str, *, baudrate: int, timeout: float, write_timeout: float
+    ) -> SerialPort:
+        assert timeout == 0  # reads must never wait
         self.attempts.append(self.clock())
         if self.down:
             raise OSError(f"could not open port {url}")
@@ -96,7 +97,7 @@ class Opener:
 
 def connected(opener: Opener, **options: object) -> SerialBoard:
     board = SerialBoard("/dev/ttyACM0", open_serial=opener, **options)  # type: ignore[arg-type]
-    assert board.read(0.0) is None            # opens the port, says HELLO
+    assert board.read(0.0) is None  # opens the port, says HELLO
     opener.port.incoming += HELLO
     board.read(0.01)
     assert board.healthy
@@ -106,16 +107,21 @@ def connected(opener: Opener, **options: object) -> SerialBoard:
 # ---------------------------------------------------------------- no phantom readings
 
 lines_with_damage = st.lists(
-    st.tuples(st.integers(0, (1 << 80) - 1),
-              st.none() | st.tuples(st.integers(0, 10_000), st.integers(0, 255))),
-    min_size=1, max_size=12)
+    st.tuples(
+        st.integers(0, (1 << 80) - 1),
+        st.none() | st.tuples(st.integers(0, 10_000), st.integers(0, 255)),
+    ),
+    min_size=1,
+    max_size=12,
+)
 
 
 @settings(max_examples=200, deadline=None)
 @given(lines=lines_with_damage, chunk=st.integers(1, 64), noise=st.binary(max_size=40))
 @example(lines=[(0, (198, 10))], chunk=1, noise=b"")  # the CR of a 40-byte line made a LF
 def test_a_damaged_stream_never_yields_a_board_that_was_not_sent(
-        lines: list[tuple[int, tuple[int, int] | None]], chunk: int, noise: bytes) -> None:
+    lines: list[tuple[int, tuple[int, int] | None]], chunk: int, noise: bytes
+) -> None:
     """Snapshots, each maybe with one byte changed, noise in between, read in
     odd-sized pieces: every reading is a snapshot that was sent intact."""
     opener = Opener(chunk)
@@ -143,11 +149,11 @@ def test_a_snapshot_with_a_bad_checksum_is_counted_not_read() -> None:
     board = connected(opener, heartbeat=None)
     good = device_line(1, "SNAP", START)
     bad = bytearray(device_line(2, "SNAP", MOVED))
-    bad[12] ^= 0x01                            # one bit of one hex digit
-    opener.port.incoming += good + bad + good[:15]   # and a line cut short
+    bad[12] ^= 0x01  # one bit of one hex digit
+    opener.port.incoming += good + bad + good[:15]  # and a line cut short
     assert board.read(0.02) == Reading(START, 0.02)
     opener.port.incoming += device_line(3, "SNAP", START)
-    assert board.read(0.03) is None            # unchanged
+    assert board.read(0.03) is None  # unchanged
     assert board.dropped["CRC"] == 1 and board.dropped["TRUNC"] == 1
     assert board.healthy
 
@@ -160,11 +166,12 @@ def test_reopening_backs_off_and_never_spins() -> None:
     opener.down = True
     now = 0.0
     opener.clock = lambda: now
-    board = SerialBoard("/dev/ttyACM0", open_serial=opener, reconnect_interval=0.125,
-                        reconnect_max=1.0)
-    while now < 6.0:                           # a loop at about 1 kHz for 6 s
+    board = SerialBoard(
+        "/dev/ttyACM0", open_serial=opener, reconnect_interval=0.125, reconnect_max=1.0
+    )
+    while now < 6.0:  # a loop at about 1 kHz for 6 s
         assert board.read(now) is None
-        now += 1 / 1024                        # exact in binary: no rounding drift
+        now += 1 / 1024  # exact in binary: no rounding drift
     gaps = [b - a for a, b in zip(opener.attempts, opener.attempts[1:], strict=False)]
     assert gaps == [0.125, 0.25, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0]
     assert board.status is SerialStatus.DISCONNECTED and not board.healthy
@@ -181,7 +188,7 @@ def test_a_pulled_cable_closes_the_port_and_it_is_opened_again() -> None:
     assert first.closed and board.status is SerialStatus.DISCONNECTED
     assert board.counters["PORTLOST"] == 1
     board.read(1.4)
-    assert len(opener.ports) == 1              # not before the interval
+    assert len(opener.ports) == 1  # not before the interval
     board.read(1.5)
     assert len(opener.ports) == 2 and board.status is SerialStatus.CONNECTING
     opener.port.incoming += HELLO + device_line(1, "SNAP", MOVED)
@@ -214,14 +221,14 @@ def test_a_frame_shown_while_disconnected_goes_out_when_the_device_answers() -> 
     opener.down = True
     board = SerialBoard("/dev/ttyACM0", open_serial=opener, reconnect_interval=0.1)
     board.read(0.0)
-    board.show({sq("b2"): (0, 0, 255)})        # no port: kept, no error
+    board.show({sq("b2"): (0, 0, 255)})  # no port: kept, no error
     opener.down = False
     board.read(0.1)
     assert [type(m).__name__ for m in opener.port.sent()] == ["Hello"]
     opener.port.incoming += HELLO
     board.read(0.2)
     led = [m for m in opener.port.sent() if isinstance(m, Led)]
-    assert len(led) == 1 and led[0].indices[sq("b2")] == 3     # blue: default palette slot 3
+    assert len(led) == 1 and led[0].indices[sq("b2")] == 3  # blue: default palette slot 3
     assert sum(led[0].indices) == 3
 
 
@@ -234,24 +241,24 @@ def test_colours_keep_their_palette_slot_and_new_ones_take_free_slots() -> None:
     assert isinstance(first[0], Palette) and isinstance(first[1], Led)
     palette = first[0].colours
     assert palette[0] == (255, 0, 0) and (1, 2, 3) in palette
-    assert palette.index((1, 2, 3)) == 1       # slot 2: the first one this frame leaves free
+    assert palette.index((1, 2, 3)) == 1  # slot 2: the first one this frame leaves free
     opener.port.written.clear()
     board.show({sq("c1"): (1, 2, 3)})
-    assert [type(m) for m in opener.port.sent()] == [Led]   # no new palette needed
+    assert [type(m) for m in opener.port.sent()] == [Led]  # no new palette needed
 
 
 def test_more_than_fifteen_colours_show_as_the_nearest() -> None:
     opener = Opener()
     board = connected(opener, brightness=1.0)
     opener.port.written.clear()
-    common = {s: (16 * (s // 2 + 1), 0, 0) for s in range(30)}         # 15 colours, twice each
-    rare = {30 + c: (16 * (c + 1) + 3, 0, 0) for c in range(5)}        # 5 more, once each
+    common = {s: (16 * (s // 2 + 1), 0, 0) for s in range(30)}  # 15 colours, twice each
+    rare = {30 + c: (16 * (c + 1) + 3, 0, 0) for c in range(5)}  # 5 more, once each
     board.show(common | rare)
     palette, led = opener.port.sent()[-2:]
     assert isinstance(palette, Palette) and isinstance(led, Led)
     assert board.counters["MERGED"] == 5
     shown = {s: palette.colours[led.indices[s] - 1] for s in range(35)}
-    assert {s: shown[s] for s in common} == common                     # the common ones exact
+    assert {s: shown[s] for s in common} == common  # the common ones exact
     assert {s: shown[s][0] for s in rare} == {s: c[0] - 3 for s, c in rare.items()}
 
 
@@ -287,10 +294,10 @@ def test_the_default_palette_is_what_the_device_boots_with() -> None:
 
 def test_the_default_opener_is_pyserial() -> None:
     pytest.importorskip("serial")
-    board = SerialBoard("loop://")             # pyserial's loopback: the host hears itself
+    board = SerialBoard("loop://")  # pyserial's loopback: the host hears itself
     board.read(0.0)
     board.read(0.01)
-    assert board.status is SerialStatus.INCOMPATIBLE     # a HELLO without a board shape
+    assert board.status is SerialStatus.INCOMPATIBLE  # a HELLO without a board shape
     assert board.counters["OPENS"] == 1
     board.close()
     bad = SerialBoard("nosuchscheme://x", reconnect_interval=1.0)

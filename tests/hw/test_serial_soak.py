@@ -23,7 +23,7 @@ def _load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("serial_soak", BENCH)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["serial_soak"] = module        # dataclasses look their module up
+    sys.modules["serial_soak"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -51,21 +51,27 @@ def test_on_a_clean_wire_every_move_is_the_players() -> None:
     figures = soak.soak(1, seed=2, damage=0.0, games=2)
     assert figures.total_damaged == 0
     assert figures.moves == 2 * soak.MAX_PLIES
-    assert (total(figures.phantom_readings), total(figures.phantom_moves), figures.missed) == \
-        (0, 0, 0)
+    assert (total(figures.phantom_readings), total(figures.phantom_moves), figures.missed) == (
+        0,
+        0,
+        0,
+    )
 
 
-def test_without_a_checksum_the_soak_sees_phantom_readings(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_checksum_the_soak_sees_phantom_readings(monkeypatch: pytest.MonkeyPatch) -> None:
     """The soak can fail: with the check switched off at both ends, damaged
     lines become boards the device never sent, and it counts them."""
     fw = soak.load_firmware()
     monkeypatch.setattr(fw.protocol, "checksum", lambda data: "00000000")
     # ... and where the firmware checks and writes its frequent lines in place.
-    monkeypatch.setattr(fw.wire, "crc_matches", lambda buf, start, end, at:
-                        bytes(buf[at:at + 8]) == b"00000000")
-    monkeypatch.setattr(fw.wire, "put_crc", lambda buf, start, end, at:
-                        buf.__setitem__(slice(at, at + 8), b"00000000"))
+    monkeypatch.setattr(
+        fw.wire, "crc_matches", lambda buf, start, end, at: bytes(buf[at : at + 8]) == b"00000000"
+    )
+    monkeypatch.setattr(
+        fw.wire,
+        "put_crc",
+        lambda buf, start, end, at: buf.__setitem__(slice(at, at + 8), b"00000000"),
+    )
     monkeypatch.setattr(host, "crc32", lambda data: 0)
     figures = soak.soak(3000, seed=1, fw=fw)
     assert total(figures.phantom_readings) > 0
@@ -79,7 +85,7 @@ class Port:
         self.pause = False
 
     def read(self, size: int = 1) -> bytes:
-        self.pause = not self.pause            # b"" ends the board's drain of the port
+        self.pause = not self.pause  # b"" ends the board's drain of the port
         return self.chunks.pop(0) if self.pause and self.chunks else b""
 
     def write(self, data: bytes, /) -> int | None:
@@ -100,11 +106,10 @@ def test_issue_11s_splices_give_no_reading_through_the_serial_board() -> None:
     chunks = [encode(Frame(0, Hello(host.PROTOCOL_VERSION, 10, 8, 80))), one]
     for cut in range(1, len(one) - 1):
         chunks += [one[:cut] + two[cut:], two[:cut] + one[cut:]]
-    chunks += [b"$00 SNAP FFFFB0000000008FDFFD*88\n", two]   # the issue's line, as in version 1
+    chunks += [b"$00 SNAP FFFFB0000000008FDFFD*88\n", two]  # the issue's line, as in version 1
     count = len(chunks)
 
-    def opener(url: str, *, baudrate: int, timeout: float,
-               write_timeout: float) -> SerialPort:
+    def opener(url: str, *, baudrate: int, timeout: float, write_timeout: float) -> SerialPort:
         return Port(chunks)
 
     board = SerialBoard("/dev/ttyACM0", open_serial=opener, heartbeat=None)

@@ -26,15 +26,28 @@ from .helpers import CHECKER, FULL, START, bits
 
 def emulate(factory: Any, pinout: Pinout, occupancy: int = 0) -> Mock74HC165Chain:
     pins = pinout.pi.shiftreg
-    return Mock74HC165Chain(pins.spi.clock, pins.spi.mosi, pins.miso, pins.spi.select,
-                            pins.load, occupancy=occupancy, active_low=pins.active_low,
-                            pin_factory=factory)
+    return Mock74HC165Chain(
+        pins.spi.clock,
+        pins.spi.mosi,
+        pins.miso,
+        pins.spi.select,
+        pins.load,
+        occupancy=occupancy,
+        active_low=pins.active_low,
+        pin_factory=factory,
+    )
 
 
 def open_chain(factory: Any, pinout: Pinout) -> ShiftRegisterChain:
     pins = pinout.pi.shiftreg
-    return ShiftRegisterChain(clock=pins.spi.clock, mosi=pins.spi.mosi, miso=pins.miso,
-                              select=pins.spi.select, load=pins.load, pin_factory=factory)
+    return ShiftRegisterChain(
+        clock=pins.spi.clock,
+        mosi=pins.spi.mosi,
+        miso=pins.miso,
+        select=pins.spi.select,
+        load=pins.load,
+        pin_factory=factory,
+    )
 
 
 def test_the_byte_layout() -> None:
@@ -46,16 +59,18 @@ def test_the_byte_layout() -> None:
     assert occupancy_to_bytes(FULL) == bytes(10)
 
 
-@pytest.mark.parametrize("board", [0, FULL, START, CHECKER, *[
-    random.Random(seed).getrandbits(80) for seed in range(4)]])
+@pytest.mark.parametrize(
+    "board", [0, FULL, START, CHECKER, *[random.Random(seed).getrandbits(80) for seed in range(4)]]
+)
 @pytest.mark.parametrize("active_low", [True, False])
 def test_bytes_round_trip(board: int, active_low: bool) -> None:
     data = occupancy_to_bytes(board, active_low=active_low)
     assert bytes_to_occupancy(data, active_low=active_low) == board
 
 
-@pytest.mark.parametrize("board", [0, FULL, START, CHECKER, bits("a1"), bits("j8"),
-                                   bits("e4", "f5", "c7")])
+@pytest.mark.parametrize(
+    "board", [0, FULL, START, CHECKER, bits("a1"), bits("j8"), bits("e4", "f5", "c7")]
+)
 def test_a_scan_reads_the_whole_chain(factory: Any, pinout: Pinout, board: int) -> None:
     chain = emulate(factory, pinout, board)
     driver = open_chain(factory, pinout)
@@ -81,8 +96,9 @@ def test_the_driver_latches_before_every_read(factory: Any, pinout: Pinout) -> N
 
 def test_the_sensor_is_debounced(factory: Any, pinout: Pinout) -> None:
     chain = emulate(factory, pinout, START)
-    sensor = ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg, pin_factory=factory,
-                                             debounce=2, heartbeat=None)
+    sensor = ShiftRegisterSensor.from_pinout(
+        pinout.pi.shiftreg, pin_factory=factory, debounce=2, heartbeat=None
+    )
     assert [sensor.read(t / 100) for t in range(2)] == [None, Reading(START, 0.01)]
     chain.occupancy = START | bits("e4")
     assert sensor.read(0.02) is None
@@ -112,22 +128,31 @@ def test_the_hex_board_chain_is_sixteen_chips_with_seven_unused_inputs() -> None
     assert occupancy_to_bytes(1, squares=HEX_CELLS) == b"\xff" * 15 + b"\xfe"
     assert occupancy_to_bytes(1 << 120, squares=HEX_CELLS) == b"\xfe" + b"\xff" * 15
     assert occupancy_to_bytes(1 << 120, active_low=False, squares=HEX_CELLS) == (
-        b"\x01" + bytes(15))
+        b"\x01" + bytes(15)
+    )
     # Unused inputs left floating (reading 0, "closed") are not cells.
     assert bytes_to_occupancy(bytes(16), squares=HEX_CELLS) == (1 << 121) - 1
-    assert bytes_to_occupancy(b"\xff" * 16, active_low=False, squares=HEX_CELLS) == (
-        (1 << 121) - 1)
+    assert bytes_to_occupancy(b"\xff" * 16, active_low=False, squares=HEX_CELLS) == ((1 << 121) - 1)
 
 
 def test_the_hex_board_is_read_through_its_chain(factory: Any) -> None:
     pinout = default_hex_pinout()
     pins = pinout.pi.shiftreg
     board = sum(1 << FALCON_HEX.parse_cell(n) for n in ("h1", "g7", "f13", "a8", "m6"))
-    chain = Mock74HC165Chain(pins.spi.clock, pins.spi.mosi, pins.miso, pins.spi.select,
-                             pins.load, occupancy=board, active_low=pins.active_low,
-                             pin_factory=factory, squares=HEX_CELLS)
-    sensor = ShiftRegisterSensor.from_pinout(pins, pin_factory=factory, squares=HEX_CELLS,
-                                             debounce=1, heartbeat=None)
+    chain = Mock74HC165Chain(
+        pins.spi.clock,
+        pins.spi.mosi,
+        pins.miso,
+        pins.spi.select,
+        pins.load,
+        occupancy=board,
+        active_low=pins.active_low,
+        pin_factory=factory,
+        squares=HEX_CELLS,
+    )
+    sensor = ShiftRegisterSensor.from_pinout(
+        pins, pin_factory=factory, squares=HEX_CELLS, debounce=1, heartbeat=None
+    )
     assert sensor.read(0.0) == Reading(board, 0.0)
     assert chain.rx_bit == 128
     chain.occupancy = (1 << HEX_CELLS) - 1

@@ -88,7 +88,7 @@ def test_the_simulator_board_takes_any_preset_size() -> None:
     board = SimBoard([0, 99], files=10, ranks=10, heartbeat=None)
     assert settle(board, 0.0)[-1] == Reading(1 | 1 << 99, 0.02)
     board.lift(99)
-    board.place(90)                                    # a10
+    board.place(90)  # a10
     assert settle(board, 0.03)[-1] == Reading(1 | 1 << 90, 0.05)
     with pytest.raises(ValueError, match="no square"):
         board.place(100)
@@ -109,7 +109,7 @@ def test_a_matrix_without_diodes_shows_ghosts() -> None:
 
 def test_the_model_without_diodes_follows_paths() -> None:
     m = DiodeMatrix(bits("a1", "a3", "c3", "c5", "h5"), diodes=False)
-    assert m.pulled_columns([0]) == 0b10000101       # a, c, h via a3–c3–c5–h5
+    assert m.pulled_columns([0]) == 0b10000101  # a, c, h via a3–c3–c5–h5
     m.diodes = True
     assert m.pulled_columns([0]) == 0b1
 
@@ -155,8 +155,9 @@ Setter = Callable[[int], None]
 
 
 @pytest.fixture(params=["sim", "gpio-matrix", "74hc165"])
-def source(request: pytest.FixtureRequest, factory: Any,
-           pinout: Pinout) -> Iterator[tuple[ScanningSource, Setter]]:
+def source(
+    request: pytest.FixtureRequest, factory: Any, pinout: Pinout
+) -> Iterator[tuple[ScanningSource, Setter]]:
     kind = request.param
     options: dict[str, Any] = {"debounce": 3, "scan_hz": 100, "heartbeat": None}
     if kind == "sim":
@@ -164,14 +165,19 @@ def source(request: pytest.FixtureRequest, factory: Any,
         yield sim, sim.set_occupancy
     elif kind == "gpio-matrix":
         wiring = MockMatrixWiring(factory, pinout.pi.matrix.rows, pinout.pi.matrix.columns)
-        matrix = GpioMatrix.from_pinout(pinout.pi.matrix, settle=0, pin_factory=factory,
-                                        **options)
+        matrix = GpioMatrix.from_pinout(pinout.pi.matrix, settle=0, pin_factory=factory, **options)
         yield matrix, wiring.set_occupancy
         matrix.close()
     else:
         pins = pinout.pi.shiftreg
-        chain = Mock74HC165Chain(pins.spi.clock, pins.spi.mosi, pins.miso, pins.spi.select,
-                                 pins.load, pin_factory=factory)
+        chain = Mock74HC165Chain(
+            pins.spi.clock,
+            pins.spi.mosi,
+            pins.miso,
+            pins.spi.select,
+            pins.load,
+            pin_factory=factory,
+        )
         sensor = ShiftRegisterSensor.from_pinout(pins, pin_factory=factory, **options)
 
         def set_occupancy(bits: int) -> None:
@@ -181,8 +187,7 @@ def source(request: pytest.FixtureRequest, factory: Any,
         sensor.close()
 
 
-def test_a_session_reads_the_same_on_every_source(
-        source: tuple[ScanningSource, Setter]) -> None:
+def test_a_session_reads_the_same_on_every_source(source: tuple[ScanningSource, Setter]) -> None:
     board, set_occupancy = source
     now = 0.0
     seen: list[Reading] = []
@@ -196,14 +201,14 @@ def test_a_session_reads_the_same_on_every_source(
             now = round(now + 0.01, 2)
 
     set_occupancy(START)
-    scans(4)                                       # the set-up is read
-    set_occupancy(START & ~bits("e2"))             # pawn on e2 picked up
+    scans(4)  # the set-up is read
+    set_occupancy(START & ~bits("e2"))  # pawn on e2 picked up
     scans(1)
-    set_occupancy(START)                           # … touched down again for one scan
+    set_occupancy(START)  # … touched down again for one scan
     scans(1)
     set_occupancy(START & ~bits("e2"))
     scans(4)
-    set_occupancy(START & ~bits("e2") | bits("e4"))   # and put on e4
+    set_occupancy(START & ~bits("e2") | bits("e4"))  # and put on e4
     scans(4)
     assert seen == [
         Reading(START, 0.02),

@@ -32,15 +32,16 @@ class Rig:
     board: harness.Board
     pico: harness.EmulatedPico
     host: SerialBoard
-    readings: list[tuple[float, int]] = field(default_factory=list)   # (sim s, occupancy)
+    readings: list[tuple[float, int]] = field(default_factory=list)  # (sim s, occupancy)
 
     @classmethod
     def start(cls, board: harness.Board) -> Rig:
         pico = harness.EmulatedPico(board.files)
         board.wire(pico)
         shape = BoardShape.named("hex121") if board.hex else BoardShape(10, 8, 80)
-        host = SerialBoard(pico.url, shape=shape, reconnect_interval=0.2, reconnect_max=0.5,
-                           heartbeat=None)
+        host = SerialBoard(
+            pico.url, shape=shape, reconnect_interval=0.2, reconnect_max=0.5, heartbeat=None
+        )
         return cls(board, pico, host)
 
     def close(self) -> None:
@@ -56,7 +57,7 @@ class Rig:
         """Run the host for `seconds` of simulated time, or until `until()`."""
         end = self.now() + seconds
         # Bounded in wall time too: an emulator whose clock stopped fails the test.
-        deadline = time.monotonic() + 30 + 40 * seconds       # the emulator runs at 0.06-0.3x
+        deadline = time.monotonic() + 30 + 40 * seconds  # the emulator runs at 0.06-0.3x
         while self.now() < end:
             if time.monotonic() > deadline:
                 raise harness.EmulatorError(f"simulated time stuck at {self.now():.3f} s")
@@ -72,8 +73,9 @@ class Rig:
 
     def connect(self, limit: float = 4.0) -> None:
         """Until the host has the device's HELLO and a first reading."""
-        assert self.pump(limit, until=lambda: self.host.status is SerialStatus.UP
-                         and bool(self.readings)), (self.host.status, self.host.problem)
+        assert self.pump(
+            limit, until=lambda: self.host.status is SerialStatus.UP and bool(self.readings)
+        ), (self.host.status, self.host.problem)
 
     def latest(self) -> int | None:
         return self.readings[-1][1] if self.readings else None
@@ -86,8 +88,9 @@ class Rig:
 
     def place(self, changes: list[tuple[float, frozenset[int] | set[int]]]) -> None:
         """Sensor states at simulated times from now: [(after s, squares closed)]."""
-        self.pico.command("sensors", changes=[self.board.change(closed, after=after)
-                                             for after, closed in changes])
+        self.pico.command(
+            "sensors", changes=[self.board.change(closed, after=after) for after, closed in changes]
+        )
 
     def show(self, colours: Mapping[int, Colour]) -> None:
         self.host.show(colours)

@@ -31,10 +31,15 @@ REASON = harness.missing()
 if REASON is not None:
     pytest.skip(REASON, allow_module_level=True)
 
-CONFIG = parse_config({"game": {"mode": "engine", "human": "white"},
-                       "board": {"sensors": "serial"}, "engine": {"movetime": 0.05}})
-GAME = ["e2e4", "e7e5", "i1h3", "b8c6"]          # White the hand, Black the scripted engine
-WALL_LIMIT = 240.0                               # real seconds for the whole game
+CONFIG = parse_config(
+    {
+        "game": {"mode": "engine", "human": "white"},
+        "board": {"sensors": "serial"},
+        "engine": {"movetime": 0.05},
+    }
+)
+GAME = ["e2e4", "e7e5", "i1h3", "b8c6"]  # White the hand, Black the scripted engine
+WALL_LIMIT = 240.0  # real seconds for the whole game
 
 
 class Table:
@@ -45,16 +50,25 @@ class Table:
         self.occupied = {s for s in range(80) if occupancy(Game().position) >> s & 1}
         rig.place([(0.0, self.occupied)])
         self.screen = Screen()
-        self.daemon = Daemon(CONFIG, rig.host, store, opponent=ScriptedOpponent(GAME[1::2]),
-                             leds=rig.host, display=self.screen, now=rig.now())
+        self.daemon = Daemon(
+            CONFIG,
+            rig.host,
+            store,
+            opponent=ScriptedOpponent(GAME[1::2]),
+            leds=rig.host,
+            display=self.screen,
+            now=rig.now(),
+        )
         self.deadline = time.monotonic() + WALL_LIMIT
 
     def until(self, done: Callable[[], bool], what: str) -> None:
         while not done():
             if time.monotonic() > self.deadline:
                 rec = self.daemon.reconciler
-                raise AssertionError(f"gave up waiting for {what}: reconciler {rec.state} "
-                                     f"{rec.prompt!r}, link {self.rig.host.status}")
+                raise AssertionError(
+                    f"gave up waiting for {what}: reconciler {rec.state} "
+                    f"{rec.prompt!r}, link {self.rig.host.status}"
+                )
             if self.rig.pico.stopped():
                 raise harness.EmulatorError(self.rig.pico.stderr())
             self.daemon.step(self.rig.now())
@@ -96,7 +110,8 @@ def table(tmp_path: Path) -> Iterator[tuple[Table, GameStore]]:
 
 
 def test_a_short_game_against_the_engine_on_the_emulated_board(
-        table: tuple[Table, GameStore]) -> None:
+    table: tuple[Table, GameStore],
+) -> None:
     t, store = table
     t.until(lambda: t.daemon.reconciler.state is State.SYNCED, "the start position")
     for human, engine in zip(GAME[::2], GAME[1::2], strict=True):

@@ -53,8 +53,20 @@ measure("read_rows", matrix.read_rows, array.array("I", [0] * len(pins.MATRIX_RA
 measure("heap_free", hal.heap_free)
 print("DONE")
 """
-CALLS = ("leds", "readinto", "wait", "write", "status", "ticks_us", "ticks_ms", "ticks_diff",
-         "ticks_add", "sleep_us", "read_rows", "heap_free")
+CALLS = (
+    "leds",
+    "readinto",
+    "wait",
+    "write",
+    "status",
+    "ticks_us",
+    "ticks_ms",
+    "ticks_diff",
+    "ticks_add",
+    "sleep_us",
+    "read_rows",
+    "heap_free",
+)
 
 
 def test_a_step_of_the_hardware_layer_allocates_nothing_on_the_chip() -> None:

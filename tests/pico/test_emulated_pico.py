@@ -34,7 +34,7 @@ BIT_PERIOD = (1100, 1400)
 # Pieces walking the board at once: two, since a reading that changes more
 # than a hand's four squares is held by the host until the next heartbeat.
 WALKERS = 2
-WALK_DWELL = 0.04              # seconds each rests on a square
+WALK_DWELL = 0.04  # seconds each rests on a square
 
 
 @pytest.fixture(scope="module", params=sorted(BOARDS), ids=sorted(BOARDS))
@@ -54,7 +54,7 @@ def test_it_boots_says_hello_and_sends_the_board(rig: Rig) -> None:
         assert hello.board == "hex121" and hello.leds == 121
     else:
         assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
-    assert rig.readings[0][1] == 0                    # nothing on the board
+    assert rig.readings[0][1] == 0  # nothing on the board
 
 
 def test_every_square_reads_as_its_own_square(rig: Rig) -> None:
@@ -65,10 +65,14 @@ def test_every_square_reads_as_its_own_square(rig: Rig) -> None:
     # Every state of the walk must be read, in order.
     n = rig.board.squares
     length = -(-n // WALKERS)
-    steps = [{q * length + i for q in range(WALKERS) if i < length and q * length + i < n}
-             for i in range(length)]
-    rig.place([(WALK_DWELL * (i + 1), closed) for i, closed in enumerate(steps)]
-              + [(WALK_DWELL * (length + 1), set())])
+    steps = [
+        {q * length + i for q in range(WALKERS) if i < length and q * length + i < n}
+        for i in range(length)
+    ]
+    rig.place(
+        [(WALK_DWELL * (i + 1), closed) for i, closed in enumerate(steps)]
+        + [(WALK_DWELL * (length + 1), set())]
+    )
     start = len(rig.readings)
     rig.pump(WALK_DWELL * (length + 2) + 0.1)
     # A step that lands while the scan is between the two squares' ranks is
@@ -80,10 +84,13 @@ def test_every_square_reads_as_its_own_square(rig: Rig) -> None:
         if at < len(expected) and occupancy == expected[at]:
             at += 1
             continue
-        before = expected[at - 1] if at > 0 else 0            # the board starts empty
+        before = expected[at - 1] if at > 0 else 0  # the board starts empty
         after = expected[at] if at < len(expected) else 0
         assert between(before, after, occupancy), (
-            round(when, 4), [sq for sq in range(n) if occupancy >> sq & 1], at)
+            round(when, 4),
+            [sq for sq in range(n) if occupancy >> sq & 1],
+            at,
+        )
     assert at == len(expected), f"read {at} of the walk's {len(expected)} states"
     assert set().union(*steps) == set(range(n))
 
@@ -95,7 +102,7 @@ def between(before: int, after: int, occupancy: int) -> bool:
 
 def test_several_squares_and_a_whole_rank_at_once(rig: Rig) -> None:
     n = rig.board.squares
-    rank = set(range(10, 20)) if not rig.board.hex else set(range(66, 78))   # rank 2; hex rank 8
+    rank = set(range(10, 20)) if not rig.board.hex else set(range(66, 78))  # rank 2; hex rank 8
     scattered = {0, 7, n // 2, n - 1}
     # More than a hand's four squares at once is held by the host until the
     # device's next snapshot confirms it (PROTOCOL.md): a heartbeat, 1 s.
@@ -121,10 +128,10 @@ def test_bounces_shorter_than_the_debounce_are_never_read(rig: Rig) -> None:
     sq = rig.board.squares // 3
     changes: list[tuple[float, set[int]]] = []
     t = 0.01
-    for _ in range(8):                      # 3 ms closed, 20 ms open: never 4 equal reads
+    for _ in range(8):  # 3 ms closed, 20 ms open: never 4 equal reads
         changes += [(t, {sq}), (t + 0.003, set())]
         t += 0.023
-    for k in range(20):                     # then chatter every 2 ms and settle closed
+    for k in range(20):  # then chatter every 2 ms and settle closed
         changes.append((t + 0.002 * k, {sq} if k % 2 else set()))
     t += 0.04
     changes.append((t, {sq}))
@@ -154,15 +161,21 @@ def expected_words(rig: Rig, colours: dict[int, tuple[int, int, int]]) -> list[i
     words = [0] * rig.board.squares
     cap = rig.board.max_level
     for sq, (r, g, b) in colours.items():
-        words[rig.board.led_position[sq]] = (g * cap // 255) << 16 | (r * cap // 255) << 8 \
-            | (b * cap // 255)
+        words[rig.board.led_position[sq]] = (
+            (g * cap // 255) << 16 | (r * cap // 255) << 8 | (b * cap // 255)
+        )
     return words
 
 
 def test_led_frames_carry_colour_cap_and_chain_order_with_ws2812_timing(rig: Rig) -> None:
     n = rig.board.squares
-    colours = {0: (255, 0, 0), 1: (0, 255, 0), 11: (0, 0, 255), n - 1: (255, 255, 255),
-               n // 2: (255, 200, 0)}
+    colours = {
+        0: (255, 0, 0),
+        1: (0, 255, 0),
+        11: (0, 0, 255),
+        n - 1: (255, 255, 255),
+        n // 2: (255, 200, 0),
+    }
     since = len(rig.pico.frames)
     rig.show(colours)
     frame = frame_after(rig, since, expected_words(rig, colours))
@@ -189,10 +202,10 @@ def test_the_leds_go_dark_when_the_host_goes_silent_and_come_back_with_it(rig: R
     rig.show(colours)
     frame_after(rig, since, expected_words(rig, colours))
     since = len(rig.pico.frames)
-    rig.pico.sleep(3.3)                     # the host reads nothing, sends nothing
+    rig.pico.sleep(3.3)  # the host reads nothing, sends nothing
     dark = [f for f in rig.pico.frames[since:] if not any(f.words)]
     assert dark, "the board stayed lit with nobody listening"
-    assert dark[0].start - rig.pico.frames[since - 1].end >= 2.9e9     # not before 3 s
+    assert dark[0].start - rig.pico.frames[since - 1].end >= 2.9e9  # not before 3 s
     since = len(rig.pico.frames)
     frame_after(rig, since, expected_words(rig, colours), limit=1.5)
     rig.show({})
@@ -227,12 +240,12 @@ def cut_hello(header: bytes) -> bytes:
     """A version-2 HELLO (`header` after the sequence number) cut after two
     of its eight checksum digits, numbered so that version 1's CRC-8 holds on
     what is left: a damaged line that looks like a version-1 peer."""
-    for tag in range(100):                  # one value in the HELLO varied, if need be
+    for tag in range(100):  # one value in the HELLO varied, if need be
         for seq in range(256):
             body = b"%02X %s X=%d" % (seq, header, tag)
             line = b"$" + body + b"*%08X" % crc32(body)
-            if int(line[len(body) + 2:len(body) + 4], 16) == crc8_smbus(body):
-                return line[:len(body) + 4] + b"\n"
+            if int(line[len(body) + 2 : len(body) + 4], 16) == crc8_smbus(body):
+                return line[: len(body) + 4] + b"\n"
     raise AssertionError("no sequence number makes the CRC-8 hold")
 
 
@@ -274,10 +287,11 @@ def test_unplugged_and_reset_it_comes_back_with_the_board_as_it_is(rig: Rig) -> 
     colours = {2: (0, 255, 0)}
     rig.show(colours)
     rig.pico.command("unplug")
-    rig.place([(0.05, closed | {40})])      # moved while the cable was out
+    rig.place([(0.05, closed | {40})])  # moved while the cable was out
     start = len(rig.readings)
-    assert rig.pump(3.0, until=lambda: rig.latest() == bits(closed | {40})
-                    and rig.host.status.value == "up")
+    assert rig.pump(
+        3.0, until=lambda: rig.latest() == bits(closed | {40}) and rig.host.status.value == "up"
+    )
     assert all(occ == bits(closed | {40}) for _, occ in rig.readings[start:])
     since = len(rig.pico.frames)
     frame_after(rig, since, expected_words(rig, colours), limit=1.0)
@@ -285,8 +299,9 @@ def test_unplugged_and_reset_it_comes_back_with_the_board_as_it_is(rig: Rig) -> 
     rig.pico.command("reset")
     rig.place([(0.05, closed)])
     start = len(rig.readings)
-    assert rig.pump(6.0, until=lambda: rig.latest() == bits(closed)
-                    and rig.host.status.value == "up")
+    assert rig.pump(
+        6.0, until=lambda: rig.latest() == bits(closed) and rig.host.status.value == "up"
+    )
     assert all(occ in (bits(closed), bits(closed | {40})) for _, occ in rig.readings[start:])
     rig.show({})
     rig.place([(0.0, set())])

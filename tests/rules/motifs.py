@@ -45,8 +45,12 @@ LINE_STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 
 SQUARE_VARIANTS = ("falcon", "falcon-8x8", "falcon-10x10")
 
 CASTLING_VARIANTS = (
-    "falcon", "falcon-orthodox-castling", "falcon-modified-free", "falcon-xboard",
-    "falcon-10x10", "falcon-8x8",
+    "falcon",
+    "falcon-orthodox-castling",
+    "falcon-modified-free",
+    "falcon-xboard",
+    "falcon-10x10",
+    "falcon-8x8",
 )
 
 # The king in check twice: the cases where Falcon Chess differs from chess.
@@ -86,7 +90,7 @@ class Board:
     us: int
     pieces: dict[int, str] = field(default_factory=dict)
     keep_empty: set[int] = field(default_factory=set)
-    stops: set[int] = field(default_factory=set)   # squares a block could use
+    stops: set[int] = field(default_factory=set)  # squares a block could use
     king: int = -1
     castling: dict[int, str] = field(default_factory=dict)  # rook square -> FEN letter
     ep: str = "-"
@@ -132,8 +136,16 @@ class Board:
                 empty = 0
             rows.append(row + (str(empty) if empty else ""))
         side = "w" if self.us == WHITE else "b"
-        rights = "".join(sorted(letter for sq, letter in self.castling.items()
-                                if self.pieces.get(sq, "").upper() == "R")) or "-"
+        rights = (
+            "".join(
+                sorted(
+                    letter
+                    for sq, letter in self.castling.items()
+                    if self.pieces.get(sq, "").upper() == "R"
+                )
+            )
+            or "-"
+        )
         return f"{'/'.join(rows)} {side} {rights} {self.ep} 0 1"
 
     def attackers(self, sq: int, colour: int) -> list[int]:
@@ -185,8 +197,11 @@ def _close(draw: st.DrawFn, board: Board, path: tuple[int, int], own_bias: bool)
     assume(free)
     sq = draw(st.sampled_from(free))
     them = board.us ^ 1
-    colour = board.us if own_bias and draw(st.integers(0, 3)) else draw(
-        st.sampled_from([board.us, them]))
+    colour = (
+        board.us
+        if own_bias and draw(st.integers(0, 3))
+        else draw(st.sampled_from([board.us, them]))
+    )
     board.put(sq, _piece(draw, board, sq), colour)
 
 
@@ -197,7 +212,7 @@ def _falcon(draw: st.DrawFn, board: Board, open_paths: bool) -> None:
     dests = [sq for sq in paths_by_dest if board.free(sq)]
     assume(dests)
     falcon = draw(st.sampled_from(dests))
-    paths = paths_by_dest[falcon]   # from the king: (a a b), (a b a), (b a a)
+    paths = paths_by_dest[falcon]  # from the king: (a a b), (a b a), (b a a)
     # Paths 0 and 2 share no square, so both open means all three are.
     subsets = [(0,), (1,), (2,), (0, 1), (1, 2), (0, 1, 2)] if open_paths else [()]
     wanted = [s for s in subsets if all(not set(paths[i]) & set(board.pieces) for i in s)]
@@ -253,8 +268,11 @@ def _leaper_check(draw: st.DrawFn, board: Board) -> None:
     k = board.king
     them = board.us ^ 1
     options = [(sq, "N") for sq in board.variant.geometry.squares(t.knight[k])]
-    options += [(sq, "P") for sq in board.variant.geometry.squares(t.pawn_attacks[board.us][k])
-                if board.pawn_ok(sq)]
+    options += [
+        (sq, "P")
+        for sq in board.variant.geometry.squares(t.pawn_attacks[board.us][k])
+        if board.pawn_ok(sq)
+    ]
     options = [(sq, kind) for sq, kind in options if board.free(sq)]
     assume(options)
     sq, kind = draw(st.sampled_from(options))
@@ -273,10 +291,9 @@ def _line_pin(draw: st.DrawFn, board: Board) -> None:
     pinned = draw(st.integers(0, reach - 2))
     sniper = draw(st.integers(pinned + 1, reach - 1))
     board.put(ray[pinned], _piece(draw, board, ray[pinned]), board.us)
-    board.put(ray[sniper], draw(st.sampled_from("RQ" if 0 in (df, dr) else "BQ")),
-              board.us ^ 1)
+    board.put(ray[sniper], draw(st.sampled_from("RQ" if 0 in (df, dr) else "BQ")), board.us ^ 1)
     board.keep_empty |= set(ray[:sniper]) - {ray[pinned]}
-    board.stops |= set(ray[:sniper + 1]) - {ray[pinned]}
+    board.stops |= set(ray[: sniper + 1]) - {ray[pinned]}
 
 
 def _reaching(board: Board, kind: str, target: int) -> int:
@@ -310,8 +327,11 @@ def _interposers(draw: st.DrawFn, board: Board) -> None:
     for _ in range(draw(st.integers(1, 3))):
         target = draw(st.sampled_from(targets))
         kind = draw(st.sampled_from("NBRQFP"))
-        froms = [sq for sq in board.variant.geometry.squares(_reaching(board, kind, target))
-                 if board.free(sq) and (kind != "P" or board.pawn_ok(sq))]
+        froms = [
+            sq
+            for sq in board.variant.geometry.squares(_reaching(board, kind, target))
+            if board.free(sq) and (kind != "P" or board.pawn_ok(sq))
+        ]
         if froms:
             board.put(draw(st.sampled_from(froms)), kind, board.us)
 
@@ -394,8 +414,11 @@ def _castling(draw: st.DrawFn, board: Board) -> None:
         board.put(home + rook_file, "R", board.us)
         board.castling[home + rook_file] = letter if board.us == WHITE else letter.lower()
     board.keep_empty |= set(range(home + 1, home + board.files - 1)) - {board.king}
-    near = [sq for sq in board.free_squares()
-            if abs(sq // board.files - back) <= 3 and sq // board.files != back]
+    near = [
+        sq
+        for sq in board.free_squares()
+        if abs(sq // board.files - back) <= 3 and sq // board.files != back
+    ]
     for _ in range(draw(st.integers(1, 3))):
         spots = [sq for sq in near if board.free(sq)]
         sq = draw(st.sampled_from(spots))
@@ -415,8 +438,12 @@ FEATURES = {
 
 
 @st.composite
-def built(draw: st.DrawFn, features: tuple[str, ...],
-          variants: tuple[str, ...] = SQUARE_VARIANTS, fillers: int = 6) -> tuple[str, str]:
+def built(
+    draw: st.DrawFn,
+    features: tuple[str, ...],
+    variants: tuple[str, ...] = SQUARE_VARIANTS,
+    fillers: int = 6,
+) -> tuple[str, str]:
     """A position with ``features`` around the mover's king (module docstring)."""
     variant = VARIANTS[draw(st.sampled_from(variants))]
     board = Board(variant, draw(st.sampled_from([WHITE, BLACK])))

@@ -23,8 +23,12 @@ def test_free_castling_goes_to_every_square_between_king_and_rook():
 @pytest.mark.parametrize(
     ("move", "king", "rook_from", "rook_to"),
     [
-        ("f1a1", "e1", "a1", "f1"), ("f1b1", "b1", "a1", "c1"), ("f1c1", "c1", "a1", "d1"),
-        ("f1d1", "d1", "a1", "e1"), ("f1j1", "g1", "j1", "f1"), ("f1h1", "h1", "j1", "g1"),
+        ("f1a1", "e1", "a1", "f1"),
+        ("f1b1", "b1", "a1", "c1"),
+        ("f1c1", "c1", "a1", "d1"),
+        ("f1d1", "d1", "a1", "e1"),
+        ("f1j1", "g1", "j1", "f1"),
+        ("f1h1", "h1", "j1", "g1"),
         ("f1i1", "i1", "j1", "h1"),
     ],
 )
@@ -47,7 +51,9 @@ def test_every_square_between_king_and_rook_must_be_empty():
     # A knight on b1: no castling towards a1 at all, even to d1 or e1.
     p = pos("r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/RN3K3R w KQkq - 0 1")
     assert [m for m in moves_from(p, "f1") if m not in ("f1e1", "f1g1")] == [
-        "f1h1", "f1i1", "f1j1",
+        "f1h1",
+        "f1i1",
+        "f1j1",
     ]
 
 
@@ -102,14 +108,18 @@ def test_castling_rights_go_when_king_or_rook_moves_or_the_rook_is_taken():
 
 
 def test_orthodox_castling_moves_the_king_exactly_two_squares():
-    castles = [m for m in moves_from(pos(OPEN, "falcon-orthodox-castling"), "f1")
-               if m not in ("f1e1", "f1g1")]
+    castles = [
+        m
+        for m in moves_from(pos(OPEN, "falcon-orthodox-castling"), "f1")
+        if m not in ("f1e1", "f1g1")
+    ]
     assert castles == ["f1d1", "f1h1"]
 
 
 def test_modified_free_castling_skips_the_square_next_to_the_king():
-    castles = [m for m in moves_from(pos(OPEN, "falcon-modified-free"), "f1")
-               if m not in ("f1e1", "f1g1")]
+    castles = [
+        m for m in moves_from(pos(OPEN, "falcon-modified-free"), "f1") if m not in ("f1e1", "f1g1")
+    ]
     assert castles == ["f1b1", "f1c1", "f1d1", "f1h1", "f1i1"]
 
 
@@ -132,10 +142,12 @@ def test_king_step_and_one_square_castle_are_different_moves():
 
 # falcon-xboard: Fairy-Max's castling, established in docs/fairymax-castling.md.
 
+
 def test_xboard_king_moves_exactly_three_squares():
     p = pos(OPEN, "falcon-xboard")
     assert [m for m in moves_from(p, "f1") if p.is_castling(parse_uci(p, m))] == [
-        "f1c1", "f1i1",
+        "f1c1",
+        "f1i1",
     ]
     p.push(parse_uci(p, "f1c1"))
     assert p.board_fen().endswith("/2KR5R")
@@ -163,11 +175,11 @@ def test_xboard_counts_attacks_that_castling_opens_through_f1():
 def test_castling_shapes_ignore_attacks_but_not_rights_or_blockers():
     from boardctl.rules.moves import code_to
 
-    pos = Position("5k4/10/10/10/8f1/10/10/5K3R w K - 0 1")   # the falcon on i4 hits g1
+    pos = Position("5k4/10/10/10/8f1/10/10/5K3R w K - 0 1")  # the falcon on i4 hits g1
     names = sorted(pos.geometry.name(code_to(code)) for code in pos.castling_shapes())
-    assert names == ["g1", "h1", "i1"]           # free castling: any square between
+    assert names == ["g1", "h1", "i1"]  # free castling: any square between
     legal = {code for code in pos.legal_codes() if code in pos.castling_shapes()}
-    assert legal == set()                        # each passes g1
+    assert legal == set()  # each passes g1
     blocked = Position("5k4/10/10/10/10/10/10/5K1N1R w K - 0 1")
     assert blocked.castling_shapes() == []
     no_right = Position("5k4/10/10/10/10/10/10/5K3R w - - 0 1")

@@ -32,11 +32,15 @@ def test_each_destination_has_exactly_three_paths_in_the_documented_order():
     name = p.geometry.name
     # (+1,+3): steps N, N, NE; paths N-N-NE, N-NE-N, NE-N-N.
     assert [(name(a), name(b)) for a, b in p.open_falcon_paths(sq(p, "e4"), sq(p, "f7"))] == [
-        ("e5", "e6"), ("e5", "f6"), ("f5", "f6"),
+        ("e5", "e6"),
+        ("e5", "f6"),
+        ("f5", "f6"),
     ]
     # (+2,+3): steps NE, NE, N; paths NE-NE-N, NE-N-NE, N-NE-NE.
     assert [(name(a), name(b)) for a, b in p.open_falcon_paths(sq(p, "e4"), sq(p, "g7"))] == [
-        ("f5", "g6"), ("f5", "f6"), ("e5", "f6"),
+        ("f5", "g6"),
+        ("f5", "f6"),
+        ("e5", "f6"),
     ]
 
 

@@ -26,12 +26,15 @@ def test_a1_is_light_j1_dark_and_the_white_queen_stands_on_light():
     assert geo.is_light(sq(p, "e1"))
 
 
-@pytest.mark.parametrize("fen", [
-    START,
-    "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R b Kq - 12 40",
-    "k9/4p5/10/3P6/10/10/10/9K w - - 0 1",
-    "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1",
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        START,
+        "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R b Kq - 12 40",
+        "k9/4p5/10/3P6/10/10/10/9K w - - 0 1",
+        "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1",
+    ],
+)
 def test_fen_round_trips(fen):
     variant = get_variant("falcon-8x8" if fen.startswith("rnbfkbnr") else "falcon")
     assert Position(fen, variant).fen() == fen
@@ -41,36 +44,37 @@ def test_four_field_fen_gets_default_counters():
     assert pos("k9/10/10/10/10/10/10/9K w - -").fen().endswith(" 0 1")
 
 
-@pytest.mark.parametrize(("fen", "field"), [
-    ("", "layout"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP w KQkq - 0 1", "piece placement"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNRR w KQkq - 0 1",
-     "piece placement"),
-    ("rnbfqkfbnr/pppppppppp/9/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-     "piece placement"),
-    ("rnbfqkfbnr/ppppxppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-     "piece placement"),
-    ("rnbfqkfbnr/pppppppppp/010/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-     "piece placement"),
-    ("rnbfqqfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-     "piece placement"),
-    ("pnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-     "piece placement"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR x KQkq - 0 1", "side to move"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkx - 0 1", "castling"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KKkq - 0 1", "castling"),
-    # Castling rights whose king or rook is not on its start square.
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBN1 w KQkq - 0 1", "castling"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFKQFBNR w KQkq - 0 1", "castling"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq e3 0 1", "en passant"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq z9 0 1", "en passant"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - -1 1",
-     "halfmove clock"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 0",
-     "fullmove number"),
-    # Black in check with White to move.
-    ("5k4/10/10/10/10/10/10/5R3K w - - 0 1", "position"),
-])
+@pytest.mark.parametrize(
+    ("fen", "field"),
+    [
+        ("", "layout"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP w KQkq - 0 1", "piece placement"),
+        (
+            "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNRR w KQkq - 0 1",
+            "piece placement",
+        ),
+        ("rnbfqkfbnr/pppppppppp/9/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1", "piece placement"),
+        ("rnbfqkfbnr/ppppxppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1", "piece placement"),
+        (
+            "rnbfqkfbnr/pppppppppp/010/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+            "piece placement",
+        ),
+        ("rnbfqqfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1", "piece placement"),
+        ("pnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1", "piece placement"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR x KQkq - 0 1", "side to move"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkx - 0 1", "castling"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KKkq - 0 1", "castling"),
+        # Castling rights whose king or rook is not on its start square.
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBN1 w KQkq - 0 1", "castling"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFKQFBNR w KQkq - 0 1", "castling"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq e3 0 1", "en passant"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq z9 0 1", "en passant"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - -1 1", "halfmove clock"),
+        ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 0", "fullmove number"),
+        # Black in check with White to move.
+        ("5k4/10/10/10/10/10/10/5R3K w - - 0 1", "position"),
+    ],
+)
 def test_malformed_fen_names_the_field(fen, field):
     with pytest.raises(FenError) as info:
         Position(fen)
@@ -92,17 +96,20 @@ def test_9x10_fen_has_nine_ranks():
     assert info.value.field == "piece placement"
 
 
-@pytest.mark.parametrize(("fen", "valid"), [
-    # White stepped d3-d5 (d-file pawns start on the third rank) or c2-c4.
-    ("5k4/10/10/10/10/3Pp5/10/10/10/5K4 b - d4 0 1", True),
-    ("5k4/10/10/10/10/10/2Pp6/10/10/5K4 b - c3 0 1", True),
-    # d2-d4 and c3-c5 are no double steps in this set-up.
-    ("5k4/10/10/10/10/10/3Pp5/10/10/5K4 b - d3 0 1", False),
-    ("5k4/10/10/10/10/2Pp6/10/10/10/5K4 b - c4 0 1", False),
-    # Black stepped g8-g6 or h9-h7.
-    ("5k4/10/10/10/5Pp3/10/10/10/10/5K4 w - g7 0 1", True),
-    ("5k4/10/10/7pP1/10/10/10/10/10/5K4 w - h8 0 1", True),
-])
+@pytest.mark.parametrize(
+    ("fen", "valid"),
+    [
+        # White stepped d3-d5 (d-file pawns start on the third rank) or c2-c4.
+        ("5k4/10/10/10/10/3Pp5/10/10/10/5K4 b - d4 0 1", True),
+        ("5k4/10/10/10/10/10/2Pp6/10/10/5K4 b - c3 0 1", True),
+        # d2-d4 and c3-c5 are no double steps in this set-up.
+        ("5k4/10/10/10/10/10/3Pp5/10/10/5K4 b - d3 0 1", False),
+        ("5k4/10/10/10/10/2Pp6/10/10/10/5K4 b - c4 0 1", False),
+        # Black stepped g8-g6 or h9-h7.
+        ("5k4/10/10/10/5Pp3/10/10/10/10/5K4 w - g7 0 1", True),
+        ("5k4/10/10/7pP1/10/10/10/10/10/5K4 w - h8 0 1", True),
+    ],
+)
 def test_central_10x10_en_passant_square_follows_the_pawns_start_squares(fen, valid):
     variant = get_variant("falcon-10x10-central")
     if valid:

@@ -13,15 +13,33 @@ from boardctl.rules import FenError, Position, get_variant
 from boardctl.rules.position import MAX_FEN_COUNTER
 
 START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
-BAD_NUMBERS = ["²", "٣", "１", "1_0", "+1", "-1", "9" * 5000, str(MAX_FEN_COUNTER + 1),
-               str(2**63), "1e3", "0x1"]
+BAD_NUMBERS = [
+    "²",
+    "٣",
+    "１",
+    "1_0",
+    "+1",
+    "-1",
+    "9" * 5000,
+    str(MAX_FEN_COUNTER + 1),
+    str(2**63),
+    "1e3",
+    "0x1",
+]
 BAD_COUNTS = ["²", "٣", "１", "²0", "11", "99", "9" * 5000, "01", "0"]
 
 
 def _fen(**fields: str) -> str:
     placement, turn, castling, ep, half, full = START.split()
-    values = {"placement": placement, "turn": turn, "castling": castling, "ep": ep,
-              "half": half, "full": full, **fields}
+    values = {
+        "placement": placement,
+        "turn": turn,
+        "castling": castling,
+        "ep": ep,
+        "half": half,
+        "full": full,
+        **fields,
+    }
     return " ".join(values[k] for k in ("placement", "turn", "castling", "ep", "half", "full"))
 
 
@@ -40,8 +58,10 @@ def test_counters_are_ascii_and_bounded(text):
 
 @pytest.mark.parametrize("count", BAD_COUNTS)
 def test_empty_counts_are_ascii_and_no_wider_than_the_board(count):
-    _refused(_fen(placement=START.split()[0].replace("/10/10/10/", f"/{count}/10/10/", 1)),
-             "piece placement")
+    _refused(
+        _fen(placement=START.split()[0].replace("/10/10/10/", f"/{count}/10/10/", 1)),
+        "piece placement",
+    )
 
 
 @pytest.mark.parametrize("square", ["e²", "e٣", "e３", "e" + "3" * 5000, "e03", "e+3"])
@@ -56,14 +76,17 @@ def test_the_largest_counters_are_read():
 
 FIELD_TEXT = st.one_of(
     st.text(max_size=12),
-    st.integers(-10**30, 10**30).map(str),
+    st.integers(-(10**30), 10**30).map(str),
     st.sampled_from(BAD_NUMBERS + BAD_COUNTS),
 )
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(["placement", "turn", "castling", "ep", "half", "full"]), FIELD_TEXT,
-       st.sampled_from(["falcon", "falcon-8x8", "falcon-10x10"]))
+@given(
+    st.sampled_from(["placement", "turn", "castling", "ep", "half", "full"]),
+    FIELD_TEXT,
+    st.sampled_from(["falcon", "falcon-8x8", "falcon-10x10"]),
+)
 def test_any_field_is_read_or_refused_in_one_line(field, text, variant):
     fen = _fen(**{field: text.replace(" ", "")})
     try:

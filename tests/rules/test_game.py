@@ -77,16 +77,19 @@ def test_mate_on_the_hundredth_halfmove_is_still_mate():
     assert game.outcome().termination is Termination.CHECKMATE
 
 
-@pytest.mark.parametrize(("fen", "dead"), [
-    ("k9/10/10/10/10/10/10/9K w - - 0 1", True),              # K v K
-    ("k9/10/10/10/10/10/10/8BK w - - 0 1", True),             # K+B v K
-    ("k9/10/10/10/10/10/10/8NK w - - 0 1", True),             # K+N v K
-    ("k9/10/10/10/10/10/10/8FK w - - 0 1", False),            # K+F v K: mates exist
-    ("k9/10/10/10/10/10/10/7NNK w - - 0 1", False),           # two knights
-    ("kb8/10/10/10/10/10/10/8BK w - - 0 1", True),            # b8, i1: both light
-    ("k1b7/10/10/10/10/10/10/8BK w - - 0 1", False),          # c8 dark, i1 light
-    ("k9/10/10/10/10/10/P9/9K w - - 0 1", False),             # a pawn
-])
+@pytest.mark.parametrize(
+    ("fen", "dead"),
+    [
+        ("k9/10/10/10/10/10/10/9K w - - 0 1", True),  # K v K
+        ("k9/10/10/10/10/10/10/8BK w - - 0 1", True),  # K+B v K
+        ("k9/10/10/10/10/10/10/8NK w - - 0 1", True),  # K+N v K
+        ("k9/10/10/10/10/10/10/8FK w - - 0 1", False),  # K+F v K: mates exist
+        ("k9/10/10/10/10/10/10/7NNK w - - 0 1", False),  # two knights
+        ("kb8/10/10/10/10/10/10/8BK w - - 0 1", True),  # b8, i1: both light
+        ("k1b7/10/10/10/10/10/10/8BK w - - 0 1", False),  # c8 dark, i1 light
+        ("k9/10/10/10/10/10/P9/9K w - - 0 1", False),  # a pawn
+    ],
+)
 def test_dead_positions(fen, dead):
     assert is_dead_position(pos(fen)) is dead
 
@@ -114,7 +117,7 @@ def test_the_outcome_is_worked_out_once_per_position_and_follows_every_push_and_
     game._outcome_now = counted  # type: ignore[method-assign]
     for _ in range(5):
         assert game.outcome() is None
-    assert len(calls) == 1                       # asked five times, worked out once
+    assert len(calls) == 1  # asked five times, worked out once
     game.push_text("e2e4")
     assert game.outcome() is None and len(calls) == 2
     game.pop()
@@ -128,7 +131,7 @@ def test_the_outcome_is_worked_out_once_per_position_and_follows_every_push_and_
 
 
 def test_a_cached_outcome_turns_into_mate_when_the_mating_move_is_pushed():
-    game = Game(fen="10/10/10/10/10/10/F1K7/k9 w - - 0 1")       # Fa2-d3 mates
+    game = Game(fen="10/10/10/10/10/10/F1K7/k9 w - - 0 1")  # Fa2-d3 mates
     assert game.outcome() is None
 
     def mates(move):
@@ -139,22 +142,24 @@ def test_a_cached_outcome_turns_into_mate_when_the_mating_move_is_pushed():
 
     mating = [m for m in game.position.legal_moves() if mates(m)]
     assert [game.position.uci(m) for m in mating] == ["a2d3"]
-    assert game.outcome() is None                # each pop brought the open game back
+    assert game.outcome() is None  # each pop brought the open game back
     game.push(mating[0])
     assert game.outcome().termination is Termination.CHECKMATE
     game.pop()
     assert game.outcome() is None
 
 
-@pytest.mark.parametrize(("termination", "winner", "result", "text"), [
-    (Termination.RESIGNATION, BLACK, "0-1", "Black wins by resignation"),
-    (Termination.TIME_FORFEIT, WHITE, "1-0", "White wins by time forfeit"),
-    (Termination.AGREEMENT, None, "1/2-1/2", "draw agreed"),
-    (Termination.ABANDONED, None, "*", "game abandoned"),
-])
-def test_an_ending_declared_off_the_board_is_the_games_ending(termination, winner, result,
-                                                               text):
-    game = Game(fen="10/10/10/10/10/10/F1K7/k9 w - - 0 1")       # Fa2-d3 mates
+@pytest.mark.parametrize(
+    ("termination", "winner", "result", "text"),
+    [
+        (Termination.RESIGNATION, BLACK, "0-1", "Black wins by resignation"),
+        (Termination.TIME_FORFEIT, WHITE, "1-0", "White wins by time forfeit"),
+        (Termination.AGREEMENT, None, "1/2-1/2", "draw agreed"),
+        (Termination.ABANDONED, None, "*", "game abandoned"),
+    ],
+)
+def test_an_ending_declared_off_the_board_is_the_games_ending(termination, winner, result, text):
+    game = Game(fen="10/10/10/10/10/10/F1K7/k9 w - - 0 1")  # Fa2-d3 mates
     outcome = Outcome(termination, winner)
     game.declare(outcome)
     assert game.ending() is outcome and game.outcome() is None
@@ -180,7 +185,11 @@ def test_an_ending_off_the_board_is_declared_once_and_the_rules_find_their_own()
 def test_every_termination_is_a_stored_termination_of_the_one_result_set():
     # The store keeps termination.value and result: the old rows' texts must still read.
     assert {t.value for t in Termination if t.off_board} == {
-        "time forfeit", "resignation", "draw agreed", "abandoned"}
+        "time forfeit",
+        "resignation",
+        "draw agreed",
+        "abandoned",
+    }
     for termination in Termination:
         for winner in (WHITE, BLACK, None):
             assert Outcome(termination, winner).result in RESULTS

@@ -40,10 +40,15 @@ def _divide_difference(fen: str, variant: str, depth: int) -> str:
     """The moves on which the core and the naive generator part, for a failure message."""
     core = dict(divide(Position(fen, get_variant(variant)), depth))
     reference = naive.divide(fen, depth, variant)
-    lines = [f"only in the core: {sorted(set(core) - set(reference))}",
-             f"only in the naive generator: {sorted(set(reference) - set(core))}"]
-    lines += [f"{move}: core {core[move]}, naive {reference[move]}"
-              for move in sorted(set(core) & set(reference)) if core[move] != reference[move]]
+    lines = [
+        f"only in the core: {sorted(set(core) - set(reference))}",
+        f"only in the naive generator: {sorted(set(reference) - set(core))}",
+    ]
+    lines += [
+        f"{move}: core {core[move]}, naive {reference[move]}"
+        for move in sorted(set(core) & set(reference))
+        if core[move] != reference[move]
+    ]
     if core == reference:
         lines = ["the naive generator counts as the core does now: the recorded count is stale"]
     return "\n".join(lines)
@@ -57,8 +62,10 @@ def test_core_perft_matches_the_recorded_counts(label, variant, fen, counts):
             break
         got = perft(pos, depth)
         if got != expected:
-            pytest.fail(f"{label}, depth {depth}: core {got}, naive {expected}\n"
-                        + _divide_difference(fen, variant, depth))
+            pytest.fail(
+                f"{label}, depth {depth}: core {got}, naive {expected}\n"
+                + _divide_difference(fen, variant, depth)
+            )
     assert pos.fen() == fen  # the FEN reads back as written, and perft left nothing behind
 
 

@@ -25,8 +25,9 @@ from .test_hex_perft import CASES
 
 HEX = get_variant("falcon-hex")
 GLINSKI = get_variant("glinski")
-OPENING = ("prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP"
-           " w - - 0 1")
+OPENING = (
+    "prnfq/2p3bk/3p2b1f/4p1b2n/5p4r/6pppppp/11/PPPPPP6/R4P5/N2B1P4/F1B2P3/QB3P2/KFNRP w - - 0 1"
+)
 STALEMATE = "5/k7/3Q5/2K7/11/12/8F2/12/11/10/9/8/5 b - - 0 1"
 
 
@@ -82,22 +83,31 @@ def test_fens_of_random_games_round_trip_with_their_hash():
             assert again.hash == pos.hash
 
 
-@pytest.mark.parametrize(("fen", "message"), [
-    # a cell that does not exist: rank 13 has five cells, b13 to f13
-    (OPENING.replace("prnfq/", "prnfqp/"),
-     "rank 13 has 6 cells where the board has 5 (b13 to f13)"),
-    (OPENING.replace("/11/", "/12/"), "bad empty count '12' in rank 7 of 11 cells"),
-    (OPENING.replace("/KFNRP", ""), "expected 13 ranks, got 12"),
-    (OPENING.replace("/KFNRP", "/KFNRP/5"), "expected 13 ranks, got 14"),
-    (OPENING.replace("/11/", "/10/"), "rank 7 has 10 cells where the board has 11 (b7 to l7)"),
-    (OPENING.replace(" - - ", " KQkq - "), "falcon-hex has no castling"),
-    (OPENING.replace(" - - ", " - g13 "), "'g13' is not a cell"),
-    (OPENING.replace(" - - ", " - g7 "), "g7 is not behind a pawn that just moved two"),
-    ("5/1P5k/9/10/11/12/11/12/11/10/9/8/K4 w - - 0 1".replace("1P5k", "6Pk"),
-     "a pawn stands on g12, the last cell of its file"),
-    ("rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-     "expected 13 ranks, got 8"),
-])
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        # a cell that does not exist: rank 13 has five cells, b13 to f13
+        (
+            OPENING.replace("prnfq/", "prnfqp/"),
+            "rank 13 has 6 cells where the board has 5 (b13 to f13)",
+        ),
+        (OPENING.replace("/11/", "/12/"), "bad empty count '12' in rank 7 of 11 cells"),
+        (OPENING.replace("/KFNRP", ""), "expected 13 ranks, got 12"),
+        (OPENING.replace("/KFNRP", "/KFNRP/5"), "expected 13 ranks, got 14"),
+        (OPENING.replace("/11/", "/10/"), "rank 7 has 10 cells where the board has 11 (b7 to l7)"),
+        (OPENING.replace(" - - ", " KQkq - "), "falcon-hex has no castling"),
+        (OPENING.replace(" - - ", " - g13 "), "'g13' is not a cell"),
+        (OPENING.replace(" - - ", " - g7 "), "g7 is not behind a pawn that just moved two"),
+        (
+            "5/1P5k/9/10/11/12/11/12/11/10/9/8/K4 w - - 0 1".replace("1P5k", "6Pk"),
+            "a pawn stands on g12, the last cell of its file",
+        ),
+        (
+            "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
+            "expected 13 ranks, got 8",
+        ),
+    ],
+)
 def test_a_malformed_hex_fen_is_refused_in_one_line(fen, message):
     with pytest.raises(FenError) as err:
         position(fen)
@@ -146,12 +156,19 @@ def test_the_centre_pawn_steps_twice_once_its_way_is_clear():
     assert "g6g8" in names(position(OPENING.replace("/6pppppp/", "/7ppppp/")))
 
 
-@pytest.mark.parametrize(("fen", "pushes"), [
-    ("5/2P2n2/Pr4P2/10/p7k2/12/11/3K8/10P/10/2p5p/6b1/5 w - - 0 1",
-     {"a11a12": "a12", "g11g12": "g12", "m5m6": "m6"}),
-    ("5/2P2n2/Pr4P2/10/p7k2/12/11/3K8/10P/10/2p5p/6b1/5 b - - 0 1",
-     {"a9a8": "a8", "g3g2": "g2", "m3m2": "m2"}),
-])
+@pytest.mark.parametrize(
+    ("fen", "pushes"),
+    [
+        (
+            "5/2P2n2/Pr4P2/10/p7k2/12/11/3K8/10P/10/2p5p/6b1/5 w - - 0 1",
+            {"a11a12": "a12", "g11g12": "g12", "m5m6": "m6"},
+        ),
+        (
+            "5/2P2n2/Pr4P2/10/p7k2/12/11/3K8/10P/10/2p5p/6b1/5 b - - 0 1",
+            {"a9a8": "a8", "g3g2": "g2", "m3m2": "m2"},
+        ),
+    ],
+)
 def test_promotion_is_compulsory_on_the_last_cell_of_the_short_files(fen, pushes):
     pos = position(fen)
     moves = names(pos)
@@ -233,8 +250,9 @@ def test_black_giving_stalemate_scores_the_three_quarters():
             mirror = geo.cell_at(q, -q - r)
             assert mirror is not None
             men.append((man[1], man[0].symbol.upper() + geo.name(mirror)))
-    fen = board(" ".join(m for c, m in men if c == 1), " ".join(m for c, m in men if c == 0),
-                turn="w")
+    fen = board(
+        " ".join(m for c, m in men if c == 1), " ".join(m for c, m in men if c == 0), turn="w"
+    )
     outcome = Game(HEX, fen).outcome()
     assert outcome is not None and outcome.termination is Termination.SCORED_STALEMATE
     assert outcome.winner == 1 and outcome.points == (0.25, 0.75) and outcome.result == "0-1"
@@ -275,10 +293,13 @@ def test_pgn_of_a_hex_game_round_trips():
         assert again.moves == game.moves
 
 
-@pytest.mark.parametrize(("fen", "mover"), [
-    ("5/8/9/10/11/12/11/12/11/3N6/3K5/8/k4 b - - 0 1", "knight"),
-    ("5/8/9/10/11/12/11/12/11/10/2BK5/8/k4 b - - 0 1", "bishop"),
-])
+@pytest.mark.parametrize(
+    ("fen", "mover"),
+    [
+        ("5/8/9/10/11/12/11/12/11/3N6/3K5/8/k4 b - - 0 1", "knight"),
+        ("5/8/9/10/11/12/11/12/11/10/2BK5/8/k4 b - - 0 1", "bishop"),
+    ],
+)
 def test_a_lone_knight_or_bishop_can_mate_on_the_hexagon(fen, mover):
     """Black Kh1, White Kh3 and Ng4 or Bg3: mate, so K+N v K and K+B v K
     (a bishop on h1's colour) are not dead positions here."""
@@ -288,14 +309,17 @@ def test_a_lone_knight_or_bishop_can_mate_on_the_hexagon(fen, mover):
     assert not is_dead_position(game.position)
 
 
-@pytest.mark.parametrize(("fen", "dead"), [
-    ("5/8/9/7k2/11/12/11/12/11/10/3K5/8/5 w - - 0 1", True),           # K v K
-    ("5/8/9/7k2/11/12/5B5/2b9/11/10/3K5/8/5 w - - 0 1", False),        # bishops g7 (0), d6 (1)
-    ("5/8/9/7k2/11/12/5B5/12/11/10/3K5/8/5 w - - 0 1", True),          # one bishop on g7 (0)
-    ("5/8/9/7k2/11/12/11/5B6/11/10/3K5/8/5 w - - 0 1", False),         # one bishop on g6 (1)
-    ("5/8/9/7k2/11/12/5B5/12/11/10/3K5/4N3/5 w - - 0 1", False),       # and a knight
-    ("5/8/9/7k2/11/12/11/12/11/10/3K5/4F3/5 w - - 0 1", False),        # K+F v K
-])
+@pytest.mark.parametrize(
+    ("fen", "dead"),
+    [
+        ("5/8/9/7k2/11/12/11/12/11/10/3K5/8/5 w - - 0 1", True),  # K v K
+        ("5/8/9/7k2/11/12/5B5/2b9/11/10/3K5/8/5 w - - 0 1", False),  # bishops g7 (0), d6 (1)
+        ("5/8/9/7k2/11/12/5B5/12/11/10/3K5/8/5 w - - 0 1", True),  # one bishop on g7 (0)
+        ("5/8/9/7k2/11/12/11/5B6/11/10/3K5/8/5 w - - 0 1", False),  # one bishop on g6 (1)
+        ("5/8/9/7k2/11/12/5B5/12/11/10/3K5/4N3/5 w - - 0 1", False),  # and a knight
+        ("5/8/9/7k2/11/12/11/12/11/10/3K5/4F3/5 w - - 0 1", False),  # K+F v K
+    ],
+)
 def test_dead_positions_on_the_hexagon(fen, dead):
     assert is_dead_position(position(fen)) is dead
 

@@ -14,11 +14,28 @@ DATA = Path(__file__).with_name("perft_hex.txt")
 
 # RULES-HEX.md 3.1: White's 67 legal first moves in Falcon Hexagonal Chess.
 FIRST_MOVES = {
-    "h1": "h2 i2", "f2": "e4 f3 f4 f5", "c5": "d5 e5 f5 g5", "k1": "g5 h4 i3 j2",
-    "g2": "f4 h3", "g3": "b13 c11 d9 e4 e7 f5 h4 i2 i5 j6 k7 l8", "g4": "e5 f3 h2 i3",
-    "d4": "b7 c7 f5", "j1": "h4 k3 l2", "e3": "b8 c8 d7 i2", "i1": "e4 j4 k4 l3",
-    "b6": "b7 b8", "c6": "c7 c8", "d6": "d7 d8", "e6": "e7 e8", "f6": "f7 f8", "g6": "g7",
-    "h5": "h6 h7", "i4": "i5 i6", "j3": "j4 j5", "k2": "k3 k4", "l1": "l2 l3",
+    "h1": "h2 i2",
+    "f2": "e4 f3 f4 f5",
+    "c5": "d5 e5 f5 g5",
+    "k1": "g5 h4 i3 j2",
+    "g2": "f4 h3",
+    "g3": "b13 c11 d9 e4 e7 f5 h4 i2 i5 j6 k7 l8",
+    "g4": "e5 f3 h2 i3",
+    "d4": "b7 c7 f5",
+    "j1": "h4 k3 l2",
+    "e3": "b8 c8 d7 i2",
+    "i1": "e4 j4 k4 l3",
+    "b6": "b7 b8",
+    "c6": "c7 c8",
+    "d6": "d7 d8",
+    "e6": "e7 e8",
+    "f6": "f7 f8",
+    "g6": "g7",
+    "h5": "h6 h7",
+    "i4": "i5 i6",
+    "j3": "j4 j5",
+    "k2": "k3 k4",
+    "l1": "l2 l3",
 }
 
 
@@ -42,8 +59,7 @@ def test_the_67_first_moves_of_falcon_hex_are_the_rules_list():
     assert {pos.uci(m) for m in pos.legal_moves()} == expected
 
 
-@pytest.mark.parametrize(("variant", "d1", "d2"), [("falcon-hex", 67, 4464),
-                                                   ("glinski", 51, 2586)])
+@pytest.mark.parametrize(("variant", "d1", "d2"), [("falcon-hex", 67, 4464), ("glinski", 51, 2586)])
 def test_the_reference_counts_of_both_openings(variant, d1, d2):
     pos = Position(None, get_variant(variant))
     assert perft(pos, 1) == d1
@@ -51,8 +67,7 @@ def test_the_reference_counts_of_both_openings(variant, d1, d2):
     assert sum(n for _, n in divide(pos, 2)) == d2
 
 
-@pytest.mark.parametrize(("name", "variant", "fen", "counts"), SHALLOW,
-                         ids=[c[0] for c in SHALLOW])
+@pytest.mark.parametrize(("name", "variant", "fen", "counts"), SHALLOW, ids=[c[0] for c in SHALLOW])
 def test_recorded_counts(name, variant, fen, counts):
     pos = Position(fen, get_variant(variant))
     for depth, expected in enumerate(counts[:3], start=1):

@@ -15,9 +15,21 @@ from boardctl.rules.hexgeo import (
 )
 
 # RULES-HEX.md section 2: the cells of each file, a to m.
-FILES = {"a": (8, 12), "b": (6, 13), "c": (5, 13), "d": (4, 13), "e": (3, 13), "f": (2, 13),
-         "g": (2, 12), "h": (1, 12), "i": (1, 11), "j": (1, 10), "k": (1, 9), "l": (1, 8),
-         "m": (2, 6)}
+FILES = {
+    "a": (8, 12),
+    "b": (6, 13),
+    "c": (5, 13),
+    "d": (4, 13),
+    "e": (3, 13),
+    "f": (2, 13),
+    "g": (2, 12),
+    "h": (1, 12),
+    "i": (1, 11),
+    "j": (1, 10),
+    "k": (1, 9),
+    "l": (1, 8),
+    "m": (2, 6),
+}
 
 
 def cells(text: str) -> list[str]:
@@ -57,7 +69,8 @@ def test_the_falcon_reaches_24_cells_from_the_centre_each_by_three_paths():
     paths = FALCON_HEX.falcon_paths(g7)
     assert len(falcon_steps()) == 24
     assert sorted(FALCON_HEX.name(c) for c in paths) == cells(
-        "b9 b10 c8 c10 d5 d6 d11 d12 e4 e12 f4 f11 h3 h10 i2 i10 j2 j3 j8 j9 k4 k6 l4 l5")
+        "b9 b10 c8 c10 d5 d6 d11 d12 e4 e12 f4 f11 h3 h10 i2 i10 j2 j3 j8 j9 k4 k6 l4 l5"
+    )
     assert all(len(p) == 3 for p in paths.values())
     # 4.2: b9 by W-W-SW e8,c9 | W-SW-W e8,d8 | SW-W-W f7,d8
     b9 = {tuple(FALCON_HEX.name(c) for c in p) for p in paths[FALCON_HEX.parse_cell("b9")]}
@@ -120,8 +133,9 @@ def test_hex_tables_agree_with_the_geometry(geo):
     """Each table against a direct walk over the board's cells."""
     t = geo.tables
     for cell in range(geo.size):
-        assert t.king[cell] == sum(1 << c for d, _ in COMPASS
-                                   if (c := geo.step(cell, d)) is not None)
+        assert t.king[cell] == sum(
+            1 << c for d, _ in COMPASS if (c := geo.step(cell, d)) is not None
+        )
         for masks, tables in t.rook_lines + t.bishop_lines:
             assert tables[cell][0] & masks[cell] == masks[cell]  # empty board: whole line
         assert t.rook_attacks(cell, 0) == t.rook_empty[cell]

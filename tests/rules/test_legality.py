@@ -21,8 +21,11 @@ from boardctl.rules.pieces import FALCON, KING
 
 from .motifs import CASTLING_VARIANTS, DOUBLE_CHECKS, NOT_MATE, SHORTCUTS, built
 
-SETTINGS = settings(max_examples=80, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 def king_safe_after(pos: Position, code: int) -> bool:
@@ -35,8 +38,11 @@ def king_safe_after(pos: Position, code: int) -> bool:
 
 def made_and_tested(pos: Position) -> set[int]:
     """The definition: pseudo-legal moves (castling aside) that leave the king safe."""
-    return {code for code in pos.pseudo_legal_codes()
-            if code >> 17 != CASTLE and king_safe_after(pos, code)}
+    return {
+        code
+        for code in pos.pseudo_legal_codes()
+        if code >> 17 != CASTLE and king_safe_after(pos, code)
+    }
 
 
 def assert_legal_moves_are_right(variant: str, fen: str) -> None:
@@ -50,8 +56,13 @@ def assert_legal_moves_are_right(variant: str, fen: str) -> None:
     if pos.is_check():
         assert sorted(pos.legal_captures()) == sorted(legal), fen
     else:
-        expected = [c for c in legal if c >> 14 & 7 or c >> 17 == EN_PASSANT
-                    or (c >> 17 != CASTLE and pos.squares[c >> 7 & 127])]
+        expected = [
+            c
+            for c in legal
+            if c >> 14 & 7
+            or c >> 17 == EN_PASSANT
+            or (c >> 17 != CASTLE and pos.squares[c >> 7 & 127])
+        ]
         assert sorted(pos.legal_captures()) == sorted(expected), fen
     assert pos.fen() == fen
 
@@ -82,8 +93,11 @@ def test_a_double_check_that_one_block_answers_is_not_mate():
 
 # The builders must keep reaching the cases they are for: each search below
 # fails if no position of the kind turns up.
-FIND = settings(max_examples=2000, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+FIND = settings(
+    max_examples=2000,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 
 def _position(case: tuple[str, str]) -> Position:
@@ -93,8 +107,7 @@ def _position(case: tuple[str, str]) -> Position:
 def _one_block_answers_two_checks(case: tuple[str, str]) -> bool:
     pos = _position(case)
     king = pos.kings[pos.turn]
-    return pos.checkers().bit_count() >= 2 and any(
-        code & 127 != king for code in pos.legal_codes())
+    return pos.checkers().bit_count() >= 2 and any(code & 127 != king for code in pos.legal_codes())
 
 
 def _falcon_pins_a_piece_on_no_line(case: tuple[str, str]) -> bool:
@@ -143,13 +156,22 @@ def _castling_refused_for_a_falcon(case: tuple[str, str]) -> bool:
     return False
 
 
-@pytest.mark.parametrize(("strategy", "condition"), [
-    (built(DOUBLE_CHECKS["falcon and line piece"]), _one_block_answers_two_checks),
-    (built(DOUBLE_CHECKS["two falcons"]), _one_block_answers_two_checks),
-    (built(SHORTCUTS["pin along a falcon path"]), _falcon_pins_a_piece_on_no_line),
-    (built(SHORTCUTS["en passant"]), _en_passant_opens_a_falcon_path),
-    (built(SHORTCUTS["castling"], CASTLING_VARIANTS), _castling_refused_for_a_falcon),
-], ids=["one block, two checks", "one block, two falcons", "falcon pin",
-        "en passant opening a falcon path", "castling past a falcon"])
+@pytest.mark.parametrize(
+    ("strategy", "condition"),
+    [
+        (built(DOUBLE_CHECKS["falcon and line piece"]), _one_block_answers_two_checks),
+        (built(DOUBLE_CHECKS["two falcons"]), _one_block_answers_two_checks),
+        (built(SHORTCUTS["pin along a falcon path"]), _falcon_pins_a_piece_on_no_line),
+        (built(SHORTCUTS["en passant"]), _en_passant_opens_a_falcon_path),
+        (built(SHORTCUTS["castling"], CASTLING_VARIANTS), _castling_refused_for_a_falcon),
+    ],
+    ids=[
+        "one block, two checks",
+        "one block, two falcons",
+        "falcon pin",
+        "en passant opening a falcon path",
+        "castling past a falcon",
+    ],
+)
 def test_the_builders_reach_their_case(strategy, condition):
     assert condition(find(strategy, condition, settings=FIND))

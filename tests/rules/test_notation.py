@@ -82,8 +82,13 @@ def test_free_castling_san_names_the_kings_square_and_round_trips():
     p = pos(OPEN)
     texts = {p.uci(m): san(p, m) for m in p.legal_moves() if p.is_castling(m)}
     assert texts == {
-        "f1a1": "O-O-O:e1", "f1b1": "O-O-O:b1", "f1c1": "O-O-O:c1", "f1d1": "O-O-O:d1",
-        "f1j1": "O-O:g1", "f1h1": "O-O:h1", "f1i1": "O-O:i1",
+        "f1a1": "O-O-O:e1",
+        "f1b1": "O-O-O:b1",
+        "f1c1": "O-O-O:c1",
+        "f1d1": "O-O-O:d1",
+        "f1j1": "O-O:g1",
+        "f1h1": "O-O:h1",
+        "f1i1": "O-O:i1",
     }
     for uci, text in texts.items():
         assert p.uci(parse_san(p, text)) == uci

@@ -28,8 +28,9 @@ CASES = _cases()
 SQUARE_VARIANTS = sorted(name for name, v in VARIANTS.items() if not v.hexagonal)
 
 
-@pytest.mark.parametrize(("name", "variant", "fen", "counts"), CASES,
-                         ids=[f"{c[0]} ({c[1]})" for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "variant", "fen", "counts"), CASES, ids=[f"{c[0]} ({c[1]})" for c in CASES]
+)
 def test_recorded_counts(name, variant, fen, counts):
     pos = Position(fen, get_variant(variant))
     for depth, expected in enumerate(counts, start=1):
@@ -37,8 +38,9 @@ def test_recorded_counts(name, variant, fen, counts):
     assert pos.fen() == fen  # make/unmake left nothing behind
 
 
-@pytest.mark.parametrize(("name", "variant", "fen", "counts"), CASES,
-                         ids=[f"{c[0]} ({c[1]})" for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "variant", "fen", "counts"), CASES, ids=[f"{c[0]} ({c[1]})" for c in CASES]
+)
 def test_divide_matches_the_naive_generator(name, variant, fen, counts):
     pos = Position(fen, get_variant(variant))
     assert dict(divide(pos, 2)) == naive.divide(fen, 2, variant)

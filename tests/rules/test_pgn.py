@@ -34,7 +34,7 @@ def test_export_of_a_set_up_position_carries_setup_and_fen():
 def test_export_gives_an_ending_declared_off_the_board_as_the_result():
     game = Game()
     game.push_text("e2e4")
-    game.declare(Outcome(Termination.RESIGNATION, WHITE))   # Black resigns
+    game.declare(Outcome(Termination.RESIGNATION, WHITE))  # Black resigns
     text = export(game)
     assert '[Result "1-0"]' in text and text.rstrip().endswith("1. e4 1-0")
 
@@ -78,22 +78,33 @@ def test_two_games_in_one_file():
     assert len(read_games(one + "\n" + export(game))) == 2
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('[Variant "Capablanca"]\n\n1. e4 *', "Capablanca"),
-    ('[Variant "Falcon"]\n\n1. e4 e4 *', "ply 2"),
-    ('[Variant "Falcon"]\n[SetUp "1"]\n[FEN "nonsense"]\n\n*', "FEN"),
-    ('[Variant "Falcon"\n\n*', "malformed tag"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[Variant "Capablanca"]\n\n1. e4 *', "Capablanca"),
+        ('[Variant "Falcon"]\n\n1. e4 e4 *', "ply 2"),
+        ('[Variant "Falcon"]\n[SetUp "1"]\n[FEN "nonsense"]\n\n*', "FEN"),
+        ('[Variant "Falcon"\n\n*', "malformed tag"),
+    ],
+)
 def test_bad_pgn_says_what_is_wrong(text, message):
     with pytest.raises(PgnError) as info:
         read_games(text)
     assert message in str(info.value)
 
 
-@pytest.mark.parametrize(("seconds", "text"), [
-    (0.0, "0:00:00"), (0.99, "0:00:00"), (59.5, "0:00:59"), (300.0, "0:05:00"),
-    (3599.9, "0:59:59"), (3600.0, "1:00:00"), (36_000 + 61.2, "10:01:01"),
-])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (0.0, "0:00:00"),
+        (0.99, "0:00:00"),
+        (59.5, "0:00:59"),
+        (300.0, "0:05:00"),
+        (3599.9, "0:59:59"),
+        (3600.0, "1:00:00"),
+        (36_000 + 61.2, "10:01:01"),
+    ],
+)
 def test_a_clock_reading_is_h_mm_ss_rounded_down(seconds, text):
     assert clk(seconds) == text
 

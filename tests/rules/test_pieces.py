@@ -36,7 +36,14 @@ def test_knight_leaps_and_stays_on_the_board():
 
 def test_king_steps_one_square_and_never_into_attack():
     assert dests("k9/10/10/10/4K5/10/10/10 w - - 0 1", "e4") == {
-        "d3", "d4", "d5", "e3", "e5", "f3", "f4", "f5",
+        "d3",
+        "d4",
+        "d5",
+        "e3",
+        "e5",
+        "f3",
+        "f4",
+        "f5",
     }
     # A black rook on d8 covers the d-file.
     got = dests("k2r6/10/10/10/4K5/10/10/10 w - - 0 1", "e4")

@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 from boardctl.rules import VARIANTS, Game, Position, parse_san, parse_uci, san
 from boardctl.rules.pgn import export, read_game
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite

@@ -37,7 +37,8 @@ def screen_view(size, geometry, orientation):
 @ORIENTATIONS
 @pytest.mark.parametrize("geometry", [FALCON_HEX, GLINSKI], ids=["falcon-hex", "glinski"])
 def test_every_cell_centre_and_the_inside_of_every_cell_map_back_to_that_cell(
-        size, orientation, geometry):
+    size, orientation, geometry
+):
     view = screen_view(size, geometry, orientation)
     assert view.cells == geometry.size
     centres = set()
@@ -47,8 +48,14 @@ def test_every_cell_centre_and_the_inside_of_every_cell_map_back_to_that_cell(
         assert view.cell_at((x, y)) == cell, geometry.name(cell)
         # Well inside the cell in every direction (the apothem is cell/2).
         reach = view.cell * 2 // 5
-        for dx, dy in ((reach, 0), (-reach, 0), (0, reach), (0, -reach),
-                       (reach // 2, reach), (-reach // 2, -reach)):
+        for dx, dy in (
+            (reach, 0),
+            (-reach, 0),
+            (0, reach),
+            (0, -reach),
+            (reach // 2, reach),
+            (-reach // 2, -reach),
+        ):
             assert view.cell_at((x + dx, y + dy)) == cell, geometry.name(cell)
         assert view.rect(cell).collidepoint(x, y)
     assert len(centres) == view.cells
@@ -68,21 +75,25 @@ def test_a_click_finds_the_cell_drawn_under_it_and_nothing_off_the_hexagon(size,
             if drawn == found:
                 outside += found is None
                 continue
-            near = {drawn_cell(surface, (x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
-                    if 0 <= x + dx < size[0] and 0 <= y + dy < size[1]}
+            near = {
+                drawn_cell(surface, (x + dx, y + dy))
+                for dx in (-1, 0, 1)
+                for dy in (-1, 0, 1)
+                if 0 <= x + dx < size[0] and 0 <= y + dy < size[1]
+            }
             assert found in near, (x, y, drawn, found)
-    assert outside > size[0] * size[1] // 8      # the panel, the banner, the corners
+    assert outside > size[0] * size[1] // 8  # the panel, the banner, the corners
 
 
 @ORIENTATIONS
 def test_the_trimmed_corners_are_not_cells(size, orientation):
     view = screen_view(size, FALCON_HEX, orientation)
-    radius = view.cell / 3 ** 0.5
+    radius = view.cell / 3**0.5
     middle = view.centre(FALCON_HEX.cell_at(0, 0))
     sign = -1 if orientation else 1
     for q, r in ((6, 0), (-6, 0), (0, 6), (0, -6), (6, -6), (-6, 6)):
         x = middle[0] + sign * 1.5 * radius * q
-        y = middle[1] - sign * 3 ** 0.5 * radius * (r + q / 2)
+        y = middle[1] - sign * 3**0.5 * radius * (r + q / 2)
         assert view.cell_at((round(x), round(y))) is None, (q, r)
 
 
@@ -95,17 +106,20 @@ def test_every_file_and_rank_is_named_outside_the_cells_and_no_names_overlap(siz
     assert sorted(t for t in texts if t.isalpha()) == list("abcdefghijklm")
     numbers = [int(t) for t in texts if t.isdigit()]
     assert set(numbers) == set(range(1, 14))
-    assert numbers.count(7) == 2 and len(numbers) == 14   # the rank through the centre: twice
+    assert numbers.count(7) == 2 and len(numbers) == 14  # the rank through the centre: twice
     boxes = []
     for text, centre in view.labels():
         box = pygame.Rect((0, 0), font.size(text))
         box.center = centre
         assert view.bounds.contains(box), text
-        assert all(drawn_cell(surface, (x, y)) is None
-                   for x in range(box.left, box.right) for y in range(box.top, box.bottom)), text
+        assert all(
+            drawn_cell(surface, (x, y)) is None
+            for x in range(box.left, box.right)
+            for y in range(box.top, box.bottom)
+        ), text
         boxes.append(box)
     for index, box in enumerate(boxes):
-        assert box.collidelist(boxes[index + 1:]) == -1, texts[index]
+        assert box.collidelist(boxes[index + 1 :]) == -1, texts[index]
 
 
 def names_its_rank(view, text: str, at: tuple[int, int]) -> bool:
@@ -132,8 +146,9 @@ def test_the_names_stand_by_their_files_and_ranks(size, orientation):
     view = screen_view(size, FALCON_HEX, orientation)
     for text, (x, y) in view.labels():
         if text.isalpha():
-            column = [view.centre(c)[0] for c in range(view.cells)
-                      if FALCON_HEX.name(c).startswith(text)]
+            column = [
+                view.centre(c)[0] for c in range(view.cells) if FALCON_HEX.name(c).startswith(text)
+            ]
             assert set(column) == {x}, text
             assert y > max(view.centre(c)[1] for c in range(view.cells))
         else:
@@ -153,12 +168,13 @@ def test_the_board_and_its_names_fit_left_of_the_panel_and_above_the_banner(size
 
 def test_the_two_orientations_put_the_cells_in_the_same_places(size):
     white, black = Renderer(size).board_layout(FALCON_HEX).views
-    assert {white.centre(c) for c in range(white.cells)} == \
-        {black.centre(c) for c in range(black.cells)}
+    assert {white.centre(c) for c in range(white.cells)} == {
+        black.centre(c) for c in range(black.cells)
+    }
     middle = FALCON_HEX.cell_at(0, 0)
     assert white.centre(middle) == black.centre(middle)
     g2, g12 = FALCON_HEX.parse_cell("g2"), FALCON_HEX.parse_cell("g12")
-    assert white.centre(g2)[1] > white.centre(g12)[1]      # White's side at the bottom
+    assert white.centre(g2)[1] > white.centre(g12)[1]  # White's side at the bottom
     assert black.centre(g2)[1] < black.centre(g12)[1]
 
 

@@ -33,8 +33,11 @@ def cell(renderer: Renderer, state: DisplayState, square: int) -> pygame.Rect:
 
 
 def pixels(surface: pygame.Surface, rect: pygame.Rect) -> list[tuple[tuple[int, int], Colour]]:
-    return [((x, y), rgb(surface, (x, y)))
-            for y in range(rect.top, rect.bottom) for x in range(rect.left, rect.right)]
+    return [
+        ((x, y), rgb(surface, (x, y)))
+        for y in range(rect.top, rect.bottom)
+        for x in range(rect.left, rect.right)
+    ]
 
 
 def count(surface: pygame.Surface, rect: pygame.Rect, colour: Colour) -> int:
@@ -64,8 +67,9 @@ def test_every_square_of_the_start_position_has_its_colour(size, draw, orientati
 
 @pytest.mark.parametrize("orientation", [WHITE, BLACK], ids=["white-bottom", "black-bottom"])
 @pytest.mark.parametrize("variant", ["falcon-9x10", "falcon-10x10-central"])
-def test_the_larger_boards_are_coloured_and_set_up_square_by_square(size, draw, orientation,
-                                                                      variant):
+def test_the_larger_boards_are_coloured_and_set_up_square_by_square(
+    size, draw, orientation, variant
+):
     state = DisplayState.from_fen(None, variant, orientation=orientation)
     surface, renderer = draw(state, size)
     pos = Game(get_variant(variant)).position
@@ -74,9 +78,15 @@ def test_the_larger_boards_are_coloured_and_set_up_square_by_square(size, draw, 
         rect = cell(renderer, state, square)
         shade = display.LIGHT if geo.is_light(square) else display.DARK
         # On small squares a falcon's wing may reach one corner, never all four.
-        corners = [rgb(surface, at) for at in (
-            (rect.left + 1, rect.top + 1), (rect.right - 2, rect.top + 1),
-            (rect.left + 1, rect.bottom - 2), (rect.right - 2, rect.bottom - 2))]
+        corners = [
+            rgb(surface, at)
+            for at in (
+                (rect.left + 1, rect.top + 1),
+                (rect.right - 2, rect.top + 1),
+                (rect.left + 1, rect.bottom - 2),
+                (rect.right - 2, rect.bottom - 2),
+            )
+        ]
         assert shade in corners, geo.name(square)
         piece = pos.squares[square]
         # The middle of the square: a piece's body in its colour's fill, or
@@ -111,7 +121,7 @@ def test_a_tap_finds_the_square_under_it(size, orientation, variant):
         rect = renderer.square_rect(state, square)
         assert renderer.square_at(state, rect.center) == square
         assert renderer.square_at(state, (rect.right - 1, rect.bottom - 1)) == square
-    assert renderer.square_at(state, (size[0] - 2, size[1] // 2)) is None   # the panel
+    assert renderer.square_at(state, (size[0] - 2, size[1] // 2)) is None  # the panel
 
 
 def test_turning_the_board_moves_the_last_move_tint_to_the_mirrored_squares(size, draw):
@@ -121,8 +131,8 @@ def test_turning_the_board_moves_the_last_move_tint_to_the_mirrored_squares(size
     surface_w, renderer = draw(white, size)
     surface_b, _ = draw(black, size)
     e2_on_screen = cell(renderer, white, SQ("e2"))
-    assert corner(surface_w, e2_on_screen) == display.LAST_MOVE_DARK   # e2 is dark
-    assert corner(surface_b, e2_on_screen) == plain(SQ("f7"))          # now f7 stands there
+    assert corner(surface_w, e2_on_screen) == display.LAST_MOVE_DARK  # e2 is dark
+    assert corner(surface_b, e2_on_screen) == plain(SQ("f7"))  # now f7 stands there
     assert corner(surface_b, cell(renderer, black, SQ("e2"))) == display.LAST_MOVE_DARK
 
 
@@ -155,8 +165,11 @@ def _footprint(draw, size, letter: str) -> set[tuple[int, int]]:
     bare, renderer = draw(empty, size)
     surface, _ = draw(with_piece, size)
     rect = cell(renderer, with_piece, SQ("d1"))
-    return {(x - rect.left, y - rect.top) for (x, y), colour in pixels(surface, rect)
-            if colour != rgb(bare, (x, y))}
+    return {
+        (x - rect.left, y - rect.top)
+        for (x, y), colour in pixels(surface, rect)
+        if colour != rgb(bare, (x, y))
+    }
 
 
 def _overlap(a: set[tuple[int, int]], b: set[tuple[int, int]]) -> float:
@@ -204,8 +217,11 @@ def test_prompt_text_occupies_pixels_in_the_banner(size, draw):
     after, _ = draw(prompted, size)
     banner = _banner_only(renderer)
     box = count(after, banner, display.BANNER_BG["error"])
-    ink = [at for at, colour in pixels(after, banner)
-           if colour == display.TEXT and rgb(before, at) != display.TEXT]
+    ink = [
+        at
+        for at, colour in pixels(after, banner)
+        if colour == display.TEXT and rgb(before, at) != display.TEXT
+    ]
     assert box > 5000
     assert len(ink) > 300
     assert all(banner.collidepoint(at) for at in ink)
@@ -238,21 +254,33 @@ def test_an_error_is_drawn_in_a_strong_colour_and_info_is_not(size, draw):
 
 
 def test_a_long_prompt_stays_inside_the_banner(size, draw):
-    text = ("That move leaves your king in check: move the falcon back to d1 and "
-            "then think again about the knight on h3 before touching anything else")
+    text = (
+        "That move leaves your king in check: move the falcon back to d1 and "
+        "then think again about the knight on h3 before touching anything else"
+    )
     surface, renderer = draw(DisplayState(prompt=text, prompt_kind="error"), size)
     bare, _ = draw(DisplayState(), size)
     banner = _banner_only(renderer)
-    outside = [at for at, colour in pixels(surface, surface.get_rect())
-               if colour != rgb(bare, at) and not banner.collidepoint(at)]
+    outside = [
+        at
+        for at, colour in pixels(surface, surface.get_rect())
+        if colour != rgb(bare, at) and not banner.collidepoint(at)
+    ]
     assert outside == []
 
 
 def test_panel_and_banner_never_draw_over_the_board(size, draw):
     busy = DisplayState.from_game(
-        checked_game(), engine_status="thinking", engine_depth=17, engine_score="-M3",
-        white_clock=3725.0, black_clock=7.5, prompt="Put the rook back on j8",
-        status="sensor link lost", status_alert=True, level=7,
+        checked_game(),
+        engine_status="thinking",
+        engine_depth=17,
+        engine_score="-M3",
+        white_clock=3725.0,
+        black_clock=7.5,
+        prompt="Put the rook back on j8",
+        status="sensor link lost",
+        status_alert=True,
+        level=7,
     )
     quiet = DisplayState.from_game(checked_game())
     surface, renderer = draw(busy, size)
@@ -265,7 +293,9 @@ def test_panel_and_banner_never_draw_over_the_board(size, draw):
 def test_the_engine_move_is_in_san_and_squares_in_the_engine_colour(size, draw):
     state = DisplayState.from_fen(
         "rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1",
-        engine_move=("Nh6", SQ("i8"), SQ("h6")), engine_status="ready")
+        engine_move=("Nh6", SQ("i8"), SQ("h6")),
+        engine_status="ready",
+    )
     surface, renderer = draw(state, size)
     assert renderer.banner(state) == ("engine", "Engine: Nh6 \N{EN DASH} i8 to h6")
     assert renderer.cut == []
@@ -275,7 +305,8 @@ def test_the_engine_move_is_in_san_and_squares_in_the_engine_colour(size, draw):
 def test_once_carried_out_the_banner_says_whose_turn_it_is(draw):
     state = DisplayState.from_fen(
         "rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1",
-        engine_status="thinking")
+        engine_status="thinking",
+    )
     _, renderer = draw(state, (480, 320))
     assert renderer.banner(state) == ("idle", "Black to move: the engine is thinking")
     checked = DisplayState.from_game(checked_game())
@@ -286,7 +317,9 @@ def test_after_a_resume_the_move_list_keeps_its_numbers(draw):
     # Resumed at move 5 with Black to move: the list starts "5. … Qxb2".
     state = DisplayState(
         fen="rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR b KQkq - 0 6",
-        moves=("Qxb2", "Nf3"), engine_status="ready", level=3,
+        moves=("Qxb2", "Nf3"),
+        engine_status="ready",
+        level=3,
     )
     rows = list(iter_move_rows(state))
     assert rows == [(5, None, "Qxb2"), (6, "Nf3", None)]
@@ -297,14 +330,16 @@ def test_after_a_resume_the_move_list_keeps_its_numbers(draw):
 def test_the_side_to_move_row_is_lit_and_low_time_is_red(size, draw):
     state = DisplayState(
         fen="rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1",
-        white_clock=300.0, black_clock=8.4,
+        white_clock=300.0,
+        black_clock=8.4,
     )
     surface, renderer = draw(state, size)
     panel = _panel_only(renderer)
     top = pygame.Rect(panel.left, panel.top, panel.width, panel.height // 4)
-    bottom = pygame.Rect(panel.left, panel.bottom - panel.height // 4, panel.width,
-                         panel.height // 4)
-    assert count(surface, top, display.ROW_ACTIVE) > 500          # Black (top) to move
+    bottom = pygame.Rect(
+        panel.left, panel.bottom - panel.height // 4, panel.width, panel.height // 4
+    )
+    assert count(surface, top, display.ROW_ACTIVE) > 500  # Black (top) to move
     assert count(surface, bottom, display.ROW_ACTIVE) == 0
     assert count(surface, top, display.LOW_TIME) > 20
 
@@ -328,11 +363,17 @@ def test_the_last_move_in_the_list_is_highlighted(size, draw):
 
 
 def test_promotion_choices_are_drawn_large_with_the_chosen_one_framed(size, draw):
-    choices = (PieceType.QUEEN, PieceType.FALCON, PieceType.ROOK, PieceType.BISHOP,
-               PieceType.KNIGHT)
+    choices = (
+        PieceType.QUEEN,
+        PieceType.FALCON,
+        PieceType.ROOK,
+        PieceType.BISHOP,
+        PieceType.KNIGHT,
+    )
     fen = "4k5/1P8/10/10/10/10/10/5K4 w - - 0 40"
-    state = DisplayState(fen=fen, prompt="Choose the new piece", prompt_kind="choice",
-                         choices=choices, chosen=1)
+    state = DisplayState(
+        fen=fen, prompt="Choose the new piece", prompt_kind="choice", choices=choices, chosen=1
+    )
     surface, renderer = draw(state, size)
     plain_surface, _ = draw(DisplayState(fen=fen), size)
     board = renderer.layout(10, 8).board
@@ -344,16 +385,23 @@ def test_promotion_choices_are_drawn_large_with_the_chosen_one_framed(size, draw
 
 
 # ---------------------------------------------------------------- sizes and errors
-@pytest.mark.parametrize("other", [(320, 240), (1024, 600), (1280, 720), (480, 480),
-                                   (160, 120)])
-@pytest.mark.parametrize("variant",
-                         ["falcon", "falcon-8x8", "falcon-9x10", "falcon-10x10-central"])
+@pytest.mark.parametrize("other", [(320, 240), (1024, 600), (1280, 720), (480, 480), (160, 120)])
+@pytest.mark.parametrize("variant", ["falcon", "falcon-8x8", "falcon-9x10", "falcon-10x10-central"])
 def test_other_sizes_and_board_shapes_render(draw, other, variant):
     start = DisplayState.from_fen(None, variant)
     state = DisplayState(
-        fen=start.fen, variant=variant, moves=("e4", "e5"), prompt="Put the knight back on h3",
-        engine_status="thinking", engine_depth=3, engine_score="+0.1", white_clock=59.0,
-        black_clock=61.0, choices=(PieceType.FALCON, "undo"), chosen=0, status="ok",
+        fen=start.fen,
+        variant=variant,
+        moves=("e4", "e5"),
+        prompt="Put the knight back on h3",
+        engine_status="thinking",
+        engine_depth=3,
+        engine_score="+0.1",
+        white_clock=59.0,
+        black_clock=61.0,
+        choices=(PieceType.FALCON, "undo"),
+        chosen=0,
+        status="ok",
     )
     surface, renderer = draw(state, other)
     files, ranks = get_variant(variant).files, get_variant(variant).ranks

@@ -40,8 +40,9 @@ class Table:
         pygame.font.init()
         self.geo = get_variant(variant).geometry
         self.hand = Recorder(self.geo)
-        self.window = SimWindow(self.hand, lambda name: None, (480, 320),
-                                DisplayState.from_fen(None, variant))
+        self.window = SimWindow(
+            self.hand, lambda name: None, (480, 320), DisplayState.from_fen(None, variant)
+        )
 
     def at(self, spot: str | int) -> tuple[int, int]:
         """A cell's centre, or the centre of the tray's ``spot``-th piece."""
@@ -61,8 +62,14 @@ class Table:
         start = self.at(frm)
         end = to if isinstance(to, tuple) else self.at(to)
         self.event(pygame.MOUSEBUTTONDOWN, start)
-        self.window.handle(pygame.event.Event(pygame.MOUSEMOTION, buttons=(1, 0, 0), pos=end,
-                                              rel=(end[0] - start[0], end[1] - start[1])))
+        self.window.handle(
+            pygame.event.Event(
+                pygame.MOUSEMOTION,
+                buttons=(1, 0, 0),
+                pos=end,
+                rel=(end[0] - start[0], end[1] - start[1]),
+            )
+        )
         self.event(pygame.MOUSEBUTTONUP, end)
 
     @property
@@ -134,7 +141,7 @@ def test_the_tray_keeps_white_before_black_and_fits_every_piece():
     assert colours == sorted(colours)
     slots = tray.slots()
     assert all(tray.rect.contains(slot) for slot in slots)
-    assert all(not a.colliderect(b) for i, a in enumerate(slots) for b in slots[i + 1:])
+    assert all(not a.colliderect(b) for i, a in enumerate(slots) for b in slots[i + 1 :])
     # Any piece can be picked out of a full tray.
     table.click(len(slots) - 1)
     assert len(table.window.held) == 1 and len(tray.pieces) == 39
@@ -177,16 +184,20 @@ def test_a_hand_holds_two_pieces_and_no_third():
     assert table.piece("g1") is not None and len(table.window.held) == 2
 
 
-@pytest.mark.parametrize("swap", [
-    lambda w: w.handle(pygame.event.Event(pygame.KEYDOWN, unicode="\t", key=pygame.K_TAB)),
-    lambda w: w.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1)),
-], ids=["tab", "wheel"])
+@pytest.mark.parametrize(
+    "swap",
+    [
+        lambda w: w.handle(pygame.event.Event(pygame.KEYDOWN, unicode="\t", key=pygame.K_TAB)),
+        lambda w: w.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1)),
+    ],
+    ids=["tab", "wheel"],
+)
 def test_tab_or_the_wheel_chooses_which_piece_in_hand_goes_down(swap):
     table = Table()
     queen, king = table.piece("e1"), table.piece("f1")
     table.click("e1")
     table.click("f1")
-    table.click("f4")        # the piece picked up last goes down first
+    table.click("f4")  # the piece picked up last goes down first
     assert table.piece("f4") == king
     table.click("f4")
     swap(table.window)
@@ -208,15 +219,22 @@ def test_a_capture_with_the_captured_piece_taken_off_first(how):
         start = rig.window.view.centre(rig.geo.parse_square("d5"))
         end = rig.window.tray.rect.center
         rig.window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
-        rig.window.handle(pygame.event.Event(pygame.MOUSEMOTION, buttons=(1, 0, 0), pos=end,
-                                             rel=(end[0] - start[0], end[1] - start[1])))
+        rig.window.handle(
+            pygame.event.Event(
+                pygame.MOUSEMOTION,
+                buttons=(1, 0, 0),
+                pos=end,
+                rel=(end[0] - start[0], end[1] - start[1]),
+            )
+        )
         rig.window.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
     rig.run(1.0)
     rig.drag("e4", "d5")
     rig.run(1.0)
     assert rig.lines()[-1] == "move e4d5"
-    assert rig.board.occupancy == (rig.daemon.game.position.colors[0]
-                                   | rig.daemon.game.position.colors[1])
+    assert rig.board.occupancy == (
+        rig.daemon.game.position.colors[0] | rig.daemon.game.position.colors[1]
+    )
 
 
 @pytest.mark.parametrize("how", ["right-click", "both in hand"])
@@ -230,7 +248,7 @@ def test_a_capture_with_the_capturing_piece_lifted_first(how):
     if how == "right-click":
         rig.click("d5", button=3)
     else:
-        rig.click("d5")      # the second piece in hand, then into the tray
+        rig.click("d5")  # the second piece in hand, then into the tray
         centre = rig.window.tray.rect.center
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             rig.window.handle(pygame.event.Event(kind, button=1, pos=centre))
@@ -315,17 +333,22 @@ def test_the_tray_and_the_hand_are_drawn(variant):
     table.click(off, button=3)
     table.click(lifted)
     point = table.at(over)
-    window.handle(pygame.event.Event(pygame.MOUSEMOTION, buttons=(0, 0, 0), pos=point,
-                                     rel=(0, 0)))
+    window.handle(pygame.event.Event(pygame.MOUSEMOTION, buttons=(0, 0, 0), pos=point, rel=(0, 0)))
     window.draw()
     slot = window.tray.slots()[0]
-    ink = [window.window.get_at((x, y)) for x in range(slot.left, slot.right, 2)
-           for y in range(slot.top, slot.bottom, 2)]
-    assert sum(1 for c in ink if tuple(c)[:3] != FELT) > len(ink) // 5   # the piece in the tray
-    changed = sum(1 for x in range(point[0] - 10, point[0] + 10)
-                  for y in range(point[1] - 10, point[1] + 10)
-                  if window.window.get_at((x, y)) != empty.get_at((x, y)))
-    assert changed > 40        # the piece in hand, at the pointer
+    ink = [
+        window.window.get_at((x, y))
+        for x in range(slot.left, slot.right, 2)
+        for y in range(slot.top, slot.bottom, 2)
+    ]
+    assert sum(1 for c in ink if tuple(c)[:3] != FELT) > len(ink) // 5  # the piece in the tray
+    changed = sum(
+        1
+        for x in range(point[0] - 10, point[0] + 10)
+        for y in range(point[1] - 10, point[1] + 10)
+        if window.window.get_at((x, y)) != empty.get_at((x, y))
+    )
+    assert changed > 40  # the piece in hand, at the pointer
 
 
 def test_the_help_says_how_to_take_off_put_back_and_hold_two():

@@ -31,22 +31,32 @@ UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
 class Rig:
     """A window and a daemon wired as ``app.run_window`` wires them, in virtual time."""
 
-    def __init__(self, mode: str = "two-players", opponent=None,
-                 variant: str = "falcon") -> None:
+    def __init__(self, mode: str = "two-players", opponent=None, variant: str = "falcon") -> None:
         pygame.display.init()
         pygame.font.init()
         pos = Game(get_variant(variant)).position
         geo = pos.geometry
-        self.board = SimBoard(geo.squares(pos.colors[0] | pos.colors[1]), files=geo.files,
-                              ranks=geo.ranks)
+        self.board = SimBoard(
+            geo.squares(pos.colors[0] | pos.colors[1]), files=geo.files, ranks=geo.ranks
+        )
         self.buttons = SimButtons()
         self.now = 0.0
-        self.window = SimWindow(self.board, lambda name: self.buttons.press(name, self.now),
-                                (480, 320), DisplayState.from_fen(None, variant))
+        self.window = SimWindow(
+            self.board,
+            lambda name: self.buttons.press(name, self.now),
+            (480, 320),
+            DisplayState.from_fen(None, variant),
+        )
         config = parse_config({"game": {"mode": mode, "variant": variant}})
-        self.daemon = Daemon(config, self.board, MemoryStore(), opponent=opponent,
-                             buttons=self.buttons, leds=self.window.leds,
-                             display=self.window.display)
+        self.daemon = Daemon(
+            config,
+            self.board,
+            MemoryStore(),
+            opponent=opponent,
+            buttons=self.buttons,
+            leds=self.window.leds,
+            display=self.window.display,
+        )
         self.geo = pos.geometry
 
     def run(self, seconds: float) -> None:
@@ -68,8 +78,14 @@ class Rig:
         start = self.window.view.centre(self.geo.parse_square(frm))
         end = self.window.view.centre(self.geo.parse_square(to))
         self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
-        self.window.handle(pygame.event.Event(pygame.MOUSEMOTION, buttons=(1, 0, 0), pos=end,
-                                              rel=(end[0] - start[0], end[1] - start[1])))
+        self.window.handle(
+            pygame.event.Event(
+                pygame.MOUSEMOTION,
+                buttons=(1, 0, 0),
+                pos=end,
+                rel=(end[0] - start[0], end[1] - start[1]),
+            )
+        )
         self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
         self.run(0.2)
 
@@ -166,8 +182,12 @@ def test_question_mark_shows_the_help_with_every_key_and_the_lights():
     rig.key("?", pygame.K_SLASH)
     assert rig.window.help
     rig.window.draw()
-    changed = sum(1 for x in range(0, plain.get_width(), 4) for y in range(0, plain.get_height(), 4)
-                  if plain.get_at((x, y)) != rig.window.window.get_at((x, y)))
+    changed = sum(
+        1
+        for x in range(0, plain.get_width(), 4)
+        for y in range(0, plain.get_height(), 4)
+        if plain.get_at((x, y)) != rig.window.window.get_at((x, y))
+    )
     assert changed > 1000
     rig.key("", pygame.K_F1)
     assert not rig.window.help
@@ -179,9 +199,12 @@ def test_the_board_names_its_files_and_ranks():
     rig.window.draw()
     rect = rig.window.square_rect(rig.geo.parse_square("a1"))
     strip = pygame.Rect(rect.left, rect.bottom, rect.width, 24)
-    ink = [rig.window.window.get_at((x, y)) for x in range(strip.left, strip.right)
-           for y in range(strip.top, strip.bottom)]
-    assert any(c.r > 200 and c.g > 180 for c in ink)    # the letter "a" under a1
+    ink = [
+        rig.window.window.get_at((x, y))
+        for x in range(strip.left, strip.right)
+        for y in range(strip.top, strip.bottom)
+    ]
+    assert any(c.r > 200 and c.g > 180 for c in ink)  # the letter "a" under a1
 
 
 def test_app_runs_the_window_with_the_store_and_a_resumed_game(tmp_path, monkeypatch):
@@ -189,7 +212,7 @@ def test_app_runs_the_window_with_the_store_and_a_resumed_game(tmp_path, monkeyp
     config = parse_config({"game": {"mode": "two-players"}})
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
-        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.display.init()  # as app.sim does before it; the test may run alone
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         assert daemon.leds is not None and daemon.display is not None
@@ -205,12 +228,15 @@ def test_the_ui_package_imports_neither_the_daemon_nor_the_hardware():
                 assert not target.startswith(("..daemon", "..hw", "..app")), (path.name, target)
 
 
-@pytest.mark.parametrize(("variant", "human", "engine", "corner"), [
-    # 9×10: Black's pawns step twice from the eighth rank; j9 is dark.
-    ("falcon-9x10", "e2e4", "e8e6", "j9"),
-    # Central 10×10: the queen's pawn steps twice from the third rank; j10 is light.
-    ("falcon-10x10-central", "e3e5", "d8d6", "j10"),
-])
+@pytest.mark.parametrize(
+    ("variant", "human", "engine", "corner"),
+    [
+        # 9×10: Black's pawns step twice from the eighth rank; j9 is dark.
+        ("falcon-9x10", "e2e4", "e8e6", "j9"),
+        # Central 10×10: the queen's pawn steps twice from the third rank; j10 is light.
+        ("falcon-10x10-central", "e3e5", "d8d6", "j10"),
+    ],
+)
 def test_the_other_board_sizes_play_in_the_window(variant, human, engine, corner):
     rig = Rig("engine", ScriptedOpponent([engine]), variant)
     for move in (human, engine):
@@ -235,7 +261,7 @@ def test_the_app_builds_the_wooden_board_for_the_configured_preset(tmp_path, mon
     config = parse_config({"game": {"mode": "two-players", "variant": "falcon-9x10"}})
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
-        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.display.init()  # as app.sim does before it; the test may run alone
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         window = daemon.display.window
@@ -255,8 +281,9 @@ def test_every_cell_of_the_wooden_hexagon_is_clicked_where_it_is_drawn():
         # Drawn in its wood, or covered by its piece: never another cell's wood.
         x, y = view.centre(cell)
         probe = (x + view.cell * 2 // 5, y)
-        assert tuple(rig.window.window.get_at(probe))[:3] == WOODS[view.shade(cell)], \
-            rig.geo.name(cell)
+        assert tuple(rig.window.window.get_at(probe))[:3] == WOODS[view.shade(cell)], rig.geo.name(
+            cell
+        )
     assert len({view.shade(c) for c in range(view.cells)}) == 3
 
 
@@ -265,9 +292,12 @@ def test_clicks_off_the_hexagon_lift_nothing():
     view = rig.window.view
     g2, m2 = rig.geo.parse_square("g2"), rig.geo.parse_square("m2")
     # The trimmed corners under g2 and m2, the frame's corner, the labels' strip.
-    spots = [(view.centre(g2)[0], view.centre(g2)[1] + view.cell),
-             (view.centre(m2)[0], view.centre(m2)[1] + view.cell),
-             (3, 3), (view.bounds.centerx, view.bounds.bottom - 3)]
+    spots = [
+        (view.centre(g2)[0], view.centre(g2)[1] + view.cell),
+        (view.centre(m2)[0], view.centre(m2)[1] + view.cell),
+        (3, 3),
+        (view.bounds.centerx, view.bounds.bottom - 3),
+    ]
     before = rig.board.occupancy
     for spot in spots:
         assert rig.window.square_at(*spot) is None, spot
@@ -284,7 +314,7 @@ def test_a_drag_on_the_hexagon_lifts_and_places_through_the_sensors():
     rig.drag("e6", "e8")
     assert rig.board.occupancy >> e6 & 1 == 0 and rig.board.occupancy >> e8 & 1 == 1
     rig.run(1.0)
-    rig.click("i8")      # and click, click, as on the square board
+    rig.click("i8")  # and click, click, as on the square board
     rig.click("i6")
     rig.run(1.0)
     assert rig.lines() == ["move e6e8", "move i8i6"]
@@ -295,17 +325,23 @@ def test_a_lifted_falcon_lights_its_cells_and_paths_on_the_hexagon():
     rig.click("e3")
     rig.run(0.3)
     rig.window.draw()
-    roles = {cell: role for role, light in LIGHTS.items() for cell, rgb in
-             rig.window.colours.items() if rgb == light.rgb}
-    names = {rig.geo.name(cell) for cell, role in roles.items()
-             if role in (Role.LEGAL, Role.LEGAL_ONE_PATH, Role.LEGAL_TWO_PATHS,
-                         Role.LEGAL_THREE_PATHS)}
-    assert names == {"b8", "c8", "d7", "i2"}       # RULES-HEX.md 4.3
+    roles = {
+        cell: role
+        for role, light in LIGHTS.items()
+        for cell, rgb in rig.window.colours.items()
+        if rgb == light.rgb
+    }
+    names = {
+        rig.geo.name(cell)
+        for cell, role in roles.items()
+        if role in (Role.LEGAL, Role.LEGAL_ONE_PATH, Role.LEGAL_TWO_PATHS, Role.LEGAL_THREE_PATHS)
+    }
+    assert names == {"b8", "c8", "d7", "i2"}  # RULES-HEX.md 4.3
     paths = {rig.geo.name(cell) for cell, role in roles.items() if role == Role.FALCON_PATH}
     assert {"e4", "e5", "d5", "c7", "f3", "h2"} <= paths
     d7 = rig.window.view.centre(rig.geo.parse_square("d7"))
     lit = rig.window.window.get_at(d7)
-    assert lit.b > lit.r     # the destination glows blue through the wood
+    assert lit.b > lit.r  # the destination glows blue through the wood
 
 
 def test_the_engine_plays_the_hexagon_in_the_window():
@@ -325,7 +361,7 @@ def test_the_app_builds_the_wooden_hexagon_for_falcon_hex(tmp_path, monkeypatch)
     config = parse_config({"game": {"mode": "two-players", "variant": "falcon-hex"}})
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
-        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.display.init()  # as app.sim does before it; the test may run alone
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         window = daemon.display.window
@@ -364,8 +400,9 @@ def test_en_passant_on_the_hexagon_with_the_mouse():
     e8, e9 = rig.geo.parse_square("e8"), rig.geo.parse_square("e9")
     assert e8 not in rig.window.pieces and e9 in rig.window.pieces
     assert len(rig.window.tray.pieces) == 1
-    assert rig.board.occupancy == (rig.daemon.game.position.colors[0]
-                                   | rig.daemon.game.position.colors[1])
+    assert rig.board.occupancy == (
+        rig.daemon.game.position.colors[0] | rig.daemon.game.position.colors[1]
+    )
 
 
 def test_a_resumed_game_finds_its_taken_pieces_in_the_tray(tmp_path, monkeypatch):
@@ -375,20 +412,19 @@ def test_a_resumed_game_finds_its_taken_pieces_in_the_tray(tmp_path, monkeypatch
     store = GameStore(default_db_path())
     game = Game(get_variant("falcon"))
     game_id = store.new_game("falcon", game.start_fen, "White", "Black", "two-players", 0.0)
-    moves = ["d2d4", "e7e5", "d4e5", "e8e5"]     # a pawn each side taken
+    moves = ["d2d4", "e7e5", "d4e5", "e8e5"]  # a pawn each side taken
     for ply, uci in enumerate(moves, 1):
         store.add_move(game_id, ply, uci, float(ply))
     store.close()
     config = parse_config({"game": {"mode": "two-players"}})
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
-        pygame.display.init()   # as app.sim does before it; the test may run alone
+        pygame.display.init()  # as app.sim does before it; the test may run alone
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         assert len(daemon.game.moves) == len(moves)
         tray = daemon.display.window.tray.pieces
-    assert sorted(tray) == sorted([piece_from_symbol("P"),
-                                   piece_from_symbol("p")])
+    assert sorted(tray) == sorted([piece_from_symbol("P"), piece_from_symbol("p")])
 
 
 def test_off_the_board_counts_captures_and_promoted_pawns():

@@ -27,11 +27,14 @@ def test_a_state_is_a_frozen_hashable_value_even_when_given_lists():
         state.prompt = "x"  # type: ignore[misc]
 
 
-@pytest.mark.parametrize(("fields", "needle"), [
-    ({"prompt_kind": "shout"}, "prompt_kind"),
-    ({"orientation": 2}, "orientation"),
-    ({"choices": (PieceType.QUEEN,), "chosen": 1}, "chosen"),
-])
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"prompt_kind": "shout"}, "prompt_kind"),
+        ({"orientation": 2}, "orientation"),
+        ({"choices": (PieceType.QUEEN,), "chosen": 1}, "chosen"),
+    ],
+)
 def test_nonsense_fields_are_refused(fields, needle):
     with pytest.raises(ValueError, match=needle):
         DisplayState(**fields)
@@ -61,13 +64,16 @@ def test_from_game_carries_the_last_move_check_and_san():
     assert state.engine_status == "ready"
 
 
-@pytest.mark.parametrize(("fen_tail", "moves", "rows"), [
-    ("w - - 0 1", (), []),
-    ("b - - 0 1", ("e4",), [(1, "e4", None)]),
-    ("w - - 0 3", ("e4", "e5", "Nh3", "Nc6"), [(1, "e4", "e5"), (2, "Nh3", "Nc6")]),
-    ("w - - 0 31", ("Kg1", "Rj1+"), [(30, "Kg1", "Rj1+")]),
-    ("b - - 0 31", ("Kg1",), [(31, "Kg1", None)]),
-])
+@pytest.mark.parametrize(
+    ("fen_tail", "moves", "rows"),
+    [
+        ("w - - 0 1", (), []),
+        ("b - - 0 1", ("e4",), [(1, "e4", None)]),
+        ("w - - 0 3", ("e4", "e5", "Nh3", "Nc6"), [(1, "e4", "e5"), (2, "Nh3", "Nc6")]),
+        ("w - - 0 31", ("Kg1", "Rj1+"), [(30, "Kg1", "Rj1+")]),
+        ("b - - 0 31", ("Kg1",), [(31, "Kg1", None)]),
+    ],
+)
 def test_move_rows_are_numbered_from_the_fen(fen_tail, moves, rows):
     state = DisplayState(fen=f"5k4/10/10/10/10/10/10/5K4 {fen_tail}", moves=moves)
     assert list(iter_move_rows(state)) == rows

@@ -41,9 +41,17 @@ def test_ellipsize_cuts_only_what_does_not_fit():
     assert ellipsize("ok", font, 100, always=True) == "ok" + ELLIPSIS
 
 
-@pytest.mark.parametrize(("seconds", "text"), [
-    (3725.0, "1:02:05"), (300.0, "5:00"), (59.9, "0:59"), (10.0, "0:10"),
-    (9.96, "9.9"), (0.04, "0.0"), (-3.0, "0.0"),
-])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (3725.0, "1:02:05"),
+        (300.0, "5:00"),
+        (59.9, "0:59"),
+        (10.0, "0:10"),
+        (9.96, "9.9"),
+        (0.04, "0.0"),
+        (-3.0, "0.0"),
+    ],
+)
 def test_clock_faces(seconds, text):
     assert clock_text(seconds) == text

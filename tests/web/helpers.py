@@ -44,8 +44,9 @@ class ThinkingOpponent(ScriptedOpponent):
 class SimGame:
     """A daemon on a simulated board, stepped by hand in virtual time."""
 
-    def __init__(self, db: Path, *, opponent: Any = None, hub: Hub | None = None,
-                 **sections: dict[str, Any]) -> None:
+    def __init__(
+        self, db: Path, *, opponent: Any = None, hub: Hub | None = None, **sections: dict[str, Any]
+    ) -> None:
         game_section = {"mode": "two-players", **sections.pop("game", {})}
         self.config = parse_config({"game": game_section, **sections})
         self.store = GameStore(db)
@@ -53,11 +54,14 @@ class SimGame:
         start = Game(get_variant(self.config.game.variant)).position
         self.geo = start.geometry
         # As boardctl sim builds it: any board's cells are numbers below files × ranks.
-        self.board = SimBoard(self.geo.squares(occupancy(start)), scan_hz=100,
-                              files=self.geo.files, ranks=self.geo.ranks)
+        self.board = SimBoard(
+            self.geo.squares(occupancy(start)),
+            scan_hz=100,
+            files=self.geo.files,
+            ranks=self.geo.ranks,
+        )
         self.now = 0.0
-        self.daemon = Daemon(self.config, self.board, self.store, opponent=opponent,
-                             web=self.hub)
+        self.daemon = Daemon(self.config, self.board, self.store, opponent=opponent, web=self.hub)
 
     def run(self, seconds: float) -> None:
         end = self.now + seconds
@@ -117,7 +121,7 @@ class LiveGame(threading.Thread):
                 if what.startswith("lift "):
                     sim.lift(what[5:])
                 elif what:
-                    sim.move(what)   # virtual time runs ahead of the wall clock: no matter
+                    sim.move(what)  # virtual time runs ahead of the wall clock: no matter
                 sim.run(STEP)
                 time.sleep(STEP)
         finally:

@@ -31,22 +31,30 @@ from boardctl.web.server import WebServer
 from .helpers import LiveGame, ThinkingOpponent
 
 PIN = "1357"
-WAIT = 10.0   # seconds a page may take to show something (a loaded machine is slow)
+WAIT = 10.0  # seconds a page may take to show something (a loaded machine is slow)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="no chromium/chromedriver: install Debian's chromium and chromium-driver "
-           "(make test does it as root)")
+    "(make test does it as root)",
+)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     options = Options()
     options.binary_location = CHROMIUM or ""
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--hide-scrollbars", "--window-size=1280,800", "--force-device-scale-factor=1"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        "--window-size=1280,800",
+        "--force-device-scale-factor=1",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
@@ -64,8 +72,11 @@ def no_policy_violations(browser: Any) -> Iterator[None]:
     (Chromium reports each one on the console)."""
     browser.get_log("browser")
     yield
-    blocked = [entry["message"] for entry in browser.get_log("browser")
-               if "Content Security Policy" in entry["message"]]
+    blocked = [
+        entry["message"]
+        for entry in browser.get_log("browser")
+        if "Content Security Policy" in entry["message"]
+    ]
     assert blocked == []
 
 
@@ -126,9 +137,12 @@ def test_the_page_shows_the_board_and_a_move_after_it_is_made(browser, board, sh
     assert text(browser, "link") == "live"
     assert "1. e4 e5" in text(browser, "moves").replace("\n", " ")
     assert text(browser, "turn") == "Black to move"
-    game.do("lift d8")   # Black's falcon: its open paths light up
-    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-falcon-path"),
-             "the lifted falcon's paths are not mirrored")
+    game.do("lift d8")  # Black's falcon: its open paths light up
+    wait_for(
+        browser,
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-falcon-path"),
+        "the lifted falcon's paths are not mirrored",
+    )
     assert browser.find_elements(By.CSS_SELECTOR, "use.piece.lifted[data-piece=f]")
     browser.save_screenshot(str(shots / "web-live.png"))
 
@@ -136,8 +150,11 @@ def test_the_page_shows_the_board_and_a_move_after_it_is_made(browser, board, sh
 def test_a_wrong_pin_is_refused_and_the_right_one_unlocks_the_actions(browser, board):
     game, server = board
     browser.get(server.url)
-    wait_for(browser, lambda d: d.find_element(By.ID, "controls").is_displayed(),
-             "no PIN form although a PIN is set")
+    wait_for(
+        browser,
+        lambda d: d.find_element(By.ID, "controls").is_displayed(),
+        "no PIN form although a PIN is set",
+    )
     assert not browser.find_element(By.ID, "actions").is_displayed()
     browser.find_element(By.ID, "pin").send_keys("0000")
     browser.find_element(By.CSS_SELECTOR, "#pin-form button").click()
@@ -145,33 +162,57 @@ def test_a_wrong_pin_is_refused_and_the_right_one_unlocks_the_actions(browser, b
     assert not browser.find_element(By.ID, "actions").is_displayed()
     browser.find_element(By.ID, "pin").send_keys(PIN)
     browser.find_element(By.CSS_SELECTOR, "#pin-form button").click()
-    wait_for(browser, lambda d: d.find_element(By.ID, "actions").is_displayed(),
-             "the right PIN did not unlock the actions")
+    wait_for(
+        browser,
+        lambda d: d.find_element(By.ID, "actions").is_displayed(),
+        "the right PIN did not unlock the actions",
+    )
     game.do("e2e4")
     wait_for(browser, lambda d: "e4" in text(d, "moves"), "the move did not appear")
     browser.find_element(By.CSS_SELECTOR, "#actions button[data-action=draw]").click()
     wait_for(browser, lambda d: "1/2-1/2" in text(d, "result"), "the draw did not reach the board")
     # The session is the cookie: a reload stays unlocked.
     browser.refresh()
-    wait_for(browser, lambda d: d.find_element(By.ID, "actions").is_displayed(),
-             "the session cookie was not kept")
-    assert browser.execute_script("return document.cookie") == ""   # HttpOnly
+    wait_for(
+        browser,
+        lambda d: d.find_element(By.ID, "actions").is_displayed(),
+        "the session cookie was not kept",
+    )
+    assert browser.execute_script("return document.cookie") == ""  # HttpOnly
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768)])
 def test_the_projector_view_fits_the_screen_without_scrolling(browser, board, shots, size):
     game, server = board
-    for uci in ("e2e4", "e7e5", "d2d4", "e5d4", "e1d2", "b8c6", "a2a3", "a7a6",
-                "b2b3", "j7j6", "c2c3", "d4c3"):
+    for uci in (
+        "e2e4",
+        "e7e5",
+        "d2d4",
+        "e5d4",
+        "e1d2",
+        "b8c6",
+        "a2a3",
+        "a7a6",
+        "b2b3",
+        "j7j6",
+        "c2c3",
+        "d4c3",
+    ):
         game.do(uci)
     browser.set_window_size(*size)
     browser.get(server.url + "?view=projector")
-    wait_for(browser, lambda d: d.execute_script("return document.body.dataset.plies") == "12"
-             and pieces(d) == 38, "the game did not arrive")
+    wait_for(
+        browser,
+        lambda d: (
+            d.execute_script("return document.body.dataset.plies") == "12" and pieces(d) == 38
+        ),
+        "the game did not arrive",
+    )
     overflow = browser.execute_script(
         "const e = document.documentElement;"
         "return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight,"
-        " document.body.scrollHeight - window.innerHeight];")
+        " document.body.scrollHeight - window.innerHeight];"
+    )
     assert overflow[0] <= 0 and overflow[1] <= 0 and overflow[2] <= 0, overflow
     assert not browser.find_element(By.ID, "controls").is_displayed()
     if size == (1920, 1080):
@@ -182,23 +223,30 @@ def test_phone_and_dark_layouts(browser, board, shots):
     game, server = board
     for uci in ("e2e4", "e7e5"):
         game.do(uci)
-    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
-        "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+    )
     try:
         browser.set_window_size(1280, 800)
         browser.get(server.url)
-        wait_for(browser, lambda d: "e5" in text(d, "moves") and pieces(d) == 40,
-                 "the moves did not appear")
+        wait_for(
+            browser,
+            lambda d: "e5" in text(d, "moves") and pieces(d) == 40,
+            "the moves did not appear",
+        )
         background = browser.execute_script(
-            "return getComputedStyle(document.body).backgroundColor")
+            "return getComputedStyle(document.body).backgroundColor"
+        )
         assert background == "rgb(22, 23, 26)"
         browser.save_screenshot(str(shots / "web-dark.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     browser.set_window_size(390, 844)
     browser.get(server.url)
-    wait_for(browser, lambda d: "e5" in text(d, "moves") and pieces(d) == 40,
-             "the moves did not appear")
+    wait_for(
+        browser, lambda d: "e5" in text(d, "moves") and pieces(d) == 40, "the moves did not appear"
+    )
     width = browser.execute_script("return document.documentElement.scrollWidth")
     assert width <= 390
     browser.save_screenshot(str(shots / "web-phone.png"))
@@ -230,7 +278,7 @@ def test_the_page_reconnects_and_resyncs_after_the_server_comes_back(browser, bo
     port = server.port
     server.stop()
     wait_for(browser, lambda d: text(d, "link") == "reconnecting…", "the drop was not noticed")
-    game.do("e2e4")   # made while the page is cut off
+    game.do("e2e4")  # made while the page is cut off
     again = WebServer(game.hub, host="127.0.0.1", port=port, pin=PIN, db_path=game.db)
     again.start()
     try:
@@ -242,8 +290,11 @@ def test_the_page_reconnects_and_resyncs_after_the_server_comes_back(browser, bo
 
 def test_an_engine_game_shows_the_engine_move_and_the_evaluation(browser, tmp_path, shots):
     opponent = ThinkingOpponent(["e7e5", "b8c6", "d7d6"], [-20, -35, 40])
-    game = LiveGame(tmp_path / "games.sqlite", opponent=opponent,
-                    game={"mode": "engine", "human": "white", "clock": "5+3"})
+    game = LiveGame(
+        tmp_path / "games.sqlite",
+        opponent=opponent,
+        game={"mode": "engine", "human": "white", "clock": "5+3"},
+    )
     game.start()
     server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
     server.start()
@@ -252,8 +303,11 @@ def test_an_engine_game_shows_the_engine_move_and_the_evaluation(browser, tmp_pa
         for uci in ("e2e4", "e7e5", "i1h3", "b8c6", "d2d4"):
             game.do(uci)
         browser.get(server.url)
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow")
-                 and pieces(d) == 40, "the engine's move to carry out is not drawn")
+        wait_for(
+            browser,
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow") and pieces(d) == 40,
+            "the engine's move to carry out is not drawn",
+        )
         assert browser.find_element(By.ID, "evalbar").is_displayed()
         assert browser.find_elements(By.CSS_SELECTOR, "#evalgraph polyline")
         browser.save_screenshot(str(shots / "web-engine.png"))
@@ -287,16 +341,23 @@ def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
         browser.get(hall_server.url)
 
         def plies(driver: Any) -> list[str]:
-            return [tile.get_attribute("data-plies")
-                    for tile in driver.find_elements(By.CSS_SELECTOR, ".tile")]
+            return [
+                tile.get_attribute("data-plies")
+                for tile in driver.find_elements(By.CSS_SELECTOR, ".tile")
+            ]
 
-        wait_for(browser, lambda d: plies(d) == ["3", "2"] and len(
-            d.find_elements(By.CSS_SELECTOR, ".tile use")) == 80, "the boards did not arrive")
+        wait_for(
+            browser,
+            lambda d: (
+                plies(d) == ["3", "2"] and len(d.find_elements(By.CSS_SELECTOR, ".tile use")) == 80
+            ),
+            "the boards did not arrive",
+        )
         games[1].do("c2c4")
         wait_for(browser, lambda d: plies(d) == ["3", "3"], "the second board's move is missing")
         tiles = browser.find_elements(By.CSS_SELECTOR, ".tile")
         assert "last 2. Nh3" in tiles[0].text and "last 2. c4" in tiles[1].text
-        assert tiles[0].location["y"] == tiles[1].location["y"]   # side by side
+        assert tiles[0].location["y"] == tiles[1].location["y"]  # side by side
         browser.save_screenshot(str(shots / "web-hall.png"))
     finally:
         for server in servers:
@@ -338,12 +399,21 @@ def test_boardctl_sim_web_serves_the_simulated_board(browser, tmp_path):
     pytest.importorskip("pygame")
     config = tmp_path / "config.toml"
     with socket_port() as port:
-        config.write_text('[game]\nmode = "two-players"\n'
-                          f'[web]\nbind = "127.0.0.1"\nport = {port}\n')
-    env = {**os.environ, "HOME": str(tmp_path), "SDL_VIDEODRIVER": "dummy",
-           "XDG_STATE_HOME": str(tmp_path / "state")}
-    child = subprocess.Popen([sys.executable, "-m", "boardctl", "sim", "--web", "--config",
-                              str(config)], env=env, stderr=subprocess.PIPE, text=True)
+        config.write_text(
+            f'[game]\nmode = "two-players"\n[web]\nbind = "127.0.0.1"\nport = {port}\n'
+        )
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "SDL_VIDEODRIVER": "dummy",
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+    child = subprocess.Popen(
+        [sys.executable, "-m", "boardctl", "sim", "--web", "--config", str(config)],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stderr is not None
         said = [child.stderr.readline() for _ in range(1)]
@@ -351,8 +421,11 @@ def test_boardctl_sim_web_serves_the_simulated_board(browser, tmp_path):
             said.append(child.stderr.readline())
         assert f"web page on http://127.0.0.1:{port}/" in said[-1], said
         browser.get(f"http://127.0.0.1:{port}/")
-        wait_for(browser, lambda d: pieces(d) == 40 and text(d, "link") == "live",
-                 "the simulator's board is not on the page")
+        wait_for(
+            browser,
+            lambda d: pieces(d) == 40 and text(d, "link") == "live",
+            "the simulator's board is not on the page",
+        )
         assert text(browser, "turn") == "White to move"
     finally:
         child.terminate()
@@ -377,7 +450,8 @@ def hex_board(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
 def drawn_hexagon(driver: Any) -> dict[str, Any]:
     """What the page drew: each cell's name, fill and centre, each piece's
     cell, letter and centre, the names along the edges."""
-    return dict(driver.execute_script("""
+    return dict(
+        driver.execute_script("""
         const svg = document.getElementById('board');
         const middle = (el) => {
           const b = el.getBBox();
@@ -392,7 +466,8 @@ def drawn_hexagon(driver: Any) -> dict[str, Any]:
              u.x.baseVal.value + u.width.baseVal.value / 2,
              u.y.baseVal.value + u.height.baseVal.value / 2]),
           labels: [...svg.querySelectorAll('text.coord')].map((t) => t.textContent),
-        };"""))
+        };""")
+    )
 
 
 def expected_pieces(game: Game) -> dict[int, str]:
@@ -411,11 +486,11 @@ def check_hexagon(driver: Any, game: Game) -> None:
     drawn = drawn_hexagon(driver)
     assert [name for name, *_ in drawn["cells"]] == [geo.name(c) for c in range(121)]
     fills = {fill for _, fill, *_ in drawn["cells"]}
-    assert len(fills) >= 3       # three colours, plus the last move's
+    assert len(fills) >= 3  # three colours, plus the last move's
     assert {cell: letter for cell, letter, *_ in drawn["pieces"]} == expected_pieces(game)
     for cell, _, x, y in drawn["pieces"]:
         _, _, cx, cy = drawn["cells"][cell]
-        assert abs(x - cx) < 0.5 and abs(y - cy) < 0.5, geo.name(cell)   # centred
+        assert abs(x - cx) < 0.5 and abs(y - cy) < 0.5, geo.name(cell)  # centred
     assert set("abcdefghijklm") <= set(drawn["labels"])
 
 
@@ -428,22 +503,32 @@ def test_a_hex_game_is_drawn_and_replayed(browser, hex_board, shots):
         expected.push_text(uci)
     browser.set_window_size(390, 844)
     browser.get(server.url)
-    wait_for(browser, lambda d: d.execute_script("return document.body.dataset.plies") == "3"
-             and pieces(d) == len(expected_pieces(expected)), "the hex game is not drawn")
+    wait_for(
+        browser,
+        lambda d: (
+            d.execute_script("return document.body.dataset.plies") == "3"
+            and pieces(d) == len(expected_pieces(expected))
+        ),
+        "the hex game is not drawn",
+    )
     assert browser.find_element(By.ID, "board").get_attribute("data-shape") == "hex"
     check_hexagon(browser, expected)
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
     assert "Fd7" in text(browser, "moves") or "d7" in text(browser, "moves")
     browser.save_screenshot(str(shots / "web-hex-phone.png"))
 
-    game.do("lift i11")   # Black's falcon: its open paths light up on the hexagon
+    game.do("lift i11")  # Black's falcon: its open paths light up on the hexagon
     browser.set_window_size(1920, 1080)
     browser.get(server.url + "?view=projector")
-    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-falcon-path"),
-             "the lifted falcon's paths are not mirrored")
+    wait_for(
+        browser,
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".ring.role-falcon-path"),
+        "the lifted falcon's paths are not mirrored",
+    )
     overflow = browser.execute_script(
         "const e = document.documentElement;"
-        "return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight];")
+        "return [e.scrollWidth - e.clientWidth, e.scrollHeight - e.clientHeight];"
+    )
     assert overflow[0] <= 0 and overflow[1] <= 0, overflow
     browser.save_screenshot(str(shots / "web-hex-projector.png"))
 
@@ -457,27 +542,33 @@ def test_a_hex_game_is_drawn_and_replayed(browser, hex_board, shots):
     browser.save_screenshot(str(shots / "web-hex-replay.png"))
 
 
-def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, tmp_path,
-                                                                       shots):
+def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, tmp_path, shots):
     opponent = ThinkingOpponent(["h5h7"], [15])
-    game = LiveGame(tmp_path / "games.sqlite", opponent=opponent,
-                    game={"variant": "falcon-hex", "mode": "engine", "human": "black"})
+    game = LiveGame(
+        tmp_path / "games.sqlite",
+        opponent=opponent,
+        game={"variant": "falcon-hex", "mode": "engine", "human": "black"},
+    )
     game.start()
     server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
     server.start()
     try:
         browser.set_window_size(1280, 800)
         browser.get(server.url)
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow"),
-                 "the engine's move to carry out is not drawn")
+        wait_for(
+            browser,
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow"),
+            "the engine's move to carry out is not drawn",
+        )
         geo = get_variant("falcon-hex").geometry
         drawn = drawn_hexagon(browser)
         centre = {name: (x, y) for name, _, x, y in drawn["cells"]}
-        assert centre["g2"][1] < centre["g12"][1]     # Black at the bottom
+        assert centre["g2"][1] < centre["g12"][1]  # Black at the bottom
         # On a laptop the whole hexagon is in sight beside the panel.
         assert browser.execute_script(
             "return document.getElementById('board').getBoundingClientRect().bottom"
-            " <= window.innerHeight")
+            " <= window.innerHeight"
+        )
         arrow = browser.find_element(By.CSS_SELECTOR, "#board .engine-arrow")
         start = (float(arrow.get_attribute("x1")), float(arrow.get_attribute("y1")))
         end = (float(arrow.get_attribute("x2")), float(arrow.get_attribute("y2")))

@@ -32,12 +32,13 @@ def test_the_snapshot_follows_the_game_the_clocks_and_the_leds(game):
     assert snap.last_move == (game.geo.parse_square("e2"), game.geo.parse_square("e4"))
     assert snap.clocks_after == (182.0,) and snap.clock_running == "black"
     assert snap.fen == game.daemon.game.position.fen()
-    game.lift("d8")   # a falcon's move with its paths shown on the LEDs
+    game.lift("d8")  # a falcon's move with its paths shown on the LEDs
     rings = {ring.square: ring for ring in game.hub.latest.rings}
     assert rings[game.geo.parse_square("d8")].role == "lifted"
     scene = game.daemon.reconciler.scene()
     assert {sq: role.value for sq, role in scene.squares.items()} == {
-        sq: ring.role for sq, ring in rings.items()}
+        sq: ring.role for sq, ring in rings.items()
+    }
 
 
 def test_a_falcon_lifted_shows_its_paths(game):
@@ -51,7 +52,7 @@ def test_a_falcon_lifted_shows_its_paths(game):
 
 def test_publishing_only_counts_changes(game):
     seq = game.hub.latest.seq
-    game.run(0.5)   # nothing happens; the clock does not run before the first move
+    game.run(0.5)  # nothing happens; the clock does not run before the first move
     assert game.hub.latest.seq == seq
 
 
@@ -94,7 +95,7 @@ def test_moves_after_the_game_ended_are_not_stored(tmp_path: Path, ending):
     """Ended from the page or on time, the game is over in the store, which
     refuses more moves: playing on at the board (or taking back) must not
     stop the daemon (on time it did: the store's refusal went up the loop)."""
-    game = SimGame(tmp_path / "g.sqlite", game={"clock": "0.05+0"})   # 3 s each
+    game = SimGame(tmp_path / "g.sqlite", game={"clock": "0.05+0"})  # 3 s each
     for uci in ("e2e4", "e7e5"):
         game.move(uci)
     if ending == "resign":
@@ -103,9 +104,9 @@ def test_moves_after_the_game_ended_are_not_stored(tmp_path: Path, ending):
     else:
         game.run(4.0)
     result = game.hub.latest.result
-    assert result == "0-1"   # White was to move
-    game.move("d2d4")        # played on at the board
-    game.move("d4d2")        # and taken back
+    assert result == "0-1"  # White was to move
+    game.move("d2d4")  # played on at the board
+    game.move("d4d2")  # and taken back
     game.move("i1h3")
     stored = game.store.load(game.hub.latest.game_id)
     assert stored.moves == ("e2e4", "e7e5") and stored.result == result
@@ -128,8 +129,12 @@ def test_takeback_asks_for_the_piece_to_go_back(game):
 
 def test_level_is_set_against_the_engine(tmp_path: Path):
     opponent = ScriptedOpponent([])
-    sim = SimGame(tmp_path / "g.sqlite", opponent=opponent,
-                  game={"mode": "engine", "human": "white"}, engine={"skill": 10})
+    sim = SimGame(
+        tmp_path / "g.sqlite",
+        opponent=opponent,
+        game={"mode": "engine", "human": "white"},
+        engine={"skill": 10},
+    )
     sim.hub.request(WebAction("level", 4))
     sim.run(0.05)
     assert sim.daemon.level == 4 and opponent.skills == [4]
@@ -139,8 +144,9 @@ def test_level_is_set_against_the_engine(tmp_path: Path):
 
 def test_the_engine_move_and_its_scores_are_published(tmp_path: Path):
     opponent = ThinkingOpponent(["e7e5"], [-30])
-    sim = SimGame(tmp_path / "g.sqlite", opponent=opponent,
-                  game={"mode": "engine", "human": "white"})
+    sim = SimGame(
+        tmp_path / "g.sqlite", opponent=opponent, game={"mode": "engine", "human": "white"}
+    )
     sim.move("e2e4")
     snap = sim.hub.latest
     assert snap.engine_move == (sim.geo.parse_square("e7"), sim.geo.parse_square("e5"))
@@ -155,15 +161,24 @@ def test_history_keeps_one_clock_per_ply_and_cuts_back_on_takeback():
     history.update(1, 1, 178.0, None)
     history.update(1, 2, 175.0, -0.1)
     assert history.clocks == [178.0, 175.0] and history.evals == [0.2, None, -0.1]
-    history.update(1, 1, 178.0, -0.1)   # takeback; the old score is no news
+    history.update(1, 1, 178.0, -0.1)  # takeback; the old score is no news
     assert history.clocks == [178.0] and history.evals == [0.2, None]
-    history.update(2, 0, None, None)    # a new game
+    history.update(2, 0, None, None)  # a new game
     assert history.clocks == [] and history.evals == [None]
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("", None), ("+0.35", 0.35), ("-1.20", -1.2), ("M3", 99.0), ("M-2", -99.0), ("Mx", None),
-    ("?", None)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("", None),
+        ("+0.35", 0.35),
+        ("-1.20", -1.2),
+        ("M3", 99.0),
+        ("M-2", -99.0),
+        ("Mx", None),
+        ("?", None),
+    ],
+)
 def test_score_value(text, value):
     assert score_value(text) == value
 
@@ -173,27 +188,30 @@ def test_the_hub_numbers_changes_and_wakes_its_listeners():
     woken: list[int] = []
     stop = hub.on_change(lambda: woken.append(hub.latest.seq))
     assert hub.publish(Snapshot(fen="a")) is True
-    assert hub.publish(Snapshot(fen="a", seq=99)) is False   # seq is the hub's
+    assert hub.publish(Snapshot(fen="a", seq=99)) is False  # seq is the hub's
     assert hub.publish(Snapshot(fen="b")) is True
     stop()
     hub.publish(Snapshot(fen="c"))
     assert woken == [1, 2] and hub.latest.seq == 3 and hub.changed_at == 1000.0
 
 
-@pytest.mark.parametrize(("web", "message"), [
-    ({"port": 0}, "[web] port"),
-    ({"port": 70000}, "[web] port"),
-    ({"port": "80"}, "[web] port"),
-    ({"bind": "my-laptop"}, "[web] bind"),
-    ({"bind": ""}, "[web] bind"),
-    ({"pin": "12"}, "[web] pin"),
-    ({"pin": " 1234"}, "[web] pin"),
-    ({"pin": "12\n34"}, "[web] pin"),
-    ({"pin": "x" * 65}, "[web] pin"),
-    ({"pin": 1234}, "[web] pin"),
-    ({"enabled": "yes"}, "[web] enabled"),
-    ({"secret": "x"}, "[web] secret: unknown key"),
-])
+@pytest.mark.parametrize(
+    ("web", "message"),
+    [
+        ({"port": 0}, "[web] port"),
+        ({"port": 70000}, "[web] port"),
+        ({"port": "80"}, "[web] port"),
+        ({"bind": "my-laptop"}, "[web] bind"),
+        ({"bind": ""}, "[web] bind"),
+        ({"pin": "12"}, "[web] pin"),
+        ({"pin": " 1234"}, "[web] pin"),
+        ({"pin": "12\n34"}, "[web] pin"),
+        ({"pin": "x" * 65}, "[web] pin"),
+        ({"pin": 1234}, "[web] pin"),
+        ({"enabled": "yes"}, "[web] enabled"),
+        ({"secret": "x"}, "[web] secret: unknown key"),
+    ],
+)
 def test_bad_web_settings_are_refused(web, message):
     with pytest.raises(ConfigError) as caught:
         parse_config({"web": web})
@@ -202,8 +220,9 @@ def test_bad_web_settings_are_refused(web, message):
 
 def test_web_settings_default_to_off_and_accept_addresses():
     assert parse_config({}).web.enabled is False
-    config = parse_config({"web": {"enabled": True, "bind": "::1", "port": 8081,
-                                   "pin": "a-secret"}})
+    config = parse_config(
+        {"web": {"enabled": True, "bind": "::1", "port": 8081, "pin": "a-secret"}}
+    )
     assert (config.web.bind, config.web.port, config.web.pin) == ("::1", 8081, "a-secret")
     assert parse_config({"web": {"bind": "auto"}}).web.bind == "auto"
 
@@ -213,7 +232,7 @@ def test_rings_carry_the_leds_colours_and_blink_where_the_leds_blink(game):
     from boardctl.board.scene import Role
 
     game.move("e2e4")
-    game.lift("b8")   # a knight with two moves
+    game.lift("b8")  # a knight with two moves
     rings = game.hub.latest.rings
     assert len(rings) == 3
     for ring in rings:
@@ -243,5 +262,5 @@ def test_a_board_at_rest_asks_for_no_legal_moves(game, monkeypatch, ended):
     game.run(0.5)
     assert calls and game.hub.latest.clock_running == (None if ended else "black")
     calls.clear()
-    game.run(2.0)   # 200 steps, a snapshot published every WEB_PERIOD
+    game.run(2.0)  # 200 steps, a snapshot published every WEB_PERIOD
     assert calls == []

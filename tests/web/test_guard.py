@@ -29,8 +29,9 @@ PIN = "864209"
 
 
 # ------------------------------------------------------------ PINs, in virtual time
-def guessing(gate: PinGate, addresses: list[str], minutes: int, owner_probes: list[str]
-             ) -> tuple[list[int], list[float]]:
+def guessing(
+    gate: PinGate, addresses: list[str], minutes: int, owner_probes: list[str]
+) -> tuple[list[int], list[float]]:
     """Every address guesses wrong as often as the gate lets it, every 0.1 s,
     for ``minutes``; every 5 s the owner tries from each of ``owner_probes``
     (right PIN, so forgiven at once).  The guesses checked in each minute,
@@ -55,20 +56,20 @@ def guessing(gate: PinGate, addresses: list[str], minutes: int, owner_probes: li
 @pytest.mark.parametrize("addresses", [1, 12, 500])
 def test_a_guesser_gets_a_few_guesses_a_minute_however_many_addresses(addresses):
     gate = PinGate()
-    checked, _ = guessing(gate, [f"10.0.{n // 250}.{n % 250}" for n in range(addresses)],
-                          10, [])
+    checked, _ = guessing(gate, [f"10.0.{n // 250}.{n % 250}" for n in range(addresses)], 10, [])
     # Each address's own tries, once; then the slow lane for all of them together.
     assert checked[0] <= addresses * guard.OWN_TRIES + guard.SLOW_CHECKS
     assert all(count <= guard.SLOW_CHECKS for count in checked[1:]), checked
-    assert sum(checked[1:]) >= 1 or addresses == 1   # slowed, not shut
+    assert sum(checked[1:]) >= 1 or addresses == 1  # slowed, not shut
 
 
 def test_the_owner_is_never_locked_out_by_a_guesser():
     gate = PinGate()
     mistyped = "192.168.1.50"
-    gate.wrong(mistyped, 0.0)             # the owner's phone mistyped once, just before
-    _, waits = guessing(gate, [f"192.168.1.{n}" for n in range(100, 112)], 10,
-                        ["192.168.1.7", mistyped])
+    gate.wrong(mistyped, 0.0)  # the owner's phone mistyped once, just before
+    _, waits = guessing(
+        gate, [f"192.168.1.{n}" for n in range(100, 112)], 10, ["192.168.1.7", mistyped]
+    )
     assert waits and all(wait == 0 for wait in waits)
 
 
@@ -85,7 +86,7 @@ def test_one_address_backs_off_doubling_and_is_forgiven_by_the_right_pin():
         now += wait
         assert gate.admit("a", now) == 0
         gate.wrong("a", now)
-    assert waits == [guard.BACKOFF_FIRST * 2 ** k for k in range(4)]
+    assert waits == [guard.BACKOFF_FIRST * 2**k for k in range(4)]
     now += gate.admit("a", now)
     assert gate.admit("a", now) == 0
     gate.right("a")
@@ -116,13 +117,13 @@ def test_a_squatter_holds_a_few_seats_and_new_addresses_always_find_one():
     assert sum(seats.take("squatter") is None for _ in range(200)) == guard.STREAMS_PER_ADDRESS
     open_seats = guard.MAX_STREAMS - guard.STREAMS_RESERVED
     crowd = [f"10.0.0.{n}" for n in range(open_seats // guard.STREAMS_PER_ADDRESS - 1)]
-    for key in crowd:                     # a crowd that takes all it can
+    for key in crowd:  # a crowd that takes all it can
         while seats.take(key) is None:
             pass
     assert seats.total == open_seats
     assert all(seats.take(key) is not None for key in ["squatter", *crowd])
     newcomers = [f"10.0.1.{n}" for n in range(guard.STREAMS_RESERVED)]
-    assert all(seats.take(key) is None for key in newcomers)   # one each, from the reserve
+    assert all(seats.take(key) is None for key in newcomers)  # one each, from the reserve
     assert seats.total == guard.MAX_STREAMS
     assert seats.take("10.0.2.1") is not None
     seats.give_back(newcomers[0])
@@ -152,8 +153,9 @@ def server(tmp_path) -> Iterator[WebServer]:
     web.stop()
 
 
-async def _request(port: int, source: str, text: bytes) -> tuple[int, dict[str, str], bytes,
-                                                               asyncio.StreamWriter]:
+async def _request(
+    port: int, source: str, text: bytes
+) -> tuple[int, dict[str, str], bytes, asyncio.StreamWriter]:
     """Send one request from ``source``; its status, headers and what came of
     the body so far (the stream is left open: the writer closes it)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
@@ -162,8 +164,7 @@ async def _request(port: int, source: str, text: bytes) -> tuple[int, dict[str, 
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split()[1])
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])
-               if k}
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:]) if k}
     body = b""
     if "content-length" in headers:
         body = await asyncio.wait_for(reader.readexactly(int(headers["content-length"])), 10)
@@ -179,8 +180,10 @@ def _get(path: str) -> bytes:
 def _login(pin: str, origin: str | None = None) -> bytes:
     body = json.dumps({"pin": pin}).encode()
     extra = f"Origin: {origin}\r\n" if origin else ""
-    return (f"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
-            f"\r\nContent-Length: {len(body)}\r\n{extra}\r\n").encode() + body
+    return (
+        f"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+        f"\r\nContent-Length: {len(body)}\r\n{extra}\r\n"
+    ).encode() + body
 
 
 def test_a_squatter_and_a_guesser_at_once_lock_out_neither_spectators_nor_the_owner(server):
@@ -204,8 +207,7 @@ def test_a_squatter_and_a_guesser_at_once_lock_out_neither_spectators_nor_the_ow
         # Spectators from 30 addresses all get the live state.
         watching = []
         for n in range(30):
-            status, _, body, writer = await _request(port, f"127.0.2.{n + 1}",
-                                                     _get("/api/events"))
+            status, _, body, writer = await _request(port, f"127.0.2.{n + 1}", _get("/api/events"))
             assert status == 200 and b"event: state" in body
             watching.append(writer)
         # And the owner, from a device that has not guessed, gets in at once.
@@ -222,29 +224,38 @@ HOST = b"Host: 127.0.0.1\r\n"
 MALFORMED = {
     "100 kB cookie": b"GET / HTTP/1.1\r\n" + HOST + b"Cookie: " + b"a" * 100_000 + b"\r\n\r\n",
     "100 kB header": b"GET / HTTP/1.1\r\n" + HOST + b"X-A: " + b"a" * 100_000 + b"\r\n\r\n",
-    "1,000 headers": b"GET / HTTP/1.1\r\n" + HOST
-    + b"".join(b"X-%d: 1\r\n" % i for i in range(1000)) + b"\r\n",
+    "1,000 headers": b"GET / HTTP/1.1\r\n"
+    + HOST
+    + b"".join(b"X-%d: 1\r\n" % i for i in range(1000))
+    + b"\r\n",
     "obs-fold": b"GET / HTTP/1.1\r\n" + HOST + b"X-A: 1\r\n  folded\r\n\r\n",
-    "Content-Length with Transfer-Encoding": b"POST /api/login HTTP/1.1\r\n" + HOST
+    "Content-Length with Transfer-Encoding": b"POST /api/login HTTP/1.1\r\n"
+    + HOST
     + b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
     "no Host": b"GET / HTTP/1.1\r\n\r\n",
     "bad method": b"G@T / HTTP/1.1\r\n" + HOST + b"\r\n",
     "unknown version": b"GET / HTTP/9.9\r\n" + HOST + b"\r\n",
     "100 kB target": b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n" + HOST + b"\r\n",
-    "Content-Length not a number": b"POST /api/login HTTP/1.1\r\n" + HOST
+    "Content-Length not a number": b"POST /api/login HTTP/1.1\r\n"
+    + HOST
     + b"Content-Length: abc\r\n\r\n",
-    "two Content-Lengths": b"POST /api/login HTTP/1.1\r\n" + HOST
+    "two Content-Lengths": b"POST /api/login HTTP/1.1\r\n"
+    + HOST
     + b"Content-Length: 1\r\nContent-Length: 2\r\n\r\nab",
     "NUL in a header": b"GET / HTTP/1.1\r\n" + HOST + b"X-A: a\x00b\r\n\r\n",
-    "bad chunk": b"POST /api/login HTTP/1.1\r\n" + HOST
+    "bad chunk": b"POST /api/login HTTP/1.1\r\n"
+    + HOST
     + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
     "space before the colon": b"GET / HTTP/1.1\r\n" + HOST + b"X-A : 1\r\n\r\n",
     "bare LF": b"GET / HTTP/1.1\n" + HOST.replace(b"\r", b"") + b"\n",
-    "Transfer-Encoding gzip": b"POST /api/login HTTP/1.1\r\n" + HOST
+    "Transfer-Encoding gzip": b"POST /api/login HTTP/1.1\r\n"
+    + HOST
     + b"Transfer-Encoding: gzip\r\n\r\n",
-    "JSON 2,048 deep": b"POST /api/login HTTP/1.1\r\n" + HOST
+    "JSON 2,048 deep": b"POST /api/login HTTP/1.1\r\n"
+    + HOST
     + b"Content-Type: application/json\r\nContent-Length: 4096\r\n\r\n"
-    + b"[" * 2048 + b"]" * 2048,
+    + b"[" * 2048
+    + b"]" * 2048,
 }
 
 
@@ -261,7 +272,7 @@ def test_a_malformed_request_is_a_4xx_and_at_most_one_log_line(server, caplog, n
     answer = _raw(server.port, MALFORMED[name])
     status = int(answer.split()[1])
     assert 400 <= status < 500, answer
-    _raw(server.port, _get("/api/state"))   # the server still answers, and has logged by now
+    _raw(server.port, _get("/api/state"))  # the server still answers, and has logged by now
     lines = [r for r in caplog.records if r.levelno >= logging.INFO]
     assert len(lines) <= 1, [r.getMessage() for r in lines]
     assert all(r.exc_info is None and "Traceback" not in r.getMessage() for r in lines)
@@ -272,14 +283,26 @@ def test_a_flood_of_malformed_requests_is_a_few_lines_with_a_count(server, caplo
     for _ in range(3 * guard.MALFORMED_LINES):
         _raw(server.port, MALFORMED["obs-fold"])
     _raw(server.port, _get("/api/state"))
-    assert len([r for r in caplog.records if "malformed" in r.getMessage()]) == \
-        guard.MALFORMED_LINES
+    assert (
+        len([r for r in caplog.records if "malformed" in r.getMessage()]) == guard.MALFORMED_LINES
+    )
 
 
 # ------------------------------------------------------------ headers and origins
-PATHS = ["/", "/?view=projector", "/games", "/games/1", "/games/1.pgn", "/live.pgn",
-         "/api/state", "/api/session", "/static/board.js", "/static/style.css",
-         "/nowhere", "/?view=<x>"]
+PATHS = [
+    "/",
+    "/?view=projector",
+    "/games",
+    "/games/1",
+    "/games/1.pgn",
+    "/live.pgn",
+    "/api/state",
+    "/api/session",
+    "/static/board.js",
+    "/static/style.css",
+    "/nowhere",
+    "/?view=<x>",
+]
 
 
 def test_every_response_carries_the_security_headers(server):
@@ -304,12 +327,15 @@ def test_every_response_carries_the_security_headers(server):
         assert status < 500, what
 
 
-@pytest.mark.parametrize(("origin", "status"), [
-    (None, 403),                                  # no Origin: not a browser, checked
-    ("http://127.0.0.1", 403),                     # the page itself (as Host says): checked
-    ("http://evil.test", 403),                     # another site: refused unchecked
-    ("null", 403),                                 # a sandboxed frame or a file
-])
+@pytest.mark.parametrize(
+    ("origin", "status"),
+    [
+        (None, 403),  # no Origin: not a browser, checked
+        ("http://127.0.0.1", 403),  # the page itself (as Host says): checked
+        ("http://evil.test", 403),  # another site: refused unchecked
+        ("null", 403),  # a sandboxed frame or a file
+    ],
+)
 def test_an_action_from_another_origin_is_refused(server, origin, status):
     async def post() -> dict[str, Any]:
         _, _, body, writer = await _request(server.port, "127.0.0.1", _login("000000", origin))

@@ -12,14 +12,20 @@ from aiohttp.test_utils import TestClient, TestServer
 from boardctl.cli import main
 from boardctl.web.hall import Hall, HallError, load_hall, make_hall_app, parse_hall
 
-TWO = {"board": [{"name": "Table 1", "url": "http://192.168.1.21:8080/"},
-                 {"name": "Table 2", "url": "http://192.168.1.22:8080"}]}
+TWO = {
+    "board": [
+        {"name": "Table 1", "url": "http://192.168.1.21:8080/"},
+        {"name": "Table 2", "url": "http://192.168.1.22:8080"},
+    ]
+}
 
 
 def test_a_hall_names_its_boards_and_their_urls():
     hall = parse_hall(TWO)
-    assert hall.boards == (("Table 1", "http://192.168.1.21:8080/"),
-                           ("Table 2", "http://192.168.1.22:8080/"))
+    assert hall.boards == (
+        ("Table 1", "http://192.168.1.21:8080/"),
+        ("Table 2", "http://192.168.1.22:8080/"),
+    )
     assert hall.bind == "auto" and hall.port == 8090
     assert parse_hall({**TWO, "port": 9000, "bind": "127.0.0.1"}).port == 9000
 
@@ -34,7 +40,7 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"board": [{"name": "x" * 81, "url": "http://a/"}]}, "board 1: name"),
     ({"board": [{"name": 7, "url": "http://a/"}]}, "board 1: name"),
     ({"board": [{"name": "x", "url": "javascript:alert(1)"}]}, "board 1: url"),
-    ({"board": [{"name": "x", "url": "http://a/\"><script>"}]}, "board 1: url"),
+    ({"board": [{"name": "x", "url": 'http://a/"><script>'}]}, "board 1: url"),
     ({"board": [{"name": "x", "url": "http://a:99999/"}]}, "board 1: url"),
     ({"board": [{"name": "x", "url": "ftp://a/"}]}, "board 1: url"),
     ({"board": [{"name": "x", "url": "http:///"}]}, "board 1: url"),
@@ -54,8 +60,12 @@ def test_a_bad_hall_is_refused_with_the_reason(data, message):
 
 
 def test_the_hall_page_escapes_names_and_links_each_board():
-    hall = Hall((("<script>alert('x')</script>", "http://10.0.0.5:8080/"),
-                 ('"Table" & 2', "http://10.0.0.6:8080/")))
+    hall = Hall(
+        (
+            ("<script>alert('x')</script>", "http://10.0.0.5:8080/"),
+            ('"Table" & 2', "http://10.0.0.6:8080/"),
+        )
+    )
 
     async def check() -> None:
         async with TestClient(TestServer(make_hall_app(hall))) as client:

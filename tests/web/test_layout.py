@@ -23,7 +23,7 @@ def test_the_hexagon_has_every_cell_named_and_shaded_as_the_rules_core_has_it(va
     shades = [shade for *_, shade in board["cells"]]
     assert set(shades) == {"light", "medium", "dark"}
     centre = geo.cell_at(0, 0)
-    assert shades[centre] == "medium"     # as the screen and Glinski's board have it
+    assert shades[centre] == "medium"  # as the screen and Glinski's board have it
     for cell in range(geo.size):
         for direction in ORTHOGONAL:
             other = geo.step(cell, direction)
@@ -52,8 +52,9 @@ def test_the_hexagon_and_its_names_fit_in_the_drawing(flip):
     # No name on a cell: every label is further from every cell centre than
     # the cell's inner radius.
     for _, x, y in board["labels"]:
-        assert all(math.hypot(x - cx, y - HEX_BASELINE - cy) > CELL / 2
-                   for _, cx, cy, _ in board["cells"])
+        assert all(
+            math.hypot(x - cx, y - HEX_BASELINE - cy) > CELL / 2 for _, cx, cy, _ in board["cells"]
+        )
     # White's side is at the bottom, or at the top when Black is.
     low, high = geo.parse_square("g2"), geo.parse_square("g12")
     below = board["cells"][low][2] > board["cells"][high][2]
@@ -75,9 +76,12 @@ def test_a_rectangle_is_laid_out_as_the_page_always_drew_it(variant, flip):
         row = rank if flip else ranks - 1 - rank
         assert (name, cx, cy) == (geo.name(sq), SQUARE_MARGIN + col * 100 + 50, row * 100 + 50)
         assert shade == ("light" if (file + rank) % 2 == 0 else "dark")
-    letters = [[letter, board["cells"][f][1], board["height"] - 6]
-               for f, letter in enumerate("abcdefghijklmnop"[:files])]
+    letters = [
+        [letter, board["cells"][f][1], board["height"] - 6]
+        for f, letter in enumerate("abcdefghijklmnop"[:files])
+    ]
     numbers = [[str(r + 1), 12, board["cells"][r * files][2] + 6] for r in range(ranks)]
     assert board["labels"] == letters + numbers
-    assert board["rows"] == [list(range(r * files, (r + 1) * files))
-                             for r in reversed(range(ranks))]
+    assert board["rows"] == [
+        list(range(r * files, (r + 1) * files)) for r in reversed(range(ranks))
+    ]

@@ -63,9 +63,14 @@ def test_the_live_page_and_its_projector_view_are_html(game):
 
 def test_static_assets_are_shipped_in_the_package(game):
     async def check(client: TestClient) -> None:
-        for name, kind in (("board.js", "javascript"), ("live.js", "javascript"),
-                           ("replay.js", "javascript"), ("hall.js", "javascript"),
-                           ("style.css", "text/css"), ("pieces.svg", "image/svg+xml")):
+        for name, kind in (
+            ("board.js", "javascript"),
+            ("live.js", "javascript"),
+            ("replay.js", "javascript"),
+            ("hall.js", "javascript"),
+            ("style.css", "text/css"),
+            ("pieces.svg", "image/svg+xml"),
+        ):
             response = await client.get(f"/static/{name}")
             assert response.status == 200, name
             assert kind in response.content_type, (name, response.content_type)
@@ -168,7 +173,7 @@ def test_games_pgn_reads_back_to_the_stored_games(game):
     game.move("e7e5")
     game.hub.request(WebAction("resign"))
     game.run(0.1)
-    assert game.hub.latest.result == "0-1"   # White was to move, and resigned
+    assert game.hub.latest.result == "0-1"  # White was to move, and resigned
 
     async def check(client: TestClient) -> None:
         response = await client.get("/games.pgn")
@@ -230,11 +235,12 @@ def test_events_push_a_full_snapshot_then_every_change(game):
                     data = line[6:]
                 elif line == "\n" and data is not None:
                     import json
+
                     return dict(json.loads(data))
 
         first = await asyncio.wait_for(next_state(), 5)
         assert first["moves"] == [] and first["seq"] == game.hub.latest.seq
-        game.move("e2e4")   # the store's connection belongs to this thread
+        game.move("e2e4")  # the store's connection belongs to this thread
         later = await asyncio.wait_for(next_state(), 5)
         while later["moves"] != ["e2e4"]:
             later = await asyncio.wait_for(next_state(), 5)
@@ -257,7 +263,7 @@ def test_the_streams_of_one_address_are_bounded(game, monkeypatch):
         streams[0].close()
         while client.app[web_server.STATE].seats.total == 2:
             await asyncio.sleep(0.01)
-        again = await client.get("/api/events")       # a seat given back is free again
+        again = await client.get("/api/events")  # a seat given back is free again
         assert again.status == 200
         for stream in (*streams, again):
             stream.close()
@@ -269,7 +275,9 @@ def test_the_streams_of_one_address_are_bounded(game, monkeypatch):
 def test_no_pin_configured_means_no_actions(game):
     async def check(client: TestClient) -> None:
         assert await (await client.get("/api/session")).json() == {
-            "actions": False, "authorised": False}
+            "actions": False,
+            "authorised": False,
+        }
         response = await client.post("/api/login", json={"pin": ""})
         assert response.status == 403
         response = await client.post("/api/action", json={"kind": "resign"})
@@ -350,8 +358,7 @@ def test_every_bad_input_gets_a_clear_4xx_and_reaches_no_daemon(game):
             (b'{"kind": "' + b"x" * 10_000 + b'"}', "application/json", 413),
         ]
         for data, kind, status in raw:
-            response = await client.post("/api/action", data=data,
-                                         headers={"Content-Type": kind})
+            response = await client.post("/api/action", data=data, headers={"Content-Type": kind})
             assert response.status == status, (data[:20], kind)
             assert "Traceback" not in await response.text()
         for pin in (None, 1234, "", "x" * 100, ["2468"]):
@@ -364,16 +371,21 @@ def test_every_bad_input_gets_a_clear_4xx_and_reaches_no_daemon(game):
     assert game.hub.take_actions() == []
 
 
-HOSTILE = ["<script>alert('x')</script>", '"quoted" & \'single\' <b>', "x" * 10_000,
-           "</td></tr></table><img src=x onerror=alert(1)>"]
+HOSTILE = [
+    "<script>alert('x')</script>",
+    "\"quoted\" & 'single' <b>",
+    "x" * 10_000,
+    "</td></tr></table><img src=x onerror=alert(1)>",
+]
 
 
 def test_hostile_names_from_the_store_are_escaped(tmp_path):
     db = tmp_path / "games.sqlite"
     with GameStore(db) as store:
         for name in HOSTILE:
-            game_id = store.new_game("falcon", Game().start_fen, name, name[::-1],
-                                     "two-players", 0.0)
+            game_id = store.new_game(
+                "falcon", Game().start_fen, name, name[::-1], "two-players", 0.0
+            )
             store.finish(game_id, "*", name[:50], 1.0)
 
     async def check(client: TestClient) -> None:
@@ -384,7 +396,7 @@ def test_hostile_names_from_the_store_are_escaped(tmp_path):
         assert "<img" not in text and "<b>" not in text
         assert "&quot;quoted&quot; &amp;" in text
         data = await (await client.get("/api/games/1")).json()
-        assert data["white"] == HOSTILE[0]   # JSON carries the text; the page sets textContent
+        assert data["white"] == HOSTILE[0]  # JSON carries the text; the page sets textContent
         pgn = await (await client.get("/games.pgn")).text()
         assert [tags["White"] for tags, _ in read_games(pgn)] == HOSTILE
 
@@ -412,7 +424,7 @@ def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch)
     a spectator who reads goes on getting every state."""
     monkeypatch.setattr(web_server, "SEND_TIMEOUT", 0.5)
     hub = Hub()
-    big = "x" * 200_000   # a snapshot this big fills the socket buffers in a few updates
+    big = "x" * 200_000  # a snapshot this big fills the socket buffers in a few updates
 
     async def check(client: TestClient) -> None:
         state = client.app[web_server.STATE]
@@ -453,7 +465,7 @@ def test_a_client_that_stops_reading_is_dropped_and_holds_up_nobody(monkeypatch)
 
 
 # ------------------------------------------------------------ the hexagon
-HEX_MOVES = ("h5h7", "i8i6", "e3d7")   # a pawn's double step each, then White's falcon
+HEX_MOVES = ("h5h7", "i8i6", "e3d7")  # a pawn's double step each, then White's falcon
 
 
 @pytest.fixture
@@ -471,7 +483,7 @@ def test_api_state_of_a_hex_game_carries_the_hexagon_and_cell_numbers(hex_game):
     replayed = Game(hex_game.daemon.variant)
     for uci in HEX_MOVES:
         replayed.push_text(uci)
-    hex_game.lift("i11")    # Black's falcon: its paths light up
+    hex_game.lift("i11")  # Black's falcon: its paths light up
 
     async def check(client: TestClient) -> None:
         data = await (await client.get("/api/state")).json()
@@ -484,8 +496,12 @@ def test_api_state_of_a_hex_game_carries_the_hexagon_and_cell_numbers(hex_game):
         assert [name for name, *_ in board["cells"]] == [geo.name(c) for c in range(121)]
         rings = {ring["square"]: ring["role"] for ring in data["rings"]}
         assert rings[geo.parse_square("i11")] == "lifted"
-        paths = {cell for paths in geo.falcon_paths(geo.parse_square("i11")).values()
-                 for path in paths for cell in path}
+        paths = {
+            cell
+            for paths in geo.falcon_paths(geo.parse_square("i11")).values()
+            for path in paths
+            for cell in path
+        }
         lit = {cell for cell, role in rings.items() if role == "falcon-path"}
         assert lit and lit <= paths
 

@@ -25,10 +25,18 @@ ENGINE = EngineShown("+0.35", "ready", 7)
 
 
 def shaped(shaper: Shaper, game: Game, clocks=(170.6, 180.0), scene=EMPTY_SCENE, colours=None):
-    return shaper.snapshot(game_id=3, started_at=1.7e9, game=game, names=("Player", "boardctl"),
-                           screen=Screen(fen=game.position.fen(), orientation=BLACK),
-                           clocks=clocks, engine=ENGINE, scene=scene, colours=colours or {},
-                           engine_move=None)
+    return shaper.snapshot(
+        game_id=3,
+        started_at=1.7e9,
+        game=game,
+        names=("Player", "boardctl"),
+        screen=Screen(fen=game.position.fen(), orientation=BLACK),
+        clocks=clocks,
+        engine=ENGINE,
+        scene=scene,
+        colours=colours or {},
+        engine_move=None,
+    )
 
 
 def test_a_game_going_on_runs_the_movers_clock_and_shows_the_score():
@@ -48,7 +56,11 @@ def test_the_games_ending_is_the_pages_result_and_stops_its_clock():
     game.declare(Outcome(Termination.RESIGNATION, WHITE))
     snap = shaped(Shaper(), game)
     assert (snap.result, snap.reason, snap.clock_running, snap.score) == (
-        "1-0", "resignation", None, "")
+        "1-0",
+        "resignation",
+        None,
+        "",
+    )
     # An abandoned game has no result, and no clock runs either.
     game = Game()
     game.push_text("e2e4")
@@ -61,5 +73,6 @@ def test_rings_take_the_leds_colours_and_skip_unlit_squares():
     scene = LedScene({5: Role.LIFTED, 9: Role.CANDIDATE}, blink=frozenset({9}))
     snap = shaped(Shaper(), Game(), clocks=None, scene=scene, colours={9: (255, 16, 0)})
     assert [(r.square, r.role, r.colour, r.blink) for r in snap.rings] == [
-        (9, Role.CANDIDATE.value, "#ff1000", True)]
+        (9, Role.CANDIDATE.value, "#ff1000", True)
+    ]
     assert snap.white_clock is None and snap.clock_running is None

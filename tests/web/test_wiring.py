@@ -19,11 +19,12 @@ from boardctl.web.server import WebError, local_address
 def test_sim_web_turns_the_page_on_and_keeps_the_web_section(tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text('[web]\nport = 8123\npin = "9876"\n')
-    args = _build_parser().parse_args(["sim", "--web", "--config", str(path),
-                                       "--mode", "two-players"])
+    args = _build_parser().parse_args(
+        ["sim", "--web", "--config", str(path), "--mode", "two-players"]
+    )
     config = _config(args)
-    assert config.game.mode == "two-players"   # the override rebuilds every section...
-    assert (config.web.port, config.web.pin) == (8123, "9876")   # ...the web one too
+    assert config.game.mode == "two-players"  # the override rebuilds every section...
+    assert (config.web.port, config.web.pin) == (8123, "9876")  # ...the web one too
 
 
 def test_web_needs_the_window(capsys):
@@ -33,8 +34,9 @@ def test_web_needs_the_window(capsys):
 
 
 def test_the_daemon_serves_its_page_when_the_configuration_says_so(tmp_path: Path):
-    config = parse_config({"game": {"mode": "two-players"},
-                           "web": {"enabled": True, "bind": "127.0.0.1", "port": 1}})
+    config = parse_config(
+        {"game": {"mode": "two-players"}, "web": {"enabled": True, "bind": "127.0.0.1", "port": 1}}
+    )
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -54,4 +56,4 @@ def test_the_daemon_serves_its_page_when_the_configuration_says_so(tmp_path: Pat
 def test_auto_is_an_address_of_this_machine():
     address = local_address()
     with socket.socket() as probe:
-        probe.bind((address, 0))   # raises unless the address is one of ours
+        probe.bind((address, 0))  # raises unless the address is one of ours

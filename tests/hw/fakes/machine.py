@@ -52,8 +52,10 @@ class FakeBoard:
             if len(selected) > 1:
                 raise AssertionError(f"ranks {selected} driven at once: ghost readings")
             width = len(self.file_pins)
-            if any((self.cell_at[r * width + f] if self.cell_at else r * self.files + f)
-                   in self.closed for r in selected):
+            if any(
+                (self.cell_at[r * width + f] if self.cell_at else r * self.files + f) in self.closed
+                for r in selected
+            ):
                 return 1
         return 1 if pin.pull == Pin.PULL_UP else 0
 
@@ -92,8 +94,9 @@ class Pin:
     PULL_UP = 1
     PULL_DOWN = 2
 
-    def __init__(self, id: object, mode: int = -1, pull: int = -1, *,
-                 value: int | None = None) -> None:
+    def __init__(
+        self, id: object, mode: int = -1, pull: int = -1, *, value: int | None = None
+    ) -> None:
         self.id = id
         self.mode = mode
         self.pull = pull
@@ -119,12 +122,30 @@ class SPI:
     MSB = 0
     LSB = 1
 
-    def __init__(self, id: int, baudrate: int = 1000000, *, polarity: int = 0, phase: int = 0,
-                 bits: int = 8, firstbit: int = 0, sck: Pin | None = None,
-                 mosi: Pin | None = None, miso: Pin | None = None) -> None:
+    def __init__(
+        self,
+        id: int,
+        baudrate: int = 1000000,
+        *,
+        polarity: int = 0,
+        phase: int = 0,
+        bits: int = 8,
+        firstbit: int = 0,
+        sck: Pin | None = None,
+        mosi: Pin | None = None,
+        miso: Pin | None = None,
+    ) -> None:
         self.id = id
-        self.settings = dict(baudrate=baudrate, polarity=polarity, phase=phase, bits=bits,
-                             firstbit=firstbit, sck=sck, mosi=mosi, miso=miso)
+        self.settings = dict(
+            baudrate=baudrate,
+            polarity=polarity,
+            phase=phase,
+            bits=bits,
+            firstbit=firstbit,
+            sck=sck,
+            mosi=mosi,
+            miso=miso,
+        )
 
     def readinto(self, buf: bytearray, write: int = 0) -> None:
         board.clock_out(buf)

@@ -53,12 +53,14 @@ class Program:
             ins = _Instruction(self, f"{name} {', '.join(map(str, args))}".strip())
             self.instructions.append(ins)
             return ins
+
         return instruction
 
     def namespace(self) -> dict[str, Any]:
-        names: dict[str, Any] = {n: self.emit(n) for n in
-                                 ("out", "jmp", "nop", "set", "in_", "mov", "pull", "push",
-                                  "wait", "irq")}
+        names: dict[str, Any] = {
+            n: self.emit(n)
+            for n in ("out", "jmp", "nop", "set", "in_", "mov", "pull", "push", "wait", "irq")
+        }
         names.update(x="x", y="y", not_x="!x", not_y="!y", pins="pins", osr="osr", isr="isr")
         names["label"] = lambda name: self.labels.__setitem__(name, len(self.instructions))
         names["wrap_target"] = lambda: setattr(self, "wrap_target", len(self.instructions))
@@ -73,6 +75,7 @@ def asm_pio(**options: Any) -> Callable[[Callable[[], None]], Program]:
         if len(program.instructions) > 32:
             raise ValueError("a PIO program has at most 32 instructions")
         return program
+
     return assemble
 
 
