@@ -411,7 +411,7 @@ def capture_hint(p: Phase, view: View) -> Step:
     were swapped without the target square ever reading empty."""
     p = tr.hint_ended(p)
     unseen = allowed(p, view, view.explainer.matches(p.reading))
-    if not unseen or p.state is not State.BUSY:
+    if not unseen or p.verdict is not State.BUSY:
         return p, [], ()
     pos = view.position
     piece = piece_name(pos, unseen[0].from_square)
