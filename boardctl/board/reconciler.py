@@ -109,6 +109,11 @@ class Reconciler:
 
     def tick(self, now: float) -> list[Event]:
         """Let time pass: settle, grace, promotion and new-game timers."""
+        due = self.next_deadline()
+        if due is None or now < due:
+            # No timer has run out: nothing to judge.  The daemon ticks often,
+            # and a view of the game is not worth building for nothing.
+            return []
         return self._handle(m.Tick(now))
 
     def next_deadline(self) -> float | None:
