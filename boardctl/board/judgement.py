@@ -194,7 +194,8 @@ def in_progress(p: Phase, view: View, reading: int) -> bool:
     ex = view.explainer
     if allowed(p, view, ex.in_progress(reading)):
         return True
-    if p.move.amendable and view.before and view.before.in_progress(reading):
+    amendable = p.move.amendable
+    if amendable and view.explain_before(amendable.before).in_progress(reading):
         return True
     history = p.history
     if view.config.allow_takeback and history:
@@ -366,9 +367,10 @@ def promote(p: Phase, view: View, piece: PieceType,
 def try_amend(p: Phase, view: View) -> Step | None:
     """The reading is another move from the position before the amendable
     one (or that position itself: a takeback)."""
-    amendable, before = p.move.amendable, view.before
-    if amendable is None or before is None:
+    amendable = p.move.amendable
+    if amendable is None:
         return None
+    before = view.explain_before(amendable.before)
     if p.reading == before.base:
         return take_back(p)
     matches = [c for c in before.matches(p.reading)

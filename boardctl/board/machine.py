@@ -13,6 +13,7 @@ move it answers, then judge the rest) ends with :class:`Continue`, whose
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -146,7 +147,10 @@ class View:
 
     position: Position
     explainer: Explainer                # the position's moves, explained
-    before: Explainer | None            # the position before the amendable move
+    # The moves of the position before the amendable move, explained when a
+    # decision needs them (most moves are never amended): a pure function of
+    # its argument, kept by the shell so each position is explained once.
+    explain_before: Callable[[Position], Explainer]
     outcome: Outcome | None
     engine_side: int | None             # None: two humans
     played: bool                        # the game has moves

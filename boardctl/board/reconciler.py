@@ -191,10 +191,8 @@ class Reconciler:
 
     def _view(self) -> m.View:
         pos = self.game.position
-        amendable = self.phase.move.amendable
-        before = self._lookups.explain_before(amendable.before) if amendable else None
-        return m.View(pos, self._lookups.explain(pos), before, self._outcome(),
-                      self.engine_side, bool(self.game.moves), self._start_occ,
+        return m.View(pos, self._lookups.explain(pos), self._lookups.explain_before,
+                      self._outcome(), self.engine_side, bool(self.game.moves), self._start_occ,
                       tuple(self.game.variant.promotions), self._default_promotion(),
                       self.config)
 

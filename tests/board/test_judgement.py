@@ -48,8 +48,8 @@ def at(pos: Position, name: str) -> int:
     return 1 << pos.geometry.parse_square(name)
 
 
-def view(pos: Position, before: Position | None = None, played: bool = False) -> View:
-    return View(pos, Explainer(pos), before and Explainer(before), None, None, played, BASE,
+def view(pos: Position, played: bool = False) -> View:
+    return View(pos, Explainer(pos), Explainer, None, None, played, BASE,
                 tuple(VARIANT.promotions), PieceType.QUEEN, CONFIG)
 
 
@@ -139,7 +139,7 @@ def takeback() -> Row:
     p = tr.reading_noted(p, BASE, 1.1, after.colors[1], SETTLE)
     undone = tr.taken_back(tr.settled(p))
     then = Continue(Resumed((Then.AFTER_CHANGE, *LATER), 2.0))
-    return Row(p, Tick(2.0), view(after, START, played=True), (undone, [TakeBack(), then]))
+    return Row(p, Tick(2.0), view(after, played=True), (undone, [TakeBack(), then]))
 
 
 PAWN = Position("k9/3P6/10/10/10/10/10/9K w - - 0 1", VARIANT)
@@ -211,7 +211,7 @@ def test_the_rest_of_a_quick_reply_is_judged_on_the_changed_game():
     after.push(parse_uci(START, "e2e4"))
     follow = actions[-1]
     assert isinstance(follow, Continue)
-    p, actions = feed(p, follow.event, view(after, START, played=True))
+    p, actions = feed(p, follow.event, view(after, played=True))
     assert actions[0] == Play(made(after, "e7e5"))
     assert p.move.amendable is not None and p.move.amendable.move == parse_uci(after, "e7e5")
 
