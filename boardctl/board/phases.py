@@ -1,10 +1,11 @@
 """The reconciler's state as values: what it waits for and what it has seen.
 
 Nothing here changes in place.  A :class:`Phase` is the whole of what the
-reconciler knows beyond the game: the last reading, the label and prompt the
-last judgement gave, the engine's move on offer, the occupancies behind the
+reconciler knows beyond the game: the last reading, the verdict on the last
+reading judged and the text on show, the engine's move on offer, the occupancies behind the
 game's moves (for takebacks) and the move under way (:class:`Underway`).
-The functions of :mod:`.transitions` make one phase from another.
+The functions of :mod:`.transitions` make one phase from another;
+:func:`implied_verdict` is what a settled phase says the verdict is.
 """
 
 from __future__ import annotations
@@ -157,8 +158,43 @@ class Phase:
 
     reading: int
     changed_at: float = 0.0                 # when ``reading`` came
-    state: State = State.SYNCED             # the last judgement's label
-    prompt: str = ""                        # the text on show
+    # The verdict on the last reading judged.  Stored, not derived: it stands
+    # while a newer reading settles, and after a change of the game until
+    # the reading is judged again (ready_for_engine reads it meanwhile); once
+    # a reading has settled it is the one :func:`implied_verdict` derives.
+    verdict: State = State.SYNCED
+    # The text on show, told once as an event.  Stored, not derived: it stays
+    # until another replaces it or a verdict clears it, so it outlives the
+    # wait it asked for (a promotion's "Choose the new piece" stays through
+    # the BUSY verdict that follows when the pawn is lifted again).
+    prompt: str = ""
     engine_move: Move | None = None         # for the player to carry out
     history: History = ()
     move: Underway = field(default_factory=Underway)
+
+    @property
+    def state(self) -> State:
+        """The reconciler's label: the standing verdict."""
+        return self.verdict
+
+    @property
+    def settled(self) -> bool:
+        """Has the last reading been judged (no judgement still due)?"""
+        return self.move.judge_due is None
+
+
+def implied_verdict(p: Phase, base: int, over: bool) -> State:
+    """The verdict a settled phase implies, in a game whose position has
+    occupancy ``base`` (``over``: the game has ended): a choice open, else a
+    fix on show, else the game over, else the grace of an unexplained
+    reading, else the game's own position or a move under way."""
+    t = p.move
+    if t.waiting is not None:
+        return State.CHOOSING
+    if t.fix is not None:
+        return State.ERROR
+    if over:
+        return State.GAME_OVER
+    if t.unexplained_since is not None:
+        return State.UNEXPLAINED
+    return State.SYNCED if p.reading == base else State.BUSY

@@ -24,6 +24,7 @@ from boardctl.board.phases import (
     Phase,
     Promotion,
     Underway,
+    implied_verdict,
 )
 from boardctl.rules import PieceType, Position, get_variant, parse_uci
 
@@ -124,7 +125,7 @@ def test_synced_keeps_only_the_amendable_move_and_the_piece_picked_ahead():
     full = Underway(episode=Episode((1,), (1,), {1: 1}, 1), judge_due=1.0,
                     amendable=amendable(), choice=PieceType.ROOK, highlight=PieceType.FALCON,
                     fix=Fix(1, None, "x"), unexplained_since=0.5, hint=True)
-    p = Phase(BASE, state=State.ERROR, prompt="x", move=full)
+    p = Phase(BASE, verdict=State.ERROR, prompt="x", move=full)
     done = tr.synced(p, over=False)
     assert done.state is State.SYNCED and done.prompt == ""
     assert done.move == Underway(judge_due=1.0, amendable=full.amendable,
@@ -256,3 +257,73 @@ def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(g
             assert after == noted, (before, after)
         else:   # the move the board shows now, or the one it showed before
             assert after in (noted, tr.tentative_shown(noted, shown)), (before, after)
+
+
+# ------------------------------------------------------------ the verdict
+def test_a_settled_phase_implies_its_verdict():
+    p = Phase(BASE)
+    assert implied_verdict(p, BASE, over=False) is State.SYNCED
+    assert implied_verdict(p, BASE, over=True) is State.GAME_OVER
+    lifted = replace(p, reading=BASE ^ 1)
+    assert implied_verdict(lifted, BASE, over=False) is State.BUSY
+    grace = replace(lifted, move=Underway(unexplained_since=1.0))
+    assert implied_verdict(grace, BASE, over=False) is State.UNEXPLAINED
+    fix = replace(lifted, move=Underway(fix=Fix(1, 2, "x"), unexplained_since=1.0))
+    assert implied_verdict(fix, BASE, over=True) is State.ERROR
+    asked = replace(fix, move=replace(fix.move, waiting=Ambiguity(())))
+    assert implied_verdict(asked, BASE, over=False) is State.CHOOSING
+
+
+def test_the_verdict_stands_while_a_newer_reading_settles():
+    """The stored verdict is the last judged reading's: a lifted piece
+    leaves it SYNCED until the reading settles (ready_for_engine reads it)."""
+    t = Table()
+    t.lift("e2")
+    assert not t.rec.phase.settled and t.rec.state is State.SYNCED and t.rec.ready_for_engine
+    t.wait(1)
+    assert t.rec.phase.settled and t.rec.state is State.BUSY
+
+
+def agrees(rec: Reconciler) -> bool:
+    """Once settled, the stored verdict is the one the phase implies."""
+    game = rec.game
+    implied = implied_verdict(rec.phase, occupancy(game.position), game.outcome() is not None)
+    return not rec.phase.settled or rec.state is implied
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(games(), st.data())
+def test_a_settled_verdict_is_the_one_the_phase_implies_while_a_move_is_made(game, data):
+    pos = game.position
+    codes = pos.legal_codes()
+    if not codes or game.outcome() is not None:
+        return
+    steps = data.draw(handlings(pos.copy(), data.draw(st.sampled_from(codes)), False))
+    rec = Reconciler(game, CONFIG)
+    reading, now, lines = rec.reading, 0.0, []
+    for step in steps:
+        now = run(rec, now, now + step.pause, lines)
+        assert agrees(rec)
+        if step.verb == "choose":
+            rec.choose(PieceType(step.piece), now)
+        else:
+            reading ^= 1 << step.square
+            rec.feed(reading, now)
+        assert agrees(rec)
+    run(rec, now, now + 10, lines)
+    assert agrees(rec)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 79), st.sampled_from([0.1, 0.5, 2.0, 4.0])),
+                max_size=30))
+def test_a_settled_verdict_is_the_one_the_phase_implies_whatever_the_hands_do(toggles):
+    """Phantom contacts, pieces lifted and put back anywhere: fixes, grace,
+    takebacks and new games."""
+    t = Table()
+    for square, pause in toggles:
+        t.set_reading(t.reading ^ 1 << square, after=pause)
+        assert agrees(t.rec)
+        t.wait(pause)
+        assert agrees(t.rec)
