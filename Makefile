@@ -24,6 +24,7 @@ run: $(VENV)/.run-installed
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check boardctl tests bench scripts emulator firmware
+	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware hardware setup.py
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
@@ -63,6 +64,7 @@ test: lint system-deps emulator-deps
 # Pico, compilers, killed processes, long properties).  `make test` runs everything.
 check: $(VENV)/.dev-installed
 	$(BIN)/ruff check boardctl tests bench scripts emulator firmware
+	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware hardware setup.py
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10
 

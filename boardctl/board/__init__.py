@@ -14,6 +14,18 @@ from .reconciler import Reconciler, ReconcilerConfig, State
 from .scene import EMPTY_SCENE, LedScene, Role
 
 __all__ = [
-    "EMPTY_SCENE", "ErrorShown", "Event", "GameOver", "LedScene", "MoveAmended", "MoveMade",
-    "MoveTakenBack", "NewGame", "Prompt", "Reconciler", "ReconcilerConfig", "Role", "State",
+    "EMPTY_SCENE",
+    "ErrorShown",
+    "Event",
+    "GameOver",
+    "LedScene",
+    "MoveAmended",
+    "MoveMade",
+    "MoveTakenBack",
+    "NewGame",
+    "Prompt",
+    "Reconciler",
+    "ReconcilerConfig",
+    "Role",
+    "State",
 ]

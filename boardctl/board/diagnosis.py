@@ -10,8 +10,9 @@ from .phases import Episode
 from .picking import handled_score
 
 
-def diagnose(pos: Position, reading: int, recent: list[int],
-             castling: Candidate | None) -> Fix | None:
+def diagnose(
+    pos: Position, reading: int, recent: list[int], castling: Candidate | None
+) -> Fix | None:
     """The fix for ``reading`` on the human's turn in ``pos`` (``recent``:
     squares in the order they last changed); ``castling`` is a castling the
     rules forbid that the player made (:func:`illegal_castling`), if any."""
@@ -22,30 +23,40 @@ def diagnose(pos: Position, reading: int, recent: list[int],
         king_from, king_to = castling.from_square, code_to(castling.code)
         rook_from, _ = pos.castle_rook_squares(king_from, king_to)
         at = pos.geometry.name
-        return Fix(king_to, king_from,
-                   "That castling is not allowed: the king would cross or land on an "
-                   f"attacked square. Put the king back on {at(king_from)} and the "
-                   f"rook back on {at(rook_from)}")
+        return Fix(
+            king_to,
+            king_from,
+            "That castling is not allowed: the king would cross or land on an "
+            f"attacked square. Put the king back on {at(king_from)} and the "
+            f"rook back on {at(rook_from)}",
+        )
     code = pseudo_match(pos, reading)
     if code is not None and code_flag(code) != CASTLE:
         frm, to = code_from(code), code_to(code)
-        reason = "Your king is in check" if check_stands(pos, code) \
+        reason = (
+            "Your king is in check"
+            if check_stands(pos, code)
             else "That move leaves your king in check"
+        )
         name = piece_name(pos, frm)
         return Fix(to, frm, f"{reason}: move the {name} back to {pos.geometry.name(frm)}")
     return fix
 
 
-def engine_turn_fix(pos: Position, reading: int, recent: list[int],
-                    engine_move: Move | None) -> Fix | None:
+def engine_turn_fix(
+    pos: Position, reading: int, recent: list[int], engine_move: Move | None
+) -> Fix | None:
     """The fix while the engine is to move: towards its move once it came,
     else back to the position it is thinking about."""
     if engine_move is not None:
         target = pos.copy()
         target.push(engine_move)
         fix = next_fix(target, reading, recent, back=False)
-        return fix and Fix(fix.from_square, fix.to_square,
-                           f"Play the engine's move: {fix.text[0].lower()}{fix.text[1:]}")
+        return fix and Fix(
+            fix.from_square,
+            fix.to_square,
+            f"Play the engine's move: {fix.text[0].lower()}{fix.text[1:]}",
+        )
     fix = next_fix(pos, reading, recent)
     return fix and Fix(fix.from_square, fix.to_square, f"Wait for the engine's move. {fix.text}")
 

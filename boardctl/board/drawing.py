@@ -10,8 +10,7 @@ from .phases import Ambiguity, Phase
 from .scene import EMPTY_SCENE, FALCON_PATH_ROLES, LedScene, Role
 
 
-def draw(pos: Position, p: Phase, lifted_shown: bool, teaching: bool,
-         stuck: list[int]) -> LedScene:
+def draw(pos: Position, p: Phase, lifted_shown: bool, teaching: bool, stuck: list[int]) -> LedScene:
     """The scene for ``p`` in ``pos``: a fix, else the capture squares to
     choose from, else the engine's move or (``lifted_shown``: the human's
     turn, or teaching) where the lifted pieces may go, ``stuck`` ones
@@ -44,7 +43,7 @@ def engine_squares(pos: Position, move: Move) -> dict[int, Role]:
     squares = {frm: Role.ENGINE_FROM, to: Role.ENGINE_TO}
     paths = pos.open_falcon_paths(frm, to) if piece_kind(pos.squares[frm]) == FALCON else []
     between = pos.geometry.squares(pos.tables.between[frm][to])
-    for sq in (list(paths[0]) if paths else between):
+    for sq in list(paths[0]) if paths else between:
         squares[sq] = Role.ENGINE_PATH
     if code_flag(code) == CASTLE:
         rook_from, rook_to = pos.castle_rook_squares(frm, to)

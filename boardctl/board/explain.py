@@ -26,9 +26,9 @@ class Candidate:
 
     move: Move
     code: int
-    after: int          # occupancy once the move is made
-    footprint: int      # squares the move lifts from or places on
-    capture: int        # the square of the captured piece, or -1
+    after: int  # occupancy once the move is made
+    footprint: int  # squares the move lifts from or places on
+    capture: int  # the square of the captured piece, or -1
 
     @property
     def from_square(self) -> int:

@@ -73,8 +73,7 @@ def feed(p: Phase, event: Input, view: View) -> tuple[Phase, list[Action]]:
             return run(p, stages, now, view)
 
 
-def run(p: Phase, stages: tuple[Stage, ...], now: float,
-        view: View) -> tuple[Phase, list[Action]]:
+def run(p: Phase, stages: tuple[Stage, ...], now: float, view: View) -> tuple[Phase, list[Action]]:
     """Run ``stages`` in order, until one changes the game."""
     actions: list[Action] = []
     while stages:
@@ -103,8 +102,7 @@ def stage(p: Phase, s: Stage, now: float, view: View) -> Step:
             if reading == p.reading:
                 return p, [], ()
             changed = reading ^ p.reading
-            return p, [], (MoverDone(changed), TheirHand(changed), Noted(reading),
-                           Then.QUICK_REPLY)
+            return p, [], (MoverDone(changed), TheirHand(changed), Noted(reading), Then.QUICK_REPLY)
         case MoverDone(changed):
             return mover_done(p, changed, view)
         case TheirHand(changed):
@@ -165,8 +163,7 @@ def explained(p: Phase, view: View, reading: int) -> bool:
     ex = view.explainer
     if reading == ex.base:
         return True
-    return bool(allowed(p, view, ex.matches(reading))
-                or allowed(p, view, ex.in_progress(reading)))
+    return bool(allowed(p, view, ex.matches(reading)) or allowed(p, view, ex.in_progress(reading)))
 
 
 def proven(p: Phase, view: View, candidates: list[Candidate]) -> list[Candidate]:
@@ -183,8 +180,9 @@ def reply_chose(p: Phase) -> bool:
     return t.choice is not None and t.choice_at > t.tentative_at
 
 
-def promoting_now(p: Phase, view: View, candidates: Sequence[Candidate],
-                  piece: PieceType | None = None) -> Candidate:
+def promoting_now(
+    p: Phase, view: View, candidates: Sequence[Candidate], piece: PieceType | None = None
+) -> Candidate:
     """The one of ``candidates`` (of one move) that a promotion would take
     now, or that promotes to ``piece``."""
     return promoting(candidates, piece or promotion_piece(p, view), view.default_promotion)
@@ -201,9 +199,10 @@ def in_progress(p: Phase, view: View, reading: int) -> bool:
     if view.config.allow_takeback and history:
         # Undoing the last move, half done: changes only on its squares.
         earlier, squares = history[-1]
-        return not (reading ^ ex.base) & ~squares and (reading & squares).bit_count() <= (
-            earlier & squares
-        ).bit_count()
+        return (
+            not (reading ^ ex.base) & ~squares
+            and (reading & squares).bit_count() <= (earlier & squares).bit_count()
+        )
     return False
 
 
@@ -227,7 +226,7 @@ def mover_done(p: Phase, changed: int, view: View) -> Step:
     if view.engine_side is not None or not isinstance(waiting, Promotion):
         return p, [], ()
     if not one_move(waiting.candidates):
-        return p, [], ()   # which capture is still the mover's to show
+        return p, [], ()  # which capture is still the mover's to show
     sample = waiting.candidates[0]
     pos = view.position
     theirs = pos.colors[1 - pos.turn] & sample.after & ~sample.footprint
@@ -294,7 +293,7 @@ def judge(p: Phase, now: float, view: View) -> Step:
     if matches:
         if illegal(p, view, matches) is None:
             return take(p, view, matches, now)
-        return unexplained(p, now, view)   # a castling the rules forbid
+        return unexplained(p, now, view)  # a castling the rules forbid
     amend = try_amend(p, view)
     if amend is not None:
         return amend
@@ -349,8 +348,9 @@ def take(p: Phase, view: View, matches: list[Candidate], now: float) -> Step:
     return commit(p, view, chosen[0])
 
 
-def promote(p: Phase, view: View, piece: PieceType,
-            candidates: tuple[Candidate, ...] | None = None) -> Step:
+def promote(
+    p: Phase, view: View, piece: PieceType, candidates: tuple[Candidate, ...] | None = None
+) -> Step:
     """Commit one of ``candidates`` (by default the promotion waiting):
     the one that promotes to ``piece``, else to the default piece."""
     waiting = p.move.waiting
@@ -373,8 +373,11 @@ def try_amend(p: Phase, view: View) -> Step | None:
     before = view.explain_before(amendable.before)
     if p.reading == before.base:
         return take_back(p)
-    matches = [c for c in before.matches(p.reading)
-               if c.move != amendable.move and amendable.episode.proves(c)]
+    matches = [
+        c
+        for c in before.matches(p.reading)
+        if c.move != amendable.move and amendable.episode.proves(c)
+    ]
     if not matches:
         return None
     chosen = pick(matches, amendable.episode, before.base)
@@ -382,8 +385,9 @@ def try_amend(p: Phase, view: View) -> Step | None:
         return None
     new = chosen[0]
     pos = amendable.before
-    event = MoveAmended(amendable.move, new.move, pos.uci(amendable.move), pos.uci(new.move),
-                        san(pos, new.move))
+    event = MoveAmended(
+        amendable.move, new.move, pos.uci(amendable.move), pos.uci(new.move), san(pos, new.move)
+    )
     # The amended move leaves the game; the one it turned out to be is
     # committed from the same episode, from the position before.
     p = tr.committed(tr.amending(p), new, pos.copy(), by_engine=False)
@@ -420,11 +424,14 @@ def capture_hint(p: Phase, view: View) -> Step:
     targets = sorted({c.capture for c in unseen})
     if len(targets) == 1:
         victim, at = piece_name(pos, targets[0]), pos.geometry.name(targets[0])
-        text = (f"To take the {victim} on {at}, lift it off the board, "
-                f"then put the {piece} down there")
+        text = (
+            f"To take the {victim} on {at}, lift it off the board, then put the {piece} down there"
+        )
     else:
-        text = (f"To take a piece with the {piece}, lift that piece off the board, "
-                f"then put the {piece} down on its square")
+        text = (
+            f"To take a piece with the {piece}, lift that piece off the board, "
+            f"then put the {piece} down on its square"
+        )
     if p.engine_move is not None:
         text = f"Play the engine's move. {text}"
     p, events = tr.hint_given(p, text)

@@ -22,9 +22,9 @@ from .scene import LedScene, Role
 # candidate LED colours (white, red, orange, yellow, green, lime, cyan, blue,
 # purple, magenta, pink) reach 20.8 (measured with colorspacious 1.1.2).
 MIN_HUE_DISTANCE = 20.0
-DIM = 0.2        # a square on the way
+DIM = 0.2  # a square on the way
 FULL = 1.0
-BLINK_HZ = 2.0   # on and off twice a second: urgent without being frantic
+BLINK_HZ = 2.0  # on and off twice a second: urgent without being frantic
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,17 @@ class Hue:
     meaning: str
 
 
-WHITE = Hue("white", (255, 255, 255), "your hand: the square of the piece you lifted; blinking, "
-                                      "the squares to lift a piece from")
-BLUE = Hue("blue", (0, 60, 255), "where the lifted piece can go; dim, a falcon's open paths "
-                                 "(a falcon's destination is brighter the more paths reach it)")
+WHITE = Hue(
+    "white",
+    (255, 255, 255),
+    "your hand: the square of the piece you lifted; blinking, the squares to lift a piece from",
+)
+BLUE = Hue(
+    "blue",
+    (0, 60, 255),
+    "where the lifted piece can go; dim, a falcon's open paths "
+    "(a falcon's destination is brighter the more paths reach it)",
+)
 YELLOW = Hue("yellow", (255, 210, 0), "the engine's move: from here, blinking to there")
 CYAN = Hue("cyan", (0, 220, 255), "a hint: from here, blinking to there")
 RED = Hue("red", (255, 0, 0), "a fix: the blinking piece goes to the steady square")

@@ -76,11 +76,11 @@ Input = Reading | Tick | Chosen | Highlighted | EngineMoveOffered | Resumed
 class Due(Enum):
     """The timers a tick looks at, in the order it looks."""
 
-    JUDGE = "judge"            # the reading has settled
-    PROMOTION = "promotion"    # the wait for a promotion piece ran out
-    NEW_GAME = "new game"      # the start position was held
-    HINT = "hint"              # a capture not yet shown, for the grace period
-    GRACE = "grace"            # an unexplained reading, for the grace period
+    JUDGE = "judge"  # the reading has settled
+    PROMOTION = "promotion"  # the wait for a promotion piece ran out
+    NEW_GAME = "new game"  # the start position was held
+    HINT = "hint"  # a capture not yet shown, for the grace period
+    GRACE = "grace"  # an unexplained reading, for the grace period
 
 
 TIMERS: tuple[Due, ...] = tuple(Due)
@@ -90,8 +90,8 @@ class Then(Enum):
     """Steps that follow a change of the game."""
 
     AFTER_CHANGE = "after change"  # judge the reading against the new position
-    JUDGE = "judge"                # judge the rest of a quick reply at once
-    QUICK_REPLY = "quick reply"    # note the move the board shows now
+    JUDGE = "judge"  # judge the rest of a quick reply at once
+    QUICK_REPLY = "quick reply"  # note the move the board shows now
 
 
 @dataclass(frozen=True)
@@ -146,17 +146,17 @@ class View:
     is read, never changed (it is the game's own, not a copy, for speed)."""
 
     position: Position
-    explainer: Explainer                # the position's moves, explained
+    explainer: Explainer  # the position's moves, explained
     # The moves of the position before the amendable move, explained when a
     # decision needs them (most moves are never amended): a pure function of
     # its argument, kept by the shell so each position is explained once.
     explain_before: Callable[[Position], Explainer]
     outcome: Outcome | None
-    engine_side: int | None             # None: two humans
-    played: bool                        # the game has moves
-    start: int                          # the start position's occupancy
-    promotions: tuple[PieceType, ...]   # the pieces a pawn may become
-    default_promotion: PieceType        # the configured one, if the variant has it
+    engine_side: int | None  # None: two humans
+    played: bool  # the game has moves
+    start: int  # the start position's occupancy
+    promotions: tuple[PieceType, ...]  # the pieces a pawn may become
+    default_promotion: PieceType  # the configured one, if the variant has it
     config: ReconcilerConfig
 
     @property

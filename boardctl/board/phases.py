@@ -33,11 +33,11 @@ class ReconcilerConfig:
 
 
 class State(Enum):
-    SYNCED = "synced"            # the board shows the game's position
-    BUSY = "busy"                # a move is being carried out
+    SYNCED = "synced"  # the board shows the game's position
+    BUSY = "busy"  # a move is being carried out
     UNEXPLAINED = "unexplained"  # not (yet) a position the game accepts
-    ERROR = "error"              # a fix is being shown
-    CHOOSING = "choosing"        # capture square or promotion piece to choose
+    ERROR = "error"  # a fix is being shown
+    CHOOSING = "choosing"  # capture square or promotion piece to choose
     GAME_OVER = "game over"
 
 
@@ -45,8 +45,8 @@ class State(Enum):
 class Episode:
     """What happened on the board since it last agreed with the game."""
 
-    recent: tuple[int, ...] = ()     # squares, latest change last
-    placed: tuple[int, ...] = ()     # squares put down, latest last
+    recent: tuple[int, ...] = ()  # squares, latest change last
+    placed: tuple[int, ...] = ()  # squares put down, latest last
     changed_at: Mapping[int, int] = field(default_factory=dict)  # square -> change number
     count: int = 0
 
@@ -69,9 +69,12 @@ class Episode:
         """The changes after change number ``count``: what a quick reply did
         once the move before it was on the board."""
         changed_at = {sq: n for sq, n in self.changed_at.items() if n > count}
-        return Episode(tuple(sq for sq in self.recent if sq in changed_at),
-                       tuple(sq for sq in self.placed if sq in changed_at),
-                       changed_at, self.count)
+        return Episode(
+            tuple(sq for sq in self.recent if sq in changed_at),
+            tuple(sq for sq in self.placed if sq in changed_at),
+            changed_at,
+            self.count,
+        )
 
     def proves(self, c: Candidate) -> bool:
         """Have the sensors seen ``c``'s capture?  Its square emptied and filled
@@ -127,25 +130,26 @@ class Underway:
     what it keeps."""
 
     episode: Episode = NO_EPISODE
-    judge_due: float | None = None          # when the reading will have settled
-    tentative: Candidate | None = None      # the move the board last showed, unsettled
-    tentative_at: int = 0                   # the episode's change count when it showed
+    judge_due: float | None = None  # when the reading will have settled
+    tentative: Candidate | None = None  # the move the board last showed, unsettled
+    tentative_at: int = 0  # the episode's change count when it showed
     amendable: Amendable | None = None
-    waiting: Waiting | None = None          # a choice or a wait that is the mover's
-    choice: PieceType | None = None         # promotion piece picked ahead
-    choice_at: int = 0                      # the episode's change count when picked
-    highlight: PieceType | None = None      # promotion piece the display highlights
+    waiting: Waiting | None = None  # a choice or a wait that is the mover's
+    choice: PieceType | None = None  # promotion piece picked ahead
+    choice_at: int = 0  # the episode's change count when picked
+    highlight: PieceType | None = None  # promotion piece the display highlights
     unexplained_since: float | None = None  # start of the grace period
-    fix: Fix | None = None                  # the fix being shown
-    new_game_due: float | None = None       # start position held since
-    hint_due: float | None = None           # when to say how to finish a capture
-    hint: bool = False                      # the prompt is that hint
+    fix: Fix | None = None  # the fix being shown
+    new_game_due: float | None = None  # start position held since
+    hint_due: float | None = None  # when to say how to finish a capture
+    hint: bool = False  # the prompt is that hint
 
     def kept_over_change(self) -> Underway:
         """What outlives a change of the game: the timers still running on
         the reading and the fix on show."""
-        return Underway(judge_due=self.judge_due, unexplained_since=self.unexplained_since,
-                        fix=self.fix)
+        return Underway(
+            judge_due=self.judge_due, unexplained_since=self.unexplained_since, fix=self.fix
+        )
 
 
 History = tuple[tuple[int, int], ...]
@@ -157,7 +161,7 @@ class Phase:
     """Everything the reconciler knows beyond the game."""
 
     reading: int
-    changed_at: float = 0.0                 # when ``reading`` came
+    changed_at: float = 0.0  # when ``reading`` came
     # The verdict on the last reading judged.  Stored, not derived: it stands
     # while a newer reading settles, and after a change of the game until
     # the reading is judged again (ready_for_engine reads it meanwhile); once
@@ -168,7 +172,7 @@ class Phase:
     # wait it asked for (a promotion's "Choose the new piece" stays through
     # the BUSY verdict that follows when the pawn is lifted again).
     prompt: str = ""
-    engine_move: Move | None = None         # for the player to carry out
+    engine_move: Move | None = None  # for the player to carry out
     history: History = ()
     move: Underway = field(default_factory=Underway)
 

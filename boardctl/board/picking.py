@@ -27,8 +27,9 @@ def handled_score(c: Candidate, seen: Episode, before: int) -> tuple[int, int]:
             # the king's square when the rook lands on it) is handled only
             # if it changed after the squares the move vacates were lifted.
             vacated = c.footprint & before & ~c.after
-            return all(seen.handled_after(sq, v)
-                       for v in range(vacated.bit_length()) if vacated >> v & 1)
+            return all(
+                seen.handled_after(sq, v) for v in range(vacated.bit_length()) if vacated >> v & 1
+            )
         return True
 
     covered = sum(1 for sq in seen.recent if counts(sq))
@@ -56,12 +57,18 @@ def pick(matches: list[Candidate], seen: Episode, before: int) -> list[Candidate
     captures = {c.capture for c in matches if c.capture >= 0}
     for sq in reversed(seen.placed):
         if sq in captures:
-            picked = [c for c in matches if c.capture == sq
-                      and seen.handled_after(sq, c.from_square)]
+            picked = [
+                c for c in matches if c.capture == sq and seen.handled_after(sq, c.from_square)
+            ]
             if picked:
                 return picked
-    touched = [c for c in matches if c.capture >= 0 and seen.touched(c.capture)
-               and seen.handled_after(c.capture, c.from_square)]
+    touched = [
+        c
+        for c in matches
+        if c.capture >= 0
+        and seen.touched(c.capture)
+        and seen.handled_after(c.capture, c.from_square)
+    ]
     if len({c.capture for c in touched}) == 1:
         return touched
     return matches
@@ -74,12 +81,14 @@ def one_move(candidates: Sequence[Candidate]) -> bool:
 
 def same_squares(ex: Explainer, c: Candidate) -> list[Candidate]:
     """The moves of ``ex`` with the same squares as ``c`` (its promotion pieces)."""
-    return [o for o in ex.candidates if o.from_square == c.from_square
-            and o.move.to_square == c.move.to_square]
+    return [
+        o
+        for o in ex.candidates
+        if o.from_square == c.from_square and o.move.to_square == c.move.to_square
+    ]
 
 
-def promoting(candidates: Sequence[Candidate], wanted: PieceType,
-              default: PieceType) -> Candidate:
+def promoting(candidates: Sequence[Candidate], wanted: PieceType, default: PieceType) -> Candidate:
     """The one of ``candidates`` (of one move) that promotes to ``wanted``,
     else to ``default``, else the move that promotes to nothing."""
     for piece in (wanted, default, None):

@@ -38,6 +38,7 @@ changes.  What a transition does to the phase is a pure function of
 :mod:`.transitions`; picking among look-alike moves is :mod:`.picking`, the
 fix to show :mod:`.diagnosis`, the LEDs :mod:`.drawing`.
 """
+
 from __future__ import annotations
 
 from ..rules import Game, IllegalMoveError, Move, Outcome, PieceType, Position
@@ -78,8 +79,11 @@ class Reconciler:
         self._lookups = Lookups()
         actual = occupancy(game.position)
         reading = actual if reading is None else reading
-        self.phase = Phase(reading, history=_replayed(game), move=Underway(
-            judge_due=None if reading == actual else self.config.settle))
+        self.phase = Phase(
+            reading,
+            history=_replayed(game),
+            move=Underway(judge_due=None if reading == actual else self.config.settle),
+        )
 
     # ------------------------------------------------------------ the phase, read out
     @property
@@ -191,10 +195,18 @@ class Reconciler:
 
     def _view(self) -> m.View:
         pos = self.game.position
-        return m.View(pos, self._lookups.explain(pos), self._lookups.explain_before,
-                      self._outcome(), self.engine_side, bool(self.game.moves), self._start_occ,
-                      tuple(self.game.variant.promotions), self._default_promotion(),
-                      self.config)
+        return m.View(
+            pos,
+            self._lookups.explain(pos),
+            self._lookups.explain_before,
+            self._outcome(),
+            self.engine_side,
+            bool(self.game.moves),
+            self._start_occ,
+            tuple(self.game.variant.promotions),
+            self._default_promotion(),
+            self.config,
+        )
 
     def _change(self, action: m.GameChange) -> Event:
         """Change the game as ``action`` says; the event that tells of it."""
@@ -225,7 +237,7 @@ class Reconciler:
         return self.engine_side != self._side_to_move
 
     def _outcome(self) -> Outcome | None:
-        return self.game.outcome()   # the game keeps it per position
+        return self.game.outcome()  # the game keeps it per position
 
     def _explain(self) -> Explainer:
         return self._lookups.explain(self.game.position)
@@ -250,7 +262,7 @@ class Reconciler:
             return []
         lifted = occupancy(pos) & ~p.reading & pos.colors[pos.turn]
         if not lifted or lifted.bit_count() > 1:
-            return []   # a capture or castling under way: a piece alone tells nothing
+            return []  # a capture or castling under way: a piece alone tells nothing
         sq = lifted.bit_length() - 1
         if self._outcome() is not None or self._explain().moves_from(sq):
             return []

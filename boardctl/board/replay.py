@@ -35,7 +35,7 @@ class LogError(BoardctlError, ValueError):
 @dataclass(frozen=True)
 class LogEvent:
     time: float
-    verb: str            # "lift", "place" or "choose"
+    verb: str  # "lift", "place" or "choose"
     square: int = -1
     piece: PieceType | None = None
 
@@ -85,14 +85,17 @@ def parse_log(lines: str | Iterable[str], variant: Variant) -> Iterator[LogEvent
             continue
         words = line.split()
         if len(words) != 3:
-            raise LogError(f"line {number}: expected '<seconds> <lift|place|choose> <what>', "
-                           f"got {shown(raw.strip())}")
+            raise LogError(
+                f"line {number}: expected '<seconds> <lift|place|choose> <what>', "
+                f"got {shown(raw.strip())}"
+            )
         stamp, verb, what = words
         try:
             time = parse_decimal(stamp, 0.0, MAX_SECONDS)
         except NumberError:
-            raise LogError(f"line {number}: {shown(stamp)} is not a time from 0 to "
-                           f"{MAX_SECONDS:.0f} seconds") from None
+            raise LogError(
+                f"line {number}: {shown(stamp)} is not a time from 0 to {MAX_SECONDS:.0f} seconds"
+            ) from None
         if time < last:
             raise LogError(f"line {number}: time {stamp} is earlier than the line before")
         last = time
@@ -120,7 +123,9 @@ def replay(text: str, game: Game, config: ReconcilerConfig | None = None) -> lis
 
 
 def replay_events(
-    events: Iterable[LogEvent], game: Game, config: ReconcilerConfig | None = None,
+    events: Iterable[LogEvent],
+    game: Game,
+    config: ReconcilerConfig | None = None,
 ) -> Iterator[str]:
     """The lines of :func:`replay`, one by one as ``events`` are fed: a log read
     with :func:`read_log` and :func:`parse_log` is replayed in bounded memory.

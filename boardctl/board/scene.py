@@ -13,21 +13,21 @@ from enum import Enum
 
 
 class Role(Enum):
-    LEGAL = "legal"                      # a destination of the lifted piece
-    LEGAL_ONE_PATH = "legal-1"           # falcon destination by one open path
-    LEGAL_TWO_PATHS = "legal-2"          # ... by two
-    LEGAL_THREE_PATHS = "legal-3"        # ... by all three
-    FALCON_PATH = "falcon-path"          # a square on an open falcon path
-    LIFTED = "lifted"                    # where the lifted piece came from
+    LEGAL = "legal"  # a destination of the lifted piece
+    LEGAL_ONE_PATH = "legal-1"  # falcon destination by one open path
+    LEGAL_TWO_PATHS = "legal-2"  # ... by two
+    LEGAL_THREE_PATHS = "legal-3"  # ... by all three
+    FALCON_PATH = "falcon-path"  # a square on an open falcon path
+    LIFTED = "lifted"  # where the lifted piece came from
     ENGINE_FROM = "engine-from"
     ENGINE_PATH = "engine-path"
     ENGINE_TO = "engine-to"
-    HINT_FROM = "hint-from"              # the hint's move, for the side to move
+    HINT_FROM = "hint-from"  # the hint's move, for the side to move
     HINT_TO = "hint-to"
-    CHECK = "check"                      # the king in check
-    FIX_FROM = "fix-from"                # take the piece from here ...
-    FIX_TO = "fix-to"                    # ... and put it here
-    CANDIDATE = "candidate"              # one of several squares the player must choose
+    CHECK = "check"  # the king in check
+    FIX_FROM = "fix-from"  # take the piece from here ...
+    FIX_TO = "fix-to"  # ... and put it here
+    CANDIDATE = "candidate"  # one of several squares the player must choose
 
 
 FALCON_PATH_ROLES = {1: Role.LEGAL_ONE_PATH, 2: Role.LEGAL_TWO_PATHS, 3: Role.LEGAL_THREE_PATHS}

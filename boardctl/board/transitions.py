@@ -50,8 +50,7 @@ def reading_noted(p: Phase, reading: int, now: float, theirs: int, settle: float
         unexplained_since=t.unexplained_since if t.fix else None,
     )
     # The hint was for the reading before.
-    return replace(p, reading=reading, changed_at=now, prompt="" if t.hint else p.prompt,
-                   move=move)
+    return replace(p, reading=reading, changed_at=now, prompt="" if t.hint else p.prompt, move=move)
 
 
 def grace_end(p: Phase, grace: float) -> float | None:
@@ -86,8 +85,7 @@ def settled(p: Phase) -> Phase:
 def resettle(p: Phase, settle: float) -> Phase:
     """Judge the reading again once it has settled (a quick reply, an
     engine move offered): no grace and no fix carry over."""
-    p = replace(p, move=replace(p.move, judge_due=p.changed_at + settle,
-                                unexplained_since=None))
+    p = replace(p, move=replace(p.move, judge_due=p.changed_at + settle, unexplained_since=None))
     return fix_cleared(p)
 
 
@@ -106,8 +104,9 @@ def committed(p: Phase, c: Candidate, before: Position, by_engine: bool) -> Phas
         choice=t.choice if ahead else None,
         highlight=t.highlight if ahead else None,
     )
-    return replace(p, engine_move=None, history=(*p.history, (occupancy(before), c.footprint)),
-                   move=move)
+    return replace(
+        p, engine_move=None, history=(*p.history, (occupancy(before), c.footprint)), move=move
+    )
 
 
 def taken_back(p: Phase) -> Phase:
@@ -135,8 +134,9 @@ def synced(p: Phase, over: bool) -> Phase:
     """The board shows the game's position: only the amendable move (and a
     promotion piece picked ahead) outlive this."""
     t = p.move
-    move = Underway(judge_due=t.judge_due, amendable=t.amendable, choice=t.choice,
-                    highlight=t.highlight)
+    move = Underway(
+        judge_due=t.judge_due, amendable=t.amendable, choice=t.choice, highlight=t.highlight
+    )
     if over:
         return replace(p, verdict=State.GAME_OVER, move=move)
     return replace(p, verdict=State.SYNCED, prompt="", move=move)
@@ -177,26 +177,37 @@ def fix_due(p: Phase, now: float, grace: float) -> bool:
 def busy(p: Phase, hint_due: float | None = None) -> Phase:
     """A stage of a move: wait, without grace; a capture whose target has
     not been seen yet is explained by a hint at ``hint_due``."""
-    return fix_cleared(replace(p, verdict=State.BUSY, move=replace(
-        p.move, unexplained_since=None, hint_due=hint_due)))
+    return fix_cleared(
+        replace(
+            p, verdict=State.BUSY, move=replace(p.move, unexplained_since=None, hint_due=hint_due)
+        )
+    )
 
 
 def new_game_held(p: Phase, hold: float) -> Step:
     """The start position set up mid-game: a new game if it is held."""
-    p = fix_cleared(replace(p, verdict=State.BUSY, move=replace(
-        p.move, new_game_due=p.changed_at + hold, unexplained_since=None)))
+    p = fix_cleared(
+        replace(
+            p,
+            verdict=State.BUSY,
+            move=replace(p.move, new_game_due=p.changed_at + hold, unexplained_since=None),
+        )
+    )
     return prompted(p, f"Keep the start position for {hold:g} s for a new game")
 
 
 def over(p: Phase, text: str) -> Step:
     """The game has ended and the board shows its last position."""
-    return prompted(replace(p, verdict=State.GAME_OVER),
-                    f"{text[0].upper()}{text[1:]}. Set up the pieces for a new game")
+    return prompted(
+        replace(p, verdict=State.GAME_OVER),
+        f"{text[0].upper()}{text[1:]}. Set up the pieces for a new game",
+    )
 
 
 def promotion_asked(p: Phase, picked: tuple[Candidate, ...], deadline: float) -> Step:
-    p = replace(p, verdict=State.CHOOSING, move=replace(p.move, waiting=Promotion(picked,
-                                                                               deadline)))
+    p = replace(
+        p, verdict=State.CHOOSING, move=replace(p.move, waiting=Promotion(picked, deadline))
+    )
     names = ", ".join(c.move.promotion.title for c in picked if c.move.promotion)
     return prompted(p, f"Choose the new piece: {names}")
 
@@ -219,8 +230,9 @@ def tentative_shown(p: Phase, c: Candidate) -> Phase:
 def chosen(p: Phase, piece: PieceType, pending: Candidate | None) -> Phase:
     """The player picked ``piece``; ``pending`` is the move last shown, with
     the piece it promotes to as it now stands."""
-    return replace(p, move=replace(p.move, choice=piece, choice_at=p.move.episode.count,
-                                   tentative=pending))
+    return replace(
+        p, move=replace(p.move, choice=piece, choice_at=p.move.episode.count, tentative=pending)
+    )
 
 
 def highlighted(p: Phase, piece: PieceType) -> Phase:
@@ -230,8 +242,7 @@ def highlighted(p: Phase, piece: PieceType) -> Phase:
 def engine_move_offered(p: Phase, move: Move, settle: float) -> Phase:
     """The engine's move, for the player to carry out: the reading is judged
     again against it."""
-    return replace(p, engine_move=move,
-                   move=replace(p.move, judge_due=p.changed_at + settle))
+    return replace(p, engine_move=move, move=replace(p.move, judge_due=p.changed_at + settle))
 
 
 # ------------------------------------------------------------ timers run out

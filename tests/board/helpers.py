@@ -31,8 +31,13 @@ def twin_squares(pos: Position, code: int) -> int:
 class Table:
     """A reconciler with a clock and a reading, driven like a person would."""
 
-    def __init__(self, fen: str | None = None, variant: str = "falcon",
-                 engine_side: int | None = None, **config: object) -> None:
+    def __init__(
+        self,
+        fen: str | None = None,
+        variant: str = "falcon",
+        engine_side: int | None = None,
+        **config: object,
+    ) -> None:
         self.game = Game(get_variant(variant), fen)
         self.rec = Reconciler(self.game, ReconcilerConfig(**config), engine_side)  # type: ignore[arg-type]
         self.reading = self.rec.reading

@@ -82,7 +82,8 @@ def test_en_passant_that_opens_a_falcon_path_is_refused():
     table.lift("e5")
     table.wait(3)
     assert table.lines() == [
-        "move e7e5", "error That move leaves your king in check: move the pawn back to d5",
+        "move e7e5",
+        "error That move leaves your king in check: move the pawn back to d5",
     ]
 
 
@@ -98,7 +99,8 @@ def test_castling_past_a_falcon_is_not_taken_for_a_rook_move():
     assert "move j1g1" not in table.lines()
     assert table.lines()[-1] == (
         "error That castling is not allowed: the king would cross or land on an attacked "
-        "square. Put the king back on f1 and the rook back on j1")
+        "square. Put the king back on f1 and the rook back on j1"
+    )
     # Put back, the position is the game's again, and the rook move itself is read.
     table.lift("g1")
     table.lift("f1", after=0.3)
@@ -138,8 +140,9 @@ def test_a_move_out_of_one_check_into_another_says_so():
     table = Table("4r4k/10/10/10/10/7b2/10/4K5 w - - 0 1")
     table.move("e1", "f1")
     table.wait(3)
-    assert table.lines()[-1] == ("error That move leaves your king in check: "
-                                 "move the king back to e1")
+    assert table.lines()[-1] == (
+        "error That move leaves your king in check: move the king back to e1"
+    )
 
 
 def test_a_move_that_leaves_the_same_check_standing_says_the_king_is_in_check():

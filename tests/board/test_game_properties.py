@@ -61,10 +61,10 @@ STARTS = [(name, None) for name in VARIANTS] + [
 
 @dataclass(frozen=True)
 class Step:
-    verb: str   # "lift", "place", "choose", "engine" (its move arrives) or "wait" (between moves)
+    verb: str  # "lift", "place", "choose", "engine" (its move arrives) or "wait" (between moves)
     square: int = -1
     piece: int = 0
-    pause: float = 0.1        # seconds before this step
+    pause: float = 0.1  # seconds before this step
 
 
 short = st.floats(0.02, CONFIG.settle * 0.8)
@@ -85,8 +85,13 @@ def played(draw: st.DrawFn) -> tuple[Game, list[Move]]:
             break
         # Half the time a move whose handling is special, where there is
         # one: random play alone seldom castles, takes en passant or promotes.
-        special = [m for m in legal if m.promotion or code_flag(pos.code_of(m)) != NORMAL
-                   or occupancy(pos) >> m.to_square & 1]
+        special = [
+            m
+            for m in legal
+            if m.promotion
+            or code_flag(pos.code_of(m)) != NORMAL
+            or occupancy(pos) >> m.to_square & 1
+        ]
         move = draw(st.sampled_from(special if special and draw(st.booleans()) else legal))
         moves.append(move)
         pos.push(move)
@@ -99,8 +104,9 @@ def played(draw: st.DrawFn) -> tuple[Game, list[Move]]:
 
 
 @st.composite
-def handling(draw: st.DrawFn, pos: Position, code: int, by_engine: bool,
-             avoid: int = 0) -> list[Step]:
+def handling(
+    draw: st.DrawFn, pos: Position, code: int, by_engine: bool, avoid: int = 0
+) -> list[Step]:
     """The steps of carrying out ``code`` in ``pos`` in an order a hand can
     use; no piece on ``avoid`` is picked up and put back."""
     frm, to, flag = code_from(code), code_to(code), code_flag(code)
@@ -138,19 +144,27 @@ def handling(draw: st.DrawFn, pos: Position, code: int, by_engine: bool,
         dest = held.pop(square)
         if by_engine and not detoured and draw(st.integers(0, 2)) == 0:
             # A newcomer puts the engine's piece down on a wrong square first.
-            empty = [s for s in range(pos.geometry.size)
-                     if not board >> s & 1 and s != dest and s not in held.values()]
+            empty = [
+                s
+                for s in range(pos.geometry.size)
+                if not board >> s & 1 and s != dest and s not in held.values()
+            ]
             if empty:
                 detoured = True
                 wrong = draw(st.sampled_from(empty))
-                steps += [Step("place", wrong, pause=draw(pauses)),
-                          Step("lift", wrong, pause=draw(pauses))]
+                steps += [
+                    Step("place", wrong, pause=draw(pauses)),
+                    Step("lift", wrong, pause=draw(pauses)),
+                ]
         steps.append(Step("place", dest, pause=draw(pauses)))
         board |= 1 << dest
     _classify(steps, frm, removals, carries, flag)
     promo = code_promotion(code)
-    default = CONFIG.default_promotion if CONFIG.default_promotion in pos.variant.promotions \
+    default = (
+        CONFIG.default_promotion
+        if CONFIG.default_promotion in pos.variant.promotions
         else pos.variant.promotions[0]
+    )
     if promo and not by_engine and (promo != default or draw(st.booleans())):
         # Chosen once the pawn is in hand (before that, the buttons still
         # answer a promotion of the opponent's that waits), or within the
@@ -161,35 +175,45 @@ def handling(draw: st.DrawFn, pos: Position, code: int, by_engine: bool,
         steps.insert(at, Step("choose", piece=promo, pause=draw(short)))
         if at == landed + 1 and at + 1 < len(steps):
             steps[at + 1] = Step(steps[at + 1].verb, steps[at + 1].square, pause=draw(short))
-        event("promotion, chosen " + ("after the pawn landed" if at == landed + 1
-                                      else "with the pawn in hand"))
+        event(
+            "promotion, chosen "
+            + ("after the pawn landed" if at == landed + 1 else "with the pawn in hand")
+        )
     elif promo:
         event("promotion, the default piece" if not by_engine else "promotion by the engine")
     return steps
 
 
-def _classify(steps: list[Step], frm: int, removals: list[int], carries: dict[int, int],
-              flag: int) -> None:
+def _classify(
+    steps: list[Step], frm: int, removals: list[int], carries: dict[int, int], flag: int
+) -> None:
     """Name the handling for ``--hypothesis-show-statistics``: the closing
     note counts the orders covered."""
     order = [s.square for s in steps if s.verb == "lift"]
     if flag == CASTLE:
         rook = next(sq for sq in carries if sq != frm)
-        both = any(s.verb == "place" for s in steps[:max(i for i, s in enumerate(steps)
-                                                         if s.verb == "lift")]) is False
+        both = (
+            any(
+                s.verb == "place"
+                for s in steps[: max(i for i, s in enumerate(steps) if s.verb == "lift")]
+            )
+            is False
+        )
         first = "king" if order.index(frm) < order.index(rook) else "rook"
         event(f"castling, {first} first{', both in hand' if both else ''}")
     elif flag == EN_PASSANT:
         victim = removals[0]
         lifted = order.index(victim) < order.index(frm)
         placed = [s.square for s in steps if s.verb in ("lift", "place")]
-        after_place = placed.index(victim) > max(i for i, sq in enumerate(placed)
-                                                  if sq == carries[frm])
-        event("en passant, victim " + ("first" if lifted else "last" if after_place
-                                       else "between lift and place"))
+        after_place = placed.index(victim) > max(
+            i for i, sq in enumerate(placed) if sq == carries[frm]
+        )
+        event(
+            "en passant, victim "
+            + ("first" if lifted else "last" if after_place else "between lift and place")
+        )
     elif removals:
-        event("capture, " + ("captured piece first" if order[0] == removals[0]
-                             else "mover first"))
+        event("capture, " + ("captured piece first" if order[0] == removals[0] else "mover first"))
     if any(s.pause > CONFIG.settle for s in steps):
         event("a pause past the settle time inside the move")
     if any(s.pause > LONGEST_WAIT for s in steps):
@@ -204,8 +228,9 @@ def run(rec: Reconciler, now: float, until: float, lines: list[str]) -> float:
     return max(now, until)
 
 
-def play_back(game: Game, moves: list[Move], data: st.DataObject,
-              engine_side: int | None) -> tuple[Reconciler, list[str], list[Step]]:
+def play_back(
+    game: Game, moves: list[Move], data: st.DataObject, engine_side: int | None
+) -> tuple[Reconciler, list[str], list[Step]]:
     rec = Reconciler(game, CONFIG, engine_side=engine_side)
     pos = Position(game.start_fen, game.variant)
     reading = rec.reading
@@ -221,8 +246,14 @@ def play_back(game: Game, moves: list[Move], data: st.DataObject,
             # (an amendment asks again), and the player carries out the move
             # the LEDs show once the board has settled on the human move.
             limit = now + LONGEST_WAIT + 1
-            while not (len(rec.game.moves) == ply and rec.state is State.SYNCED
-                       and rec.next_deadline() is None) and now < limit:
+            while (
+                not (
+                    len(rec.game.moves) == ply
+                    and rec.state is State.SYNCED
+                    and rec.next_deadline() is None
+                )
+                and now < limit
+            ):
                 now = run(rec, now, now + 0.1, lines)
             assert len(rec.game.moves) == ply, (lines, done)
             rec.set_engine_move(move)
@@ -270,8 +301,13 @@ def check(game: Game, moves: list[Move], data: st.DataObject, engine_side: int |
         end.push(move)
     rec, lines, steps = play_back(game, moves, data, engine_side)
     got, want = ucis(start, rec.game.moves), ucis(start, moves)
-    shown = (game.variant.name, game.start_fen, want, lines, [
-        f"{s.pause:.3f} {s.verb} {s.piece if s.verb == 'choose' else s.square}" for s in steps])
+    shown = (
+        game.variant.name,
+        game.start_fen,
+        want,
+        lines,
+        [f"{s.pause:.3f} {s.verb} {s.piece if s.verb == 'choose' else s.square}" for s in steps],
+    )
     assert got == want, shown
     assert rec.game.position.fen() == end.fen(), shown
     assert rec.reading == occupancy(end), shown
@@ -279,8 +315,11 @@ def check(game: Game, moves: list[Move], data: st.DataObject, engine_side: int |
 
 
 # BOARDCTL_EXAMPLES=3000 for the soak the closing note reports; CI runs fewer.
-PROPERTY = settings(max_examples=int(os.environ.get("BOARDCTL_EXAMPLES", "150")), deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROPERTY = settings(
+    max_examples=int(os.environ.get("BOARDCTL_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @PROPERTY

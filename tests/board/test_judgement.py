@@ -41,7 +41,7 @@ START = Position(None, VARIANT)
 BASE = occupancy(START)
 CONFIG = ReconcilerConfig()
 SETTLE = CONFIG.settle
-LATER = TIMERS[1:]   # the timers a tick looks at after the reading settled
+LATER = TIMERS[1:]  # the timers a tick looks at after the reading settled
 
 
 def at(pos: Position, name: str) -> int:
@@ -49,8 +49,18 @@ def at(pos: Position, name: str) -> int:
 
 
 def view(pos: Position, played: bool = False) -> View:
-    return View(pos, Explainer(pos), Explainer, None, None, played, BASE,
-                tuple(VARIANT.promotions), PieceType.QUEEN, CONFIG)
+    return View(
+        pos,
+        Explainer(pos),
+        Explainer,
+        None,
+        None,
+        played,
+        BASE,
+        tuple(VARIANT.promotions),
+        PieceType.QUEEN,
+        CONFIG,
+    )
 
 
 def candidate(pos: Position, uci: str) -> Candidate:
@@ -124,8 +134,9 @@ def quick_reply() -> Row:
     c = candidate(START, "e2e4")
     shown = tr.settled(p)
     done = tr.committed(shown, c, START, by_engine=False)
-    then = Continue(Resumed((Then.AFTER_CHANGE, ReplySplit(shown, False), Then.JUDGE, *LATER),
-                                 now + 1))
+    then = Continue(
+        Resumed((Then.AFTER_CHANGE, ReplySplit(shown, False), Then.JUDGE, *LATER), now + 1)
+    )
     return Row(p, Tick(now + 1), view(START), (done, [Play(made(START, "e2e4")), then]))
 
 
@@ -147,8 +158,11 @@ PAWN = Position("k9/3P6/10/10/10/10/10/9K w - - 0 1", VARIANT)
 
 def promotion_asked() -> Row:
     p, now = handled(PAWN, ["d7", "d8"])
-    picks = tuple(c for c in Explainer(PAWN).candidates if c.move.to_square
-                  == PAWN.geometry.parse_square("d8"))
+    picks = tuple(
+        c
+        for c in Explainer(PAWN).candidates
+        if c.move.to_square == PAWN.geometry.parse_square("d8")
+    )
     asked, events = tr.promotion_asked(tr.settled(p), picks, now + 1 + CONFIG.promotion_wait)
     return Row(p, Tick(now + 1), view(PAWN), (asked, [Emit(tuple(events))]))
 
@@ -158,8 +172,9 @@ def promotion_chosen() -> Row:
     chosen = tr.chosen(asked, PieceType.ROOK, None)
     done = tr.committed(tr.waiting_ended(chosen), candidate(PAWN, "d7d8r"), PAWN, False)
     then = Continue(Resumed((Then.AFTER_CHANGE,), 3.0))
-    return Row(asked, Chosen(PieceType.ROOK, 3.0), view(PAWN),
-               (done, [Play(made(PAWN, "d7d8r")), then]))
+    return Row(
+        asked, Chosen(PieceType.ROOK, 3.0), view(PAWN), (done, [Play(made(PAWN, "d7d8r")), then])
+    )
 
 
 def phantom_settles() -> Row:
@@ -178,12 +193,17 @@ def phantom_fixed() -> Row:
 
 
 ROWS = {
-    "lift": lift, "place": place, "settle": settle,
+    "lift": lift,
+    "place": place,
+    "settle": settle,
     "capture, mover first": lambda: capture(["d4", "e5", "e5"]),
     "capture, captured first": lambda: capture(["e5", "d4", "e5"]),
-    "quick reply": quick_reply, "takeback": takeback,
-    "promotion asked": promotion_asked, "promotion chosen": promotion_chosen,
-    "phantom contact settles": phantom_settles, "phantom contact fixed": phantom_fixed,
+    "quick reply": quick_reply,
+    "takeback": takeback,
+    "promotion asked": promotion_asked,
+    "promotion chosen": promotion_chosen,
+    "phantom contact settles": phantom_settles,
+    "phantom contact fixed": phantom_fixed,
 }
 
 

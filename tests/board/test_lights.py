@@ -47,7 +47,8 @@ def test_the_old_confusions_are_gone():
 def test_a_falcons_destinations_share_one_hue_brighter_by_paths_and_paths_dim():
     roles = (Role.LEGAL_ONE_PATH, Role.LEGAL_TWO_PATHS, Role.LEGAL_THREE_PATHS)
     assert {LIGHTS[r].hue for r in (*roles, Role.FALCON_PATH, Role.LEGAL)} == {
-        LIGHTS[Role.LEGAL].hue}
+        LIGHTS[Role.LEGAL].hue
+    }
     levels = [LIGHTS[r].level for r in roles]
     assert levels == sorted(levels) and len(set(levels)) == 3
     assert LIGHTS[Role.FALCON_PATH].level < min(levels)

@@ -24,7 +24,7 @@ from boardctl.rules.moves import CASTLE, EN_PASSANT
 from .helpers import twin_squares
 
 CONFIG = ReconcilerConfig()
-FAST = CONFIG.settle * 0.8   # longest pause that never lets a reading settle
+FAST = CONFIG.settle * 0.8  # longest pause that never lets a reading settle
 
 STARTS = [
     ("falcon", None),
@@ -41,7 +41,7 @@ STARTS = [
 
 @dataclass(frozen=True)
 class Step:
-    verb: str          # "lift", "place" or "choose"
+    verb: str  # "lift", "place" or "choose"
     square: int = -1
     piece: int = 0
     pause: float = 0.1  # seconds before this step
@@ -75,7 +75,7 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
     elif occ >> to & 1:
         removals.append(to)
     pending = [("lift", s) for s, _ in carries] + [("off", s) for s in removals]
-    held: dict[int, int] = {}   # piece (by its from-square) -> where it goes
+    held: dict[int, int] = {}  # piece (by its from-square) -> where it goes
     board = occ
     steps: list[Step] = []
     while pending or held:
@@ -94,8 +94,11 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
         dest = held.pop(square)
         # Slide over a few empty squares first, never long enough to settle.
         for _ in range(draw(st.integers(0, 2)) if not slow else 0):
-            empty = [s for s in range(pos.geometry.size)
-                     if not board >> s & 1 and s != dest and s not in held.values()]
+            empty = [
+                s
+                for s in range(pos.geometry.size)
+                if not board >> s & 1 and s != dest and s not in held.values()
+            ]
             if not empty:
                 break
             via = draw(st.sampled_from(empty))
@@ -113,8 +116,10 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
                 break
             sq = draw(st.sampled_from(others))
             at = draw(st.integers(0, len(steps)))
-            steps[at:at] = [Step("lift", sq, pause=draw(st.floats(0.02, FAST))),
-                            Step("place", sq, pause=draw(st.floats(0.02, FAST)))]
+            steps[at:at] = [
+                Step("lift", sq, pause=draw(st.floats(0.02, FAST))),
+                Step("place", sq, pause=draw(st.floats(0.02, FAST))),
+            ]
     promo = code >> 14 & 7
     if promo and (promo != CONFIG.default_promotion or draw(st.booleans())):
         steps.insert(draw(st.integers(0, len(steps))), Step("choose", piece=promo, pause=0.05))
@@ -144,8 +149,11 @@ def run(rec: Reconciler, now: float, until: float, lines: list[str]) -> float:
 
 
 # BOARDCTL_EXAMPLES=5000 for a long soak; the suite's default keeps CI quick.
-PROPERTY = settings(max_examples=int(os.environ.get("BOARDCTL_EXAMPLES", "250")), deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROPERTY = settings(
+    max_examples=int(os.environ.get("BOARDCTL_EXAMPLES", "250")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _check(data: st.DataObject, slow: bool) -> None:
@@ -166,8 +174,9 @@ def _check(data: st.DataObject, slow: bool) -> None:
     if rec.state is State.CHOOSING and rec.capture_choices:
         # Several captures fit what was handled: the player answers by lifting the
         # piece on the square it took and putting it down again.
-        now, more = carry_out(rec, [Step("lift", move.to_square), Step("place", move.to_square)],
-                              now)
+        now, more = carry_out(
+            rec, [Step("lift", move.to_square), Step("place", move.to_square)], now
+        )
         lines += more
         run(rec, now, now + 30, lines)
     made = [rec.game.position.uci(m) for m in rec.game.moves[played:]]
@@ -199,8 +208,10 @@ def test_noise_never_raises_and_restoring_the_board_brings_it_back(game, data):
     for _ in range(data.draw(st.integers(1, 40))):
         now = run(rec, now, now + data.draw(st.floats(0.0, 3.0)), lines)
         if data.draw(st.integers(0, 9)) == 0:
-            lines += [e.line() for e in rec.choose(data.draw(st.sampled_from(
-                game.variant.promotions)), now)]
+            lines += [
+                e.line()
+                for e in rec.choose(data.draw(st.sampled_from(game.variant.promotions)), now)
+            ]
             continue
         reading ^= 1 << data.draw(st.integers(0, size - 1))
         events = rec.feed(reading, now)
@@ -208,7 +219,8 @@ def test_noise_never_raises_and_restoring_the_board_brings_it_back(game, data):
             if isinstance(event, MoveMade):
                 # Every committed move is in the game, and so was legal.
                 assert (rec.game.moves and rec.game.moves[-1] == event.move) or any(
-                    isinstance(e, MoveMade) for e in events[events.index(event) + 1:])
+                    isinstance(e, MoveMade) for e in events[events.index(event) + 1 :]
+                )
         lines += [e.line() for e in events]
     # The player sets the board to the game's position: all is well again.
     target = occupancy(rec.game.position)
@@ -233,9 +245,13 @@ def test_a_capture_never_seen_is_never_taken(game, data):
     shown, however long it stays so; lifting and replacing the piece on the
     captured square then makes exactly that capture."""
     pos = game.position
-    captures = [code for code in pos.legal_codes()
-                if code >> 17 != EN_PASSANT and code >> 17 != CASTLE
-                and occupancy(pos) >> (code >> 7 & 127) & 1]
+    captures = [
+        code
+        for code in pos.legal_codes()
+        if code >> 17 != EN_PASSANT
+        and code >> 17 != CASTLE
+        and occupancy(pos) >> (code >> 7 & 127) & 1
+    ]
     if not captures or game.outcome() is not None:
         return
     code = data.draw(st.sampled_from(captures))

@@ -67,8 +67,13 @@ def test_engine_move_scene_shows_from_path_and_to():
     scene = t.rec.scene()
     name = t.game.position.geometry.name
     roles = {name(sq): role.value for sq, role in scene.squares.items()}
-    assert roles == {"a1": "engine-from", "a2": "engine-path", "a3": "engine-path",
-                     "a4": "engine-path", "a5": "engine-to"}
+    assert roles == {
+        "a1": "engine-from",
+        "a2": "engine-path",
+        "a3": "engine-path",
+        "a4": "engine-path",
+        "a5": "engine-to",
+    }
 
 
 def test_engine_falcon_move_shows_one_open_path():
@@ -76,8 +81,12 @@ def test_engine_falcon_move_shows_one_open_path():
     t.rec.set_engine_move(parse_uci(t.game.position, "e4f7"))
     name = t.game.position.geometry.name
     roles = {name(sq): role.value for sq, role in t.rec.scene().squares.items()}
-    assert roles == {"e4": "engine-from", "e5": "engine-path", "e6": "engine-path",
-                     "f7": "engine-to"}
+    assert roles == {
+        "e4": "engine-from",
+        "e5": "engine-path",
+        "e6": "engine-path",
+        "f7": "engine-to",
+    }
 
 
 def test_engine_castling_shows_king_and_rook():
@@ -109,7 +118,7 @@ def test_lifted_falcon_lights_paths_and_counts_them():
     t.lift("e4")
     name = t.game.position.geometry.name
     roles = {name(sq): role.value for sq, role in t.rec.scene().squares.items()}
-    assert roles["f7"] == "legal-3"        # all three paths open
+    assert roles["f7"] == "legal-3"  # all three paths open
     assert roles["e5"] == "falcon-path"
     # e4 to d1 (-1,-3): paths (e3,e2), (e3,d2), (d3,d2); the pawn on e2 shuts one.
     assert roles["d1"] == "legal-2"
@@ -136,8 +145,10 @@ def test_error_scene_is_one_fix_and_blinks():
     t.move("e2", "e5")
     t.wait(3)
     scene = t.rec.scene()
-    assert scene.squares == {t.sq("e5"): scene.squares[t.sq("e5")],
-                             t.sq("e2"): scene.squares[t.sq("e2")]}
+    assert scene.squares == {
+        t.sq("e5"): scene.squares[t.sq("e5")],
+        t.sq("e2"): scene.squares[t.sq("e2")],
+    }
     assert scene.squares[t.sq("e5")].value == "fix-from"
     assert scene.squares[t.sq("e2")].value == "fix-to"
     assert scene.blink == frozenset({t.sq("e5"), t.sq("e2")})
@@ -170,8 +181,14 @@ def test_takebacks_can_be_switched_off():
     t.place("a7")
     t.move("d4", "d2")  # not a takeback any more
     t.wait(3)
-    assert t.lines() == ["move e2e4", "move e7e5", "move d2d4", "takeback d2d4", "move d2d4",
-                         "error Move the pawn from d2 back to d4"]
+    assert t.lines() == [
+        "move e2e4",
+        "move e7e5",
+        "move d2d4",
+        "takeback d2d4",
+        "move d2d4",
+        "error Move the pawn from d2 back to d4",
+    ]
 
 
 def test_new_game_when_the_start_position_is_set_up_after_the_game_ended():
@@ -180,8 +197,11 @@ def test_new_game_when_the_start_position_is_set_up_after_the_game_ended():
     t = Table("10/10/10/10/6F3/10/2K7/k9 w - - 0 1")
     t.move("g4", "d3")
     t.wait(1)
-    assert t.lines() == ["move g4d3", "gameover 1-0 checkmate",
-                         "prompt White wins by checkmate. Set up the pieces for a new game"]
+    assert t.lines() == [
+        "move g4d3",
+        "gameover 1-0 checkmate",
+        "prompt White wins by checkmate. Set up the pieces for a new game",
+    ]
     assert t.rec.state is State.GAME_OVER
     start = occupancy(Position())
     t.set_reading(start)
@@ -211,7 +231,10 @@ def test_new_game_mid_game_needs_the_start_position_held():
     t.wait(1)
     t.set_reading(start)
     t.wait(1)
-    t.move("e2", "e4", )
+    t.move(
+        "e2",
+        "e4",
+    )
     t.wait(1)
     t.move("e7", "e5")
     t.wait(5)
@@ -228,10 +251,13 @@ def test_promotion_choice_during_the_wait():
     assert t.lines()[-1] == "move g7g8r"
 
 
-@pytest.mark.parametrize(("variant", "fen", "frm", "to"), [
-    ("falcon-hex", "5/8/6P2/10/2k8/12/11/12/9p1/10/9/8/K4 w - - 0 1", "g11", "g12"),
-    ("falcon-8x8", "k7/6P1/8/p7/8/8/8/7K w - - 0 1", "g7", "g8"),
-])
+@pytest.mark.parametrize(
+    ("variant", "fen", "frm", "to"),
+    [
+        ("falcon-hex", "5/8/6P2/10/2k8/12/11/12/9p1/10/9/8/K4 w - - 0 1", "g11", "g12"),
+        ("falcon-8x8", "k7/6P1/8/p7/8/8/8/7K w - - 0 1", "g7", "g8"),
+    ],
+)
 def test_a_piece_the_preset_does_not_promote_to_is_no_choice(variant, fen, frm, to):
     # A queen pressed on a board without one used to become the default
     # piece at once; it changes nothing, and the player picks again.
@@ -275,21 +301,21 @@ def test_board_that_starts_out_of_step_is_guided_into_place():
 
 def test_a_lifted_piece_with_no_legal_move_blinks_where_it_belongs():
     t = Table()
-    t.lift("a1")          # the rook is shut in at the start
+    t.lift("a1")  # the rook is shut in at the start
     t.wait(0.5)
     assert t.rec.stuck() == [t.sq("a1")]
     scene = t.rec.scene()
     assert t.sq("a1") in scene.blink
     t.place("a1")
-    t.lift("b1")          # the knight has moves: no cue
+    t.lift("b1")  # the knight has moves: no cue
     assert t.rec.stuck() == []
     assert t.sq("b1") not in t.rec.scene().blink
 
 
 def test_a_pinned_piece_is_stuck_too_but_a_piece_of_the_side_not_to_move_is_not():
     t = Table(fen="4k5/10/10/10/4r5/10/4B5/4K5 w - - 0 1")
-    t.lift("e2")          # pinned against the king by the rook on e4
+    t.lift("e2")  # pinned against the king by the rook on e4
     assert t.rec.stuck() == [t.sq("e2")]
     t.place("e2")
-    t.lift("e4")          # Black's rook, White to move: not the mover's piece
+    t.lift("e4")  # Black's rook, White to move: not the mover's piece
     assert t.rec.stuck() == []

@@ -22,9 +22,9 @@ def run(path: Path) -> tuple[list[str], list[str]]:
     fen, variant, expected = None, "falcon", []
     for line in text.splitlines():
         if line.startswith("#! fen "):
-            fen = line[len("#! fen "):].strip()
+            fen = line[len("#! fen ") :].strip()
         elif line.startswith("#! variant "):
-            variant = line[len("#! variant "):].strip()
+            variant = line[len("#! variant ") :].strip()
         elif line.startswith("#> "):
             expected.append(line[3:].rstrip())
         elif line.rstrip() == "#>":

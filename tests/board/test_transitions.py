@@ -64,16 +64,22 @@ def test_a_reading_notes_its_changes_and_restarts_the_settle_timer():
 def test_a_reading_drops_what_was_for_the_reading_before():
     fix = Fix(1, 2, "Move it")
     promotion = Promotion((candidate("e2e4"),), deadline=9.0)
-    p = Phase(BASE, prompt="To take the pawn ...", move=Underway(
-        waiting=promotion, new_game_due=5.0, hint_due=4.0, hint=True, unexplained_since=2.0))
+    p = Phase(
+        BASE,
+        prompt="To take the pawn ...",
+        move=Underway(
+            waiting=promotion, new_game_due=5.0, hint_due=4.0, hint=True, unexplained_since=2.0
+        ),
+    )
     after = tr.reading_noted(p, BASE ^ 1, 3.0, theirs=0, settle=SETTLE).move
     assert after.waiting is None and after.new_game_due is None and after.hint_due is None
     assert not after.hint and after.unexplained_since is None
     assert tr.reading_noted(p, BASE ^ 1, 3.0, 0, SETTLE).prompt == ""
     # A capture square asked for, and the grace of a fix on show, carry on.
     ambiguity = Ambiguity((candidate("e2e4"),))
-    kept = replace(p, prompt="Which piece?", move=Underway(
-        waiting=ambiguity, fix=fix, unexplained_since=2.0))
+    kept = replace(
+        p, prompt="Which piece?", move=Underway(waiting=ambiguity, fix=fix, unexplained_since=2.0)
+    )
     noted = tr.reading_noted(kept, BASE ^ 1, 3.0, theirs=0, settle=SETTLE)
     assert noted.move.waiting == ambiguity and noted.move.unexplained_since == 2.0
     assert noted.prompt == "Which piece?" and noted.move.fix == fix
@@ -84,8 +90,7 @@ def test_the_opponents_hand_ends_the_chance_to_amend():
     mine = tr.reading_noted(p, BASE & ~(1 << sq("d2")), 1.0, theirs=1 << sq("e7"), settle=SETTLE)
     assert mine.move.amendable is not None
     assert mine.move.amendable.episode.recent == (sq("d2"),)
-    theirs = tr.reading_noted(p, BASE & ~(1 << sq("e7")), 1.0, theirs=1 << sq("e7"),
-                              settle=SETTLE)
+    theirs = tr.reading_noted(p, BASE & ~(1 << sq("e7")), 1.0, theirs=1 << sq("e7"), settle=SETTLE)
     assert theirs.move.amendable is None
 
 
@@ -104,7 +109,7 @@ def test_the_episode_lists_each_square_once_in_the_order_it_last_changed(toggles
 # ------------------------------------------------------------ timers
 def test_the_deadline_is_the_earliest_timer_and_grace_waits_for_the_settle():
     p = Phase(BASE, move=Underway(judge_due=2.0, unexplained_since=0.1, hint_due=3.0))
-    assert tr.grace_end(p, GRACE) is None   # the reading has not settled
+    assert tr.grace_end(p, GRACE) is None  # the reading has not settled
     assert tr.next_deadline(p, GRACE) == 2.0
     p = tr.settled(p)
     assert tr.grace_end(p, GRACE) == 1.6 and tr.next_deadline(p, GRACE) == 1.6
@@ -122,14 +127,22 @@ def test_a_settled_reading_asks_again_for_a_capture_square_but_not_for_a_promoti
 
 # ------------------------------------------------------------ verdicts
 def test_synced_keeps_only_the_amendable_move_and_the_piece_picked_ahead():
-    full = Underway(episode=Episode((1,), (1,), {1: 1}, 1), judge_due=1.0,
-                    amendable=amendable(), choice=PieceType.ROOK, highlight=PieceType.FALCON,
-                    fix=Fix(1, None, "x"), unexplained_since=0.5, hint=True)
+    full = Underway(
+        episode=Episode((1,), (1,), {1: 1}, 1),
+        judge_due=1.0,
+        amendable=amendable(),
+        choice=PieceType.ROOK,
+        highlight=PieceType.FALCON,
+        fix=Fix(1, None, "x"),
+        unexplained_since=0.5,
+        hint=True,
+    )
     p = Phase(BASE, verdict=State.ERROR, prompt="x", move=full)
     done = tr.synced(p, over=False)
     assert done.state is State.SYNCED and done.prompt == ""
-    assert done.move == Underway(judge_due=1.0, amendable=full.amendable,
-                                 choice=PieceType.ROOK, highlight=PieceType.FALCON)
+    assert done.move == Underway(
+        judge_due=1.0, amendable=full.amendable, choice=PieceType.ROOK, highlight=PieceType.FALCON
+    )
     ended = tr.synced(replace(p, prompt="White wins"), over=True)
     assert ended.state is State.GAME_OVER and ended.prompt == "White wins"
 
@@ -157,8 +170,12 @@ def test_grace_starts_with_the_first_unexplained_reading_and_runs_out():
 
 
 def test_stages_and_holds_and_choices_say_what_they_wait_for():
-    p = Phase(BASE, changed_at=1.0, prompt="fix", move=Underway(fix=Fix(1, 2, "fix"),
-                                                             unexplained_since=0.5))
+    p = Phase(
+        BASE,
+        changed_at=1.0,
+        prompt="fix",
+        move=Underway(fix=Fix(1, 2, "fix"), unexplained_since=0.5),
+    )
     busy = tr.busy(p, hint_due=2.5)
     assert (busy.state, busy.prompt, busy.move.fix) == (State.BUSY, "", None)
     assert busy.move.hint_due == 2.5 and busy.move.unexplained_since is None
@@ -170,20 +187,34 @@ def test_stages_and_holds_and_choices_say_what_they_wait_for():
     assert asked.state is State.CHOOSING and asked.move.waiting == Promotion(picks, 6.0)
     which, events = tr.capture_square_asked(Phase(BASE), picks, "Rook")
     assert which.move.waiting == Ambiguity(picks)
-    assert events == [Prompt("Which piece did the Rook take? Lift it and put it down on "
-                             "that square")]
+    assert events == [
+        Prompt("Which piece did the Rook take? Lift it and put it down on that square")
+    ]
 
 
 # ------------------------------------------------------------ the game changed
 def test_a_committed_move_may_be_amended_only_if_a_human_made_it():
     episode = Episode((sq("e2"), sq("e4")), (sq("e4"),), {sq("e2"): 1, sq("e4"): 2}, 2)
     c = candidate("e2e4")
-    p = Phase(BASE, engine_move=c.move, move=Underway(
-        episode=episode, judge_due=1.0, fix=Fix(1, 2, "x"), choice=PieceType.ROOK,
-        tentative=c, hint=True))
+    p = Phase(
+        BASE,
+        engine_move=c.move,
+        move=Underway(
+            episode=episode,
+            judge_due=1.0,
+            fix=Fix(1, 2, "x"),
+            choice=PieceType.ROOK,
+            tentative=c,
+            hint=True,
+        ),
+    )
     human = tr.committed(p, c, START, by_engine=False)
-    assert human.move == Underway(judge_due=1.0, fix=p.move.fix, choice=PieceType.ROOK,
-                                  amendable=Amendable(c.move, START, episode))
+    assert human.move == Underway(
+        judge_due=1.0,
+        fix=p.move.fix,
+        choice=PieceType.ROOK,
+        amendable=Amendable(c.move, START, episode),
+    )
     assert human.history == ((BASE, c.footprint),) and human.engine_move is None
     assert tr.committed(p, c, START, by_engine=True).move.amendable is None
     assert tr.taken_back(human).history == ()
@@ -227,8 +258,11 @@ def test_the_reconcilers_commit_is_the_committed_transition():
     assert t.lines() == ["move e2e4"]
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(games(), st.data())
 def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(game, data):
     """Hands carrying out a move (the generators of test_properties): every
@@ -255,7 +289,7 @@ def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(g
         after, shown = rec.phase, rec.phase.move.tentative
         if shown is None:
             assert after == noted, (before, after)
-        else:   # the move the board shows now, or the one it showed before
+        else:  # the move the board shows now, or the one it showed before
             assert after in (noted, tr.tentative_shown(noted, shown)), (before, after)
 
 
@@ -291,8 +325,11 @@ def agrees(rec: Reconciler) -> bool:
     return not rec.phase.settled or rec.state is implied
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(games(), st.data())
 def test_a_settled_verdict_is_the_one_the_phase_implies_while_a_move_is_made(game, data):
     pos = game.position
@@ -316,8 +353,7 @@ def test_a_settled_verdict_is_the_one_the_phase_implies_while_a_move_is_made(gam
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 79), st.sampled_from([0.1, 0.5, 2.0, 4.0])),
-                max_size=30))
+@given(st.lists(st.tuples(st.integers(0, 79), st.sampled_from([0.1, 0.5, 2.0, 4.0])), max_size=30))
 def test_a_settled_verdict_is_the_one_the_phase_implies_whatever_the_hands_do(toggles):
     """Phantom contacts, pieces lifted and put back anywhere: fixes, grace,
     takebacks and new games."""
