@@ -66,6 +66,7 @@ check: $(VENV)/.dev-installed
 	$(BIN)/ruff check boardctl tests bench scripts emulator firmware
 	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware hardware setup.py
 	$(BIN)/mypy --strict boardctl
+	$(BIN)/lint-imports --no-cache --config pyproject.toml
 	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10
 
 # The Pi is aarch64, where a plain `char` is unsigned and the compiled core is built by
