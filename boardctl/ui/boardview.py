@@ -44,6 +44,12 @@ Label = tuple[str, Point]  # text and the centre it is drawn at
 
 LABEL_GAP = 2  # px between a cell's edge and its name
 SQRT3 = math.sqrt(3)
+# A piece on a hexagon is drawn this share of the cell's height: at the full
+# height its crown stood out past the slanting sides, and on the top row looked
+# cut off by the screen's edge.  (The largest square inside a flat-topped
+# hexagon is 2 / (1 + sqrt 3) = 0.73 of its height; a piece's outline is
+# narrower than its square.)
+HEX_PIECE_SHARE = 0.8
 
 
 class BoardView(Protocol):
@@ -51,6 +57,7 @@ class BoardView(Protocol):
 
     cells: int  # how many cells: they are 0 .. cells - 1
     cell: int  # a cell's height in px (the side of a square)
+    piece: int  # the side of the square a piece is drawn in, px
     board: pygame.Rect  # the cells' bounding box
     bounds: pygame.Rect  # the cells and their labels
 
@@ -64,9 +71,9 @@ class BoardView(Protocol):
 
 
 def piece_box(view: BoardView, cell: int, inset: int = 0) -> pygame.Rect:
-    """The square a piece (or an LED's glow) is drawn in: centred on the
-    cell, ``inset`` px inside its height."""
-    side = view.cell - 2 * inset
+    """The square a piece is drawn in: centred on the cell, ``inset`` px
+    inside the view's piece size."""
+    side = view.piece - 2 * inset
     x, y = view.centre(cell)
     return pygame.Rect(x - side // 2, y - side // 2, side, side)
 
@@ -81,6 +88,7 @@ class SquareView:
         self.geometry = geometry
         self.cells = geometry.size
         self.cell = board.width // geometry.files
+        self.piece = self.cell
         self.board = pygame.Rect(
             board.topleft, (self.cell * geometry.files, self.cell * geometry.ranks)
         )
@@ -161,6 +169,7 @@ class HexView:
         self.flip = flip
         self.radius = cell / SQRT3
         self.cell = round(cell)
+        self.piece = round(cell * HEX_PIECE_SHARE)
         self.origin = origin  # the centre of the middle cell, px
         self._measure = measure
         self._layout()

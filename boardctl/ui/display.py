@@ -182,7 +182,8 @@ class Renderer:
                 view.outline(surface, sq, MARK, max(2, lay.square // 11))
             found = piece_at(sq)
             if found is not None:
-                surface.blit(sprite(found[0], found[1], lay.square), piece_box(view, sq))
+                box = piece_box(view, sq)
+                surface.blit(sprite(found[0], found[1], box.width), box)
         font = self.fonts.get(lay.label_text)
         for words, centre in view.labels():
             text = font.render(words, True, LABEL)

@@ -357,13 +357,12 @@ class SimWindow:
                     (view.cell // 2, view.cell // 2),
                     view.cell // 2 - 2,
                 )
-                surface.blit(glow, piece_box(view, sq))
+                surface.blit(glow, glow.get_rect(center=view.centre(sq)))
             piece = self.pieces.get(sq)
             if piece:
-                surface.blit(
-                    sprite(PieceType(piece_kind(piece)), piece_colour(piece), view.cell - 6),
-                    piece_box(view, sq, 3),
-                )
+                box = piece_box(view, sq, 3)
+                kind = PieceType(piece_kind(piece))
+                surface.blit(sprite(kind, piece_colour(piece), box.width), box)
         label = self.label_font
         for words, centre in view.labels():
             text = label.render(words, True, LABEL)

@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from boardctl.colour import Colour
-from boardctl.rules import BLACK, WHITE, FenError, Game, PieceType, get_variant
+from boardctl.rules import BLACK, WHITE, FenError, Game, PieceType, Position, get_variant
 from boardctl.ui import display
 from boardctl.ui.display import Renderer
 from boardctl.ui.pieces import PALETTES
@@ -428,3 +428,32 @@ def test_against_the_engine_the_rows_say_who_is_who():
     assert player_label(state, WHITE, True) == "Your move"
     assert player_label(state, BLACK, False) == "Engine"
     assert player_label(DisplayState(), WHITE, True) == "White to move"
+
+
+@pytest.mark.parametrize("variant", ["falcon-hex", "falcon"])
+@pytest.mark.parametrize("orientation", [WHITE, BLACK])
+def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientation, monkeypatch):
+    # On the hexagon the pieces were drawn the cell's full height: their
+    # crowns stood out past the slanting sides and, on the top row, looked
+    # cut by the screen's edge.  The pieces' ink is what changes when they
+    # are drawn as nothing; every changed pixel must be in its own cell.
+    state = DisplayState.from_fen(None, variant=variant, orientation=orientation)
+    with_pieces, renderer = draw(state, size)
+    blank = pygame.Surface((1, 1), pygame.SRCALPHA)
+    monkeypatch.setattr(display, "sprite", lambda *args: blank)
+    without = pygame.Surface(size)
+    renderer.render(state, without)
+    view = renderer.view(state)
+    pos = Position(state.fen, get_variant(variant))
+    pieces = {sq for sq in range(view.cells) if pos.piece_at(sq) is not None}
+    strays, inked = [], 0
+    for x, y in itertools.product(
+        range(view.board.left, view.board.right), range(view.board.top, view.board.bottom)
+    ):
+        if with_pieces.get_at((x, y)) != without.get_at((x, y)):
+            inked += 1
+            # A pixel on a cell's edge may be counted to its neighbour.
+            near = {view.cell_at((x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+            if not near & pieces:
+                strays.append((x, y))
+    assert inked > 1000 and strays == []
