@@ -48,8 +48,14 @@ LAST_MOVE_DARK: Colour = (170, 162, 58)
 CHECK_LIGHT: Colour = (236, 80, 64)
 CHECK_MEDIUM: Colour = (221, 65, 52)
 CHECK_DARK: Colour = (206, 50, 40)
+# The engine's move to carry out, in the engine banner's orange, as the LEDs
+# light its squares in their own colour.
+ENGINE_MOVE_LIGHT: Colour = (246, 178, 84)
+ENGINE_MOVE_MEDIUM: Colour = (232, 152, 58)
+ENGINE_MOVE_DARK: Colour = (214, 128, 36)
 SHADES = (LIGHT, MEDIUM, DARK)
 LAST_MOVE = (LAST_MOVE_LIGHT, LAST_MOVE_MEDIUM, LAST_MOVE_DARK)
+ENGINE_MOVE = (ENGINE_MOVE_LIGHT, ENGINE_MOVE_MEDIUM, ENGINE_MOVE_DARK)
 CHECK = (CHECK_LIGHT, CHECK_MEDIUM, CHECK_DARK)
 MARK: Colour = (30, 120, 235)
 LABEL: Colour = (175, 180, 190)
@@ -165,13 +171,18 @@ class Renderer:
         piece_at: Callable[[int], tuple[PieceType, int] | None],
     ) -> None:
         view = lay.view(state.orientation)
-        tinted = set(state.last_move or ())
+        # While the engine's move waits to be carried out, its squares are
+        # the ones a glance must find, not the player's last move.
+        if state.engine_move is not None:
+            tinted, tint = set(state.engine_move[1:]), ENGINE_MOVE
+        else:
+            tinted, tint = set(state.last_move or ()), LAST_MOVE
         for sq in range(view.cells):
             shade = view.shade(sq)
             if sq == state.check_square:
                 colour = CHECK[shade]
             elif sq in tinted:
-                colour = LAST_MOVE[shade]
+                colour = tint[shade]
             else:
                 colour = SHADES[shade]
             view.fill(surface, sq, colour)

@@ -457,3 +457,25 @@ def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientati
             if not near & pieces:
                 strays.append((x, y))
     assert inked > 1000 and strays == []
+
+
+def test_the_engines_move_is_tinted_on_the_board_not_the_players_last(size, draw):
+    # Only the banner named the engine's move, while the board tinted the
+    # player's last move: a glance at the screen pointed at the wrong squares.
+    fen = "rnbfqkfbnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNBFQKFBNR b KQkq - 0 1"
+    waiting = DisplayState.from_fen(
+        fen, last_move=(SQ("e2"), SQ("e4")), engine_move=("Nh6", SQ("i8"), SQ("h6"))
+    )
+    surface, renderer = draw(waiting, size)
+    view = renderer.view(waiting)
+    for name in ("i8", "h6"):
+        sq = SQ(name)
+        assert corner(surface, view.rect(sq)) == display.ENGINE_MOVE[view.shade(sq)], name
+    for name in ("e2", "e4"):
+        sq = SQ(name)
+        assert corner(surface, view.rect(sq)) == display.SHADES[view.shade(sq)], name
+    done = DisplayState.from_fen(fen, last_move=(SQ("e2"), SQ("e4")))
+    surface, renderer = draw(done, size)
+    for name in ("e2", "e4"):
+        sq = SQ(name)
+        assert corner(surface, view.rect(sq)) == display.LAST_MOVE[view.shade(sq)], name
