@@ -341,6 +341,11 @@ def _scenes(scenes: dict[str, tuple[str, Callable[[], DisplayState]]], level: st
     return lines
 
 
+# The simulator drawn as it opens on a common desktop (the dummy video
+# driver's is 1024 x 768, where it opens smaller).
+GALLERY_DESKTOP = (1920, 1080)
+
+
 def draw_legend(out: Path, width: int = 800) -> None:
     """The LEDs' colour language as a picture: a lit square of each hue, at
     full and dim brightness, with its meaning (see boardctl.board.lights)."""
@@ -410,6 +415,7 @@ def draw_simulator(
         lambda name: None,
         SIZES[0],
         DisplayState.from_game(game, engine_status="ready", level=12, engine_side=BLACK),
+        desktop=GALLERY_DESKTOP,
     )
     window.pieces.pop(square)
     window.colours = frame(rec.scene(), 0.0)

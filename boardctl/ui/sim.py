@@ -22,6 +22,7 @@ cells are lit, clicked and dragged the same way.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from functools import singledispatch
 from typing import Protocol
@@ -44,7 +45,7 @@ from .text import Fonts, wrap
 from .tray import PAD, Tray
 
 SQUARE = 52  # the wooden board's cells when the window opens, px high
-MIN_SQUARE = 24
+MIN_SQUARE = 24  # the smallest a wooden cell gets, px; never below the Pi screen's own
 MARGIN = 24
 LIGHT_WOOD = (222, 190, 140)
 MEDIUM_WOOD = (186, 145, 100)
@@ -102,6 +103,26 @@ class _Screen:
         self.window.show_state(state)
 
 
+def _on_screen(*, centre: bool) -> None:
+    """Move the window onto the desktop: centred when it opens, else only as
+    far as it must.  SDL keeps a window's corner where it was when it grows,
+    and the window grew from the 1 px one that ``boardctl sim`` opens first
+    to find a display: its corner stood at the screen's centre."""
+    with warnings.catch_warnings():
+        # The Window API is the one way to place the display module's window.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
+    desktops = pygame.display.get_desktop_sizes()
+    if not desktops:
+        return
+    (room_w, room_h), (width, height) = desktops[0], window.size
+    x, y = ((room_w - width) // 2, (room_h - height) // 2) if centre else window.position
+    window.position = (
+        min(max(0, x), max(0, room_w - width)),
+        min(max(0, y), max(0, room_h - height)),
+    )
+
+
 class SimWindow:
     """See the module docstring.  ``press`` takes a button name ("hint",
     "next", "prev", "ok", or a promotion letter)."""
@@ -112,6 +133,7 @@ class SimWindow:
         press: Callable[[str], None],
         screen_size: tuple[int, int],
         state: DisplayState | None = None,
+        desktop: tuple[int, int] | None = None,
     ) -> None:
         self.hand = hand
         self.press = press
@@ -136,7 +158,14 @@ class SimWindow:
         self.help = False
         self.square = SQUARE
         self.views = self._views(SQUARE)
-        self.window = pygame.display.set_mode(self._size_for(SQUARE), pygame.RESIZABLE)
+        # ``desktop`` (default: SDL's first) sets the size the window opens at.
+        desktop = desktop or next(iter(pygame.display.get_desktop_sizes()), None)
+        if desktop:  # a small desktop opens the window smaller, with room for a taskbar
+            room = (desktop[0] * 9 // 10, desktop[1] * 9 // 10)
+            self.square = self._largest_square(room, SQUARE)
+            self.views = self._views(self.square)
+        self.window = pygame.display.set_mode(self._size_for(self.square), pygame.RESIZABLE)
+        _on_screen(centre=True)
         self._place_tray()
         pygame.display.set_caption(f"boardctl simulator — {variant.title}  (press ? for help)")
 
@@ -183,22 +212,30 @@ class SimWindow:
         )
         self.tray.largest = self.view.cell
 
-    def resize(self, size: tuple[int, int]) -> None:
-        """Fit the wooden board to a new window size (the Pi screen keeps its own)."""
-        low, high = MIN_SQUARE, max(MIN_SQUARE, size[1])
-        while low < high:  # the largest cell whose window fits ``size``
+    def _largest_square(self, size: tuple[int, int], largest: int) -> int:
+        """The largest cell, up to ``largest``, whose window fits ``size``; the
+        wooden cells never shrink below the Pi screen's picture of them."""
+        smallest = max(MIN_SQUARE, self.renderer.board_layout(self.geometry).square)
+        low, high = smallest, max(smallest, largest)
+        while low < high:
             mid = (low + high + 1) // 2
             need = self._size_for(mid)
             if need[0] <= size[0] and need[1] <= size[1]:
                 low = mid
             else:
                 high = mid - 1
+        return low
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Fit the wooden board to a new window size (the Pi screen keeps its own)."""
+        low = self._largest_square(size, size[1])
         self.square = low
         self.views = self._views(low)
         need = self._size_for(low)
         self.window = pygame.display.set_mode(
             (max(size[0], need[0]), max(size[1], need[1])), pygame.RESIZABLE
         )
+        _on_screen(centre=False)
         self._place_tray()
 
     def square_at(self, x: int, y: int) -> int | None:

@@ -4,6 +4,7 @@ sensors, wired to the daemon as a Pi's hardware is."""
 from __future__ import annotations
 
 import ast
+import warnings
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -435,3 +436,36 @@ def test_off_the_board_counts_captures_and_promoted_pawns():
     now = [white_queen, white_pawn, 0, 0]
     assert sorted(off_the_board(start, now)) == sorted([white_pawn, black_rook])
     assert off_the_board(start, start) == []
+
+
+def test_the_window_opens_whole_on_the_desktop_and_stays_there(tmp_path, monkeypatch):
+    # boardctl sim opens a 1 px window to find a display; SDL grew it from
+    # that corner, at the screen's centre, so half the window was off-screen.
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode((1, 1))
+    config = parse_config({"game": {"mode": "two-players"}})
+    times = iter(x * 0.02 for x in range(10_000))
+    with ExitStack() as stack:
+        daemon = app.run_window(config, stack, frames=2, clock=lambda: next(times))
+        window = daemon.display.window
+        desk = pygame.Rect((0, 0), pygame.display.get_desktop_sizes()[0])
+
+        def placed() -> pygame.Rect:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return pygame.Rect(
+                    pygame.Window.from_display_module().position, window.window.get_size()
+                )
+
+        assert desk.contains(placed())
+        window.resize((desk.width - 100, desk.height - 100))
+        assert desk.contains(placed())
+
+
+def test_shrunk_the_wooden_cells_stay_as_large_as_the_screens(tmp_path, monkeypatch):
+    rig = Rig()
+    shown = rig.window.renderer.board_layout(rig.geo).square
+    rig.window.resize((200, 150))
+    assert rig.window.view.cell >= shown
