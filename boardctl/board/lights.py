@@ -23,6 +23,11 @@ from .scene import LedScene, Role
 # purple, magenta, pink) reach 20.8 (measured with colorspacious 1.1.2).
 MIN_HUE_DISTANCE = 20.0
 DIM = 0.2  # a square on the way
+# A falcon's destination reached by one open path is lit this much: far enough
+# above DIM that no destination is taken for a path (at 0.45 one was, in the
+# simulator and on a strip, whose LEDs are not linear), and below the levels
+# for two and three paths.
+ONE_PATH = 0.55
 FULL = 1.0
 BLINK_HZ = 2.0  # on and off twice a second: urgent without being frantic
 
@@ -68,8 +73,8 @@ LIGHTS: dict[Role, Light] = {
     Role.LIFTED: Light(WHITE),
     Role.CANDIDATE: Light(WHITE, blink=True),
     Role.LEGAL: Light(BLUE),
-    Role.LEGAL_ONE_PATH: Light(BLUE, 0.45),
-    Role.LEGAL_TWO_PATHS: Light(BLUE, 0.7),
+    Role.LEGAL_ONE_PATH: Light(BLUE, ONE_PATH),
+    Role.LEGAL_TWO_PATHS: Light(BLUE, 0.8),
     Role.LEGAL_THREE_PATHS: Light(BLUE),
     Role.FALCON_PATH: Light(BLUE, DIM),
     Role.ENGINE_FROM: Light(YELLOW),

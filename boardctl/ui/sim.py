@@ -29,7 +29,7 @@ from typing import Protocol
 
 import pygame
 
-from ..board.lights import legend
+from ..board.lights import DIM, ONE_PATH, legend
 from ..colour import Colour
 from ..rules import PieceType, Position, get_variant
 from ..rules.boardgeometry import BoardGeometry
@@ -121,6 +121,26 @@ def _on_screen(*, centre: bool) -> None:
         min(max(0, x), max(0, room_w - width)),
         min(max(0, y), max(0, room_h - height)),
     )
+
+
+# An LED at or below this share of full brightness is a square on the way
+# (lights.DIM): drawn as a dot, as the spectator page draws a path, so that no
+# path is taken for a destination, whose glow fills the cell.
+ON_THE_WAY = (DIM + ONE_PATH) / 2
+
+
+def _glow(colour: Colour, cell: int) -> pygame.Surface:
+    """An LED seen through wood: a dim LED is a fainter glow of the same hue,
+    not a darker one; one on the way is a dot."""
+    peak = max(colour)
+    hue = tuple(round(c * 255 / peak) for c in colour)
+    glow = pygame.Surface((cell, cell), pygame.SRCALPHA)
+    centre = (cell // 2, cell // 2)
+    if peak <= ON_THE_WAY * 255:
+        pygame.draw.circle(glow, (*hue, 230), centre, max(3, cell // 7))
+    else:
+        pygame.draw.circle(glow, (*hue, round(70 + 140 * peak / 255)), centre, cell // 2 - 2)
+    return glow
 
 
 class SimWindow:
@@ -383,17 +403,7 @@ class SimWindow:
         for sq in range(view.cells):  # over all the cells: hexagons share edges
             colour = self.colours.get(sq)
             if colour and max(colour):
-                # An LED seen through wood: a dim LED is a fainter glow of the
-                # same hue, not a darker one.
-                peak = max(colour)
-                hue = tuple(round(c * 255 / peak) for c in colour)
-                glow = pygame.Surface((view.cell, view.cell), pygame.SRCALPHA)
-                pygame.draw.circle(
-                    glow,
-                    (*hue, round(70 + 140 * peak / 255)),
-                    (view.cell // 2, view.cell // 2),
-                    view.cell // 2 - 2,
-                )
+                glow = _glow(colour, view.cell)
                 surface.blit(glow, glow.get_rect(center=view.centre(sq)))
             piece = self.pieces.get(sq)
             if piece:

@@ -52,6 +52,9 @@ def test_a_falcons_destinations_share_one_hue_brighter_by_paths_and_paths_dim():
     levels = [LIGHTS[r].level for r in roles]
     assert levels == sorted(levels) and len(set(levels)) == 3
     assert LIGHTS[Role.FALCON_PATH].level < min(levels)
+    # Far enough apart that no destination is taken for a path: at 0.45
+    # against 0.2 a one-path destination was, in the simulator and on a strip.
+    assert min(levels) >= 2.5 * LIGHTS[Role.FALCON_PATH].level
 
 
 def test_each_hue_has_one_meaning_in_the_legend():

@@ -21,7 +21,7 @@ from boardctl.rules import Game, get_variant
 from boardctl.rules.pieces import piece_from_symbol
 from boardctl.storage.store import GameStore, default_db_path
 from boardctl.ui.keys import KEYS
-from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow
+from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow, _glow
 from boardctl.ui.state import DisplayState
 from boardctl.ui.tray import off_the_board
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
@@ -469,3 +469,17 @@ def test_shrunk_the_wooden_cells_stay_as_large_as_the_screens(tmp_path, monkeypa
     shown = rig.window.renderer.board_layout(rig.geo).square
     rig.window.resize((200, 150))
     assert rig.window.view.cell >= shown
+
+
+def test_a_path_is_a_dot_and_every_destination_fills_its_cell():
+    # From a falcon's square, destinations and paths came out in four or five
+    # shades of one blue, a one-path destination darker than a path.
+    def inked(role: Role) -> int:
+        glow = _glow(LIGHTS[role].rgb, 60)
+        return sum(1 for x in range(60) for y in range(60) if glow.get_at((x, y)).a)
+
+    path = inked(Role.FALCON_PATH)
+    destinations = [
+        inked(r) for r in (Role.LEGAL_ONE_PATH, Role.LEGAL_TWO_PATHS, Role.LEGAL_THREE_PATHS)
+    ]
+    assert min(destinations) > 5 * path > 0
