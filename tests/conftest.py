@@ -82,6 +82,11 @@ SLOW_TESTS = {
         "perft of the naive generator",
     "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
         "kills a writer process at random points",
+    "tests/test_naive_falcon.py::test_colour_flip_gives_the_same_perft":
+        "perft of the naive generator to depth 3, 11 s in all",
+    "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,
+    "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
+    "tests/engine/test_core_legality.py::test_both_cores_agree": _PROPERTY,
 }
 # fmt: on
 
