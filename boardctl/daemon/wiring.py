@@ -326,10 +326,11 @@ def _resume(store: GameStore) -> tuple[tuple[int, Game] | None, float | None]:
     cannot (values edited into the database) is finished as abandoned, so
     that the next start does not stumble on it again, and a new game begins."""
     try:
-        stored = store.unfinished()
-        if stored is None:
+        found = store.resume_stored()
+        if found is None:
             return None, None
-        return (stored.id, store.to_game(stored)), stored.started_at
+        stored, game = found
+        return (stored.id, game), stored.started_at
     except DamagedGameError as exc:
         log.error("cannot resume: %s; starting a new game", exc)
         try:

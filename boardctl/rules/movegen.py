@@ -257,14 +257,13 @@ def _pawn_shifts(
         left = ((pawns & not_left) << (w - 1)) & opp
         right = ((pawns & not_right) << (w + 1)) & opp
         steps = (w, 2 * w, w - 1, w + 1)
-        last = t.promotion[us]
     else:
         single = (pawns >> w) & empty
         double = ((((pawns & pos.double_step_from[us]) >> w) & ~occ) >> w) & empty
         left = ((pawns & not_left) >> (w + 1)) & opp
         right = ((pawns & not_right) >> (w - 1)) & opp
         steps = (-w, -2 * w, -w - 1, -w + 1)
-        last = t.promotion[us]
+    last = t.promotion[us]
     if captures:
         single &= last
         double = 0

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import BoardctlError
 from ..rules import RESULTS, Game, get_variant
-from ..rules.pgn import UNKNOWN_DATE, date_tags, export
+from ..rules.pgn import date_tags, export
 
 LATEST_TIME = 253_402_300_800.0  # 10000-01-01 UTC: no later time has a PGN date
 UCI = re.compile(r"^[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?$")
@@ -185,7 +185,6 @@ def stored_pgn(stored: StoredGame) -> str:
     outcome = game.outcome()
     headers = {
         "Event": "boardctl game",
-        "Date": UNKNOWN_DATE,
         "White": stored.white,
         "Black": stored.black,
     }

@@ -788,8 +788,14 @@ class GameStore:
         :raises DamagedGameError: (or its :class:`ReplayError`) when it
             cannot be read or its moves no longer replay.
         """
+        found = self.resume_stored()
+        return None if found is None else (found[0].id, found[1])
+
+    def resume_stored(self) -> tuple[StoredGame, Game] | None:
+        """The unfinished game's row (its start time, its players) and the
+        game replayed.  :raises DamagedGameError: as :meth:`resume`."""
         stored = self.unfinished()
-        return None if stored is None else (stored.id, self.to_game(stored))
+        return None if stored is None else (stored, self.to_game(stored))
 
     to_game = staticmethod(to_game)  # callers had it here before stored.py held it
 

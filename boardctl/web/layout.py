@@ -31,6 +31,7 @@ from ..rules.hexgeo import HexGeometry
 from ..rules.hexlattice import CORNERS, HEX_SHADES, lattice, rank_ends
 
 CELL = 100
+HEX_RADIUS = CELL / math.sqrt(3)  # a flat-topped hexagon CELL high, centre to corner
 SHADE_NAMES = ("light", "medium", "dark")  # indexed by the screen's shades
 # The square board's strip for the names (left and below) and where a name's
 # baseline sits: the page looked like this before hexagons came.
@@ -126,7 +127,7 @@ def _hex_labels(
     the screen has them, and each rank's number beyond the end that lies
     further out (both on a tie).  ``places`` are the cells' lattice points,
     ``centres`` their drawn centres, ``point`` a lattice point's drawing."""
-    radius = CELL / math.sqrt(3)
+    radius = HEX_RADIUS
     xs = [x for x, _ in centres]
     bottom = max(y for _, y in centres) + CELL / 2
     middle, sides = (min(xs) + max(xs)) / 2, (min(xs), max(xs))
@@ -159,7 +160,7 @@ def _hex_labels(
 
 @_layout.register
 def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
-    radius = CELL / math.sqrt(3)
+    radius = HEX_RADIUS
     unit = (radius / 2, CELL / 2)  # one lattice step across, down
 
     def axial(cell: int) -> tuple[int, int]:
