@@ -18,7 +18,7 @@ from ..rules import PieceType, san
 from . import transitions as tr
 from .diagnosis import diagnose, engine_turn_fix, illegal_castling
 from .events import Event, GameOver, MoveAmended, MoveMade
-from .explain import Candidate, Explainer
+from .explain import Candidate, Explainer, occupancy
 from .guidance import Fix, piece_name
 from .machine import (
     GAME_CHANGES,
@@ -48,7 +48,7 @@ from .machine import (
     Tick,
     View,
 )
-from .phases import Phase, Promotion, State
+from .phases import Phase, Promotion, State, verdict
 from .picking import one_move, pick, promoting, same_squares
 
 Step = tuple[Phase, list[Action], tuple[Stage, ...]]
@@ -407,7 +407,7 @@ def judge_rest(p: Phase, now: float, view: View) -> Step:
         hint_due = p.changed_at + view.config.grace if unseen else None
         return tr.busy(p, hint_due), [], ()
     if view.outcome is not None:
-        return tr.stays_over(p), [], ()
+        return p, [], ()  # no move after the game ended: nothing to fix
     return unexplained(p, now, view)
 
 
@@ -417,7 +417,10 @@ def capture_hint(p: Phase, view: View) -> Step:
     were swapped without the target square ever reading empty."""
     p = tr.hint_ended(p)
     unseen = allowed(p, view, view.explainer.matches(p.reading))
-    if not unseen or p.verdict is not State.BUSY:
+    if (
+        not unseen
+        or verdict(p, occupancy(view.position), view.outcome is not None) is not State.BUSY
+    ):
         return p, [], ()
     pos = view.position
     piece = piece_name(pos, unseen[0].from_square)

@@ -1,11 +1,11 @@
 """The reconciler's state as values: what it waits for and what it has seen.
 
 Nothing here changes in place.  A :class:`Phase` is the whole of what the
-reconciler knows beyond the game: the last reading, the verdict on the last
-reading judged and the text on show, the engine's move on offer, the occupancies behind the
-game's moves (for takebacks) and the move under way (:class:`Underway`).
-The functions of :mod:`.transitions` make one phase from another;
-:func:`implied_verdict` is what a settled phase says the verdict is.
+reconciler knows beyond the game: the last reading, the text on show, the
+engine's move on offer, the occupancies behind the game's moves (for
+takebacks) and the move under way (:class:`Underway`).  The functions of
+:mod:`.transitions` make one phase from another; :func:`verdict` reads the
+reconciler's label off a phase and the game's position.
 """
 
 from __future__ import annotations
@@ -162,11 +162,6 @@ class Phase:
 
     reading: int
     changed_at: float = 0.0  # when ``reading`` came
-    # The verdict on the last reading judged.  Stored, not derived: it stands
-    # while a newer reading settles, and after a change of the game until
-    # the reading is judged again (ready_for_engine reads it meanwhile); once
-    # a reading has settled it is the one :func:`implied_verdict` derives.
-    verdict: State = State.SYNCED
     # The text on show, told once as an event.  Stored, not derived: it stays
     # until another replaces it or a verdict clears it, so it outlives the
     # wait it asked for (a promotion's "Choose the new piece" stays through
@@ -177,21 +172,17 @@ class Phase:
     move: Underway = field(default_factory=Underway)
 
     @property
-    def state(self) -> State:
-        """The reconciler's label: the standing verdict."""
-        return self.verdict
-
-    @property
     def settled(self) -> bool:
         """Has the last reading been judged (no judgement still due)?"""
         return self.move.judge_due is None
 
 
-def implied_verdict(p: Phase, base: int, over: bool) -> State:
-    """The verdict a settled phase implies, in a game whose position has
+def verdict(p: Phase, base: int, over: bool) -> State:
+    """The reconciler's label for ``p``, in a game whose position has
     occupancy ``base`` (``over``: the game has ended): a choice open, else a
     fix on show, else the game over, else the grace of an unexplained
-    reading, else the game's own position or a move under way."""
+    reading, else the game's own position or a move under way.  A reading
+    still settling is a move under way: hands are on the board."""
     t = p.move
     if t.waiting is not None:
         return State.CHOOSING

@@ -49,7 +49,16 @@ from .events import Event, MoveTakenBack, NewGame
 from .explain import Explainer, footprint, occupancy
 from .judgement import feed
 from .lookups import Lookups
-from .phases import Ambiguity, History, Phase, Promotion, ReconcilerConfig, State, Underway
+from .phases import (
+    Ambiguity,
+    History,
+    Phase,
+    Promotion,
+    ReconcilerConfig,
+    State,
+    Underway,
+    verdict,
+)
 from .scene import LedScene
 
 __all__ = ["Reconciler", "ReconcilerConfig", "State"]
@@ -96,7 +105,7 @@ class Reconciler:
 
     @property
     def state(self) -> State:
-        return self.phase.state
+        return verdict(self.phase, occupancy(self.game.position), self._outcome() is not None)
 
     @property
     def prompt(self) -> str:
@@ -146,7 +155,7 @@ class Reconciler:
     def ready_for_engine(self) -> bool:
         """Is the board in or on its way to the game's position, so that the
         engine may be asked for a move (not while a fix or a choice is open)?"""
-        return self.phase.state in (State.SYNCED, State.BUSY)
+        return self.state in (State.SYNCED, State.BUSY)
 
     @property
     def capture_choices(self) -> tuple[int, ...]:

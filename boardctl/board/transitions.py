@@ -16,7 +16,7 @@ from ..rules import Move, PieceType, Position
 from .events import ErrorShown, Event, Prompt
 from .explain import Candidate, occupancy
 from .guidance import Fix
-from .phases import Ambiguity, Amendable, Phase, Promotion, State, Underway
+from .phases import Ambiguity, Amendable, Phase, Promotion, Underway
 
 Step = tuple[Phase, list[Event]]
 
@@ -138,8 +138,8 @@ def synced(p: Phase, over: bool) -> Phase:
         judge_due=t.judge_due, amendable=t.amendable, choice=t.choice, highlight=t.highlight
     )
     if over:
-        return replace(p, verdict=State.GAME_OVER, move=move)
-    return replace(p, verdict=State.SYNCED, prompt="", move=move)
+        return replace(p, move=move)  # the result stays on show
+    return replace(p, prompt="", move=move)
 
 
 def prompted(p: Phase, text: str) -> Step:
@@ -155,7 +155,6 @@ def fix_cleared(p: Phase) -> Phase:
 
 
 def fix_shown(p: Phase, fix: Fix) -> Step:
-    p = replace(p, verdict=State.ERROR)
     if fix == p.move.fix:
         return p, []
     return replace(p, prompt=fix.text, move=replace(p.move, fix=fix)), [ErrorShown(fix.text)]
@@ -165,7 +164,7 @@ def unexplained(p: Phase) -> Phase:
     """No position the game accepts: the grace period starts, if it has not."""
     since = p.move.unexplained_since
     move = p.move if since is not None else replace(p.move, unexplained_since=p.changed_at)
-    return replace(p, verdict=State.UNEXPLAINED, move=move)
+    return replace(p, move=move)
 
 
 def fix_due(p: Phase, now: float, grace: float) -> bool:
@@ -177,43 +176,30 @@ def fix_due(p: Phase, now: float, grace: float) -> bool:
 def busy(p: Phase, hint_due: float | None = None) -> Phase:
     """A stage of a move: wait, without grace; a capture whose target has
     not been seen yet is explained by a hint at ``hint_due``."""
-    return fix_cleared(
-        replace(
-            p, verdict=State.BUSY, move=replace(p.move, unexplained_since=None, hint_due=hint_due)
-        )
-    )
+    return fix_cleared(replace(p, move=replace(p.move, unexplained_since=None, hint_due=hint_due)))
 
 
 def new_game_held(p: Phase, hold: float) -> Step:
     """The start position set up mid-game: a new game if it is held."""
     p = fix_cleared(
-        replace(
-            p,
-            verdict=State.BUSY,
-            move=replace(p.move, new_game_due=p.changed_at + hold, unexplained_since=None),
-        )
+        replace(p, move=replace(p.move, new_game_due=p.changed_at + hold, unexplained_since=None))
     )
     return prompted(p, f"Keep the start position for {hold:g} s for a new game")
 
 
 def over(p: Phase, text: str) -> Step:
     """The game has ended and the board shows its last position."""
-    return prompted(
-        replace(p, verdict=State.GAME_OVER),
-        f"{text[0].upper()}{text[1:]}. Set up the pieces for a new game",
-    )
+    return prompted(p, f"{text[0].upper()}{text[1:]}. Set up the pieces for a new game")
 
 
 def promotion_asked(p: Phase, picked: tuple[Candidate, ...], deadline: float) -> Step:
-    p = replace(
-        p, verdict=State.CHOOSING, move=replace(p.move, waiting=Promotion(picked, deadline))
-    )
+    p = replace(p, move=replace(p.move, waiting=Promotion(picked, deadline)))
     names = ", ".join(c.move.promotion.title for c in picked if c.move.promotion)
     return prompted(p, f"Choose the new piece: {names}")
 
 
 def capture_square_asked(p: Phase, picked: tuple[Candidate, ...], piece: str) -> Step:
-    p = replace(p, verdict=State.CHOOSING, move=replace(p.move, waiting=Ambiguity(picked)))
+    p = replace(p, move=replace(p.move, waiting=Ambiguity(picked)))
     return prompted(p, f"Which piece did the {piece} take? Lift it and put it down on that square")
 
 
@@ -262,8 +248,3 @@ def amending(p: Phase) -> Phase:
     """The amended move left the game; the move it turned out to be is
     committed next, from the same episode."""
     return replace(p, history=p.history[:-1])
-
-
-def stays_over(p: Phase) -> Phase:
-    """A reading that is no move after the game ended: nothing to fix."""
-    return replace(p, verdict=State.GAME_OVER)

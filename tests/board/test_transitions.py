@@ -24,7 +24,7 @@ from boardctl.board.phases import (
     Phase,
     Promotion,
     Underway,
-    implied_verdict,
+    verdict,
 )
 from boardctl.rules import PieceType, Position, get_variant, parse_uci
 
@@ -137,14 +137,19 @@ def test_synced_keeps_only_the_amendable_move_and_the_piece_picked_ahead():
         unexplained_since=0.5,
         hint=True,
     )
-    p = Phase(BASE, verdict=State.ERROR, prompt="x", move=full)
+    p = Phase(BASE, prompt="x", move=full)
     done = tr.synced(p, over=False)
-    assert done.state is State.SYNCED and done.prompt == ""
+    assert verdict(done, BASE, over=False) is State.SYNCED and done.prompt == ""
     assert done.move == Underway(
         judge_due=1.0, amendable=full.amendable, choice=PieceType.ROOK, highlight=PieceType.FALCON
     )
     ended = tr.synced(replace(p, prompt="White wins"), over=True)
-    assert ended.state is State.GAME_OVER and ended.prompt == "White wins"
+    assert verdict(ended, BASE, over=True) is State.GAME_OVER and ended.prompt == "White wins"
+
+
+def label(p: Phase) -> State:
+    """The reconciler's label for ``p``, in a game at the start position."""
+    return verdict(p, BASE, over=False)
 
 
 def test_a_prompt_or_a_fix_is_told_once():
@@ -154,7 +159,7 @@ def test_a_prompt_or_a_fix_is_told_once():
     fix = Fix(sq("e4"), sq("e2"), "Move the pawn from e4 back to e2")
     shown, events = tr.fix_shown(Phase(BASE), fix)
     assert events == [ErrorShown(fix.text)]
-    assert (shown.state, shown.prompt, shown.move.fix) == (State.ERROR, fix.text, fix)
+    assert (label(shown), shown.prompt, shown.move.fix) == (State.ERROR, fix.text, fix)
     assert tr.fix_shown(shown, fix) == (shown, [])
     cleared = tr.fix_cleared(shown)
     assert cleared.move.fix is None and cleared.prompt == ""
@@ -162,7 +167,7 @@ def test_a_prompt_or_a_fix_is_told_once():
 
 def test_grace_starts_with_the_first_unexplained_reading_and_runs_out():
     p = tr.unexplained(Phase(BASE, changed_at=2.0))
-    assert p.state is State.UNEXPLAINED and p.move.unexplained_since == 2.0
+    assert label(p) is State.UNEXPLAINED and p.move.unexplained_since == 2.0
     assert tr.unexplained(replace(p, changed_at=3.0)).move.unexplained_since == 2.0
     assert not tr.fix_due(p, 3.4, GRACE)
     assert tr.fix_due(p, 3.5, GRACE)
@@ -171,20 +176,20 @@ def test_grace_starts_with_the_first_unexplained_reading_and_runs_out():
 
 def test_stages_and_holds_and_choices_say_what_they_wait_for():
     p = Phase(
-        BASE,
+        BASE ^ 1,  # a piece in the air
         changed_at=1.0,
         prompt="fix",
         move=Underway(fix=Fix(1, 2, "fix"), unexplained_since=0.5),
     )
     busy = tr.busy(p, hint_due=2.5)
-    assert (busy.state, busy.prompt, busy.move.fix) == (State.BUSY, "", None)
+    assert (label(busy), busy.prompt, busy.move.fix) == (State.BUSY, "", None)
     assert busy.move.hint_due == 2.5 and busy.move.unexplained_since is None
     held, events = tr.new_game_held(p, 3.0)
-    assert held.state is State.BUSY and held.move.new_game_due == 4.0
+    assert label(held) is State.BUSY and held.move.new_game_due == 4.0
     assert events == [Prompt("Keep the start position for 3 s for a new game")]
     picks = (candidate("e2e4"),)
     asked, events = tr.promotion_asked(Phase(BASE), picks, deadline=6.0)
-    assert asked.state is State.CHOOSING and asked.move.waiting == Promotion(picks, 6.0)
+    assert label(asked) is State.CHOOSING and asked.move.waiting == Promotion(picks, 6.0)
     which, events = tr.capture_square_asked(Phase(BASE), picks, "Rook")
     assert which.move.waiting == Ambiguity(picks)
     assert events == [
@@ -294,35 +299,45 @@ def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(g
 
 
 # ------------------------------------------------------------ the verdict
-def test_a_settled_phase_implies_its_verdict():
+def test_the_verdict_is_read_off_the_phase():
     p = Phase(BASE)
-    assert implied_verdict(p, BASE, over=False) is State.SYNCED
-    assert implied_verdict(p, BASE, over=True) is State.GAME_OVER
+    assert verdict(p, BASE, over=False) is State.SYNCED
+    assert verdict(p, BASE, over=True) is State.GAME_OVER
     lifted = replace(p, reading=BASE ^ 1)
-    assert implied_verdict(lifted, BASE, over=False) is State.BUSY
+    assert verdict(lifted, BASE, over=False) is State.BUSY
     grace = replace(lifted, move=Underway(unexplained_since=1.0))
-    assert implied_verdict(grace, BASE, over=False) is State.UNEXPLAINED
+    assert verdict(grace, BASE, over=False) is State.UNEXPLAINED
     fix = replace(lifted, move=Underway(fix=Fix(1, 2, "x"), unexplained_since=1.0))
-    assert implied_verdict(fix, BASE, over=True) is State.ERROR
+    assert verdict(fix, BASE, over=True) is State.ERROR
     asked = replace(fix, move=replace(fix.move, waiting=Ambiguity(())))
-    assert implied_verdict(asked, BASE, over=False) is State.CHOOSING
+    assert verdict(asked, BASE, over=False) is State.CHOOSING
 
 
-def test_the_verdict_stands_while_a_newer_reading_settles():
-    """The stored verdict is the last judged reading's: a lifted piece
-    leaves it SYNCED until the reading settles (ready_for_engine reads it)."""
+def test_a_lifted_piece_is_a_move_under_way_at_once():
+    """Hands on the board are a move under way before the reading settles,
+    and the engine may still be asked to think meanwhile."""
     t = Table()
     t.lift("e2")
-    assert not t.rec.phase.settled and t.rec.state is State.SYNCED and t.rec.ready_for_engine
+    assert not t.rec.phase.settled and t.rec.state is State.BUSY and t.rec.ready_for_engine
     t.wait(1)
     assert t.rec.phase.settled and t.rec.state is State.BUSY
 
 
 def agrees(rec: Reconciler) -> bool:
-    """Once settled, the stored verdict is the one the phase implies."""
-    game = rec.game
-    implied = implied_verdict(rec.phase, occupancy(game.position), game.outcome() is not None)
-    return not rec.phase.settled or rec.state is implied
+    """The label, the text on show and the choices tell one story: a board
+    settled on the game's position says nothing; a fix on show is the text
+    shown and keeps the engine waiting; a choice open has something to
+    choose."""
+    game, state = rec.game, rec.state
+    home = rec.phase.settled and rec.reading == occupancy(game.position)
+    if home and game.outcome() is None and state is not State.CHOOSING and rec.prompt:
+        return False
+    if state is State.ERROR:
+        fix = rec.phase.move.fix
+        return fix is not None and rec.prompt == fix.text and not rec.ready_for_engine
+    if state is State.CHOOSING:
+        return bool(rec.promotion_choices or rec.capture_choices) and not rec.ready_for_engine
+    return True
 
 
 @settings(
@@ -331,7 +346,7 @@ def agrees(rec: Reconciler) -> bool:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(games(), st.data())
-def test_a_settled_verdict_is_the_one_the_phase_implies_while_a_move_is_made(game, data):
+def test_label_text_and_choices_agree_while_a_move_is_made(game, data):
     pos = game.position
     codes = pos.legal_codes()
     if not codes or game.outcome() is not None:
@@ -354,7 +369,7 @@ def test_a_settled_verdict_is_the_one_the_phase_implies_while_a_move_is_made(gam
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 79), st.sampled_from([0.1, 0.5, 2.0, 4.0])), max_size=30))
-def test_a_settled_verdict_is_the_one_the_phase_implies_whatever_the_hands_do(toggles):
+def test_label_text_and_choices_agree_whatever_the_hands_do(toggles):
     """Phantom contacts, pieces lifted and put back anywhere: fixes, grace,
     takebacks and new games."""
     t = Table()
