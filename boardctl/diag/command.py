@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TextIO
 
 from ..config import DEFAULT_PATH, Config
@@ -14,6 +15,7 @@ from ..hw.sim import SimBoard, SimLeds
 from ..rules import Variant
 from .boards import SQUARE_BOARD, DiagBoard, HexDiagBoard
 from .core import Diagnostics
+from .link import read_counts
 from .report import DiagReport
 from .scripted import ScriptedUser, run_scripted
 from .squares import DiagError
@@ -176,7 +178,10 @@ def _diag_board(
     diag.notes.extend(notes)
     print("boardctl diag: Enter goes on, Ctrl-C ends with the summary", file=out)
     try:
-        return run_terminal(diag, StdinKeys(), out=out)
+        report = run_terminal(diag, StdinKeys(), out=out)
+        if isinstance(sensors, SerialBoard):
+            report = replace(report, link=read_counts(sensors))
+        return report
     finally:
         if leds is not None and own_leds:
             leds.close()

@@ -19,6 +19,7 @@ from .sweep import LineFault, StuckSquare, SweepTracker
 WALK_DWELL = 0.25  # seconds each square stays lit in the walk
 SETTLE = 0.3  # the board must be still this long before an LED check is judged
 TICK = 0.01  # front ends call tick() this often (the sensors scan at 100 Hz)
+NO_ANSWER = "no answer from the board"  # unhealthy with no error given
 WALK_COLOURS: tuple[Colour, ...] = (
     (255, 0, 0),
     (255, 96, 0),
@@ -93,6 +94,7 @@ class Diagnostics:
         self._outages: list[Outage] = []
         self._outage_start: float | None = None
         self._outage_reason = ""
+        self._answered = False  # the board has been healthy once
         self._unhealthy_readings = 0
         self._led_errors: dict[str, int] = {}
 
@@ -245,7 +247,7 @@ class Diagnostics:
 
     def _reason(self) -> str:
         reason = self.error or getattr(self.sensors, "last_error", None)
-        return str(reason) if reason else "no answer from the board"
+        return str(reason) if reason else NO_ANSWER
 
     def _read(self, now: float) -> None:
         reading: Reading | None
@@ -260,8 +262,17 @@ class Diagnostics:
                 self._outage_start = now
             self._outage_reason = self._reason()
         elif self._outage_start is not None:
-            self._outages.append(Outage(self._outage_start, now, self._outage_reason))
+            if self._answered or self._outage_reason != NO_ANSWER:
+                self._outages.append(Outage(self._outage_start, now, self._outage_reason))
+            else:
+                # Connecting, not an outage: a serial board answers only
+                # after its port opens and its HELLO is acknowledged; a
+                # port that failed to open on the way has its error.
+                self.notes.append(
+                    f"the board answered {now - self._outage_start:.2f} s after the start"
+                )
             self._outage_start = None
+        self._answered = self._answered or healthy
         self.healthy = healthy
         if reading is None:
             return

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..hw.pins import SQUARES
 from .ledorder import LedCheck
+from .link import LinkCounts
 from .steps import Phase
 from .sweep import LineFault, StuckSquare
 
@@ -36,6 +37,7 @@ class DiagReport:
     notes: tuple[str, ...]
     cells: int = SQUARES  # the board's squares, or the hex board's cells
     noun: str = "square"
+    link: LinkCounts | None = None  # a serial board's counters at the end
 
     @property
     def mismatches(self) -> tuple[LedCheck, ...]:
@@ -56,6 +58,7 @@ class DiagReport:
             + len(self.outages)
             + len(self.led_errors)
             + int(nothing_moved)
+            + (self.link.problems if self.link is not None else 0)
         )
 
     @property
@@ -105,6 +108,8 @@ class DiagReport:
             lines.append("  connection: no interruptions")
         if self.unhealthy_readings:
             lines.append(f"    {self.unhealthy_readings} reading(s) while unhealthy were ignored")
+        if self.link is not None:
+            lines += self.link.lines()
         lines += [f"  LEDs: {error}" for error in self.led_errors]
         lines += [f"  note: {note}" for note in self.notes]
         lines.append(
