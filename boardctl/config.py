@@ -28,6 +28,8 @@ from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
 from .ui.size import SizeError, parse_size
 from .userfiles import TOML_LIMIT, parse_toml, read_text
+from .voice.engines import RATE_RANGE, VOICE_NAME, VOLUME_RANGE, SpeechEngineName
+from .voice.words import SquareStyle
 
 DEFAULT_PATH = Path("/etc/boardctl/config.toml")
 
@@ -92,6 +94,16 @@ class ButtonsConfig:
 
 
 @dataclass(frozen=True)
+class SpeechConfig:
+    enabled: bool = False  # say moves, fixes and results aloud
+    engine: SpeechEngineName = "espeak-ng"
+    voice: str = "en"  # the engine's voice: a language such as en, en-us, de
+    rate: int = 160  # words per minute
+    volume: int = 100  # 0..200; 100 is the engine's own loudness
+    squares: SquareStyle = "plain"  # plain: "f4"; nato: "foxtrot 4"
+
+
+@dataclass(frozen=True)
 class WebConfig:
     enabled: bool = False  # the spectator page and the live feeds
     bind: str = "auto"  # an address, or auto: the local network interface only
@@ -112,6 +124,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
     source: str = DEFAULTS
 
     @property
@@ -167,6 +180,8 @@ CHOICES = {
     ("game", "mode"): get_args(Mode),
     ("game", "human"): get_args(Side),
     ("game", "variant"): tuple(VARIANTS),
+    ("speech", "engine"): get_args(SpeechEngineName),
+    ("speech", "squares"): get_args(SquareStyle),
 }
 _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("board", "settle_ms"): (0, 5000),
@@ -175,6 +190,8 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("engine", "skill"): (0, MAX_SKILL),
     ("engine", "movetime"): (0.05, MAX_MOVETIME),
     ("web", "port"): (1, 65535),
+    ("speech", "rate"): RATE_RANGE,
+    ("speech", "volume"): VOLUME_RANGE,
 }
 
 
@@ -304,6 +321,14 @@ def _pin(text: str) -> None:
         )
 
 
+def _voice(text: str) -> None:
+    if not VOICE_NAME.fullmatch(text):
+        raise ConfigError(
+            f"expected a voice such as en, en-us or de (espeak-ng --voices lists them); "
+            f"got {shown(text)}"
+        )
+
+
 _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("board", "pinout"): _readable_pinout,
     ("board", "record"): _writable_file,
@@ -312,6 +337,7 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("game", "clock"): _clock,
     ("web", "bind"): _bind,
     ("web", "pin"): _pin,
+    ("speech", "voice"): _voice,
 }
 
 

@@ -84,11 +84,13 @@ class Shaper:
         scene: LedScene,
         colours: Mapping[int, Colour],
         engine_move: Move | None,
+        said: tuple[int, str] = (0, ""),
     ) -> Snapshot:
         """The page's view of the game now.  ``clocks``: White's and Black's
         seconds left (None: no clocks); ``colours``: what the LEDs show at a
         moment when blinking ones are on (the page blinks them itself, so a
-        blink is not a new snapshot)."""
+        blink is not a new snapshot); ``said``: the board's last words and
+        their number, for the page to say them too."""
         pos = game.position
         mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
         self.history.update(game_id, len(game.moves), mover_clock, score_value(engine.score))
@@ -127,6 +129,8 @@ class Shaper:
             if engine_move is not None
             else None,
             status=screen.status,
+            said_seq=said[0],
+            said=said[1],
         )
 
 

@@ -77,6 +77,10 @@ class Snapshot:
     rings: tuple[Ring, ...] = ()
     engine_move: tuple[int, int] | None = None  # the move the player must carry out
     status: str = ""
+    # The board's last words (boardctl.voice) and their number, which grows
+    # with each: the page says them once each, if its speech is on.
+    said_seq: int = 0
+    said: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as the ``/api/state`` document (see README), with the

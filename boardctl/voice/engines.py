@@ -1,0 +1,124 @@
+"""Speech engines: the programs that turn words into sound.
+
+An engine says one text at a time and can be stopped from another thread
+(:class:`~.speaker.Speaker` stops a stale utterance when a new one comes).
+:class:`Espeak` runs Debian's ``espeak-ng``: offline, small, and quick on a
+Raspberry Pi.  :class:`Silent` stands in where no engine can run.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+from ..rules import BoardctlError
+
+ESPEAK = "espeak-ng"
+SpeechEngineName = Literal["espeak-ng"]
+# espeak-ng's voice names: a language, a variant after "+" ("en+f3").
+VOICE_NAME = re.compile(r"[A-Za-z0-9_+-]{1,32}", re.ASCII)
+# espeak-ng's own bounds: words per minute, and amplitude (100 is its default).
+RATE_RANGE = (80, 450)
+VOLUME_RANGE = (0, 200)
+# A text is said within this long, or the engine is stopped (a hung audio device).
+SAY_TIMEOUT = 60.0
+
+
+class SpeechError(BoardctlError):
+    """The speech engine cannot run (not installed, or it failed)."""
+
+
+class SpeechEngine(Protocol):
+    def say(self, text: str) -> None:
+        """Say ``text``, returning when it has been said or :meth:`stop` was called."""
+
+    def stop(self) -> None:
+        """Cut short what is being said (from any thread); nothing if silent."""
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How the engine speaks: its voice (a language name), words per minute
+    and volume (0 to 200, 100 as loud as the engine's default)."""
+
+    name: str = "en"
+    rate: int = 160
+    volume: int = 100
+
+
+class Espeak:
+    """``espeak-ng`` in a child process, one per utterance, played on the
+    default audio device.
+
+    :raises SpeechError: when ``espeak-ng`` is not installed.
+    """
+
+    def __init__(self, voice: Voice = Voice(), program: str = ESPEAK) -> None:
+        found = shutil.which(program)
+        if found is None:
+            raise SpeechError(f"{program} is not installed (Debian package espeak-ng)")
+        self.program = found
+        self.voice = voice
+        self._lock = threading.Lock()
+        self._child: subprocess.Popen[bytes] | None = None
+
+    def command(self, text: str, wav: Path | None = None) -> list[str]:
+        v = self.voice
+        args = [self.program, "-v", v.name, "-s", str(v.rate), "-a", str(v.volume)]
+        if wav is not None:
+            args += ["-w", str(wav)]
+        # After "--" a text that starts with "-" is words, not an option.
+        return [*args, "--", text]
+
+    def say(self, text: str) -> None:
+        child = subprocess.Popen(
+            self.command(text),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        with self._lock:
+            self._child = child
+        try:
+            child.wait(SAY_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        finally:
+            with self._lock:
+                self._child = None
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._child is not None and self._child.poll() is None:
+                self._child.terminate()
+
+    def render(self, text: str, wav: Path) -> None:
+        """Write ``text`` as spoken to the WAV file ``wav`` instead of playing it.
+
+        :raises SpeechError: when the engine fails.
+        """
+        done = subprocess.run(
+            self.command(text, wav), capture_output=True, timeout=SAY_TIMEOUT, check=False
+        )
+        if done.returncode != 0:
+            raise SpeechError(f"{ESPEAK} failed: {done.stderr.decode(errors='replace').strip()}")
+
+
+class Silent:
+    """No sound: the words are kept (``said``) so that tests and the
+    simulator's log can read them."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def stop(self) -> None:
+        pass

@@ -1,0 +1,160 @@
+"""Speech beside the loop: the daemon hands over words and goes on.
+
+A :class:`Speaker` says texts in its own thread.  The board's loop never
+waits for it: :meth:`Speaker.say` only leaves the text for the thread.  A
+new text replaces one not yet begun and cuts short one being said, since
+by then it is stale (the engine's move said after the player has already
+made it helps nobody).  Muting cuts the current text short and drops
+what follows until unmuted.
+
+:class:`Announcer` is the daemon's side: it turns each new screen state into
+words (:func:`~.words.utterance`), answers the player's questions, and keeps
+the last words said, numbered, for the spectator page.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..ui.state import DisplayState
+from . import words
+from .engines import SpeechEngine
+from .words import SquareStyle
+
+log = logging.getLogger(__name__)
+
+
+class Speaker:
+    """Says texts with ``engine`` in a thread of its own (see the module docstring)."""
+
+    def __init__(self, engine: SpeechEngine, muted: bool = False) -> None:
+        self.engine = engine
+        self.muted = muted
+        self._cond = threading.Condition()
+        self._pending: str | None = None
+        self._speaking = False
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
+        self._thread.start()
+
+    def say(self, text: str) -> None:
+        """Say ``text`` soon, instead of anything said or waiting now."""
+        with self._cond:
+            if self.muted or self._closed or not text:
+                return
+            self._pending = text
+            if self._speaking:
+                self.engine.stop()
+            self._cond.notify()
+
+    def mute(self, muted: bool) -> None:
+        with self._cond:
+            self.muted = muted
+            if muted:
+                self._pending = None
+                if self._speaking:
+                    self.engine.stop()
+
+    def idle(self, timeout: float) -> bool:
+        """Wait until nothing is said or waiting (tests, a clean exit)."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self._pending is None and not self._speaking, timeout
+            )
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._pending = None
+            if self._speaking:
+                self.engine.stop()
+            self._cond.notify_all()
+        self._thread.join(5.0)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._pending is not None or self._closed)
+                if self._closed:
+                    return
+                text, self._pending = self._pending, None
+                self._speaking = True
+            try:
+                assert text is not None
+                self.engine.say(text)
+            except Exception:  # a broken audio device must not end the game's voice
+                log.exception("speech failed")
+            finally:
+                with self._cond:
+                    self._speaking = False
+                    self._cond.notify_all()
+
+
+class Announcer:
+    """Words for each new state, said by ``speaker`` (None: only kept, for
+    the spectator page); ``said`` is the last text and its number."""
+
+    def __init__(self, speaker: Speaker | None = None, style: SquareStyle = "plain") -> None:
+        self.speaker = speaker
+        self.style = style
+        self.said: tuple[int, str] = (0, "")
+        self._last: DisplayState | None = None
+
+    def heard(self, state: DisplayState) -> str:
+        """The screen now shows ``state``: say what changed; the words said."""
+        if state == self._last:
+            return ""
+        text = words.utterance(self._last, state, self.style)
+        self._last = state
+        self._say(text)
+        return text
+
+    def answer(self, question: str, state: DisplayState, square: int | None = None) -> str:
+        """Say the answer to one of :data:`QUESTIONS` about ``state``;
+        ``square``: a lifted piece's or the one asked about."""
+        style = self.style
+        if question == "last":
+            text = words.last_move_words(state, style)
+        elif question == "clocks":
+            text = words.clock_words(state)
+        elif question == "turn":
+            text = words.turn_words(state)
+        elif question == "pieces":
+            text = words.pieces_words(state, style)
+        elif question == "square" and square is not None:
+            text = words.square_contents_words(state, square, style)
+        elif question == "moves" and square is not None:
+            text = words.destinations_words(state, square, style)
+        elif question == "moves":
+            text = "Lift a piece to hear where it may go."
+        else:
+            text = words.utterance(None, state, style) or words.turn_words(state)
+        self._say(text)
+        return text
+
+    def mute(self, muted: bool) -> str:
+        """Mute or unmute; the words that say so (said only when unmuting)."""
+        if self.speaker is None:
+            return ""
+        if muted:
+            self.speaker.mute(True)
+            return "Speech off."
+        self.speaker.mute(False)
+        self._say("Speech on.")
+        return "Speech on."
+
+    @property
+    def muted(self) -> bool:
+        return self.speaker is None or self.speaker.muted
+
+    def _say(self, text: str) -> None:
+        if not text:
+            return
+        self.said = (self.said[0] + 1, text)
+        if self.speaker is not None:
+            self.speaker.say(text)
+
+
+# The questions a player can ask (a button or a key each; see ui/keys.py).
+QUESTIONS = ("last", "clocks", "turn", "pieces", "square", "moves", "repeat")
