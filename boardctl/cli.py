@@ -95,6 +95,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
+    p.add_argument(
+        "--speak", action="store_true", help="say moves aloud with espeak-ng ([speech] enabled)"
+    )
     p = commands.add_parser("pgn", help="export stored games as PGN")
     p.add_argument(
         "game", nargs="?", type=_whole(1, MAX_GAME_ID), help="game number (default: the latest)"
@@ -181,6 +184,8 @@ def _sim(args: argparse.Namespace) -> int:
             )
         config = replace(config, web=replace(config.web, enabled=True))
         logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
+    if args.speak:
+        config = replace(config, speech=replace(config.speech, enabled=True))
     if not args.headless:
         if args.script:
             raise UsageError("boardctl sim: --script needs --headless")

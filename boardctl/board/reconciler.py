@@ -263,16 +263,23 @@ class Reconciler:
         stuck = self.stuck() if shown else []
         return draw(self.game.position, self.phase, shown, self.config.teaching, stuck)
 
+    @property
+    def lifted(self) -> int | None:
+        """The square of the one piece of the side to move in the air, else
+        None (none, or several: a capture or castling under way)."""
+        pos = self.game.position
+        up = occupancy(pos) & ~self.phase.reading & pos.colors[pos.turn]
+        return up.bit_length() - 1 if up and up.bit_count() == 1 else None
+
     def stuck(self) -> list[int]:
         """Squares of lifted pieces of the side to move that have no legal
         move: the player is told at once instead of searching in vain."""
-        pos, p = self.game.position, self.phase
+        p = self.phase
         if not self._human_to_move or p.move.fix is not None or p.engine_move is not None:
             return []
-        lifted = occupancy(pos) & ~p.reading & pos.colors[pos.turn]
-        if not lifted or lifted.bit_count() > 1:
+        sq = self.lifted
+        if sq is None:
             return []  # a capture or castling under way: a piece alone tells nothing
-        sq = lifted.bit_length() - 1
         if self._outcome() is not None or self._explain().moves_from(sq):
             return []
         return [sq]

@@ -55,6 +55,7 @@ from ..rules import (
 from ..rules.pieces import SYMBOLS
 from ..storage.backlog import Backlog, Store
 from ..ui.state import DisplayState
+from ..voice.speaker import QUESTIONS, Announcer, Speaker
 from ..web.shaping import EngineShown, Shaper
 from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
@@ -121,6 +122,7 @@ class Daemon:
         started_at: float | None = None,
         recorder: TextIO | None = None,
         web: Hub | None = None,
+        speaker: Speaker | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -170,6 +172,9 @@ class Daemon:
         self.web = web
         self.web_shaper = Shaper()
         self.web_due = now
+        # Words for what changes, said by the speaker (if any) and shown to
+        # the page, whose own speech may be on while the board's is not.
+        self.voice = Announcer(speaker, config.speech.squares)
 
     # --------------------------------------------------------------- loop
     @property
@@ -348,9 +353,22 @@ class Daemon:
                 self.change_level(step, now)
         elif name == "ok" and choices:
             return rec.choose(rec.promotion_piece, now - self.lagged)
+        elif name in QUESTIONS or (name == "ok" and self.voice.speaker is not None):
+            self.ask(name)
+        elif name == "mute":
+            self.voice.mute(not self.voice.muted)
         elif name in ("q", "f", "r", "b", "n"):
             return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now - self.lagged)
         return []
+
+    def ask(self, question: str) -> str:
+        """A player's question, answered aloud (see :data:`~boardctl.voice.speaker.QUESTIONS`);
+        "ok" with nothing to choose: where a lifted piece may go, else what the
+        screen says and whose turn it is."""
+        lifted = self.reconciler.lifted
+        if question == "ok":
+            question = "moves" if lifted is not None else "repeat"
+        return self.voice.answer(question, self.status(), lifted)
 
     # ------------------------------------------------------------- levels
     def change_level(self, step: int, now: float) -> None:
@@ -452,13 +470,18 @@ class Daemon:
         )
 
     def _outputs(self, now: float) -> None:
-        if self.leds is None and self.display is None:
+        heard = self.voice.speaker is not None or self.web is not None
+        if self.leds is None and self.display is None and not heard:
             return
-        scene = self.scene()  # once for both: it walks the lifted pieces' moves
+        scene = self.scene()  # once for all: it walks the lifted pieces' moves
         if self.leds is not None:
             self.leds.show(self.led_colours(now, scene))
-        if self.display is not None:
-            self.display.show(self.status(scene))
+        if self.display is not None or heard:
+            state = self.status(scene)
+            if self.display is not None:
+                self.display.show(state)
+            if heard:
+                self.voice.heard(state)
 
     def _record(self, reading: Reading) -> None:
         """Write the raw sensor stream in the replay format (for bug reports)."""
@@ -545,4 +568,5 @@ class Daemon:
             scene=scene,
             colours=self.led_colours(0.0, scene),
             engine_move=self.reconciler.engine_move,
+            said=self.voice.said,
         )

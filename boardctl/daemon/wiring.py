@@ -36,6 +36,8 @@ from ..rules import BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
 from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_path
+from ..voice.engines import Espeak, SpeechError, VoiceSettings
+from ..voice.speaker import Speaker
 from .loop import Daemon
 
 if TYPE_CHECKING:
@@ -297,6 +299,8 @@ def build(
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
     if config.web.enabled and "web" not in extra:
         extra["web"] = start_web(config, store.path, stack)
+    if config.speech.enabled and "speaker" not in extra:
+        extra["speaker"] = make_speaker(config, stack)
     if config.buttons.enabled and "buttons" not in extra:
         from ..hw.buttons import GpioButtons
 
@@ -319,6 +323,20 @@ def build(
     )
     stack.callback(daemon.close)
     return daemon
+
+
+def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:
+    """The board's voice as configured, or None (logged once) where the
+    speech engine cannot run: the game goes on in silence."""
+    speech = config.speech
+    try:
+        engine = Espeak(VoiceSettings(speech.voice, speech.rate, speech.volume))
+    except SpeechError as exc:
+        log.warning("[speech] %s: the board stays silent", exc)
+        return None
+    speaker = Speaker(engine)
+    stack.callback(speaker.close)
+    return speaker
 
 
 def _resume(store: GameStore) -> tuple[tuple[int, Game] | None, float | None]:

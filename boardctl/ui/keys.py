@@ -31,6 +31,13 @@ KEYS: tuple[tuple[str, str | None, str], ...] = (
     ("Enter", "ok", "take the promotion piece highlighted on the screen"),
     ("h", "hint", "ask the engine for the side to move's best move"),
     ("+  -", "next / prev", "raise or lower the engine's level (or pick the promotion piece)"),
+    (
+        "l c t p",
+        None,
+        "with speech on: say the last move, the clocks, whose turn it is, where the pieces stand",
+    ),
+    ("d  a", None, "say where the piece in hand may go; say the screen's line again"),
+    ("m", "mute", "speech off or on"),
     ("? or F1", None, "show or hide this help"),
     ("Esc", None, "quit (the game is saved and resumed next time)"),
 )

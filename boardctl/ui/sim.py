@@ -70,6 +70,14 @@ BUTTON_OF_KEY = {
     "r": "r",
     "b": "b",
     "n": "n",
+    # Questions, said aloud when speech is on (boardctl.voice).
+    "l": "last",
+    "c": "clocks",
+    "t": "turn",
+    "p": "pieces",
+    "d": "moves",
+    "a": "repeat",
+    "m": "mute",
 }
 
 

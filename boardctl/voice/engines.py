@@ -42,7 +42,7 @@ class SpeechEngine(Protocol):
 
 
 @dataclass(frozen=True)
-class Voice:
+class VoiceSettings:
     """How the engine speaks: its voice (a language name), words per minute
     and volume (0 to 200, 100 as loud as the engine's default)."""
 
@@ -58,7 +58,7 @@ class Espeak:
     :raises SpeechError: when ``espeak-ng`` is not installed.
     """
 
-    def __init__(self, voice: Voice = Voice(), program: str = ESPEAK) -> None:
+    def __init__(self, voice: VoiceSettings = VoiceSettings(), program: str = ESPEAK) -> None:
         found = shutil.which(program)
         if found is None:
             raise SpeechError(f"{program} is not installed (Debian package espeak-ng)")
@@ -76,22 +76,30 @@ class Espeak:
         return [*args, "--", text]
 
     def say(self, text: str) -> None:
+        """:raises SpeechError: when espeak-ng cannot play (no audio device)."""
         child = subprocess.Popen(
             self.command(text),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         with self._lock:
             self._child = child
         try:
-            child.wait(SAY_TIMEOUT)
+            _, err = child.communicate(timeout=SAY_TIMEOUT)
         except subprocess.TimeoutExpired:
             child.kill()
-            child.wait()
+            _, err = child.communicate()
         finally:
             with self._lock:
                 self._child = None
+        # It says "error: ..." and still exits 0 when it has no audio device.
+        problem = _error_line(err)
+        if problem and child.returncode >= 0:
+            raise SpeechError(
+                f"{ESPEAK} cannot play ({problem}): is a speaker connected and the "
+                "audio output set?"
+            )
 
     def stop(self) -> None:
         with self._lock:
@@ -108,6 +116,13 @@ class Espeak:
         )
         if done.returncode != 0:
             raise SpeechError(f"{ESPEAK} failed: {done.stderr.decode(errors='replace').strip()}")
+
+
+def _error_line(stderr: bytes) -> str:
+    """espeak-ng's "error: ..." line, or "" (ALSA's own chatter is no failure)."""
+    lines = stderr.decode(errors="replace").splitlines()
+    errors = [line.strip() for line in lines if line.lower().startswith("error")]
+    return errors[-1] if errors else ""
 
 
 class Silent:

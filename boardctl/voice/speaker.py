@@ -19,7 +19,7 @@ import threading
 
 from ..ui.state import DisplayState
 from . import words
-from .engines import SpeechEngine
+from .engines import SpeechEngine, SpeechError
 from .words import SquareStyle
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ class Speaker:
         self._pending: str | None = None
         self._speaking = False
         self._closed = False
+        self._complaint = ""  # the last failure logged, so each is logged once
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
         self._thread.start()
 
@@ -83,6 +84,10 @@ class Speaker:
             try:
                 assert text is not None
                 self.engine.say(text)
+            except SpeechError as exc:
+                if str(exc) != self._complaint:
+                    self._complaint = str(exc)
+                    log.warning("[speech] %s", exc)
             except Exception:  # a broken audio device must not end the game's voice
                 log.exception("speech failed")
             finally:

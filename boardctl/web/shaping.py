@@ -89,8 +89,7 @@ class Shaper:
         """The page's view of the game now.  ``clocks``: White's and Black's
         seconds left (None: no clocks); ``colours``: what the LEDs show at a
         moment when blinking ones are on (the page blinks them itself, so a
-        blink is not a new snapshot); ``said``: the board's last words and
-        their number, for the page to say them too."""
+        blink is not a new snapshot); ``said``: the board's last words, numbered."""
         pos = game.position
         mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
         self.history.update(game_id, len(game.moves), mover_clock, score_value(engine.score))

@@ -1,0 +1,165 @@
+"""The daemon speaks beside its loop: what it says as a game is played, the
+questions a player asks with the buttons, muting, and the page's copy."""
+
+from __future__ import annotations
+
+import threading
+
+from boardctl.config import parse_config
+from boardctl.daemon.loop import Daemon
+from boardctl.hw.sim import SimBoard, SimButtons
+from boardctl.rules import Game
+from boardctl.voice.engines import Silent
+from boardctl.voice.speaker import Speaker
+
+from ..daemon_fakes import MemoryStore, ScriptedOpponent
+
+ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})
+
+
+class Table:
+    """A daemon on a simulated board with a silent speech engine that keeps
+    what it was asked to say, stepped in virtual time."""
+
+    def __init__(self, config=ENGINE_BLACK, opponent=None) -> None:
+        pos = Game().position
+        self.board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
+        self.buttons = SimButtons()
+        self.engine = Silent()
+        self.speaker = Speaker(self.engine)
+        self.daemon = Daemon(
+            config,
+            self.board,
+            MemoryStore(),
+            buttons=self.buttons,
+            opponent=opponent,
+            speaker=self.speaker,
+        )
+        self.now = 0.0
+        self.geo = pos.geometry
+
+    def run(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            self.daemon.step(self.now)
+            self.now += 0.01
+        # The engine's answer comes from the scripted opponent at once.
+        assert self.speaker.idle(5.0)
+
+    def move(self, frm: str, to: str) -> None:
+        self.board.lift(self.geo.parse_square(frm))
+        self.run(0.2)
+        self.board.place(self.geo.parse_square(to))
+        self.run(1.0)
+
+    def press(self, name: str) -> str:
+        said = len(self.engine.said)
+        self.buttons.press(name, self.now)
+        self.run(0.1)
+        return " ".join(self.engine.said[said:])
+
+    @property
+    def said(self) -> list[str]:
+        return self.engine.said
+
+
+def test_a_game_against_the_engine_is_said_move_by_move():
+    table = Table(opponent=ScriptedOpponent(["e7e5"]))
+    try:
+        table.move("e2", "e4")
+        table.run(1.0)
+        # The scripted engine answers at once: one utterance says both.
+        assert " ".join(table.said) == "Pawn e2 to e4. Engine plays pawn e7 to e5."
+        table.move("e7", "e5")  # carried out: not said again
+        assert " ".join(table.said).count("e7 to e5") == 1
+        # The page has the same words, numbered.
+        snap = table.daemon.snapshot()
+        assert (snap.said_seq, snap.said) == table.daemon.voice.said == (1, table.said[-1])
+    finally:
+        table.speaker.close()
+
+
+def test_a_fix_is_said():
+    table = Table(parse_config({"game": {"mode": "two-players"}}))
+    try:
+        table.board.lift(table.geo.parse_square("c1"))
+        table.run(0.2)
+        table.board.place(table.geo.parse_square("c4"))  # no bishop move reaches it
+        table.run(3.0)
+        assert table.said[-1] == "Move the bishop from c4 back to c1.", table.said
+    finally:
+        table.speaker.close()
+
+
+def test_the_buttons_ask_and_the_board_answers():
+    table = Table(parse_config({"game": {"mode": "two-players", "clock": "5+0"}}))
+    try:
+        table.move("e2", "e4")
+        assert table.press("last") == "Last move: White, pawn e2 to e4."
+        assert table.press("turn") == "Black to move."
+        # White's clock starts with Black's first move.
+        assert table.press("clocks").startswith("White has 5 minutes, Black has 4 minutes 5")
+        assert table.press("pieces").startswith("White: king f1;")
+        # "ok" with nothing to choose: a lifted piece's moves, else the screen again.
+        table.board.lift(table.geo.parse_square("b8"))
+        table.run(0.5)
+        assert table.press("ok") == "Knight b8: a6 or c6."
+        table.board.place(table.geo.parse_square("b8"))
+        table.run(0.5)
+        assert table.press("ok") == "Black to move."
+    finally:
+        table.speaker.close()
+
+
+def test_mute_silences_the_board_but_not_the_page():
+    table = Table(parse_config({"game": {"mode": "two-players"}}))
+    try:
+        table.press("mute")
+        before = list(table.said)
+        table.move("e2", "e4")
+        assert table.said == before
+        assert table.daemon.snapshot().said == "White, pawn e2 to e4."
+        assert table.press("mute") == "Speech on."
+        table.move("e7", "e5")
+        assert table.said[-1] == "Black, pawn e7 to e5."
+    finally:
+        table.speaker.close()
+
+
+class Blocking:
+    """An engine whose saying lasts until it is stopped."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.stopped: list[str] = []
+        self._stop = threading.Event()
+        self.saying = threading.Event()
+
+    def say(self, text: str) -> None:
+        self.started.append(text)
+        self.saying.set()
+        self._stop.wait(5.0)
+        self._stop.clear()
+
+    def stop(self) -> None:
+        if self.started:
+            self.stopped.append(self.started[-1])
+        self._stop.set()
+
+
+def test_a_new_text_cuts_a_stale_one_short_and_the_caller_never_waits():
+    engine = Blocking()
+    speaker = Speaker(engine)
+    try:
+        speaker.say("one")
+        assert engine.saying.wait(5.0)
+        # These return at once although "one" is still being said.
+        speaker.say("two")
+        speaker.say("three")
+        assert speaker.idle(1.0) is False
+        engine.stop()  # let "three" end
+        assert speaker.idle(5.0)
+        assert engine.started == ["one", "three"]  # "two" was stale before it began
+        assert "one" in engine.stopped
+    finally:
+        speaker.close()
