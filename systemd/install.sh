@@ -18,7 +18,7 @@
 set -euo pipefail
 
 readonly USER_NAME=boardctl
-readonly GROUPS_NEEDED=(gpio spi dialout video render input)
+readonly GROUPS_NEEDED=(gpio spi dialout video render input audio)
 readonly PREFIX=/opt/boardctl
 readonly VENV=$PREFIX/venv
 readonly CONFIG_DIR=/etc/boardctl
@@ -33,7 +33,7 @@ readonly PYTHON=/usr/bin/python3
 # OS, so pip compiles it with swig against Raspberry Pi OS's liblgpio; spidev is
 # source-only; gcc and python3-dev also build the engine's compiled search core
 # (without it the engine would search in Python, some 30 times slower).
-readonly APT_PACKAGES=(python3-venv python3-dev gcc swig liblgpio-dev)
+readonly APT_PACKAGES=(python3-venv python3-dev gcc swig liblgpio-dev espeak-ng)
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly SRC

@@ -258,7 +258,7 @@ def test_dry_run_changes_nothing(dry_run):
     [
         r"system user boardctl",
         r"useradd --system .*boardctl|user boardctl exists",
-        r"usermod --append --groups gpio,spi,dialout,video,render,input boardctl",
+        r"usermod --append --groups gpio,spi,dialout,video,render,input,audio boardctl",
         r"-m venv /opt/boardctl/venv|/opt/boardctl/venv exists",
         r"pip install .*\[pi,display,web\]",
         r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.toml"

@@ -1,7 +1,8 @@
 """Speech engines: the programs that turn words into sound.
 
-An engine says one text at a time and can be stopped from another thread
-(:class:`~.speaker.Speaker` stops a stale utterance when a new one comes).
+An engine says one text at a time, and stops when the text's ``cancel``
+event is set from another thread (:class:`~.speaker.Speaker` sets it when a
+newer text makes this one stale).
 :class:`Espeak` runs Debian's ``espeak-ng``: offline, small, and quick on a
 Raspberry Pi.  :class:`Silent` stands in where no engine can run.
 """
@@ -11,7 +12,9 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
@@ -27,6 +30,8 @@ RATE_RANGE = (80, 450)
 VOLUME_RANGE = (0, 200)
 # A text is said within this long, or the engine is stopped (a hung audio device).
 SAY_TIMEOUT = 60.0
+# How often a text being said looks whether it has been cancelled (seconds).
+CANCEL_POLL = 0.02
 
 
 class SpeechError(BoardctlError):
@@ -34,11 +39,9 @@ class SpeechError(BoardctlError):
 
 
 class SpeechEngine(Protocol):
-    def say(self, text: str) -> None:
-        """Say ``text``, returning when it has been said or :meth:`stop` was called."""
-
-    def stop(self) -> None:
-        """Cut short what is being said (from any thread); nothing if silent."""
+    def say(self, text: str, cancel: threading.Event) -> None:
+        """Say ``text``, returning when it has been said or soon after
+        ``cancel`` is set (at once if it already is)."""
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,6 @@ class Espeak:
             raise SpeechError(f"{program} is not installed (Debian package espeak-ng)")
         self.program = found
         self.voice = voice
-        self._lock = threading.Lock()
-        self._child: subprocess.Popen[bytes] | None = None
 
     def command(self, text: str, wav: Path | None = None) -> list[str]:
         v = self.voice
@@ -75,36 +76,30 @@ class Espeak:
         # After "--" a text that starts with "-" is words, not an option.
         return [*args, "--", text]
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, cancel: threading.Event) -> None:
         """:raises SpeechError: when espeak-ng cannot play (no audio device)."""
-        child = subprocess.Popen(
-            self.command(text),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        with self._lock:
-            self._child = child
-        try:
-            _, err = child.communicate(timeout=SAY_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            _, err = child.communicate()
-        finally:
-            with self._lock:
-                self._child = None
+        if cancel.is_set():
+            return
+        with (
+            tempfile.TemporaryFile() as err,
+            subprocess.Popen(
+                self.command(text), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err
+            ) as child,
+        ):
+            deadline = time.monotonic() + SAY_TIMEOUT
+            while child.poll() is None:
+                if cancel.wait(CANCEL_POLL) or time.monotonic() > deadline:
+                    child.terminate()
+                    child.wait()
+                    return
+            err.seek(0)
+            problem = _error_line(err.read())
         # It says "error: ..." and still exits 0 when it has no audio device.
-        problem = _error_line(err)
-        if problem and child.returncode >= 0:
+        if problem:
             raise SpeechError(
                 f"{ESPEAK} cannot play ({problem}): is a speaker connected and the "
                 "audio output set?"
             )
-
-    def stop(self) -> None:
-        with self._lock:
-            if self._child is not None and self._child.poll() is None:
-                self._child.terminate()
 
     def render(self, text: str, wav: Path) -> None:
         """Write ``text`` as spoken to the WAV file ``wav`` instead of playing it.
@@ -132,8 +127,6 @@ class Silent:
     def __init__(self) -> None:
         self.said: list[str] = []
 
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-    def stop(self) -> None:
-        pass
+    def say(self, text: str, cancel: threading.Event) -> None:
+        if not cancel.is_set():
+            self.said.append(text)

@@ -34,6 +34,7 @@ class Speaker:
         self._cond = threading.Condition()
         self._pending: str | None = None
         self._speaking = False
+        self._cancel = threading.Event()  # the current text's: set, it stops
         self._closed = False
         self._complaint = ""  # the last failure logged, so each is logged once
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
@@ -45,8 +46,7 @@ class Speaker:
             if self.muted or self._closed or not text:
                 return
             self._pending = text
-            if self._speaking:
-                self.engine.stop()
+            self._cancel.set()
             self._cond.notify()
 
     def mute(self, muted: bool) -> None:
@@ -54,8 +54,7 @@ class Speaker:
             self.muted = muted
             if muted:
                 self._pending = None
-                if self._speaking:
-                    self.engine.stop()
+                self._cancel.set()
 
     def idle(self, timeout: float) -> bool:
         """Wait until nothing is said or waiting (tests, a clean exit)."""
@@ -68,8 +67,7 @@ class Speaker:
         with self._cond:
             self._closed = True
             self._pending = None
-            if self._speaking:
-                self.engine.stop()
+            self._cancel.set()
             self._cond.notify_all()
         self._thread.join(5.0)
 
@@ -81,9 +79,10 @@ class Speaker:
                     return
                 text, self._pending = self._pending, None
                 self._speaking = True
+                cancel = self._cancel = threading.Event()
             try:
                 assert text is not None
-                self.engine.say(text)
+                self.engine.say(text, cancel)
             except SpeechError as exc:
                 if str(exc) != self._complaint:
                     self._complaint = str(exc)

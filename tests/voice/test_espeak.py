@@ -118,3 +118,28 @@ def test_no_audio_device_is_one_warning_however_often_it_speaks(tmp_path, caplog
     assert len(warnings) == 1, warnings
     assert "cannot play (error: No such file or directory)" in warnings[0]
     assert "speaker connected" in warnings[0]
+
+
+def test_a_cancelled_text_stops_its_process(tmp_path) -> None:
+    """A stale text is cut short: its espeak-ng process ends within a moment."""
+    import threading
+    import time
+
+    fake = tmp_path / "espeak-ng"
+    pidfile = tmp_path / "pid"
+    fake.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nexec sleep 30\n")
+    fake.chmod(0o755)
+    engine, cancel = Espeak(program=str(fake)), threading.Event()
+    saying = threading.Thread(target=engine.say, args=("a long text", cancel))
+    saying.start()
+    deadline = time.monotonic() + 5
+    while not pidfile.exists() or not pidfile.read_text().strip():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    cancel.set()
+    saying.join(2.0)
+    assert not saying.is_alive()
+    pid = int(pidfile.read_text())
+    assert (
+        not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    )

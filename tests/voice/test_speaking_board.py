@@ -127,24 +127,21 @@ def test_mute_silences_the_board_but_not_the_page():
 
 
 class Blocking:
-    """An engine whose saying lasts until it is stopped."""
+    """An engine whose saying lasts until it is cancelled or released."""
 
     def __init__(self) -> None:
         self.started: list[str] = []
-        self.stopped: list[str] = []
-        self._stop = threading.Event()
-        self.saying = threading.Event()
+        self.cut: list[str] = []
+        self.release = threading.Event()
+        self.saying = threading.Semaphore(0)
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, cancel: threading.Event) -> None:
         self.started.append(text)
-        self.saying.set()
-        self._stop.wait(5.0)
-        self._stop.clear()
-
-    def stop(self) -> None:
-        if self.started:
-            self.stopped.append(self.started[-1])
-        self._stop.set()
+        self.saying.release()
+        while not self.release.is_set():
+            if cancel.wait(0.01):
+                self.cut.append(text)
+                return
 
 
 def test_a_new_text_cuts_a_stale_one_short_and_the_caller_never_waits():
@@ -152,14 +149,31 @@ def test_a_new_text_cuts_a_stale_one_short_and_the_caller_never_waits():
     speaker = Speaker(engine)
     try:
         speaker.say("one")
-        assert engine.saying.wait(5.0)
+        assert engine.saying.acquire(timeout=5.0)
         # These return at once although "one" is still being said.
         speaker.say("two")
         speaker.say("three")
-        assert speaker.idle(1.0) is False
-        engine.stop()  # let "three" end
+        assert engine.saying.acquire(timeout=5.0)
+        while engine.started[-1] != "three":  # "two" may have begun, and been cut
+            assert engine.saying.acquire(timeout=5.0)
+        assert speaker.idle(0.2) is False  # "three" is being said
+        engine.release.set()
         assert speaker.idle(5.0)
-        assert engine.started == ["one", "three"]  # "two" was stale before it began
-        assert "one" in engine.stopped
+        assert engine.cut == engine.started[:-1] and engine.started[0] == "one"
+        assert "three" not in engine.cut
+    finally:
+        speaker.close()
+
+
+def test_muting_cuts_the_text_short_and_drops_what_follows():
+    engine = Blocking()
+    speaker = Speaker(engine)
+    try:
+        speaker.say("one")
+        assert engine.saying.acquire(timeout=5.0)
+        speaker.mute(True)
+        speaker.say("two")
+        assert speaker.idle(5.0)
+        assert engine.started == ["one"] and engine.cut == ["one"]
     finally:
         speaker.close()
