@@ -50,6 +50,10 @@ SQRT3 = math.sqrt(3)
 # hexagon is 2 / (1 + sqrt 3) = 0.73 of its height; a piece's outline is
 # narrower than its square.)
 HEX_PIECE_SHARE = 0.8
+# A piece on a square keeps a pixel or two clear of its edges, so that the
+# square's colour and its tint (the last move, check, a fix) show all round
+# it on a small screen too (the falcon's wings reach its sprite's corners).
+SQUARE_PIECE_SHARE = 0.92
 
 
 class BoardView(Protocol):
@@ -88,7 +92,7 @@ class SquareView:
         self.geometry = geometry
         self.cells = geometry.size
         self.cell = board.width // geometry.files
-        self.piece = self.cell
+        self.piece = round(self.cell * SQUARE_PIECE_SHARE)
         self.board = pygame.Rect(
             board.topleft, (self.cell * geometry.files, self.cell * geometry.ranks)
         )

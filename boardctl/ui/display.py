@@ -31,7 +31,7 @@ from ..rules import WHITE, PieceType, Position, get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
 from .boardview import BoardView, piece_box
-from .layout import BODY_MIN_PX, Layout, compute_layout
+from .layout import Layout, compute_layout
 from .pieces import sprite
 from .state import DisplayState, iter_move_rows, score_words
 from .text import Fonts, clock_text, ellipsize, wrap
@@ -231,7 +231,7 @@ class Renderer:
                     sprite(choice, state.turn, inner), (rect.left + border, rect.top + border)
                 )
             else:
-                font = self.fonts.fitting(choice, cell - 2 * border, lay.body, 8)
+                font = self.fonts.fitting(choice, cell - 2 * border, lay.body, lay.small)
                 text = font.render(choice, True, ROW_ACTIVE_TEXT)
                 surface.blit(text, text.get_rect(center=rect.center))
         if state.chosen is not None:
@@ -274,7 +274,7 @@ class Renderer:
         font = self.fonts.fitting(words, width, min(lay.big, box.height - 2 * inset), lay.body)
         lines = [words] if font.size(words)[0] <= width else []
         if not lines:
-            for height in range(lay.body, BODY_MIN_PX - 1, -1):
+            for height in range(lay.body, lay.small - 1, -1):
                 font = self.fonts.get(height)
                 lines = wrap(words, font, width)
                 if len(lines) * font.get_height() <= box.height - 2 * inset:
@@ -365,6 +365,10 @@ class Renderer:
         if seconds is None:
             label = player_label(state, colour, active)
             font = self.fonts.fitting(label, room, lay.body, lay.small)
+            if font.size(label)[0] > room:
+                # The lit row says whose move it is: the name alone will do.
+                label = player_label(state, colour, False)
+                font = self.fonts.fitting(label, room, lay.body, lay.small)
             self._line(surface, font, label, ink, room, midleft=(left, rect.centery))
             return
         label = clock_text(seconds)
@@ -386,21 +390,24 @@ class Renderer:
         radius = max(3, lay.small // 4)
         dot = ENGINE_DOT.get(state.engine_status, ALERT)
         pygame.draw.circle(surface, dot, (rect.left + radius, rect.top + line_h // 2), radius)
-        words = f"engine {state.engine_status}"
-        if state.level is not None:
-            words += f", level {state.level}"
         room = rect.width - 3 * radius
-        if font.size(words)[0] > room and state.level is not None:
-            words = f"{state.engine_status}, level {state.level}"
-        self._line(
-            surface,
-            font,
-            words,
-            DIM_TEXT,
-            room,
-            midleft=(rect.left + 3 * radius, rect.top + line_h // 2),
-        )
-        used = line_h
+        level = f"level {state.level}" if state.level is not None else ""
+        lines = [f"engine {state.engine_status}" + (f", {level}" if level else "")]
+        if font.size(lines[0])[0] > room:
+            lines = [f"{state.engine_status}, {level}" if level else state.engine_status]
+        if font.size(lines[0])[0] > room and level:
+            lines = [state.engine_status, level]  # a line each, at the legible size
+        used = 0
+        for words in lines:
+            self._line(
+                surface,
+                font,
+                words,
+                DIM_TEXT,
+                room,
+                midleft=(rect.left + 3 * radius, rect.top + used + line_h // 2),
+            )
+            used += line_h
         score = score_words(state.engine_score)
         if state.engine_depth is not None:
             # The depth is for the curious: it goes first when room is short.
@@ -418,11 +425,12 @@ class Renderer:
         self, surface: pygame.Surface, lay: Layout, state: DisplayState, rect: pygame.Rect
     ) -> None:
         """The latest moves as numbered rows ("12. Nf3  Nc6"), from the
-        largest size at which the widest row fits, never below the floor."""
+        largest size at which the widest row fits down to the smallest
+        legible one; where even that is too wide, one ply a row ("12… Nc6")."""
         if not state.moves or rect.height <= 0:
             return
         rows = list(iter_move_rows(state))
-        for height in range(lay.body, BODY_MIN_PX - 4, -1):
+        for height in range(lay.body, lay.small - 1, -1):
             font = self.fonts.get(height)
             shown = rows[-max(1, rect.height // font.get_linesize()) :]
             number_w = font.size(f"{shown[-1][0]}.")[0] + max(3, height // 3)
@@ -432,7 +440,8 @@ class Renderer:
             if number_w + 2 * san_w - gap <= rect.width:
                 break
         else:
-            self.cut.append(" ".join(t for row in shown for t in row[1:] if t))
+            self._plies(surface, font, rows, rect)
+            return
         y = rect.top
         for index, (number, white, black) in enumerate(shown):
             final = index == len(shown) - 1
@@ -441,6 +450,29 @@ class Renderer:
             self._ply(surface, font, white or "…", (x, y), final and black is None)
             if black is not None:
                 self._ply(surface, font, black, (x + san_w, y), final)
+            y += font.get_linesize()
+
+    def _plies(
+        self,
+        surface: pygame.Surface,
+        font: pygame.font.Font,
+        rows: list[tuple[int, str | None, str | None]],
+        rect: pygame.Rect,
+    ) -> None:
+        """The latest plies one a row, White's "12. Nf3", Black's "12… Nc6"."""
+        plies = [
+            (f"{number}{mark} {text}", text)
+            for number, white, black in rows
+            for mark, text in ((".", white), ("\N{HORIZONTAL ELLIPSIS}", black))
+            if text
+        ]
+        shown = plies[-max(1, rect.height // font.get_linesize()) :]
+        y = rect.top
+        for index, (line, _) in enumerate(shown):
+            if font.size(line)[0] > rect.width:
+                self.cut.append(line)
+                line = ellipsize(line, font, rect.width)
+            self._ply(surface, font, line, (rect.left, y), index == len(shown) - 1)
             y += font.get_linesize()
 
     @staticmethod

@@ -14,6 +14,7 @@ board takes what height is left, and the panel keeps at least
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import singledispatch
 
@@ -30,8 +31,39 @@ PANEL_MIN_SHARE = 0.30  # of the screen width
 LABEL_SHARE = 0.045  # label strip, of the screen height
 LABEL_TEXT = 0.85  # a label's text, of the strip
 BODY_SHARE = 0.06  # body text line, of the screen height
-BODY_MIN_PX = 18  # arm's length on a 3.5" 480 × 320 screen
 BANNER_LINES = 2
+
+# The smallest text: a capital letter 16 minutes of arc high (the minimum of
+# ISO 9241-303 and ANSI/HFES 100-2007 for reading on a screen; 20 to 22 is
+# their preferred size) seen from the player's seat, 55 cm from a screen at
+# the board's edge (docs/design/screen.md).
+VIEWING_DISTANCE_MM = 550.0
+MIN_CAP_ARC_MINUTES = 16.0
+CAP_SHARE = 0.72  # a capital's height, of a line of pygame's default font (measured)
+# The smallest screen sold at each size (the official Pi touch screens and
+# the common HATs), so that text is large enough on any of them; other sizes
+# are taken at DEFAULT_PPI, a 3.5" screen's density.
+SCREEN_INCHES = {(480, 320): 3.5, (800, 480): 5.0, (320, 240): 2.8}
+DEFAULT_PPI = 165.0
+# On screens too small for the minimum, text takes at most this share of
+# the height, so that the board keeps room.
+LEGIBLE_MAX_SHARE = 0.085
+
+
+def pixel_pitch_mm(size: tuple[int, int]) -> float:
+    """Millimetres a pixel, for the smallest screen of this size."""
+    inches = SCREEN_INCHES.get(size)
+    if inches is None:
+        return 25.4 / DEFAULT_PPI
+    return inches * 25.4 / math.hypot(*size)
+
+
+def legible_px(size: tuple[int, int]) -> int:
+    """The smallest line height (px) of text the screen shows: its capitals
+    :data:`MIN_CAP_ARC_MINUTES` high at :data:`VIEWING_DISTANCE_MM`."""
+    cap_mm = VIEWING_DISTANCE_MM * math.tan(math.radians(MIN_CAP_ARC_MINUTES / 60))
+    wanted = math.ceil(cap_mm / pixel_pitch_mm(size) / CAP_SHARE)
+    return min(wanted, round(size[1] * LEGIBLE_MAX_SHARE))
 
 
 @dataclass(frozen=True)
@@ -67,7 +99,8 @@ def compute_layout(size: tuple[int, int], geometry: BoardGeometry, fonts: Fonts)
     if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
         raise ValueError(f"screen {width}x{height} is smaller than {MIN_SIZE[0]}x{MIN_SIZE[1]}")
     edge = max(2, height // 160)
-    body = max(BODY_MIN_PX, round(height * BODY_SHARE))
+    small = legible_px(size)
+    body = max(small, round(height * BODY_SHARE))
     pad = max(3, body // 4)
     banner_h = BANNER_LINES * body + 2 * pad
     banner = pygame.Rect(edge, height - edge - banner_h, width - 2 * edge, banner_h)
@@ -93,7 +126,7 @@ def compute_layout(size: tuple[int, int], geometry: BoardGeometry, fonts: Fonts)
         pad=pad,
         body=body,
         big=round(body * 1.4),
-        small=max(13, round(body * 0.78)),
+        small=small,
         views=views,
     )
 

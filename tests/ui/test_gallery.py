@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pygame
 import pytest
 
-from boardctl.ui import gallery
+from boardctl.ui import gallery, layout
 from boardctl.ui.display import Renderer
+from boardctl.ui.layout import legible_px
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -46,3 +48,52 @@ def test_the_gallery_in_docs_is_what_the_code_draws(tmp_path):
         # Font rasterisers may differ by a pixel at a glyph's edge; a changed
         # layout or text changes thousands.
         assert differ < 200, f"{path.name} differs from docs/screens: run the gallery again"
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+@pytest.mark.parametrize("size", gallery.SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_text_is_smaller_than_the_legible_minimum(scene, size, renderers, monkeypatch):
+    """Every text the screen draws (the board's coordinates aside) is at least
+    :func:`~boardctl.ui.layout.legible_px` high: capitals of 16 minutes of arc
+    at the player's seat.  The level, the evaluation and the move list were
+    10 to 14 px at 480 × 320."""
+    renderer = renderers.get(size) or renderers.setdefault(size, Renderer(size))
+    state = SCENES[scene][1]()
+    lay = renderer.board_layout(renderer_geometry(state))
+    heights: list[int] = []
+    get = renderer.fonts.get
+
+    def recording(height: int) -> pygame.font.Font:
+        heights.append(height)
+        return get(height)
+
+    monkeypatch.setattr(renderer.fonts, "get", recording)
+    renderer.render(state, pygame.Surface(size))
+    text = [h for h in heights if h != lay.label_text]
+    assert text and min(text) >= lay.small == legible_px(size), (min(text), lay.small)
+
+
+def renderer_geometry(state):
+    from boardctl.rules import get_variant
+
+    return get_variant(state.variant).geometry
+
+
+def test_the_legible_minimum_is_16_minutes_of_arc_at_the_players_seat():
+    for size in gallery.SIZES:
+        pitch = layout.pixel_pitch_mm(size)
+        cap_mm = legible_px(size) * layout.CAP_SHARE * pitch
+        arc = math.degrees(math.atan(cap_mm / layout.VIEWING_DISTANCE_MM)) * 60
+        assert 16 <= arc < 17.5, (size, arc)
+    # A 3.5-inch 480 × 320 screen: 0.154 mm a pixel; its capitals 2.6 mm.
+    assert layout.pixel_pitch_mm((480, 320)) == pytest.approx(0.154, abs=0.001)
+    assert legible_px((480, 320)) == 24
+
+
+def test_pygames_default_font_has_the_capitals_the_minimum_assumes():
+    from boardctl.ui.text import Fonts
+
+    fonts = Fonts()
+    for height in (20, 24, 27, 32):
+        cap = fonts.get(height).metrics("H")[0][3]
+        assert cap >= layout.CAP_SHARE * height - 1, (height, cap)
