@@ -204,7 +204,7 @@ def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
     now = _stepped(daemon, 0.2)
     buttons.press("hint", now)
     now = _stepped(daemon, 0.2, now)
-    assert daemon.status().prompt == "Hint: g4"
+    assert daemon.status().prompt == "Hint: g4 \N{EN DASH} g2 to g4"
     shown = {pos.geometry.name(sq): role for sq, role in daemon.scene().squares.items()}
     assert shown == {"g2": Role.HINT_FROM, "g4": Role.HINT_TO}
     # In the hint's own colour, not the engine's: its destination blinks.

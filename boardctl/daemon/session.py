@@ -239,7 +239,11 @@ class EngineSession:
         except IllegalMoveError:
             self.clear_hint()
             return
-        self.hint = f"Hint: {san(pos, move)}"
+        # Named by its squares too, as the engine's own move is: a player
+        # finds f5 to h7 on the board at once, Fxh7 only by looking.
+        geo = pos.geometry
+        frm, to = geo.name(move.from_square), geo.name(move.to_square)
+        self.hint = f"Hint: {san(pos, move)} \N{EN DASH} {frm} to {to}"
         self.hint_move = (move.from_square, move.to_square)
 
     def clear_hint(self) -> None:

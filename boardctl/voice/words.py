@@ -68,6 +68,12 @@ SAN = re.compile(
     r"|\b(?P<pfile>[a-l])x(?P<pto>[a-l](?:1[0-3]|[1-9]))(?:=(?P<promo>[QRBNF]))?(?P<ps>[+#]?)"
 )
 LETTER_PIECES = {p.symbol.upper(): p for p in PieceType}
+# A move as the screen names it, in SAN and by its squares ("Fxh7 – f5 to h7"):
+# said once, by the squares, with the piece and a capture from the SAN.
+NAMED_MOVE = re.compile(
+    r"\b(?P<san>O-O(?:-O)?\S*|[KQRBNF]?[a-l]?\d*x?[a-l]\d+\S*) \N{EN DASH} "
+    r"(?P<frm>[a-l](?:1[0-3]|[1-9])) to (?P<to>[a-l](?:1[0-3]|[1-9]))\b"
+)
 
 
 # ------------------------------------------------------------ pieces, squares, moves
@@ -138,7 +144,15 @@ def said(text: str, style: SquareStyle = "plain") -> str:
         suffix = _san_suffix(m.group("ps"))
         return f"pawn on the {m.group('pfile')} file takes {m.group('pto')}{becomes}{suffix}"
 
-    return _squares(SAN.sub(one, text), style)
+    def named(m: re.Match[str]) -> str:
+        text = m.group("san")
+        if text.startswith("O-O"):
+            return SAN.sub(one, text)
+        piece = LETTER_PIECES[text[0]].title if text[0] in LETTER_PIECES else "pawn"
+        took = ", takes" if "x" in text else ""
+        return f"{piece} {m.group('frm')} to {m.group('to')}{took}{_san_suffix(text[-1])}"
+
+    return _squares(SAN.sub(one, NAMED_MOVE.sub(named, text)), style)
 
 
 def _san_suffix(mark: str) -> str:

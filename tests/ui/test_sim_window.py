@@ -149,7 +149,7 @@ def test_h_asks_for_a_hint_through_the_hint_button():
     rig.run(0.3)
     rig.key("h", pygame.K_h)
     rig.run(0.3)
-    assert rig.window.state.prompt == "Hint: d4"
+    assert rig.window.state.prompt == "Hint: d4 \N{EN DASH} d2 to d4"
 
 
 def test_plus_and_minus_change_the_engine_level_shown_on_the_screen():

@@ -117,6 +117,8 @@ def test_a_takeback_and_a_new_game_are_said():
         ("Put the bishop back on c1", "error", "Put the bishop back on c1."),
         ("Choose the new piece: Queen, Falcon", "choice", "Choose the new piece: Queen, Falcon."),
         ("Hint: Fxf4+", "info", "Hint: falcon takes f4, check."),
+        ("Hint: Fxh7 \N{EN DASH} f5 to h7", "info", "Hint: falcon f5 to h7, takes."),
+        ("Hint: O-O \N{EN DASH} f1 to h1", "info", "Hint: castles king side."),
         ("Take back Nbd2: put the piece back", "info", "Take back knight from b to d2: put"),
     ],
 )
