@@ -7,16 +7,19 @@ status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
+from .board import lights
 from .board.replay import parse_log, read_log, replay_events
 from .config import CHOICES, Config, load_config, with_game
 from .daemon import wiring
@@ -28,7 +31,8 @@ from .rules import VARIANTS, Game, Position, divide, get_variant, perft
 from .rules.digits import NumberError, parse_whole
 from .rules.perft import MAX_DEPTH
 from .storage.store import GameStore, default_db_path, pgn_command
-from .ui import keys
+from .ui import gallery, keys
+from .ui.screenshot import parse_size
 from .userfiles import SCRIPT_LIMIT, open_regular, read_text
 
 
@@ -54,10 +58,28 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Options wrapped at spaces only: a preset's name is never cut at its
+    hyphen ("falcon-" / "hex"); epilogs keep their own lines."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         # argparse would print the usage too: one clear line is the contract.
         raise UsageError(f"{self.prog}: {message}")
+
+
+def _lights_help() -> str:
+    """The LED colours and what each means, as the simulator's help shows them."""
+    width = max(len(hue.name) for hue, _ in lights.legend())
+    return "\n".join(f"  {hue.name.ljust(width)}  {meaning}" for hue, meaning in lights.legend())
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -72,7 +94,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("log", help="sensor log: '<seconds> lift|place <square>' or 'choose <piece>'")
     p.add_argument("--fen", help="the position the log starts from (default: the start)")
     p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
-    commands.add_parser("uci", help="play as a UCI engine on stdin and stdout (for chess GUIs)")
+    commands.add_parser(
+        "uci",
+        help="play as a UCI engine on stdin and stdout (for chess GUIs)",
+        epilog="UCI options (setoption name NAME value VALUE):\n" + uci.options_help(),
+    )
     p = commands.add_parser("run", help="run the board (the service's main loop)")
     p.add_argument(
         "--config",
@@ -82,8 +108,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "sim",
         help="the desktop simulator (a window, or --headless)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="in the window:\n" + keys.help_text(),
+        epilog=f"in the window:\n{keys.help_text()}\n\nwhat the lights mean:\n{_lights_help()}",
     )
     p.add_argument("--config", type=Path, help="configuration file")
     p.add_argument("--mode", choices=CHOICES["game", "mode"], help="override the configured mode")
@@ -104,15 +129,27 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--all", action="store_true", help="every stored game")
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
-    p = commands.add_parser("screenshot", help="render the display for a position to a PNG")
-    p.add_argument("out", help="PNG file to write")
-    p.add_argument("--fen", help="position (default: the start)")
-    p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
-    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
+    _add_screenshot(commands)
     p = commands.add_parser("hall", help="serve one page with several boards side by side")
     p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
     _add_diag(commands)
     return parser
+
+
+def _add_screenshot(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser(
+        "screenshot", help="render the display for a position, or a state of the gallery, to a PNG"
+    )
+    p.add_argument("out", help="PNG file to write")
+    p.add_argument("--fen", help="position (default: the start)")
+    p.add_argument(
+        "--state",
+        choices=list(gallery.ALL_SCENES),
+        metavar="STATE",
+        help=f"a state of docs/screens.md instead of a position: {', '.join(gallery.ALL_SCENES)}",
+    )
+    p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
+    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
 
 
 def _add_diag(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -149,9 +186,7 @@ def _replay(args: argparse.Namespace) -> int:
         stream = open_regular(args.log)  # closed by the with below
         size = os.fstat(stream.fileno()).st_size
     except OSError as exc:
-        raise UsageError(
-            f"boardctl replay: cannot read {args.log}: {exc.strerror or exc}"
-        ) from None
+        raise UsageError(f"cannot read {args.log}: {exc.strerror or exc}") from None
     progress = Progress("boardctl replay", size, sys.stderr)
     with stream, progress:
         try:
@@ -159,9 +194,7 @@ def _replay(args: argparse.Namespace) -> int:
             for line in replay_events(events, game):
                 print(line)
         except OSError as exc:
-            raise UsageError(
-                f"boardctl replay: cannot read {args.log}: {exc.strerror or exc}"
-            ) from None
+            raise UsageError(f"cannot read {args.log}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -179,29 +212,27 @@ def _sim(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.web:
         if args.headless:
-            raise UsageError(
-                "boardctl sim: --web needs the window (a headless run is over in a moment)"
-            )
+            raise UsageError("--web needs the window (a headless run is over in a moment)")
+        if importlib.util.find_spec("aiohttp") is None:
+            # Said before anything starts: no game is resumed for nothing.
+            raise UsageError("--web needs aiohttp: pip install 'boardctl[web]'")
         config = replace(config, web=replace(config.web, enabled=True))
         logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     if args.speak:
         config = replace(config, speech=replace(config.speech, enabled=True))
     if not args.headless:
         if args.script:
-            raise UsageError("boardctl sim: --script needs --headless")
+            raise UsageError("--script needs --headless")
         return wiring.sim(config)
     if args.script is None:
-        raise UsageError("boardctl sim: --headless needs --script LOG")
+        raise UsageError("--headless needs --script LOG")
     try:
         text = read_text(args.script, SCRIPT_LIMIT)
     except OSError as exc:
-        raise UsageError(
-            f"boardctl sim: cannot read {args.script}: {exc.strerror or exc}"
-        ) from None
+        raise UsageError(f"cannot read {args.script}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise UsageError(
-            f"boardctl sim: {args.script} is not UTF-8 text (byte {exc.start} "
-            f"is {exc.object[exc.start]:#04x})"
+            f"{args.script} is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})"
         ) from None
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         # A headless run is a test: its games go to a throw-away database.
@@ -217,20 +248,31 @@ def _sim(args: argparse.Namespace) -> int:
 def _pgn(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
     if args.all and args.game is not None:
-        raise UsageError("boardctl pgn: give a game number or --all, not both")
+        raise UsageError("give a game number or --all, not both")
     return pgn_command(db, args.game, args.all, sys.stdout, sys.stderr)
 
 
 def _screenshot(args: argparse.Namespace) -> int:
-    from .ui.screenshot import screenshot_command
+    from .ui.screenshot import render_state, screenshot_command
 
-    print(screenshot_command(args.fen, args.out, args.size, get_variant(args.variant).name))
+    if args.state is None:
+        print(screenshot_command(args.fen, args.out, args.size, get_variant(args.variant).name))
+        return 0
+    if args.fen is not None:
+        raise UsageError("give --fen or --state, not both")
+    state = gallery.ALL_SCENES[args.state][1]()
+    render_state(state, Path(args.out), parse_size(args.size))
+    print(args.out)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _build_parser().parse_args(argv)
+    except UsageError as exc:  # already "boardctl COMMAND: what is wrong"
+        print(exc, file=sys.stderr)
+        return 2
+    try:
         if args.command == "perft":
             return _perft(args)
         if args.command == "replay":
@@ -252,9 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 from .web.hall import hall_command
             except ImportError:
-                raise UsageError(
-                    "boardctl hall: needs aiohttp: pip install 'boardctl[web]'"
-                ) from None
+                raise UsageError("needs aiohttp: pip install 'boardctl[web]'") from None
             return hall_command(args.config)
         if args.command == "diag":
             from .diag import diag_command
@@ -263,11 +303,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return diag_command(
                 load_config(args.config), sim=args.sim, steps=args.steps, variant=variant
             )
-    except UsageError as exc:
-        print(exc, file=sys.stderr)
-        return 2
     except BoardctlError as exc:
-        print(f"boardctl: {exc}", file=sys.stderr)
+        # One form for every error: the command, then what is wrong.
+        print(f"boardctl {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -188,3 +188,79 @@ def test_a_command_line_override_changes_only_the_game_and_keeps_the_file(tmp_pa
     )
     assert config.web.port == 8123 and config.engine.skill == 7
     assert config.source == str(path)
+
+
+# ------------------------------------------------------------ help and errors (issue 25)
+@pytest.mark.parametrize("command", ["perft", "replay", "sim", "screenshot", "diag"])
+def test_help_never_cuts_a_preset_name_at_its_hyphen(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    lines = capsys.readouterr().out.splitlines()
+    assert not any(line.rstrip().endswith("-") for line in lines), lines
+    text = " ".join(line.strip() for line in lines)
+    for name in ("falcon-hex", "falcon-10x10-central", "glinski"):
+        if "rule preset, one of" in text:
+            assert name in text
+
+
+def test_sim_help_says_what_the_lights_mean_and_uci_help_lists_its_options(capsys):
+    from boardctl.board import lights
+
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    out = capsys.readouterr().out
+    assert "what the lights mean" in out
+    for hue, meaning in lights.legend():
+        assert f"{hue.name}" in out and meaning[:30] in out
+    with pytest.raises(SystemExit):
+        main(["uci", "--help"])
+    out = capsys.readouterr().out
+    assert "UCI_Variant" in out and "Skill Level" in out and "falcon-hex" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "prefix"),
+    [
+        (["perft", "2", "--fen", "rubbish"], "boardctl perft: "),
+        (["pgn", "3", "--all"], "boardctl pgn: "),
+        (["sim", "--headless"], "boardctl sim: "),
+        (["perft"], "boardctl perft: "),
+        (["screenshot", "x.png", "--state", "fix", "--fen", "8/8 w"], "boardctl screenshot: "),
+    ],
+)
+def test_every_error_begins_with_the_command(args, prefix, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(prefix) and err.count("\n") == 1, err
+
+
+def test_sim_web_without_aiohttp_is_one_line_before_anything_starts(tmp_path):
+    # A Python where aiohttp cannot be found: nothing is started or logged first.
+    code = (
+        "import sys, importlib.util as u; real = u.find_spec; "
+        "u.find_spec = lambda n, *a: None if n == 'aiohttp' else real(n, *a); "
+        "from boardctl.cli import main; sys.exit(main(['sim', '--web']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path)},
+    )
+    assert result.returncode == 2
+    assert result.stderr == "boardctl sim: --web needs aiohttp: pip install 'boardctl[web]'\n"
+
+
+def test_screenshot_draws_a_state_of_the_gallery(tmp_path):
+    import pygame
+
+    out = tmp_path / "fix.png"
+    assert main(["screenshot", str(out), "--state", "hex-fix", "--size", "800x480"]) == 0
+    image = pygame.image.load(str(out))
+    assert image.get_size() == (800, 480)
+    # The fix's red banner is in it: a state, not just a position.
+    from boardctl.ui import display
+
+    banner = image.get_at((400, 470))[:3]
+    assert tuple(banner) == display.BANNER_BG["error"], banner

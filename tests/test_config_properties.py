@@ -82,7 +82,7 @@ def section_strategies(paths):
         "display": {
             "enabled": mostly(st.booleans(), TEXT),
             "size": mostly(
-                st.sampled_from(["480x320", "800X480", "160x120", "8192x8192"]),
+                st.sampled_from(["480x320", "800X480", "400x240", "8192x8192"]),
                 number_text().map("x".join),
             ),
             "fullscreen": mostly(st.booleans(), TEXT),

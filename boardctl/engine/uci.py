@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import io
 import sys
+import textwrap
 import threading
 from collections.abc import Callable
 from typing import Protocol, TextIO
@@ -209,6 +210,18 @@ def format_info(info: Info, pos: Position) -> str:
     if info.pv:
         parts.append("pv " + " ".join(pos.uci(move) for move in info.pv))
     return " ".join(parts)
+
+
+def options_help() -> str:
+    """The options a GUI may set, for ``boardctl uci --help``."""
+    variant = textwrap.wrap(
+        f"the rule preset: {', '.join(VARIANTS)} (default {DEFAULT_VARIANT.name})",
+        64,
+        break_on_hyphens=False,
+    )
+    lines = [f"  UCI_Variant  {variant[0]}", *(f"{'':15}{line}" for line in variant[1:])]
+    lines.append(f"  Skill Level  0 (weakest) to {MAX_SKILL} (full strength, the default)")
+    return "\n".join(lines)
 
 
 def id_lines() -> list[str]:

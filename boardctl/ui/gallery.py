@@ -279,6 +279,7 @@ HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "hex-promotion": ("A promotion: rook, bishop, knight or falcon", hex_promotion),
     "hex-black": ("The player has Black: the board turned", hex_black),
 }
+ALL_SCENES = {**SCENES, **HEX_SCENES}  # ``boardctl screenshot --state NAME``
 
 
 def file_name(scene: str, size: tuple[int, int]) -> str:
@@ -431,7 +432,7 @@ def save_all(docs: Path) -> list[Path]:
     folder = docs / "screens"
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for scene, (_, build) in {**SCENES, **HEX_SCENES}.items():
+    for scene, (_, build) in ALL_SCENES.items():
         for size in SIZES:
             out = folder / file_name(scene, size)
             render_state(build(), out, size)

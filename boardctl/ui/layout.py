@@ -43,7 +43,7 @@ CAP_SHARE = 0.72  # a capital's height, of a line of pygame's default font (meas
 # The smallest screen sold at each size (the official Pi touch screens and
 # the common HATs), so that text is large enough on any of them; other sizes
 # are taken at DEFAULT_PPI, a 3.5" screen's density.
-SCREEN_INCHES = {(480, 320): 3.5, (800, 480): 5.0, (320, 240): 2.8}
+SCREEN_INCHES = {(480, 320): 3.5, (800, 480): 5.0}
 DEFAULT_PPI = 165.0
 # On screens too small for the minimum, text takes at most this share of
 # the height, so that the board keeps room.

@@ -385,7 +385,7 @@ def test_promotion_choices_are_drawn_large_with_the_chosen_one_framed(size, draw
 
 
 # ---------------------------------------------------------------- sizes and errors
-@pytest.mark.parametrize("other", [(320, 240), (1024, 600), (1280, 720), (480, 480), (160, 120)])
+@pytest.mark.parametrize("other", [(400, 240), (1024, 600), (1280, 720), (480, 480), (480, 272)])
 @pytest.mark.parametrize("variant", ["falcon", "falcon-8x8", "falcon-9x10", "falcon-10x10-central"])
 def test_other_sizes_and_board_shapes_render(draw, other, variant):
     start = DisplayState.from_fen(None, variant)

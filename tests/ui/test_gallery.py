@@ -11,6 +11,7 @@ import pytest
 from boardctl.ui import gallery, layout
 from boardctl.ui.display import Renderer
 from boardctl.ui.layout import legible_px
+from boardctl.ui.size import MIN_SIZE
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -19,7 +20,7 @@ SCENES = {**gallery.SCENES, **gallery.HEX_SCENES}
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
-@pytest.mark.parametrize("size", gallery.SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [*gallery.SIZES, MIN_SIZE], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_text_of_every_scene_fits_whole(scene, size, renderers):
     renderer = renderers.get(size) or renderers.setdefault(size, Renderer(size))
     state = SCENES[scene][1]()
@@ -97,3 +98,10 @@ def test_pygames_default_font_has_the_capitals_the_minimum_assumes():
     for height in (20, 24, 27, 32):
         cap = fonts.get(height).metrics("H")[0][3]
         assert cap >= layout.CAP_SHARE * height - 1, (height, cap)
+
+
+def test_a_screen_too_small_to_show_its_text_whole_is_refused_in_one_line():
+    from boardctl.ui.screenshot import ScreenshotError, screenshot_command
+
+    with pytest.raises(ScreenshotError, match=r"'320x240' is outside 400x240 .*legible"):
+        screenshot_command(None, "/nonexistent/x.png", "320x240")

@@ -55,7 +55,7 @@ def test_screenshot_command_parses_the_size_and_returns_the_path(tmp_path):
         ("480x320", (480, 320)),
         ("800X480", (800, 480)),
         (" 1024 x 600 ", (1024, 600)),
-        ("320×240", (320, 240)),
+        ("400×240", (400, 240)),
     ],
 )
 def test_sizes_are_parsed(text, size):
