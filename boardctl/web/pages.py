@@ -34,10 +34,19 @@ _NAV = (
 )
 
 
+# A checkbox shown as a switch: keyboard and screen readers know it as one; the
+# note says why it is disabled, or that the browser waits for a tap (speak.js).
+_SPEAK = (
+    '<div class="speak"><label><input type="checkbox" role="switch" id="speak" '
+    'aria-describedby="speak-note"> Speak</label> '
+    '<span id="speak-note" class="speak-note" role="status" hidden></span></div>'
+)
+
+
 def live_page(view: str) -> str:
     """The live board (filled in and kept up to date by live.js)."""
     body = f"""<header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
-{_NAV}</header>
+{_NAV}{_SPEAK}</header>
 <main class="live">
 <section class="board-area"><div id="evalbar" class="evalbar" title="evaluation">
 <div id="evalfill"></div></div><svg id="board" class="board" role="img"
@@ -70,7 +79,9 @@ maxlength="64"></label> <button type="submit">Unlock</button>
 <span id="action-status" role="status"></span></div>
 </section>
 </aside></main>"""
-    return _page("boardctl: live board", body, view=view, scripts=("board.js", "live.js"))
+    return _page(
+        "boardctl: live board", body, view=view, scripts=("board.js", "speak.js", "live.js")
+    )
 
 
 def _when(epoch: float | None) -> str:

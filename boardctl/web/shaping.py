@@ -94,9 +94,7 @@ class Shaper:
         mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
         self.history.update(game_id, len(game.moves), mover_clock, score_value(engine.score))
         ending = game.ending()
-        running = None
-        if clocks is not None and game.moves and ending is None:
-            running = side(pos.turn)
+        running = side(pos.turn) if clocks is not None and game.moves and ending is None else None
         return Snapshot(
             game_id=game_id,
             started_at=started_at,

@@ -23,10 +23,12 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from boardctl.rules import WHITE, Game, get_variant
 from boardctl.web.server import WebServer
+from boardctl.web.snapshot import Hub, Snapshot
 
 from .helpers import LiveGame, ThinkingOpponent
 
@@ -583,3 +585,220 @@ def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, 
     finally:
         server.stop()
         game.stop()
+
+
+# ------------------------------------------------------------ the Speak switch
+# A stand-in for the browser's voice, put in before the page's own scripts run:
+# it notes each cancel and each text spoken in window.__speech, and refuses to
+# speak, as Chrome does on a page not yet touched, while window.__refuse is set.
+SPEECH_STUB = """
+window.__speech = [];
+window.__refuse = false;
+const fakeVoice = {
+  speaking: false, pending: false, paused: false,
+  speak(utterance) {
+    window.__speech.push(["speak", utterance.text]);
+    if (window.__refuse) {
+      setTimeout(() => utterance.dispatchEvent(
+        new SpeechSynthesisErrorEvent("error", {utterance, error: "not-allowed"})));
+    }
+  },
+  cancel() { window.__speech.push(["cancel"]); },
+  pause() {}, resume() {}, getVoices() { return []; },
+};
+Object.defineProperty(window, "speechSynthesis", {value: fakeVoice, configurable: true});
+"""
+NO_SPEECH = "delete window.speechSynthesis; delete window.SpeechSynthesisUtterance;"
+START = Game().start_fen
+
+
+@contextlib.contextmanager
+def before_scripts(driver: Any, source: str) -> Iterator[None]:
+    """``source`` runs in every page loaded meanwhile, before the page's scripts."""
+    added = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]}
+        )
+
+
+def words(said_seq: int, said: str, **more: Any) -> Snapshot:
+    """A snapshot of the start position that carries the board's words."""
+    return Snapshot(
+        start_fen=START, fen=START, white="Ana", black="Ben", said_seq=said_seq, said=said, **more
+    )
+
+
+@pytest.fixture
+def talking_board(browser: Any) -> Iterator[tuple[Hub, WebServer]]:
+    """A page fed straight from a hub, as the daemon feeds it; the browser
+    remembers no Speak switch from an earlier test on the same port."""
+    hub = Hub()
+    hub.publish(words(0, ""))
+    server = WebServer(hub, host="127.0.0.1", port=0)
+    server.start()
+    browser.set_window_size(1280, 800)
+    browser.execute_cdp_cmd(
+        "Storage.clearDataForOrigin",
+        {"origin": server.url.rstrip("/"), "storageTypes": "local_storage"},
+    )
+    yield hub, server
+    server.stop()
+
+
+@pytest.fixture
+def voice(browser: Any) -> Iterator[None]:
+    with before_scripts(browser, SPEECH_STUB):
+        yield
+
+
+def said(driver: Any) -> list[list[str]]:
+    return list(driver.execute_script("return window.__speech"))
+
+
+def shown_seq(driver: Any) -> str | None:
+    seq = driver.execute_script("return document.body.dataset.seq")
+    return None if seq is None else str(seq)
+
+
+def open_live(driver: Any, server: WebServer, view: str = "") -> None:
+    driver.get(server.url + view)
+    latest = str(server.hub.latest.seq)
+    wait_for(driver, lambda d: shown_seq(d) == latest, "the snapshot did not arrive")
+
+
+def publish(driver: Any, hub: Hub, snapshot: Snapshot) -> None:
+    """Publish ``snapshot`` and wait until the page has drawn it (and so has
+    heard its words)."""
+    assert hub.publish(snapshot)
+    latest = str(hub.latest.seq)
+    wait_for(driver, lambda d: shown_seq(d) == latest, "the snapshot did not arrive")
+
+
+def test_the_speak_switch_is_off_at_first_and_then_the_page_says_nothing(
+    browser, talking_board, voice
+):
+    hub, server = talking_board
+    open_live(browser, server)
+    box = browser.find_element(By.ID, "speak")
+    assert box.is_displayed() and box.is_enabled() and not box.is_selected()
+    assert not browser.find_element(By.ID, "speak-note").is_displayed()
+    publish(browser, hub, words(1, "White plays e4."))
+    publish(browser, hub, words(2, "Black plays e5."))
+    assert said(browser) == []
+
+
+def test_switched_on_it_says_the_words_on_show_then_each_new_one_once(
+    browser, talking_board, voice
+):
+    hub, server = talking_board
+    hub.publish(words(4, "White plays e4."))
+    open_live(browser, server, "?view=projector")
+    assert said(browser) == []  # words said before the page opened are old news
+    box = browser.find_element(By.ID, "speak")
+    box.send_keys(Keys.SPACE)  # a real checkbox: the keyboard turns it on
+    wait_for(browser, lambda d: said(d), "switching on said nothing")
+    assert box.is_selected()
+    publish(browser, hub, words(5, "Engine plays falcon d1 to f4, takes the pawn."))
+    publish(browser, hub, words(6, "Check."))
+    publish(browser, hub, words(6, "Check.", prompt="Black to move"))  # the same words again
+    port = server.port
+    server.stop()
+    wait_for(browser, lambda d: text(d, "link") == "reconnecting…", "the drop was not noticed")
+    hub.publish(words(6, "Check.", prompt="Black is thinking"))  # while the page is cut off
+    again = WebServer(hub, host="127.0.0.1", port=port)
+    again.start()
+    try:
+        latest = str(hub.latest.seq)
+        wait_for(browser, lambda d: shown_seq(d) == latest, "no resync after reconnecting")
+    finally:
+        again.stop()
+    # Each text once, in order, each after a cancel that cuts a stale one short.
+    assert said(browser) == [
+        ["cancel"],
+        ["speak", "White plays e4."],
+        ["cancel"],
+        ["speak", "Engine plays falcon d1 to f4, takes the pawn."],
+        ["cancel"],
+        ["speak", "Check."],
+    ]
+
+
+def test_with_nothing_said_yet_switching_on_says_speech_on_and_off_is_quiet_at_once(
+    browser, talking_board, voice
+):
+    hub, server = talking_board
+    open_live(browser, server)
+    browser.find_element(By.CSS_SELECTOR, ".speak label").click()
+    wait_for(browser, lambda d: said(d) == [["cancel"], ["speak", "Speech on"]], "no Speech on")
+    browser.find_element(By.ID, "speak").click()
+    wait_for(browser, lambda d: len(said(d)) == 3, "switching off did not stop the voice")
+    assert said(browser)[2] == ["cancel"]
+    publish(browser, hub, words(1, "White plays e4."))
+    assert len(said(browser)) == 3
+
+
+def test_the_switch_stays_on_after_a_reload_and_old_words_are_not_said_again(
+    browser, talking_board, voice
+):
+    hub, server = talking_board
+    hub.publish(words(1, "White plays e4."))
+    open_live(browser, server)
+    browser.find_element(By.ID, "speak").click()
+    wait_for(browser, lambda d: len(said(d)) == 2, "switching on said nothing")
+    browser.refresh()
+    latest = str(hub.latest.seq)
+    wait_for(browser, lambda d: shown_seq(d) == latest, "the page did not come back")
+    assert browser.find_element(By.ID, "speak").is_selected()
+    assert said(browser) == []  # a new page, and White's move is not news to it
+    publish(browser, hub, words(2, "Black plays e5."))
+    assert said(browser) == [["cancel"], ["speak", "Black plays e5."]]
+
+
+def test_words_from_a_restarted_daemon_are_counted_from_where_it_starts_again(
+    browser, talking_board, voice
+):
+    hub, server = talking_board
+    hub.publish(words(40, "Draw agreed."))
+    open_live(browser, server)
+    browser.find_element(By.ID, "speak").click()
+    wait_for(browser, lambda d: len(said(d)) == 2, "switching on said nothing")
+    publish(browser, hub, words(1, "New game."))  # a lower number: the count began again
+    publish(browser, hub, words(2, "White plays e4."))
+    assert said(browser)[2:] == [["cancel"], ["speak", "White plays e4."]]
+
+
+def test_words_the_browser_refuses_before_a_tap_are_said_at_the_first_tap(
+    browser, talking_board, voice
+):
+    hub, server = talking_board
+    open_live(browser, server)
+    browser.find_element(By.ID, "speak").click()
+    wait_for(browser, lambda d: len(said(d)) == 2, "switching on said nothing")
+    browser.execute_script("window.__refuse = true")
+    publish(browser, hub, words(1, "White plays e4."))
+    note = browser.find_element(By.ID, "speak-note")
+    wait_for(browser, lambda d: note.is_displayed(), "a refusal is not shown")
+    assert "tap" in note.text
+    browser.execute_script("window.__refuse = false")
+    browser.find_element(By.ID, "turn").click()
+    wait_for(browser, lambda d: len(said(d)) == 6, "the tap did not say the refused words")
+    assert said(browser)[4:] == [["cancel"], ["speak", "White plays e4."]]
+    assert not note.is_displayed()
+
+
+def test_a_browser_that_cannot_speak_shows_the_switch_disabled_and_why(browser, talking_board):
+    hub, server = talking_board
+    with before_scripts(browser, NO_SPEECH):
+        browser.set_window_size(390, 844)
+        open_live(browser, server)
+        assert browser.execute_script("return 'speechSynthesis' in window") is False
+        box = browser.find_element(By.ID, "speak")
+        assert not box.is_enabled() and not box.is_selected()
+        note = browser.find_element(By.ID, "speak-note")
+        assert note.is_displayed() and note.text == "this browser cannot speak"
+        assert box.get_attribute("aria-describedby") == "speak-note"
+        publish(browser, hub, words(1, "White plays e4."))  # and nothing breaks
+        assert text(browser, "turn") == "White to move"

@@ -66,6 +66,7 @@ def test_static_assets_are_shipped_in_the_package(game):
         for name, kind in (
             ("board.js", "javascript"),
             ("live.js", "javascript"),
+            ("speak.js", "javascript"),
             ("replay.js", "javascript"),
             ("hall.js", "javascript"),
             ("style.css", "text/css"),

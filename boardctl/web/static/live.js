@@ -50,6 +50,7 @@ function render(s) {
   if ($("level") && s.level !== null && document.activeElement !== $("level")) {
     $("level").value = s.level;
   }
+  hearSaid(s);
   document.body.dataset.seq = String(s.seq);
   document.body.dataset.plies = String(s.moves.length);
 }
@@ -98,5 +99,6 @@ async function setupControls() {
   }
 }
 
+setupSpeech();
 connect();
 setupControls();
