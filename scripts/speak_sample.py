@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import threading
 import wave
 from pathlib import Path
 
@@ -26,8 +25,8 @@ from boardctl.engine.interface import BestMove, Limits, Message
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, get_variant
 from boardctl.storage.store import GameStore
-from boardctl.voice.engines import Espeak, Silent
-from boardctl.voice.speaker import Speaker
+from boardctl.voice.engines import Espeak
+from boardctl.voice.speaker import Recorder
 
 FEN = "6k3/1p3ppp2/10/10/4p5/10/5PPP2/R2F1K4 w - - 0 1"
 # (seconds to wait, lift or place, square): the player's hands.
@@ -78,14 +77,13 @@ def sample_words() -> list[str]:
     game = Game(get_variant("falcon"), FEN)
     pos = game.position
     board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
-    words = Silent()
-    speaker = Speaker(words)
+    words = Recorder()  # at once, in order: the speaker's thread would drop stale texts
     config = parse_config({"game": {"mode": "engine", "human": "white", "clock": CLOCK}})
     with tempfile.TemporaryDirectory() as folder:
         store = GameStore(Path(folder) / "games.db")
         game_id = store.new_game("falcon", FEN, "Player", "boardctl", "engine", 0.0)
         daemon = Daemon(
-            config, board, store, opponent=Scripted(), speaker=speaker, resume=(game_id, game)
+            config, board, store, opponent=Scripted(), speaker=words, resume=(game_id, game)
         )
         now = 0.0
         for wait, verb, square in HANDS:
@@ -93,10 +91,8 @@ def sample_words() -> list[str]:
             while now < end:
                 daemon.step(now)
                 now += 0.01
-            speaker.idle(5.0)
             if verb is not None:
                 getattr(board, verb)(pos.geometry.parse_square(square))
-        speaker.close()
         store.close()
     return words.said
 
@@ -149,5 +145,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    threading.excepthook = lambda args: None  # the speaker's thread ends with the script
     main()

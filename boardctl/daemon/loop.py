@@ -55,7 +55,7 @@ from ..rules import (
 from ..rules.pieces import SYMBOLS
 from ..storage.backlog import Backlog, Store
 from ..ui.state import DisplayState
-from ..voice.speaker import QUESTIONS, Announcer, Speaker
+from ..voice.speaker import QUESTIONS, Announcer, SaysAloud
 from ..web.shaping import EngineShown, Shaper
 from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
@@ -122,7 +122,7 @@ class Daemon:
         started_at: float | None = None,
         recorder: TextIO | None = None,
         web: Hub | None = None,
-        speaker: Speaker | None = None,
+        speaker: SaysAloud | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:

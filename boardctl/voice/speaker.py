@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Protocol
 
 from ..ui.state import DisplayState
 from . import words
@@ -23,6 +24,31 @@ from .engines import SpeechEngine, SpeechError
 from .words import SquareStyle
 
 log = logging.getLogger(__name__)
+
+
+class SaysAloud(Protocol):
+    """What the announcer needs of a speaker: :class:`Speaker`, or a recorder."""
+
+    muted: bool
+
+    def say(self, text: str) -> None: ...
+    def mute(self, muted: bool) -> None: ...
+
+
+class Recorder:
+    """Keeps the texts it is given, in order, at once and in the caller's
+    thread: what a script or a test reads of what the board would say."""
+
+    def __init__(self) -> None:
+        self.muted = False
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        if not self.muted and text:
+            self.said.append(text)
+
+    def mute(self, muted: bool) -> None:
+        self.muted = muted
 
 
 class Speaker:
@@ -99,7 +125,7 @@ class Announcer:
     """Words for each new state, said by ``speaker`` (None: only kept, for
     the spectator page); ``said`` is the last text and its number."""
 
-    def __init__(self, speaker: Speaker | None = None, style: SquareStyle = "plain") -> None:
+    def __init__(self, speaker: SaysAloud | None = None, style: SquareStyle = "plain") -> None:
         self.speaker = speaker
         self.style = style
         self.said: tuple[int, str] = (0, "")
