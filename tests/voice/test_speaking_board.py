@@ -162,3 +162,43 @@ def test_muting_cuts_the_text_short_and_drops_what_follows():
         assert engine.started == ["one"] and engine.cut == ["one"]
     finally:
         speaker.close()
+
+
+def test_speech_configured_is_a_speaker_beside_the_loop_or_one_warning(
+    tmp_path, monkeypatch, caplog
+):
+    """[speech] enabled: the daemon gets a Speaker; without espeak-ng the board
+    says once why it stays silent, and plays on."""
+    from contextlib import ExitStack
+
+    from boardctl.daemon import wiring
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    config = parse_config(
+        {"game": {"mode": "two-players"}, "speech": {"enabled": True, "rate": 200}}
+    )
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "espeak-ng").write_text("#!/bin/sh\nexit 0\n")
+    (fake / "espeak-ng").chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake))
+    with ExitStack() as stack:
+        daemon = wiring.build(config, stack, now=0.0)
+        speaker = daemon.voice.speaker
+        assert isinstance(speaker, Speaker)
+        assert speaker.engine.command("x")[:7] == [
+            str(fake / "espeak-ng"),
+            "-v",
+            "en",
+            "-s",
+            "200",
+            "-a",
+            "100",
+        ]
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    with ExitStack() as stack:
+        daemon = wiring.build(config, stack, now=0.0)
+        assert daemon.voice.speaker is None
+        daemon.step(0.0)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any("espeak-ng is not installed" in w and "stays silent" in w for w in warnings)
