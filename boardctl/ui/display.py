@@ -33,7 +33,7 @@ from ..rules.geometry import Geometry
 from .boardview import BoardView, piece_box
 from .layout import Layout, compute_layout
 from .pieces import sprite
-from .state import DisplayState, iter_move_rows, score_words
+from .state import DisplayState, banner_line, iter_move_rows, score_words
 from .text import Fonts, clock_text, ellipsize, wrap
 
 BACKGROUND: Colour = (28, 30, 36)
@@ -242,25 +242,8 @@ class Renderer:
 
     # ------------------------------------------------------------------ banner
     def banner(self, state: DisplayState) -> tuple[str, str]:
-        """What the banner says now, and in which colour: the one thing that
-        matters most (a fix, a choice, the engine's move to carry out, the
-        result, a prompt), else whose turn it is."""
-        if state.prompt_kind == "error" and state.prompt:
-            return "error", state.prompt
-        if state.choices:
-            return "choice", state.prompt or "Choose the new piece"
-        if state.engine_move is not None:
-            san, frm, to = state.engine_move
-            geo = get_variant(state.variant).geometry
-            return "engine", f"Engine: {san} \N{EN DASH} {geo.name(frm)} to {geo.name(to)}"
-        if state.prompt:
-            return state.prompt_kind, state.prompt
-        side = "White" if state.turn == WHITE else "Black"
-        if state.check_square is not None:
-            return "idle", f"Check! {side} to move"
-        if state.engine_status == "thinking":
-            return "idle", f"{side} to move: the engine is thinking"
-        return "idle", f"{side} to move"
+        """What the banner says now, and in which colour (:func:`~.state.banner_line`)."""
+        return banner_line(state)
 
     def _banner(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
         kind, words = self.banner(state)

@@ -142,6 +142,29 @@ class DisplayState:
         return cls(fen=pos.fen(), variant=game.variant.name, **fields)
 
 
+def banner_line(state: DisplayState) -> tuple[str, str]:
+    """What the screen's banner says, and its kind: the one thing that
+    matters most (a fix, a choice, the engine's move to carry out, the
+    result, a prompt), else whose turn it is.  The board's voice says the
+    same line (boardctl.voice.words.banner_words)."""
+    if state.prompt_kind == "error" and state.prompt:
+        return "error", state.prompt
+    if state.choices:
+        return "choice", state.prompt or "Choose the new piece"
+    if state.engine_move is not None:
+        san, frm, to = state.engine_move
+        geo = get_variant(state.variant).geometry
+        return "engine", f"Engine: {san} \N{EN DASH} {geo.name(frm)} to {geo.name(to)}"
+    if state.prompt:
+        return state.prompt_kind, state.prompt
+    side = "White" if state.turn == WHITE else "Black"
+    if state.check_square is not None:
+        return "idle", f"Check! {side} to move"
+    if state.engine_status == "thinking":
+        return "idle", f"{side} to move: the engine is thinking"
+    return "idle", f"{side} to move"
+
+
 def score_words(score: str) -> str:
     """An engine score from White's point of view (``"+0.35"``, ``"-1.20"``,
     ``"M3"``, ``"M-2"``) in words that say whose side it favours."""

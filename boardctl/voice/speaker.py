@@ -159,7 +159,7 @@ class Announcer:
         elif question == "moves":
             text = "Lift a piece to hear where it may go."
         else:
-            text = words.utterance(None, state, style) or words.turn_words(state)
+            text = words.banner_words(state, style)
         self._say(text)
         return text
 

@@ -29,7 +29,7 @@ from ..rules import (
     get_variant,
     parse_san,
 )
-from ..ui.state import DisplayState
+from ..ui.state import DisplayState, banner_line
 
 SquareStyle = Literal["plain", "nato"]
 SQUARE_STYLES: tuple[SquareStyle, ...] = ("plain", "nato")
@@ -160,6 +160,32 @@ def _san_suffix(mark: str) -> str:
 
 
 # ------------------------------------------------------------ what a change says
+def banner_words(state: DisplayState, style: SquareStyle = "plain") -> str:
+    """The screen's banner line (:func:`~boardctl.ui.state.banner_line`) in
+    words: what "say it again" says."""
+    kind, text = banner_line(state)
+    if kind == "engine":
+        return _sentence(_engine_move_said(state, style))
+    if kind == "choice":
+        return f"{_sentence(said(text, style))} {_choices_said(state)}".strip()
+    return _sentence(said(text.replace("Check! ", "Check. "), style))
+
+
+def _choice_name(choice: PieceType | str) -> str:
+    return choice.title if isinstance(choice, PieceType) else choice
+
+
+def _choices_said(state: DisplayState) -> str:
+    """The options of a choice, and the one highlighted: what a player who
+    cannot see the screen needs to pick with prev, next and ok."""
+    if not state.choices:
+        return ""
+    names = f"{_or(_choice_name(c) for c in state.choices).capitalize()}."
+    if state.chosen is None:
+        return names
+    return f"{names} {_choice_name(state.choices[state.chosen]).capitalize()} is highlighted."
+
+
 def utterance(before: DisplayState | None, now: DisplayState, style: SquareStyle = "plain") -> str:
     """What to say as the state goes from ``before`` to ``now``; "" for
     nothing.  The moves played since, the engine's move to carry out, the
@@ -170,10 +196,12 @@ def utterance(before: DisplayState | None, now: DisplayState, style: SquareStyle
     parts = [*_moves_said(before, now, style)]
     if now.engine_move is not None and now.engine_move != before.engine_move:
         parts.append(_engine_move_said(now, style))
-    if now.prompt and (now.prompt, now.prompt_kind) != (before.prompt, before.prompt_kind):
+    if now.choices and not before.choices:
+        parts.append(banner_words(now, style))
+    elif now.prompt and (now.prompt, now.prompt_kind) != (before.prompt, before.prompt_kind):
         parts.append(said(now.prompt, style))
-    elif now.choices and not before.choices:
-        parts.append("Choose the new piece")
+    elif now.choices and now.chosen != before.chosen and now.chosen is not None:
+        parts.append(_choice_name(now.choices[now.chosen]).capitalize())
     parts += _clock_warnings(before, now)
     return " ".join(_sentence(p) for p in parts if p)
 

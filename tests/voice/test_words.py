@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from boardctl.rules import BLACK, WHITE, Game, get_variant, parse_uci, san
-from boardctl.ui.state import DisplayState
+from boardctl.ui.gallery import ALL_SCENES
+from boardctl.ui.state import DisplayState, banner_line
 from boardctl.voice import words
 from boardctl.voice.words import (
     NATO,
@@ -202,3 +203,33 @@ def test_words_never_letter_a_piece_in_a_random_game():
         assert text and not letters(text), text
         before = now
     assert words.SQUARE.search(text)
+
+
+@pytest.mark.parametrize("scene", list(ALL_SCENES))
+@pytest.mark.parametrize("style", ["plain", "nato"])
+def test_every_banner_of_the_gallery_is_said_in_words(scene, style):
+    """Every state a player meets (docs/screens.md): its banner line, said
+    with the pieces named and every square it names."""
+    state = ALL_SCENES[scene][1]()
+    _, shown = banner_line(state)
+    text = words.banner_words(state, style)
+    assert text and not letters(text), (shown, text)
+    for square in words.SQUARE.findall(shown):
+        name = "".join(square)
+        assert words.square_words(name, style) in text, (shown, text)
+    if style == "nato":
+        assert not words.SQUARE.search(text), text
+
+
+def test_a_choice_names_its_options_and_each_piece_highlighted():
+    """A player who cannot see the screen picks a promotion by ear."""
+    state = ALL_SCENES["promotion"][1]()
+    assert state.choices and state.chosen is not None
+    before = replace(state, choices=(), chosen=None, prompt="", prompt_kind="info")
+    text = utterance(before, state)
+    assert "Queen, falcon, rook, bishop or knight." in text
+    assert f"{state.choices[state.chosen].title.capitalize()} is highlighted." in text
+    nxt = (state.chosen + 1) % len(state.choices)
+    assert utterance(state, replace(state, chosen=nxt)) == (
+        f"{state.choices[nxt].title.capitalize()}."
+    )
