@@ -32,10 +32,11 @@ KEYS: tuple[tuple[str, str | None, str], ...] = (
     ("h", "hint", "ask the engine for the side to move's best move"),
     ("+  -", "next / prev", "raise or lower the engine's level (or pick the promotion piece)"),
     (
-        "l c t p",
+        "l c t",
         None,
-        "with speech on: say the last move, the clocks, whose turn it is, where the pieces stand",
+        "with speech on: say the last move, the clocks, whose turn it is",
     ),
+    ("p  s", None, "say where the pieces stand, by piece; or square by square, rank by rank"),
     ("d  a", None, "say where the piece in hand may go; say the screen's line again"),
     ("m", "mute", "speech off or on"),
     ("? or F1", None, "show or hide this help"),

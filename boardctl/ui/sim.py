@@ -75,6 +75,7 @@ BUTTON_OF_KEY = {
     "c": "clocks",
     "t": "turn",
     "p": "pieces",
+    "s": "squares",
     "d": "moves",
     "a": "repeat",
     "m": "mute",

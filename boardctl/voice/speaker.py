@@ -152,6 +152,8 @@ class Announcer:
             text = words.turn_words(state)
         elif question == "pieces":
             text = words.pieces_words(state, style)
+        elif question == "squares":
+            text = words.squares_words(state, style)
         elif question == "square" and square is not None:
             text = words.square_contents_words(state, square, style)
         elif question == "moves" and square is not None:
@@ -187,4 +189,4 @@ class Announcer:
 
 
 # The questions a player can ask (a button or a key each; see ui/keys.py).
-QUESTIONS = ("last", "clocks", "turn", "pieces", "square", "moves", "repeat")
+QUESTIONS = ("last", "clocks", "turn", "pieces", "squares", "square", "moves", "repeat")

@@ -363,6 +363,26 @@ def _plural(piece: PieceType, count: int) -> str:
     return piece.title if count == 1 else f"{piece.title}s"
 
 
+def squares_words(state: DisplayState, style: SquareStyle = "plain") -> str:
+    """Where the pieces stand, square by square, rank by rank from the top
+    as the FEN reads: "Rank 8: f8 black king. Rank 7: …"; empty ranks left out."""
+    try:
+        pos = Position(state.fen, get_variant(state.variant))
+    except BoardctlError:
+        return "The position is not known."
+    geo, ranks = pos.geometry, []
+    for row in geo.fen_rows():
+        pieces = []
+        for sq in row:
+            found = pos.piece_at(sq)
+            if found is not None:
+                colour = _side_name(found[1]).lower()
+                pieces.append(f"{square_words(geo.name(sq), style)} {colour} {found[0].title}")
+        if pieces:
+            ranks.append(f"Rank {geo.name(row[0])[1:]}: {', '.join(pieces)}.")
+    return " ".join(ranks) or "The board is empty."
+
+
 def square_contents_words(state: DisplayState, square: int, style: SquareStyle = "plain") -> str:
     """What stands on ``square``: "e4: white pawn." or "e4: empty."."""
     try:

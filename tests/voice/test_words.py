@@ -233,3 +233,13 @@ def test_a_choice_names_its_options_and_each_piece_highlighted():
     assert utterance(state, replace(state, chosen=nxt)) == (
         f"{state.choices[nxt].title.capitalize()}."
     )
+
+
+def test_the_squares_are_read_rank_by_rank_from_the_top():
+    s = state(game(fen="6k3/1p3ppp2/10/10/4p5/10/5PPP2/R2F1K4 w - - 0 1"))
+    text = words.squares_words(s)
+    assert text.startswith("Rank 8: g8 black king. Rank 7: b7 black pawn, f7 black pawn,")
+    assert text.endswith("Rank 1: a1 white rook, d1 white falcon, f1 white king.")
+    assert "Rank 3" not in text  # an empty rank is left out
+    hexagon = words.squares_words(state(game(variant="falcon-hex")), "nato")
+    assert hexagon.startswith("Rank 13: bravo 13 black pawn,") and not letters(hexagon)
