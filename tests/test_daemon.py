@@ -529,3 +529,18 @@ def test_the_loop_waits_on_a_source_that_can_wake_it():
 
     plain.run(lambda: next(ticks), sleep)
     assert slept == pytest.approx([period - 0.005])
+
+
+def test_the_level_logged_at_start_is_the_one_it_plays_at(caplog):
+    # It used to log the configuration's skill while playing the level kept in the store.
+    import logging
+
+    caplog.set_level(logging.INFO, logger="boardctl")
+    store = MemoryStore()
+    store.set_setting("engine.level", "12")
+    config = parse_config({"game": {"mode": "engine"}, "engine": {"skill": 20}})
+    daemon, _ = _board_daemon(config, store, ScriptedOpponent([]))
+    assert daemon.level == 12
+    logged = [r.getMessage() for r in caplog.records]
+    assert "engine level 12 of 20 (set at the board)" in logged
+    assert not any("skill 20" in line or "level 20" in line for line in logged)

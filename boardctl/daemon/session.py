@@ -280,6 +280,10 @@ class EngineSession:
                 self.opponent.set_skill(level)
             except WorkerError as exc:
                 log.warning("cannot set the engine level: %s", exc)
+        if self.opponent is not None:
+            # The level it plays at: the one set at the board wins over the file's.
+            where = "set at the board" if text is not None else "from the configuration"
+            log.info("engine level %d of %d (%s)", level, MAX_LEVEL, where)
         return level
 
     def change_level(self, step: int, now: float) -> str:

@@ -223,7 +223,7 @@ def make_opponent(config: Config) -> Opponent | None:
     from ..engine.worker import EngineWorker
 
     if core.available():
-        log.info("engine: the compiled search core, skill %d", config.engine.skill)
+        log.info("engine: the compiled search core")  # its level: from the session
     else:
         # Some 30 times slower: a player should know why the engine is weak.
         log.warning(
