@@ -10,7 +10,8 @@ Pi), which the loop must never wait for; and on with espeak-ng itself
 screen, as the board does: the state the words come from is worked out
 for the screen anyway; a last run with neither shows what the screen costs.  Prints each run's
 step time (median, p99, max) in microseconds, its ratio to speech off
-measured in the same run, and how many texts were given and said.
+measured in the same run, the time the words took (the announcer, per
+step on average), and how many texts were given.
 
 Prints figures only; nothing here is a test.  Run: ``.venv/bin/python bench/speech.py``
 (a few seconds plus ``--slow`` × texts for the slow engine's last text).
@@ -24,6 +25,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from boardctl.config import parse_config
@@ -31,6 +33,7 @@ from boardctl.daemon.loop import Daemon
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game
 from boardctl.storage.store import GameStore
+from boardctl.ui.state import DisplayState
 from boardctl.voice.engines import Espeak, Silent, SpeechEngine
 from boardctl.voice.speaker import Speaker
 
@@ -57,8 +60,11 @@ class Screen:
         pass
 
 
-def run(engine: SpeechEngine | None, rounds: int, screen: bool = True) -> tuple[list[float], int]:
-    """Step times (seconds) over ``rounds`` rounds, and the texts given to the speaker."""
+def run(
+    engine: SpeechEngine | None, rounds: int, screen: bool = True
+) -> tuple[list[float], int, float]:
+    """Step times (seconds) over ``rounds`` rounds, the texts given to the
+    speaker, and the seconds spent in the announcer (the words) in all."""
     pos = Game().position
     board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
     speaker = Speaker(engine) if engine is not None else None
@@ -66,6 +72,16 @@ def run(engine: SpeechEngine | None, rounds: int, screen: bool = True) -> tuple[
     folder = tempfile.TemporaryDirectory()
     store = GameStore(Path(folder.name) / "games.db")
     daemon = Daemon(config, board, store, speaker=speaker, display=Screen() if screen else None)
+    heard, spent = daemon.voice.heard, [0.0]
+
+    def timed(state: DisplayState) -> str:
+        started = time.perf_counter()
+        try:
+            return heard(state)
+        finally:
+            spent[0] += time.perf_counter() - started
+
+    daemon.voice.heard = timed  # type: ignore[method-assign]
     geo, times, now = pos.geometry, [], 0.0
     e2, e4, c1, c4 = (geo.parse_square(n) for n in ("e2", "e4", "c1", "c4"))
     script = [(e2, e4), (e4, e2), (c1, c4), (c4, c1)]  # a move, its takeback, a fix, put right
@@ -88,7 +104,7 @@ def run(engine: SpeechEngine | None, rounds: int, screen: bool = True) -> tuple[
         speaker.close()
     store.close()
     folder.cleanup()
-    return times, given
+    return times, given, spent[0]
 
 
 def figures(times: list[float]) -> tuple[float, float, float]:
@@ -103,26 +119,41 @@ def figures(times: list[float]) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=10, help="rounds of the script per run")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each, interleaved")
     parser.add_argument("--slow", type=float, default=1.0, help="seconds the slow engine takes")
     args = parser.parse_args()
-    runs: list[tuple[str, SpeechEngine | None]] = [
-        ("speech off (the reference)", None),
-        ("silent engine", Silent()),
-        (f"engine taking {args.slow:g} s a text", Slow(args.slow)),
+    runs: list[tuple[str, Callable[[], SpeechEngine | None], bool]] = [
+        ("speech off (the reference)", lambda: None, True),
+        ("silent engine", Silent, True),
+        (f"engine taking {args.slow:g} s a text", lambda: Slow(args.slow), True),
     ]
     if shutil.which("espeak-ng"):
-        runs.append(("espeak-ng", Espeak()))
-    base = None
-    print(f"{'run':<30} {'median µs':>10} {'p99 µs':>10} {'max µs':>10} {'ratio':>6} texts")
-    for name, engine in runs:
-        times, given = run(engine, args.moves)
-        median, p99, top = figures(times)
-        base = base or median
-        print(f"{name:<30} {median:10.0f} {p99:10.0f} {top:10.0f} {median / base:6.2f} {given}")
-    times, _ = run(None, args.moves, screen=False)
-    median, p99, top = figures(times)
-    name = "(no screen, no speech)"
-    print(f"{name:<30} {median:10.0f} {p99:10.0f} {top:10.0f} {median / base:6.2f}")
+        runs.append(("espeak-ng", Espeak, True))
+    runs.append(("(no screen, no speech)", lambda: None, False))
+    # Interleaved, so that a machine that slows down or speeds up during
+    # the bench blurs every run alike.
+    times: dict[str, list[float]] = {name: [] for name, _, _ in runs}
+    given: dict[str, int] = dict.fromkeys(times, 0)
+    words: dict[str, float] = dict.fromkeys(times, 0.0)
+    for r in range(args.repeat):
+        # Each repeat starts from another run: no run is always the first.
+        for name, make, screen in runs[r % len(runs) :] + runs[: r % len(runs)]:
+            steps, texts, spent = run(make(), args.moves, screen)
+            times[name] += steps
+            given[name] += texts
+            words[name] += spent
+    base = figures(times[runs[0][0]])[0]
+    print(
+        f"{'run':<30} {'median µs':>10} {'p99 µs':>10} {'max µs':>10} {'ratio':>6} "
+        f"{'words µs/step':>14} texts"
+    )
+    for name, _, _ in runs:
+        median, p99, top = figures(times[name])
+        per_step = words[name] / len(times[name]) * 1e6
+        print(
+            f"{name:<30} {median:10.0f} {p99:10.0f} {top:10.0f} {median / base:6.2f} "
+            f"{per_step:14.1f} {given[name]}"
+        )
 
 
 if __name__ == "__main__":
