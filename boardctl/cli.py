@@ -24,11 +24,13 @@ from .board.replay import parse_log, read_log, replay_events
 from .config import CHOICES, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
-from .engine import uci
+from .engine import Limits, uci
+from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .progress import Progress
+from .review.command import DEFAULT_MOVETIME, MOVETIME_RANGE, review_command
 from .rules import VARIANTS, Game, Position, divide, get_variant, perft
-from .rules.digits import NumberError, parse_whole
+from .rules.digits import NumberError, parse_decimal, parse_whole
 from .rules.perft import MAX_DEPTH
 from .storage.store import GameStore, default_db_path, pgn_command
 from .ui import gallery, keys
@@ -52,6 +54,18 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             return parse_whole(text, low, high)
+        except NumberError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def _decimal(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: an ASCII decimal in ``[low, high]``, else one clear line."""
+
+    def parse(text: str) -> float:
+        try:
+            return parse_decimal(text, low, high)
         except NumberError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -129,11 +143,39 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--all", action="store_true", help="every stored game")
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
+    _add_review(commands)
     _add_screenshot(commands)
     p = commands.add_parser("hall", help="serve one page with several boards side by side")
     p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
     _add_diag(commands)
     return parser
+
+
+def _add_review(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser(
+        "review", help="mark a stored game's inaccuracies, mistakes and blunders with the engine"
+    )
+    p.add_argument(
+        "game",
+        nargs="?",
+        type=_whole(1, MAX_GAME_ID),
+        help="game number (default: the latest finished game)",
+    )
+    low, high = MOVETIME_RANGE
+    p.add_argument(
+        "--movetime",
+        type=_decimal(low, high),
+        default=DEFAULT_MOVETIME,
+        metavar="SECONDS",
+        help=f"the engine's time for each position ({low:g} to {high:g}, "
+        f"default {DEFAULT_MOVETIME:g})",
+    )
+    p.add_argument(
+        "--depth",
+        type=_whole(1, MAX_PLY),
+        help=f"also stop each search at this depth (1 to {MAX_PLY})",
+    )
+    p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
 
 
 def _add_screenshot(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -252,6 +294,11 @@ def _pgn(args: argparse.Namespace) -> int:
     return pgn_command(db, args.game, args.all, sys.stdout, sys.stderr)
 
 
+def _review(args: argparse.Namespace) -> int:
+    limits = Limits(depth=args.depth, movetime=args.movetime)
+    return review_command(args.db or default_db_path(), args.game, limits, sys.stdout)
+
+
 def _screenshot(args: argparse.Namespace) -> int:
     from .ui.screenshot import render_state, screenshot_command
 
@@ -288,6 +335,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _sim(args)
         if args.command == "pgn":
             return _pgn(args)
+        if args.command == "review":
+            return _review(args)
         if args.command == "screenshot":
             return _screenshot(args)
         if args.command == "hall":

@@ -9,7 +9,10 @@ PGN's ``Result`` has no token for a stalemate scored ¾–¼ (the hexagonal
 games): it gets the stalemating side's ``1-0`` or ``0-1``, which says who won,
 and a comment before the result says what the win is worth,
 ``{White stalemates Black and scores 3/4-1/4} 1-0``.  With clocks, each move is followed by the
-mover's time left, ``{[%clk 0:04:58]}`` (the comment lichess and ChessBase write).
+mover's time left, ``{[%clk 0:04:58]}`` (the comment lichess and ChessBase write).  A
+reviewed game's moves carry a :class:`MoveNote` each: a NAG (``$4``), a comment
+(``{Better: Ff4 (+1.20)}``) and the position's evaluation, ``{[%eval -2.10]}`` (again the
+command lichess and ChessBase write, in pawns from White's side, ``#3`` for a mate).
 Import reads SAN or coordinate moves and skips comments, variations, NAGs and
 move numbers.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from .errors import BoardctlError, PgnError
@@ -31,6 +35,8 @@ _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _TOKEN = re.compile(r"\{[^}]*\}|;[^\n]*|\$[0-9]+|\(|\)|[^\s(){};]+")
 _MOVE_NUMBER = re.compile(r"^[0-9]+\.+$|^[0-9]+\.+(?=\S)")
 UNKNOWN_DATE = "????.??.??"  # the standard's Date for "not known"
+# The standard's NAGs for a move judged poor (section 10): ?! ? and ??.
+NAG_DUBIOUS, NAG_MISTAKE, NAG_BLUNDER = 6, 2, 4
 
 
 def _escape(value: str) -> str:
@@ -49,6 +55,51 @@ def clk(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
+def eval_text(cp: int | None, mate: int | None) -> str:
+    """An evaluation from White's side as ``[%eval]`` writes it: pawns with
+    two decimals and a sign (``+0.35``, ``-2.10``, ``0.00``), or ``#n`` for a
+    mate in n moves (``#-n``: Black mates).  A mate wins over centipawns.
+
+    :raises ValueError: when neither is given.
+    """
+    if mate is not None:
+        return f"#{mate}"
+    if cp is None:
+        raise ValueError("an evaluation needs centipawns or a mate")
+    return "0.00" if cp == 0 else f"{cp / 100:+.2f}"
+
+
+@dataclass(frozen=True)
+class MoveNote:
+    """What an annotator says of one move: a NAG (``$2``), a comment, and the
+    evaluation of the position after it, as :func:`eval_text` writes it."""
+
+    nag: int | None = None
+    comment: str | None = None
+    evaluation: str | None = None
+
+    def words(self, clock: str | None) -> list[str]:
+        """The movetext after the move's SAN, each comment one word so that
+        it is never split over lines; ``clock`` joins the evaluation's comment.
+
+        :raises ValueError: for a comment that would end early (a ``}``).
+        """
+        words = [] if self.nag is None else [f"${self.nag}"]
+        if self.comment is not None:
+            if "}" in self.comment:
+                raise ValueError(f"a PGN comment cannot hold '}}': {self.comment!r}")
+            words.append(f"{{{self.comment}}}")
+        commands = [f"[%eval {self.evaluation}]"] if self.evaluation is not None else []
+        if clock is not None:
+            commands.append(f"[%clk {clock}]")
+        if commands:
+            words.append("{" + " ".join(commands) + "}")
+        return words
+
+
+_NO_NOTE = MoveNote()
+
+
 def date_tags(started_at: float | None) -> dict[str, str]:
     """Date, UTCDate and UTCTime for a game started at ``started_at`` (UTC
     seconds since 1970); the standard's unknown date for None."""
@@ -60,12 +111,16 @@ def date_tags(started_at: float | None) -> dict[str, str]:
 
 
 def export(
-    game: Game, headers: dict[str, str] | None = None, clocks: Sequence[float | None] = ()
+    game: Game,
+    headers: dict[str, str] | None = None,
+    clocks: Sequence[float | None] = (),
+    notes: Sequence[MoveNote] = (),
 ) -> str:
     """The game as PGN text (tags, then movetext wrapped at 80 columns).
 
     ``clocks[i]``, when given and not None, is the time the mover of the
-    ``i``-th move (from 0) had left after it, written as ``{[%clk h:mm:ss]}``.
+    ``i``-th move (from 0) had left after it, written as ``{[%clk h:mm:ss]}``;
+    ``notes[i]``, when given, is what a review says of that move.
 
     :raises ValueError: for a clock reading :func:`clk` refuses.
     """
@@ -91,9 +146,11 @@ def export(
             words.append(f"{number}...")
         words.append(text)
         left = clocks[i] if i < len(clocks) else None
-        commented = left is not None
-        if left is not None:
-            words.append(f"{{[%clk {clk(left)}]}}")  # one word: never split over lines
+        after = (notes[i] if i < len(notes) else _NO_NOTE).words(
+            None if left is None else clk(left)
+        )
+        commented = any(word.startswith("{") for word in after)
+        words.extend(after)
         if black:
             number += 1
     if outcome is not None and outcome.termination is Termination.SCORED_STALEMATE:

@@ -1,4 +1,4 @@
-"""Stored games as the store hands them out: every value checked, replayed, as PGN.
+"""Stored games as the store hands them out: every value checked, and replayed.
 
 :class:`~boardctl.storage.store.GameStore` reads rows; this module turns them into
 :class:`GameSummary` and :class:`StoredGame` values, refusing any value that
@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardctlError
 from ..rules import RESULTS, Game, get_variant
-from ..rules.pgn import date_tags, export
+
+if TYPE_CHECKING:  # reviews.py reads this module's values and errors
+    from .reviews import Review
 
 LATEST_TIME = 253_402_300_800.0  # 10000-01-01 UTC: no later time has a PGN date
 UCI = re.compile(r"^[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?$")
@@ -68,6 +70,7 @@ class StoredGame(GameSummary):
 
     moves: tuple[str, ...] = ()
     clocks: tuple[float | None, ...] = ()
+    review: Review | None = None  # boardctl review's, if the game was reviewed
 
 
 _FIELDS = (
@@ -177,24 +180,3 @@ def _shown(value: Any) -> str:
     """A stored value in an error message: its repr, cut short (it may be huge)."""
     text = repr(value)
     return text if len(text) <= 40 else f"{text[:37]}..."
-
-
-def stored_pgn(stored: StoredGame) -> str:
-    """:raises DamagedGameError: when the game does not replay."""
-    game = to_game(stored)
-    outcome = game.outcome()
-    headers = {
-        "Event": "boardctl game",
-        "White": stored.white,
-        "Black": stored.black,
-    }
-    if stored.result is not None:
-        headers["Result"] = stored.result
-    if stored.termination:
-        headers["Termination"] = stored.termination
-    elif outcome is not None:
-        headers["Termination"] = outcome.termination.value
-    else:
-        headers["Termination"] = "unterminated"
-    headers.update(date_tags(stored.started_at))
-    return export(game, headers, stored.clocks)

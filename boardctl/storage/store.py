@@ -49,6 +49,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -65,9 +66,9 @@ from .records import (
     StoreValueError,
     checked_fields,
     checked_game,
-    stored_pgn,
     to_game,
 )
+from .reviews import Review, checked_review, stored_pgn
 
 __all__ = [  # with the values and errors of stored.py, which the store hands out
     "APPLICATION_ID",
@@ -79,6 +80,7 @@ __all__ = [  # with the values and errors of stored.py, which the store hands ou
     "GameStore",
     "GameSummary",
     "ReplayError",
+    "Review",
     "StoreConflictError",
     "StoreError",
     "StoreValueError",
@@ -150,6 +152,28 @@ _MIGRATIONS = (
     ALTER TABLE games ADD COLUMN wall_clock INTEGER NOT NULL DEFAULT 0
         CHECK (wall_clock IN (0, 1));
     ALTER TABLE moves ADD COLUMN clock REAL;
+    """,
+    # Version 4: a game's review (boardctl review), one per game, replaced when
+    # it is reviewed again and dropped with a takeback.  review_positions holds
+    # every position of the game, ply 0 the start: the engine's score from the
+    # side to move, its move there, and the NAG of the move that led there.
+    """
+    CREATE TABLE reviews (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+        reviewed_at REAL NOT NULL,
+        movetime    REAL NOT NULL,
+        depth       INTEGER
+    );
+    CREATE TABLE review_positions (
+        game_id     INTEGER NOT NULL REFERENCES reviews (game_id),
+        ply         INTEGER NOT NULL CHECK (ply >= 0),
+        cp          INTEGER,
+        mate        INTEGER,
+        best        TEXT,
+        nag         INTEGER CHECK (nag IN (2, 4, 6)),
+        CHECK ((cp IS NULL) <> (mate IS NULL)),
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -597,7 +621,20 @@ class GameStore:
             f"SELECT ply, uci, created_at, {clock} FROM moves WHERE game_id = ? ORDER BY ply",
             (row[0],),
         ).fetchall()
-        return checked_game(row, moves)
+        stored = checked_game(row, moves)
+        return replace(stored, review=self._review(conn, stored)) if self._version >= 4 else stored
+
+    def _review(self, conn: sqlite3.Connection, stored: StoredGame) -> Review | None:
+        head = conn.execute(
+            "SELECT reviewed_at, movetime, depth FROM reviews WHERE game_id = ?", (stored.id,)
+        ).fetchone()
+        if head is None:
+            return None
+        rows = conn.execute(
+            "SELECT ply, cp, mate, best, nag FROM review_positions WHERE game_id = ? ORDER BY ply",
+            (stored.id,),
+        ).fetchall()
+        return checked_review(stored.id, stored.plies, head, rows)
 
     # ----------------------------------------------------------- writes
     def new_game(
@@ -707,6 +744,7 @@ class GameStore:
             "SELECT clock FROM moves WHERE game_id = ? AND ply = ?", (game_id, row[10])
         ).fetchone()
         conn.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game_id, row[10]))
+        _forget_review(conn, game_id)  # it judged moves that are no longer the game's
         if row[5] is not None:
             conn.execute(
                 "UPDATE games SET result = NULL, termination = NULL, ended_at = NULL WHERE id = ?",
@@ -733,6 +771,34 @@ class GameStore:
                 (result, termination, now, game_id),
             )
             self._game_row(conn, game_id)
+
+    def save_review(self, game_id: int, review: Review) -> None:
+        """Keep ``review`` with the game, in place of any earlier one.
+
+        :raises StoreConflictError: when it does not cover every position of
+            the game as stored now (a move was taken back meanwhile).
+        :raises UnknownGameError: when there is no such game.
+        """
+        with self._transaction("IMMEDIATE") as conn:
+            plies = self._game_row(conn, game_id)[10]
+            if len(review.positions) != plies + 1:
+                raise StoreConflictError(
+                    f"game {game_id} has {plies} moves; the review has "
+                    f"{len(review.positions) - 1}: review it again"
+                )
+            _forget_review(conn, game_id)
+            conn.execute(
+                "INSERT INTO reviews (game_id, reviewed_at, movetime, depth) VALUES (?, ?, ?, ?)",
+                (game_id, review.reviewed_at, review.movetime, review.depth),
+            )
+            conn.executemany(
+                "INSERT INTO review_positions (game_id, ply, cp, mate, best, nag) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, ply, p.cp, p.mate, p.best, p.nag)
+                    for ply, p in enumerate(review.positions)
+                ],
+            )
 
     def set_setting(self, key: str, value: str) -> None:
         """Keep ``value`` under ``key`` (replacing what was there)."""
@@ -845,6 +911,11 @@ class GameStore:
         trace: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _forget_review(conn: sqlite3.Connection, game_id: int) -> None:
+    conn.execute("DELETE FROM review_positions WHERE game_id = ?", (game_id,))
+    conn.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
 
 
 def _code(exc: sqlite3.Error) -> int:
