@@ -48,9 +48,9 @@ def live_page(view: str) -> str:
     body = f"""<header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
 {_NAV}{_SPEAK}</header>
 <main class="live">
-<section class="board-area"><div id="evalbar" class="evalbar" title="evaluation">
-<div id="evalfill"></div></div><svg id="board" class="board" role="img"
-aria-label="board"></svg></section>
+<section class="board-area"><div id="evalbar" class="evalbar" role="img"
+aria-label="evaluation" title="evaluation"><div id="evalfill"></div></div><svg id="board"
+class="board" role="img" aria-label="board"></svg></section>
 <aside class="panel">
 <div class="player" id="black-row"><span class="swatch black"></span><span class="name"
 id="black-name"></span>
@@ -58,10 +58,12 @@ id="black-name"></span>
 <div class="player" id="white-row"><span class="swatch white"></span><span class="name"
 id="white-name"></span>
 <span class="clock" id="white-clock"></span></div>
+<p id="engine-move" class="engine-move" role="status" hidden></p>
 <p id="turn" class="turn"></p>
 <p id="result" class="result"></p>
 <p id="prompt" class="prompt"></p>
 <p id="engine" class="engine"></p>
+<p id="score-line" class="score-line" hidden>Evaluation <b id="score" class="score"></b></p>
 <svg id="evalgraph" class="evalgraph" viewBox="0 0 200 60" preserveAspectRatio="none"
 role="img" aria-label="evaluation over the game"></svg>
 <ol id="moves" class="moves"></ol>
@@ -74,9 +76,10 @@ maxlength="64"></label> <button type="submit">Unlock</button>
 <button data-action="draw">Draw</button>
 <button data-action="resign">Resign</button>
 <button data-action="newgame">New game</button>
-<label>Level <input id="level" type="number" min="0" max="20" step="1"></label>
-<button data-action="level">Set</button>
-<span id="action-status" role="status"></span></div>
+<span id="action-status" role="status"></span>
+<div id="level-control" class="level-control"><label>Engine level <input id="level"
+type="number" min="0" max="20" step="1"></label> <button data-action="level">Set</button>
+<span id="level-status" class="level-status" role="status"></span></div></div>
 </section>
 </aside></main>"""
     return _page(
