@@ -219,8 +219,58 @@ def test_the_projector_view_fits_the_screen_without_scrolling(browser, board, sh
     )
     assert overflow[0] <= 0 and overflow[1] <= 0 and overflow[2] <= 0, overflow
     assert not browser.find_element(By.ID, "controls").is_displayed()
+    check_projector_panel(browser)
     if size == (1920, 1080):
         browser.save_screenshot(str(shots / "web-projector.png"))
+
+
+def projector_panel(driver: Any) -> dict[str, Any]:
+    """Where the projector's panel puts things (CSS pixels, boxes as
+    [left, top, right, bottom])."""
+    return dict(
+        driver.execute_script("""
+        const box = (el) => {
+          const r = el.getBoundingClientRect();
+          return [r.left, r.top, r.right, r.bottom];
+        };
+        const shown = (el) => el.getClientRects().length > 0;
+        const moves = document.getElementById('moves');
+        let above = moves.previousElementSibling;  // the last thing shown above the moves
+        while (above && !shown(above)) above = above.previousElementSibling;
+        const rows = [...moves.querySelectorAll('li')];
+        const turn = document.getElementById('turn');
+        return {
+          viewport: [innerWidth, innerHeight],
+          panel: box(document.querySelector('.panel')),
+          shown: [...document.querySelector('.panel').children].filter(shown)
+            .filter((el) => el !== moves).map((el) => [el.id, box(el)]),
+          above: box(above),
+          moves: box(moves),
+          rows: rows.map(box),
+          turn: box(turn),
+          turn_px: parseFloat(getComputedStyle(turn).fontSize),
+          evalbar: shown(document.getElementById('evalbar')) ?
+            box(document.getElementById('evalbar')) : null,
+        };""")
+    )
+
+
+def check_projector_panel(driver: Any) -> dict[str, Any]:
+    """The projector's panel, read from the back of a room: whose turn in
+    letters that grow with the screen; the move list right under the players
+    and the evaluation, its latest move in sight; nothing cut off."""
+    got = projector_panel(driver)
+    width, height = got["viewport"]
+    left, top, right, bottom = got["panel"]
+    assert got["turn_px"] >= max(32.0, 0.025 * width, 0.05 * height), got["turn_px"]
+    for name, (x0, y0, x1, y1) in got["shown"]:
+        assert left <= x0 and x1 <= right + 0.5 and top <= y0 and y1 <= bottom + 0.5, name
+    if got["rows"]:
+        assert got["rows"][0][1] - got["above"][3] <= 0.04 * height, (got["rows"][0], got["above"])
+        # The latest move in sight, in the list's own box and so in the panel.
+        last, (_, list_top, _, list_bottom) = got["rows"][-1], got["moves"]
+        assert list_top - 0.5 <= last[1] and last[3] <= min(list_bottom, bottom) + 0.5, last
+    return got
 
 
 def test_phone_and_dark_layouts(browser, board, shots):
@@ -997,3 +1047,47 @@ def test_a_level_set_from_the_page_is_confirmed_beside_the_control_then_the_note
     browser.find_element(By.CSS_SELECTOR, "#level-control button[data-action=level]").click()
     wait_for(browser, lambda d: "whole number from 0 to 20" in note.text, "no refusal")
     assert game.hub.latest.level == 12
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768)])
+def test_the_projector_view_of_an_engine_game_reads_from_the_back_of_the_room(
+    browser, engine_game, shots, size
+):
+    game, server = engine_game
+    for uci in ("e2e4", "e7e5", "i1h3"):  # the engine answers Nc6, still to be carried out
+        game.do(uci)
+    browser.set_window_size(*size)
+    browser.get(server.url + "?view=projector")
+    wait_for(
+        browser,
+        lambda d: engine_waiting(d).startswith("Engine: Nc6") and pieces(d) == 40,
+        "the engine's move is not said",
+    )
+    got = check_projector_panel(browser)
+    width = got["viewport"][0]
+    bar = got["evalbar"]
+    assert bar is not None
+    # The bar: wide enough to read across the room, as tall as the board.
+    assert bar[2] - bar[0] >= max(28.0, 0.02 * width), bar
+    board = browser.find_element(By.ID, "board").rect
+    assert bar[3] - bar[1] >= 0.9 * board["height"]
+    # The engine's move to carry out: as large as the players' names at least.
+    banner = browser.find_element(By.ID, "engine-move")
+    names = browser.find_element(By.ID, "white-row")
+    banner_px = float(banner.value_of_css_property("font-size").removesuffix("px"))
+    assert banner_px >= max(
+        24.0, float(names.value_of_css_property("font-size").removesuffix("px"))
+    )
+    if size == (1920, 1080):
+        browser.save_screenshot(str(shots / "web-projector-engine.png"))
+
+
+def test_a_long_game_keeps_its_latest_moves_in_sight_on_the_projector(browser, fed_page):
+    hub, server = fed_page
+    sans = ("Nh3", "Nc6", "Ng1", "Nb8") * 15 + ("e4", "Qh4")
+    browser.set_window_size(1024, 768)
+    open_live(browser, server, "?view=projector")
+    publish(browser, hub, Snapshot(start_fen=START, fen=START, moves=sans, sans=sans))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#moves li")
+    assert len(rows) == 31 and rows[-1].get_attribute("textContent") == "31.e4Qh4"
+    check_projector_panel(browser)  # the last row in sight, in the list's box

@@ -148,7 +148,7 @@ function render(s) {
   renderEngine(s);
   const list = $("moves");
   fillMoves(list, s.sans, s.first_ply);
-  list.scrollTop = list.scrollHeight;
+  list.scrollTop = list.scrollHeight;  // the latest moves in sight
   renderLevel(s);
   hearSaid(s);
   document.body.dataset.seq = String(s.seq);
