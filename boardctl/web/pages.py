@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import cache
 from html import escape
+from importlib import resources
 
 from ..storage.store import GameSummary
 
@@ -17,14 +19,20 @@ VIEWS = ("", "projector")
 def _page(
     title: str, body: str, *, view: str = "", scripts: Sequence[str] = (), attrs: str = ""
 ) -> str:
-    tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
+    # Deferred, the scripts run once the page is parsed, as at the end of the
+    # body; render-blocking, nothing is painted before they have run, so the
+    # first frame already shows the board they draw (browsers that do not know
+    # the attribute paint the page bare for a moment).
+    tags = "".join(
+        f'<script src="/static/{name}" defer blocking="render"></script>' for name in scripts
+    )
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         f"<title>{escape(title)}</title>"
-        '<link rel="stylesheet" href="/static/style.css"></head>'
-        f'<body class="view-{escape(view or "normal")}"{attrs}>{body}{tags}</body></html>\n'
+        f'<link rel="stylesheet" href="/static/style.css">{tags}</head>'
+        f'<body class="view-{escape(view or "normal")}"{attrs}>{body}</body></html>\n'
     )
 
 
@@ -43,9 +51,37 @@ _SPEAK = (
 )
 
 
-def live_page(view: str) -> str:
-    """The live board (filled in and kept up to date by live.js)."""
-    body = f"""<header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
+@cache
+def _sprites() -> str:
+    """The piece sprites, read once when a page first needs them."""
+    return (resources.files("boardctl.web") / "static" / "pieces.svg").read_text("utf-8")
+
+
+# A JSON text made safe inside a <script> element: "<", ">" and "&" only ever
+# occur inside its strings, where their \u escapes read back the same, so no
+# player's name can close the element.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def _initial_state(state_json: str) -> str:
+    """The snapshot as the page's first state and the sprites its pieces use:
+    the page draws the position as soon as its script runs, before the event
+    stream opens or any other file arrives (a projector never shows an
+    empty board).  A data block is never run, so the page's policy allows it."""
+    state = (
+        f'<script type="application/json" id="initial-state">'
+        f"{state_json.translate(_SCRIPT_SAFE)}</script>"
+        if state_json
+        else ""
+    )
+    return f'<div id="sprites" hidden>{_sprites()}</div>{state}'
+
+
+def live_page(view: str, state_json: str = "") -> str:
+    """The live board (filled in and kept up to date by live.js); ``state_json``:
+    the latest snapshot as ``/api/state`` has it ("": none published yet)."""
+    body = f"""{_initial_state(state_json)}
+<header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
 {_NAV}{_SPEAK}</header>
 <main class="live">
 <section class="board-area"><div id="evalbar" class="evalbar" role="img"

@@ -1091,3 +1091,53 @@ def test_a_long_game_keeps_its_latest_moves_in_sight_on_the_projector(browser, f
     rows = browser.find_elements(By.CSS_SELECTOR, "#moves li")
     assert len(rows) == 31 and rows[-1].get_attribute("textContent") == "31.e4Qh4"
     check_projector_panel(browser)  # the last row in sight, in the list's box
+
+
+# Notes, from before the page's scripts run, what every early frame (each
+# requestAnimationFrame runs just before a frame is painted) and the page at
+# DOMContentLoaded show: cells drawn, and pieces that can be seen (a <use>
+# draws nothing until its sprite is in the page); null before the board is parsed.
+FRAMES_STUB = """
+window.__frames = [];
+const drawn = () => {
+  const board = document.getElementById("board");
+  if (!board) return null;
+  const sprites = document.getElementById("wF") !== null;
+  return [board.querySelectorAll(".sq").length,
+          sprites ? board.querySelectorAll("use.piece").length : 0];
+};
+(function watch() {
+  window.__frames.push(drawn());
+  if (window.__frames.length < 20) requestAnimationFrame(watch);
+})();
+document.addEventListener("DOMContentLoaded", () => { window.__loaded = drawn(); });
+"""
+
+
+@pytest.mark.parametrize("view", ["", "?view=projector"])
+def test_the_position_is_drawn_at_once_without_waiting_for_the_event_stream(browser, board, view):
+    game, server = board
+    for uci in ("e2e4", "e7e5"):
+        game.do(uci)
+    wait_for(browser, lambda d: len(game.hub.latest.moves) == 2, "the moves were not made")
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/events*"]})
+    try:
+        with before_scripts(browser, FRAMES_STUB):
+            browser.set_window_size(1920, 1080)
+            browser.get(server.url + view)
+            wait_for(
+                browser,
+                lambda d: d.execute_script("return window.__frames.length") >= 20,
+                "the page paints no frames",
+            )
+        frames = browser.execute_script("return window.__frames")
+        assert browser.execute_script("return window.__loaded") == [80, 40]
+        # The first frame that shows the board shows the position: never the
+        # cells without their pieces, nor an empty space where the board goes.
+        assert frames[-1] == [80, 40] and all(f in (None, [80, 40]) for f in frames), frames
+        assert text(browser, "link") != "live"  # the stream never opened
+        assert "e5" in text(browser, "moves") and text(browser, "turn") == "White to move"
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        browser.execute_cdp_cmd("Network.disable", {})

@@ -1,6 +1,6 @@
-// The live page: follows /api/events (Server-Sent Events; the browser
-// reconnects by itself and every message is a full snapshot, so a
-// reconnect is a full resync) and draws each snapshot.
+// The live page: draws the snapshot the page came with at once, then follows
+// /api/events (Server-Sent Events; the browser reconnects by itself and every
+// message is a full snapshot, so a reconnect is a full resync).
 "use strict";
 const $ = (id) => document.getElementById(id);
 let latest = null;
@@ -239,5 +239,7 @@ async function setupControls() {
 }
 
 setupSpeech();
+const initial = $("initial-state");
+if (initial) render(JSON.parse(initial.textContent));
 connect();
 setupControls();
