@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import cache
 from html import escape
+from importlib import resources
 
 from ..storage.store import GameSummary
 
@@ -17,14 +19,20 @@ VIEWS = ("", "projector")
 def _page(
     title: str, body: str, *, view: str = "", scripts: Sequence[str] = (), attrs: str = ""
 ) -> str:
-    tags = "".join(f'<script src="/static/{name}"></script>' for name in scripts)
+    # Deferred, the scripts run once the page is parsed, as at the end of the
+    # body; render-blocking, nothing is painted before they have run, so the
+    # first frame already shows the board they draw (browsers that do not know
+    # the attribute paint the page bare for a moment).
+    tags = "".join(
+        f'<script src="/static/{name}" defer blocking="render"></script>' for name in scripts
+    )
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         f"<title>{escape(title)}</title>"
-        '<link rel="stylesheet" href="/static/style.css"></head>'
-        f'<body class="view-{escape(view or "normal")}"{attrs}>{body}{tags}</body></html>\n'
+        f'<link rel="stylesheet" href="/static/style.css">{tags}</head>'
+        f'<body class="view-{escape(view or "normal")}"{attrs}>{body}</body></html>\n'
     )
 
 
@@ -43,14 +51,42 @@ _SPEAK = (
 )
 
 
-def live_page(view: str) -> str:
-    """The live board (filled in and kept up to date by live.js)."""
-    body = f"""<header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
+@cache
+def _sprites() -> str:
+    """The piece sprites, read once when a page first needs them."""
+    return (resources.files("boardctl.web") / "static" / "pieces.svg").read_text("utf-8")
+
+
+# A JSON text made safe inside a <script> element: "<", ">" and "&" only ever
+# occur inside its strings, where their \u escapes read back the same, so no
+# player's name can close the element.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def _initial_state(state_json: str) -> str:
+    """The snapshot as the page's first state and the sprites its pieces use:
+    the page draws the position as soon as its script runs, before the event
+    stream opens or any other file arrives (a projector never shows an
+    empty board).  A data block is never run, so the page's policy allows it."""
+    state = (
+        f'<script type="application/json" id="initial-state">'
+        f"{state_json.translate(_SCRIPT_SAFE)}</script>"
+        if state_json
+        else ""
+    )
+    return f'<div id="sprites" hidden>{_sprites()}</div>{state}'
+
+
+def live_page(view: str, state_json: str = "") -> str:
+    """The live board (filled in and kept up to date by live.js); ``state_json``:
+    the latest snapshot as ``/api/state`` has it ("": none published yet)."""
+    body = f"""{_initial_state(state_json)}
+<header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
 {_NAV}{_SPEAK}</header>
 <main class="live">
-<section class="board-area"><div id="evalbar" class="evalbar" title="evaluation">
-<div id="evalfill"></div></div><svg id="board" class="board" role="img"
-aria-label="board"></svg></section>
+<section class="board-area"><div id="evalbar" class="evalbar" role="img"
+aria-label="evaluation" title="evaluation"><div id="evalfill"></div></div><svg id="board"
+class="board" role="img" aria-label="board"></svg></section>
 <aside class="panel">
 <div class="player" id="black-row"><span class="swatch black"></span><span class="name"
 id="black-name"></span>
@@ -58,10 +94,12 @@ id="black-name"></span>
 <div class="player" id="white-row"><span class="swatch white"></span><span class="name"
 id="white-name"></span>
 <span class="clock" id="white-clock"></span></div>
+<p id="engine-move" class="engine-move" role="status" hidden></p>
 <p id="turn" class="turn"></p>
 <p id="result" class="result"></p>
 <p id="prompt" class="prompt"></p>
 <p id="engine" class="engine"></p>
+<p id="score-line" class="score-line" hidden>Evaluation <b id="score" class="score"></b></p>
 <svg id="evalgraph" class="evalgraph" viewBox="0 0 200 60" preserveAspectRatio="none"
 role="img" aria-label="evaluation over the game"></svg>
 <ol id="moves" class="moves"></ol>
@@ -74,9 +112,10 @@ maxlength="64"></label> <button type="submit">Unlock</button>
 <button data-action="draw">Draw</button>
 <button data-action="resign">Resign</button>
 <button data-action="newgame">New game</button>
-<label>Level <input id="level" type="number" min="0" max="20" step="1"></label>
-<button data-action="level">Set</button>
-<span id="action-status" role="status"></span></div>
+<span id="action-status" role="status"></span>
+<div id="level-control" class="level-control"><label>Engine level <input id="level"
+type="number" min="0" max="20" step="1"></label> <button data-action="level">Set</button>
+<span id="level-status" class="level-status" role="status"></span></div></div>
 </section>
 </aside></main>"""
     return _page(

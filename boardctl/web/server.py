@@ -182,12 +182,22 @@ async def live(request: web.Request) -> web.StreamResponse:
     view = request.query.get("view", "")
     if view not in VIEWS:
         return web.Response(status=400, text=f"view must be one of: {', '.join(VIEWS[1:])}")
-    return web.Response(text=live_page(view), content_type="text/html")
+    # Nothing published yet (seq 0) is no position to draw: the stream brings the first.
+    state = _state_body(request.app).decode() if request.app[HUB].latest.seq else ""
+    # The page carries the latest snapshot: a cached copy would draw an old position.
+    return web.Response(
+        text=live_page(view, state), content_type="text/html", headers={"Cache-Control": "no-cache"}
+    )
+
+
+def _state_body(app: web.Application) -> bytes:
+    """The latest snapshot as ``/api/state`` sends it, made once per change."""
+    snap = app[HUB].latest
+    return app[STATE].cached("state", snap.seq, lambda: state_json(snap).encode())
 
 
 async def api_state(request: web.Request) -> web.StreamResponse:
-    snap = request.app[HUB].latest
-    body = request.app[STATE].cached("state", snap.seq, lambda: state_json(snap).encode())
+    body = _state_body(request.app)
     return _conditional(request, "state", body, "application/json", **_CORS)
 
 

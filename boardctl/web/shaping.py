@@ -39,6 +39,8 @@ class Screen(Protocol):
     def prompt(self) -> str: ...
     @property
     def status(self) -> str: ...
+    @property
+    def engine_move(self) -> tuple[str, int, int] | None: ...
 
 
 @dataclass(frozen=True)
@@ -125,10 +127,22 @@ class Shaper:
             engine_move=(engine_move.from_square, engine_move.to_square)
             if engine_move is not None
             else None,
+            engine_san=_engine_san(screen, engine_move),
             status=screen.status,
             said_seq=said[0],
             said=said[1],
         )
+
+
+def _engine_san(screen: Screen, engine_move: Move | None) -> str:
+    """The SAN the screen's banner shows for the engine's move to carry out,
+    when it is the move the snapshot carries (the screen names it already,
+    so the page says it the same way without working it out again)."""
+    shown = screen.engine_move
+    if engine_move is None or shown is None:
+        return ""
+    san, frm, to = shown
+    return san if (frm, to) == (engine_move.from_square, engine_move.to_square) else ""
 
 
 def rings(scene: LedScene, colours: Mapping[int, Colour]) -> tuple[Ring, ...]:

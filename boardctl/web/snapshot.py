@@ -76,6 +76,7 @@ class Snapshot:
     prompt: str = ""
     rings: tuple[Ring, ...] = ()
     engine_move: tuple[int, int] | None = None  # the move the player must carry out
+    engine_san: str = ""  # that move in SAN, as the screen's banner says it ("" with none)
     status: str = ""
     # The board's last words (boardctl.voice) and their number, which grows
     # with each: the page says them once each, if its speech is on.

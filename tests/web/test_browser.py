@@ -3,8 +3,8 @@ a simulated game that runs in real time on a thread.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``make test`` installs
 them when it runs as root); without them these tests skip and say so.
-Screenshots go to ``$BOARDCTL_WEB_SHOTS`` when it is set (``docs/`` for the
-README: ``BOARDCTL_WEB_SHOTS=docs make test``), else to a temporary folder.
+Screenshots go to ``$BOARDCTL_WEB_SHOTS`` when it is set (``docs/web`` for the
+README: ``BOARDCTL_WEB_SHOTS=docs/web make test``), else to a temporary folder.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from boardctl.rules import WHITE, Game, get_variant
+from boardctl.rules import WHITE, Game, get_variant, parse_uci, san
 from boardctl.web.server import WebServer
 from boardctl.web.snapshot import Hub, Snapshot
 
@@ -169,6 +169,8 @@ def test_a_wrong_pin_is_refused_and_the_right_one_unlocks_the_actions(browser, b
         lambda d: d.find_element(By.ID, "actions").is_displayed(),
         "the right PIN did not unlock the actions",
     )
+    # Two players, no engine: no level to set.
+    assert not browser.find_element(By.ID, "level-control").is_displayed()
     game.do("e2e4")
     wait_for(browser, lambda d: "e4" in text(d, "moves"), "the move did not appear")
     browser.find_element(By.CSS_SELECTOR, "#actions button[data-action=draw]").click()
@@ -217,8 +219,58 @@ def test_the_projector_view_fits_the_screen_without_scrolling(browser, board, sh
     )
     assert overflow[0] <= 0 and overflow[1] <= 0 and overflow[2] <= 0, overflow
     assert not browser.find_element(By.ID, "controls").is_displayed()
+    check_projector_panel(browser)
     if size == (1920, 1080):
         browser.save_screenshot(str(shots / "web-projector.png"))
+
+
+def projector_panel(driver: Any) -> dict[str, Any]:
+    """Where the projector's panel puts things (CSS pixels, boxes as
+    [left, top, right, bottom])."""
+    return dict(
+        driver.execute_script("""
+        const box = (el) => {
+          const r = el.getBoundingClientRect();
+          return [r.left, r.top, r.right, r.bottom];
+        };
+        const shown = (el) => el.getClientRects().length > 0;
+        const moves = document.getElementById('moves');
+        let above = moves.previousElementSibling;  // the last thing shown above the moves
+        while (above && !shown(above)) above = above.previousElementSibling;
+        const rows = [...moves.querySelectorAll('li')];
+        const turn = document.getElementById('turn');
+        return {
+          viewport: [innerWidth, innerHeight],
+          panel: box(document.querySelector('.panel')),
+          shown: [...document.querySelector('.panel').children].filter(shown)
+            .filter((el) => el !== moves).map((el) => [el.id, box(el)]),
+          above: box(above),
+          moves: box(moves),
+          rows: rows.map(box),
+          turn: box(turn),
+          turn_px: parseFloat(getComputedStyle(turn).fontSize),
+          evalbar: shown(document.getElementById('evalbar')) ?
+            box(document.getElementById('evalbar')) : null,
+        };""")
+    )
+
+
+def check_projector_panel(driver: Any) -> dict[str, Any]:
+    """The projector's panel, read from the back of a room: whose turn in
+    letters that grow with the screen; the move list right under the players
+    and the evaluation, its latest move in sight; nothing cut off."""
+    got = projector_panel(driver)
+    width, height = got["viewport"]
+    left, top, right, bottom = got["panel"]
+    assert got["turn_px"] >= max(32.0, 0.025 * width, 0.05 * height), got["turn_px"]
+    for name, (x0, y0, x1, y1) in got["shown"]:
+        assert left <= x0 and x1 <= right + 0.5 and top <= y0 and y1 <= bottom + 0.5, name
+    if got["rows"]:
+        assert got["rows"][0][1] - got["above"][3] <= 0.04 * height, (got["rows"][0], got["above"])
+        # The latest move in sight, in the list's own box and so in the panel.
+        last, (_, list_top, _, list_bottom) = got["rows"][-1], got["moves"]
+        assert list_top - 0.5 <= last[1] and last[3] <= min(list_bottom, bottom) + 0.5, last
+    return got
 
 
 def test_phone_and_dark_layouts(browser, board, shots):
@@ -581,6 +633,10 @@ def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, 
         assert (end[0] - x0) * (x1 - x0) + (end[1] - y0) * (y1 - y0) > 0
         assert len(drawn["pieces"]) == len(expected_pieces(Game(get_variant("falcon-hex"))))
         assert geo.size == len(drawn["cells"])
+        # Said as the screen's banner says it, with the hexagon's cell names.
+        start = Game(get_variant("falcon-hex")).position
+        named = san(start, parse_uci(start, "h5h7"))
+        assert engine_waiting(browser) == f"Engine: {named} \N{EN DASH} h5 to h7"
         browser.save_screenshot(str(shots / "web-hex-engine.png"))
     finally:
         server.stop()
@@ -802,3 +858,286 @@ def test_a_browser_that_cannot_speak_shows_the_switch_disabled_and_why(browser, 
         assert box.get_attribute("aria-describedby") == "speak-note"
         publish(browser, hub, words(1, "White plays e4."))  # and nothing breaks
         assert text(browser, "turn") == "White to move"
+
+
+# ------------------------------------------------------------ as the board's screen says it
+# The scores of the tester's report, and texts at the edges of the screen's
+# mapping (exact halves, whitespace, underscores, other scripts' digits, no number).
+SCORES = ("+0.35", "-0.29", "0.00", "M3", "M-2", "-12.50", "-1.20", "M1", "M-12", "+99.00")
+ODD_SCORES = (
+    *("", "-0.00", "0.004", "-0.005", "0.125", "-0.375", "0.625", "0.875", "2.5", "1e2", ".5"),
+    *(" -1.5\n", "\xa03", "1_000.25", "1__0", "M0", "M+4", "M 3 ", "M1_0", "Mx", "M", "?"),
+    *("inf", "-Infinity", "nan", "1e400", "9007199254740993", "M99999999999999999999"),
+    *("\uff11\uff12.\uff15", "M\U0001d7db", "0x10", "+-1", "1e", "12.5.1"),
+)
+
+
+@pytest.fixture
+def fed_page(browser: Any) -> Iterator[tuple[Hub, WebServer]]:
+    """A page fed straight from a hub, as the daemon feeds it."""
+    hub = Hub()
+    hub.publish(Snapshot(start_fen=START, fen=START, white="Ana", black="Ben"))
+    server = WebServer(hub, host="127.0.0.1", port=0)
+    server.start()
+    browser.set_window_size(1280, 800)
+    yield hub, server
+    server.stop()
+
+
+def scored(score: str) -> Snapshot:
+    """The start position with the engine's score, and the bar's value for it."""
+    from boardctl.web.snapshot import score_value
+
+    return Snapshot(
+        start_fen=START,
+        fen=START,
+        white="Ana",
+        black="Ben",
+        engine="ready",
+        level=8,
+        score=score,
+        evals=(score_value(score),),
+    )
+
+
+@pytest.mark.parametrize("view", ["", "?view=projector"])
+def test_the_score_is_said_in_words_as_the_screen_says_it(browser, fed_page, view):
+    from boardctl.ui.state import score_words
+
+    hub, server = fed_page
+    open_live(browser, server, view)
+    for score in SCORES:
+        words = score_words(score)
+        publish(browser, hub, scored(score))
+        assert text(browser, "score") == words, score
+        bar = browser.find_element(By.ID, "evalbar")
+        assert bar.is_displayed()
+        assert (
+            bar.get_attribute("title") == bar.get_attribute("aria-label") == f"evaluation: {words}"
+        )
+        # Nowhere else does the page show the bare number.
+        shown = browser.find_element(By.TAG_NAME, "body").text
+        assert score not in shown.replace(words, ""), (score, shown)
+    # The page's mapping is the screen's, edge for edge.
+    page = browser.execute_script("return arguments[0].map(scoreWords)", list(ODD_SCORES))
+    assert page == [score_words(score) for score in ODD_SCORES]
+    publish(browser, hub, scored(""))
+    assert not browser.find_element(By.ID, "score-line").is_displayed()
+
+
+def engine_waiting(driver: Any) -> str:
+    """What the page says of the engine's move to carry out ("" when nothing)."""
+    banner = driver.find_element(By.ID, "engine-move")
+    return str(banner.text) if banner.is_displayed() else ""
+
+
+@pytest.fixture
+def engine_game(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
+    """The player (White) against a scripted engine; the page can set its level."""
+    opponent = ThinkingOpponent(["e7e5", "b8c6", "d7d6"], [29, -35, 40])
+    game = LiveGame(
+        tmp_path / "games.sqlite",
+        opponent=opponent,
+        game={"mode": "engine", "human": "white", "clock": "5+3"},
+        web={"pin": PIN},
+    )
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=PIN, db_path=game.db)
+    server.start()
+    yield game, server
+    server.stop()
+    game.stop()
+
+
+def test_the_engines_move_waiting_on_the_board_is_said_until_it_is_played(
+    browser, engine_game, shots
+):
+    game, server = engine_game
+    game.do("e2e4")  # the engine answers e7e5, for the player to carry out
+    browser.set_window_size(1280, 800)
+    for view in ("", "?view=projector"):
+        browser.get(server.url + view)
+        wait_for(
+            browser,
+            lambda d: engine_waiting(d) == "Engine: e5 \N{EN DASH} e7 to e5",
+            "the engine's move to carry out is not said",
+        )
+    game.do("e7e5")
+    wait_for(browser, lambda d: "e5" in text(d, "moves"), "the engine's move was not played")
+    wait_for(browser, lambda d: engine_waiting(d) == "", "the engine's move is still said")
+    browser.get(server.url)
+    assert engine_waiting(browser) == ""
+
+
+def test_without_its_san_the_engines_move_is_said_by_its_squares(browser, fed_page):
+    hub, server = fed_page
+    geo = get_variant("falcon").geometry
+    waiting = Snapshot(
+        start_fen=START,
+        fen=START,
+        engine="ready",
+        engine_move=(geo.parse_square("g4"), geo.parse_square("h3")),
+    )
+    for view in ("", "?view=projector"):
+        open_live(browser, server, view)
+        publish(browser, hub, waiting)
+        assert engine_waiting(browser) == (
+            "Engine's move: g4 to h3, waiting to be played on the board"
+        )
+        publish(browser, hub, Snapshot(start_fen=START, fen=START, engine="ready"))
+        assert engine_waiting(browser) == ""
+
+
+def contrast(driver: Any, element_id: str) -> float:
+    """The WCAG contrast ratio of an element's text against the panel behind it."""
+    colours = driver.execute_script(
+        "const el = document.getElementById(arguments[0]);"
+        "return [getComputedStyle(el).color,"
+        " getComputedStyle(document.querySelector('.panel')).backgroundColor];",
+        element_id,
+    )
+
+    def luminance(css: str) -> float:
+        channels = [int(part) / 255 for part in css[css.index("(") + 1 : -1].split(",")[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(c) for c in colours), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def unlock(driver: Any) -> None:
+    wait_for(
+        driver,
+        lambda d: d.find_element(By.ID, "controls").is_displayed(),
+        "no PIN form although a PIN is set",
+    )
+    driver.find_element(By.ID, "pin").send_keys(PIN)
+    driver.find_element(By.CSS_SELECTOR, "#pin-form button").click()
+    wait_for(driver, lambda d: d.find_element(By.ID, "actions").is_displayed(), "not unlocked")
+
+
+def test_a_level_set_from_the_page_is_confirmed_beside_the_control_then_the_note_goes(
+    browser, engine_game, shots
+):
+    game, server = engine_game
+    browser.set_window_size(1280, 800)
+    browser.get(server.url)
+    unlock(browser)
+    wait_for(browser, lambda d: "level" in text(d, "engine"), "the engine's level is not shown")
+    level = browser.find_element(By.ID, "level")
+    level.clear()
+    level.send_keys("12")
+    browser.find_element(By.CSS_SELECTOR, "#level-control button[data-action=level]").click()
+    note = browser.find_element(By.ID, "level-status")
+    wait_for(browser, lambda d: note.text == "Engine level set to 12", "no confirmation")
+    assert game.hub.latest.level == 12  # said once the board has the level, not before
+    assert "level 12" in text(browser, "engine")
+    browser.save_screenshot(str(shots / "web-level.png"))
+    # Readable, and beside the control that set it.
+    size = browser.execute_script(
+        "return parseFloat(getComputedStyle(document.getElementById('level-status')).fontSize)"
+    )
+    assert size >= 16 and contrast(browser, "level-status") >= 4.5
+    button = browser.find_element(By.CSS_SELECTOR, "#level-control button[data-action=level]")
+    assert 0 <= note.rect["y"] - button.rect["y"] < 2.5 * button.rect["height"]
+    wait_for(browser, lambda d: note.text == "", "the confirmation does not go")
+    # A value the board refuses says why, in the same place.
+    level.clear()
+    browser.find_element(By.CSS_SELECTOR, "#level-control button[data-action=level]").click()
+    wait_for(browser, lambda d: "whole number from 0 to 20" in note.text, "no refusal")
+    assert game.hub.latest.level == 12
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768)])
+def test_the_projector_view_of_an_engine_game_reads_from_the_back_of_the_room(
+    browser, engine_game, shots, size
+):
+    game, server = engine_game
+    for uci in ("e2e4", "e7e5", "i1h3"):  # the engine answers Nc6, still to be carried out
+        game.do(uci)
+    browser.set_window_size(*size)
+    browser.get(server.url + "?view=projector")
+    wait_for(
+        browser,
+        lambda d: engine_waiting(d).startswith("Engine: Nc6") and pieces(d) == 40,
+        "the engine's move is not said",
+    )
+    got = check_projector_panel(browser)
+    width = got["viewport"][0]
+    bar = got["evalbar"]
+    assert bar is not None
+    # The bar: wide enough to read across the room, as tall as the board.
+    assert bar[2] - bar[0] >= max(28.0, 0.02 * width), bar
+    board = browser.find_element(By.ID, "board").rect
+    assert bar[3] - bar[1] >= 0.9 * board["height"]
+    # The engine's move to carry out: as large as the players' names at least.
+    banner = browser.find_element(By.ID, "engine-move")
+    names = browser.find_element(By.ID, "white-row")
+    banner_px = float(banner.value_of_css_property("font-size").removesuffix("px"))
+    assert banner_px >= max(
+        24.0, float(names.value_of_css_property("font-size").removesuffix("px"))
+    )
+    if size == (1920, 1080):
+        browser.save_screenshot(str(shots / "web-projector-engine.png"))
+
+
+def test_a_long_game_keeps_its_latest_moves_in_sight_on_the_projector(browser, fed_page):
+    hub, server = fed_page
+    sans = ("Nh3", "Nc6", "Ng1", "Nb8") * 15 + ("e4", "Qh4")
+    browser.set_window_size(1024, 768)
+    open_live(browser, server, "?view=projector")
+    publish(browser, hub, Snapshot(start_fen=START, fen=START, moves=sans, sans=sans))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#moves li")
+    assert len(rows) == 31 and rows[-1].get_attribute("textContent") == "31.e4Qh4"
+    check_projector_panel(browser)  # the last row in sight, in the list's box
+
+
+# Notes, from before the page's scripts run, what every early frame (each
+# requestAnimationFrame runs just before a frame is painted) and the page at
+# DOMContentLoaded show: cells drawn, and pieces that can be seen (a <use>
+# draws nothing until its sprite is in the page); null before the board is parsed.
+FRAMES_STUB = """
+window.__frames = [];
+const drawn = () => {
+  const board = document.getElementById("board");
+  if (!board) return null;
+  const sprites = document.getElementById("wF") !== null;
+  return [board.querySelectorAll(".sq").length,
+          sprites ? board.querySelectorAll("use.piece").length : 0];
+};
+(function watch() {
+  window.__frames.push(drawn());
+  if (window.__frames.length < 20) requestAnimationFrame(watch);
+})();
+document.addEventListener("DOMContentLoaded", () => { window.__loaded = drawn(); });
+"""
+
+
+@pytest.mark.parametrize("view", ["", "?view=projector"])
+def test_the_position_is_drawn_at_once_without_waiting_for_the_event_stream(browser, board, view):
+    game, server = board
+    for uci in ("e2e4", "e7e5"):
+        game.do(uci)
+    wait_for(browser, lambda d: len(game.hub.latest.moves) == 2, "the moves were not made")
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/events*"]})
+    try:
+        with before_scripts(browser, FRAMES_STUB):
+            browser.set_window_size(1920, 1080)
+            browser.get(server.url + view)
+            wait_for(
+                browser,
+                lambda d: d.execute_script("return window.__frames.length") >= 20,
+                "the page paints no frames",
+            )
+        frames = browser.execute_script("return window.__frames")
+        assert browser.execute_script("return window.__loaded") == [80, 40]
+        # The first frame that shows the board shows the position: never the
+        # cells without their pieces, nor an empty space where the board goes.
+        assert frames[-1] == [80, 40] and all(f in (None, [80, 40]) for f in frames), frames
+        assert text(browser, "link") != "live"  # the stream never opened
+        assert "e5" in text(browser, "moves") and text(browser, "turn") == "White to move"
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        browser.execute_cdp_cmd("Network.disable", {})

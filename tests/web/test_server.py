@@ -4,6 +4,7 @@ daemon on a simulated board (stepped by hand) and a real game store."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -80,6 +81,52 @@ def test_static_assets_are_shipped_in_the_package(game):
         assert (await client.get("/static/../server.py")).status in (403, 404)
 
     serve(game.hub, check)
+
+
+def initial_state(page: str) -> dict[str, Any] | None:
+    """The snapshot a live page carries for its first drawing, if any."""
+    found = re.search(r'<script type="application/json" id="initial-state">(.*?)</script>', page)
+    return None if found is None else dict(json.loads(found.group(1)))
+
+
+def test_the_live_page_carries_the_latest_snapshot_and_the_sprites_for_its_first_drawing(game):
+    game.move("e2e4")
+
+    async def check(client: TestClient) -> None:
+        state = await (await client.get("/api/state")).json()
+        for path in ("/", "/?view=projector"):
+            response = await client.get(path)
+            assert response.headers["Cache-Control"] == "no-cache"  # never an old position
+            page = await response.text()
+            assert initial_state(page) == state
+            assert page.count('<symbol id="wF"') == 1
+
+    serve(game.hub, check)
+
+
+def test_names_in_the_pages_snapshot_cannot_close_its_element():
+    hub = Hub()
+    hub.publish(Snapshot(white=HOSTILE[0], black="</SCRIPT><script>alert(1)</script>&amp;"))
+
+    async def check(client: TestClient) -> None:
+        page = await (await client.get("/")).text()
+        assert page.count("<script") == page.count("</script>") == 4  # the data and 3 scripts
+        assert "alert" not in page.replace("\\u003cscript\\u003ealert", "")
+        state = initial_state(page)
+        assert state is not None and (state["white"], state["black"]) == (
+            HOSTILE[0],
+            "</SCRIPT><script>alert(1)</script>&amp;",
+        )
+
+    serve(hub, check)
+
+
+def test_with_nothing_published_yet_the_page_waits_for_the_stream():
+    async def check(client: TestClient) -> None:
+        page = await (await client.get("/")).text()
+        assert initial_state(page) is None and 'id="board"' in page
+
+    serve(Hub(), check)
 
 
 # ------------------------------------------------------------ feeds

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boardctl.board import EMPTY_SCENE, LedScene, Role
-from boardctl.rules import BLACK, WHITE, Game, Outcome, Termination
+from boardctl.rules import BLACK, WHITE, Game, Outcome, Termination, parse_uci
 from boardctl.web.shaping import EngineShown, Shaper
 
 
@@ -19,23 +19,34 @@ class Screen:
     check_square: int | None = None
     prompt: str = ""
     status: str = ""
+    engine_move: tuple[str, int, int] | None = None
 
 
 ENGINE = EngineShown("+0.35", "ready", 7)
 
 
-def shaped(shaper: Shaper, game: Game, clocks=(170.6, 180.0), scene=EMPTY_SCENE, colours=None):
+def shaped(
+    shaper: Shaper,
+    game: Game,
+    clocks=(170.6, 180.0),
+    scene=EMPTY_SCENE,
+    colours=None,
+    engine_move=None,
+    on_screen=None,
+):
+    """``engine_move``: the engine's move to carry out; ``on_screen``: the
+    screen's (SAN, from, to) of it."""
     return shaper.snapshot(
         game_id=3,
         started_at=1.7e9,
         game=game,
         names=("Player", "boardctl"),
-        screen=Screen(fen=game.position.fen(), orientation=BLACK),
+        screen=Screen(fen=game.position.fen(), orientation=BLACK, engine_move=on_screen),
         clocks=clocks,
         engine=ENGINE,
         scene=scene,
         colours=colours or {},
-        engine_move=None,
+        engine_move=engine_move,
     )
 
 
@@ -76,3 +87,18 @@ def test_rings_take_the_leds_colours_and_skip_unlit_squares():
         (9, Role.CANDIDATE.value, "#ff1000", True)
     ]
     assert snap.white_clock is None and snap.clock_running is None
+
+
+def test_the_engines_move_to_carry_out_is_named_as_the_screens_banner_names_it():
+    game = Game()
+    game.push_text("e2e4")
+    move = parse_uci(game.position, "e7e5")
+    shown = ("e5", move.from_square, move.to_square)
+    snap = shaped(Shaper(), game, engine_move=move, on_screen=shown)
+    assert (snap.engine_move, snap.engine_san) == ((move.from_square, move.to_square), "e5")
+    # A screen still showing another move names nothing: the page says the squares.
+    other = parse_uci(game.position, "d7d5")
+    snap = shaped(Shaper(), game, engine_move=other, on_screen=shown)
+    assert (snap.engine_move, snap.engine_san) == ((other.from_square, other.to_square), "")
+    snap = shaped(Shaper(), game, on_screen=shown)
+    assert (snap.engine_move, snap.engine_san) == (None, "")

@@ -8,13 +8,14 @@ const PIECES = "/static/pieces.svg";
 
 // The sprite sheet is put into the page once: a <use> of a symbol in the same
 // document draws at once and needs no same-origin file (the hall shows other
-// hosts' boards).
-const piecesLoaded = fetch(PIECES).then((r) => r.text()).then((text) => {
-  const holder = document.createElement("div");
-  holder.hidden = true;
-  holder.innerHTML = text;   // our own static file, not data
-  document.body.prepend(holder);
-});
+// hosts' boards).  The live page comes with it, so its first drawing has pieces.
+const piecesLoaded = document.getElementById("wP") ? Promise.resolve() :
+  fetch(PIECES).then((r) => r.text()).then((text) => {
+    const holder = document.createElement("div");
+    holder.hidden = true;
+    holder.innerHTML = text;   // our own static file, not data
+    document.body.prepend(holder);
+  });
 
 // An LED colour "#rrggbb" as its hue at full strength and an opacity for its
 // brightness.
