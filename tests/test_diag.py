@@ -524,3 +524,38 @@ def test_diag_cli_without_a_configuration_is_one_line_and_status_2(tmp_path) -> 
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and "no board to test" in result.stderr
+
+
+class Connecting:
+    """A board that answers after ``reads`` readings, with no error meanwhile
+    (a serial board waiting for its first line), or with ``error``."""
+
+    def __init__(self, reads: int, error: str | None = None) -> None:
+        self.reads, self.last_error, self.board = reads, error, SimBoard(START_SQUARES)
+
+    @property
+    def healthy(self) -> bool:
+        return self.reads <= 0
+
+    def read(self, now: float) -> Reading | None:
+        self.reads -= 1
+        return self.board.read(now) if self.reads <= 0 else None
+
+    def close(self) -> None:
+        pass
+
+
+def test_connecting_at_the_start_is_a_note_and_a_failure_to_open_is_an_outage() -> None:
+    # Every serial session used to report "board not connected 1 time(s)".
+    clock = Clock()
+    quiet = Diagnostics(Connecting(20), None, steps=(Phase.LIVE,))
+    report = run_terminal(
+        quiet, Keys([], end=60), clock=clock, sleep=clock.sleep, out=io.StringIO()
+    )
+    assert report.outages == () and report.ok, report.summary()
+    assert any(note.startswith("the board answered") for note in report.notes)
+    failing = Diagnostics(Connecting(20, "cannot open /dev/ttyACM0"), None, steps=(Phase.LIVE,))
+    report = run_terminal(
+        failing, Keys([], end=60), clock=clock, sleep=clock.sleep, out=io.StringIO()
+    )
+    assert [o.reason for o in report.outages] == ["cannot open /dev/ttyACM0"] and not report.ok
