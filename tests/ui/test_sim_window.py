@@ -518,6 +518,8 @@ def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
         if put is None:
             assert state.prompt == f"Take the piece off {rig.geo.name(square)}"
             rig.click(rig.geo.name(square), button=3)  # into the tray
+            if len(said) <= 2:  # a slow hand: the game set aside shows no fix meanwhile
+                rig.run(2.0)
             continue
         colour, kind, name = put.groups()
         assert rig.geo.parse_square(name) == square
@@ -527,7 +529,7 @@ def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
         rig.click(name)
     assert len(said) == 45 and said[-8:][0] == "Put a white king on h1"
     assert rig.daemon.game.start_fen == PUZZLE_A and not rig.daemon.game.moves
-    assert [line for line in rig.lines() if line.startswith("newgame")] == ["newgame"]
+    assert rig.lines() == ["newgame"]  # the reconciler heard nothing of the set-up
     assert rig.store.games[2]["start_fen"] == PUZZLE_A
     assert rig.store.games[1]["result"] is not None  # the game it replaced: abandoned
     assert rig.window.pieces == {sq: p for sq, p in enumerate(Position(PUZZLE_A).squares) if p}
