@@ -44,6 +44,8 @@ class UsageError(BoardctlError, ValueError):
 
 _VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
 
+_SETUP_HELP = "first guide the player to set up this position on the board, then play on from it"
+
 # Game numbers are SQLite rowids, which never exceed a signed 64-bit integer.
 MAX_GAME_ID = 2**63 - 1
 
@@ -119,6 +121,7 @@ def _build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="configuration file (default /etc/boardctl/config.toml if it exists)",
     )
+    p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
     p = commands.add_parser(
         "sim",
         help="the desktop simulator (a window, or --headless)",
@@ -131,6 +134,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--variant",
         help=f"rule preset, one of {', '.join(VARIANTS)} (default: the configuration's)",
     )
+    p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
@@ -250,6 +254,16 @@ def _config(args: argparse.Namespace) -> Config:
     return with_game(config, **overrides)
 
 
+def _setup(args: argparse.Namespace, config: Config) -> Position | None:
+    """The position ``--setup`` names, in the configured preset.
+
+    :raises FenError: for a FEN that is no position of the preset.
+    """
+    if args.setup is None:
+        return None
+    return Position(args.setup, get_variant(config.game.variant))
+
+
 def _sim(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.web:
@@ -265,7 +279,9 @@ def _sim(args: argparse.Namespace) -> int:
     if not args.headless:
         if args.script:
             raise UsageError("--script needs --headless")
-        return wiring.sim(config)
+        return wiring.sim(config, _setup(args, config))
+    if args.setup is not None:
+        raise UsageError("--setup needs the window (a script starts from the start position)")
     if args.script is None:
         raise UsageError("--headless needs --script LOG")
     try:
@@ -330,7 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             logging.basicConfig(
                 level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s"
             )
-            return wiring.run(_config(args))
+            config = _config(args)
+            return wiring.run(config, _setup(args, config))
         if args.command == "sim":
             return _sim(args)
         if args.command == "pgn":

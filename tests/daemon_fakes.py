@@ -34,7 +34,12 @@ class MemoryStore:
     ) -> int:
         self._can_write()
         game_id = len(self.games) + 1
-        self.games[game_id] = {"variant": variant, "moves": [], "result": None}
+        self.games[game_id] = {
+            "variant": variant,
+            "start_fen": start_fen,
+            "moves": [],
+            "result": None,
+        }
         self.calls.append(("new_game", game_id))
         self.times.append(("new_game", now))
         return game_id

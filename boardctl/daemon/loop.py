@@ -38,6 +38,8 @@ from ..board import (
     Role,
     lights,
 )
+from ..board.setup import SetUp, begin, complete, instruction, observe
+from ..board.setup import scene as setup_scene
 from ..config import Config
 from ..engine import Limits
 from ..engine.interface import Opponent
@@ -49,6 +51,7 @@ from ..rules import (
     Game,
     Outcome,
     PieceType,
+    Position,
     Termination,
     get_variant,
 )
@@ -123,6 +126,7 @@ class Daemon:
         recorder: TextIO | None = None,
         web: Hub | None = None,
         speaker: SaysAloud | None = None,
+        setup: Position | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -145,6 +149,12 @@ class Daemon:
         self.started_at = started_at
         self.game_id, game = resume if resume is not None else self._new_game()
         self.reconciler = Reconciler(game, reconciler_config(config), self.engine_side)
+        # A position to set up before play (``--setup``): while it is being set
+        # up, readings go to it instead of the reconciler.  The board is taken
+        # to stand as the game left it, as when a game is resumed.
+        self.setup: SetUp | None = None
+        if setup is not None:
+            self.setup = begin(setup, self.reconciler.reading, game.position)
         # What happened lately, for tests and logs: the last EVENTS_KEPT, so
         # that a board that plays for days does not grow; event_count counts all.
         self.events: deque[Event] = deque(maxlen=EVENTS_KEPT)
@@ -191,7 +201,10 @@ class Daemon:
         self._lagging = isinstance(self.sensors, MayLag) and self.sensors.behind
         if reading is not None:
             self._record(reading)
-            events += self.reconciler.feed(reading.occupancy, reading.time - self.lagged)
+            if self.setup is not None:
+                events += self._set_up(reading.occupancy)
+            else:
+                events += self.reconciler.feed(reading.occupancy, reading.time - self.lagged)
         self._watch_sensors()
         if self.buttons is not None:
             for press in self.buttons.presses(now):
@@ -213,6 +226,18 @@ class Daemon:
         self.events += events
         self.event_count += len(events)
         return events
+
+    def _set_up(self, occupancy: int) -> list[Event]:
+        """A reading while a position is set up; once it is complete, a new
+        game starts from it (stored as a new game, like one from the start)."""
+        assert self.setup is not None
+        self.setup = observe(self.setup, occupancy)
+        if not complete(self.setup):
+            return []
+        game = Game(self.variant, self.setup.target.fen())
+        self.setup = None
+        self.reconciler = Reconciler(game, self.reconciler.config, self.engine_side)
+        return [NewGame()]
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
         """The player's promotion choice from the display or the simulator."""
@@ -320,6 +345,7 @@ class Daemon:
     def _engine_to_move(self) -> bool:
         return (
             self.opponent is not None
+            and self.setup is None
             and self.game.position.turn == self.engine_side
             and self.game.ending() is None
         )
@@ -377,7 +403,7 @@ class Daemon:
 
     def request_hint(self) -> None:
         """The hint button: the side to move's best move, unless the engine is to move."""
-        if self.game.ending() is None and not self._engine_to_move():
+        if self.game.ending() is None and not self._engine_to_move() and self.setup is None:
             self.engine.request_hint(self.game)
 
     # The engine's state, as the screen, the web page and the tests read it.
@@ -412,8 +438,8 @@ class Daemon:
         clock = self.clock
         if clock is None:
             return
-        if not self.game.moves or self.game.ending() is not None:
-            clock.hold(now)  # before the first move, and after the game
+        if not self.game.moves or self.game.ending() is not None or self.setup is not None:
+            clock.hold(now)  # before the first move, after the game, and while setting up
         elif clock.run(self.game.position.turn, now):
             self._flag_fell()
 
@@ -443,7 +469,10 @@ class Daemon:
         return lights.frame(self.scene() if scene is None else scene, now)
 
     def scene(self) -> LedScene:
-        """What the LEDs show: the reconciler's scene, or the hint on a quiet board."""
+        """What the LEDs show: the set-up's next square, else the reconciler's
+        scene, or the hint on a quiet board."""
+        if self.setup is not None:
+            return setup_scene(instruction(self.setup))
         scene = self.reconciler.scene()
         if self.engine.hint_move is not None and not scene.squares:
             scene = scene.with_squares(
@@ -461,12 +490,15 @@ class Daemon:
             saving=self.store.status(),
             store_problem=self.store.problem,
         )
+        scene = self.scene() if scene is None else scene
+        if self.setup is not None:
+            return self.presenter.setup_state(self.setup, machine, scene)
         return self.presenter.state(
             self.reconciler,
             self.engine,
             self.clock,
             machine,
-            self.scene() if scene is None else scene,
+            scene,
         )
 
     def _outputs(self, now: float) -> None:
@@ -553,7 +585,7 @@ class Daemon:
 
     def snapshot(self) -> Snapshot:
         """What the spectator page shows now, from the same state as the screen."""
-        scene = self.reconciler.scene()
+        scene = self.reconciler.scene() if self.setup is None else self.scene()
         engine = EngineShown(
             self.engine.score, self.engine_text, self.level if self.opponent else None
         )

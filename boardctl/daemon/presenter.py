@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..board import LedScene, Reconciler, Role
 from ..board.guidance import piece_name
 from ..board.reconciler import State
+from ..board.setup import SetUp, instruction
 from ..rules import BLACK, WHITE, Game, Move, Outcome, PieceType, Termination, san
 from ..ui.state import DisplayState, PromptKind
 from .clock import ChessClock
@@ -81,11 +82,9 @@ class Presenter:
             prompt = machine.notice
         if not prompt and machine.saving is not None:
             prompt, kind = machine.saving, "error"  # the status line is too narrow to say it
-        if machine.sensor_problem is not None and not machine.sensors_healthy:
-            # Nothing on the board counts until it is back: say why, in full
-            # (the status line is too short for a port name).
-            prompt = machine.sensor_problem[:1].upper() + machine.sensor_problem[1:]
-            kind, choices = "error", ()
+        lost = _sensors_lost(machine)
+        if lost is not None:
+            prompt, kind, choices = lost, "error", ()
         return prompt, kind, choices
 
     def state(
@@ -110,9 +109,7 @@ class Presenter:
         if rec.promotion_choices:
             piece = rec.promotion_piece
             chosen = rec.promotion_choices.index(piece) if piece in rec.promotion_choices else 0
-        faults = [] if machine.sensors_healthy else ["board not connected"]
-        if machine.store_problem is not None:
-            faults.append("not saved")
+        faults = _faults(machine)
         return DisplayState(
             fen=pos.fen(),
             variant=game.variant.name,
@@ -136,6 +133,46 @@ class Presenter:
             status="; ".join(faults),
             status_alert=bool(faults),
         )
+
+    def setup_state(self, setup: SetUp, machine: Machine, scene: LedScene) -> DisplayState:
+        """What the screen shows while the player sets up a position: the
+        position, and the one thing to do next in the banner (the voice says it)."""
+        step = instruction(setup)
+        prompt: str = step.text if step else ""
+        kind: PromptKind = "info"
+        lost = _sensors_lost(machine)
+        if lost is not None:
+            prompt, kind = lost, "error"
+        faults = _faults(machine)
+        return DisplayState.from_fen(
+            setup.target.fen(),
+            setup.target.variant.name,
+            orientation=BLACK if self.engine_side == WHITE else WHITE,
+            engine_side=self.engine_side,
+            prompt=prompt,
+            prompt_kind=kind,
+            marks=tuple(sq for sq, role in scene.squares.items() if role in MARKED),
+            status="; ".join(faults),
+            status_alert=bool(faults),
+            setting_up=True,
+        )
+
+
+def _sensors_lost(machine: Machine) -> str | None:
+    """The prompt while the sensor board is not there: nothing on the board
+    counts until it is back, so say why, in full (the status line is too
+    short for a port name)."""
+    if machine.sensor_problem is None or machine.sensors_healthy:
+        return None
+    return machine.sensor_problem[:1].upper() + machine.sensor_problem[1:]
+
+
+def _faults(machine: Machine) -> list[str]:
+    """The status line's faults, in a word or two each."""
+    faults = [] if machine.sensors_healthy else ["board not connected"]
+    if machine.store_problem is not None:
+        faults.append("not saved")
+    return faults
 
 
 def _declared_prompt(declared: Outcome) -> str:

@@ -362,8 +362,9 @@ def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
 
-def run(config: Config) -> int:
-    """``boardctl run``: the service's main loop, until SIGTERM or SIGINT."""
+def run(config: Config, setup: Position | None = None) -> int:
+    """``boardctl run``: the service's main loop, until SIGTERM or SIGINT;
+    ``setup``: a position to guide the player to set up first."""
     from .notify import Notifier
 
     if config.board.sensors != "sim":
@@ -393,6 +394,7 @@ def run(config: Config) -> int:
             display=display,
             notifier=notifier,
             recorder=recorder,
+            setup=setup,
             now=time.monotonic(),
         )
 
@@ -408,8 +410,9 @@ def run(config: Config) -> int:
     return 0
 
 
-def sim(config: Config) -> int:
-    """``boardctl sim``: the desktop simulator window."""
+def sim(config: Config, setup: Position | None = None) -> int:
+    """``boardctl sim``: the desktop simulator window (``setup``: a position
+    to guide the player to set up first)."""
     import os
 
     try:
@@ -446,7 +449,7 @@ def sim(config: Config) -> int:
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
     with ExitStack() as stack:
-        run_window(config, stack)
+        run_window(config, stack, setup=setup)
     return 0
 
 
@@ -455,10 +458,13 @@ def run_window(
     stack: ExitStack,
     frames: int | None = None,
     clock: Callable[[], float] = time.monotonic,
+    setup: Position | None = None,
 ) -> Daemon:
     """The simulator: the window is the LEDs, the screen and a hand on the
     simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
-    until the window closes (or for ``frames`` frames, for tests)."""
+    until the window closes (or for ``frames`` frames, for tests).  With
+    ``setup``, the board starts as the game left it and the player is guided
+    to set that position up first."""
     import pygame
 
     from ..ui.sim import FPS, SimWindow
@@ -484,6 +490,7 @@ def run_window(
         buttons=buttons,
         leds=window.leds,
         display=window.display,
+        setup=setup,
     )
     # A resumed game: the board's pieces stand as the game left them.
     pos = daemon.game.position

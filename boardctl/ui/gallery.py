@@ -12,7 +12,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..rules import BLACK, WHITE, Game, PieceType, get_variant
+from ..board.explain import occupancy
+from ..board.setup import begin, instruction, observe
+from ..rules import BLACK, WHITE, Game, PieceType, Position, get_variant
 from ..rules.notation import parse_move, san
 from .state import DisplayState
 
@@ -20,6 +22,7 @@ SIZES = ((480, 320), (800, 480))
 MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
 HEX = "falcon-hex"
 HEX_MIDGAME = ("e8", "i6", "Fe4", "d9", "exd9")
+PUZZLE = "7rk1/7ppp/10/7FPP/7N2/10/10/2Q4K2 w - - 0 1"  # the essay's first problem
 
 
 def start() -> DisplayState:
@@ -259,6 +262,31 @@ def hex_black() -> DisplayState:
     )
 
 
+def setup() -> DisplayState:
+    """``--setup``: the board has been cleared of what the essay's first problem
+    does not need; the player is asked for its pieces one at a time."""
+    variant = get_variant("falcon")
+    start = Position(None, variant)
+    s = begin(Position(PUZZLE, variant), occupancy(start), start)
+    for _ in range(variant.geometry.size):  # every square at most once
+        step = instruction(s)
+        if step is None or step.put:
+            break
+        s = observe(s, s.reading & ~(1 << step.square))
+    s = observe(s, s.reading | 1 << s.target.kings[WHITE])  # the white king, as asked
+    step = instruction(s)
+    assert step is not None
+    return DisplayState.from_fen(
+        s.target.fen(),
+        prompt=step.text,
+        marks=(step.square,),
+        engine_side=BLACK,
+        level=20,
+        engine_status="ready",
+        setting_up=True,
+    )
+
+
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "start": ("A new game against the engine", start),
     "two-players": ("Two players, no engine", two_players),
@@ -271,6 +299,7 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "not-saved": ("The disk is full: the game goes on, not saved yet", not_saved),
     "game-over": ("Game over", game_over),
     "clocks-low": ("Clocks in the last seconds (the player has Black)", clocks_low),
+    "setup": ("Setting up a position (`--setup`): one piece at a time", setup),
 }
 HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "hex-start": ("A new game against the engine", hex_start),

@@ -313,9 +313,9 @@ class SimWindow:
         self.held.reverse()
 
     def show_state(self, state: DisplayState) -> None:
-        """A new screen state.  After a move, the pieces are named as the game
-        names them (a promoted pawn becomes its new piece) wherever the board
-        agrees with the game."""
+        """A new screen state.  After a move or a set-up, the pieces are named as
+        the game names them (a promoted pawn becomes its new piece) wherever the
+        board agrees with the game."""
         variant = get_variant(state.variant)
         if variant.geometry != self.geometry:
             # Another board: the wooden board is built again around it.
@@ -323,7 +323,10 @@ class SimWindow:
             self.views = self._views(self.square)
             self.window = pygame.display.set_mode(self._size_for(self.square), pygame.RESIZABLE)
             self._place_tray()
-        if state.moves != self.state.moves or state.fen != self.state.fen:
+        changed = state.moves != self.state.moves or state.fen != self.state.fen
+        # A set-up's position is not yet on the board: once it is complete, every
+        # piece stands where the guidance asked for it, and is named so.
+        if not state.setting_up and (changed or self.state.setting_up):
             pos = Position(state.fen, variant)
             for sq in list(self.pieces):
                 if pos.squares[sq]:

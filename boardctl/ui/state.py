@@ -59,6 +59,9 @@ class DisplayState:
     :param marks: squares the prompt talks about, outlined on the board.
     :param status: one short line about the machine ("simulator", "sensors lost").
     :param status_alert: draw the status line as a fault.
+    :param setting_up: ``fen`` is a position the player is being guided to set
+        up, not the pieces on the board (the simulator keeps its own until the
+        set-up is complete).
     :raises ValueError: for an unknown prompt kind, orientation or choice index.
     """
 
@@ -83,6 +86,7 @@ class DisplayState:
     marks: tuple[int, ...] = ()
     status: str = ""
     status_alert: bool = False
+    setting_up: bool = False
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; the value keeps tuples so it stays hashable.
