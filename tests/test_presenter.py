@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardctl.board import Reconciler
+from boardctl.board import LedScene, Reconciler
 from boardctl.daemon.clock import ChessClock
 from boardctl.daemon.presenter import Machine, Presenter
 from boardctl.daemon.session import EngineSession
@@ -73,3 +73,21 @@ def test_an_ending_off_the_board_is_game_over_on_the_screen(termination, winner,
     rec.game.declare(Outcome(termination, winner))
     prompt, kind, _ = Presenter(None).prompt(rec, engine, None, machine)
     assert (prompt, kind) == (f"Game over ({reason}): set up the pieces for a new game", "over")
+
+
+def test_while_a_position_is_set_up_the_panel_says_so_and_the_banner_says_what_next():
+    from boardctl.board.explain import occupancy
+    from boardctl.board.setup import begin
+    from boardctl.daemon.presenter import SETTING_UP
+    from boardctl.rules import Position, get_variant
+
+    target = Position("6k3/10/10/10/10/10/10/4K5 w - - 0 1", get_variant("falcon"))
+    start = Game().position
+    setup = begin(target, occupancy(start), start)
+    state = Presenter(None).setup_state(setup, Machine(), LedScene())
+    assert state.setting_up and state.status == SETTING_UP and not state.status_alert
+    assert state.prompt.startswith("Take the piece off ")
+    lost = Presenter(None).setup_state(
+        setup, Machine(sensors_healthy=False, sensor_problem="sensor board gone"), LedScene()
+    )
+    assert lost.status == "board not connected" and lost.prompt_kind == "error"

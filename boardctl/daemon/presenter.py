@@ -22,6 +22,7 @@ from .clock import ChessClock
 from .session import EngineSession
 
 MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)  # outlined on the screen's board
+SETTING_UP = "setting up"  # the panel's status line while a position is set up
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,8 @@ class Presenter:
             prompt=prompt,
             prompt_kind=kind,
             marks=tuple(sq for sq, role in scene.squares.items() if role in MARKED),
-            status="; ".join(faults),
+            # The panel's line says why nobody is to move yet.
+            status="; ".join(faults) or SETTING_UP,
             status_alert=bool(faults),
             setting_up=True,
         )
