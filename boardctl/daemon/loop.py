@@ -153,6 +153,7 @@ class Daemon:
         # up, readings go to it instead of the reconciler.  The board is taken
         # to stand as the game left it, as when a game is resumed.
         self.setup: SetUp | None = None
+        self.setup_reading: tuple[int, float] | None = None  # not yet settled, and since
         if setup is not None:
             self.setup = begin(setup, self.reconciler.reading, game.position)
         # What happened lately, for tests and logs: the last EVENTS_KEPT, so
@@ -202,9 +203,10 @@ class Daemon:
         if reading is not None:
             self._record(reading)
             if self.setup is not None:
-                events += self._set_up(reading.occupancy)
+                self.setup_reading = (reading.occupancy, reading.time - self.lagged)
             else:
                 events += self.reconciler.feed(reading.occupancy, reading.time - self.lagged)
+        events += self._set_up(now - self.lagged)
         self._watch_sensors()
         if self.buttons is not None:
             for press in self.buttons.presses(now):
@@ -227,10 +229,17 @@ class Daemon:
         self.event_count += len(events)
         return events
 
-    def _set_up(self, occupancy: int) -> list[Event]:
-        """A reading while a position is set up; once it is complete, a new
-        game starts from it (stored as a new game, like one from the start)."""
-        assert self.setup is not None
+    def _set_up(self, now: float) -> list[Event]:
+        """While a position is set up: the last reading, once it has settled
+        (a piece slid across the board must not make the words flicker);
+        once the set-up is complete, a new game starts from it (stored as a
+        new game, like one from the start)."""
+        if self.setup is None or self.setup_reading is None:
+            return []
+        occupancy, since = self.setup_reading
+        if now - since < self.reconciler.config.settle:
+            return []
+        self.setup_reading = None
         self.setup = observe(self.setup, occupancy)
         if not complete(self.setup):
             return []
