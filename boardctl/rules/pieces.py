@@ -41,6 +41,10 @@ PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, FALCON = (
     PieceType.FALCON,
 )
 
+# The order players list pieces in, the king first (the simulator's tray,
+# the board's voice naming where the pieces stand).
+LISTING_ORDER = (KING, QUEEN, FALCON, ROOK, BISHOP, KNIGHT, PAWN)
+
 # Index by piece type; index 0 is "no piece".
 SYMBOLS = ("", "p", "n", "b", "r", "q", "k", "f")
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pygame
 
-from ..rules.pieces import WHITE, PieceType, piece_colour, piece_kind
+from ..rules.pieces import LISTING_ORDER, WHITE, PieceType, piece_colour, piece_kind
 from .pieces import sprite
 from .text import Fonts, wrap
 
@@ -25,15 +25,6 @@ EDGE = (90, 55, 30)  # the wooden board's frame
 EDGE_LIT = (200, 170, 120)  # a piece in hand is over the tray: it would land here
 CAPTION = (170, 190, 175)
 CAPTION_TEXT = 16  # px, the empty tray's words
-ORDER = (
-    PieceType.KING,
-    PieceType.QUEEN,
-    PieceType.FALCON,
-    PieceType.ROOK,
-    PieceType.BISHOP,
-    PieceType.KNIGHT,
-    PieceType.PAWN,
-)
 EMPTY_TEXT = "Tray: right-click a piece, or drag it here, to take it off"
 
 
@@ -47,7 +38,7 @@ def off_the_board(start: Sequence[int], now: Sequence[int]) -> list[int]:
 
 
 def _rank(piece: int) -> tuple[int, int]:
-    return piece_colour(piece), ORDER.index(PieceType(piece_kind(piece)))
+    return piece_colour(piece), LISTING_ORDER.index(PieceType(piece_kind(piece)))
 
 
 class Tray:
