@@ -142,7 +142,7 @@ class Announcer:
 
     def answer(self, question: str, state: DisplayState, square: int | None = None) -> str:
         """Say the answer to one of :data:`QUESTIONS` about ``state``;
-        ``square``: a lifted piece's or the one asked about."""
+        ``square``: the lifted piece's, whose moves "moves" reads out."""
         style = self.style
         if question == "last":
             text = words.last_move_words(state, style)
@@ -154,8 +154,6 @@ class Announcer:
             text = words.pieces_words(state, style)
         elif question == "squares":
             text = words.squares_words(state, style)
-        elif question == "square" and square is not None:
-            text = words.square_contents_words(state, square, style)
         elif question == "moves" and square is not None:
             text = words.destinations_words(state, square, style)
         elif question == "moves":
@@ -189,4 +187,4 @@ class Announcer:
 
 
 # The questions a player can ask (a button or a key each; see ui/keys.py).
-QUESTIONS = ("last", "clocks", "turn", "pieces", "squares", "square", "moves", "repeat")
+QUESTIONS = ("last", "clocks", "turn", "pieces", "squares", "moves", "repeat")

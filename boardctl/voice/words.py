@@ -29,6 +29,7 @@ from ..rules import (
     get_variant,
     parse_san,
 )
+from ..rules.pieces import LISTING_ORDER
 from ..ui.state import DisplayState, banner_line
 
 SquareStyle = Literal["plain", "nato"]
@@ -339,22 +340,15 @@ def pieces_words(
 
 def _side_pieces(pos: Position, colour: int, style: SquareStyle) -> str:
     geo = pos.geometry
-    order = (
-        PieceType.KING,
-        PieceType.QUEEN,
-        PieceType.FALCON,
-        PieceType.ROOK,
-        PieceType.BISHOP,
-        PieceType.KNIGHT,
-        PieceType.PAWN,
-    )
     by_type: dict[PieceType, list[str]] = {}
     for sq in range(geo.size):
         found = pos.piece_at(sq)
         if found is not None and found[1] == colour:
             by_type.setdefault(found[0], []).append(square_words(geo.name(sq), style))
     groups = [
-        f"{_plural(t, len(by_type[t]))} {', '.join(by_type[t])}" for t in order if t in by_type
+        f"{_plural(t, len(by_type[t]))} {', '.join(by_type[t])}"
+        for t in LISTING_ORDER
+        if t in by_type
     ]
     return f"{_side_name(colour)}: {'; '.join(groups)}."
 
@@ -381,19 +375,6 @@ def squares_words(state: DisplayState, style: SquareStyle = "plain") -> str:
         if pieces:
             ranks.append(f"Rank {geo.name(row[0])[1:]}: {', '.join(pieces)}.")
     return " ".join(ranks) or "The board is empty."
-
-
-def square_contents_words(state: DisplayState, square: int, style: SquareStyle = "plain") -> str:
-    """What stands on ``square``: "e4: white pawn." or "e4: empty."."""
-    try:
-        pos = Position(state.fen, get_variant(state.variant))
-    except BoardctlError:
-        return "The position is not known."
-    name = square_words(pos.geometry.name(square), style)
-    found = pos.piece_at(square)
-    if found is None:
-        return f"{name}: empty."
-    return f"{name}: {_side_name(found[1]).lower()} {found[0].title}."
 
 
 def destinations_words(state: DisplayState, square: int, style: SquareStyle = "plain") -> str:
