@@ -82,23 +82,23 @@ def run(
             spent[0] += time.perf_counter() - started
 
     daemon.voice.heard = timed  # type: ignore[method-assign]
-    geo, times, now = pos.geometry, [], 0.0
+    geo, times, clock = pos.geometry, [], [0.0]
+
+    def steps(count: int) -> None:
+        for _ in range(count):
+            started = time.perf_counter()
+            daemon.step(clock[0])
+            times.append(time.perf_counter() - started)
+            clock[0] += STEP
+
     e2, e4, c1, c4 = (geo.parse_square(n) for n in ("e2", "e4", "c1", "c4"))
     script = [(e2, e4), (e4, e2), (c1, c4), (c4, c1)]  # a move, its takeback, a fix, put right
     for _ in range(rounds):
         for frm, to in script:
             board.lift(frm)
-            for _ in range(20):
-                started = time.perf_counter()
-                daemon.step(now)
-                times.append(time.perf_counter() - started)
-                now += STEP
+            steps(20)
             board.place(to)
-            for _ in range(250):
-                started = time.perf_counter()
-                daemon.step(now)
-                times.append(time.perf_counter() - started)
-                now += STEP
+            steps(250)
     given = daemon.voice.said[0]
     if speaker is not None:
         speaker.close()

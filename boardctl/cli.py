@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from .board import lights
 from .board.replay import parse_log, read_log, replay_events
@@ -46,32 +46,33 @@ _VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
 
 _SETUP_HELP = "first guide the player to set up this position on the board, then play on from it"
 
+N = TypeVar("N", int, float)
+
 # Game numbers are SQLite rowids, which never exceed a signed 64-bit integer.
 MAX_GAME_ID = 2**63 - 1
 
 
-def _whole(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: ASCII digits in ``[low, high]``, else one clear line."""
+def _bounded(read: Callable[[str, N, N], N], low: N, high: N) -> Callable[[str], N]:
+    """An argparse type: ``read`` (the one parser for numbers from outside)
+    within ``[low, high]``, else one clear line."""
 
-    def parse(text: str) -> int:
+    def parse(text: str) -> N:
         try:
-            return parse_whole(text, low, high)
+            return read(text, low, high)
         except NumberError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """ASCII digits in ``[low, high]``."""
+    return _bounded(parse_whole, low, high)
 
 
 def _decimal(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: an ASCII decimal in ``[low, high]``, else one clear line."""
-
-    def parse(text: str) -> float:
-        try:
-            return parse_decimal(text, low, high)
-        except NumberError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return parse
+    """An ASCII decimal in ``[low, high]``."""
+    return _bounded(parse_decimal, low, high)
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
