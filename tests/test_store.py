@@ -361,7 +361,7 @@ def test_games_from_before_real_dates_migrate_to_an_unknown_date(tmp_path, start
     path = tmp_path / "games.sqlite3"
     old = old_store(path, 2, started_at)
     with GameStore(path) as store:
-        assert user_version(path) == SCHEMA_VERSION == 4
+        assert user_version(path) == SCHEMA_VERSION == 5
         stored = store.load(old)
         assert stored.moves == ("e2e4",) and stored.started_at is None
         text = store.pgn(old)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import TextIO
 
@@ -74,9 +75,18 @@ def _reviewable(db_path: Path, game_id: int | None) -> StoredGame:
 
 
 def verdicts(game: Game, review: Review) -> list[Verdict]:
-    """The verdict on each move, from a review's scores."""
+    """The verdict on each move as the review gave it: its grade, and the loss
+    it kept (a review stored before losses were kept: worked out again from
+    the scores of the positions before and after)."""
     scores = [(p.cp, p.mate) for p in review.positions]
-    return grade_moves(game, scores, [p.best for p in review.positions])
+    pairs = list(pairwise(scores))
+    again = grade_moves(game, pairs, [p.best for p in review.positions])
+    kept = []
+    for verdict, after in zip(again, review.positions[1:], strict=True):
+        loss = verdict.loss if after.loss is None else after.loss
+        grade = None if after.nag is None else Grade.of_nag(after.nag)
+        kept.append(Verdict(loss, grade))
+    return kept
 
 
 def report(stored: StoredGame, game: Game, review: Review) -> list[str]:

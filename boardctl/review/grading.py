@@ -11,14 +11,14 @@ with cp from the mover's side, held within +-1000 and a mate counted as 1000
 with the engine's move less what it had after its own, as lila's
 ``modules/analyse/src/main/Advice.scala`` (``CpAdvice``) does.
 
-The bands are wider than lila's.  lila marks a move at 0.1, 0.2 and 0.3 of its
-winning chances (a scale of -1 to +1), which is 5, 10 and 15 points of win%;
-boardctl marks at 10, 20 and 30 points.  Its engine scores the side to move
-some 25 centipawns higher than the side that just moved (the start position
-+0.34, after 1. e4 +0.16 for Black, at 1 s a position), so every quiet move
-seems to cost about 4.6 points of win% near equality, and at lila's 5 a few
-centipawns more mark it: reviewed at depth 5, 1. e4 e5 and 1. j3 a6 were all
-inaccuracies.
+The bands are wider than lila's.  lila marks a move at 0.1, 0.2 and 0.3 of
+its winning chances (a scale of -1 to +1), which is 5, 10 and 15 points of
+win%; boardctl marks at 10, 20 and 30 points.  The curve was fitted to
+Stockfish's centipawns, and this engine's differ more between sound moves: at
+1 s a position, with the scores compared at the same horizon (see
+:mod:`.analysis`), the developing moves 1. e4 e5 2. Nc3 Nc6 3. d3 d6 4. Be3
+Be6 cost 0 to 5.7 points each against the engine's own choice, so at lila's 5
+three of them were inaccuracies.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ class ReviewedPosition:
     mate: int | None
     best: str | None  # the engine's move here, coordinates; None: none searched
     nag: int | None = None
+    loss: float | None = None  # win% the move cost its mover; None: not graded
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Review:
 
 def checked_review(game_id: int, plies: int, row: Any, rows: list[Any]) -> Review:
     """A ``reviews`` row and its ``review_positions`` rows (ply, cp, mate,
-    best, nag) as a :class:`Review`, each value one boardctl writes.
+    best, nag, loss) as a :class:`Review`, each value one boardctl writes.
 
     :raises DamagedGameError: for the first value that is not (a review that
         does not cover every position of the game is one).
@@ -65,14 +66,16 @@ def checked_review(game_id: int, plies: int, row: Any, rows: list[Any]) -> Revie
     if [r[0] for r in rows] != list(range(plies + 1)):
         raise DamagedGameError(game_id, f"its review does not cover plies 0 to {plies}")
     positions = []
-    for ply, cp, mate, best, nag in rows:
+    for ply, cp, mate, best, nag, loss in rows:
         scores_ok = (cp is None) != (mate is None) and all(
             v is None or isinstance(v, int) for v in (cp, mate)
         )
         best_ok = best is None or (isinstance(best, str) and UCI.match(best) is not None)
-        if not (scores_ok and best_ok and (nag is None or nag in NAGS)):
+        loss_ok = loss is None or (isinstance(loss, int | float) and 0 <= loss <= 100)
+        if not (scores_ok and best_ok and loss_ok and (nag is None or nag in NAGS)):
             raise DamagedGameError(game_id, f"its review of ply {ply} holds a value not written")
-        positions.append(ReviewedPosition(cp, mate, best, nag))
+        kept = None if loss is None else float(loss)
+        positions.append(ReviewedPosition(cp, mate, best, nag, kept))
     return Review(float(reviewed_at), float(movetime), depth, tuple(positions))
 
 

@@ -175,6 +175,13 @@ _MIGRATIONS = (
         PRIMARY KEY (game_id, ply)
     ) WITHOUT ROWID;
     """,
+    # Version 5: the win% the move that led to a position cost its mover, as the
+    # review graded it (on scores of the same horizon, which the stored scores,
+    # each its own search's deepest, need not be).  NULL: not graded, or a
+    # review written before it.
+    """
+    ALTER TABLE review_positions ADD COLUMN loss REAL CHECK (loss BETWEEN 0 AND 100);
+    """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -630,8 +637,10 @@ class GameStore:
         ).fetchone()
         if head is None:
             return None
+        loss = "loss" if self._version >= 5 else "NULL"
         rows = conn.execute(
-            "SELECT ply, cp, mate, best, nag FROM review_positions WHERE game_id = ? ORDER BY ply",
+            f"SELECT ply, cp, mate, best, nag, {loss} FROM review_positions "
+            "WHERE game_id = ? ORDER BY ply",
             (stored.id,),
         ).fetchall()
         return checked_review(stored.id, stored.plies, head, rows)
@@ -792,10 +801,10 @@ class GameStore:
                 (game_id, review.reviewed_at, review.movetime, review.depth),
             )
             conn.executemany(
-                "INSERT INTO review_positions (game_id, ply, cp, mate, best, nag) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO review_positions (game_id, ply, cp, mate, best, nag, loss) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, ply, p.cp, p.mate, p.best, p.nag)
+                    (game_id, ply, p.cp, p.mate, p.best, p.nag, p.loss)
                     for ply, p in enumerate(review.positions)
                 ],
             )

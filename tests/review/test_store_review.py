@@ -9,7 +9,9 @@ import sqlite3
 import pytest
 
 from boardctl.engine import Engine
-from boardctl.review.command import review_command
+from boardctl.review.command import review_command, verdicts
+from boardctl.review.grading import Grade
+from boardctl.rules import Game
 from boardctl.rules.pgn import read_game
 from boardctl.storage.reviews import Review, ReviewedPosition
 from boardctl.storage.store import (
@@ -51,6 +53,9 @@ def test_the_review_survives_a_restart_and_is_in_the_pgn(db):
     assert text in everything  # /games.pgn carries it too
     tags, game = read_game(text)  # the project's own reader takes it back
     assert tags["Result"] == "0-1" and game.sans() == ["a3", "Qxe1+"]
+    # The loss graded is kept, and is what the report works from.
+    assert review.positions[1].loss is not None and review.positions[1].loss >= 30
+    assert verdicts(game, review)[0].loss == review.positions[1].loss
 
 
 def test_an_unreviewed_game_exports_without_annotations(db):
@@ -121,7 +126,31 @@ def test_an_older_database_is_read_as_it_is_then_migrated_and_reviewed(db):
     assert pgn_command(db, None, False, out, io.StringIO()) == 0
     assert "1. e4 1-0" in out.getvalue() and user_version(db) == 3  # a reader migrates nothing
     assert "Reviewed game 1: 1 moves" in review_of(db)
-    assert user_version(db) == SCHEMA_VERSION == 4
+    assert user_version(db) == SCHEMA_VERSION == 5
     with GameStore(db) as store:
         assert store.load(game_id).review is not None
         assert "[%eval" in store.pgn(game_id)
+
+
+def test_a_version_4_review_keeps_its_marks_and_its_losses_are_worked_out(db):
+    game_id = old_store(db, 4)  # 1. e4, then a review as version 4 wrote it
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE games SET result = '1-0', ended_at = 2.0 WHERE id = ?", (game_id,))
+    raw.execute("INSERT INTO reviews VALUES (?, 1.0, 1.0, NULL)", (game_id,))
+    raw.executemany(
+        "INSERT INTO review_positions VALUES (?, ?, ?, NULL, ?, ?)",
+        [(game_id, 0, 30, "d2d4", None), (game_id, 1, 200, "e7e5", 6)],
+    )
+    raw.commit()
+    raw.close()
+    with GameStore(db) as store:
+        stored_game = store.load(game_id)
+    review = stored_game.review
+    assert review is not None and [p.loss for p in review.positions] == [None, None]
+    game = Game(fen=stored_game.start_fen)
+    game.push_text("e2e4")
+    (verdict,) = verdicts(game, review)
+    # Graded again from the two scores: win% 52.76 with +0.30, 32.38 after -2.00; the
+    # mark as version 4 gave it.
+    assert verdict.grade is Grade.INACCURACY and verdict.loss == pytest.approx(20.4, abs=0.05)
+    assert user_version(db) == SCHEMA_VERSION  # a writer migrated it
