@@ -598,10 +598,13 @@ class Daemon:
         engine = EngineShown(
             self.engine.score, self.engine_text, self.level if self.opponent else None
         )
+        # While a position is set up, the page shows it, as the screen does,
+        # with none of the last game's moves.
+        shown = self.game if self.setup is None else Game(self.variant, self.setup.target.fen())
         return self.web_shaper.snapshot(
             game_id=self.game_id,
             started_at=self.started_at,
-            game=self.game,
+            game=shown,
             names=self._player_names(),
             screen=self.status(scene),
             clocks=self.clocks,

@@ -93,6 +93,12 @@ CHOICE_CHOSEN_BG: Colour = (250, 226, 110)
 VEIL_ALPHA = 150
 
 
+def to_move(state: DisplayState, colour: int) -> bool:
+    """Whether ``colour``'s row is lit as the one to move: nobody is while a
+    position is set up, nor once the game is over."""
+    return colour == state.turn and state.prompt_kind != "over" and not state.setting_up
+
+
 def player_label(state: DisplayState, colour: int, active: bool) -> str:
     """A player's row: who they are against the engine ("Engine", "Your move"),
     else their colour ("White to move")."""
@@ -332,7 +338,7 @@ class Renderer:
         rect: pygame.Rect,
     ) -> None:
         """One player's row: a disc of their colour and their clock (or name); lit on move."""
-        active = colour == state.turn and state.prompt_kind != "over"
+        active = to_move(state, colour)
         pygame.draw.rect(surface, ROW_ACTIVE if active else ROW_IDLE, rect, border_radius=lay.pad)
         radius = max(4, round(rect.height * 0.26))
         centre = (rect.left + lay.pad + radius, rect.centery)
