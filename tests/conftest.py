@@ -50,6 +50,8 @@ SLOW_TESTS = {
         _PROPERTY,
     "tests/e2e/test_hex_sim_game.py::test_a_whole_falcon_hex_game_against_the_engine":
         "a whole game against the engine",
+    "tests/ui/test_sim_window.py::test_a_hexagon_position_is_set_up_as_guided_then_mated":
+        "sets up a position in 46 steps, one by one in virtual time",
     "tests/engine/test_see.py::test_every_capture_in_random_games_agrees_with_a_minimax_over_the_rules_core":
         "a minimax over every capture of random games, per preset",
     "tests/engine/test_search.py::test_never_an_illegal_move_and_the_position_is_left_alone":

@@ -521,13 +521,12 @@ def test_a_piece_slid_across_the_board_during_a_set_up_changes_no_words():
     assert set(shown) == {first}, shown
 
 
-def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
-    rig = Rig(setup=PUZZLE_A)
-    rig.run(0.2)
-    # The wooden board stands as it is: the puzzle on the screen renames nothing.
-    assert rig.window.pieces == {sq: p for sq, p in enumerate(Position().squares) if p}
-    said = []
-    for _ in range(100):  # 45 steps: 37 pieces off, 8 on
+def follow_set_up(rig: Rig, limit: int) -> list[str]:
+    """Do what the set-up asks, one instruction at a time, checking the one
+    lit cell each time (a piece off goes into the tray, a piece on comes from
+    it); the instructions given, in order."""
+    said: list[str] = []
+    for _ in range(limit):
         state = rig.window.state
         if not state.setting_up:
             break
@@ -551,6 +550,15 @@ def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
         rig.window.from_tray(rig.window.tray.pieces.index(piece))
         rig.click(name)
         rig.run(0.4)
+    return said
+
+
+def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
+    rig = Rig(setup=PUZZLE_A)
+    rig.run(0.2)
+    # The wooden board stands as it is: the puzzle on the screen renames nothing.
+    assert rig.window.pieces == {sq: p for sq, p in enumerate(Position().squares) if p}
+    said = follow_set_up(rig, 100)  # 45 steps: 37 pieces off, 8 on
     assert len(said) == 45 and said[-8:][0] == "Put a white king on h1"
     assert rig.daemon.game.start_fen == PUZZLE_A and not rig.daemon.game.moves
     assert rig.lines() == ["newgame"]  # the reconciler heard nothing of the set-up
@@ -562,3 +570,40 @@ def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
     rig.run(1.0)
     assert rig.store.moves(2) == ["c1i7"]
     assert rig.window.state.moves == ("Qxi7+",)
+
+
+# A Falcon Hexagonal position with one mate in one (tests/engine/test_hex_engine.py).
+HEX_MATE = "5/8/9/10/k10/11R/11/12/11/10/2K6/Q7/5 w - - 0 1"
+
+
+def test_a_hexagon_position_is_set_up_as_guided_then_mated():
+    rig = Rig(variant="falcon-hex", setup=HEX_MATE)
+    rig.run(0.2)
+    start = Game(get_variant("falcon-hex")).position
+    target = Position(HEX_MATE, get_variant("falcon-hex"))
+    kept = sum(1 for sq, p in enumerate(target.squares) if p and start.squares[sq] == p)
+    on_board = sum(1 for p in start.squares if p)
+    said = follow_set_up(rig, 200)
+    # Every piece of the start that is not where the target has it comes off,
+    # and the rest of the target's go on: no step more.
+    pieces = sum(1 for p in target.squares if p)
+    assert len(said) == (on_board - kept) + (pieces - kept)
+    assert said[-1].startswith("Put a ") and not rig.window.state.setting_up
+    assert rig.daemon.game.start_fen == HEX_MATE
+    assert rig.window.pieces == {sq: p for sq, p in enumerate(target.squares) if p}
+    mates = [m for m in target.legal_moves() if _mates(target, m)]
+    (mate,) = mates
+    frm, to = (rig.geo.name(sq) for sq in (mate.from_square, mate.to_square))
+    if target.squares[mate.to_square]:
+        rig.click(to, button=3)
+    rig.drag(frm, to)
+    rig.run(1.0)
+    assert rig.store.moves(2) == [target.uci(mate)]
+    assert rig.store.games[2]["result"] == ("1-0", "checkmate")
+
+
+def _mates(pos: Position, move) -> bool:
+    game = Game(pos.variant, pos.fen())
+    game.push(move)
+    outcome = game.outcome()
+    return outcome is not None and outcome.winner == 0
