@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from boardctl.rules import Position, parse_uci
-from boardctl.rules.pieces import KNIGHT, PAWN, QUEEN
 from boardctl.review.falcon import (
     falcon_threats,
     opened_path,
     opened_words,
     threat_words,
 )
+from boardctl.rules import Position, parse_uci
+from boardctl.rules.pieces import KNIGHT, PAWN, QUEEN
 
 # White's falcon on e5 looks at h7, a (+3, +2) move: its paths run e5-f6-g7-h7,
 # e5-f6-g6-h7 and e5-f5-g6-h7.  The pawn on f6 blocks the first two, the
@@ -40,7 +40,8 @@ def test_a_falcon_move_opened_by_the_knight_leaving_its_path():
 def test_no_opening_when_the_path_was_open_before_or_stays_shut():
     # The king's move opens nothing: the capture is not even legal.
     pos = played(BLOCKED, "j8i8")
-    assert not pos.open_falcon_paths(pos.geometry.parse_square("e5"), pos.geometry.parse_square("h7"))
+    square = pos.geometry.parse_square
+    assert not pos.open_falcon_paths(square("e5"), square("h7"))
     # Without the pawn on f6 the way by f6 and g7 was open all along.
     pos = played("9k/7p2/6n3/4F5/10/10/10/K9 b - - 0 1", "g6e7")
     assert opened_path(pos, parse_uci(pos, "e5h7")) is None
@@ -61,8 +62,7 @@ def test_a_pawn_taken_en_passant_opens_the_path_too():
     assert opened is not None
     assert (opened.piece, opened.taken) == (PAWN, True)
     assert opened_words(pos, opened) == (
-        "The falcon could reach f5 only because the pawn was taken on e4: "
-        "its path runs c3-d3-e4-f5"
+        "The falcon could reach f5 only because the pawn was taken on e4: its path runs c3-d3-e4-f5"
     )
 
 
