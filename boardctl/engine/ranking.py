@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from ..rules import Move, Position
 from .limits import Info, Limits
+from .params import MATE
 from .search import Engine
 
 
@@ -46,4 +47,13 @@ def rank(
         if info.pv and info.pv[0] in left:
             move = info.pv[0]
         ranked.append((move, info))
-    return ranked
+    # The later searches start from what the earlier ones learnt and may see
+    # deeper: the rest are put in the order of their own scores.
+    return ranked[:1] + sorted(ranked[1:], key=lambda one: _strength(one[1]), reverse=True)
+
+
+def _strength(info: Info) -> int:
+    """A score to sort by: a mate beats any centipawns, a nearer one more so."""
+    if info.mate is not None:
+        return MATE - info.mate if info.mate > 0 else -MATE - info.mate
+    return info.score_cp or 0

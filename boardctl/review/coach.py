@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from ..engine.evaluate import VALUES
 from ..rules import Move, PieceType, Position, san
 from ..rules.pieces import PAWN, QUEEN
-from .falcon import FalconThreat, falcon_threats, opened_path, opened_words, threat_words
+from .falcon import (
+    FalconThreat,
+    falcon_threats,
+    opened_path,
+    opened_words,
+    opener_words,
+    threat_words,
+)
 from .grading import INACCURACY, MISTAKE, Grade, Score, grade, move_loss
 
 WARN_AT = MISTAKE  # points of win% a move must lose for the coach to say so
@@ -90,31 +97,40 @@ def remark(
     pos: Position, played: Move, before: Evaluation | None, after: Evaluation | None, offer: bool
 ) -> Remark | None:
     """What the coach says of ``played``, a legal move of ``pos`` (whose
-    history holds the move before it), or None for nothing.  A warning when
-    the move loses at least :data:`WARN_AT` (with the move back offered when
-    ``offer``), then what the falcon shows; at most two sentences, so the
-    banner stays readable.  Without the engine's evaluations (``None``) the
+    history holds the move before it), or None for nothing.  One thing, so
+    that the banner of the smallest screen holds it: a warning when the move
+    loses at least :data:`WARN_AT` (the move offered back when ``offer``),
+    saying so when a falcon alone takes the piece lost; else a piece
+    the move leaves to a falcon alone; else the path the last move opened
+    for a falcon move.  Without the engine's evaluations (``None``) the
     falcon's lessons alone."""
-    parts = []
-    warned = False
-    if before is not None and after is not None:
-        verdict = judge(pos, played, before, after)
-        if verdict is not None and verdict.warn and before.best is not None:
-            better = san(pos, before.best)
-            warning = f"{_cost(pos, played, before, after, verdict)}: {better} was better."
-            parts.append(f"{warning} Take it back?" if offer else warning)
-            warned = True
-    opened = opened_path(pos, played)
-    if opened is not None:
-        parts.append(f"{opened_words(pos, opened)}.")
     left = pos.copy()
     left.push(played)
     threats = new_falcon_threats(pos, left)
+    if before is not None and after is not None:
+        verdict = judge(pos, played, before, after)
+        if verdict is not None and verdict.warn and before.best is not None:
+            cost = _cost(pos, played, before, after, verdict)
+            taker = next((t for t in threats if cost.endswith(_loses(t.piece))), None)
+            if taker is not None:
+                cost += " to a falcon"  # its square would not fit the smallest banner
+            warning = f"{cost}: {san(pos, before.best)} was better."
+            return Remark(f"{warning} Take it back?" if offer else warning, offer)
     if threats:
-        parts.append(f"{threat_words(left, threats[0])}.")
-    if not parts:
-        return None
-    return Remark(" ".join(parts[:2]), warned and offer)
+        return Remark(f"{threat_words(left, threats[0])}.", False)
+    opened = opened_path(pos, played)
+    if opened is not None:
+        return Remark(f"{opened_words(pos, opened)}.", False)
+    return None
+
+
+def _loses(piece: PieceType) -> str:
+    return f"loses {_named(piece)}"
+
+
+def _named(piece: PieceType) -> str:
+    """``a knight``, ``the queen`` (a side has one)."""
+    return f"{'the' if piece == QUEEN else 'a'} {piece.title}"
 
 
 def new_falcon_threats(pos: Position, left: Position) -> list[FalconThreat]:
@@ -160,8 +176,7 @@ def material_cost(
         fits = [p for p in pieces if VALUES[p][0] <= reach]
         if fits:
             piece = max(fits, key=lambda p: VALUES[p][0])
-            article = "the" if piece == QUEEN else "a"
-            return f"{verb} {article} {piece.title}"
+            return f"{verb} {_named(piece)}"
     return "loses material"
 
 
@@ -194,17 +209,20 @@ def _tally(pos: Position, line: Sequence[Move]) -> tuple[int, Pieces, Pieces]:
 
 def hint_words(pos: Position, ranked: Sequence[tuple[Move, Score]]) -> str:
     """A teaching hint: the best move by its squares too, then the other
-    good ones (within an inaccuracy of it: grading's ``INACCURACY``), and
-    what the falcon shows about the best:
-    ``Best: Fxh7 – e5 to h7, then Qd2, Nf3``."""
+    good ones (within an inaccuracy of it: grading's ``INACCURACY``):
+    ``Best: Fxh7 – e5 to h7, then Qd2, Nf3``; a falcon move the last move
+    opened the way for says so in place of its squares: ``Best: Fxh7 (open
+    since the knight left g6), then Qd2, Nf3``."""
     if not ranked:
         return ""
     best, top = ranked[0]
     geo = pos.geometry
-    text = (
-        f"Best: {san(pos, best)} \N{EN DASH} "
-        f"{geo.name(best.from_square)} to {geo.name(best.to_square)}"
-    )
+    opened = opened_path(pos, best)
+    if opened is None:
+        where = f"{geo.name(best.from_square)} to {geo.name(best.to_square)}"
+        text = f"Best: {san(pos, best)} \N{EN DASH} {where}"
+    else:  # the lesson in place of the squares, so that it all fits the banner
+        text = f"Best: {san(pos, best)} (open since {opener_words(pos, opened)})"
     # Each alternative's loss, as if it were played instead of the best.
     good = [
         san(pos, move)
@@ -213,9 +231,6 @@ def hint_words(pos: Position, ranked: Sequence[tuple[Move, Score]]) -> str:
     ]
     if good:
         text += f", then {', '.join(good)}"
-    opened = opened_path(pos, best)
-    if opened is not None:
-        text += f". {opened_words(pos, opened)}"
     return text
 
 

@@ -103,16 +103,17 @@ def path_text(pos: Position, frm: int, path: Path, to: int) -> str:
     return "-".join(pos.geometry.name(sq) for sq in (frm, *path, to))
 
 
-def opened_words(pos: Position, opened: OpenedPath) -> str:
-    """``The falcon could reach h7 only because the knight left g6: its path
-    runs e5-f5-g6-h7``."""
-    name = pos.geometry.name
+def opener_words(pos: Position, opened: OpenedPath) -> str:
+    """``the knight left g6``, ``the pawn was taken on e4``."""
     went = "was taken on" if opened.taken else "left"
-    return (
-        f"The falcon could reach {name(opened.to)} only because the {opened.piece.title} "
-        f"{went} {name(opened.vacated)}: its path runs "
-        f"{path_text(pos, opened.falcon, opened.path, opened.to)}"
-    )
+    return f"the {opened.piece.title} {went} {pos.geometry.name(opened.vacated)}"
+
+
+def opened_words(pos: Position, opened: OpenedPath) -> str:
+    """``The falcon could go e5-f5-g6-h7 only because the knight left g6``
+    (short enough for the banner of the smallest screen)."""
+    path = path_text(pos, opened.falcon, opened.path, opened.to)
+    return f"The falcon could go {path} only because {opener_words(pos, opened)}"
 
 
 def threat_words(pos: Position, threat: FalconThreat) -> str:

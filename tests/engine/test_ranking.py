@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardctl.engine import Engine, Limits
+from boardctl.engine import Engine, Info, Limits
 from boardctl.engine.ranking import rank
 from boardctl.rules import Position, parse_uci
 
@@ -74,3 +74,24 @@ def test_a_search_among_some_moves_chooses_one_of_them():
 def test_a_search_among_no_legal_move_gives_none():
     pos = Position(FORK)
     assert Engine().search(pos, Limits(depth=2), among=[]) is None
+
+
+class ScriptedSearch:
+    """Scores each search from a script, for the first move it may choose."""
+
+    def __init__(self, scores: list[tuple[int | None, int | None]]) -> None:
+        self.scores = list(scores)
+
+    def search(self, pos, limits, stop, on_info, among):
+        cp, mate = self.scores.pop(0)
+        on_info(Info(3, cp, mate, 10, 0.01, [among[0]]))
+        return among[0]
+
+
+def test_the_rest_are_put_in_the_order_of_their_scores_mates_first():
+    pos = Position()
+    engine = ScriptedSearch([(50, None), (-10, None), (30, None), (None, 2), (None, -1)])
+    ranked = rank(engine, pos, Limits(depth=1), 5)  # type: ignore[arg-type]
+    scores = [(info.score_cp, info.mate) for _, info in ranked]
+    # The first is the full search's best, whatever the later searches found.
+    assert scores == [(50, None), (None, 2), (30, None), (-10, None), (None, -1)]

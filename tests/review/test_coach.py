@@ -144,6 +144,21 @@ def test_a_knight_left_to_a_falcon_is_said_once():
     assert remark(pos, parse_uci(pos, "a1b1"), best, Evaluation(0, None), offer=True) is None
 
 
+def test_a_piece_lost_to_a_falcon_names_the_falcon():
+    pos = Position("9k/10/10/2f7/4N5/10/10/K9 w - - 0 1")
+    played = parse_uci(pos, "e4f6")
+    said = remark(
+        pos,
+        played,
+        Evaluation(0, None, moves(pos, "e4c5")),
+        Evaluation(300, None, moves(after(pos, "e4f6"), "c5f6")),
+        offer=True,
+    )
+    assert said == Remark(
+        "That move loses a knight to a falcon: Nxc5 was better. Take it back?", True
+    )
+
+
 def test_without_the_engine_the_falcon_lessons_alone():
     pos = Position("9k/10/10/2f7/4N5/10/10/K9 w - - 0 1")
     said = remark(pos, parse_uci(pos, "e4f6"), None, None, offer=True)
@@ -156,7 +171,7 @@ def test_a_falcon_move_the_last_move_opened_is_taught():
     capture = parse_uci(pos, "e5h7")
     said = remark(pos, capture, Evaluation(90, None, (capture,)), Evaluation(-90, None), True)
     assert said == Remark(
-        "The falcon could reach h7 only because the knight left g6: its path runs e5-f5-g6-h7.",
+        "The falcon could go e5-f5-g6-h7 only because the knight left g6.",
         False,
     )
 
@@ -178,8 +193,5 @@ def test_a_hint_names_the_good_moves_best_first():
 def test_a_hinted_falcon_move_the_last_move_opened_is_taught():
     pos = Position("9k/7p2/5pn3/4F5/10/10/10/K9 b - - 0 1")
     pos.push(parse_uci(pos, "g6e7"))
-    text = hint_words(pos, [(parse_uci(pos, "e5h7"), (90, None))])
-    assert text == (
-        "Best: Fxh7 \N{EN DASH} e5 to h7. The falcon could reach h7 only because "
-        "the knight left g6: its path runs e5-f5-g6-h7"
-    )
+    ranked = [(parse_uci(pos, "e5h7"), (90, None)), (parse_uci(pos, "a1b1"), (80, None))]
+    assert hint_words(pos, ranked) == ("Best: Fxh7 (open since the knight left g6), then Kb1")

@@ -33,7 +33,7 @@ def test_a_falcon_move_opened_by_the_knight_leaving_its_path():
     assert (name(opened.vacated), opened.piece, opened.taken) == ("g6", KNIGHT, False)
     assert [name(sq) for sq in opened.path] == ["f5", "g6"]
     assert opened_words(pos, opened) == (
-        "The falcon could reach h7 only because the knight left g6: its path runs e5-f5-g6-h7"
+        "The falcon could go e5-f5-g6-h7 only because the knight left g6"
     )
 
 
@@ -62,7 +62,7 @@ def test_a_pawn_taken_en_passant_opens_the_path_too():
     assert opened is not None
     assert (opened.piece, opened.taken) == (PAWN, True)
     assert opened_words(pos, opened) == (
-        "The falcon could reach f5 only because the pawn was taken on e4: its path runs c3-d3-e4-f5"
+        "The falcon could go c3-d3-e4-f5 only because the pawn was taken on e4"
     )
 
 
