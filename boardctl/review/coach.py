@@ -10,7 +10,8 @@ lila's band: see grading.py for why).  An inaccuracy is left to the review.
 :func:`remark` says what the move costs in plain words: the mate it allows
 or misses, else the material it loses or fails to win, counted along the
 engine's lines (the best move's, and the reply's to the move played), else
-only that it is a mistake; and what the falcon shows (:mod:`.falcon`).
+only that it is a mistake; a move that costs less may still show something
+about the falcon (:mod:`.falcon`), which is said instead.
 :func:`hint_words` names up to three good moves, best first.
 """
 
