@@ -89,6 +89,8 @@ SLOW_TESTS = {
     "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,
     "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
     "tests/engine/test_core_legality.py::test_both_cores_agree": _PROPERTY,
+    "tests/e2e/test_teaching_sim.py::test_a_knight_left_to_a_pawn_is_warned_about_and_taken_back":
+        "the coach's engine searches five positions in real time",
 }
 # fmt: on
 

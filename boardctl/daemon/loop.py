@@ -62,6 +62,7 @@ from ..voice.speaker import QUESTIONS, Announcer, SaysAloud
 from ..web.shaping import EngineShown, Shaper
 from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
+from .coach import Coach
 from .presenter import Machine, Presenter
 from .session import EngineSession
 
@@ -162,7 +163,12 @@ class Daemon:
         self.event_count = 0
         self.notice: tuple[str, float] | None = None  # a short message and until when
         # Hints come from the opponent, or from an engine started on first use.
-        self.engine = EngineSession(self.opponent, adviser, self.store, config.engine.skill, now)
+        teaching = config.game.mode == "teaching"
+        self.engine = EngineSession(
+            self.opponent, adviser, self.store, config.engine.skill, now, ranked_hints=teaching
+        )
+        # A teaching board judges every move with an engine of its own (see coach.py).
+        self.coach = Coach(adviser if teaching else None, offer=config.game.takeback)
         self.clock = ChessClock.start(config.clock_seconds, now)
         self.last_reading: int | None = None
         self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
@@ -217,6 +223,8 @@ class Daemon:
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
+        if self.setup is None:
+            self.coach.step(self.game)
         self._outputs(now)
         if self.web is not None:
             self._web_step(now, bool(events))
@@ -372,6 +380,7 @@ class Daemon:
         try the store's waiting writes once more, and log any that are lost."""
         self.store.close()
         self.engine.close()
+        self.coach.close()
 
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
@@ -479,14 +488,15 @@ class Daemon:
 
     def scene(self) -> LedScene:
         """What the LEDs show: the set-up's next square, else the reconciler's
-        scene, or the hint on a quiet board."""
+        scene, or on a quiet board the hint, else the move the coach offers
+        back (in the hint's colours: the piece to lift, the square it goes
+        back to blinking)."""
         if self.setup is not None:
             return setup_scene(instruction(self.setup))
         scene = self.reconciler.scene()
-        if self.engine.hint_move is not None and not scene.squares:
-            scene = scene.with_squares(
-                {self.engine.hint_move[0]: Role.HINT_FROM, self.engine.hint_move[1]: Role.HINT_TO}
-            )
+        advice = self.engine.hint_move or self.coach.takeback
+        if advice is not None and not scene.squares:
+            scene = scene.with_squares({advice[0]: Role.HINT_FROM, advice[1]: Role.HINT_TO})
         return scene
 
     def status(self, scene: LedScene | None = None) -> DisplayState:
@@ -502,12 +512,14 @@ class Daemon:
         scene = self.scene() if scene is None else scene
         if self.setup is not None:
             return self.presenter.setup_state(self.setup, machine, scene)
+        said = self.coach.remark
         return self.presenter.state(
             self.reconciler,
             self.engine,
             self.clock,
             machine,
             scene,
+            advice=said.text if said is not None else None,
         )
 
     def _outputs(self, now: float) -> None:

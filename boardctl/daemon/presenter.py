@@ -4,8 +4,9 @@ The :class:`Presenter` turns the game, the reconciler's state, the engine
 session, the clock and what is wrong with the machine into one
 :class:`~boardctl.ui.state.DisplayState`, choosing the one prompt that
 matters most: a fix or a choice from the board, the end of the game, a piece
-that cannot move, a hint, a short notice (the new level), a store that cannot
-save, and above all a sensor board that is not there.
+that cannot move, a hint, the coach's word on the last move, a short notice
+(the new level), a store that cannot save, and above all a sensor board that
+is not there.
 """
 
 from __future__ import annotations
@@ -54,9 +55,15 @@ class Presenter:
         return self._sans[1]
 
     def prompt(
-        self, rec: Reconciler, engine: EngineSession, clock: ChessClock | None, machine: Machine
+        self,
+        rec: Reconciler,
+        engine: EngineSession,
+        clock: ChessClock | None,
+        machine: Machine,
+        advice: str | None = None,
     ) -> tuple[str, PromptKind, tuple[PieceType, ...]]:
-        """The prompt, its kind and the choices it offers."""
+        """The prompt, its kind and the choices it offers; ``advice`` is
+        what the coach says of the last move."""
         declared = rec.game.declared
         prompt = rec.prompt
         kind: PromptKind = "info"
@@ -79,6 +86,8 @@ class Presenter:
             )
         if not prompt and engine.hint:
             prompt = engine.hint
+        if not prompt and advice and kind == "info":
+            prompt, kind = advice, "coach"
         if not prompt and machine.notice:
             prompt = machine.notice
         if not prompt and machine.saving is not None:
@@ -95,12 +104,13 @@ class Presenter:
         clock: ChessClock | None,
         machine: Machine,
         scene: LedScene,
+        advice: str | None = None,
     ) -> DisplayState:
         """What the screen shows now."""
         game = rec.game
         pos = game.position
         last = (game.moves[-1].from_square, game.moves[-1].to_square) if game.moves else None
-        prompt, kind, choices = self.prompt(rec, engine, clock, machine)
+        prompt, kind, choices = self.prompt(rec, engine, clock, machine, advice)
         marks = tuple(sq for sq, role in scene.squares.items() if role in MARKED)
         engine_move = None
         if rec.engine_move is not None:

@@ -23,11 +23,8 @@ from dataclasses import dataclass
 
 from ..engine import Engine, Info, Limits
 from ..rules import Game
-from ..rules.game import Outcome
 from ..storage.reviews import Review, ReviewedPosition
-from .grading import CP_CEILING, Grade, grade, win_percent
-
-Score = tuple[int | None, int | None]  # (centipawns, moves to mate), from the side to move
+from .grading import Grade, Score, ended_score, grade, move_loss
 
 
 @dataclass(frozen=True)
@@ -80,7 +77,7 @@ def _position(replay: Game, engine: Engine, limits: Limits, *, last: bool) -> Se
     :func:`_fill_forced`)."""
     outcome = replay.outcome()
     if outcome is not None:
-        return Searched(_ended(outcome, replay.position.turn), {}, None)
+        return Searched(ended_score(outcome, replay.position.turn), {}, None)
     if replay.position.count_legal() == 1 and not last:
         return None
     infos: list[Info] = []
@@ -104,16 +101,6 @@ def _matched(found: list[Searched | None], scores: list[Score], ply: int) -> tup
             if depth - 1 in after.by_depth:
                 return before.by_depth[depth], after.by_depth[depth - 1]
     return scores[ply], scores[ply + 1]
-
-
-def _ended(outcome: Outcome, turn: int) -> Score:
-    """A position the rules end the game in, from the side to move: mated
-    (a mate in 0) when it lost, the ceiling when it won, else level."""
-    if outcome.winner is None:
-        return 0, None
-    if outcome.winner != turn:
-        return None, 0
-    return CP_CEILING, None  # a scored stalemate the stalemated side wins
 
 
 def _fill_forced(found: list[Searched | None]) -> list[Score]:
@@ -154,8 +141,7 @@ def grade_moves(
         if forced or mated:
             verdicts.append(Verdict(None, None))
             continue
-        # The curve is symmetric: the mover's chance is 100 less the opponent's.
-        loss = max(0.0, win_percent(*before) - (100 - win_percent(*after)))
+        loss = move_loss(before, after)
         if played == best[ply]:
             verdicts.append(Verdict(0.0, None))
         else:

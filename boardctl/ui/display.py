@@ -80,6 +80,7 @@ BANNER_BG: dict[str, Colour] = {
     "error": (200, 24, 24),
     "engine": (232, 150, 20),
     "over": (236, 236, 228),
+    "coach": (112, 64, 168),  # a teaching board's word on a move: apart from all the others
 }
 BANNER_INK: dict[str, Colour] = {"engine": (16, 16, 16), "over": (16, 16, 16)}
 ENGINE_DOT: dict[str, Colour] = {

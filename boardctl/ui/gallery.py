@@ -186,6 +186,54 @@ def clocks_low() -> DisplayState:
     )
 
 
+def coach() -> DisplayState:
+    """Teaching mode: White's queen has gone to e2, where the bishop takes it.
+    The coach says so (the built-in engine's verdict, a second a position)
+    and offers the move back; the LEDs light the queen and e1."""
+    game = Game()
+    for text in (*MIDGAME, "Qe2"):
+        game.push_text(text)
+    return DisplayState.from_game(
+        game,
+        prompt="That move loses the queen: Fxh7 was better. Take it back?",
+        prompt_kind="coach",
+    )
+
+
+def coach_falcon() -> DisplayState:
+    """A knight left where only a falcon takes it: the coach says so
+    (the built-in engine's verdict, a second a position)."""
+    game = Game(fen="9k/10/10/2f7/4N5/10/10/K9 w - - 0 30")
+    game.push_text("Nf6")
+    return DisplayState.from_game(
+        game,
+        prompt="That move loses a knight to a falcon: Nxc5 was better. Take it back?",
+        prompt_kind="coach",
+    )
+
+
+def coach_lesson() -> DisplayState:
+    """A falcon move that the last move opened the way for, played: the coach
+    says which piece opened it, and the falcon's path."""
+    game = Game(fen="r3k4r/ppp2p1p2/3p1pn3/4F5/4P5/10/PPP2PPPPP/R3K4R b - - 0 20")
+    game.push_text("Ne7")
+    game.push_text("Fxh7")
+    return DisplayState.from_game(
+        game,
+        prompt="The falcon could go e5-f5-g6-h7 only because the knight left g6.",
+        prompt_kind="coach",
+    )
+
+
+def coach_hint() -> DisplayState:
+    """A hint in teaching mode: the best move (lit on the board) and the other
+    good ones, ranked by the built-in engine."""
+    game = Game()
+    for text in MIDGAME:
+        game.push_text(text)
+    return DisplayState.from_game(game, prompt="Best: Fxh7 \N{EN DASH} f4 to h7, then Ng5, Ni5")
+
+
 def hex_game(moves: Sequence[str] = HEX_MIDGAME) -> Game:
     game = Game(get_variant(HEX))
     for text in moves:
@@ -300,6 +348,10 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "game-over": ("Game over", game_over),
     "clocks-low": ("Clocks in the last seconds (the player has Black)", clocks_low),
     "setup": ("Setting up a position (`--setup`): one piece at a time", setup),
+    "coach": ("Teaching mode: the coach offers a losing move back", coach),
+    "coach-falcon": ("Teaching mode: a piece lost to a falcon", coach_falcon),
+    "coach-lesson": ("Teaching mode: a falcon's path the last move opened", coach_lesson),
+    "coach-hint": ("Teaching mode: a hint names the good moves, best first", coach_hint),
 }
 HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "hex-start": ("A new game against the engine", hex_start),

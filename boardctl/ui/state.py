@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from ..rules import BLACK, DEFAULT_VARIANT, WHITE, Game, PieceType, Position, get_variant
 
-PromptKind = Literal["info", "error", "choice", "over"]
-PROMPT_KINDS: tuple[PromptKind, ...] = ("info", "error", "choice", "over")
+PromptKind = Literal["info", "error", "choice", "over", "coach"]
+PROMPT_KINDS: tuple[PromptKind, ...] = ("info", "error", "choice", "over", "coach")
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,9 @@ class DisplayState:
     :param black_clock: Black's, likewise.
     :param prompt: what the player must do or know ("Put the knight back on h3").
     :param prompt_kind: ``"info"``, ``"error"`` (drawn in a strong colour),
-        ``"choice"`` (with ``choices`` drawn over the board) or ``"over"``
-        (the game has ended; the prompt says how).
+        ``"choice"`` (with ``choices`` drawn over the board), ``"over"``
+        (the game has ended; the prompt says how) or ``"coach"`` (a teaching
+        board's word on the last move, in a colour of its own).
     :param choices: options to pick from: piece types (drawn as pieces of the side to
         move, e.g. the promotion set) or short texts.
     :param chosen: index into ``choices`` of the highlighted option, or None.
