@@ -23,6 +23,18 @@ FORCED = ("9k/9p/10/10/10/10/10/R5K3 w - - 0 1", ("a1a8", "j8i7"))
 # Kings step towards the centre in a level, symmetric pawn ending.
 QUIET = ("4k5/p4p4/10/10/10/10/P4P4/4K5 w - - 0 1", ("e1d2", "e8d7"))
 
+# From the start: 2. Qj6?? hangs White's queen to the knight on i8, which takes it.
+QUEEN_LOST = ("f2f4", "e7e5", "e1j6", "i8j6")
+# A game of 39 plies in which both sides go wrong now and then (a strong
+# engine that plays a random move one time in four): reviewed at LIMITS it
+# has an inaccuracy, mistakes and a blunder, for the page to show.
+_ERRATIC_TEXT = (
+    "d2d4 f7f5 c1f4 d7d6 d1c4 b7b5 c4d1 g7g5 b2b4 g5f4 d1f4 h8d4 g2g3 d4c3 e1c3 c7c6 "
+    "c3h8 d8e5 g3g4 b8d7 h8i7 f5g4 i7j8 e8h5 j8i8 h5h2 h1e4 e5b4 e4h7 d7f6 g1h4 h2g3 "
+    "f2g3 f6h7 i8h7 g8i5 h7e7 f8g8 f4i5"
+)
+ERRATIC = tuple(_ERRATIC_TEXT.split())
+
 
 def game_of(fen: str, moves: tuple[str, ...]) -> Game:
     game = Game(fen=fen)

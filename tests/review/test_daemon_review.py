@@ -15,11 +15,9 @@ from boardctl.web.snapshot import WebAction
 
 from ..web.helpers import SimGame
 from .fakes import gated
-from .games import LIMITS
+from .games import LIMITS, QUEEN_LOST
 
 WAIT = 60.0  # real seconds a review's or an engine's process may take on a loaded machine
-# 2. Qj6?? hangs White's queen to the knight on i8, which takes it.
-QUEEN_LOST = ("f2f4", "e7e5", "e1j6", "i8j6")
 
 
 def state_of(sim: SimGame, game_id: int) -> str | None:
