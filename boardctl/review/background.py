@@ -68,7 +68,10 @@ def _serve(
     analyser: Analyser,
 ) -> None:
     """The review's process: one game reviewed and kept, or why not."""
-    os.nice(NICENESS)  # first, so that every thread it starts has it too
+    # First, so that every thread it starts has it too; a system that refuses
+    # (a seccomp filter without setpriority) gets its review all the same.
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     watch_parent(parent)
     try:
         stored = reviewable(Path(db_path), game_id)
