@@ -28,7 +28,8 @@ from .engine import Limits, uci
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .progress import Progress
-from .review.command import DEFAULT_MOVETIME, MOVETIME_RANGE, review_command
+from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
+from .review.command import review_command
 from .rules import VARIANTS, Game, Position, divide, get_variant, perft
 from .rules.digits import NumberError, parse_decimal, parse_whole
 from .rules.perft import MAX_DEPTH

@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
 from .hw.hexpins import load_any_pinout
+from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
 from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
 from .ui.size import SizeError, parse_size
@@ -111,6 +112,12 @@ class WebConfig:
     pin: str = ""  # needed for actions from the page; "" = no actions
 
 
+@dataclass(frozen=True)
+class ReviewConfig:
+    at_end: bool = True  # review each game when it ends, in a process of its own
+    movetime: float = DEFAULT_MOVETIME  # the engine's seconds for each position
+
+
 PIN_LENGTH = (4, 64)
 DEFAULTS = "(defaults)"  # Config.source when no file was read
 
@@ -125,6 +132,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     web: WebConfig = field(default_factory=WebConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
+    review: ReviewConfig = field(default_factory=ReviewConfig)
     source: str = DEFAULTS
 
     @property
@@ -192,6 +200,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("web", "port"): (1, 65535),
     ("speech", "rate"): RATE_RANGE,
     ("speech", "volume"): VOLUME_RANGE,
+    ("review", "movetime"): MOVETIME_RANGE,
 }
 
 

@@ -35,6 +35,7 @@ SLOW_MODULES = {
 # by their node id without parameters, and why they take that long.
 _RANDOM_GAMES = "plays random games through the rules core"
 _PROPERTY = "a property over hundreds of generated examples"
+_REVIEW_PROCESS = "a daemon in real time while a review's process starts Python and searches"
 # Node ids are longer than a line; each reason stays beside its id.
 # fmt: off
 SLOW_TESTS = {
@@ -70,6 +71,10 @@ SLOW_TESTS = {
         "120 turns of a hand over a pseudo-terminal in real time",
     "tests/hw/test_serial_offline.py::test_a_damaged_stream_never_yields_a_board_that_was_not_sent":
         _PROPERTY,
+    "tests/review/test_daemon_review.py::test_a_game_that_ends_is_reviewed_and_its_blunder_marked_at_its_ply":
+        _REVIEW_PROCESS,
+    "tests/review/test_daemon_review.py::test_a_new_game_against_the_engine_goes_on_while_the_last_one_is_reviewed":
+        _REVIEW_PROCESS,
     "tests/rules/test_hex_agreement.py::test_legal_moves_agree_along_random_games": _RANDOM_GAMES,
     "tests/rules/test_hex_game.py::test_san_round_trips_over_random_games": _RANDOM_GAMES,
     "tests/rules/test_perft.py::test_legal_moves_match_the_naive_generator_in_random_positions":

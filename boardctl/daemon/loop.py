@@ -14,6 +14,10 @@ the clocks, the engine); what the store keeps is the wall-clock time,
 The store is written through a :class:`~boardctl.storage.backlog.Backlog`: when it
 cannot be written (a full disk, a read-only database) the game goes on and
 the screen's status line says that moves are not being saved.
+
+A game that ends is reviewed (``[review] at_end``) by the
+:class:`~boardctl.review.background.Reviewer`, in a process of its own that
+:meth:`Daemon.step` only polls; the page may ask for any stored game's review.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from ..engine import Limits
 from ..engine.interface import Opponent
 from ..hw import Buttons, Colour, LedSink, Reading, SensorSource
 from ..hw.base import ExplainsProblems, MayLag, Wakes
+from ..review.background import Reviewer
 from ..rules import (
     BLACK,
     WHITE,
@@ -127,6 +132,7 @@ class Daemon:
         recorder: TextIO | None = None,
         web: Hub | None = None,
         speaker: SaysAloud | None = None,
+        reviewer: Reviewer | None = None,
         setup: Position | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
@@ -192,6 +198,8 @@ class Daemon:
         # Words for what changes, said by the speaker (if any) and shown to
         # the page, whose own speech may be on while the board's is not.
         self.voice = Announcer(speaker, config.speech.squares)
+        # Reviews of ended games, in a process of their own (the caller's to close).
+        self.reviewer = reviewer
 
     # --------------------------------------------------------------- loop
     @property
@@ -225,9 +233,10 @@ class Daemon:
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
         if self.setup is None:
             self.coach.step(self.game)
+        reviewed = self.reviewer is not None and self.reviewer.step()
         self._outputs(now)
         if self.web is not None:
-            self._web_step(now, bool(events))
+            self._web_step(now, bool(events) or reviewed)
         if self.notifier is not None and now >= self.watchdog_due:
             # From the loop itself, so a hung loop really trips systemd's watchdog.
             self.notifier.watchdog()
@@ -312,10 +321,12 @@ class Daemon:
         elif isinstance(event, MoveAmended):
             # One transaction: a crash cannot leave the old move gone and the new one unsaved.
             self.store.amend_last_move(self.game_id, event.new_uci, self.wall_clock())
+            self._game_changed()
             self.engine.cancel()
             self.engine.due = now
         elif isinstance(event, MoveTakenBack):
             self.store.remove_last_move(self.game_id)
+            self._game_changed()
             self.engine.cancel()
             self.engine.due = now + TAKEBACK_PAUSE
         elif isinstance(event, NewGame):
@@ -332,6 +343,24 @@ class Daemon:
         self.store.finish(
             self.game_id, outcome.result, outcome.termination.value, self.wall_clock()
         )
+        if outcome.termination is not Termination.ABANDONED:
+            self._review_at_end()
+
+    def _review_at_end(self) -> None:
+        """A game that has ended is reviewed, if the configuration says so and
+        the store holds all of it (while writes wait, it is left for the page
+        to ask for later)."""
+        if self.reviewer is None or not self.config.review.at_end or not self.game.moves:
+            return
+        if self.store.waiting or self.game_id < 1:
+            log.info("game %d is not reviewed: its moves are not all saved", self.game_id)
+            return
+        self.reviewer.request(self.game_id)
+
+    def _game_changed(self) -> None:
+        """A move taken back or changed: a review of the game judged other moves."""
+        if self.reviewer is not None:
+            self.reviewer.cancel(self.game_id)
 
     def _declare(self, outcome: Outcome) -> None:
         """The game ends off the board: the game, and so the screen, the page and
@@ -590,10 +619,15 @@ class Daemon:
         """An action from the web page (the server has checked the PIN and the
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
-        log.info("web: %s %s", action.kind, action.value if action.kind == "level" else "")
+        log.info("web: %s %s", action.kind, action.value or "")
         over = self.game.ending() is not None
         if action.kind == "level":
             self.change_level(action.value - self.level, now)
+        elif action.kind == "review":
+            if self.reviewer is None:
+                self.notice = ("Reviews are off on this board", now + NOTICE_SECONDS)
+            else:
+                self.reviewer.request(action.value)
         elif action.kind == "takeback":
             if not self.game.moves or over or not self.config.game.takeback:
                 self.notice = ("No move to take back", now + NOTICE_SECONDS)
@@ -625,4 +659,5 @@ class Daemon:
             colours=self.led_colours(0.0, scene),
             engine_move=self.reconciler.engine_move,
             said=self.voice.said,
+            reviews=None if self.reviewer is None else self.reviewer.status(),
         )

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board.explain import occupancy
 from ..config import Config
+from ..engine import Limits
 from ..engine.interface import Opponent
 from ..hw import LedSink, SensorSource
 from ..hw.hexpins import (
@@ -32,6 +33,7 @@ from ..hw.hexpins import (
 )
 from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from ..hw.sim import SimBoard, SimButtons
+from ..review.background import Reviewer
 from ..rules import BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
@@ -297,16 +299,7 @@ def build(
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
-    if config.web.enabled and "web" not in extra:
-        extra["web"] = start_web(config, store.path, stack)
-    if config.speech.enabled and "speaker" not in extra:
-        extra["speaker"] = make_speaker(config, stack)
-    if config.buttons.enabled and "buttons" not in extra:
-        from ..hw.buttons import GpioButtons
-
-        buttons = GpioButtons(_pinout(config).pi.buttons)
-        stack.callback(buttons.close)
-        extra["buttons"] = buttons
+    _add_extras(config, store.path, stack, extra)
     daemon = Daemon(
         config,
         sensors,
@@ -323,6 +316,26 @@ def build(
     )
     stack.callback(daemon.close)
     return daemon
+
+
+def _add_extras(config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any]) -> None:
+    """The parts the configuration turns on that the caller has not given:
+    the page, the voice, the reviews and the buttons, each closed by ``stack``."""
+    if config.web.enabled and "web" not in extra:
+        extra["web"] = start_web(config, db_path, stack)
+    if config.speech.enabled and "speaker" not in extra:
+        extra["speaker"] = make_speaker(config, stack)
+    if (config.review.at_end or config.web.enabled) and "reviewer" not in extra:
+        # At a game's end, or asked for from the page.
+        reviewer = Reviewer(db_path, Limits(movetime=config.review.movetime))
+        stack.callback(reviewer.close)
+        extra["reviewer"] = reviewer
+    if config.buttons.enabled and "buttons" not in extra:
+        from ..hw.buttons import GpioButtons
+
+        buttons = GpioButtons(_pinout(config).pi.buttons)
+        stack.callback(buttons.close)
+        extra["buttons"] = buttons
 
 
 def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:

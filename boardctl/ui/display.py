@@ -30,10 +30,11 @@ from ..colour import Colour
 from ..rules import WHITE, PieceType, Position, get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
+from ..scores import score_words
 from .boardview import BoardView, piece_box
 from .layout import Layout, compute_layout
 from .pieces import sprite
-from .state import DisplayState, banner_line, iter_move_rows, score_words
+from .state import DisplayState, banner_line, iter_move_rows
 from .text import Fonts, clock_text, ellipsize, wrap
 
 BACKGROUND: Colour = (28, 30, 36)

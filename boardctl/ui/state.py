@@ -41,7 +41,7 @@ class DisplayState:
     :param engine_depth: search depth reached, or None.
     :param engine_score: score text from the engine's point of view of White,
         e.g. ``"+0.35"`` or ``"M3"``; ``""`` for none.  The screen says whose
-        side it favours (:func:`score_words`).
+        side it favours (:func:`~boardctl.scores.score_words`).
     :param engine_move: the engine's move that the player must carry out on the
         board, as (SAN, from-square, to-square), or None.
     :param level: the engine's level (0–20), or None when no engine plays.
@@ -168,28 +168,6 @@ def banner_line(state: DisplayState) -> tuple[str, str]:
     if state.engine_status == "thinking":
         return "idle", f"{side} to move: the engine is thinking"
     return "idle", f"{side} to move"
-
-
-def score_words(score: str) -> str:
-    """An engine score from White's point of view (``"+0.35"``, ``"-1.20"``,
-    ``"M3"``, ``"M-2"``) in words that say whose side it favours."""
-    if not score:
-        return ""
-    if score.startswith("M"):
-        try:
-            moves = int(score[1:])
-        except ValueError:
-            return score
-        side = "White" if moves > 0 else "Black"
-        return f"{side} mates in {abs(moves)}"
-    try:
-        pawns = float(score)
-    except ValueError:
-        return score
-    if abs(pawns) < 0.005:
-        return "Even"
-    side = "White" if pawns > 0 else "Black"
-    return f"{side} +{abs(pawns):.2f}"
 
 
 def iter_move_rows(state: DisplayState) -> Iterable[tuple[int, str | None, str | None]]:

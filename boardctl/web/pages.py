@@ -97,6 +97,7 @@ id="white-name"></span>
 <p id="engine-move" class="engine-move" role="status" hidden></p>
 <p id="turn" class="turn"></p>
 <p id="result" class="result"></p>
+<p id="review-note" class="review-note" role="status"></p>
 <p id="prompt" class="prompt"></p>
 <p id="engine" class="engine"></p>
 <p id="score-line" class="score-line" hidden>Evaluation <b id="score" class="score"></b></p>
@@ -119,7 +120,10 @@ type="number" min="0" max="20" step="1"></label> <button data-action="level">Set
 </section>
 </aside></main>"""
     return _page(
-        "boardctl: live board", body, view=view, scripts=("board.js", "speak.js", "live.js")
+        "boardctl: live board",
+        body,
+        view=view,
+        scripts=("board.js", "speak.js", "pin.js", "live.js"),
     )
 
 
@@ -160,16 +164,24 @@ def replay_page(game_id: int) -> str:
 <aside class="panel">
 <p id="players" class="players"></p>
 <p id="result" class="result"></p>
+<svg id="reviewgraph" class="reviewgraph" role="img" hidden
+aria-label="White's winning chances over the game, with the marked moves"></svg>
+<p id="advice" class="advice" role="status" hidden></p>
 <div class="stepper"><button id="first" aria-label="first">«</button>
 <button id="prev" aria-label="previous">‹</button><span id="ply"></span>
 <button id="next" aria-label="next">›</button><button id="last" aria-label="last">»</button></div>
 <ol id="moves" class="moves"></ol>
+<section class="review-controls"><p id="review-status" class="review-status" role="status"></p>
+<form id="review-pin" hidden><label>PIN <input id="pin" type="password" autocomplete="off"
+maxlength="64"></label> <button type="submit">Unlock</button>
+<span id="pin-status" role="status"></span></form>
+<button id="review-button" type="button" hidden>Review this game</button></section>
 <p><a href="/games/{game_id}.pgn" download>Download PGN</a></p>
 </aside></main>"""
     return _page(
         f"boardctl: game {game_id}",
         body,
-        scripts=("board.js", "replay.js"),
+        scripts=("board.js", "pin.js", "review.js", "replay.js"),
         attrs=f' data-game="{game_id}"',
     )
 

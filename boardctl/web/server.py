@@ -19,7 +19,8 @@ Routes (the README documents the feeds):
                        pushed as Server-Sent Events after every change
 ``/api/session``       whether actions are possible and unlocked
 ``/api/login``         POST ``{"pin": …}``: sets the session cookie
-``/api/action``        POST ``{"kind": …, "value": …}``
+``/api/action``        POST ``{"kind": …, "value": …}`` (``review``: a stored
+                       game's number; its progress is in the snapshot)
 =====================  ====================================================
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -47,7 +49,7 @@ from ..engine import MAX_SKILL
 from ..errors import BoardctlError
 from ..storage.store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
-from .games import StoredGames
+from .games import Replay, StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
 from .pages import VIEWS, games_page, live_page, replay_page
 from .snapshot import ACTION_KINDS, Hub, WebAction
@@ -217,7 +219,8 @@ def _store_failure(exc: Exception) -> web.Response:
 
 async def games_pgn(request: web.Request) -> web.StreamResponse:
     snap = request.app[HUB].latest
-    key = (snap.game_id, snap.moves, snap.result)
+    # A review that lands changes a stored game's PGN too (the board tells of it).
+    key = (snap.game_id, snap.moves, snap.result, snap.reviews)
     state = request.app[STATE]
     body = state.lookup("games.pgn", key)
     if body is None:
@@ -271,9 +274,24 @@ async def game_pgn(request: web.Request) -> web.StreamResponse:
 
 
 async def game_json(request: web.Request) -> web.StreamResponse:
-    return await _one_game(
-        request, StoredGames.replay, lambda _, replayed: web.json_response(replayed.to_json())
-    )
+    hub = request.app[HUB]
+
+    def answer(game_id: int, replayed: Replay) -> web.StreamResponse:
+        # Whether the board reviews games, and where this one's review stands.
+        data = replayed.to_json()
+        data["reviews"] = hub.latest.reviews is not None
+        data["review_status"] = review_status(hub, game_id)
+        return web.json_response(data)
+
+    return await _one_game(request, StoredGames.replay, answer)
+
+
+def review_status(hub: Hub, game_id: int) -> dict[str, Any] | None:
+    """The latest word on ``game_id``'s review from the board (None: none)."""
+    for status in hub.latest.reviews or ():
+        if status.game_id == game_id:
+            return dataclasses.asdict(status)
+    return None
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -382,10 +400,33 @@ async def action(request: web.Request) -> web.StreamResponse:
     if kind == "level":
         if type(value) is not int or not 0 <= value <= MAX_SKILL:
             return _error(400, f"value: the level is a whole number from 0 to {MAX_SKILL}")
+    elif kind == "review":
+        refused = await _unreviewable(app, value)
+        if refused is not None:
+            return refused
     elif "value" in data:
         return _error(400, f"value: {kind} takes none")
     app[HUB].request(WebAction(kind, value or 0))
     return web.json_response({"accepted": kind}, status=202)
+
+
+async def _unreviewable(app: web.Application, value: Any) -> web.Response | None:
+    """Why the page may not ask for game ``value``'s review, or None."""
+    if type(value) is not int or not 1 <= value <= MAX_GAME_ID:
+        return _error(400, "value: the game's number, a whole number from 1")
+    if app[HUB].latest.reviews is None:
+        return _error(409, "this board does not review games")
+    try:
+        summary = await app[GAMES].summary(value)
+    except UnknownGameError:
+        return _error(404, f"no game {value}")
+    except (StoreError, StoreValueError) as exc:
+        return _store_failure(exc)
+    if not summary.finished:
+        return _error(409, f"game {value} has not ended: it can be reviewed when it has")
+    if not summary.plies:
+        return _error(409, f"game {value} has no moves to review")
+    return None
 
 
 @web.middleware

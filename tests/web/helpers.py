@@ -18,6 +18,7 @@ from boardctl.engine import Limits
 from boardctl.engine.interface import Thinking
 from boardctl.engine.limits import Info
 from boardctl.hw.sim import SimBoard
+from boardctl.review.background import Reviewer
 from boardctl.rules import Game, Position, get_variant
 from boardctl.storage.store import GameStore
 from boardctl.web.snapshot import Hub
@@ -51,6 +52,7 @@ class SimGame:
         opponent: Any = None,
         hub: Hub | None = None,
         setup: Position | None = None,
+        reviewer: Reviewer | None = None,
         **sections: dict[str, Any],
     ) -> None:
         game_section = {"mode": "two-players", **sections.pop("game", {})}
@@ -67,8 +69,15 @@ class SimGame:
             ranks=self.geo.ranks,
         )
         self.now = 0.0
+        self.reviewer = reviewer  # the daemon's reviews; closed with the game
         self.daemon = Daemon(
-            self.config, self.board, self.store, opponent=opponent, web=self.hub, setup=setup
+            self.config,
+            self.board,
+            self.store,
+            opponent=opponent,
+            web=self.hub,
+            setup=setup,
+            reviewer=reviewer,
         )
 
     def run(self, seconds: float) -> None:
@@ -96,6 +105,8 @@ class SimGame:
 
     def close(self) -> None:
         self.daemon.close()
+        if self.reviewer is not None:
+            self.reviewer.close()
         self.store.close()
 
 
