@@ -78,6 +78,8 @@ SLOW_TESTS = {
     "tests/rules/test_properties.py::test_pgn_round_trip": _PROPERTY,
     "tests/test_config_properties.py::test_any_configuration_is_refused_in_one_line_or_plays":
         _PROPERTY,
+    "tests/test_configfile.py::test_any_valid_settings_read_back_as_set_and_the_comments_stay":
+        _PROPERTY,
     "tests/test_naive_falcon.py::test_8x8_without_falcons_matches_orthodox_chess_perft":
         "perft of the naive generator",
     "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
