@@ -24,7 +24,9 @@ from typing import Any, Literal
 
 from .layout import board_layout
 
-ActionKind = Literal["newgame", "takeback", "level", "resign", "draw"]
+ActionKind = Literal["newgame", "takeback", "level", "resign", "draw", "settings"]
+# What the page's buttons ask for (/api/action); "settings" comes only from a
+# saved settings form (/api/settings).
 ACTION_KINDS: tuple[ActionKind, ...] = ("newgame", "takeback", "level", "resign", "draw")
 
 
@@ -101,10 +103,14 @@ class WebAction:
     """A spectator's request, checked by the server, carried out by the daemon.
 
     ``value`` is the level for ``"level"`` (0..20) and 0 otherwise.
+    ``config`` is, for ``"settings"``, the configuration the file now holds
+    (a :class:`boardctl.config.Config`, checked as at start: the page's side
+    of the hub knows no configuration, so it only carries it through).
     """
 
     kind: ActionKind
     value: int = 0
+    config: object = None
 
 
 Waker = Callable[[], None]
