@@ -175,8 +175,8 @@ def parse_clock(text: str) -> tuple[float, float]:
             raise NumberError(text)
     except NumberError:
         raise ConfigError(
-            f"expected minutes+increment such as 5+3, with 0 < minutes <= "
-            f"{MAX_CLOCK_MINUTES:g} and 0 <= increment <= {MAX_MOVETIME:g} seconds; "
+            f"expected minutes+increment such as 5+3: more than 0 and at most "
+            f"{MAX_CLOCK_MINUTES:g} minutes each, plus 0 to {MAX_MOVETIME:g} seconds a move; "
             f"got {_path(text)}"
         ) from None
     return minutes * 60, increment

@@ -12,6 +12,7 @@ import pytest
 
 from boardctl.colour import Colour
 from boardctl.config import Config, parse_config
+from boardctl.ui.state import welcome_words
 from boardctl.voice.engines import VoiceSettings
 from boardctl.voice.speaker import Recorder
 from boardctl.web.snapshot import WebAction
@@ -184,7 +185,7 @@ def test_the_first_starts_address_and_pin_stay_on_the_screen_until_the_settings_
     tmp_path: Path,
 ):
     sim = SimGame(tmp_path / "g.sqlite")
-    words = "Settings: open 192.168.1.20:8080/settings on a phone, PIN 482915"
+    words = welcome_words("http://192.168.1.20:8080/", "482915")
     sim.daemon.welcome = words
     sim.run(0.1)
     assert sim.daemon.status().prompt == words

@@ -169,6 +169,14 @@ def banner_line(state: DisplayState) -> tuple[str, str]:
     return "idle", f"{side} to move"
 
 
+def welcome_words(url: str, pin: str) -> str:
+    """The banner of the first start: where the settings page is and its PIN
+    (``url``: the page's, such as ``http://192.168.1.20:8080/``).  Short
+    enough for two lines of the smallest screen with the longest IPv4 address."""
+    address = url.removeprefix("http://")
+    return f"Settings: PIN {pin} at {address}settings"
+
+
 def score_words(score: str) -> str:
     """An engine score from White's point of view (``"+0.35"``, ``"-1.20"``,
     ``"M3"``, ``"M-2"``) in words that say whose side it favours."""
