@@ -519,12 +519,14 @@ class Daemon:
             )
         return scene
 
-    def status(self, scene: LedScene | None = None) -> DisplayState:
-        """What the screen shows now."""
+    def status(self, scene: LedScene | None = None, *, screen: bool = True) -> DisplayState:
+        """What the screen shows now; ``screen=False``: what the page and the
+        voice may tell everyone, without the first start's PIN, which is for
+        the owner at the board."""
         notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] else None
         machine = Machine(
             notice=notice,
-            welcome=self.welcome,
+            welcome=self.welcome if screen else None,
             sensors_healthy=self.sensors.healthy,
             sensor_problem=self.sensor_problem,
             saving=self.store.status(),
@@ -553,7 +555,7 @@ class Daemon:
             if self.display is not None:
                 self.display.show(state)
             if heard:
-                self.voice.heard(state)
+                self.voice.heard(self.status(scene, screen=False) if self.welcome else state)
 
     def _record(self, reading: Reading) -> None:
         """Write the raw sensor stream in the replay format (for bug reports)."""
@@ -722,7 +724,7 @@ class Daemon:
             started_at=self.started_at,
             game=self.game,
             names=self._player_names(),
-            screen=self.status(scene),
+            screen=self.status(scene, screen=False),
             clocks=self.clocks,
             engine=engine,
             scene=scene,
