@@ -47,10 +47,8 @@ class Refused:
 
 class SettingsService(Protocol):
     def form(self) -> dict[str, Any]:
-        """The form's current values, choices and ranges (the page's JSON).
-
-        :raises Refused: never; a file that cannot be read is said in the JSON.
-        """
+        """The form's current values, choices and ranges (the page's JSON);
+        a file that cannot be read is said in it, under ``problem``."""
 
     def save(self, form: Mapping[str, Any]) -> Saved | Refused:
         """Check ``form`` (field → value, as the page sends it) and write what
