@@ -256,6 +256,24 @@ def _config(args: argparse.Namespace) -> Config:
     return with_game(config, **overrides)
 
 
+def _run_config(args: argparse.Namespace) -> tuple[Config, bool]:
+    """``boardctl run``'s configuration, and whether this is the first start:
+    ``--config`` names a file not there yet, in a folder that is (as the
+    service's /etc/boardctl/config.toml after installing).  One is written
+    then, with the web page on and a new PIN, which the screen shows.  Without
+    the web page's packages, a missing file is refused as before."""
+    path = args.config
+    if path is None or os.path.lexists(path) or not path.parent.is_dir():
+        return _config(args), False
+    if importlib.util.find_spec("aiohttp") is None or importlib.util.find_spec("tomlkit") is None:
+        return _config(args), False
+    from .configfile import first_config
+
+    first_config(path)
+    logging.getLogger("boardctl").info("first start: wrote %s with the web page on", path)
+    return _config(args), True
+
+
 def _setup(args: argparse.Namespace, config: Config) -> Position | None:
     """The position ``--setup`` names, in the configured preset.
 
@@ -348,8 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             logging.basicConfig(
                 level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s"
             )
-            config = _config(args)
-            return wiring.run(config, _setup(args, config))
+            config, first = _run_config(args)
+            return wiring.run(config, _setup(args, config), first_start=first)
         if args.command == "sim":
             return _sim(args)
         if args.command == "pgn":

@@ -22,6 +22,7 @@ SLOW_MODULES = {
     "tests/pico/test_emulated_game.py": "a game on the emulated Pico",
     "tests/pico/test_emulated_heap.py": "an emulated RP2040 boots to count what hal.py allocates",
     "tests/web/test_browser.py": "headless Chromium",
+    "tests/web/test_settings_browser.py": "headless Chromium",
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
     "tests/e2e/test_kill9.py": "kills and restarts the daemon's process",
@@ -84,6 +85,8 @@ SLOW_TESTS = {
     "tests/rules/test_properties.py::test_make_unmake_and_the_incremental_hash": _PROPERTY,
     "tests/rules/test_properties.py::test_pgn_round_trip": _PROPERTY,
     "tests/test_config_properties.py::test_any_configuration_is_refused_in_one_line_or_plays":
+        _PROPERTY,
+    "tests/test_configfile.py::test_any_valid_settings_read_back_as_set_and_the_comments_stay":
         _PROPERTY,
     "tests/test_naive_falcon.py::test_8x8_without_falcons_matches_orthodox_chess_perft":
         "perft of the naive generator",

@@ -87,6 +87,7 @@ class ScriptedOpponent:
     def __init__(self, moves: list[str]) -> None:
         self.script = list(moves)
         self.requests = 0
+        self.closed = False
         self.outbox: list[Message] = []
         self.asked: list[list[str]] = []
         self.stops = 0
@@ -112,7 +113,7 @@ class ScriptedOpponent:
         return out
 
     def close(self) -> None:
-        pass
+        self.closed = True
 
 
 class FlakyOpponent(ScriptedOpponent):

@@ -46,13 +46,14 @@ from ..board.setup import SetUp, begin, complete, instruction, observe
 from ..board.setup import scene as setup_scene
 from ..config import Config
 from ..engine import Limits
-from ..engine.interface import Opponent
+from ..engine.interface import Opponent, WorkerError
 from ..hw import Buttons, Colour, LedSink, Reading, SensorSource
-from ..hw.base import ExplainsProblems, MayLag, Wakes
+from ..hw.base import Dims, ExplainsProblems, MayLag, Wakes
 from ..review.background import Reviewer
 from ..rules import (
     BLACK,
     WHITE,
+    BoardctlError,
     Game,
     Outcome,
     PieceType,
@@ -61,8 +62,10 @@ from ..rules import (
     get_variant,
 )
 from ..rules.pieces import SYMBOLS
+from ..settings import Abilities, When, changed, config_keys, merged, when_taken
 from ..storage.backlog import Backlog, Store
 from ..ui.state import DisplayState
+from ..voice.engines import VoiceSettings
 from ..voice.speaker import QUESTIONS, Announcer, SaysAloud
 from ..web.shaping import EngineShown, Shaper
 from ..web.snapshot import Hub, Snapshot, WebAction
@@ -81,6 +84,9 @@ EVENTS_KEPT = 1000  # events the daemon remembers (see Daemon.events)
 # often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
 WEB_PERIOD = 0.1
 
+
+PLAYER = "Player"  # a player the configuration does not name
+ENGINE_NAME = "boardctl"
 
 # How each of the page's endings ends the game ("resign": the side to move resigns).
 _DECLARED = {
@@ -134,6 +140,7 @@ class Daemon:
         speaker: SaysAloud | None = None,
         reviewer: Reviewer | None = None,
         setup: Position | None = None,
+        welcome: str | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -200,6 +207,16 @@ class Daemon:
         self.voice = Announcer(speaker, config.speech.squares)
         # Reviews of ended games, in a process of their own (the caller's to close).
         self.reviewer = reviewer
+        # Settings saved from the page for the next game (boardctl.settings);
+        # an engine the daemon starts itself when a game against it begins
+        # (the one it was given is its caller's), kept for the next such game.
+        self.pending: Config | None = None
+        self.adviser = adviser
+        self.spare_engine = self.opponent
+        self.own_engine: Opponent | None = None
+        # The first start: where the settings page is and its PIN, shown
+        # until the owner saves the settings once.
+        self.welcome = welcome
 
     # --------------------------------------------------------------- loop
     @property
@@ -330,14 +347,20 @@ class Daemon:
             self.engine.cancel()
             self.engine.due = now + TAKEBACK_PAUSE
         elif isinstance(event, NewGame):
-            # The store keeps the first ending: one the old game had stands.
-            self._finish(Outcome(Termination.ABANDONED, None))
-            self.game_id = self._store_new_game(self.game)
-            self.engine.new_game(now)
-            self.clock = ChessClock.start(self.config.clock_seconds, now)
+            self._begin_game(now)
         elif isinstance(event, GameOver):
             self._finish(event.outcome)
             self.engine.cancel()
+
+    def _begin_game(self, now: float) -> None:
+        """A new game on the board: the old one ends (the store keeps the first
+        ending: one the old game had stands), the settings saved for the next
+        game are taken, and the new game is stored with its players."""
+        self._finish(Outcome(Termination.ABANDONED, None))
+        self._take_pending(now)
+        self.game_id = self._store_new_game(self.game)
+        self.engine.new_game(now)
+        self.clock = ChessClock.start(self.config.clock_seconds, now)
 
     def _finish(self, outcome: Outcome) -> None:
         self.store.finish(
@@ -381,11 +404,15 @@ class Daemon:
         )
 
     def _player_names(self) -> tuple[str, str]:
-        """(White, Black), for the store and the web page."""
-        human, engine = "Player", "boardctl"
-        if self.config.game.mode != "engine":
-            return human, human
-        return (human, engine) if self.config.game.human == "white" else (engine, human)
+        """(White, Black), for the store and the web page: as configured, else
+        "Player"; the engine's side is the engine's."""
+        game = self.config.game
+        white, black = game.white_name or PLAYER, game.black_name or PLAYER
+        if self.engine_side == WHITE:
+            white = ENGINE_NAME
+        elif self.engine_side == BLACK:
+            black = ENGINE_NAME
+        return white, black
 
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
@@ -405,11 +432,14 @@ class Daemon:
         return Limits(movetime=self.config.engine.movetime)
 
     def close(self) -> None:
-        """Stop an engine started for hints (the opponent is the caller's);
+        """Stop the engines the daemon started (for hints, or to play when the
+        settings turned one on; the opponent it was given is its caller's);
         try the store's waiting writes once more, and log any that are lost."""
         self.store.close()
         self.engine.close()
         self.coach.close()
+        if self.own_engine is not None:
+            self.own_engine.close()
 
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
@@ -528,11 +558,14 @@ class Daemon:
             scene = scene.with_squares({advice[0]: Role.HINT_FROM, advice[1]: Role.HINT_TO})
         return scene
 
-    def status(self, scene: LedScene | None = None) -> DisplayState:
-        """What the screen shows now."""
+    def status(self, scene: LedScene | None = None, *, screen: bool = True) -> DisplayState:
+        """What the screen shows now; ``screen=False``: what the page and the
+        voice may tell everyone, without the first start's PIN, which is for
+        the owner at the board."""
         notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] else None
         machine = Machine(
             notice=notice,
+            welcome=self.welcome if screen else None,
             sensors_healthy=self.sensors.healthy,
             sensor_problem=self.sensor_problem,
             saving=self.store.status(),
@@ -563,7 +596,7 @@ class Daemon:
             if self.display is not None:
                 self.display.show(state)
             if heard:
-                self.voice.heard(state)
+                self.voice.heard(self.status(scene, screen=False) if self.welcome else state)
 
     def _record(self, reading: Reading) -> None:
         """Write the raw sensor stream in the replay format (for bug reports)."""
@@ -620,6 +653,10 @@ class Daemon:
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
         log.info("web: %s %s", action.kind, action.value or "")
+        if action.kind == "settings":
+            if isinstance(action.config, Config):
+                self.settings_saved(action.config, now)
+            return
         over = self.game.ending() is not None
         if action.kind == "level":
             self.change_level(action.value - self.level, now)
@@ -638,6 +675,94 @@ class Daemon:
             winner = {"resign": self.game.position.turn ^ 1}.get(action.kind)
             self._declare(Outcome(_DECLARED[action.kind], winner))
 
+    # ----------------------------------------------------------- settings
+    def abilities(self) -> Abilities:
+        """What this board changes while it runs (see boardctl.settings.when_taken)."""
+        return Abilities(voice=self.voice.speaker is not None, dims=isinstance(self.leds, Dims))
+
+    def settings_saved(self, new: Config, now: float) -> None:
+        """The settings page saved ``new`` to the file: each change is taken
+        now, with the next game (at once while no move has been made) or at
+        the next start, as :func:`boardctl.settings.when_taken` says, which
+        is what the page said."""
+        self.welcome = None  # the owner has found the page
+        can = self.abilities()
+        keys = changed(self.config, new, config_keys())
+        timing = {key: when_taken(key, self.config, new, can) for key in keys}
+        at_once = [key for key in keys if timing[key] is When.NOW]
+        later = [key for key in keys if timing[key] is When.NEXT_GAME]
+        self.config = merged(self.config, new, at_once)
+        self._take_now(at_once, now)
+        self.pending = merged(self.config, new, later) if later else None
+        if self.pending is not None and not self.game.moves and self.setup is None:
+            self._fresh_game()  # nothing played yet: the game starts again as they say
+            self._begin_game(now)
+
+    def _take_now(self, keys: list[tuple[str, str]], now: float) -> None:
+        config = self.config
+        speech = config.speech
+        for key in keys:
+            if key == ("engine", "skill"):
+                self.engine.set_level(config.engine.skill, now)
+                if self.opponent is not None:
+                    self.notice = (f"Engine level {self.level}", now + NOTICE_SECONDS)
+            elif key == ("speech", "enabled"):
+                self.voice.mute(not speech.enabled)
+            elif key in (("speech", "rate"), ("speech", "volume")) and self.voice.speaker:
+                self.voice.speaker.tune(VoiceSettings(speech.voice, speech.rate, speech.volume))
+            elif key == ("leds", "brightness") and isinstance(self.leds, Dims):
+                self.leds.set_brightness(config.leds.brightness)
+
+    def _take_pending(self, now: float) -> None:
+        """A new game takes the settings saved for it: its variant (on the same
+        board), who plays which colour, the clock and the players' names."""
+        if self.pending is None:
+            return
+        new, self.pending = self.pending, None
+        other_variant = new.game.variant != self.config.game.variant
+        self.config = new
+        self._seat_players(now)
+        if other_variant:
+            self.variant = get_variant(new.game.variant)
+            self._fresh_game()
+
+    def _fresh_game(self) -> None:
+        """A new game of the variant, on the board as it stands."""
+        rec = self.reconciler
+        self.reconciler = Reconciler(Game(self.variant), rec.config, self.engine_side, rec.reading)
+
+    def _seat_players(self, now: float) -> None:
+        """Who plays, as the configuration says: the engine (started if none
+        is at hand) against the human's colour, or two players."""
+        config = self.config
+        opponent = self._an_engine(now) if config.game.mode == "engine" else None
+        teaching = config.game.mode == "teaching"
+        if opponent is not self.opponent or teaching != self.engine.ranked_hints:
+            self.engine.close()
+            self.opponent = opponent
+            self.engine = EngineSession(
+                opponent, self.adviser, self.store, config.engine.skill, now, ranked_hints=teaching
+            )
+        # A coach for the teaching mode only (its engine is started on first use).
+        self.coach.close()
+        self.coach = Coach(self.adviser if teaching else None, offer=config.game.takeback)
+        self.engine_side = None
+        if opponent is not None:
+            self.engine_side = BLACK if config.game.human == "white" else WHITE
+        self.reconciler.engine_side = self.engine_side
+        self.reconciler.config = reconciler_config(config)
+        self.presenter = Presenter(self.engine_side)
+
+    def _an_engine(self, now: float) -> Opponent | None:
+        """The engine to play against: the one at hand, else one started now."""
+        if self.spare_engine is None and self.adviser is not None:
+            try:
+                self.spare_engine = self.own_engine = self.adviser()
+            except (BoardctlError, OSError, WorkerError) as exc:
+                log.error("the engine cannot start (%s): a game of two players", exc)
+                self.notice = ("The engine cannot start: two players", now + NOTICE_SECONDS)
+        return self.spare_engine
+
     def snapshot(self) -> Snapshot:
         """What the spectator page shows now, from the same state as the screen."""
         scene = self.reconciler.scene() if self.setup is None else self.scene()
@@ -652,7 +777,7 @@ class Daemon:
             started_at=self.started_at,
             game=shown,
             names=self._player_names(),
-            screen=self.status(scene),
+            screen=self.status(scene, screen=False),
             clocks=self.clocks,
             engine=engine,
             scene=scene,

@@ -32,6 +32,7 @@ class Machine:
     with the sensors and the store."""
 
     notice: str | None = None  # shown while nothing else is
+    welcome: str | None = None  # the first start: where the settings are (after the notice)
     sensors_healthy: bool = True
     sensor_problem: str | None = None  # in full, for the prompt
     saving: str | None = None  # why moves wait to be saved, in full
@@ -90,6 +91,8 @@ class Presenter:
             prompt, kind = advice, "coach"
         if not prompt and machine.notice:
             prompt = machine.notice
+        if not prompt and machine.welcome:
+            prompt = machine.welcome
         if not prompt and machine.saving is not None:
             prompt, kind = machine.saving, "error"  # the status line is too narrow to say it
         lost = _sensors_lost(machine)

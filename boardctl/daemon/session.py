@@ -319,19 +319,25 @@ class EngineSession:
         what the screen should say."""
         if self.opponent is None:
             return "The level is for games against the engine"
-        level = max(0, min(MAX_LEVEL, self.level + step))
-        if level != self.level:
-            self.level = level
+        self.set_level(max(0, min(MAX_LEVEL, self.level + step)), now)
+        return f"Engine level {self.level} of {MAX_LEVEL}"
+
+    def set_level(self, level: int, now: float) -> None:
+        """Play at ``level`` from the engine's next move, and keep it for the
+        next start (also with no engine now: for when one plays again)."""
+        if level == self.level:
+            return
+        self.level = level
+        if self.opponent is not None:
             try:
                 self.opponent.set_skill(level)
             except WorkerError as exc:
                 self.lost(exc, now)
-            try:
-                self.settings.set_setting(LEVEL_SETTING, str(level))
-            except StoreError as exc:
-                log.warning("cannot keep the engine level: %s", exc)
-            log.info("engine level %d", level)
-        return f"Engine level {level} of {MAX_LEVEL}"
+        try:
+            self.settings.set_setting(LEVEL_SETTING, str(level))
+        except StoreError as exc:
+            log.warning("cannot keep the engine level: %s", exc)
+        log.info("engine level %d", level)
 
 
 def _hint_text(pos: Position, move: Move) -> str:

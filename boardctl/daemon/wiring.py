@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -38,11 +38,13 @@ from ..rules import BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
 from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_path
+from ..ui.state import welcome_words
 from ..voice.engines import Espeak, SpeechError, VoiceSettings
 from ..voice.speaker import Speaker
 from .loop import Daemon
 
 if TYPE_CHECKING:
+    from ..settings import SettingsFile
     from ..web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
@@ -242,27 +244,47 @@ def open_store(config: Config) -> GameStore:
     return store
 
 
-def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
-    """The spectator page's server, listening on its own thread; the daemon
-    publishes to the hub it returns.  :raises StartError: without aiohttp."""
+@dataclass(frozen=True)
+class WebParts:
+    """The running web page: the hub the daemon publishes to, the page's
+    address, and its settings' side of the configuration file (None without one)."""
+
+    hub: Hub
+    url: str
+    settings: SettingsFile | None
+
+
+def start_web(config: Config, db_path: Path, stack: ExitStack) -> WebParts:
+    """The spectator page's server, listening on its own thread.  With a
+    configuration file, its settings page writes to that file.
+
+    :raises StartError: without aiohttp.
+    """
     from ..web.snapshot import Hub
 
     try:
+        from ..settings import SettingsFile
         from ..web.server import WebServer
     except ImportError:
         raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
     hub = Hub()  # the daemon publishes here; the server only reads
+    settings = SettingsFile(Path(config.source)) if config.from_file else None
     server = WebServer(
-        hub, host=config.web.bind, port=config.web.port, pin=config.web.pin, db_path=db_path
+        hub,
+        host=config.web.bind,
+        port=config.web.port,
+        pin=config.web.pin,
+        db_path=db_path,
+        settings=settings,
     )
     server.start()
     stack.callback(server.stop)
     log.info(
         "web page on %s (%s)",
         server.url,
-        "actions need the PIN" if config.web.pin else "view only: no PIN set",
+        "actions and settings need the PIN" if config.web.pin else "view only: no PIN set",
     )
-    return hub
+    return WebParts(hub, server.url, settings)
 
 
 def build(
@@ -271,21 +293,14 @@ def build(
     *,
     sensors: SensorSource | None = None,
     now: float = 0.0,
+    first_start: bool = False,
     **extra: Any,
 ) -> Daemon:
-    """A daemon with everything the configuration asks for, closed by ``stack``."""
+    """A daemon with everything the configuration asks for, closed by ``stack``;
+    ``first_start``: the screen shows where the settings page is and its PIN."""
     store = open_store(config)
     stack.callback(store.close)
-    resume, started_at = _resume(store)
-    if resume is not None and resume[1].variant.name != config.game.variant:
-        log.warning(
-            "the unfinished game is %s, the configuration says %s: starting anew",
-            resume[1].variant.name,
-            config.game.variant,
-        )
-        resume = started_at = None
-    if resume is not None:
-        log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
+    resume, started_at = _resume_as_configured(store, config)
     start = resume[1] if resume else Game(get_variant(config.game.variant))
     if sensors is None:
         sensors = make_sensors(config, start)
@@ -299,7 +314,7 @@ def build(
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
-    _add_extras(config, store.path, stack, extra)
+    web = _add_extras(config, store.path, stack, extra, first_start)
     daemon = Daemon(
         config,
         sensors,
@@ -315,14 +330,24 @@ def build(
         **extra,
     )
     stack.callback(daemon.close)
+    if web is not None and web.settings is not None:
+        web.settings.abilities = daemon.abilities()  # before the loop runs
     return daemon
 
 
-def _add_extras(config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any]) -> None:
+def _add_extras(
+    config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any], first_start: bool
+) -> WebParts | None:
     """The parts the configuration turns on that the caller has not given:
-    the page, the voice, the reviews and the buttons, each closed by ``stack``."""
+    the page, the voice, the reviews and the buttons, each closed by ``stack``;
+    on the first start, the words that say where the settings page is.
+    Returns the page's parts when it started them."""
+    web = None
     if config.web.enabled and "web" not in extra:
-        extra["web"] = start_web(config, db_path, stack)
+        web = start_web(config, db_path, stack)
+        extra["web"] = web.hub
+        if first_start:
+            extra["welcome"] = welcome_words(web.url, config.web.pin)
     if config.speech.enabled and "speaker" not in extra:
         extra["speaker"] = make_speaker(config, stack)
     if (config.review.at_end or config.web.enabled) and "reviewer" not in extra:
@@ -336,6 +361,25 @@ def _add_extras(config: Config, db_path: Path, stack: ExitStack, extra: dict[str
         buttons = GpioButtons(_pinout(config).pi.buttons)
         stack.callback(buttons.close)
         extra["buttons"] = buttons
+    return web
+
+
+def _resume_as_configured(
+    store: GameStore, config: Config
+) -> tuple[tuple[int, Game] | None, float | None]:
+    """The unfinished game and when it began, unless it is of another variant
+    than the configuration's (the board is set for that one)."""
+    resume, started_at = _resume(store)
+    if resume is not None and resume[1].variant.name != config.game.variant:
+        log.warning(
+            "the unfinished game is %s, the configuration says %s: starting anew",
+            resume[1].variant.name,
+            config.game.variant,
+        )
+        return None, None
+    if resume is not None:
+        log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
+    return resume, started_at
 
 
 def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:
@@ -375,9 +419,10 @@ def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
 
-def run(config: Config, setup: Position | None = None) -> int:
+def run(config: Config, setup: Position | None = None, first_start: bool = False) -> int:
     """``boardctl run``: the service's main loop, until SIGTERM or SIGINT;
-    ``setup``: a position to guide the player to set up first."""
+    ``setup``: a position to guide the player to set up first; ``first_start``:
+    the configuration was just written, and the screen shows where to change it."""
     from .notify import Notifier
 
     if config.board.sensors != "sim":
@@ -409,6 +454,7 @@ def run(config: Config, setup: Position | None = None) -> int:
             recorder=recorder,
             setup=setup,
             now=time.monotonic(),
+            first_start=first_start,
         )
 
         def stop(signum: int, frame: FrameType | None) -> None:

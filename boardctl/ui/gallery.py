@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from ..board.explain import occupancy
 from ..board.setup import begin, instruction, observe
 from ..rules import BLACK, WHITE, Game, PieceType, Position, get_variant
 from ..rules.notation import parse_move, san
-from .state import DisplayState
+from .state import DisplayState, welcome_words
 
 SIZES = ((480, 320), (800, 480))
 MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
@@ -335,7 +336,14 @@ def setup() -> DisplayState:
     )
 
 
+def first_start() -> DisplayState:
+    """The first start, with no configuration: the banner says where the
+    settings page is and the PIN that opens it."""
+    return replace(start(), prompt=welcome_words("http://192.168.1.20:8080/", "482915"))
+
+
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
+    "first-start": ("The first start: where the settings page is, and its PIN", first_start),
     "start": ("A new game against the engine", start),
     "two-players": ("Two players, no engine", two_players),
     "thinking": ("The engine is thinking", thinking),

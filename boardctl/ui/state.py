@@ -170,6 +170,14 @@ def banner_line(state: DisplayState) -> tuple[str, str]:
     return "idle", f"{side} to move"
 
 
+def welcome_words(url: str, pin: str) -> str:
+    """The banner of the first start: where the settings page is and its PIN
+    (``url``: the page's, such as ``http://192.168.1.20:8080/``).  Short
+    enough for two lines of the smallest screen with the longest IPv4 address."""
+    address = url.removeprefix("http://")
+    return f"Settings: PIN {pin} at {address}settings"
+
+
 def iter_move_rows(state: DisplayState) -> Iterable[tuple[int, str | None, str | None]]:
     """``(move number, white SAN or None, black SAN or None)`` rows of the move list."""
     ply = state.first_ply

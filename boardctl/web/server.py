@@ -21,6 +21,8 @@ Routes (the README documents the feeds):
 ``/api/login``         POST ``{"pin": …}``: sets the session cookie
 ``/api/action``        POST ``{"kind": …, "value": …}`` (``review``: a stored
                        game's number; its progress is in the snapshot)
+``/settings``          the owner's settings (behind the PIN)
+``/api/settings``      GET: the settings form's values; POST: save them
 =====================  ====================================================
 """
 
@@ -39,6 +41,7 @@ import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -51,7 +54,8 @@ from ..storage.store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
 from .games import Replay, StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
-from .pages import VIEWS, games_page, live_page, replay_page
+from .owner import Refused, SettingsService
+from .pages import VIEWS, games_page, live_page, replay_page, settings_page
 from .snapshot import ACTION_KINDS, Hub, WebAction
 
 log = logging.getLogger("boardctl.web")
@@ -107,6 +111,7 @@ PIN = web.AppKey("pin", str)
 SECRET = web.AppKey("secret", bytes)
 GAMES = web.AppKey("games", StoredGames)
 STATE = web.AppKey("state", ServerState)
+SETTINGS: web.AppKey[SettingsService | None] = web.AppKey("settings")
 UNSUBSCRIBE: web.AppKey[Callable[[], None]] = web.AppKey("unsubscribe")
 
 
@@ -429,6 +434,73 @@ async def _unreviewable(app: web.Application, value: Any) -> web.Response | None
     return None
 
 
+# ------------------------------------------------------------ settings
+NO_PIN = "settings are off: no PIN is set in the configuration ([web] pin)"
+NO_FILE = (
+    "this board was started without a configuration file to keep settings in "
+    "(start it with --config PATH)"
+)
+
+
+_REFUSALS: dict[int, type[web.HTTPException]] = {
+    401: web.HTTPUnauthorized,
+    403: web.HTTPForbidden,
+    503: web.HTTPServiceUnavailable,
+}
+
+
+def _refuse(status: int, message: str) -> web.HTTPException:
+    return _REFUSALS[status](text=json.dumps({"error": message}), content_type="application/json")
+
+
+def _owner_service(request: web.Request) -> SettingsService:
+    """The settings service, for the owner only.
+
+    :raises web.HTTPException: 403 without a PIN, 401 before the PIN, 503
+        when the board has no configuration file.
+    """
+    app = request.app
+    if not app[PIN]:
+        raise _refuse(403, NO_PIN)
+    if not _authorised(request):
+        raise _refuse(401, "unlock the settings with the PIN first")
+    service = app[SETTINGS]
+    if service is None:
+        raise _refuse(503, NO_FILE)
+    return service
+
+
+async def settings_page_route(request: web.Request) -> web.StreamResponse:
+    return web.Response(
+        text=settings_page(), content_type="text/html", headers={"Cache-Control": "no-cache"}
+    )
+
+
+async def settings_form(request: web.Request) -> web.StreamResponse:
+    service = _owner_service(request)
+    form = await asyncio.get_running_loop().run_in_executor(None, service.form)
+    level = request.app[HUB].latest.level
+    if level is not None:
+        # The level the engine plays at (set with the buttons or the live page
+        # since the file was written): a save without touching it keeps it.
+        form["values"]["engine.skill"] = level
+    return web.json_response(form, headers={"Cache-Control": "no-store"})
+
+
+async def save_settings(request: web.Request) -> web.StreamResponse:
+    service = _owner_service(request)
+    data = await _json_body(request)
+    answer = await asyncio.get_running_loop().run_in_executor(None, service.save, data)
+    if isinstance(answer, Refused):
+        return web.json_response({"errors": answer.errors}, status=answer.status)
+    if answer.action is not None:
+        request.app[HUB].request(answer.action)
+    # The form again as the file now has it (the level included: the daemon
+    # may not have taken it yet, so the live one would be the old one).
+    form = await asyncio.get_running_loop().run_in_executor(None, service.form)
+    return web.json_response({"saved": [asdict(c) for c in answer.changes], "form": form})
+
+
 @web.middleware
 async def _no_tracebacks(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -448,14 +520,23 @@ def add_static(app: web.Application) -> None:
     app.router.add_static("/static", Path(str(resources.files("boardctl.web") / "static")))
 
 
-def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.Application:
-    """The aiohttp application (the tests drive it with aiohttp's test client)."""
+def make_app(
+    hub: Hub,
+    *,
+    pin: str = "",
+    db_path: Path | None = None,
+    settings: SettingsService | None = None,
+) -> web.Application:
+    """The aiohttp application (the tests drive it with aiohttp's test client);
+    ``settings``: the configuration file's side of the settings page (None:
+    the board runs without a file, and the page says so)."""
     app = web.Application(middlewares=[same_origin, _no_tracebacks], client_max_size=MAX_BODY)
     app.on_response_prepare.append(security_headers())
     app[HUB] = hub
     app[PIN] = pin
     app[SECRET] = secrets.token_bytes(32)
     app[GAMES] = StoredGames(db_path)
+    app[SETTINGS] = settings
     app.router.add_get("/", live)
     app.router.add_get("/games", games_list)
     app.router.add_get(r"/games/{id}.pgn", game_pgn)
@@ -468,6 +549,9 @@ def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.App
     app.router.add_get("/api/session", session)
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/action", action)
+    app.router.add_get("/settings", settings_page_route)
+    app.router.add_get("/api/settings", settings_form)
+    app.router.add_post("/api/settings", save_settings)
     add_static(app)
 
     async def started(app: web.Application) -> None:
@@ -590,7 +674,18 @@ class WebServer(ServerThread):
     """One board's pages and feeds (:func:`make_app`) on their own thread."""
 
     def __init__(
-        self, hub: Hub, *, host: str, port: int, pin: str = "", db_path: Path | None = None
+        self,
+        hub: Hub,
+        *,
+        host: str,
+        port: int,
+        pin: str = "",
+        db_path: Path | None = None,
+        settings: SettingsService | None = None,
     ) -> None:
-        super().__init__(lambda: make_app(hub, pin=pin, db_path=db_path), host=host, port=port)
+        super().__init__(
+            lambda: make_app(hub, pin=pin, db_path=db_path, settings=settings),
+            host=host,
+            port=port,
+        )
         self.hub = hub

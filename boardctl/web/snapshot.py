@@ -20,13 +20,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from ..review.status import ReviewStatus
 from .layout import board_layout
 
-ActionKind = Literal["newgame", "takeback", "level", "resign", "draw", "review"]
-ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
+ActionKind = Literal["newgame", "takeback", "level", "resign", "draw", "review", "settings"]
+# What the page's buttons ask for (/api/action); "settings" comes only from a
+# saved settings form (/api/settings).
+ACTION_KINDS: tuple[ActionKind, ...] = ("newgame", "takeback", "level", "resign", "draw", "review")
 
 
 @dataclass(frozen=True)
@@ -106,10 +108,14 @@ class WebAction:
 
     ``value`` is the level for ``"level"`` (0..20), the stored game's
     number for ``"review"``, and 0 otherwise.
+    ``config`` is, for ``"settings"``, the configuration the file now holds
+    (a :class:`boardctl.config.Config`, checked as at start: the page's side
+    of the hub knows no configuration, so it only carries it through).
     """
 
     kind: ActionKind
     value: int = 0
+    config: object = None
 
 
 Waker = Callable[[], None]
