@@ -23,6 +23,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol, TextIO
 
 from ..board import (
@@ -63,6 +64,7 @@ from ..web.shaping import EngineShown, Shaper
 from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
 from .presenter import Machine, Presenter
+from .puzzle import PuzzleSession
 from .session import EngineSession
 
 log = logging.getLogger("boardctl")
@@ -127,6 +129,7 @@ class Daemon:
         web: Hub | None = None,
         speaker: SaysAloud | None = None,
         setup: Position | None = None,
+        puzzle: PuzzleSession | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -144,11 +147,19 @@ class Daemon:
         self.engine_side: int | None = None
         if self.opponent is not None:
             self.engine_side = BLACK if config.game.human == "white" else WHITE
+        # A puzzle (``--puzzle``): its position is set up, then played as a
+        # game in which the engine defends; its goal is judged after each move.
+        self.puzzle = puzzle
+        rec_config = reconciler_config(config)
+        if puzzle is not None:
+            setup = puzzle.puzzle.position()
+            self.engine_side = puzzle.defender
+            rec_config = replace(rec_config, allow_takeback=True)  # to try again
         # When the game began (UTC seconds since 1970), for the live PGN's date;
         # a resumed game's comes from the store (None: not known).
         self.started_at = started_at
         self.game_id, game = resume if resume is not None else self._new_game()
-        self.reconciler = Reconciler(game, reconciler_config(config), self.engine_side)
+        self.reconciler = Reconciler(game, rec_config, self.engine_side)
         # A position to set up before play (``--setup``): while it is being set
         # up, readings go to it instead of the reconciler.  The board is taken
         # to stand as the game left it, as when a game is resumed.
@@ -214,6 +225,8 @@ class Daemon:
         events += self.reconciler.tick(now - self.lagged)
         for event in events:
             self._handle(event, now)
+        if self.puzzle is not None:
+            self.puzzle.step(self.game, self.reconciler)
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
@@ -253,6 +266,8 @@ class Daemon:
         events = self.reconciler.choose(piece, now - self.lagged)
         for event in events:
             self._handle(event, now)
+        if self.puzzle is not None:
+            self.puzzle.step(self.game, self.reconciler)
         self.events += events
         self.event_count += len(events)
         return events
@@ -316,9 +331,18 @@ class Daemon:
             self.game_id = self._store_new_game(self.game)
             self.engine.new_game(now)
             self.clock = ChessClock.start(self.config.clock_seconds, now)
+            if self.puzzle is not None and not self.puzzle.new_game(self.game):
+                self._puzzle_over()
         elif isinstance(event, GameOver):
             self._finish(event.outcome)
             self.engine.cancel()
+
+    def _puzzle_over(self) -> None:
+        """The start position was set up after a puzzle: two players play on
+        (no engine was started for the puzzle)."""
+        self.puzzle = None
+        self.engine_side = self.reconciler.engine_side = None
+        self.presenter = Presenter(None)
 
     def _finish(self, outcome: Outcome) -> None:
         self.store.finish(
@@ -346,6 +370,8 @@ class Daemon:
     def _player_names(self) -> tuple[str, str]:
         """(White, Black), for the store and the web page."""
         human, engine = "Player", "boardctl"
+        if self.puzzle is not None:  # the engine defends
+            return (engine, human) if self.puzzle.defender == WHITE else (human, engine)
         if self.config.game.mode != "engine":
             return human, human
         return (human, engine) if self.config.game.human == "white" else (engine, human)
@@ -411,9 +437,16 @@ class Daemon:
         self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
 
     def request_hint(self) -> None:
-        """The hint button: the side to move's best move, unless the engine is to move."""
-        if self.game.ending() is None and not self._engine_to_move() and self.setup is None:
+        """The hint button: the side to move's best move, unless the engine is
+        to move; in a puzzle, the next move of its solution."""
+        if self.game.ending() is not None or self._engine_to_move() or self.setup is not None:
+            return
+        if self.puzzle is None:
             self.engine.request_hint(self.game)
+            return
+        move = self.puzzle.hint(self.game)
+        if move is not None:
+            self.engine.show_hint(self.game.position, move)
 
     # The engine's state, as the screen, the web page and the tests read it.
     @property
@@ -498,6 +531,7 @@ class Daemon:
             sensor_problem=self.sensor_problem,
             saving=self.store.status(),
             store_problem=self.store.problem,
+            puzzle=self.puzzle.shown() if self.puzzle is not None else None,
         )
         scene = self.scene() if scene is None else scene
         if self.setup is not None:

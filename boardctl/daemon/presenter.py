@@ -26,15 +26,27 @@ SETTING_UP = "setting up"  # the panel's status line while a position is set up
 
 
 @dataclass(frozen=True)
+class PuzzleShown:
+    """A puzzle under way, as the screen shows it: the attempt's banner line
+    (the goal, "Solved!", or why a move was not the solution) and its kind,
+    and the puzzle's id for the status line."""
+
+    text: str
+    kind: PromptKind
+    puzzle_id: str
+
+
+@dataclass(frozen=True)
 class Machine:
-    """What the daemon knows beyond the game: a notice, and what is wrong
-    with the sensors and the store."""
+    """What the daemon knows beyond the game: a notice, a puzzle under way,
+    and what is wrong with the sensors and the store."""
 
     notice: str | None = None  # shown while nothing else is
     sensors_healthy: bool = True
     sensor_problem: str | None = None  # in full, for the prompt
     saving: str | None = None  # why moves wait to be saved, in full
     store_problem: str | None = None  # the same in a word or two
+    puzzle: PuzzleShown | None = None
 
 
 class Presenter:
@@ -70,6 +82,10 @@ class Presenter:
             choices = rec.promotion_choices
         if not prompt and declared is not None:
             prompt = _declared_prompt(declared)
+        puzzle = machine.puzzle
+        if puzzle is not None and puzzle.kind != "info" and kind not in ("error", "choice"):
+            # Solved, or not the solution: said over the board's own ending.
+            prompt, kind = puzzle.text, puzzle.kind
         stuck = rec.stuck()
         if not prompt and stuck:
             pos = rec.game.position
@@ -79,6 +95,8 @@ class Presenter:
             )
         if not prompt and engine.hint:
             prompt = engine.hint
+        if not prompt and puzzle is not None:
+            prompt = puzzle.text  # the goal, with the moves left
         if not prompt and machine.notice:
             prompt = machine.notice
         if not prompt and machine.saving is not None:
@@ -131,7 +149,7 @@ class Presenter:
             choices=choices,
             chosen=chosen,
             marks=marks,
-            status="; ".join(faults),
+            status="; ".join(faults) or _puzzle_line(machine),
             status_alert=bool(faults),
         )
 
@@ -167,6 +185,11 @@ def _sensors_lost(machine: Machine) -> str | None:
     if machine.sensor_problem is None or machine.sensors_healthy:
         return None
     return machine.sensor_problem[:1].upper() + machine.sensor_problem[1:]
+
+
+def _puzzle_line(machine: Machine) -> str:
+    """The status line of a puzzle under way: which one."""
+    return "" if machine.puzzle is None else f"puzzle {machine.puzzle.puzzle_id}"
 
 
 def _faults(machine: Machine) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Protocol
 from ..board import Reconciler
 from ..engine import MAX_SKILL, Limits
 from ..engine.interface import BestMove, Failed, Message, Opponent, Thinking, WorkerError
-from ..rules import WHITE, Game, IllegalMoveError, parse_uci, san
+from ..rules import WHITE, Game, IllegalMoveError, Move, Position, parse_uci, san
 from ..rules.digits import NumberError, parse_whole, shown
 from ..storage.store import StoreError
 
@@ -239,6 +239,11 @@ class EngineSession:
         except IllegalMoveError:
             self.clear_hint()
             return
+        self.show_hint(pos, move)
+
+    def show_hint(self, pos: Position, move: Move) -> None:
+        """Show ``move``, a legal move of ``pos``, as the hint (a puzzle's
+        comes from its solution, not from a search)."""
         # Named by its squares too, as the engine's own move is: a player
         # finds f5 to h7 on the board at once, Fxh7 only by looking.
         geo = pos.geometry

@@ -32,6 +32,7 @@ from ..hw.hexpins import (
 )
 from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from ..hw.sim import SimBoard, SimButtons
+from ..puzzles import Puzzle
 from ..rules import BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
@@ -39,6 +40,7 @@ from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_
 from ..voice.engines import Espeak, SpeechError, VoiceSettings
 from ..voice.speaker import Speaker
 from .loop import Daemon
+from .puzzle import PuzzleSession
 
 if TYPE_CHECKING:
     from ..web.snapshot import Hub
@@ -288,7 +290,8 @@ def build(
     if sensors is None:
         sensors = make_sensors(config, start)
     stack.callback(sensors.close)
-    opponent = make_opponent(config)
+    # In a puzzle the engine defends from the puzzle's own solver.
+    opponent = make_opponent(config) if extra.get("puzzle") is None else None
     if opponent is not None:
         stack.callback(opponent.close)
     given: LedSink | None = extra.pop("leds", None)
@@ -362,9 +365,10 @@ def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
 
-def run(config: Config, setup: Position | None = None) -> int:
+def run(config: Config, setup: Position | None = None, puzzle: Puzzle | None = None) -> int:
     """``boardctl run``: the service's main loop, until SIGTERM or SIGINT;
-    ``setup``: a position to guide the player to set up first."""
+    ``setup``: a position to guide the player to set up first; ``puzzle``:
+    a puzzle to set up and solve (``config`` plays its preset)."""
     from .notify import Notifier
 
     if config.board.sensors != "sim":
@@ -395,6 +399,7 @@ def run(config: Config, setup: Position | None = None) -> int:
             notifier=notifier,
             recorder=recorder,
             setup=setup,
+            puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
             now=time.monotonic(),
         )
 
@@ -410,9 +415,10 @@ def run(config: Config, setup: Position | None = None) -> int:
     return 0
 
 
-def sim(config: Config, setup: Position | None = None) -> int:
+def sim(config: Config, setup: Position | None = None, puzzle: Puzzle | None = None) -> int:
     """``boardctl sim``: the desktop simulator window (``setup``: a position
-    to guide the player to set up first)."""
+    to guide the player to set up first; ``puzzle``: a puzzle to set up and
+    solve, in its own preset, which ``config`` plays)."""
     import os
 
     try:
@@ -449,7 +455,7 @@ def sim(config: Config, setup: Position | None = None) -> int:
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
     with ExitStack() as stack:
-        run_window(config, stack, setup=setup)
+        run_window(config, stack, setup=setup, puzzle=puzzle)
     return 0
 
 
@@ -459,12 +465,13 @@ def run_window(
     frames: int | None = None,
     clock: Callable[[], float] = time.monotonic,
     setup: Position | None = None,
+    puzzle: Puzzle | None = None,
 ) -> Daemon:
     """The simulator: the window is the LEDs, the screen and a hand on the
     simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
     until the window closes (or for ``frames`` frames, for tests).  With
-    ``setup``, the board starts as the game left it and the player is guided
-    to set that position up first."""
+    ``setup`` (or a ``puzzle``'s position), the board starts as the game left
+    it and the player is guided to set that position up first."""
     import pygame
 
     from ..ui.sim import FPS, SimWindow
@@ -491,6 +498,7 @@ def run_window(
         leds=window.leds,
         display=window.display,
         setup=setup,
+        puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
     )
     # A resumed game: the board's pieces stand as the game left them.
     pos = daemon.game.position

@@ -1,0 +1,113 @@
+"""K+F v K drills, drawn from the engine's table and graded by distance to mate.
+
+``python -m boardctl.puzzles.drills`` writes ``data/drills.toml``; a test
+checks that the file shipped is what this writes.  Positions are picked, not
+sampled: of every position of a band (the falcon's side to move, the bare
+king not touching the falcon, so the first move need not rescue it), those
+whose FEN has the lowest CRC-32, so the same table always gives the same drills.
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from ..engine import tablebase as tb
+from ..rules import Geometry, get_variant
+from .library import Difficulty, Goal, Puzzle
+
+# Each band: the fewest and the most moves to mate with best play, and the
+# moves more than that the player may take.
+BANDS: dict[Difficulty, tuple[int, int, int]] = {
+    "easy": (3, 6, 1),
+    "medium": (10, 16, 3),
+    "hard": (24, 33, 6),
+}
+# The presets with a table, the prefix of their drills' ids, and how many
+# drills each band gets.
+BOARDS = (("falcon", "kfk", 3), ("falcon-8x8", "kfk8", 1))
+SOURCE = "boardctl's K+F v K table (boardctl/engine/tablebase.py): best play by both sides"
+NAME = "King and falcon against king"
+HEADER = (
+    "# K+F v K drills, written by `python -m boardctl.puzzles.drills` from the engine's\n"
+    "# table: do not edit (a test checks this file is what the generator writes).\n"
+)
+
+
+def candidates(variant: str, band: Difficulty) -> Iterator[tuple[str, int]]:
+    """Every position of ``band`` on ``variant``'s board: (FEN, moves to mate)."""
+    geo = get_variant(variant).geometry
+    assert isinstance(geo, Geometry), "the K+F v K tables are of rectangles"
+    table = tb.table_for(geo.files, geo.ranks)
+    assert table is not None, f"no table ships for {variant}"
+    low, high, _ = BANDS[band]
+    near = geo.tables.king
+    n = geo.size
+    for i, value in enumerate(table.strong):
+        if value in (tb.DRAW, tb.ILLEGAL):
+            continue
+        moves = value // 2  # the DTM in plies is value - 1, and odd
+        if not low <= moves <= high:
+            continue
+        king, rest = divmod(i, n * n)
+        falcon, bare = divmod(rest, n)
+        if near[bare] >> falcon & 1:
+            continue
+        yield tb.fen_of(geo, king, falcon, bare, True), moves
+
+
+def generate() -> list[Puzzle]:
+    """The drills, board by board and band by band."""
+    drills = []
+    for variant, prefix, count in BOARDS:
+        for band, (_, _, slack) in BANDS.items():
+            found = sorted(candidates(variant, band), key=lambda c: zlib.crc32(c[0].encode()))
+            for number, (fen, moves) in enumerate(found[:count], 1):
+                drills.append(
+                    Puzzle(
+                        id=f"{prefix}-{band}-{number}",
+                        name=NAME,
+                        variant=variant,
+                        fen=fen,
+                        goal=Goal("drill", moves, slack),
+                        source=SOURCE,
+                        difficulty=band,
+                    )
+                )
+    return drills
+
+
+def render(drills: Sequence[Puzzle]) -> str:
+    """The text of ``data/drills.toml``."""
+    out = [HEADER]
+    for drill in drills:
+        out.append(
+            "\n[[puzzle]]\n"
+            f'id = "{drill.id}"\n'
+            f'name = "{drill.name}"\n'
+            f'variant = "{drill.variant}"\n'
+            f'fen = "{drill.fen}"\n'
+            'goal = "drill"\n'
+            f"moves = {drill.goal.moves}\n"
+            f"slack = {drill.goal.slack}\n"
+            f'difficulty = "{drill.difficulty}"\n'
+            f'source = "{drill.source}"\n'
+        )
+    return "".join(out)
+
+
+def data_path() -> Path:
+    return Path(__file__).parent / "data" / "drills.toml"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    path = data_path()
+    path.write_text(render(generate()), encoding="utf-8")
+    print(path, file=sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""A puzzle in the simulator, as ``boardctl sim --puzzle`` plays it: set up
+as guided, then solved (or not) against the engine's defence, with the goal,
+the verdict and the hint in the banner, the voice and the lights."""
+
+from __future__ import annotations
+
+from boardctl.board.lights import LIGHTS
+from boardctl.board.scene import Role
+from boardctl.puzzles import find
+from boardctl.ui.state import banner_line
+from boardctl.voice.speaker import Recorder
+from tests.ui.test_sim_window import Rig, follow_the_set_up
+
+
+def solving(puzzle_id: str) -> tuple[Rig, Recorder]:
+    """A simulator with the puzzle's position set up from the start position."""
+    voice = Recorder()
+    rig = Rig(puzzle=find(puzzle_id), speaker=voice)
+    rig.run(0.2)
+    follow_the_set_up(rig)
+    rig.run(0.5)
+    return rig, voice
+
+
+def banner(rig: Rig) -> tuple[str, str]:
+    return banner_line(rig.window.state)
+
+
+def test_a_puzzle_is_set_up_then_solved_against_the_engines_defence():
+    rig, voice = solving("duke-a")
+    assert rig.daemon.game.start_fen == find("duke-a").fen
+    assert banner(rig) == ("info", "White to mate in 2")
+    assert voice.said[-1] == "White to mate in 2."
+    assert rig.window.state.status == "puzzle duke-a"
+    rig.click("i7", button=3)  # 1. Qxi7+: the pawn into the tray first
+    rig.drag("c1", "i7")
+    rig.run(1.0)
+    # The engine defends at once, with the only move there is.
+    assert banner(rig) == ("engine", "Engine: Kxi7 \N{EN DASH} i8 to i7")
+    rig.click("i7", button=3)  # carried out on the board: the king takes the queen
+    rig.drag("i8", "i7")
+    rig.run(1.0)
+    assert banner(rig) == ("info", "White to mate in 1")
+    rig.drag("j5", "j6")  # 2. j6#
+    rig.run(1.0)
+    assert banner(rig) == ("over", "Solved! Checkmate in 2 moves")
+    assert voice.said[-1].endswith("Solved! Checkmate in 2 moves.")
+    game_id = rig.daemon.game_id
+    assert rig.store.moves(game_id) == ["c1i7", "i8i7", "j5j6"]
+    assert rig.store.games[game_id]["result"] == ("1-0", "checkmate")
+
+
+def test_a_wrong_move_fails_with_the_key_and_is_taken_back_to_try_again():
+    rig, voice = solving("duke-a")
+    rig.drag("c1", "c7")  # 1. Qc7?
+    rig.run(1.0)
+    failed = "Not the solution: 1. Qxi7 mates in 2. Take your move back to try again"
+    assert banner(rig) == ("error", failed)
+    assert rig.daemon.reconciler.engine_move is None  # the engine does not play on
+    assert voice.said[-1] == (
+        "Queen c1 to c7. Not the solution: 1. queen takes i7 mates in 2. "
+        "Take your move back to try again."
+    )
+    rig.drag("c7", "c1")  # taken back
+    rig.run(1.5)
+    assert banner(rig) == ("info", "White to mate in 2")
+    assert rig.store.moves(rig.daemon.game_id) == []
+
+
+def test_the_hint_lights_the_next_move_of_the_solution():
+    rig, _ = solving("duke-c")
+    rig.buttons.press("hint", rig.now)
+    rig.run(0.2)
+    assert banner(rig) == ("info", "Hint: Fa3 \N{EN DASH} d1 to a3")
+    d1, a3 = rig.geo.parse_square("d1"), rig.geo.parse_square("a3")
+    colours = rig.daemon.led_colours(0.0)
+    assert colours[d1] == LIGHTS[Role.HINT_FROM].rgb
+    assert colours[a3] == LIGHTS[Role.HINT_TO].rgb
