@@ -65,7 +65,7 @@ from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
 from .presenter import Machine, Presenter
 from .puzzle import PuzzleSession
-from .session import EngineSession
+from .session import HINT_THINKING, EngineSession
 
 log = logging.getLogger("boardctl")
 
@@ -225,8 +225,7 @@ class Daemon:
         events += self.reconciler.tick(now - self.lagged)
         for event in events:
             self._handle(event, now)
-        if self.puzzle is not None:
-            self.puzzle.step(self.game, self.reconciler)
+        self._puzzle_step()
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
@@ -266,15 +265,25 @@ class Daemon:
         events = self.reconciler.choose(piece, now - self.lagged)
         for event in events:
             self._handle(event, now)
-        if self.puzzle is not None:
-            self.puzzle.step(self.game, self.reconciler)
+        self._puzzle_step()
         self.events += events
         self.event_count += len(events)
         return events
 
     def wait_for_engine(self, timeout: float) -> None:
-        """Block until the engine answers the current request (headless runs)."""
+        """Block until the engine answers the current request, or the
+        puzzle's engine its question (headless runs)."""
         self.engine.wait(timeout, self.now, self.game, self.reconciler)
+        if self.puzzle is not None:
+            self.puzzle.wait(timeout)
+
+    def _puzzle_step(self) -> None:
+        """A puzzle: judge what changed, offer the defence, show a hint found."""
+        if self.puzzle is None:
+            return
+        hinted = self.puzzle.step(self.game, self.reconciler)
+        if hinted is not None:
+            self.engine.show_hint(self.game.position, hinted)
 
     def _watch_sensors(self) -> None:
         """Log what is wrong with the sensors once when it starts or changes,
@@ -340,6 +349,8 @@ class Daemon:
     def _puzzle_over(self) -> None:
         """The start position was set up after a puzzle: two players play on
         (no engine was started for the puzzle)."""
+        if self.puzzle is not None:
+            self.puzzle.close()
         self.puzzle = None
         self.engine_side = self.reconciler.engine_side = None
         self.presenter = Presenter(None)
@@ -398,6 +409,8 @@ class Daemon:
         try the store's waiting writes once more, and log any that are lost."""
         self.store.close()
         self.engine.close()
+        if self.puzzle is not None:
+            self.puzzle.close()
 
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
@@ -444,9 +457,11 @@ class Daemon:
         if self.puzzle is None:
             self.engine.request_hint(self.game)
             return
-        move = self.puzzle.hint(self.game)
+        move = self.puzzle.request_hint(self.game)
         if move is not None:
             self.engine.show_hint(self.game.position, move)
+        elif self.puzzle.hint_wanted:
+            self.engine.hint = HINT_THINKING  # shown once the engine has found it
 
     # The engine's state, as the screen, the web page and the tests read it.
     @property

@@ -23,17 +23,18 @@ from .session import EngineSession
 
 MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)  # outlined on the screen's board
 SETTING_UP = "setting up"  # the panel's status line while a position is set up
+PUZZLE = "puzzle"  # and while a puzzle is played
 
 
 @dataclass(frozen=True)
 class PuzzleShown:
     """A puzzle under way, as the screen shows it: the attempt's banner line
-    (the goal, "Solved!", or why a move was not the solution) and its kind,
-    and the puzzle's id for the status line."""
+    (the goal, "Solved!", or why a move was not the solution), its kind, and
+    whether the engine is judging a move."""
 
     text: str
     kind: PromptKind
-    puzzle_id: str
+    thinking: bool = False
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ class Presenter:
             last_move=last,
             check_square=pos.kings[pos.turn] if pos.is_check() else None,
             moves=self.moves(game),
-            engine_status=engine.text,
+            engine_status="thinking" if _puzzle_thinks(machine) else engine.text,
             engine_depth=engine.depth,
             engine_score=engine.score,
             engine_move=engine_move,
@@ -187,9 +188,14 @@ def _sensors_lost(machine: Machine) -> str | None:
     return machine.sensor_problem[:1].upper() + machine.sensor_problem[1:]
 
 
+def _puzzle_thinks(machine: Machine) -> bool:
+    return machine.puzzle is not None and machine.puzzle.thinking
+
+
 def _puzzle_line(machine: Machine) -> str:
-    """The status line of a puzzle under way: which one."""
-    return "" if machine.puzzle is None else f"puzzle {machine.puzzle.puzzle_id}"
+    """The status line of a puzzle under way (its id is too long for the
+    small screen's panel; the banner says the goal)."""
+    return "" if machine.puzzle is None else PUZZLE
 
 
 def _faults(machine: Machine) -> list[str]:

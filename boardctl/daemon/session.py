@@ -28,6 +28,7 @@ ENGINE_RETRY_DELAY = 1.0
 MAX_LEVEL = MAX_SKILL
 LEVEL_SETTING = "engine.level"  # the level set at the board, kept in the store
 HINT_SECONDS = 1.0
+HINT_THINKING = "Thinking about a hint…"
 
 
 class Settings(Protocol):
@@ -206,7 +207,7 @@ class EngineSession:
         except WorkerError as exc:
             self._adviser_lost(exc)
             return
-        self.hint = "Thinking about a hint…"
+        self.hint = HINT_THINKING
 
     def _poll_adviser(self, game: Game) -> None:
         if self._adviser is None or self._adviser is self.opponent:

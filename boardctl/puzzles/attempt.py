@@ -18,6 +18,10 @@ engine's move.
 
 A wrong move ends the attempt with what would have done ("Not the solution:
 1. Qxi7 mates in 2"); taking it back on the board tries again.
+
+The solver may answer "not yet" (:data:`~.solver.WAIT`: its search runs
+elsewhere); the move is then :attr:`Mark.PENDING` and judged again at the
+next call, which the daemon makes at every turn of its loop.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Literal
 
 from ..rules import Game, IllegalMoveError, Move, Position, parse_uci, san
 from .library import Puzzle
-from .solver import Solver
+from .solver import WAIT, Solver, Wait
 
 TRY_AGAIN = "Take your move back to try again"
 BannerKind = Literal["info", "error", "over"]  # as the screen's prompt kinds
@@ -38,6 +42,7 @@ class Status(Enum):
     """Where an attempt stands."""
 
     TO_PLAY = "to play"  # the solver's move
+    CHECKING = "checking"  # the engine is judging the solver's move
     DEFENDING = "defending"  # the defence is to be carried out on the board
     SOLVED = "solved"
     FAILED = "failed"
@@ -51,6 +56,7 @@ class Mark(Enum):
     WRONG = "wrong"  # the solver's move, and no longer wins in time
     DEFENCE = "defence"  # the defending side's move
     AFTER = "after"  # played after the attempt had ended
+    PENDING = "pending"  # not judged yet: the solver is still searching
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,8 @@ class Attempt:
     @property
     def status(self) -> Status:
         marks = [ply.mark for ply in self.plies]
+        if Mark.PENDING in marks:
+            return Status.CHECKING
         if Mark.WRONG in marks:
             return Status.FAILED
         if Mark.MATE in marks:
@@ -94,8 +102,9 @@ class Attempt:
 
     def banner(self) -> tuple[str, BannerKind]:
         """What the screen's banner says of the attempt, and its kind
-        (``info``, ``error`` or ``over``); ("", "info") while the defence is
-        carried out (the banner shows the engine's move)."""
+        (``info``, ``error`` or ``over``); ("", "info") while the engine
+        judges a move or its defence is carried out (the banner shows the
+        engine's move)."""
         status, goal = self.status, self.puzzle.goal
         if status is Status.FAILED:
             return next(p.text for p in self.plies if p.mark is Mark.WRONG), "error"
@@ -106,7 +115,7 @@ class Attempt:
                 f" (the best is {goal.moves})" if goal.kind == "drill" and used > goal.moves else ""
             )
             return f"Solved! Checkmate in {used} {moves}{best}", "over"
-        if status is Status.DEFENDING:
+        if status in (Status.DEFENDING, Status.CHECKING):
             return "", "info"
         return goal.text(self.puzzle.side, self.moves_left), "info"
 
@@ -116,7 +125,7 @@ def judge(attempt: Attempt, game: Game, solver: Solver) -> Attempt:
     moves = game.moves
     keep = 0
     for ply, move in zip(attempt.plies, moves, strict=False):
-        if ply.move != move:
+        if ply.move != move or ply.mark is Mark.PENDING:
             break
         keep += 1
     plies = list(attempt.plies[:keep])
@@ -133,6 +142,8 @@ def judge(attempt: Attempt, game: Game, solver: Solver) -> Attempt:
 
 def _judged(before: Attempt, pos: Position, move: Move, solver: Solver) -> Ply:
     """``move``, played in ``pos`` after ``before``'s plies, judged."""
+    if before.status is Status.CHECKING:
+        return Ply(move, Mark.PENDING)  # judged once the move before it is
     if before.status in (Status.SOLVED, Status.FAILED):
         return Ply(move, Mark.AFTER)
     if before.status is Status.DEFENDING:
@@ -143,12 +154,14 @@ def _judged(before: Attempt, pos: Position, move: Move, solver: Solver) -> Ply:
     if not after.legal_codes():
         if after.is_check():
             return Ply(move, Mark.MATE)
-        return Ply(move, Mark.WRONG, text=_wrong(before, pos, solver, "That is stalemate"))
+        return _wrong(before, pos, move, solver, "That is stalemate")
     if before.puzzle.goal.kind == "drill":
         return _drill_move(before, pos, after, move, solver)
     reply = solver.defence(after, left - 1) if left > 1 else None
+    if reply is WAIT:
+        return Ply(move, Mark.PENDING)
     if reply is None:
-        return Ply(move, Mark.WRONG, text=_wrong(before, pos, solver, "Not the solution"))
+        return _wrong(before, pos, move, solver, "Not the solution")
     return Ply(move, Mark.RIGHT, reply=reply)
 
 
@@ -157,37 +170,32 @@ def _drill_move(before: Attempt, pos: Position, after: Position, move: Move, sol
     plies = solver.table_value(after)  # to mate, from the bare king's move
     left = before.moves_left - 1  # the solver's moves after this one
     if plies is None:
-        return Ply(move, Mark.WRONG, text=_wrong(before, pos, solver, "That lets the king draw"))
+        return _wrong(before, pos, move, solver, "That lets the king draw")
     needed = plies // 2  # the solver's moves after this one, with best play
     if needed > left:
-        return Ply(
-            move,
-            Mark.WRONG,
-            text=_wrong(
-                before,
-                pos,
-                solver,
-                f"Too slow: mate now takes {needed} more moves, {left} are left",
-            ),
-        )
+        why = f"Too slow: mate now takes {needed} more moves, {left} are left"
+        return _wrong(before, pos, move, solver, why)
     return Ply(move, Mark.RIGHT, reply=solver.table_move(after))
 
 
-def _wrong(before: Attempt, pos: Position, solver: Solver, why: str) -> str:
-    """Why the move fails, the move that would have done, and how to try again."""
+def _wrong(before: Attempt, pos: Position, move: Move, solver: Solver, why: str) -> Ply:
+    """``move`` is wrong: its text says why, the move that would have done,
+    and how to try again (pending while the solver looks for that move)."""
     best = solution(before, pos, solver)
+    if best is WAIT:
+        return Ply(move, Mark.PENDING)
     if best is None:
-        return f"{why}. {TRY_AGAIN}"
+        return Ply(move, Mark.WRONG, text=f"{why}. {TRY_AGAIN}")
     named = numbered(pos, best)
     if before.puzzle.goal.kind == "drill":
-        return f"{why}. {named} was the way. {TRY_AGAIN}"
+        return Ply(move, Mark.WRONG, text=f"{why}. {named} was the way. {TRY_AGAIN}")
     after = pos.copy()
     after.push(best)
     mates = "mates" if not after.legal_codes() else f"mates in {before.moves_left}"
-    return f"{why}: {named} {mates}. {TRY_AGAIN}"
+    return Ply(move, Mark.WRONG, text=f"{why}: {named} {mates}. {TRY_AGAIN}")
 
 
-def solution(attempt: Attempt, pos: Position, solver: Solver) -> Move | None:
+def solution(attempt: Attempt, pos: Position, solver: Solver) -> Move | Wait | None:
     """A move of the solution from ``pos`` (the attempt's position, the
     solver to move): the source's key at the start, else the engine's or
     the table's move; None when there is none to give."""
@@ -202,8 +210,9 @@ def solution(attempt: Attempt, pos: Position, solver: Solver) -> Move | None:
     return solver.mating_move(pos, attempt.moves_left)
 
 
-def hint(attempt: Attempt, game: Game, solver: Solver) -> Move | None:
-    """The next move of the solution, while the solver is to play."""
+def hint(attempt: Attempt, game: Game, solver: Solver) -> Move | Wait | None:
+    """The next move of the solution, while the solver is to play (WAIT:
+    ask again; the solver is looking for it)."""
     if attempt.status is not Status.TO_PLAY or game.ending() is not None:
         return None
     return solution(attempt, game.position, solver)

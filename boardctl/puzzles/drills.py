@@ -4,14 +4,15 @@
 checks that the file shipped is what this writes.  Positions are picked, not
 sampled: of every position of a band (the falcon's side to move, the bare
 king not touching the falcon, so the first move need not rescue it), those
-whose FEN has the lowest CRC-32, so the same table always gives the same drills.
+whose place in the table has the lowest CRC-32, so the same table always
+gives the same drills.
 """
 
 from __future__ import annotations
 
 import sys
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..engine import tablebase as tb
@@ -36,35 +37,41 @@ HEADER = (
 )
 
 
-def candidates(variant: str, band: Difficulty) -> Iterator[tuple[str, int]]:
-    """Every position of ``band`` on ``variant``'s board: (FEN, moves to mate)."""
+def picked(variant: str, count: int) -> dict[Difficulty, list[tuple[str, int]]]:
+    """The first ``count`` positions of each band on ``variant``'s board, in
+    the order described above: (FEN, moves to mate)."""
     geo = get_variant(variant).geometry
     assert isinstance(geo, Geometry), "the K+F v K tables are of rectangles"
     table = tb.table_for(geo.files, geo.ranks)
     assert table is not None, f"no table ships for {variant}"
-    low, high, _ = BANDS[band]
     near = geo.tables.king
     n = geo.size
+    found: dict[Difficulty, list[tuple[int, int, int]]] = {band: [] for band in BANDS}
     for i, value in enumerate(table.strong):
         if value in (tb.DRAW, tb.ILLEGAL):
             continue
         moves = value // 2  # the DTM in plies is value - 1, and odd
-        if not low <= moves <= high:
+        band = next((b for b, (low, high, _) in BANDS.items() if low <= moves <= high), None)
+        if band is None or near[i % n] >> (i // n % n) & 1:  # the bare king by the falcon
             continue
-        king, rest = divmod(i, n * n)
-        falcon, bare = divmod(rest, n)
-        if near[bare] >> falcon & 1:
-            continue
-        yield tb.fen_of(geo, king, falcon, bare, True), moves
+        found[band].append((zlib.crc32(i.to_bytes(4, "little")), i, moves))
+    out: dict[Difficulty, list[tuple[str, int]]] = {}
+    for band, entries in found.items():
+        out[band] = []
+        for _, i, moves in sorted(entries)[:count]:
+            king, rest = divmod(i, n * n)
+            falcon, bare = divmod(rest, n)
+            out[band].append((tb.fen_of(geo, king, falcon, bare, True), moves))
+    return out
 
 
 def generate() -> list[Puzzle]:
     """The drills, board by board and band by band."""
     drills = []
     for variant, prefix, count in BOARDS:
+        chosen = picked(variant, count)
         for band, (_, _, slack) in BANDS.items():
-            found = sorted(candidates(variant, band), key=lambda c: zlib.crc32(c[0].encode()))
-            for number, (fen, moves) in enumerate(found[:count], 1):
+            for number, (fen, moves) in enumerate(chosen[band], 1):
                 drills.append(
                     Puzzle(
                         id=f"{prefix}-{band}-{number}",

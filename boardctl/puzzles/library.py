@@ -65,8 +65,6 @@ class Goal:
         left = self.allowed if left is None else left
         if self.kind == "mate":
             return f"{who} to mate in {left}"
-        if left == self.allowed:
-            return f"{who} to mate in {left} moves or fewer (the best is {self.moves})"
         return f"{who} to mate in {left} moves or fewer"
 
     def summary(self) -> str:

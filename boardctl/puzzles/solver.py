@@ -3,18 +3,32 @@
 A mate puzzle is judged by the engine's own mate search (``Limits(mate=n)``),
 not by a stored solution, so that every move that still mates in time
 counts; a K+F v K drill by the table the engine plays those endings from.
-Each search starts afresh (nothing kept from the last), so the same position
-always gets the same answer.
 
-The engine runs in the caller's process: a mate in two or three is answered
-in a fraction of a second (``boardctl puzzles --verify`` prints the times).
+:class:`Solver` runs the engine in the caller's process, each search afresh
+(nothing kept from the last), so the same position always gets the same
+answer: what ``boardctl puzzles --verify``, the tests and the gallery use.
+Its :meth:`Solver.search` may also answer :data:`WAIT`: the daemon's
+solver (``boardctl.daemon.puzzle``) asks an engine in a process of its own
+and answers once it has heard back, so that its loop never waits on a search.
 """
 
 from __future__ import annotations
 
+from enum import Enum
+
 from ..engine import Engine, Info, Limits
 from ..engine import tablebase as tb
 from ..rules import BoardctlError, Move, Position
+
+
+class Wait(Enum):
+    """Not known yet: the question has been asked; ask again later."""
+
+    WAIT = "wait"
+
+
+WAIT = Wait.WAIT
+Found = tuple[Move | None, int | None]  # the search's move, and its mate distance in moves
 
 
 class NoTableError(BoardctlError, LookupError):
@@ -28,7 +42,7 @@ class Solver:
         # seed 0: the small randomness of the opening's choices is the same every time.
         self.engine = engine if engine is not None else Engine(seed=0)
 
-    def _search(self, pos: Position, moves: int) -> tuple[Move | None, int | None]:
+    def search(self, pos: Position, moves: int) -> Found | Wait:
         """The search's move, and its mate distance in moves (negative: the
         side to move is mated), looking for mates in up to ``moves``."""
         infos: list[Info] = []
@@ -36,15 +50,21 @@ class Solver:
         move = self.engine.search(pos.copy(), Limits(mate=moves), on_info=infos.append)
         return move, infos[-1].mate if infos else None
 
-    def mating_move(self, pos: Position, moves: int) -> Move | None:
+    def mating_move(self, pos: Position, moves: int) -> Move | Wait | None:
         """A move of the side to move that mates in ``moves`` or fewer, or None."""
-        move, mate = self._search(pos, moves)
+        found = self.search(pos, moves)
+        if found is WAIT:
+            return WAIT
+        move, mate = found
         return move if mate is not None and 0 < mate <= moves else None
 
-    def defence(self, pos: Position, moves: int) -> Move | None:
+    def defence(self, pos: Position, moves: int) -> Move | Wait | None:
         """When the side to move (which has a move) is mated in ``moves`` or
         fewer whatever it does: the move that holds out longest; else None."""
-        move, mate = self._search(pos, moves)
+        found = self.search(pos, moves)
+        if found is WAIT:
+            return WAIT
+        move, mate = found
         return move if mate is not None and -moves <= mate < 0 else None
 
     # ------------------------------------------------------------ K+F v K

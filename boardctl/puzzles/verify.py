@@ -63,7 +63,7 @@ def mates_with(pos: Position, move: Move, moves: int, solver: Solver) -> bool:
     after.push(move)
     if not after.legal_codes():
         return after.is_check()
-    return moves > 1 and solver.defence(after, moves - 1) is not None
+    return moves > 1 and isinstance(solver.defence(after, moves - 1), Move)
 
 
 def _mate(
@@ -71,11 +71,11 @@ def _mate(
 ) -> None:
     n = puzzle.goal.moves
     move = solver.mating_move(pos, n)
-    if move is None:
+    if not isinstance(move, Move):
         problems.append(f"the engine finds no mate in {n}")
     else:
         found.append(f"the engine mates in {n} with {pos.uci(move)}")
-    if n > 1 and solver.mating_move(pos, n - 1) is not None:
+    if n > 1 and isinstance(solver.mating_move(pos, n - 1), Move):
         problems.append(f"there is a mate in {n - 1}")
     if puzzle.key is not None:
         key = parse_uci(pos, puzzle.key)

@@ -287,6 +287,37 @@ def setup() -> DisplayState:
     )
 
 
+def _puzzle(*moves: str) -> DisplayState:
+    """``--puzzle duke-a`` (the essay's first problem) after ``moves``, as the
+    daemon shows it: the attempt's banner line, the engine defending."""
+    from ..puzzles import Attempt, Solver, find, judge
+
+    puzzle = find("duke-a")
+    game = Game(get_variant(puzzle.variant), puzzle.fen)
+    for text in moves:
+        game.push(parse_move(game.position, text))
+    text, kind = judge(Attempt(puzzle), game, Solver()).banner()
+    return DisplayState.from_game(
+        game, prompt=text, prompt_kind=kind, engine_side=BLACK, status="puzzle"
+    )
+
+
+def puzzle() -> DisplayState:
+    """A puzzle under way: the key played, the engine's defence carried out;
+    the banner says what is left to do."""
+    return _puzzle("c1i7", "i8i7")
+
+
+def puzzle_solved() -> DisplayState:
+    """The mate: solved."""
+    return _puzzle("c1i7", "i8i7", "j5j6")
+
+
+def puzzle_failed() -> DisplayState:
+    """A move that does not mate in time: what would have, and how to try again."""
+    return _puzzle("c1c7")
+
+
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "start": ("A new game against the engine", start),
     "two-players": ("Two players, no engine", two_players),
@@ -300,6 +331,9 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "game-over": ("Game over", game_over),
     "clocks-low": ("Clocks in the last seconds (the player has Black)", clocks_low),
     "setup": ("Setting up a position (`--setup`): one piece at a time", setup),
+    "puzzle": ("A puzzle (`--puzzle`): the goal, and the moves left", puzzle),
+    "puzzle-solved": ("A puzzle solved", puzzle_solved),
+    "puzzle-failed": ("A puzzle failed: the move that would have mated", puzzle_failed),
 }
 HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "hex-start": ("A new game against the engine", hex_start),
