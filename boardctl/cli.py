@@ -158,17 +158,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every stored game")
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
     _add_review(commands)
-    p = commands.add_parser("puzzles", help="list the puzzles (play one with sim or run --puzzle)")
-    p.add_argument(
-        "--verify",
-        action="store_true",
-        help="check each puzzle's goal with the engine and the K+F v K table, with the times",
-    )
-    p.add_argument(
-        "--every-move",
-        action="store_true",
-        help="with --verify: try every first move of each mate, to name all its solutions",
-    )
+    _add_puzzles(commands)
     _add_screenshot(commands)
     p = commands.add_parser("hall", help="serve one page with several boards side by side")
     p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
@@ -201,6 +191,20 @@ def _add_review(commands: argparse._SubParsersAction[_Parser]) -> None:
         help=f"also stop each search at this depth (1 to {MAX_PLY})",
     )
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
+
+
+def _add_puzzles(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser("puzzles", help="list the puzzles (play one with sim or run --puzzle)")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="check each puzzle's goal with the engine and the K+F v K table, with the times",
+    )
+    p.add_argument(
+        "--every-move",
+        action="store_true",
+        help="with --verify: try every first move of each mate, to name all its solutions",
+    )
 
 
 def _add_screenshot(commands: argparse._SubParsersAction[_Parser]) -> None:

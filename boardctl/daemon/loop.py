@@ -152,6 +152,8 @@ class Daemon:
         self.puzzle = puzzle
         rec_config = reconciler_config(config)
         if puzzle is not None:
+            if puzzle.puzzle.variant != config.game.variant:
+                raise ValueError(f"puzzle {puzzle.puzzle.id} is played in {puzzle.puzzle.variant}")
             setup = puzzle.puzzle.position()
             self.engine_side = puzzle.defender
             rec_config = replace(rec_config, allow_takeback=True)  # to try again

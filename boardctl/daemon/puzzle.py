@@ -56,6 +56,15 @@ class WorkerSolver(Solver):
     def thinking(self) -> bool:
         return self._asked is not None
 
+    def start(self) -> None:
+        """Start the engine process now (it takes a moment to start)."""
+        if self._worker is None:
+            self._worker = _engine_process()
+        try:
+            self._worker.new_game()
+        except WorkerError as exc:
+            log.warning("puzzle: cannot start the engine process (%s)", exc)
+
     def search(self, pos: Position, moves: int) -> Found | Wait:
         key = (pos.fen(), moves)
         if key in self._answers:
@@ -141,6 +150,8 @@ class PuzzleSession:
         self.hint_wanted = False
         if not game.moves and game.start_fen == self._start:
             self.attempt = Attempt(self.puzzle)
+            if isinstance(self.solver, WorkerSolver):
+                self.solver.start()  # its process starts while the player thinks
             log.info("puzzle %s: %s", self.puzzle.id, self.attempt.banner()[0])
             return True
         self.attempt = None

@@ -290,8 +290,7 @@ def build(
     if sensors is None:
         sensors = make_sensors(config, start)
     stack.callback(sensors.close)
-    # In a puzzle the engine defends from the puzzle's own solver.
-    opponent = make_opponent(config) if extra.get("puzzle") is None else None
+    opponent = make_opponent(config) if extra.get("puzzle") is None else None  # its own engine
     if opponent is not None:
         stack.callback(opponent.close)
     given: LedSink | None = extra.pop("leds", None)
