@@ -40,10 +40,10 @@ HEADER = (
 def picked(variant: str, count: int) -> dict[Difficulty, list[tuple[str, int]]]:
     """The first ``count`` positions of each band on ``variant``'s board, in
     the order described above: (FEN, moves to mate)."""
-    geo = get_variant(variant).geometry
-    assert isinstance(geo, Geometry), "the K+F v K tables are of rectangles"
-    table = tb.table_for(geo.files, geo.ranks)
-    assert table is not None, f"no table ships for {variant}"
+    board = get_variant(variant).geometry
+    table = tb.table_for(board.files, board.ranks)
+    assert table is not None and board.grid, f"no table ships for {variant}"
+    geo = Geometry(table.files, table.ranks)  # the table's rectangle
     near = geo.tables.king
     n = geo.size
     found: dict[Difficulty, list[tuple[int, int, int]]] = {band: [] for band in BANDS}
