@@ -96,6 +96,8 @@ SLOW_TESTS = {
         "perft of the naive generator to depth 3, 11 s in all",
     "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,
     "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
+    "tests/puzzles/test_library.py::test_every_first_move_that_mates_is_found_and_the_brute_force_checker_agrees":
+        "a mate search after every first move of every puzzle, and an exhaustive checker",
     "tests/engine/test_core_legality.py::test_both_cores_agree": _PROPERTY,
     "tests/e2e/test_teaching_sim.py::test_a_knight_left_to_a_pawn_is_warned_about_and_taken_back":
         "the coach's engine searches five positions in real time",

@@ -27,6 +27,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol, TextIO
 
 from ..board import (
@@ -72,7 +73,8 @@ from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
 from .coach import Coach
 from .presenter import Machine, Presenter
-from .session import EngineSession
+from .puzzle import PuzzleSession
+from .session import HINT_THINKING, EngineSession
 
 log = logging.getLogger("boardctl")
 
@@ -141,6 +143,7 @@ class Daemon:
         reviewer: Reviewer | None = None,
         setup: Position | None = None,
         welcome: str | None = None,
+        puzzle: PuzzleSession | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -158,11 +161,21 @@ class Daemon:
         self.engine_side: int | None = None
         if self.opponent is not None:
             self.engine_side = BLACK if config.game.human == "white" else WHITE
+        # A puzzle (``--puzzle``): its position is set up, then played as a
+        # game in which the engine defends; its goal is judged after each move.
+        self.puzzle = puzzle
+        rec_config = reconciler_config(config)
+        if puzzle is not None:
+            if puzzle.puzzle.variant != config.game.variant:
+                raise ValueError(f"puzzle {puzzle.puzzle.id} is played in {puzzle.puzzle.variant}")
+            setup = puzzle.puzzle.position()
+            self.engine_side = puzzle.defender
+            rec_config = replace(rec_config, allow_takeback=True)  # to try again
         # When the game began (UTC seconds since 1970), for the live PGN's date;
         # a resumed game's comes from the store (None: not known).
         self.started_at = started_at
         self.game_id, game = resume if resume is not None else self._new_game()
-        self.reconciler = Reconciler(game, reconciler_config(config), self.engine_side)
+        self.reconciler = Reconciler(game, rec_config, self.engine_side)
         # A position to set up before play (``--setup``): while it is being set
         # up, readings go to it instead of the reconciler.  The board is taken
         # to stand as the game left it, as when a game is resumed.
@@ -245,6 +258,7 @@ class Daemon:
         events += self.reconciler.tick(now - self.lagged)
         for event in events:
             self._handle(event, now)
+        self._puzzle_step()
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
@@ -287,13 +301,25 @@ class Daemon:
         events = self.reconciler.choose(piece, now - self.lagged)
         for event in events:
             self._handle(event, now)
+        self._puzzle_step()
         self.events += events
         self.event_count += len(events)
         return events
 
     def wait_for_engine(self, timeout: float) -> None:
-        """Block until the engine answers the current request (headless runs)."""
+        """Block until the engine answers the current request, or the
+        puzzle's engine its question (headless runs)."""
         self.engine.wait(timeout, self.now, self.game, self.reconciler)
+        if self.puzzle is not None:
+            self.puzzle.wait(timeout)
+
+    def _puzzle_step(self) -> None:
+        """A puzzle: judge what changed, offer the defence, show a hint found."""
+        if self.puzzle is None:
+            return
+        hinted = self.puzzle.step(self.game, self.reconciler)
+        if hinted is not None:
+            self.engine.show_hint(self.game.position, hinted)
 
     def _watch_sensors(self) -> None:
         """Log what is wrong with the sensors once when it starts or changes,
@@ -361,6 +387,17 @@ class Daemon:
         self.game_id = self._store_new_game(self.game)
         self.engine.new_game(now)
         self.clock = ChessClock.start(self.config.clock_seconds, now)
+        if self.puzzle is not None and not self.puzzle.new_game(self.game):
+            self._puzzle_over()
+
+    def _puzzle_over(self) -> None:
+        """The start position was set up after a puzzle: two players play on
+        (no engine was started for the puzzle)."""
+        if self.puzzle is not None:
+            self.puzzle.close()
+        self.puzzle = None
+        self.engine_side = self.reconciler.engine_side = None
+        self.presenter = Presenter(None)
 
     def _finish(self, outcome: Outcome) -> None:
         self.store.finish(
@@ -405,12 +442,13 @@ class Daemon:
 
     def _player_names(self) -> tuple[str, str]:
         """(White, Black), for the store and the web page: as configured, else
-        "Player"; the engine's side is the engine's."""
+        "Player"; the engine's side is the engine's (in a puzzle, it defends)."""
         game = self.config.game
         white, black = game.white_name or PLAYER, game.black_name or PLAYER
-        if self.engine_side == WHITE:
+        engine_side = self.puzzle.defender if self.puzzle is not None else self.engine_side
+        if engine_side == WHITE:
             white = ENGINE_NAME
-        elif self.engine_side == BLACK:
+        elif engine_side == BLACK:
             black = ENGINE_NAME
         return white, black
 
@@ -440,6 +478,8 @@ class Daemon:
         self.coach.close()
         if self.own_engine is not None:
             self.own_engine.close()
+        if self.puzzle is not None:
+            self.puzzle.close()
 
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
@@ -479,9 +519,18 @@ class Daemon:
         self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
 
     def request_hint(self) -> None:
-        """The hint button: the side to move's best move, unless the engine is to move."""
-        if self.game.ending() is None and not self._engine_to_move() and self.setup is None:
+        """The hint button: the side to move's best move, unless the engine is
+        to move; in a puzzle, the next move of its solution."""
+        if self.game.ending() is not None or self._engine_to_move() or self.setup is not None:
+            return
+        if self.puzzle is None:
             self.engine.request_hint(self.game)
+            return
+        move = self.puzzle.request_hint(self.game)
+        if move is not None:
+            self.engine.show_hint(self.game.position, move)
+        elif self.puzzle.hint_wanted:
+            self.engine.hint = HINT_THINKING  # shown once the engine has found it
 
     # The engine's state, as the screen, the web page and the tests read it.
     @property
@@ -570,6 +619,7 @@ class Daemon:
             sensor_problem=self.sensor_problem,
             saving=self.store.status(),
             store_problem=self.store.problem,
+            puzzle=self.puzzle.shown() if self.puzzle is not None else None,
         )
         scene = self.scene() if scene is None else scene
         if self.setup is not None:

@@ -24,12 +24,24 @@ from .session import EngineSession
 
 MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)  # outlined on the screen's board
 SETTING_UP = "setting up"  # the panel's status line while a position is set up
+PUZZLE = "puzzle"  # and while a puzzle is played
+
+
+@dataclass(frozen=True)
+class PuzzleShown:
+    """A puzzle under way, as the screen shows it: the attempt's banner line
+    (the goal, "Solved!", or why a move was not the solution), its kind, and
+    whether the engine is judging a move."""
+
+    text: str
+    kind: PromptKind
+    thinking: bool = False
 
 
 @dataclass(frozen=True)
 class Machine:
-    """What the daemon knows beyond the game: a notice, and what is wrong
-    with the sensors and the store."""
+    """What the daemon knows beyond the game: a notice, a puzzle under way,
+    and what is wrong with the sensors and the store."""
 
     notice: str | None = None  # shown while nothing else is
     welcome: str | None = None  # the first start: where the settings are (after the notice)
@@ -37,6 +49,7 @@ class Machine:
     sensor_problem: str | None = None  # in full, for the prompt
     saving: str | None = None  # why moves wait to be saved, in full
     store_problem: str | None = None  # the same in a word or two
+    puzzle: PuzzleShown | None = None
 
 
 class Presenter:
@@ -78,6 +91,10 @@ class Presenter:
             choices = rec.promotion_choices
         if not prompt and declared is not None:
             prompt = _declared_prompt(declared)
+        puzzle = machine.puzzle
+        if puzzle is not None and puzzle.kind != "info" and kind not in ("error", "choice"):
+            # Solved, or not the solution: said over the board's own ending.
+            prompt, kind = puzzle.text, puzzle.kind
         stuck = rec.stuck()
         if not prompt and stuck:
             pos = rec.game.position
@@ -89,6 +106,8 @@ class Presenter:
             prompt = engine.hint
         if not prompt and advice and kind == "info":
             prompt, kind = advice, "coach"
+        if not prompt and puzzle is not None:
+            prompt = puzzle.text  # the goal, with the moves left
         if not prompt and machine.notice:
             prompt = machine.notice
         if not prompt and machine.welcome:
@@ -131,7 +150,7 @@ class Presenter:
             last_move=last,
             check_square=pos.kings[pos.turn] if pos.is_check() else None,
             moves=self.moves(game),
-            engine_status=engine.text,
+            engine_status="thinking" if _puzzle_thinks(machine) else engine.text,
             engine_depth=engine.depth,
             engine_score=engine.score,
             engine_move=engine_move,
@@ -144,7 +163,7 @@ class Presenter:
             choices=choices,
             chosen=chosen,
             marks=marks,
-            status="; ".join(faults),
+            status="; ".join(faults) or _puzzle_line(machine),
             status_alert=bool(faults),
         )
 
@@ -180,6 +199,16 @@ def _sensors_lost(machine: Machine) -> str | None:
     if machine.sensor_problem is None or machine.sensors_healthy:
         return None
     return machine.sensor_problem[:1].upper() + machine.sensor_problem[1:]
+
+
+def _puzzle_thinks(machine: Machine) -> bool:
+    return machine.puzzle is not None and machine.puzzle.thinking
+
+
+def _puzzle_line(machine: Machine) -> str:
+    """The status line of a puzzle under way (its id is too long for the
+    small screen's panel; the banner says the goal)."""
+    return "" if machine.puzzle is None else PUZZLE
 
 
 def _faults(machine: Machine) -> list[str]:

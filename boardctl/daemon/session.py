@@ -41,6 +41,7 @@ HINT_SECONDS = 1.0
 # A ranked hint searches each of its moves this long (so three take 1.5 s):
 # each search after the first starts from what the ones before it learnt.
 RANKED_HINT_SECONDS = HINT_SECONDS / 2
+HINT_THINKING = "Thinking about a hint…"
 
 
 class Settings(Protocol):
@@ -232,7 +233,7 @@ class EngineSession:
         except WorkerError as exc:
             self._adviser_lost(exc)
             return
-        self.hint = "Thinking about a hint…"
+        self.hint = HINT_THINKING
 
     def _poll_adviser(self, game: Game) -> None:
         if self._adviser is None or self._adviser is self.opponent:
@@ -265,13 +266,16 @@ class EngineSession:
         if not moves:
             self.clear_hint()
             return
-        move = moves[0]
-        self.hint_move = (move.from_square, move.to_square)
+        self.show_hint(pos, moves[0])
         if isinstance(message, Ranked):
             scores = [(r.info.score_cp, r.info.mate) for r in message.moves]
             self.hint = hint_words(pos, list(zip(moves, scores, strict=True)))
-            return
+
+    def show_hint(self, pos: Position, move: Move) -> None:
+        """Show ``move``, a legal move of ``pos``, as the hint (a puzzle's
+        comes from its solution, not from a search)."""
         self.hint = _hint_text(pos, move)
+        self.hint_move = (move.from_square, move.to_square)
 
     def clear_hint(self) -> None:
         self.hint = None

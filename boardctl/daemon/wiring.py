@@ -33,6 +33,7 @@ from ..hw.hexpins import (
 )
 from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from ..hw.sim import SimBoard, SimButtons
+from ..puzzles import Puzzle
 from ..review.background import Reviewer
 from ..rules import BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
@@ -42,6 +43,7 @@ from ..ui.state import welcome_words
 from ..voice.engines import Espeak, SpeechError, VoiceSettings
 from ..voice.speaker import Speaker
 from .loop import Daemon
+from .puzzle import PuzzleSession
 
 if TYPE_CHECKING:
     from ..settings import SettingsFile
@@ -305,7 +307,7 @@ def build(
     if sensors is None:
         sensors = make_sensors(config, start)
     stack.callback(sensors.close)
-    opponent = make_opponent(config)
+    opponent = make_opponent(config) if extra.get("puzzle") is None else None  # its own engine
     if opponent is not None:
         stack.callback(opponent.close)
     given: LedSink | None = extra.pop("leds", None)
@@ -419,9 +421,15 @@ def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
 
-def run(config: Config, setup: Position | None = None, first_start: bool = False) -> int:
+def run(
+    config: Config,
+    setup: Position | None = None,
+    puzzle: Puzzle | None = None,
+    first_start: bool = False,
+) -> int:
     """``boardctl run``: the service's main loop, until SIGTERM or SIGINT;
-    ``setup``: a position to guide the player to set up first; ``first_start``:
+    ``setup``: a position to guide the player to set up first; ``puzzle``:
+    a puzzle to set up and solve (``config`` plays its preset); ``first_start``:
     the configuration was just written, and the screen shows where to change it."""
     from .notify import Notifier
 
@@ -453,6 +461,7 @@ def run(config: Config, setup: Position | None = None, first_start: bool = False
             notifier=notifier,
             recorder=recorder,
             setup=setup,
+            puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
             now=time.monotonic(),
             first_start=first_start,
         )
@@ -469,9 +478,10 @@ def run(config: Config, setup: Position | None = None, first_start: bool = False
     return 0
 
 
-def sim(config: Config, setup: Position | None = None) -> int:
+def sim(config: Config, setup: Position | None = None, puzzle: Puzzle | None = None) -> int:
     """``boardctl sim``: the desktop simulator window (``setup``: a position
-    to guide the player to set up first)."""
+    to guide the player to set up first; ``puzzle``: a puzzle to set up and
+    solve, in its own preset, which ``config`` plays)."""
     import os
 
     try:
@@ -508,7 +518,7 @@ def sim(config: Config, setup: Position | None = None) -> int:
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
     with ExitStack() as stack:
-        run_window(config, stack, setup=setup)
+        run_window(config, stack, setup=setup, puzzle=puzzle)
     return 0
 
 
@@ -518,12 +528,13 @@ def run_window(
     frames: int | None = None,
     clock: Callable[[], float] = time.monotonic,
     setup: Position | None = None,
+    puzzle: Puzzle | None = None,
 ) -> Daemon:
     """The simulator: the window is the LEDs, the screen and a hand on the
     simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
     until the window closes (or for ``frames`` frames, for tests).  With
-    ``setup``, the board starts as the game left it and the player is guided
-    to set that position up first."""
+    ``setup`` (or a ``puzzle``'s position), the board starts as the game left
+    it and the player is guided to set that position up first."""
     import pygame
 
     from ..ui.sim import FPS, SimWindow
@@ -550,6 +561,7 @@ def run_window(
         leds=window.leds,
         display=window.display,
         setup=setup,
+        puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
     )
     # A resumed game: the board's pieces stand as the game left them.
     pos = daemon.game.position

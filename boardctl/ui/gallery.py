@@ -342,6 +342,37 @@ def first_start() -> DisplayState:
     return replace(start(), prompt=welcome_words("http://192.168.1.20:8080/", "482915"))
 
 
+def _puzzle(*moves: str) -> DisplayState:
+    """``--puzzle duke-a`` (the essay's first problem) after ``moves``, as the
+    daemon shows it: the attempt's banner line, the engine defending."""
+    from ..puzzles import Attempt, Solver, find, judge
+
+    puzzle = find("duke-a")
+    game = Game(get_variant(puzzle.variant), puzzle.fen)
+    for text in moves:
+        game.push(parse_move(game.position, text))
+    text, kind = judge(Attempt(puzzle), game, Solver()).banner()
+    return DisplayState.from_game(
+        game, prompt=text, prompt_kind=kind, engine_side=BLACK, status="puzzle"
+    )
+
+
+def puzzle() -> DisplayState:
+    """A puzzle under way: the key played, the engine's defence carried out;
+    the banner says what is left to do."""
+    return _puzzle("c1i7", "i8i7")
+
+
+def puzzle_solved() -> DisplayState:
+    """The mate: solved."""
+    return _puzzle("c1i7", "i8i7", "j5j6")
+
+
+def puzzle_failed() -> DisplayState:
+    """A move that does not mate in time: what would have, and how to try again."""
+    return _puzzle("c1c7")
+
+
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "first-start": ("The first start: where the settings page is, and its PIN", first_start),
     "start": ("A new game against the engine", start),
@@ -360,6 +391,9 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "coach-falcon": ("Teaching mode: a piece lost to a falcon", coach_falcon),
     "coach-lesson": ("Teaching mode: a falcon's path the last move opened", coach_lesson),
     "coach-hint": ("Teaching mode: a hint names the good moves, best first", coach_hint),
+    "puzzle": ("A puzzle (`--puzzle`): the goal, and the moves left", puzzle),
+    "puzzle-solved": ("A puzzle solved", puzzle_solved),
+    "puzzle-failed": ("A puzzle failed: the move that would have mated", puzzle_failed),
 }
 HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "hex-start": ("A new game against the engine", hex_start),

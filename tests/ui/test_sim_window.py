@@ -17,7 +17,9 @@ from boardctl.board.scene import Role
 from boardctl.config import parse_config
 from boardctl.daemon import wiring as app
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.puzzle import PuzzleSession
 from boardctl.hw.sim import SimBoard, SimButtons
+from boardctl.puzzles import Puzzle
 from boardctl.rules import Game, PieceType, Position, get_variant
 from boardctl.rules.pieces import piece_from_symbol
 from boardctl.storage.store import GameStore, default_db_path
@@ -25,6 +27,7 @@ from boardctl.ui.keys import KEYS
 from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow, _glow
 from boardctl.ui.state import DisplayState
 from boardctl.ui.tray import off_the_board
+from boardctl.voice.speaker import Recorder
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
 UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
@@ -39,6 +42,8 @@ class Rig:
         opponent=None,
         variant: str = "falcon",
         setup: str | None = None,
+        puzzle: Puzzle | None = None,
+        speaker: Recorder | None = None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -66,6 +71,8 @@ class Rig:
             leds=self.window.leds,
             display=self.window.display,
             setup=None if setup is None else Position(setup, get_variant(variant)),
+            puzzle=None if puzzle is None else PuzzleSession(puzzle),
+            speaker=speaker,
         )
         self.geo = pos.geometry
 
@@ -499,34 +506,11 @@ PUZZLE_A = "7rk1/7ppp/10/7FPP/7N2/10/10/2Q4K2 w - - 0 1"
 PUT = re.compile(r"Put a (white|black) (\w+) on (\w+)")
 
 
-def test_a_piece_slid_across_the_board_during_a_set_up_changes_no_words():
-    """A piece dragged over other squares on its way: the guidance reads the
-    board once it is still, so the banner (and the voice) never flickers."""
-    rig = Rig(setup=PUZZLE_A)
-    rig.run(0.5)
-    first = rig.window.state.prompt
-    assert first.startswith("Take the piece off ")
-    shown = []
-    board = rig.daemon.sensors
-    # A rook slid from a1 over a3, a4, a5 and back, a square every 0.1 s.
-    for name in ("a1", "a3", "a4", "a5", "a1"):
-        square = rig.geo.parse_square(name)
-        if name != "a1":
-            board.place(square)
-        rig.run(0.1)
-        shown.append(rig.window.state.prompt)
-        if name != "a1":
-            board.lift(square)
-    rig.run(1.0)
-    assert set(shown) == {first}, shown
-
-
-def follow_set_up(rig: Rig, limit: int) -> list[str]:
-    """Do what the set-up asks, one instruction at a time, checking the one
-    lit cell each time (a piece off goes into the tray, a piece on comes from
-    it); the instructions given, in order."""
-    said: list[str] = []
-    for _ in range(limit):
+def follow_the_set_up(rig: Rig) -> list[str]:
+    """Do what the set-up asks, one step at a time, as a player would (the
+    lights and the banner agree at each step); what it asked, in order."""
+    said = []
+    for _ in range(200):  # a step for each piece off and each piece on, at most
         state = rig.window.state
         if not state.setting_up:
             break
@@ -553,12 +537,34 @@ def follow_set_up(rig: Rig, limit: int) -> list[str]:
     return said
 
 
+def test_a_piece_slid_across_the_board_during_a_set_up_changes_no_words():
+    """A piece dragged over other squares on its way: the guidance reads the
+    board once it is still, so the banner (and the voice) never flickers."""
+    rig = Rig(setup=PUZZLE_A)
+    rig.run(0.5)
+    first = rig.window.state.prompt
+    assert first.startswith("Take the piece off ")
+    shown = []
+    board = rig.daemon.sensors
+    # A rook slid from a1 over a3, a4, a5 and back, a square every 0.1 s.
+    for name in ("a1", "a3", "a4", "a5", "a1"):
+        square = rig.geo.parse_square(name)
+        if name != "a1":
+            board.place(square)
+        rig.run(0.1)
+        shown.append(rig.window.state.prompt)
+        if name != "a1":
+            board.lift(square)
+    rig.run(1.0)
+    assert set(shown) == {first}, shown
+
+
 def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
     rig = Rig(setup=PUZZLE_A)
     rig.run(0.2)
     # The wooden board stands as it is: the puzzle on the screen renames nothing.
     assert rig.window.pieces == {sq: p for sq, p in enumerate(Position().squares) if p}
-    said = follow_set_up(rig, 100)  # 45 steps: 37 pieces off, 8 on
+    said = follow_the_set_up(rig)
     assert len(said) == 45 and said[-8:][0] == "Put a white king on h1"
     assert rig.daemon.game.start_fen == PUZZLE_A and not rig.daemon.game.moves
     assert rig.lines() == ["newgame"]  # the reconciler heard nothing of the set-up
@@ -583,7 +589,7 @@ def test_a_hexagon_position_is_set_up_as_guided_then_mated():
     target = Position(HEX_MATE, get_variant("falcon-hex"))
     kept = sum(1 for sq, p in enumerate(target.squares) if p and start.squares[sq] == p)
     on_board = sum(1 for p in start.squares if p)
-    said = follow_set_up(rig, 200)
+    said = follow_the_set_up(rig)
     # Every piece of the start that is not where the target has it comes off,
     # and the rest of the target's go on: no step more.
     pieces = sum(1 for p in target.squares if p)
