@@ -21,6 +21,7 @@ from typing import Any, NoReturn, TypeVar
 
 from .board import lights
 from .board.replay import parse_log, read_log, replay_events
+from .board.stepping import Stepping
 from .config import CHOICES, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
@@ -46,6 +47,10 @@ class UsageError(BoardctlError, ValueError):
 _VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
 
 _SETUP_HELP = "first guide the player to set up this position on the board, then play on from it"
+_REPLAY_HELP = (
+    "step through stored game GAME on the board (set up at its start first): the lights "
+    "show each move to carry out, forward and back, and a new game can play on from any move"
+)
 
 N = TypeVar("N", int, float)
 
@@ -124,6 +129,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="configuration file (default /etc/boardctl/config.toml if it exists)",
     )
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
+    _add_replay(p)
     p = commands.add_parser(
         "sim",
         help="the desktop simulator (a window, or --headless)",
@@ -137,6 +143,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"rule preset, one of {', '.join(VARIANTS)} (default: the configuration's)",
     )
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
+    _add_replay(p)
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
@@ -155,6 +162,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
     _add_diag(commands)
     return parser
+
+
+def _add_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--replay", metavar="GAME", type=_whole(1, MAX_GAME_ID), help=_REPLAY_HELP)
 
 
 def _add_review(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -284,6 +295,25 @@ def _setup(args: argparse.Namespace, config: Config) -> Position | None:
     return Position(args.setup, get_variant(config.game.variant))
 
 
+def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Stepping | None]:
+    """The stored game ``--replay`` names, and the configuration to play it
+    in (its own preset).
+
+    :raises UsageError: with ``--setup``, or a ``--variant`` that is not the game's.
+    :raises StoreValueError: for a game not stored, or one that cannot be read.
+    :raises StartError: for a game without a move.
+    """
+    if args.replay is None:
+        return config, None
+    if args.setup is not None:
+        raise UsageError("give --setup or --replay, not both")
+    replay = wiring.load_replay(default_db_path(), args.replay)
+    preset = replay.variant.name
+    if getattr(args, "variant", None) not in (None, preset):
+        raise UsageError(f"game {args.replay} is {preset}, not {args.variant}: leave out --variant")
+    return with_game(config, variant=preset), replay
+
+
 def _sim(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.web:
@@ -299,9 +329,12 @@ def _sim(args: argparse.Namespace) -> int:
     if not args.headless:
         if args.script:
             raise UsageError("--script needs --headless")
-        return wiring.sim(config, _setup(args, config))
+        config, replay = _replay_game(args, config)
+        return wiring.sim(config, _setup(args, config), replay)
     if args.setup is not None:
         raise UsageError("--setup needs the window (a script starts from the start position)")
+    if args.replay is not None:
+        raise UsageError("--replay needs the window (a script starts from the start position)")
     if args.script is None:
         raise UsageError("--headless needs --script LOG")
     try:
@@ -367,7 +400,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s"
             )
             config, first = _run_config(args)
-            return wiring.run(config, _setup(args, config), first_start=first)
+            config, replay = _replay_game(args, config)
+            return wiring.run(config, _setup(args, config), replay, first_start=first)
         if args.command == "sim":
             return _sim(args)
         if args.command == "pgn":

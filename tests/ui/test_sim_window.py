@@ -14,6 +14,7 @@ import pytest
 
 from boardctl.board.lights import LIGHTS
 from boardctl.board.scene import Role
+from boardctl.board.stepping import Stepping
 from boardctl.config import parse_config
 from boardctl.daemon import wiring as app
 from boardctl.daemon.loop import Daemon
@@ -39,6 +40,8 @@ class Rig:
         opponent=None,
         variant: str = "falcon",
         setup: str | None = None,
+        replay: Stepping | None = None,
+        store=None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -56,7 +59,7 @@ class Rig:
             DisplayState.from_fen(None, variant),
         )
         config = parse_config({"game": {"mode": mode, "variant": variant}})
-        self.store = MemoryStore()
+        self.store = MemoryStore() if store is None else store
         self.daemon = Daemon(
             config,
             self.board,
@@ -66,6 +69,7 @@ class Rig:
             leds=self.window.leds,
             display=self.window.display,
             setup=None if setup is None else Position(setup, get_variant(variant)),
+            replay=replay,
         )
         self.geo = pos.geometry
 
