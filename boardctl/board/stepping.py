@@ -167,8 +167,8 @@ def line(s: Stepping, pos: Position, engine: bool) -> str:
 
 
 def status(s: Stepping) -> str:
-    """The panel's status line: which game, and how far into it."""
-    return f"game {s.game_id}, step {s.ply} of {len(s.moves)}"
+    """The panel's status line: how far into the game (the banner names it at the start)."""
+    return f"step {s.ply} of {len(s.moves)}"
 
 
 def _piece(pos: Position, square: int, capital: bool = False) -> str:

@@ -105,10 +105,12 @@ def test_withdrawn_the_given_move_is_guided_back_and_the_lights_go_out():
 
 
 def test_the_start_position_set_up_again_is_no_new_game_while_stepping():
-    t = stepping(moves="e2e4")
-    t.move("e4", "e2")  # the start position, held: a takeback, never a new game
+    t = stepping(moves="e2e4 e7e5")
+    t.move("e4", "e2")
+    t.move("e5", "e7")  # both at once: the start position, held
     t.wait(5)
-    assert t.lines() == ["takeback e2e4"]
+    assert "newgame" not in t.lines() and len(t.game.moves) == 2
+    assert t.lines()[-1].startswith("error ")  # guided back to the game's position
 
 
 def test_no_takeback_to_ask_for_at_the_start():

@@ -161,7 +161,7 @@ def test_the_banner_says_what_to_do_at_each_stage():
     short = stored("e2e4", None, None)
     short = followed(short, MoveMade(short.moves[0], "", ""))
     assert line(short, game_at(short).position, engine).startswith("The game stops here")
-    assert status(at(9)) == "game 7, step 9 of 16"
+    assert status(at(9)) == "step 9 of 16"
 
 
 @pytest.mark.parametrize(
