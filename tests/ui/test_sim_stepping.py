@@ -254,3 +254,15 @@ def test_the_simulator_steps_through_a_stored_game_and_stores_nothing(tmp_path, 
         assert daemon.status().prompt == "Take the piece off e4"
     with GameStore(default_db_path()) as store:
         assert [game.id for game in store.games()] == [old]
+
+
+def test_the_page_cannot_end_the_stored_game_being_stepped_through():
+    from boardctl.web.snapshot import WebAction
+
+    rig = Rig(replay=begin(7, stored_game(GAME[:2]), None, None))
+    rig.run(0.5)
+    for kind in ("resign", "draw", "newgame", "takeback"):
+        rig.daemon.web_action(WebAction(kind), rig.now)
+    rig.run(0.05)
+    assert rig.store.calls == [] and rig.daemon.game.declared is None
+    assert rig.window.state.prompt == "Stepping through a stored game: nothing to end"
