@@ -266,3 +266,22 @@ def test_the_page_cannot_end_the_stored_game_being_stepped_through():
     rig.run(0.05)
     assert rig.store.calls == [] and rig.daemon.game.declared is None
     assert rig.window.state.prompt == "Stepping through a stored game: nothing to end"
+
+
+def test_settings_saved_while_stepping_wait_for_the_game_played_on():
+    from boardctl.config import parse_config
+    from boardctl.web.snapshot import WebAction
+
+    opponent = ScriptedOpponent(["e2e4"])
+    rig = Rig("engine", opponent, replay=begin(7, stored_game(GAME[:2]), None, None))
+    rig.run(0.5)
+    black = parse_config({"game": {"mode": "engine", "human": "black"}})
+    rig.daemon.web_action(WebAction("settings", config=black), rig.now)
+    rig.run(0.1)
+    assert rig.store.calls == [] and rig.daemon.stepping is not None  # no game begun
+    for _ in range(2):
+        rig.key("\r", pygame.K_RETURN)
+        rig.run(0.05)
+    rig.run(0.5)  # played on from the start: the engine has White now
+    assert rig.store.calls == [("new_game", 1)] and opponent.asked == [[]]
+    assert rig.window.state.engine_move is not None
