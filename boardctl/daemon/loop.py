@@ -185,6 +185,9 @@ class Daemon:
         self.started_at = started_at
         # A stored game to step through (``--replay``), once its start is set up.
         self.stepping = replay
+        # Its banner's words, for the stepping they were made for: worked out
+        # again only when it changes (naming a move walks the legal moves).
+        self._stepping_words: tuple[Stepping, str] | None = None
         if replay is not None:
             # Nothing is stored while stepping, and no game is started: the
             # game resumed, if any, tells only how the board stands.
@@ -675,11 +678,17 @@ class Daemon:
             advice=said.text if said is not None else None,
         )
         if self.stepping is not None:
-            words = notice or line(self.stepping, self.game.position, self.opponent is not None)
+            words = notice or self._stepping_line(self.stepping)
             return self.presenter.stepping_state(
                 state, self.reconciler, scene, words, stepping_status(self.stepping)
             )
         return state
+
+    def _stepping_line(self, stepping: Stepping) -> str:
+        if self._stepping_words is None or self._stepping_words[0] is not stepping:
+            words = line(stepping, self.game.position, self.opponent is not None)
+            self._stepping_words = (stepping, words)
+        return self._stepping_words[1]
 
     def _outputs(self, now: float) -> None:
         heard = self.voice.speaker is not None or self.web is not None
