@@ -22,6 +22,7 @@ from typing import Any, NoReturn, TypeVar
 from . import puzzles
 from .board import lights
 from .board.replay import parse_log, read_log, replay_events
+from .board.stepping import Stepping
 from .config import CHOICES, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
@@ -48,6 +49,10 @@ class UsageError(BoardctlError, ValueError):
 _VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
 
 _SETUP_HELP = "first guide the player to set up this position on the board, then play on from it"
+_REPLAY_HELP = (
+    "step through stored game GAME on the board (set up at its start first): the lights "
+    "show each move to carry out, forward and back, and a new game can play on from any move"
+)
 
 _PUZZLE_HELP = (
     "set up this puzzle (see 'boardctl puzzles') and solve it on the board, "
@@ -132,6 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
     p.add_argument("--puzzle", metavar="ID", help=_PUZZLE_HELP)
+    _add_replay(p)
     p = commands.add_parser(
         "sim",
         help="the desktop simulator (a window, or --headless)",
@@ -146,6 +152,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
     p.add_argument("--puzzle", metavar="ID", help=_PUZZLE_HELP)
+    _add_replay(p)
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
@@ -165,6 +172,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
     _add_diag(commands)
     return parser
+
+
+def _add_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--replay", metavar="GAME", type=_whole(1, MAX_GAME_ID), help=_REPLAY_HELP)
 
 
 def _add_review(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -351,6 +362,27 @@ def _puzzles(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Stepping | None]:
+    """The stored game ``--replay`` names, and the configuration to play it
+    in (its own preset).
+
+    :raises UsageError: with ``--setup``, or a ``--variant`` that is not the game's.
+    :raises StoreValueError: for a game not stored, or one that cannot be read.
+    :raises StartError: for a game without a move.
+    """
+    if args.replay is None:
+        return config, None
+    if args.setup is not None:
+        raise UsageError("give --setup or --replay, not both")
+    if getattr(args, "puzzle", None) is not None:
+        raise UsageError("give --puzzle or --replay, not both")
+    replay = wiring.load_replay(default_db_path(), args.replay)
+    preset = replay.variant.name
+    if getattr(args, "variant", None) not in (None, preset):
+        raise UsageError(f"game {args.replay} is {preset}, not {args.variant}: leave out --variant")
+    return with_game(config, variant=preset), replay
+
+
 def _sim(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.web:
@@ -367,10 +399,15 @@ def _sim(args: argparse.Namespace) -> int:
         if args.script:
             raise UsageError("--script needs --headless")
         config, puzzle = _puzzle(args, config)
-        return wiring.sim(config, _setup(args, config), puzzle)
-    if args.setup is not None or args.puzzle is not None:
-        option = "--setup" if args.setup is not None else "--puzzle"
-        raise UsageError(f"{option} needs the window (a script starts from the start position)")
+        config, replay = _replay_game(args, config)
+        return wiring.sim(config, _setup(args, config), puzzle, replay)
+    for option, value in (
+        ("--setup", args.setup),
+        ("--puzzle", args.puzzle),
+        ("--replay", args.replay),
+    ):
+        if value is not None:
+            raise UsageError(f"{option} needs the window (a script starts from the start position)")
     if args.script is None:
         raise UsageError("--headless needs --script LOG")
     try:
@@ -437,7 +474,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             config, first = _run_config(args)
             config, puzzle = _puzzle(args, config)
-            return wiring.run(config, _setup(args, config), puzzle, first_start=first)
+            config, replay = _replay_game(args, config)
+            return wiring.run(config, _setup(args, config), puzzle, replay, first_start=first)
         if args.command == "sim":
             return _sim(args)
         if args.command == "pgn":

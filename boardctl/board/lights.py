@@ -50,7 +50,12 @@ BLUE = Hue(
     "where the lifted piece can go; dim, a falcon's open paths "
     "(a falcon's destination is brighter the more paths reach it)",
 )
-YELLOW = Hue("yellow", (255, 210, 0), "the engine's move: from here, blinking to there")
+YELLOW = Hue(
+    "yellow",
+    (255, 210, 0),
+    "the engine's move, or a stored game's move stepped through (forward or back): "
+    "from here, blinking to there",
+)
 CYAN = Hue(
     "cyan",
     (0, 220, 255),

@@ -45,6 +45,20 @@ from ..board import (
 )
 from ..board.setup import SetUp, begin, complete, instruction, observe
 from ..board.setup import scene as setup_scene
+from ..board.stepping import (
+    BACK_BUTTON,
+    FORWARD_BUTTON,
+    PLAY_ON_BUTTON,
+    Ask,
+    Offer,
+    Stepping,
+    followed,
+    game_at,
+    line,
+    played,
+    pressed,
+)
+from ..board.stepping import status as stepping_status
 from ..config import Config
 from ..engine import Limits
 from ..engine.interface import Opponent, WorkerError
@@ -117,6 +131,12 @@ def reconciler_config(config: Config) -> ReconcilerConfig:
     )
 
 
+def stepping_config(config: Config) -> ReconcilerConfig:
+    """The reconciler's, while stepping through a stored game: every move is
+    given, and taking one back is how the player steps back."""
+    return replace(reconciler_config(config), allow_takeback=True, teaching=False, stepping=True)
+
+
 class Daemon:
     """See the module docstring.  ``store`` must already be open; the daemon
     resumes its unfinished game if ``resume`` gives one."""
@@ -144,6 +164,7 @@ class Daemon:
         setup: Position | None = None,
         welcome: str | None = None,
         puzzle: PuzzleSession | None = None,
+        replay: Stepping | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -174,13 +195,27 @@ class Daemon:
         # When the game began (UTC seconds since 1970), for the live PGN's date;
         # a resumed game's comes from the store (None: not known).
         self.started_at = started_at
-        self.game_id, game = resume if resume is not None else self._new_game()
+        # A stored game to step through (``--replay``), once its start is set up.
+        self.stepping = replay
+        # Its banner's words, for the stepping they were made for: worked out
+        # again only when it changes (naming a move walks the legal moves).
+        self._stepping_words: tuple[Stepping, str] | None = None
+        if replay is not None:
+            # Nothing is stored while stepping, and no game is started: the
+            # game resumed, if any, tells only how the board stands.
+            game = resume[1] if resume is not None else Game(self.variant)
+            self.game_id = replay.game_id
+        else:
+            self.game_id, game = resume if resume is not None else self._new_game()
         self.reconciler = Reconciler(game, rec_config, self.engine_side)
-        # A position to set up before play (``--setup``): while it is being set
-        # up, readings go to it instead of the reconciler.  The board is taken
-        # to stand as the game left it, as when a game is resumed.
+        # A position to set up before play (``--setup``), or before stepping:
+        # while it is being set up, readings go to it instead of the
+        # reconciler.  The board is taken to stand as the game left it, as
+        # when a game is resumed.
         self.setup: SetUp | None = None
         self.setup_reading: tuple[int, float] | None = None  # not yet settled, and since
+        if replay is not None:
+            setup = game_at(replay, 0).position
         if setup is not None:
             self.setup = begin(setup, self.reconciler.reading, game.position)
         # What happened lately, for tests and logs: the last EVENTS_KEPT, so
@@ -262,7 +297,7 @@ class Daemon:
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
-        if self.setup is None:
+        if self.setup is None and self.stepping is None:
             self.coach.step(self.game)
         reviewed = self.reviewer is not None and self.reviewer.step()
         self._outputs(now)
@@ -293,6 +328,9 @@ class Daemon:
             return []
         game = Game(self.variant, self.setup.target.fen())
         self.setup = None
+        if self.stepping is not None:
+            self.reconciler = Reconciler(game_at(self.stepping), stepping_config(self.config))
+            return []
         self.reconciler = Reconciler(game, self.reconciler.config, self.engine_side)
         return [NewGame()]
 
@@ -339,6 +377,10 @@ class Daemon:
     def _handle(self, event: Event, now: float) -> None:
         log.info("%s", event.line())
         self.engine.new_position()
+        if self.stepping is not None:
+            # A stored game stepped through: it changes on the board only.
+            self.stepping = followed(self.stepping, event)
+            return
         if (
             isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
             and self.game.declared is not None
@@ -457,6 +499,7 @@ class Daemon:
         return (
             self.opponent is not None
             and self.setup is None
+            and self.stepping is None
             and self.game.position.turn == self.engine_side
             and self.game.ending() is None
         )
@@ -485,6 +528,10 @@ class Daemon:
     def _button(self, name: str, now: float) -> list[Event]:
         rec = self.reconciler
         choices = rec.promotion_choices
+        if self.stepping is not None and name in (FORWARD_BUTTON, BACK_BUTTON, PLAY_ON_BUTTON):
+            if self.setup is None:
+                self._step(name, now)
+            return []
         if name == "hint":
             self.request_hint()
         elif name in ("next", "prev"):
@@ -504,6 +551,41 @@ class Daemon:
             return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now - self.lagged)
         return []
 
+    def _step(self, button: str, now: float) -> None:
+        """A step through the stored game: what the press asks of the reconciler."""
+        assert self.stepping is not None
+        self.stepping, action = pressed(self.stepping, button)
+        if isinstance(action, Offer):
+            self.reconciler.set_engine_move(action.move)
+        elif action is Ask.TAKE_BACK:
+            self.reconciler.ask_takeback()
+        elif action is Ask.WITHDRAW:
+            self.reconciler.withdraw()
+        elif action is Ask.PLAY_ON:
+            self.play_on(now)
+
+    def play_on(self, now: float) -> None:
+        """Play on from the move the stepping has reached: a new stored game,
+        from the stored game's start with its moves so far (so that its PGN
+        reads on from them), against the engine or two players as configured.
+        The game stepped through is left as it was stored."""
+        assert self.stepping is not None
+        stepped, self.stepping = self.stepping, None
+        self._take_pending(now)  # the settings saved for the next game (its players)
+        game = game_at(stepped)
+        config = reconciler_config(self.config)
+        self.reconciler = Reconciler(game, config, self.engine_side, self.reconciler.reading)
+        self.game_id = self._store_new_game(game)
+        at = self.wall_clock()
+        for ply, uci in enumerate(played(stepped), start=1):
+            self.store.add_move(self.game_id, ply, uci, at)
+        log.info("game %d: played on from game %d", self.game_id, stepped.game_id)
+        where = f"move {game.position.fullmove_number}" if game.moves else "the start"
+        text = f"A new game, from {where} of game {stepped.game_id}"
+        self.notice = (text, now + NOTICE_SECONDS)
+        self.engine.new_game(now)
+        self.clock = ChessClock.start(self.config.clock_seconds, now)
+
     def ask(self, question: str) -> str:
         """A player's question, answered aloud (see :data:`~boardctl.voice.speaker.QUESTIONS`);
         "ok" with nothing to choose: where a lifted piece may go, else what the
@@ -520,8 +602,14 @@ class Daemon:
 
     def request_hint(self) -> None:
         """The hint button: the side to move's best move, unless the engine is
-        to move; in a puzzle, the next move of its solution."""
-        if self.game.ending() is not None or self._engine_to_move() or self.setup is not None:
+        to move; in a puzzle, the next move of its solution; none while a game
+        is set up or stepped through."""
+        if (
+            self.game.ending() is not None
+            or self._engine_to_move()
+            or self.setup is not None
+            or self.stepping is not None
+        ):
             return
         if self.puzzle is None:
             self.engine.request_hint(self.game)
@@ -564,8 +652,14 @@ class Daemon:
         clock = self.clock
         if clock is None:
             return
-        if not self.game.moves or self.game.ending() is not None or self.setup is not None:
-            clock.hold(now)  # before the first move, after the game, and while setting up
+        if (
+            not self.game.moves
+            or self.game.ending() is not None
+            or self.setup is not None
+            or self.stepping is not None
+        ):
+            # Before the first move, after the game, while setting up and while stepping.
+            clock.hold(now)
         elif clock.run(self.game.position.turn, now):
             self._flag_fell()
 
@@ -625,7 +719,7 @@ class Daemon:
         if self.setup is not None:
             return self.presenter.setup_state(self.setup, machine, scene)
         said = self.coach.remark
-        return self.presenter.state(
+        state = self.presenter.state(
             self.reconciler,
             self.engine,
             self.clock,
@@ -633,6 +727,18 @@ class Daemon:
             scene,
             advice=said.text if said is not None else None,
         )
+        if self.stepping is not None:
+            words = notice or self._stepping_line(self.stepping)
+            return self.presenter.stepping_state(
+                state, self.reconciler, scene, words, stepping_status(self.stepping)
+            )
+        return state
+
+    def _stepping_line(self, stepping: Stepping) -> str:
+        if self._stepping_words is None or self._stepping_words[0] is not stepping:
+            words = line(stepping, self.game.position, self.opponent is not None)
+            self._stepping_words = (stepping, words)
+        return self._stepping_words[1]
 
     def _outputs(self, now: float) -> None:
         heard = self.voice.speaker is not None or self.web is not None
@@ -708,7 +814,10 @@ class Daemon:
                 self.settings_saved(action.config, now)
             return
         over = self.game.ending() is not None
-        if action.kind == "level":
+        if self.stepping is not None and action.kind not in ("level", "review"):
+            # The stored game is shown, not played: nothing of it is to end.
+            self.notice = ("Stepping through a stored game: nothing to end", now + NOTICE_SECONDS)
+        elif action.kind == "level":
             self.change_level(action.value - self.level, now)
         elif action.kind == "review":
             if self.reviewer is None:
@@ -744,7 +853,12 @@ class Daemon:
         self.config = merged(self.config, new, at_once)
         self._take_now(at_once, now)
         self.pending = merged(self.config, new, later) if later else None
-        if self.pending is not None and not self.game.moves and self.setup is None:
+        if (
+            self.pending is not None
+            and not self.game.moves
+            and self.setup is None
+            and self.stepping is None
+        ):
             self._fresh_game()  # nothing played yet: the game starts again as they say
             self._begin_game(now)
 

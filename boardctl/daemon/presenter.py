@@ -11,7 +11,7 @@ is not there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..board import LedScene, Reconciler, Role
 from ..board.guidance import piece_name
@@ -189,6 +189,30 @@ class Presenter:
             status="; ".join(faults) or SETTING_UP,
             status_alert=bool(faults),
             setting_up=True,
+        )
+
+    def stepping_state(
+        self, state: DisplayState, rec: Reconciler, scene: LedScene, words: str, status: str
+    ) -> DisplayState:
+        """``state`` while stepping through a stored game: the banner says
+        what the stepping asks (``words``) unless the board is being fixed or
+        a capture is being shown how, and the squares it names are outlined;
+        no engine plays."""
+        own = state.prompt_kind == "error" or (
+            bool(rec.prompt) and rec.state in (State.BUSY, State.UNEXPLAINED)
+        )
+        named = (*MARKED, Role.ENGINE_FROM, Role.ENGINE_TO)
+        return replace(
+            state,
+            prompt=state.prompt if own else words,
+            prompt_kind=state.prompt_kind if own else "info",
+            marks=tuple(sq for sq, role in scene.squares.items() if role in named),
+            engine_move=None,
+            engine_status="off",
+            engine_score="",
+            engine_depth=None,
+            level=None,
+            status=state.status or status,
         )
 
 

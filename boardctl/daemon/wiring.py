@@ -20,6 +20,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ..board.explain import occupancy
+from ..board.stepping import Stepping, begin
 from ..config import Config
 from ..engine import Limits
 from ..engine.interface import Opponent
@@ -302,7 +303,7 @@ def build(
     ``first_start``: the screen shows where the settings page is and its PIN."""
     store = open_store(config)
     stack.callback(store.close)
-    resume, started_at = _resume_as_configured(store, config)
+    resume, started_at = _resume_as_configured(store, config, extra.get("replay") is not None)
     start = resume[1] if resume else Game(get_variant(config.game.variant))
     if sensors is None:
         sensors = make_sensors(config, start)
@@ -367,10 +368,12 @@ def _add_extras(
 
 
 def _resume_as_configured(
-    store: GameStore, config: Config
+    store: GameStore, config: Config, replaying: bool = False
 ) -> tuple[tuple[int, Game] | None, float | None]:
     """The unfinished game and when it began, unless it is of another variant
-    than the configuration's (the board is set for that one)."""
+    than the configuration's (the board is set for that one).  While a stored
+    game is stepped through (``replaying``) it is not played on: it only
+    tells how the board stands."""
     resume, started_at = _resume(store)
     if resume is not None and resume[1].variant.name != config.game.variant:
         log.warning(
@@ -379,6 +382,8 @@ def _resume_as_configured(
             config.game.variant,
         )
         return None, None
+    if replaying:
+        return resume, None  # the live page's date is not that game's
     if resume is not None:
         log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
     return resume, started_at
@@ -417,6 +422,22 @@ def _resume(store: GameStore) -> tuple[tuple[int, Game] | None, float | None]:
         return None, None
 
 
+def load_replay(path: Path, game_id: int) -> Stepping:
+    """Stored game ``game_id`` of the database at ``path``, to step through.
+
+    :raises StoreError: when there is no database or it cannot be read.
+    :raises UnknownGameError: for a game that is not stored.
+    :raises DamagedGameError: for one that cannot be read or no longer replays.
+    :raises StartError: for a game without a move.
+    """
+    with GameStore(path, create=False) as store:
+        stored = store.load(game_id)
+    game = GameStore.to_game(stored)
+    if not game.moves:
+        raise StartError(f"game {game_id} has no moves to step through")
+    return begin(game_id, game, stored.result, stored.termination)
+
+
 def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
@@ -425,11 +446,13 @@ def run(
     config: Config,
     setup: Position | None = None,
     puzzle: Puzzle | None = None,
+    replay: Stepping | None = None,
     first_start: bool = False,
 ) -> int:
     """``boardctl run``: the service's main loop, until SIGTERM or SIGINT;
     ``setup``: a position to guide the player to set up first; ``puzzle``:
-    a puzzle to set up and solve (``config`` plays its preset); ``first_start``:
+    a puzzle to set up and solve (``config`` plays its preset); ``replay``: a
+    stored game to step through, once its start is set up; ``first_start``:
     the configuration was just written, and the screen shows where to change it."""
     from .notify import Notifier
 
@@ -462,6 +485,7 @@ def run(
             recorder=recorder,
             setup=setup,
             puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
+            replay=replay,
             now=time.monotonic(),
             first_start=first_start,
         )
@@ -478,10 +502,16 @@ def run(
     return 0
 
 
-def sim(config: Config, setup: Position | None = None, puzzle: Puzzle | None = None) -> int:
+def sim(
+    config: Config,
+    setup: Position | None = None,
+    puzzle: Puzzle | None = None,
+    replay: Stepping | None = None,
+) -> int:
     """``boardctl sim``: the desktop simulator window (``setup``: a position
     to guide the player to set up first; ``puzzle``: a puzzle to set up and
-    solve, in its own preset, which ``config`` plays)."""
+    solve, in its own preset, which ``config`` plays; ``replay``: a stored
+    game to step through)."""
     import os
 
     try:
@@ -518,7 +548,7 @@ def sim(config: Config, setup: Position | None = None, puzzle: Puzzle | None = N
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
     with ExitStack() as stack:
-        run_window(config, stack, setup=setup, puzzle=puzzle)
+        run_window(config, stack, setup=setup, puzzle=puzzle, replay=replay)
     return 0
 
 
@@ -529,12 +559,14 @@ def run_window(
     clock: Callable[[], float] = time.monotonic,
     setup: Position | None = None,
     puzzle: Puzzle | None = None,
+    replay: Stepping | None = None,
 ) -> Daemon:
     """The simulator: the window is the LEDs, the screen and a hand on the
     simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
     until the window closes (or for ``frames`` frames, for tests).  With
     ``setup`` (or a ``puzzle``'s position), the board starts as the game left
-    it and the player is guided to set that position up first."""
+    it and the player is guided to set that position up first; with
+    ``replay``, the stored game's start, and then the player steps through it."""
     import pygame
 
     from ..ui.sim import FPS, SimWindow
@@ -562,6 +594,7 @@ def run_window(
         display=window.display,
         setup=setup,
         puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
+        replay=replay,
     )
     # A resumed game: the board's pieces stand as the game left them.
     pos = daemon.game.position

@@ -13,8 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..board.events import MoveMade
 from ..board.explain import occupancy
 from ..board.setup import begin, instruction, observe
+from ..board.stepping import Offer, followed, game_at, pressed
+from ..board.stepping import begin as stepping_begin
+from ..board.stepping import line as stepping_line
+from ..board.stepping import status as stepping_status
 from ..rules import BLACK, WHITE, Game, PieceType, Position, get_variant
 from ..rules.notation import parse_move, san
 from .state import DisplayState, welcome_words
@@ -373,6 +378,26 @@ def puzzle_failed() -> DisplayState:
     return _puzzle("c1c7")
 
 
+def stepping() -> DisplayState:
+    """``--replay``: a stored game stepped through on the board; its next
+    move is lit for the player to carry out, and said in the banner."""
+    game = Game()
+    for text in (*MIDGAME, "c3", "Bxh3"):
+        game.push_text(text)
+    s = stepping_begin(12, game, "0-1", "resignation")
+    for move in game.moves[:8]:
+        s = followed(s, MoveMade(move, "", ""))
+    s, action = pressed(s, "next")
+    assert isinstance(action, Offer)
+    here = game_at(s)
+    return DisplayState.from_game(
+        here,
+        prompt=stepping_line(s, here.position, engine=True),
+        marks=(action.move.from_square, action.move.to_square),
+        status=stepping_status(s),
+    )
+
+
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "first-start": ("The first start: where the settings page is, and its PIN", first_start),
     "start": ("A new game against the engine", start),
@@ -394,6 +419,7 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "puzzle": ("A puzzle (`--puzzle`): the goal, and the moves left", puzzle),
     "puzzle-solved": ("A puzzle solved", puzzle_solved),
     "puzzle-failed": ("A puzzle failed: the move that would have mated", puzzle_failed),
+    "stepping": ("Stepping through a stored game (`--replay`): the next move", stepping),
 }
 HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "hex-start": ("A new game against the engine", hex_start),

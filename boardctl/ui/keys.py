@@ -28,9 +28,20 @@ KEYS: tuple[tuple[str, str | None, str], ...] = (
         None,
         "pick the promotion piece: queen, falcon, rook, bishop, knight (the hexagon has no queen)",
     ),
-    ("Enter", "ok", "take the promotion piece highlighted on the screen"),
+    (
+        "Enter",
+        "ok",
+        "take the promotion piece highlighted on the screen; stepping through a stored "
+        "game (--replay), pressed twice: play on from here in a new game",
+    ),
     ("h", "hint", "ask the engine for the side to move's best move"),
     ("+  -", "next / prev", "raise or lower the engine's level (or pick the promotion piece)"),
+    (
+        "Right  Left",
+        "next / prev",
+        "stepping through a stored game (--replay): show the next move, or the last one "
+        "taken back, to carry out on the board (+ and - do the same)",
+    ),
     (
         "l c t",
         None,

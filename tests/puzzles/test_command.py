@@ -36,13 +36,18 @@ def test_verify_checks_every_puzzle_and_says_how_long_it_took(capsys):
 def test_a_puzzle_is_played_in_its_own_preset(command, monkeypatch):
     started = {}
 
-    def start(config, setup=None, puzzle=None, first_start=False):
-        started.update(variant=config.game.variant, setup=setup, puzzle=puzzle)
+    def start(config, setup=None, puzzle=None, replay=None, first_start=False):
+        started.update(variant=config.game.variant, setup=setup, puzzle=puzzle, replay=replay)
         return 0
 
     monkeypatch.setattr(wiring, command, start)
     assert main([command, "--puzzle", "kfk8-easy-1"]) == 0
-    assert started == {"variant": "falcon-8x8", "setup": None, "puzzle": find("kfk8-easy-1")}
+    assert started == {
+        "variant": "falcon-8x8",
+        "setup": None,
+        "puzzle": find("kfk8-easy-1"),
+        "replay": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -71,3 +76,8 @@ def test_a_wrong_puzzle_option_is_one_line(args, needle):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [result.stderr.strip()]
     assert needle in result.stderr, result.stderr
+
+
+def test_a_puzzle_and_a_replay_are_not_asked_for_together(capsys):
+    assert main(["sim", "--puzzle", "duke-a", "--replay", "1"]) == 2
+    assert "give --puzzle or --replay, not both" in capsys.readouterr().err

@@ -14,6 +14,7 @@ import pytest
 
 from boardctl.board.lights import LIGHTS
 from boardctl.board.scene import Role
+from boardctl.board.stepping import Stepping
 from boardctl.config import parse_config
 from boardctl.daemon import wiring as app
 from boardctl.daemon.loop import Daemon
@@ -44,6 +45,8 @@ class Rig:
         setup: str | None = None,
         puzzle: Puzzle | None = None,
         speaker: Recorder | None = None,
+        replay: Stepping | None = None,
+        store=None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -61,7 +64,7 @@ class Rig:
             DisplayState.from_fen(None, variant),
         )
         config = parse_config({"game": {"mode": mode, "variant": variant}})
-        self.store = MemoryStore()
+        self.store = MemoryStore() if store is None else store
         self.daemon = Daemon(
             config,
             self.board,
@@ -73,6 +76,7 @@ class Rig:
             setup=None if setup is None else Position(setup, get_variant(variant)),
             puzzle=None if puzzle is None else PuzzleSession(puzzle),
             speaker=speaker,
+            replay=replay,
         )
         self.geo = pos.geometry
 
