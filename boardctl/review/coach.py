@@ -39,6 +39,13 @@ HINT_MOVES = 3  # good moves a hint names
 # Material is named when the line played ends at least this far behind the
 # best line (centipawns): half a pawn, so an exchange gone a little wrong is not.
 NAMED_LOSS = VALUES[PAWN][0] // 2
+# A line's material is counted while it is still being won or lost: its first
+# SETTLE_PLIES plies (a fork, the reply, the piece taken), then on until two
+# quiet plies in a row (no capture, promotion or check).  A deep line's later
+# exchanges are the engine's guess at a middle game, not what this move costs:
+# counted whole, the lines of 1. Nc3 e6 2. Nd5? named "loses a knight" at depths
+# 3-7, 10 and 11, but "loses a pawn" at 8 and "misses winning a pawn" at 9.
+SETTLE_PLIES = 3
 
 
 @dataclass(frozen=True)
@@ -185,19 +192,21 @@ Pieces = Counter[PieceType]
 
 
 def _tally(pos: Position, line: Sequence[Move]) -> tuple[int, Pieces, Pieces]:
-    """Along ``line`` (its legal start) from ``pos``: the material its first
-    mover gains (centipawns, negative for a loss), and the pieces it loses
-    and wins."""
+    """Along ``line`` (its legal start, while it settles: :data:`SETTLE_PLIES`)
+    from ``pos``: the material its first mover gains (centipawns, negative for
+    a loss), and the pieces it loses and wins."""
     board = pos.copy()
     mover = pos.turn
     net = 0
     lost: Pieces = Counter()
     won: Pieces = Counter()
-    for move in line:
-        if not board.is_legal(move):
+    quiet = 0  # quiet plies in a row
+    for ply, move in enumerate(line):
+        if not board.is_legal(move) or (ply >= SETTLE_PLIES and quiet >= 2):
             break
+        capture = board.is_capture(move)
         sign = 1 if board.turn == mover else -1
-        if board.is_capture(move):
+        if capture:
             found = board.piece_at(move.to_square)
             victim = found[0] if found is not None else PAWN  # en passant
             net += sign * VALUES[victim][0]
@@ -205,6 +214,7 @@ def _tally(pos: Position, line: Sequence[Move]) -> tuple[int, Pieces, Pieces]:
         if move.promotion is not None:
             net += sign * (VALUES[move.promotion][0] - VALUES[PAWN][0])
         board.push(move)
+        quiet = 0 if capture or move.promotion is not None or board.is_check() else quiet + 1
     return net, lost, won
 
 

@@ -106,6 +106,28 @@ def test_a_queen_left_uncaptured_is_a_missed_win():
     assert cost == "misses winning the queen"
 
 
+def test_material_is_counted_while_it_is_won_or_lost_not_along_the_whole_line():
+    # 1. Nc3 e6 2. Nd5?: the engine's lines at depth 9.  Counted whole, the best
+    # line's later exchange (its knight for a bishop) hid the knight the move
+    # loses, and the coach said "misses winning a pawn".
+    pos = Position("rnbfqkfbnr/pppp1ppppp/4p5/10/10/2N7/PPPPPPPPPP/R1BFQKFBNR w KQkq - 2 2")
+    best = moves(pos, *["d2d4", "d8f5", "c1f4", "g7g5", "g2g4", "f5c3", "e1c3", "g5f4", "d1f4"])
+    reply = moves(
+        after(pos, "c3d5"),
+        *["e6d5", "g2g4", "d7d6", "h2h3", "c8e6", "d2d3", "i8h6", "c1g5", "d8g6"],
+    )
+    assert material_cost(pos, parse_uci(pos, "c3d5"), best, reply) == "loses a knight"
+
+
+def test_a_fork_is_counted_and_a_capture_after_two_quiet_plies_is_not():
+    pos = Position("r3r4k/10/10/1N8/10/10/10/8K1 w - - 0 1")
+    fork = moves(pos, "b5c7", "e8e5", "c7a8")
+    assert material_cost(pos, parse_uci(pos, "i1i2"), fork, ()) == "misses winning a rook"
+    pos = Position(KNIGHT_HANGS)
+    slow = moves(pos, "c3b5", "j8i8", "b5c7", "i8j8", "c7e6")  # the pawn, two quiet plies on
+    assert material_cost(pos, parse_uci(pos, "a1b1"), slow, ()) is None
+
+
 def test_mates_allowed_and_missed_come_before_material():
     pos = Position(KNIGHT_HANGS)
     played = parse_uci(pos, "c3d5")
