@@ -85,6 +85,8 @@ SLOW_TESTS = {
     "tests/test_naive_falcon.py::test_colour_flip_gives_the_same_perft":
         "perft of the naive generator to depth 3, 11 s in all",
     "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,
+    "tests/remote/test_peer.py::test_any_drops_copies_delays_and_restarts_lose_and_double_nothing":
+        _PROPERTY,
     "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
     "tests/engine/test_core_legality.py::test_both_cores_agree": _PROPERTY,
 }
