@@ -44,7 +44,7 @@ class ConfigError(BoardctlError, ValueError):
 # derived from them.
 Sensors = Literal["sim", "gpio", "shiftreg", "serial"]
 LedLayoutName = Literal["squares", "corners"]
-Mode = Literal["engine", "two-players", "teaching"]
+Mode = Literal["engine", "two-players", "teaching", "remote"]
 Side = Literal["white", "black"]
 
 
@@ -111,6 +111,15 @@ class WebConfig:
     pin: str = ""  # needed for actions from the page; "" = no actions
 
 
+@dataclass(frozen=True)
+class RemoteConfig:
+    # What this board is called on the other side's screen and page.
+    name: str = ""
+    # How long a move must stand, the board still, before it is sent: until
+    # then it may still be amended (a piece slid on, a square corrected).
+    confirm_ms: int = 1000
+
+
 PIN_LENGTH = (4, 64)
 DEFAULTS = "(defaults)"  # Config.source when no file was read
 
@@ -125,6 +134,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     web: WebConfig = field(default_factory=WebConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
     source: str = DEFAULTS
 
     @property
@@ -192,6 +202,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("web", "port"): (1, 65535),
     ("speech", "rate"): RATE_RANGE,
     ("speech", "volume"): VOLUME_RANGE,
+    ("remote", "confirm_ms"): (0, 10000),
 }
 
 
@@ -321,6 +332,14 @@ def _pin(text: str) -> None:
         )
 
 
+NAME_LENGTH = 40
+
+
+def _name(text: str) -> None:
+    if len(text) > NAME_LENGTH or text.strip() != text:
+        raise ConfigError(f"expected at most {NAME_LENGTH} characters, without spaces at the ends")
+
+
 def _voice(text: str) -> None:
     if not VOICE_NAME.fullmatch(text):
         raise ConfigError(
@@ -338,6 +357,7 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("web", "bind"): _bind,
     ("web", "pin"): _pin,
     ("speech", "voice"): _voice,
+    ("remote", "name"): _name,
 }
 
 

@@ -184,6 +184,16 @@ class Reconciler:
         self._handle(m.EngineMoveOffered(move))
         self._lookups.forget()
 
+    @property
+    def amendable(self) -> bool:
+        """May the last move still be amended (its player has not let go of it)?"""
+        return self.phase.move.amendable is not None
+
+    def seal(self) -> None:
+        """Make the last move final: it can no longer be amended, only taken
+        back where takebacks are allowed (a remote game sends it on)."""
+        self.phase = tr.sealed(self.phase)
+
     # ------------------------------------------------------------ the judgement, applied
     def _handle(self, event: m.Input) -> list[Event]:
         """Feed ``event`` to the judgement and do what it asks, feeding back

@@ -45,6 +45,7 @@ from ..engine import Limits
 from ..engine.interface import Opponent
 from ..hw import Buttons, Colour, LedSink, Reading, SensorSource
 from ..hw.base import ExplainsProblems, MayLag, Wakes
+from ..remote.desk import Desk
 from ..rules import (
     BLACK,
     WHITE,
@@ -63,6 +64,7 @@ from ..web.shaping import EngineShown, Shaper
 from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
 from .presenter import Machine, Presenter
+from .remote import RemoteOpponent, RemoteSeat
 from .session import EngineSession
 
 log = logging.getLogger("boardctl")
@@ -98,7 +100,9 @@ def reconciler_config(config: Config) -> ReconcilerConfig:
     return ReconcilerConfig(
         settle=config.board.settle_ms / 1000,
         grace=config.board.grace_ms / 1000,
-        allow_takeback=config.game.takeback,
+        # A remote game takes a move back only when both sides agree (the
+        # daemon then guides the pieces back itself).
+        allow_takeback=config.game.takeback and config.game.mode != "remote",
         teaching=config.game.mode == "teaching",
     )
 
@@ -127,6 +131,7 @@ class Daemon:
         web: Hub | None = None,
         speaker: SaysAloud | None = None,
         setup: Position | None = None,
+        remote: Desk | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -134,7 +139,13 @@ class Daemon:
         self.sensors = sensors
         self.store = Backlog(store)
         self.wall_clock = wall_clock
-        self.opponent = opponent if config.game.mode == "engine" else None
+        # A remote game's other side is an opponent too: its moves come from the desk.
+        self.remote: RemoteSeat | None = None
+        if config.game.mode == "remote" and remote is not None:
+            human = WHITE if config.game.human == "white" else BLACK
+            self.remote = RemoteSeat(remote, human, config.remote.confirm_ms / 1000)
+            opponent = RemoteOpponent(remote)
+        self.opponent = opponent if config.game.mode in ("engine", "remote") else None
         self.leds = leds
         self.buttons = buttons
         self.display = display
@@ -154,6 +165,9 @@ class Daemon:
         # to stand as the game left it, as when a game is resumed.
         self.setup: SetUp | None = None
         self.setup_reading: tuple[int, float] | None = None  # not yet settled, and since
+        # The game to play once the set-up is complete, when it is not a new
+        # game from the position (a remote game the pieces are guided back to).
+        self.setup_game: Game | None = None
         if setup is not None:
             self.setup = begin(setup, self.reconciler.reading, game.position)
         # What happened lately, for tests and logs: the last EVENTS_KEPT, so
@@ -217,6 +231,8 @@ class Daemon:
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
+        if self.remote is not None:
+            self.remote.step(self, now)
         self._outputs(now)
         if self.web is not None:
             self._web_step(now, bool(events))
@@ -243,8 +259,12 @@ class Daemon:
         self.setup = observe(self.setup, occupancy)
         if not complete(self.setup):
             return []
-        game = Game(self.variant, self.setup.target.fen())
-        self.setup = None
+        fen, self.setup = self.setup.target.fen(), None
+        game, self.setup_game = self.setup_game, None
+        if game is not None:  # already stored: the game goes on
+            self.reconciler = Reconciler(game, self.reconciler.config, self.engine_side)
+            return []
+        game = Game(self.variant, fen)
         self.reconciler = Reconciler(game, self.reconciler.config, self.engine_side)
         return [NewGame()]
 
@@ -290,7 +310,10 @@ class Daemon:
             log.info("the game is over: %s not stored", event.line())
         elif isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
-            fell = self._press_clock(now)
+            # A remote game's clocks are the link's: it measures both sides.
+            fell = self._press_clock(now) if self.remote is None else False
+            if self.remote is not None and not event.by_engine:
+                self.remote.moved(now)
             self.store.add_move(
                 self.game_id,
                 len(self.game.moves),
@@ -304,6 +327,8 @@ class Daemon:
         elif isinstance(event, MoveAmended):
             # One transaction: a crash cannot leave the old move gone and the new one unsaved.
             self.store.amend_last_move(self.game_id, event.new_uci, self.wall_clock())
+            if self.remote is not None:
+                self.remote.moved(now)
             self.engine.cancel()
             self.engine.due = now
         elif isinstance(event, MoveTakenBack):
@@ -324,6 +349,16 @@ class Daemon:
         self.store.finish(
             self.game_id, outcome.result, outcome.termination.value, self.wall_clock()
         )
+
+    def declare(self, outcome: Outcome) -> None:
+        """The game ends off the board (a remote game's log ended it)."""
+        self._declare(outcome)
+
+    def end_for_remote(self, now: float) -> None:
+        """A remote game begins: the game on the board now ends unfinished
+        (a result it has stands) and the engine forgets it."""
+        self._finish(Outcome(Termination.ABANDONED, None))
+        self.engine.new_game(now)
 
     def _declare(self, outcome: Outcome) -> None:
         """The game ends off the board: the game, and so the screen, the page and
@@ -346,6 +381,8 @@ class Daemon:
     def _player_names(self) -> tuple[str, str]:
         """(White, Black), for the store and the web page."""
         human, engine = "Player", "boardctl"
+        if self.remote is not None:
+            return self.remote.names(self.remote.view)
         if self.config.game.mode != "engine":
             return human, human
         return (human, engine) if self.config.game.human == "white" else (engine, human)
@@ -377,6 +414,8 @@ class Daemon:
     def _button(self, name: str, now: float) -> list[Event]:
         rec = self.reconciler
         choices = rec.promotion_choices
+        if not choices and self.remote is not None and self.remote.button(name, now):
+            return []
         if name == "hint":
             self.request_hint()
         elif name in ("next", "prev"):
@@ -408,11 +447,19 @@ class Daemon:
     # ------------------------------------------------------------- levels
     def change_level(self, step: int, now: float) -> None:
         """Raise or lower the engine's level (the next/prev buttons)."""
+        if self.remote is not None:
+            self.notice = ("No engine plays in a remote game", now + NOTICE_SECONDS)
+            return
         self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
 
     def request_hint(self) -> None:
         """The hint button: the side to move's best move, unless the engine is to move."""
-        if self.game.ending() is None and not self._engine_to_move() and self.setup is None:
+        if (
+            self.game.ending() is None
+            and not self._engine_to_move()
+            and self.setup is None
+            and self.remote is None  # no help from an engine against a person
+        ):
             self.engine.request_hint(self.game)
 
     # The engine's state, as the screen, the web page and the tests read it.
@@ -445,6 +492,9 @@ class Daemon:
 
     def _tick_clock(self, now: float) -> None:
         clock = self.clock
+        if self.remote is not None:
+            self.remote.clocks(clock, now)
+            return
         if clock is None:
             return
         if not self.game.moves or self.game.ending() is not None or self.setup is not None:
@@ -492,8 +542,10 @@ class Daemon:
     def status(self, scene: LedScene | None = None) -> DisplayState:
         """What the screen shows now."""
         notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] else None
+        remote = self.remote.prompt() if self.remote is not None else None
         machine = Machine(
             notice=notice,
+            remote=remote,
             sensors_healthy=self.sensors.healthy,
             sensor_problem=self.sensor_problem,
             saving=self.store.status(),
@@ -579,6 +631,10 @@ class Daemon:
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
         log.info("web: %s %s", action.kind, action.value if action.kind == "level" else "")
+        if self.remote is not None and action.kind != "level":
+            # The other side must agree: the page's buttons ask it.
+            self.notice = (self.remote.ask(action.kind, now), now + NOTICE_SECONDS)
+            return
         over = self.game.ending() is not None
         if action.kind == "level":
             self.change_level(action.value - self.level, now)

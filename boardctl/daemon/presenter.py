@@ -31,6 +31,9 @@ class Machine:
     with the sensors and the store."""
 
     notice: str | None = None  # shown while nothing else is
+    # What a remote game asks of the player, and whether it is a fault (the
+    # sides disagree, the other is away): before a hint or a notice.
+    remote: tuple[str, bool] | None = None
     sensors_healthy: bool = True
     sensor_problem: str | None = None  # in full, for the prompt
     saving: str | None = None  # why moves wait to be saved, in full
@@ -77,6 +80,9 @@ class Presenter:
                 f"The {piece_name(pos, stuck[0])} on {pos.geometry.name(stuck[0])} "
                 "has no legal move: put it back"
             )
+        if not prompt and machine.remote is not None:
+            prompt = machine.remote[0]
+            kind = "error" if machine.remote[1] else kind
         if not prompt and engine.hint:
             prompt = engine.hint
         if not prompt and machine.notice:

@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS games (
     code        TEXT NOT NULL,
     secret      TEXT NOT NULL,
     peer        TEXT NOT NULL DEFAULT '',
+    other       TEXT NOT NULL DEFAULT '',
     local_game  INTEGER,
     epoch       INTEGER NOT NULL DEFAULT 0,
     made        INTEGER NOT NULL,
@@ -71,6 +72,7 @@ class Kept:
     code: str
     secret: str
     peer: str  # the host's address, for a guest
+    other: str  # what the other side is called
     local_game: int | None
     epoch: int
 
@@ -98,7 +100,14 @@ class Journal:
             raise JournalError(f"remote games journal: {exc}") from None
 
     def create(
-        self, header: Header, role: Role, colour: int, code: str, secret: str, peer: str = ""
+        self,
+        header: Header,
+        role: Role,
+        colour: int,
+        code: str,
+        secret: str,
+        peer: str = "",
+        other: str = "",
     ) -> None:
         """Keep a new game; it becomes the current one (any other is closed)."""
         try:
@@ -107,7 +116,7 @@ class Journal:
                 self._conn.execute("UPDATE games SET closed = 1")
                 self._conn.execute(
                     "INSERT INTO games (key, header, role, colour, seat, code, secret, peer, "
-                    "made) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                    "other, made) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
                     "(SELECT coalesce(max(made), 0) + 1 FROM games))",
                     (
                         header.key,
@@ -118,6 +127,7 @@ class Journal:
                         code,
                         secret,
                         peer,
+                        other,
                     ),
                 )
         except sqlite3.Error as exc:
@@ -126,7 +136,7 @@ class Journal:
     def current(self) -> Kept | None:
         """The game being played (the last one made and not closed), or None."""
         row = self._conn.execute(
-            "SELECT header, role, colour, seat, code, secret, peer, local_game, epoch "
+            "SELECT header, role, colour, seat, code, secret, peer, other, local_game, epoch "
             "FROM games WHERE closed = 0 ORDER BY made DESC LIMIT 1"
         ).fetchone()
         if row is None:
@@ -135,7 +145,7 @@ class Journal:
             header = Header.from_json(json.loads(row[0]))
         except (ValueError, LogError) as exc:
             raise JournalError(f"remote games journal: a damaged game ({exc})") from None
-        return Kept(header, row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8])
+        return Kept(header, *row[1:])
 
     def log(self, header: Header) -> Log:
         """The game's log, replayed from its entries.  :raises JournalError: if they do not fit."""
@@ -166,8 +176,9 @@ class Journal:
         """The daemon plays ``key`` as its stored game ``local_game``."""
         self._write("UPDATE games SET local_game = ? WHERE key = ?", (local_game, key))
 
-    def seat(self, key: str, seat: Seat) -> None:
-        self._write("UPDATE games SET seat = ? WHERE key = ?", (seat, key))
+    def seat(self, key: str, seat: Seat, other: str) -> None:
+        """Who took the other seat, and what they are called."""
+        self._write("UPDATE games SET seat = ?, other = ? WHERE key = ?", (seat, other, key))
 
     def next_epoch(self, key: str) -> int:
         """One more than last time: this side has started again."""

@@ -26,7 +26,7 @@ def test_a_game_and_its_entries_are_read_back_by_a_new_journal(tmp_path: Path):
         journal.append(KEY, entry)  # again: nothing
         log.append(entry)
     journal.bind(KEY, 7)
-    journal.seat(KEY, "browser")
+    journal.seat(KEY, "browser", "Anna")
     assert journal.next_epoch(KEY) == 1
     journal.close()
     again = Journal(path)
@@ -34,6 +34,7 @@ def test_a_game_and_its_entries_are_read_back_by_a_new_journal(tmp_path: Path):
     assert kept is not None
     assert (kept.header, kept.role, kept.colour, kept.seat) == (head, "host", WHITE, "browser")
     assert (kept.code, kept.secret, kept.local_game) == ("ABCDEFGH", "s3cret", 7)
+    assert kept.other == "Anna"
     assert again.next_epoch(KEY) == 2
     assert again.log(head).digest == log.digest
     with pytest.raises(JournalConflict):
