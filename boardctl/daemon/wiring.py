@@ -32,7 +32,9 @@ from ..hw.hexpins import (
 )
 from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from ..hw.sim import SimBoard, SimButtons
-from ..rules import BoardctlError, Game, Position, Variant, get_variant
+from ..remote.desk import Desk
+from ..remote.journal import JOURNAL_NAME
+from ..rules import BLACK, WHITE, BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
 from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_path
@@ -240,18 +242,35 @@ def open_store(config: Config) -> GameStore:
     return store
 
 
-def start_web(config: Config, db_path: Path, stack: ExitStack) -> Hub:
+def start_web(config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None) -> Hub:
     """The spectator page's server, listening on its own thread; the daemon
-    publishes to the hub it returns.  :raises StartError: without aiohttp."""
+    publishes to the hub it returns; with ``remote``, the link of remote play
+    too (its journal beside the game store).  :raises StartError: without aiohttp."""
     from ..web.snapshot import Hub
 
     try:
+        from ..web.remote_link import Link
         from ..web.server import WebServer
     except ImportError:
         raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
     hub = Hub()  # the daemon publishes here; the server only reads
+    link = None
+    if remote is not None:
+        link = Link(
+            remote,
+            db_path.with_name(JOURNAL_NAME),
+            colour=WHITE if config.game.human == "white" else BLACK,
+            variant=config.game.variant,
+            clock=config.clock_seconds,
+            name=config.remote.name,
+        )
     server = WebServer(
-        hub, host=config.web.bind, port=config.web.port, pin=config.web.pin, db_path=db_path
+        hub,
+        host=config.web.bind,
+        port=config.web.port,
+        pin=config.web.pin,
+        db_path=db_path,
+        link=link,
     )
     server.start()
     stack.callback(server.stop)
@@ -297,8 +316,15 @@ def build(
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
+    if config.game.mode == "remote" and "remote" not in extra:
+        if not config.web.enabled:
+            raise StartError(
+                "a remote game is played through the web server: set [web] enabled = true "
+                "(and a pin, to offer or join a game from the page)"
+            )
+        extra["remote"] = Desk()
     if config.web.enabled and "web" not in extra:
-        extra["web"] = start_web(config, store.path, stack)
+        extra["web"] = start_web(config, store.path, stack, extra.get("remote"))
     if config.speech.enabled and "speaker" not in extra:
         extra["speaker"] = make_speaker(config, stack)
     if config.buttons.enabled and "buttons" not in extra:

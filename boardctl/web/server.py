@@ -50,6 +50,8 @@ from .feeds import Versions, http_date, live_pgn, not_modified, state_json
 from .games import StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
 from .pages import VIEWS, games_page, live_page, replay_page
+from .remote_link import Link
+from .remote_routes import LINK, add_remote
 from .snapshot import ACTION_KINDS, Hub, WebAction
 
 log = logging.getLogger("boardctl.web")
@@ -185,8 +187,11 @@ async def live(request: web.Request) -> web.StreamResponse:
     # Nothing published yet (seq 0) is no position to draw: the stream brings the first.
     state = _state_body(request.app).decode() if request.app[HUB].latest.seq else ""
     # The page carries the latest snapshot: a cached copy would draw an old position.
+    remote = LINK in request.app
     return web.Response(
-        text=live_page(view, state), content_type="text/html", headers={"Cache-Control": "no-cache"}
+        text=live_page(view, state, remote=remote),
+        content_type="text/html",
+        headers={"Cache-Control": "no-cache"},
     )
 
 
@@ -407,8 +412,11 @@ def add_static(app: web.Application) -> None:
     app.router.add_static("/static", Path(str(resources.files("boardctl.web") / "static")))
 
 
-def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.Application:
-    """The aiohttp application (the tests drive it with aiohttp's test client)."""
+def make_app(
+    hub: Hub, *, pin: str = "", db_path: Path | None = None, link: Link | None = None
+) -> web.Application:
+    """The aiohttp application (the tests drive it with aiohttp's test client);
+    with ``link``, remote play's routes too (:mod:`.remote_routes`)."""
     app = web.Application(middlewares=[same_origin, _no_tracebacks], client_max_size=MAX_BODY)
     app.on_response_prepare.append(security_headers())
     app[HUB] = hub
@@ -428,6 +436,8 @@ def make_app(hub: Hub, *, pin: str = "", db_path: Path | None = None) -> web.App
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/action", action)
     add_static(app)
+    if link is not None:
+        add_remote(app, link, _authorised, _json_body)
 
     async def started(app: web.Application) -> None:
         state = ServerState()
@@ -549,7 +559,17 @@ class WebServer(ServerThread):
     """One board's pages and feeds (:func:`make_app`) on their own thread."""
 
     def __init__(
-        self, hub: Hub, *, host: str, port: int, pin: str = "", db_path: Path | None = None
+        self,
+        hub: Hub,
+        *,
+        host: str,
+        port: int,
+        pin: str = "",
+        db_path: Path | None = None,
+        link: Link | None = None,
     ) -> None:
-        super().__init__(lambda: make_app(hub, pin=pin, db_path=db_path), host=host, port=port)
+        super().__init__(
+            lambda: make_app(hub, pin=pin, db_path=db_path, link=link), host=host, port=port
+        )
         self.hub = hub
+        self.link = link

@@ -134,7 +134,10 @@ function renderEngine(s) {
 
 function render(s) {
   latest = s;
-  drawBoard($("board"), s);
+  // A remote game's player sees the game as the server keeps it (remote.js).
+  const playable = typeof remoteBoard === "function";
+  drawBoard($("board"), playable ? remoteBoard(s) : s);
+  if (playable) remoteDrawn();
   document.body.dataset.shape = s.board.shape;
   $("white-name").textContent = s.white;
   $("black-name").textContent = s.black;
