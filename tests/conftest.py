@@ -22,6 +22,7 @@ SLOW_MODULES = {
     "tests/pico/test_emulated_game.py": "a game on the emulated Pico",
     "tests/pico/test_emulated_heap.py": "an emulated RP2040 boots to count what hal.py allocates",
     "tests/web/test_browser.py": "headless Chromium",
+    "tests/web/test_browser_remote.py": "headless Chromium against a board in real time",
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
     "tests/e2e/test_kill9.py": "kills and restarts the daemon's process",

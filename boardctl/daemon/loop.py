@@ -539,13 +539,15 @@ class Daemon:
             )
         return scene
 
-    def status(self, scene: LedScene | None = None) -> DisplayState:
-        """What the screen shows now."""
+    def status(self, scene: LedScene | None = None, *, page: bool = False) -> DisplayState:
+        """What the screen shows now (``page``: as the web page and the voice
+        may show it, without the remote game's player code)."""
         notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] else None
-        remote = self.remote.prompt() if self.remote is not None else None
+        remote = self.remote.prompt(page) if self.remote is not None else None
         machine = Machine(
             notice=notice,
             remote=remote,
+            opponent="Engine" if self.remote is None else "Opponent",
             sensors_healthy=self.sensors.healthy,
             sensor_problem=self.sensor_problem,
             saving=self.store.status(),
@@ -574,7 +576,9 @@ class Daemon:
             if self.display is not None:
                 self.display.show(state)
             if heard:
-                self.voice.heard(state)
+                # What is said reaches the page too: the player code is for the screen only.
+                secret = self.remote is not None and self.remote.code_shown
+                self.voice.heard(self.status(scene, page=True) if secret else state)
 
     def _record(self, reading: Reading) -> None:
         """Write the raw sensor stream in the replay format (for bug reports)."""
@@ -654,12 +658,14 @@ class Daemon:
         engine = EngineShown(
             self.engine.score, self.engine_text, self.level if self.opponent else None
         )
+        if self.remote is not None:
+            engine = EngineShown("", "", None)  # a person plays: no engine to show
         return self.web_shaper.snapshot(
             game_id=self.game_id,
             started_at=self.started_at,
             game=self.game,
             names=self._player_names(),
-            screen=self.status(scene),
+            screen=self.status(scene, page=True),
             clocks=self.clocks,
             engine=engine,
             scene=scene,

@@ -34,6 +34,7 @@ class Machine:
     # What a remote game asks of the player, and whether it is a fault (the
     # sides disagree, the other is away): before a hint or a notice.
     remote: tuple[str, bool] | None = None
+    opponent: str = "Engine"  # what the screen calls the other side
     sensors_healthy: bool = True
     sensor_problem: str | None = None  # in full, for the prompt
     saving: str | None = None  # why moves wait to be saved, in full
@@ -130,6 +131,7 @@ class Presenter:
             engine_move=engine_move,
             level=engine.level if engine.opponent is not None else None,
             engine_side=self.engine_side,
+            opponent=machine.opponent,
             white_clock=clock.remaining[0] if clock else None,
             black_clock=clock.remaining[1] if clock else None,
             prompt=prompt,

@@ -214,8 +214,14 @@ class RemoteSeat:
         other = view.name or "Remote player"
         return ("Player", other) if self.colour == WHITE else (other, "Player")
 
-    def prompt(self) -> tuple[str, bool] | None:
-        """What the screen says of the remote game, and whether it is a fault."""
+    @property
+    def code_shown(self) -> bool:
+        view = self.view
+        return bool(view.key and not view.joined and view.code)
+
+    def prompt(self, page: bool = False) -> tuple[str, bool] | None:
+        """What the screen says of the remote game, and whether it is a fault
+        (``page``: for the web page, which must not show the player code)."""
         view = self.view
         name = view.name or OTHER
         if view.problem:
@@ -223,6 +229,8 @@ class RemoteSeat:
         if not view.key:
             return None
         if not view.joined and view.code:
+            if page:
+                return "Remote game: waiting for the other player to join", False
             return f"Remote game: player code {view.code}", False
         if view.asks:
             ask = ASK_WORDS[view.asks[0]]

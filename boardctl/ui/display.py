@@ -100,7 +100,7 @@ def player_label(state: DisplayState, colour: int, active: bool) -> str:
         name = "White" if colour == WHITE else "Black"
         return f"{name} to move" if active else name
     if colour == state.engine_side:
-        return "Engine's move" if active else "Engine"
+        return f"{state.opponent}'s move" if active else state.opponent
     return "Your move" if active else "You"
 
 

@@ -111,3 +111,31 @@ def test_a_resignation_ends_the_game_on_the_board(rig: Rig):
     ending = rig.daemon.game.ending()
     assert ending is not None and ending.winner == WHITE
     assert rig.store.load(rig.daemon.game_id).result == "1-0"
+
+
+def test_the_player_code_is_on_the_boards_screen_and_nowhere_a_spectator_sees(tmp_path: Path):
+    rig = Rig(tmp_path)
+    try:
+        rig.run(0.3)
+        code = rig.match.kept.code
+        assert code in rig.daemon.status().prompt
+        snap = rig.daemon.snapshot()
+        assert code not in snap.prompt and code not in snap.said
+        assert "waiting for the other player" in snap.prompt
+        assert code not in repr(snap.to_json())
+        rig.match.take_seat("browser", "", rig.now)
+        rig.run(0.2)
+        assert code not in rig.daemon.status().prompt  # taken: no longer shown
+    finally:
+        rig.close()
+
+
+def test_the_screen_calls_the_remote_side_the_opponent(rig: Rig):
+    rig.hand("e2e4")
+    rig.run(0.5)
+    rig.other("e7e5")
+    rig.run(0.2)
+    state = rig.daemon.status()
+    assert state.opponent == "Opponent"
+    assert rig.daemon.snapshot().opponent == "Opponent"
+    assert rig.daemon.snapshot().level is None

@@ -87,8 +87,9 @@ function engineMoveWords(s) {
   if (!s.engine_move) return null;
   const [from, to] = s.engine_move.map((sq) => s.board.cells[sq][0]);
   const squares = `${from} to ${to}`;
-  if (s.engine_san) return [`Engine: ${s.engine_san} \u2013 `, squares, ""];
-  return ["Engine's move: ", squares, ", waiting to be played on the board"];
+  const who = s.opponent || "Engine";
+  if (s.engine_san) return [`${who}: ${s.engine_san} \u2013 `, squares, ""];
+  return [`${who}'s move: `, squares, ", waiting to be played on the board"];
 }
 
 function showEngineMove(banner, words) {

@@ -10,7 +10,7 @@ const RETRIES = 4;  // a request lost on the way is sent again, as it was
 const PIECE_NAMES = {q: "Queen", f: "Falcon", r: "Rook", b: "Bishop", n: "Knight"};
 const ASK_WORDS = {takeback: "asks to take back their last move", draw: "offers a draw"};
 const OFFER_WORDS = {takeback: "takeback", draw: "draw offer", resign: "resignation"};
-const remote = {state: null, selected: null, dragging: false, armed: false, owner: false};
+const remote = {state: null, shown: "", selected: null, dragging: false, armed: false};
 
 function playing() {
   const r = remote.state;
@@ -187,7 +187,13 @@ function showRemote(r) {
   if (player) showPlayer(r);
   showOwner(r);
   document.body.dataset.remoteSeq = String(r.seq || 0);
-  redraw();
+  // The board is drawn again only when its position or moves change: a
+  // piece may be in the middle of a drag.
+  const shown = JSON.stringify([r.key, r.fen, r.seq, r.you, r.legal]);
+  if (shown !== remote.shown) {
+    remote.shown = shown;
+    redraw();
+  }
 }
 
 async function refresh() {
