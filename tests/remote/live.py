@@ -81,9 +81,13 @@ class LiveSide:
             offer_at_start=options.offer,
         )
         self.server = WebServer(
-            self.hub, host="127.0.0.1", port=options.port, pin=PIN, link=self.link,
+            self.hub,
+            host="127.0.0.1",
+            port=options.port,
+            pin=PIN,
+            link=self.link,
             db_path=folder / "games.sqlite3",
-        )  # fmt: skip
+        )
         self.server.start()
         self.daemon = Daemon(
             self.config,

@@ -25,7 +25,13 @@ from boardctl.storage.store import GameStore
 from boardctl.web.snapshot import WebAction
 
 from ..remote.live import LiveSide, LiveThread, Options
-from .test_browser import browser, no_policy_violations, pytestmark, wait_for  # noqa: F401
+from . import test_browser as base
+
+# The browser and its checks are the page's other browser tests' own.
+pytestmark = base.pytestmark
+browser = base.browser
+no_policy_violations = base.no_policy_violations
+wait_for = base.wait_for
 
 GEO = get_variant("falcon").geometry
 PROMOTING = "k9/10/10/10/10/10/1p8/9K w - - 0 1"  # Black's pawn on b2 is about to queen
@@ -85,6 +91,15 @@ def targets(browser: Any) -> set[str]:
     return {GEO.name(int(c.get_attribute("data-target"))) for c in circles}
 
 
+def page_seq(driver: Any) -> str:
+    """The length of the log the page has drawn."""
+    return str(driver.find_element(By.TAG_NAME, "body").get_attribute("data-remote-seq"))
+
+
+def text(driver: Any, element_id: str) -> str:
+    return str(driver.find_element(By.ID, element_id).text)
+
+
 def centre(element: Any) -> tuple[int, int]:
     box = element.rect
     return round(box["x"] + box["width"] / 2), round(box["y"] + box["height"] / 2)
@@ -104,8 +119,7 @@ def test_the_player_moves_from_the_page_and_the_board_lights_it(browser, board):
     join(browser, board)
     assert "You play Black" in browser.find_element(By.ID, "you").text
     board_moves(board, "e2e4")
-    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
-        "data-remote-seq") == "1", "the board's move did not reach the page")  # fmt: skip
+    wait_for(browser, lambda d: page_seq(d) == "1", "the board's move did not reach the page")
     assert targets(browser) == set()
     piece(browser, "e7").click()
     wait_for(browser, lambda d: targets(d) == {"e6", "e5"}, "the pawn's moves are not shown")
@@ -122,8 +136,7 @@ def test_the_player_moves_from_the_page_and_the_board_lights_it(browser, board):
 def test_a_piece_dragged_to_its_square_is_a_move(browser, board):
     join(browser, board)
     board_moves(board, "d2d4")
-    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
-        "data-remote-seq") == "1", "the board's move did not reach the page")  # fmt: skip
+    wait_for(browser, lambda d: page_seq(d) == "1", "the board's move did not reach the page")
     knight = piece(browser, "i8")  # Black's knight on i8 goes to h6
     square = browser.find_element(By.CSS_SELECTOR, "#board rect[data-name='h6']")
     # By offset: picking the knight up draws the board again, with new elements.
@@ -137,8 +150,7 @@ def test_a_piece_dragged_to_its_square_is_a_move(browser, board):
 def test_the_player_chooses_the_piece_a_pawn_becomes(browser, board):
     join(browser, board)
     board_moves(board, "j1j2")
-    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
-        "data-remote-seq") == "1", "the board's move did not reach the page")  # fmt: skip
+    wait_for(browser, lambda d: page_seq(d) == "1", "the board's move did not reach the page")
     piece(browser, "b2").click()
     wait_for(browser, lambda d: "b1" in targets(d), "the promotion square is not shown")
     browser.find_element(By.CSS_SELECTOR, f"#board circle.target[data-target='{sq('b1')}']").click()
@@ -152,8 +164,7 @@ def test_the_player_chooses_the_piece_a_pawn_becomes(browser, board):
 def test_a_takeback_asked_on_the_page_is_answered_at_the_board(browser, board):
     join(browser, board)
     board_moves(board, "e2e4")
-    wait_for(browser, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute(
-        "data-remote-seq") == "1", "the board's move did not reach the page")  # fmt: skip
+    wait_for(browser, lambda d: page_seq(d) == "1", "the board's move did not reach the page")
     piece(browser, "e7").click()
     browser.find_element(By.CSS_SELECTOR, f"#board circle.target[data-target='{sq('e5')}']").click()
     board.wait_for(lambda s: s.daemon.reconciler.engine_move is not None, "not lit")
@@ -163,8 +174,8 @@ def test_a_takeback_asked_on_the_page_is_answered_at_the_board(browser, board):
     board.wait_for(
         lambda s: "asks to take back" in s.daemon.status().prompt, "the board's screen did not ask"
     )
-    wait_for(browser, lambda d: "Waiting for the board" in d.find_element(By.ID, "play-status").text,
-             "the page does not say it waits")  # fmt: skip
+    waiting = "Waiting for the board"
+    wait_for(browser, lambda d: waiting in text(d, "play-status"), "the page does not wait")
     board.do(lambda s: s.press("ok"))  # the board player says yes with the OK button
     board.wait_for(lambda s: remote_line(board) == ("e2e4",), "not taken back")
     board.do(lambda s: setattr(s.options, "carry_out", True))  # the hand puts the pawn back
