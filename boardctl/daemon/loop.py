@@ -354,6 +354,13 @@ class Daemon:
         """The game ends off the board (a remote game's log ended it)."""
         self._declare(outcome)
 
+    def play_as(self, colour: int) -> None:
+        """The board player plays ``colour`` from now on (the host of a remote
+        game this board joined chose it); the other side is the opponent."""
+        self.engine_side = colour ^ 1
+        self.presenter = Presenter(self.engine_side)
+        self.reconciler.engine_side = self.engine_side
+
     def end_for_remote(self, now: float) -> None:
         """A remote game begins: the game on the board now ends unfinished
         (a result it has stands) and the engine forgets it."""

@@ -83,6 +83,8 @@ class RemoteSeat:
         self.colour = colour
         self.confirm = confirm
         self.made_at: float | None = None  # when the board player's last move was made
+        # The log's length that move was made on (None: not known, after a restart).
+        self.made_on: int | None = None
         self.bound: tuple[str, int] | None = None  # (key, game) this daemon bound
         self._told: tuple[Note, float] | None = None  # the last note and when
 
@@ -91,8 +93,10 @@ class RemoteSeat:
         return self.desk.view
 
     def moved(self, now: float) -> None:
-        """The board player made or amended a move: it is final ``confirm`` from now."""
+        """The board player made or amended a move: it is final ``confirm`` from
+        now, and belongs to the log as it stands now."""
         self.made_at = now
+        self.made_on = self.view.seq
 
     # ------------------------------------------------------------ each step
     def step(self, d: Daemon, now: float) -> None:
@@ -120,6 +124,9 @@ class RemoteSeat:
     def _start(self, d: Daemon, view: RemoteView, now: float) -> None:
         """A remote game this daemon does not play yet: a stored game for it,
         and the pieces set up as the log has them."""
+        if view.colour != self.colour:  # a game joined: the host chose the colours
+            self.colour = view.colour
+            d.play_as(view.colour)
         game = _replayed(view, target(view, self.colour))
         d.end_for_remote(now)
         white, black = self.names(view)
@@ -131,15 +138,18 @@ class RemoteSeat:
             d.store.add_move(d.game_id, ply, uci, d.wall_clock())
         self.bound = (view.key, d.game_id)
         self._tell(Bound(view.key, d.game_id), now)
-        self._guide(d, game)
+        self._guide(d, game, now)
         d.clock = ChessClock.start(d.config.clock_seconds, now)
 
-    def _guide(self, d: Daemon, game: Game) -> None:
+    def _guide(self, d: Daemon, game: Game, now: float) -> None:
         """Play ``game`` from now on, once the pieces stand as it has them."""
-        old = d.game.position
+        old, reading = d.game.position, d.reconciler.reading
         d.engine.cancel()
-        d.reconciler = Reconciler(game, d.reconciler.config, d.engine_side, d.reconciler.reading)
-        d.setup = begin(game.position.copy(), d.reconciler.reading, old)
+        d.engine.due = now  # the other side's move, if it is theirs, is asked for anew
+        # Until the set-up is complete the readings are its own: this reconciler
+        # takes the board to stand as the game has it, and judges nothing.
+        d.reconciler = Reconciler(game, d.reconciler.config, d.engine_side)
+        d.setup = begin(game.position.copy(), reading, old)
         d.setup_game = game
 
     def _follow(self, d: Daemon, view: RemoteView, now: float) -> None:
@@ -148,8 +158,10 @@ class RemoteSeat:
         the pieces are guided there."""
         mine = d.web_shaper.move_ucis(d.game)
         want = target(view, self.colour)
-        if mine in (want, view.line) or _pending(mine, view, self.colour):
+        if mine in (want, view.line) or self._pending(mine, view):
             return
+        if mine[: len(view.line)] == view.line:
+            want = view.line  # the other side's last move is on the board already
         common = 0
         while common < min(len(mine), len(want)) and mine[common] == want[common]:
             common += 1
@@ -157,12 +169,13 @@ class RemoteSeat:
             d.store.remove_last_move(d.game_id)
         for ply in range(common + 1, len(want) + 1):
             d.store.add_move(d.game_id, ply, want[ply - 1], d.wall_clock())
-        self._guide(d, _replayed(view, want))
+        self.made_on = None
+        self._guide(d, _replayed(view, want), now)
 
     def _send(self, d: Daemon, view: RemoteView, now: float) -> None:
         """The board player's move goes to the link once it is final."""
         mine = d.web_shaper.move_ucis(d.game)
-        if not _pending(mine, view, self.colour):
+        if not self._pending(mine, view):
             return
         rec = d.reconciler
         if rec.amendable:
@@ -171,6 +184,16 @@ class RemoteSeat:
                 return
             rec.seal()
         self._tell(Played(view.key, view.seq, mine[-1]), now)
+
+    def _pending(self, mine: tuple[str, ...], view: RemoteView) -> bool:
+        """Is the last move of ``mine`` the board player's, made on the log as
+        it is, and not yet in it?  A move made on an earlier log (one a
+        takeback has since removed) is not: the pieces go back instead."""
+        if not _one_more(mine, view, self.colour):
+            return False
+        if self.made_on is not None:
+            return self.made_on == view.seq
+        return view.taken_back[:1] != mine[-1:]  # after a restart: unless just taken back
 
     def _end(self, d: Daemon, view: RemoteView) -> None:
         """The log ended the game (a resignation, a draw agreed, a flag)."""
@@ -267,7 +290,7 @@ def _first_turn(variant: str, start_fen: str) -> int:
     return Game(get_variant(variant), start_fen or None).position.turn
 
 
-def _pending(mine: tuple[str, ...], view: RemoteView, colour: int) -> bool:
+def _one_more(mine: tuple[str, ...], view: RemoteView, colour: int) -> bool:
     """Is ``mine`` the log's line and one more move, the board player's?"""
     return (
         len(mine) == len(view.line) + 1

@@ -31,6 +31,7 @@ class RemoteView:
     start_fen: str = ""
     line: tuple[str, ...] = ()  # the game's moves, as the log has them
     seq: int = 0  # the log's length
+    taken_back: tuple[str, ...] = ()  # the moves the log's last entry took back
     ending: tuple[int | None, str] | None = None  # (winner, termination) an entry declared
     clocks: tuple[float, float] | None = None  # White's and Black's time left
     away: bool = False  # the other side is away: the clocks are stopped

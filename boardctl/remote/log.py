@@ -211,6 +211,9 @@ class Log:
         self.ending: Outcome | None = None  # declared by an entry
         self._line: tuple[str, ...] = ()
         self._first = self.game.position.turn  # who makes ply 1
+        # The moves the last entry took back, while it is the last (a board
+        # that restarts tells them from a move of its player's made since).
+        self.retracted: tuple[str, ...] = ()
 
     @property
     def seq(self) -> int:
@@ -296,13 +299,14 @@ class Log:
         why = self.check(entry)
         if why is not None:
             raise LogError(why)
+        self.retracted = ()
         if entry.kind == "move":
             self.game.push(parse_uci(self.game.position, entry.uci))
             self._line = (*self._line, entry.uci)
         elif entry.kind == "takeback":
             while self.plies > entry.ply:
                 self.game.pop()
-            self._line = self._line[: entry.ply]
+            self._line, self.retracted = self._line[: entry.ply], self._line[entry.ply :]
         else:
             self.ending = Outcome(REASONS[entry.reason], winner_of(entry.result))
         self.entries.append(entry)

@@ -172,6 +172,7 @@ class Match:
             start_fen=self.kept.header.start_fen,
             line=self.log.line,
             seq=self.log.seq,
+            taken_back=self.log.retracted,
             ending=(ending.winner, ending.termination.value) if ending is not None else None,
             clocks=clocks.left(now) if clocks is not None else None,
             away=self.away(now),

@@ -130,6 +130,8 @@ class LiveSide:
             if step is not None and (self.board.occupancy >> step.square & 1) != step.put:
                 self.acts.append(("place" if step.put else "lift", step.square))
             return
+        if self.board.occupancy != occupancy(d.game.position):
+            return  # the daemon has not yet taken in the last movement: look again soon
         engine = d.reconciler.engine_move
         if engine is not None and self.options.carry_out:
             self.move(d.game.position.uci(engine))

@@ -10,6 +10,7 @@ import pytest
 
 from boardctl.board import Role
 from boardctl.rules import BLACK, WHITE
+from boardctl.web.snapshot import WebAction
 
 from .rig import KEY, Rig
 
@@ -139,3 +140,23 @@ def test_the_screen_calls_the_remote_side_the_opponent(rig: Rig):
     assert state.opponent == "Opponent"
     assert rig.daemon.snapshot().opponent == "Opponent"
     assert rig.daemon.snapshot().level is None
+
+
+def test_the_board_players_own_move_taken_back_is_put_back_not_played_again(rig: Rig):
+    rig.hand("e2e4")
+    rig.run(0.5)
+    assert rig.match.log.line == ("e2e4",)
+    rig.daemon.web_action(WebAction("takeback"), rig.now)  # the owner's page asks
+    rig.run(0.2)
+    table = rig.match.table
+    assert table is not None and table.asking(BLACK) == ("takeback",)
+    table.answer(BLACK, KEY, rig.match.log.seq, "takeback", True, rig.now)
+    rig.run(1.0)  # the pawn still stands on e4: it must not count as e2e4 played again
+    assert rig.match.log.line == ()
+    assert rig.daemon.setup is not None and rig.moves() == []
+    rig.board.lift(rig.sq("e4"))
+    rig.run(0.5)
+    rig.board.place(rig.sq("e2"))
+    rig.run(0.5)
+    assert rig.daemon.setup is None and rig.match.log.line == ()
+    assert rig.store.load(rig.daemon.game_id).moves == ()
