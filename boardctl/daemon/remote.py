@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from .loop import Daemon
 
 RETELL = 1.0  # seconds between repeats of a note the link has not acted on yet
-OTHER = "The other player"  # what the screen calls the other side when it has no name
-ASK_WORDS = {"takeback": "to take back their last move", "draw": "for a draw"}
+ASK_WORDS = {"takeback": "asks to take back a move", "draw": "offers a draw"}
+YES_NO = "OK = yes, \N{MINUS SIGN} = no"  # the board's buttons (the simulator's Enter and -)
 OFFER_WORDS = {"takeback": "takeback", "draw": "draw offer", "resign": "resignation"}
 
 
@@ -246,9 +246,9 @@ class RemoteSeat:
         """What the screen says of the remote game, and whether it is a fault
         (``page``: for the web page, which must not show the player code)."""
         view = self.view
-        name = view.name or OTHER
         if view.problem:
-            return f"The two sides disagree about this game ({view.problem}): it is stopped", True
+            # The page and the log say why in full; the screen has two lines.
+            return "The two sides disagree about this game: it is stopped", True
         if not view.key:
             return None
         if not view.joined and view.code:
@@ -256,20 +256,20 @@ class RemoteSeat:
                 return "Remote game: waiting for the other player to join", False
             return f"Remote game: player code {view.code}", False
         if view.asks:
-            ask = ASK_WORDS[view.asks[0]]
-            return f"{name} asks {ask}: OK to accept, + or - to refuse", False
+            return f"Opponent {ASK_WORDS[view.asks[0]]}: {YES_NO}", False
         if view.away and view.ending is None:
-            return f"{name} is away: the clocks are stopped", True
+            return "Opponent away: the clocks are stopped", True
         if view.declined:
-            return f"{name} said no to your {OFFER_WORDS[view.declined]}", False
+            return f"Opponent said no to your {OFFER_WORDS[view.declined]}", False
         if view.asked:
-            return f"Waiting for {name} to answer your {OFFER_WORDS[view.asked[0]]}", False
+            return f"Waiting for the opponent to answer your {OFFER_WORDS[view.asked[0]]}", False
         return None
 
     def _status(self, view: RemoteView) -> str:
+        """The panel's word for the other side: there, away, or stopped."""
         if view.problem:
             return "stopped"
-        return "away" if view.away else "remote"
+        return "away" if view.away else "online"
 
 
 def target(view: RemoteView, colour: int) -> tuple[str, ...]:

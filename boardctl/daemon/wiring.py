@@ -316,15 +316,7 @@ def build(
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
-    if config.game.mode == "remote" and "remote" not in extra:
-        if not config.web.enabled:
-            raise StartError(
-                "a remote game is played through the web server: set [web] enabled = true "
-                "(and a pin, to offer or join a game from the page)"
-            )
-        extra["remote"] = Desk()
-    if config.web.enabled and "web" not in extra:
-        extra["web"] = start_web(config, store.path, stack, extra.get("remote"))
+    _web_and_remote(config, store.path, stack, extra)
     if config.speech.enabled and "speaker" not in extra:
         extra["speaker"] = make_speaker(config, stack)
     if config.buttons.enabled and "buttons" not in extra:
@@ -349,6 +341,19 @@ def build(
     )
     stack.callback(daemon.close)
     return daemon
+
+
+def _web_and_remote(config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any]) -> None:
+    """The page's server, and remote play's desk, into ``extra`` unless given."""
+    if config.game.mode == "remote" and "remote" not in extra:
+        if not config.web.enabled:
+            raise StartError(
+                "a remote game is played through the web server: set [web] enabled = true "
+                "(and a pin, to offer or join a game from the page)"
+            )
+        extra["remote"] = Desk()
+    if config.web.enabled and "web" not in extra:
+        extra["web"] = start_web(config, db_path, stack, extra.get("remote"))
 
 
 def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:

@@ -87,6 +87,7 @@ ENGINE_DOT: dict[str, Colour] = {
     "ready": (80, 200, 120),
     "off": (120, 124, 132),
     "restarting": (244, 184, 40),
+    "online": (80, 200, 120),  # a remote game's other side is there
 }
 CHOICE_BG: Colour = (214, 210, 200)
 CHOICE_CHOSEN_BG: Colour = (250, 226, 110)
@@ -376,6 +377,8 @@ class Renderer:
         room = rect.width - 3 * radius
         level = f"level {state.level}" if state.level is not None else ""
         lines = [f"engine {state.engine_status}" + (f", {level}" if level else "")]
+        if state.opponent != "Engine":  # a person plays: the line says whether they are there
+            lines = [f"{state.opponent.lower()} {state.engine_status}"]
         if font.size(lines[0])[0] > room:
             lines = [f"{state.engine_status}, {level}" if level else state.engine_status]
         if font.size(lines[0])[0] > room and level:
