@@ -28,9 +28,17 @@ KEYS: tuple[tuple[str, str | None, str], ...] = (
         None,
         "pick the promotion piece: queen, falcon, rook, bishop, knight (the hexagon has no queen)",
     ),
-    ("Enter", "ok", "take the promotion piece highlighted on the screen"),
+    (
+        "Enter",
+        "ok",
+        "take the promotion piece highlighted on the screen; in a remote game, say yes",
+    ),
     ("h", "hint", "ask the engine for the side to move's best move"),
-    ("+  -", "next / prev", "raise or lower the engine's level (or pick the promotion piece)"),
+    (
+        "+  -",
+        "next / prev",
+        "raise or lower the engine's level (or pick the promotion piece); remote: say no",
+    ),
     (
         "l c t",
         None,
