@@ -408,15 +408,23 @@ def report(results: list[Result]) -> None:
 
 
 def run(
-    forms: list[str], games: int, plies: int, kills: int, seed: int, outage: float = 3.0
+    forms: list[str],
+    games: int,
+    plies: int,
+    kills: int,
+    seed: int,
+    outage: float = 3.0,
+    keep: Path | None = None,
 ) -> list[Result]:
-    """Play ``games`` of each form; each result is printed as it comes."""
+    """Play ``games`` of each form; each result is printed as it comes.  With
+    ``keep``, each game's files (stores, journals, the sides' logs) stay there."""
     results = []
     faults = Faults(outage_seconds=outage)
     for form in forms:
         for game in range(1, games + 1):
             with tempfile.TemporaryDirectory(prefix="boardctl-remote-") as folder:
-                work = Path(folder)
+                work = Path(folder) if keep is None else keep / f"{form}-{game}"
+                work.mkdir(parents=True, exist_ok=True)
                 results.append(PLAYERS[form](game, plies, kills, faults, seed + game, work))
                 r = results[-1]
                 agree = "same log" if r.same else "LOGS DIFFER"
@@ -438,9 +446,10 @@ def main() -> int:
     parser.add_argument(
         "--outage", type=float, default=60.0, help="seconds the network is cut off once a game"
     )
+    parser.add_argument("--keep", type=Path, help="keep each game's files in this folder")
     args = parser.parse_args()
     forms = ["boards", "browser"] if args.form == "both" else [args.form]
-    results = run(forms, args.games, args.plies, args.kills, args.seed, args.outage)
+    results = run(forms, args.games, args.plies, args.kills, args.seed, args.outage, args.keep)
     report(results)
     bad = any(r.lost or r.doubled or not r.same or not r.finished for r in results)
     return 1 if bad else 0

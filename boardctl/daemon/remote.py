@@ -108,6 +108,8 @@ class RemoteSeat:
             return
         if view.local_game != d.game_id:
             self._tell(Bound(view.key, d.game_id), now)
+        if (view.clocks is None) != (d.clock is None):  # the game's clocks, not the file's
+            d.clock = None if view.clocks is None else ChessClock([*view.clocks], 0.0, now)
         if d.setup is None and not view.problem:
             self._follow(d, view, now)
             self._send(d, view, now)
@@ -139,7 +141,6 @@ class RemoteSeat:
         self.bound = (view.key, d.game_id)
         self._tell(Bound(view.key, d.game_id), now)
         self._guide(d, game, now)
-        d.clock = ChessClock.start(d.config.clock_seconds, now)
 
     def _guide(self, d: Daemon, game: Game, now: float) -> None:
         """Play ``game`` from now on, once the pieces stand as it has them."""

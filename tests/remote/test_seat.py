@@ -160,3 +160,21 @@ def test_the_board_players_own_move_taken_back_is_put_back_not_played_again(rig:
     rig.run(0.5)
     assert rig.daemon.setup is None and rig.match.log.line == ()
     assert rig.store.load(rig.daemon.game_id).moves == ()
+
+
+def test_a_game_with_clocks_shows_them_whatever_the_configuration_says(tmp_path: Path):
+    rig = Rig(tmp_path, clock="5+0")  # the game offered has clocks ...
+    rig.restart_daemon()
+    rig.daemon.clock = None  # ... this daemon's configuration had none
+    rig.match.take_seat("browser", "", 0.0)
+    try:
+        rig.run(0.3)
+        assert rig.daemon.clocks == [300.0, 300.0]
+        rig.hand("e2e4")
+        rig.run(0.5)
+        rig.match.table.heard = rig.now  # type: ignore[union-attr]  # the player is there
+        rig.run(2.0)
+        clocks = rig.daemon.clocks
+        assert clocks is not None and clocks[1] < 300.0 and clocks[0] <= 300.0
+    finally:
+        rig.close()

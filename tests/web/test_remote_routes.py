@@ -58,13 +58,22 @@ def board_plays(link: Link, uci: str) -> None:
 
 def test_a_spectator_sees_the_game_but_cannot_play_it(tmp_path: Path):
     async def check(client: TestClient, link: Link) -> None:
+        await as_player(client, link)  # somebody plays: the seat is taken ...
+        board_plays(link, "e2e4")
+        client.session.cookie_jar.clear()  # ... and this is somebody else
         got = await state(client)
         assert len(got["key"]) == 16 and got["you"] is None and got["legal"] == []
         assert got["code"] == ""  # the code is for the board's screen and its owner
         response = await client.post(
-            "/api/remote/move", json={"key": got["key"], "seq": 0, "uci": "e7e5"}
+            "/api/remote/move", json={"key": got["key"], "seq": 1, "uci": "e7e5"}
         )
         assert response.status == 401
+        for path, body in (
+            ("/api/remote/ask", {"key": got["key"], "seq": 1, "kind": "resign"}),
+            ("/api/remote/answer", {"key": got["key"], "seq": 1, "kind": "draw", "yes": True}),
+        ):
+            assert (await client.post(path, json=body)).status == 401
+        assert (await state(client))["line"] == ["e2e4"]
         assert (await client.post("/api/remote/login", json={"code": "WRONG"})).status == 403
 
     serve(tmp_path, check)
