@@ -188,7 +188,9 @@ def kill_plan(rng: random.Random, plies: int, kills: int) -> list[int]:
     return sorted(rng.randint(2, max(3, plies - 2)) for _ in range(kills))
 
 
-def play_boards(game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path) -> Result:
+def play_boards(
+    game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
+) -> Result:
     rng = random.Random(seed)
     result = Result("boards", game, plies)
     script = tuple(long_game(plies, seed))
@@ -209,7 +211,7 @@ def play_boards(game: int, plies: int, kills: int, faults: Faults, seed: int, wo
     started = time.monotonic()
     plan = kill_plan(rng, plies, kills + 1)
     try:
-        result.kills = run_game(sides, plan, rng, started, lambda: proxy.cut(faults.outage_seconds))
+        result.kills = run_game(sides, plan, rng, started, lambda: proxy.cut(outage))
     except RuntimeError as exc:
         result.finished = False
         result.notes.append(str(exc))
@@ -305,7 +307,7 @@ class Page:
 
 
 def play_browser(
-    game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path
+    game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
 ) -> Result:
     rng = random.Random(seed)
     result = Result("browser", game, plies)
@@ -325,7 +327,7 @@ def play_browser(
         page.reload()
 
         def cut() -> None:
-            proxy.cut(faults.outage_seconds)
+            proxy.cut(outage)
 
         result.kills, result.reloads = browse(page, host, plan, rng, started, cut)
     except RuntimeError as exc:
@@ -376,7 +378,7 @@ def browse(
         time.sleep(0.1)
 
 
-PLAYERS: dict[str, Callable[[int, int, int, Faults, int, Path], Result]] = {
+PLAYERS: dict[str, Callable[[int, int, int, Faults, int, Path, float], Result]] = {
     "boards": play_boards,
     "browser": play_browser,
 }
@@ -419,13 +421,14 @@ def run(
     """Play ``games`` of each form; each result is printed as it comes.  With
     ``keep``, each game's files (stores, journals, the sides' logs) stay there."""
     results = []
-    faults = Faults(outage_seconds=outage)
+    faults = Faults()
     for form in forms:
         for game in range(1, games + 1):
             with tempfile.TemporaryDirectory(prefix="boardctl-remote-") as folder:
                 work = Path(folder) if keep is None else keep / f"{form}-{game}"
                 work.mkdir(parents=True, exist_ok=True)
-                results.append(PLAYERS[form](game, plies, kills, faults, seed + game, work))
+                play = PLAYERS[form]
+                results.append(play(game, plies, kills, faults, seed + game, work, outage))
                 r = results[-1]
                 agree = "same log" if r.same else "LOGS DIFFER"
                 print(

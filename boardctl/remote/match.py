@@ -123,8 +123,8 @@ class Match:
             self.table.tick(now)
 
     # ------------------------------------------------------------ another board
-    def outgoing(self) -> list[Message]:
-        return self.peer.outgoing() if self.peer is not None else []
+    def outgoing(self, limit: int | None = None) -> list[Message]:
+        return self.peer.outgoing(limit) if self.peer is not None else []
 
     def receive(self, messages: list[Message], now: float) -> None:
         if self.peer is not None:

@@ -131,12 +131,14 @@ class Peer:
             self.problem or "",
         )
 
-    def outgoing(self) -> list[Message]:
-        """This side's part of an exchange: its status, and every entry the
-        other side has not acknowledged (none once stopped)."""
+    def outgoing(self, limit: int | None = None) -> list[Message]:
+        """This side's part of an exchange: its status, and the entries the
+        other side has not acknowledged, the oldest ``limit`` of them (none
+        once stopped); the rest go in the next exchanges."""
         out: list[Message] = [self.status()]
         if self.problem is None:
-            out += [EntryMessage(self.key, e) for e in self.log.entries[self.their_have :]]
+            end = None if limit is None else self.their_have + limit
+            out += [EntryMessage(self.key, e) for e in self.log.entries[self.their_have : end]]
         return out
 
     def receive(self, messages: Sequence[Message], now: float) -> None:

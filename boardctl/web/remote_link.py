@@ -36,7 +36,11 @@ log = logging.getLogger("boardctl.web")
 TICK = 0.1  # seconds between the link's turns (clocks, the view, a guest's exchange)
 POLL = 0.25  # seconds between a guest's exchanges with its host
 EXCHANGE_TIMEOUT = 3.0  # seconds an exchange may take before it counts as lost
-MAX_MESSAGES = 64  # messages in one exchange: a status and the entries not yet acknowledged
+# Entries in one exchange: a side that comes back after a restart may lack a
+# whole game, which goes over in exchanges of this many (each request fits the
+# server's MAX_BODY of 4 KiB; an entry is some 200 bytes).
+MAX_ENTRIES = 12
+MAX_MESSAGES = MAX_ENTRIES + 4  # and a status: what an honest side sends at most
 MAX_NAME = 40
 
 
@@ -50,6 +54,7 @@ class Figures:
 
     exchanges: int = 0
     failed: int = 0  # exchanges lost (no answer, a bad answer)
+    last_error: str = ""
 
 
 def join_target(link: str) -> tuple[str, str]:
@@ -148,6 +153,8 @@ class Link:
                 await self._guest_exchange()
             except JournalError as exc:  # a full disk: nothing acknowledged; try again
                 log.error("remote: %s", exc)
+            except Exception:  # a bug must not stop the game's link: said, and go on
+                log.exception("remote: the link's turn failed")
 
     def turn(self) -> None:
         """The daemon's notes, time, and the view."""
@@ -220,7 +227,7 @@ class Link:
         if now - self._exchanged < POLL and not self._poked:
             return
         self._exchanged, self._poked = now, False
-        mine = match.outgoing()
+        mine = match.outgoing(MAX_ENTRIES)
         self.figures.exchanges += 1
         body = {
             "code": match.kept.code,
@@ -232,6 +239,7 @@ class Link:
             messages = messages_in(data.get("messages"))
         except (aiohttp.ClientError, TimeoutError, ValueError, LogError) as exc:
             self.figures.failed += 1
+            self.figures.last_error = str(exc) or type(exc).__name__
             log.debug("remote: exchange with %s lost: %s", match.kept.peer, exc)
             return
         if self.match is match:
@@ -254,7 +262,7 @@ class Link:
         match.receive(messages, now)
         self.figures.exchanges += 1
         self.publish()
-        return [m.to_json() for m in match.outgoing()]
+        return [m.to_json() for m in match.outgoing(MAX_ENTRIES)]
 
     # ------------------------------------------------------------ HTTP
     def _client(self) -> aiohttp.ClientSession:

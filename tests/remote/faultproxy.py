@@ -9,10 +9,13 @@ host, a browser and the board), forwards each request, and now and then:
 * ``copy``: forwards it twice;
 * ``late``: keeps a copy and sends it again later, after newer requests
   (so the other side gets it out of order);
-* ``outage``: for ``outage`` seconds loses everything (a connection down).
+* ``outage``: for ``outage_seconds`` loses everything (a connection down);
+  :meth:`FaultProxy.cut` cuts it off at a moment of the caller's choosing, for
+  as long as it likes (a minute, in the bench).
 
-Every fault is bounded: at most ``budget`` of each kind, and none after
-``until`` seconds, so a game always gets through in the end.  What it did
+Every fault is bounded: at most ``budget`` of each kind (``outages`` of
+outages), and none after ``until`` seconds, so a game always gets through in
+the end.  What it did
 is counted in :attr:`FaultProxy.faults`.  It runs on a thread of its own
 (the web server's :class:`~boardctl.web.server.ServerThread`), with a seeded
 random generator, so a run can be repeated.
@@ -33,7 +36,7 @@ from aiohttp import web
 from boardctl.web.server import ServerThread
 
 HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "upgrade"}
-KINDS = ("drop", "lose_answer", "delay", "copy", "late", "outage")
+KINDS = ("drop", "lose_answer", "delay", "copy", "late", "outage", "cut")
 
 
 @dataclass
@@ -48,6 +51,7 @@ class Faults:
     outage: float = 0.01
     max_delay: float = 1.5  # seconds
     outage_seconds: float = 3.0
+    outages: int = 3  # outages at random (each outage_seconds long)
     late_after: int = 3  # requests that overtake a late copy
     budget: int = 40  # of each kind
     until: float = 600.0  # seconds after the start: then none
@@ -84,7 +88,7 @@ class FaultProxy(ServerThread):
         plan = self.plan
         if not self.on or time.monotonic() - self.started > plan.until:
             return False
-        if self.faults[kind] >= plan.budget:
+        if self.faults[kind] >= (plan.outages if kind == "outage" else plan.budget):
             return False
         if self.random.random() >= getattr(plan, kind):
             return False
@@ -92,8 +96,8 @@ class FaultProxy(ServerThread):
         return True
 
     def cut(self, seconds: float) -> None:
-        """The network goes down now for ``seconds`` (counted as an outage)."""
-        self.faults["outage"] += 1
+        """The network goes down now for ``seconds`` (counted as a cut)."""
+        self.faults["cut"] += 1
         self._down_until = time.monotonic() + seconds
 
     async def _forward(

@@ -113,6 +113,8 @@ class LiveSide:
             self._hand(now)
 
     def _hand(self, now: float) -> None:
+        if self.daemon.last_reading != self.board.occupancy:
+            return  # a person waits for the board to take in a movement (a loaded machine is slow)
         if not self.acts:
             self._plan()
         if self.acts:

@@ -24,6 +24,9 @@ It runs until it is killed or sent SIGTERM.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import faulthandler
+import logging
 import signal
 import sys
 import time
@@ -120,7 +123,18 @@ class Child:
 
 
 def main(argv: list[str]) -> int:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(asctime)s %(message)s")
+    faulthandler.register(signal.SIGUSR1)  # kill -USR1: every thread's stack, to stderr
     child = Child(arguments(argv))
+
+    def tasks(signum: int, frame: object) -> None:
+        """kill -USR2: the web server's tasks and the link's figures, to stderr."""
+        loop = child.side.server._loop
+        print(f"link: {child.side.link.figures}", file=sys.stderr, flush=True)
+        for task in list(asyncio.all_tasks(loop)) if loop is not None else []:
+            task.print_stack(file=sys.stderr)
+
+    signal.signal(signal.SIGUSR2, tasks)
 
     def stop(signum: int, frame: object) -> None:
         child.stopping = True
