@@ -19,8 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from . import puzzles
 from .board import lights
 from .board.replay import parse_log, read_log, replay_events
+from .board.stepping import Stepping
 from .config import CHOICES, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
@@ -28,7 +30,9 @@ from .engine import Limits, uci
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .progress import Progress
-from .review.command import DEFAULT_MOVETIME, MOVETIME_RANGE, review_command
+from .puzzles import Puzzle
+from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
+from .review.command import review_command
 from .rules import VARIANTS, Game, Position, divide, get_variant, perft
 from .rules.digits import NumberError, parse_decimal, parse_whole
 from .rules.perft import MAX_DEPTH
@@ -45,6 +49,15 @@ class UsageError(BoardctlError, ValueError):
 _VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
 
 _SETUP_HELP = "first guide the player to set up this position on the board, then play on from it"
+_REPLAY_HELP = (
+    "step through stored game GAME on the board (set up at its start first): the lights "
+    "show each move to carry out, forward and back, and a new game can play on from any move"
+)
+
+_PUZZLE_HELP = (
+    "set up this puzzle (see 'boardctl puzzles') and solve it on the board, "
+    "the engine defending; its preset is played"
+)
 
 N = TypeVar("N", int, float)
 
@@ -123,6 +136,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help="configuration file (default /etc/boardctl/config.toml if it exists)",
     )
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
+    p.add_argument("--puzzle", metavar="ID", help=_PUZZLE_HELP)
+    _add_replay(p)
     p = commands.add_parser(
         "sim",
         help="the desktop simulator (a window, or --headless)",
@@ -136,6 +151,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"rule preset, one of {', '.join(VARIANTS)} (default: the configuration's)",
     )
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
+    p.add_argument("--puzzle", metavar="ID", help=_PUZZLE_HELP)
+    _add_replay(p)
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
@@ -149,11 +166,16 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every stored game")
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
     _add_review(commands)
+    _add_puzzles(commands)
     _add_screenshot(commands)
     p = commands.add_parser("hall", help="serve one page with several boards side by side")
     p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
     _add_diag(commands)
     return parser
+
+
+def _add_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--replay", metavar="GAME", type=_whole(1, MAX_GAME_ID), help=_REPLAY_HELP)
 
 
 def _add_review(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -181,6 +203,20 @@ def _add_review(commands: argparse._SubParsersAction[_Parser]) -> None:
         help=f"also stop each search at this depth (1 to {MAX_PLY})",
     )
     p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
+
+
+def _add_puzzles(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser("puzzles", help="list the puzzles (play one with sim or run --puzzle)")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="check each puzzle's goal with the engine and the K+F v K table, with the times",
+    )
+    p.add_argument(
+        "--every-move",
+        action="store_true",
+        help="with --verify: try every first move of each mate, to name all its solutions",
+    )
 
 
 def _add_screenshot(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -255,6 +291,24 @@ def _config(args: argparse.Namespace) -> Config:
     return with_game(config, **overrides)
 
 
+def _run_config(args: argparse.Namespace) -> tuple[Config, bool]:
+    """``boardctl run``'s configuration, and whether this is the first start:
+    ``--config`` names a file not there yet, in a folder that is (as the
+    service's /etc/boardctl/config.toml after installing).  One is written
+    then, with the web page on and a new PIN, which the screen shows.  Without
+    the web page's packages, a missing file is refused as before."""
+    path = args.config
+    if path is None or os.path.lexists(path) or not path.parent.is_dir():
+        return _config(args), False
+    if importlib.util.find_spec("aiohttp") is None or importlib.util.find_spec("tomlkit") is None:
+        return _config(args), False
+    from .configfile import first_config
+
+    first_config(path)
+    logging.getLogger("boardctl").info("first start: wrote %s with the web page on", path)
+    return _config(args), True
+
+
 def _setup(args: argparse.Namespace, config: Config) -> Position | None:
     """The position ``--setup`` names, in the configured preset.
 
@@ -263,6 +317,70 @@ def _setup(args: argparse.Namespace, config: Config) -> Position | None:
     if args.setup is None:
         return None
     return Position(args.setup, get_variant(config.game.variant))
+
+
+def _puzzle(args: argparse.Namespace, config: Config) -> tuple[Config, Puzzle | None]:
+    """The puzzle ``--puzzle`` names, and the configuration playing its preset.
+
+    :raises UnknownPuzzleError: for an id the library does not hold.
+    :raises UsageError: with ``--setup``, or another ``--variant``.
+    """
+    if args.puzzle is None:
+        return config, None
+    if args.setup is not None:
+        raise UsageError("give --setup or --puzzle, not both")
+    puzzle = puzzles.find(args.puzzle)
+    asked = getattr(args, "variant", None)
+    if asked is not None and asked != puzzle.variant:
+        raise UsageError(f"puzzle {puzzle.id} is played in {puzzle.variant}, not {asked}")
+    return with_game(config, variant=puzzle.variant), puzzle
+
+
+def _puzzles(args: argparse.Namespace) -> int:
+    """``boardctl puzzles``: the library, one puzzle a line; ``--verify``:
+    each one checked, with what was found and how long it took."""
+    if args.every_move and not args.verify:
+        raise UsageError("--every-move needs --verify")
+    found = puzzles.library()
+    width = max(len(p.id) for p in found)
+    goals = max(len(p.goal.summary()) for p in found)
+    if not args.verify:
+        for p in found:
+            print(f"{p.id:<{width}}  {p.goal.summary():<{goals}}  {p.difficulty:<6}  {p.variant}")
+        return 0
+    from .puzzles.verify import verify
+
+    solver, failed, total = puzzles.Solver(), 0, 0.0
+    for p in found:
+        report = verify(p, solver, every_move=args.every_move)
+        total += report.seconds
+        failed += not report.ok
+        verdict = "ok" if report.ok else "WRONG"
+        said = "; ".join(report.problems or report.found)
+        print(f"{p.id:<{width}}  {verdict:<5}  {report.seconds:6.2f} s  {said}")
+    print(f"{len(found) - failed} of {len(found)} verified in {total:.1f} s")
+    return 1 if failed else 0
+
+
+def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Stepping | None]:
+    """The stored game ``--replay`` names, and the configuration to play it
+    in (its own preset).
+
+    :raises UsageError: with ``--setup``, or a ``--variant`` that is not the game's.
+    :raises StoreValueError: for a game not stored, or one that cannot be read.
+    :raises StartError: for a game without a move.
+    """
+    if args.replay is None:
+        return config, None
+    if args.setup is not None:
+        raise UsageError("give --setup or --replay, not both")
+    if getattr(args, "puzzle", None) is not None:
+        raise UsageError("give --puzzle or --replay, not both")
+    replay = wiring.load_replay(default_db_path(), args.replay)
+    preset = replay.variant.name
+    if getattr(args, "variant", None) not in (None, preset):
+        raise UsageError(f"game {args.replay} is {preset}, not {args.variant}: leave out --variant")
+    return with_game(config, variant=preset), replay
 
 
 def _sim(args: argparse.Namespace) -> int:
@@ -280,9 +398,16 @@ def _sim(args: argparse.Namespace) -> int:
     if not args.headless:
         if args.script:
             raise UsageError("--script needs --headless")
-        return wiring.sim(config, _setup(args, config))
-    if args.setup is not None:
-        raise UsageError("--setup needs the window (a script starts from the start position)")
+        config, puzzle = _puzzle(args, config)
+        config, replay = _replay_game(args, config)
+        return wiring.sim(config, _setup(args, config), puzzle, replay)
+    for option, value in (
+        ("--setup", args.setup),
+        ("--puzzle", args.puzzle),
+        ("--replay", args.replay),
+    ):
+        if value is not None:
+            raise UsageError(f"{option} needs the window (a script starts from the start position)")
     if args.script is None:
         raise UsageError("--headless needs --script LOG")
     try:
@@ -347,14 +472,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             logging.basicConfig(
                 level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s"
             )
-            config = _config(args)
-            return wiring.run(config, _setup(args, config))
+            config, first = _run_config(args)
+            config, puzzle = _puzzle(args, config)
+            config, replay = _replay_game(args, config)
+            return wiring.run(config, _setup(args, config), puzzle, replay, first_start=first)
         if args.command == "sim":
             return _sim(args)
         if args.command == "pgn":
             return _pgn(args)
         if args.command == "review":
             return _review(args)
+        if args.command == "puzzles":
+            return _puzzles(args)
         if args.command == "screenshot":
             return _screenshot(args)
         if args.command == "hall":

@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
 from .hw.hexpins import load_any_pinout
+from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
 from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
 from .ui.size import SizeError, parse_size
@@ -35,7 +36,15 @@ DEFAULT_PATH = Path("/etc/boardctl/config.toml")
 
 
 class ConfigError(BoardctlError, ValueError):
-    """A configuration that cannot be used; the message names the key."""
+    """A configuration that cannot be used; the message names the key.
+
+    ``key`` is the (section, key) at fault when one is, and ``reason`` the
+    message without it: what a form shows next to its field."""
+
+    def __init__(self, message: str, key: tuple[str, str] | None = None, reason: str = "") -> None:
+        super().__init__(message)
+        self.key = key
+        self.reason = reason or message
 
 
 # The choices as types: mypy --strict then refuses a comparison with a value
@@ -86,6 +95,8 @@ class GameConfig:
     variant: str = "falcon"
     takeback: bool = True
     clock: str = ""  # "" (none) or "minutes+increment", e.g. "5+3"
+    white_name: str = ""  # "" = "Player" (or the engine's name on its side)
+    black_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,6 +131,12 @@ class RemoteConfig:
     confirm_ms: int = 1000
 
 
+@dataclass(frozen=True)
+class ReviewConfig:
+    at_end: bool = True  # review each game when it ends, in a process of its own
+    movetime: float = DEFAULT_MOVETIME  # the engine's seconds for each position
+
+
 PIN_LENGTH = (4, 64)
 DEFAULTS = "(defaults)"  # Config.source when no file was read
 
@@ -135,6 +152,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
+    review: ReviewConfig = field(default_factory=ReviewConfig)
     source: str = DEFAULTS
 
     @property
@@ -175,8 +193,8 @@ def parse_clock(text: str) -> tuple[float, float]:
             raise NumberError(text)
     except NumberError:
         raise ConfigError(
-            f"expected minutes+increment such as 5+3, with 0 < minutes <= "
-            f"{MAX_CLOCK_MINUTES:g} and 0 <= increment <= {MAX_MOVETIME:g} seconds; "
+            f"expected minutes+increment such as 5+3: more than 0 and at most "
+            f"{MAX_CLOCK_MINUTES:g} minutes each, plus 0 to {MAX_MOVETIME:g} seconds a move; "
             f"got {_path(text)}"
         ) from None
     return minutes * 60, increment
@@ -193,7 +211,7 @@ CHOICES = {
     ("speech", "engine"): get_args(SpeechEngineName),
     ("speech", "squares"): get_args(SquareStyle),
 }
-_RANGES: dict[tuple[str, str], tuple[float, float]] = {
+RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("board", "settle_ms"): (0, 5000),
     ("board", "grace_ms"): (0, 60000),
     ("leds", "brightness"): (0.0, 1.0),
@@ -203,6 +221,7 @@ _RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("speech", "rate"): RATE_RANGE,
     ("speech", "volume"): VOLUME_RANGE,
     ("remote", "confirm_ms"): (0, 10000),
+    ("review", "movetime"): MOVETIME_RANGE,
 }
 
 
@@ -215,31 +234,42 @@ def _shown(value: Any) -> str:
 
 
 def _check(section: str, key: str, value: Any, default: Any) -> Any:
-    where = f"[{section}] {key}"
+    """``value`` for [section] key, as the file holds it (an int where a
+    float is due becomes one).  :raises ConfigError: naming the key."""
+    try:
+        return _checked(section, key, value, default)
+    except (ConfigError, SizeError) as exc:
+        reason = exc.reason if isinstance(exc, ConfigError) else str(exc)
+        raise ConfigError(f"[{section}] {key}: {reason}", (section, key), reason) from None
+
+
+def _checked(section: str, key: str, value: Any, default: Any) -> Any:
     kind = type(default)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     if type(value) is not kind:
-        raise ConfigError(f"{where}: expected {kind.__name__}, got {_shown(value)}")
+        raise ConfigError(f"expected {kind.__name__}, got {_shown(value)}")
     choices = CHOICES.get((section, key))
     if choices and value not in choices:
-        raise ConfigError(f"{where}: expected one of {', '.join(choices)}; got {_shown(value)}")
-    bounds = _RANGES.get((section, key))
+        raise ConfigError(f"expected one of {', '.join(choices)}; got {_shown(value)}")
+    bounds = RANGES.get((section, key))
     if bounds and not bounds[0] <= value <= bounds[1]:
-        raise ConfigError(
-            f"{where}: must be between {bounds[0]:g} and {bounds[1]:g}; got {_shown(value)}"
-        )
+        raise ConfigError(f"must be between {bounds[0]:g} and {bounds[1]:g}; got {_shown(value)}")
     if isinstance(value, str) and value and not value.isprintable():
         # A NUL or a control character in a path or a command is a typo, and
         # the operating system would refuse it with a less helpful error.
-        raise ConfigError(f"{where}: contains a control character: {_shown(value)}")
+        raise ConfigError(f"contains a control character: {_shown(value)}")
     check = _FORMATS.get((section, key))
     if check is not None:
-        try:
-            check(value)
-        except (ConfigError, SizeError) as exc:
-            raise ConfigError(f"{where}: {exc}") from None
+        check(value)
     return value
+
+
+def check_value(section: str, key: str, value: Any) -> Any:
+    """``value`` checked for [section] key as the file's would be (a form
+    checks each field with it).  :raises ConfigError: with ``key`` set."""
+    default = getattr(getattr(Config(), section), key)
+    return _check(section, key, value, default)
 
 
 PATH_SHOWN = 160  # characters of a path quoted back in an error message
@@ -332,12 +362,15 @@ def _pin(text: str) -> None:
         )
 
 
-NAME_LENGTH = 40
+NAME_LENGTH = 40  # characters of a player's name: a screen's row and a PGN tag
 
 
 def _name(text: str) -> None:
     if len(text) > NAME_LENGTH or text.strip() != text:
-        raise ConfigError(f"expected at most {NAME_LENGTH} characters, without spaces at the ends")
+        raise ConfigError(
+            f"expected a name of at most {NAME_LENGTH} characters without spaces at the "
+            f'ends (or "" for the default); got {shown(text)}'
+        )
 
 
 def _voice(text: str) -> None:
@@ -354,6 +387,8 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("display", "size"): _size,
     ("engine", "external"): _engine_command,
     ("game", "clock"): _clock,
+    ("game", "white_name"): _name,
+    ("game", "black_name"): _name,
     ("web", "bind"): _bind,
     ("web", "pin"): _pin,
     ("speech", "voice"): _voice,
@@ -415,4 +450,4 @@ def load_config(path: Path | None) -> Config:
     try:
         return parse_config(data, str(path))
     except ConfigError as exc:
-        raise ConfigError(f"config {path}: {exc}") from None
+        raise ConfigError(f"config {path}: {exc}", exc.key, exc.reason) from None

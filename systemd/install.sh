@@ -10,7 +10,9 @@
 #   system user and group  boardctl, in the groups gpio spi dialout video render input
 #   /opt/boardctl/venv     virtual environment with boardctl[pi,display,web]
 #   /opt/boardctl/README.md  the README, for the unit's Documentation=
-#   /etc/boardctl/config.toml  from systemd/config.example.toml, only if absent
+#   /etc/boardctl/config.example.toml  every key, with its default and what it does
+#   /etc/boardctl/config.toml  written by boardctl at its first start (the web
+#                          page on, and a new PIN the board's screen shows)
 #   /etc/systemd/system/boardctl.service
 #   /var/lib/boardctl      state (games); systemd creates it (StateDirectory=)
 # The unit file is overwritten on every run: keep local changes in a drop-in
@@ -164,11 +166,15 @@ install_venv() {
 
 install_config() {
     say "configuration $CONFIG"
-    run install -d -m 0755 "$CONFIG_DIR"
+    # The service's group may write here: the first start writes the
+    # configuration, and the web page's settings replace it.
+    run install -d -m 0775 -g "$USER_NAME" "$CONFIG_DIR"
+    run install -m 0644 "$SRC/systemd/config.example.toml" "$CONFIG_DIR/config.example.toml"
     if [[ -e $CONFIG ]]; then
-        echo "    $CONFIG exists: kept as it is (compare with $SRC/systemd/config.example.toml)"
+        echo "    $CONFIG exists: kept as it is (compare with $CONFIG_DIR/config.example.toml)"
     else
-        run install -m 0644 "$SRC/systemd/config.example.toml" "$CONFIG"
+        echo "    $CONFIG: written at the first start; the board's screen then shows"
+        echo "    the settings page's address and its PIN"
     fi
 }
 

@@ -23,6 +23,7 @@ SLOW_MODULES = {
     "tests/pico/test_emulated_heap.py": "an emulated RP2040 boots to count what hal.py allocates",
     "tests/web/test_browser.py": "headless Chromium",
     "tests/web/test_browser_remote.py": "headless Chromium against a board in real time",
+    "tests/web/test_settings_browser.py": "headless Chromium",
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
     "tests/e2e/test_kill9.py": "kills and restarts the daemon's process",
@@ -38,6 +39,7 @@ SLOW_MODULES = {
 # by their node id without parameters, and why they take that long.
 _RANDOM_GAMES = "plays random games through the rules core"
 _PROPERTY = "a property over hundreds of generated examples"
+_REVIEW_PROCESS = "a daemon in real time while a review's process starts Python and searches"
 # Node ids are longer than a line; each reason stays beside its id.
 # fmt: off
 SLOW_TESTS = {
@@ -53,6 +55,8 @@ SLOW_TESTS = {
         _PROPERTY,
     "tests/e2e/test_hex_sim_game.py::test_a_whole_falcon_hex_game_against_the_engine":
         "a whole game against the engine",
+    "tests/ui/test_sim_window.py::test_a_hexagon_position_is_set_up_as_guided_then_mated":
+        "sets up a position in 46 steps, one by one in virtual time",
     "tests/engine/test_see.py::test_every_capture_in_random_games_agrees_with_a_minimax_over_the_rules_core":
         "a minimax over every capture of random games, per preset",
     "tests/engine/test_search.py::test_never_an_illegal_move_and_the_position_is_left_alone":
@@ -71,6 +75,10 @@ SLOW_TESTS = {
         "120 turns of a hand over a pseudo-terminal in real time",
     "tests/hw/test_serial_offline.py::test_a_damaged_stream_never_yields_a_board_that_was_not_sent":
         _PROPERTY,
+    "tests/review/test_daemon_review.py::test_a_game_that_ends_is_reviewed_and_its_blunder_marked_at_its_ply":
+        _REVIEW_PROCESS,
+    "tests/review/test_daemon_review.py::test_a_new_game_against_the_engine_goes_on_while_the_last_one_is_reviewed":
+        _REVIEW_PROCESS,
     "tests/rules/test_hex_agreement.py::test_legal_moves_agree_along_random_games": _RANDOM_GAMES,
     "tests/rules/test_hex_game.py::test_san_round_trips_over_random_games": _RANDOM_GAMES,
     "tests/rules/test_perft.py::test_legal_moves_match_the_naive_generator_in_random_positions":
@@ -80,6 +88,8 @@ SLOW_TESTS = {
     "tests/rules/test_properties.py::test_make_unmake_and_the_incremental_hash": _PROPERTY,
     "tests/rules/test_properties.py::test_pgn_round_trip": _PROPERTY,
     "tests/test_config_properties.py::test_any_configuration_is_refused_in_one_line_or_plays":
+        _PROPERTY,
+    "tests/test_configfile.py::test_any_valid_settings_read_back_as_set_and_the_comments_stay":
         _PROPERTY,
     "tests/test_naive_falcon.py::test_8x8_without_falcons_matches_orthodox_chess_perft":
         "perft of the naive generator",
@@ -91,7 +101,11 @@ SLOW_TESTS = {
     "tests/remote/test_peer.py::test_any_drops_copies_delays_and_restarts_lose_and_double_nothing":
         _PROPERTY,
     "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
+    "tests/puzzles/test_library.py::test_every_first_move_that_mates_is_found_and_the_brute_force_checker_agrees":
+        "a mate search after every first move of every puzzle, and an exhaustive checker",
     "tests/engine/test_core_legality.py::test_both_cores_agree": _PROPERTY,
+    "tests/e2e/test_teaching_sim.py::test_a_knight_left_to_a_pawn_is_warned_about_and_taken_back":
+        "the coach's engine searches five positions in real time",
 }
 # fmt: on
 

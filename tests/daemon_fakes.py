@@ -3,8 +3,9 @@ full disk), an opponent that plays a script, and one whose process keeps dying."
 
 from __future__ import annotations
 
-from boardctl.engine import Limits
-from boardctl.engine.interface import BestMove, Message, WorkerError
+from boardctl.engine import Info, Limits
+from boardctl.engine.interface import BestMove, Message, Ranked, RankedMove, Thinking, WorkerError
+from boardctl.rules import Position, get_variant, parse_uci
 from boardctl.storage.store import StoreError
 
 
@@ -86,6 +87,7 @@ class ScriptedOpponent:
     def __init__(self, moves: list[str]) -> None:
         self.script = list(moves)
         self.requests = 0
+        self.closed = False
         self.outbox: list[Message] = []
         self.asked: list[list[str]] = []
         self.stops = 0
@@ -111,7 +113,7 @@ class ScriptedOpponent:
         return out
 
     def close(self) -> None:
-        pass
+        self.closed = True
 
 
 class FlakyOpponent(ScriptedOpponent):
@@ -141,3 +143,50 @@ class FlakyOpponent(ScriptedOpponent):
             self.outbox = []
             raise WorkerError("engine process exited with code -9")
         return super().poll(timeout)
+
+
+Line = tuple[int | None, int | None, list[str]]  # (centipawns, mate, best line), side to move
+
+
+class EvaluatingOpponent(ScriptedOpponent):
+    """An engine with an opinion: each ``go`` is answered with one finished
+    iteration, its score and line looked up by the moves to the position in
+    ``scores`` (a position not listed scores 0 with its first legal move),
+    and the line's first move.  ``rank`` answers from ``ranked``, a list of
+    (move, centipawns) for any position."""
+
+    def __init__(
+        self, scores: dict[tuple[str, ...], Line], ranked: list[tuple[str, int]] = ()
+    ) -> None:
+        super().__init__([])
+        self.scores = scores
+        self.ranked = list(ranked)
+        self.limits: list[Limits] = []
+
+    def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
+        self.requests += 1
+        self.asked.append(list(moves))
+        self.limits.append(limits)
+        pos = Position(fen, get_variant(variant))
+        for text in moves:
+            pos.push(parse_uci(pos, text))
+        first = [pos.uci(pos.legal_moves()[0])] if pos.count_legal() else []
+        cp, mate, line = self.scores.get(tuple(moves), (0, None, first))
+        pv = []
+        for text in line:
+            pv.append(parse_uci(pos, text))
+            pos.push(pv[-1])
+        self.outbox.append(Thinking(self.requests, Info(5, cp, mate, 100, 0.1, pv)))
+        self.outbox.append(BestMove(self.requests, line[0] if line else None))
+        return self.requests
+
+    def rank(
+        self, fen: str, moves: list[str], limits: Limits, count: int, variant: str = "falcon"
+    ) -> int:
+        self.requests += 1
+        self.asked.append(list(moves))
+        answer = tuple(
+            RankedMove(text, Info(5, cp, None, 100, 0.1)) for text, cp in self.ranked[:count]
+        )
+        self.outbox.append(Ranked(self.requests, answer))
+        return self.requests

@@ -277,3 +277,56 @@ def test_screenshot_draws_a_state_of_the_gallery(tmp_path):
 
     banner = image.get_at((400, 470))[:3]
     assert tuple(banner) == display.BANNER_BG["error"], banner
+
+
+# ------------------------------------------------------------ --replay (issue 26)
+@pytest.fixture
+def stored_games(tmp_path, monkeypatch):
+    """A game database with game 1 (no moves) and game 2 (falcon-9x10, one move)."""
+    from boardctl.rules import get_variant
+    from boardctl.storage.store import GameStore, default_db_path
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    with GameStore(default_db_path()) as store:
+        store.new_game("falcon", get_variant("falcon").start_fen, "a", "b", "two-players", 1.0)
+        other = get_variant("falcon-9x10").start_fen
+        game = store.new_game("falcon-9x10", other, "a", "b", "two-players", 1.0)
+        store.add_move(game, 1, "e2e4", 2.0)
+    gpio = tmp_path / "gpio.toml"
+    gpio.write_text('[board]\nsensors = "gpio"\n')
+    return gpio
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["sim", "--replay", "3"], "no game 3 in"),
+        (["sim", "--replay", "1"], "game 1 has no moves to step through"),
+        (["sim", "--replay", "2", "--variant", "falcon"], "game 2 is falcon-9x10, not falcon"),
+        (["sim", "--replay", "2", "--setup", "8/8 w"], "give --setup or --replay, not both"),
+        (["sim", "--headless", "--script", "x.log", "--replay", "2"], "--replay needs the window"),
+        (["sim", "--replay", "x"], "argument --replay: expected a whole number"),
+        (["run", "--replay", "0"], "argument --replay: expected a whole number"),
+        (["run", "--replay", "3"], "no game 3 in"),
+    ],
+)
+def test_replay_errors_are_one_line(args, needle, stored_games, capsys):
+    err = _one_line_exit_2(args, capsys)
+    assert err.startswith(f"boardctl {args[0]}: ") and needle in err
+
+
+def test_replay_on_the_board_of_another_size_is_one_line(stored_games, capsys):
+    err = _one_line_exit_2(["run", "--config", str(stored_games), "--replay", "2"], capsys)
+    assert "falcon-9x10 is played on a 9×10 board" in err
+
+
+def test_replay_without_a_database_is_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    assert "no game database at" in _one_line_exit_2(["sim", "--replay", "1"], capsys)
+
+
+def test_sim_help_names_the_keys_for_stepping(capsys):
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    out = capsys.readouterr().out
+    assert "--replay GAME" in out and "Right  Left" in out and "play on from here" in out

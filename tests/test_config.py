@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.config import Config, ConfigError, load_config, parse_config
+from boardctl.config import Config, ConfigError, check_value, load_config, parse_config
 from boardctl.hw.pins import repo_pinout_path
 
 
@@ -185,3 +185,36 @@ def test_a_file_that_is_not_utf8_is_one_line(tmp_path):
     with pytest.raises(ConfigError) as info:
         load_config(path)
     assert "not UTF-8" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_an_error_names_its_key_apart_from_its_reason_for_a_form():
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"engine": {"skill": 99}})
+    assert refused.value.key == ("engine", "skill")
+    assert refused.value.reason == "must be between 0 and 20; got 99"
+    assert str(refused.value) == "[engine] skill: must be between 0 and 20; got 99"
+    with pytest.raises(ConfigError) as refused:
+        check_value("game", "clock", "5")
+    assert refused.value.key == ("game", "clock")
+    assert refused.value.reason.startswith("expected minutes+increment")
+
+
+@pytest.mark.parametrize(
+    ("name", "ok"),
+    [
+        ("", True),
+        ("Ann Lee", True),
+        ('Ünal "Q" O\'Brien', True),
+        (" Ann", False),
+        ("x" * 40, True),
+        ("x" * 41, False),
+        ("a\tb", False),
+    ],
+)
+def test_players_names(name, ok):
+    data = {"game": {"white_name": name, "black_name": name}}
+    if ok:
+        assert parse_config(data).game.black_name == name
+    else:
+        with pytest.raises(ConfigError, match=r"\[game\] white_name"):
+            parse_config(data)

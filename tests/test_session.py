@@ -33,3 +33,25 @@ def test_a_lost_engine_is_tried_again_then_left_alone_until_the_position_changes
     assert session.text == "engine error" and session.due is None
     session.new_position()
     assert session.failures == 0
+
+
+def test_a_ranked_hint_needs_an_engine_that_ranks_else_it_names_one_move():
+    from boardctl.rules import Game
+
+    from .daemon_fakes import EvaluatingOpponent
+
+    game = Game()
+    for adviser, expected in (
+        (
+            EvaluatingOpponent({}, [("e2e4", 30), ("d2d4", 25)]),
+            "Best: e4 \N{EN DASH} e2 to e4, then d4",
+        ),
+        (ScriptedOpponent(["g2g4"]), "Hint: g4 \N{EN DASH} g2 to g4"),
+    ):
+        session = EngineSession(
+            None, lambda a=adviser: a, MemoryStore(), 20, 0.0, ranked_hints=True
+        )
+        session.request_hint(game)
+        session.step(0.0, game, None, False, None)  # type: ignore[arg-type]  # no opponent to ask
+        assert session.hint == expected
+        assert session.hint_move is not None

@@ -183,6 +183,16 @@ def test_no_capabilities_and_a_read_only_system():
     assert value("Service", "SystemCallArchitectures") == "native"
 
 
+def test_the_settings_can_be_written_and_the_page_served():
+    # The first start and the web page's settings write the configuration's
+    # folder (and only it, beside the state); the page listens on IP.
+    folder = install_constant("CONFIG_DIR")
+    assert value("Service", "ReadWritePaths") == f"-{folder}"
+    assert value("Service", "ExecStart").endswith(f"--config {folder}/config.toml")
+    families = value("Service", "RestrictAddressFamilies").split()
+    assert {"AF_INET", "AF_INET6", "AF_UNIX", "AF_NETLINK"} == set(families)
+
+
 def test_the_unit_says_why_the_device_hiding_keys_are_left_out():
     comments = "\n".join(line for line in UNIT.read_text().splitlines() if line.startswith("#"))
     for key in ("PrivateDevices=yes", "ProtectClock=yes", "DeviceAllow="):
@@ -261,7 +271,9 @@ def test_dry_run_changes_nothing(dry_run):
         r"usermod --append --groups gpio,spi,dialout,video,render,input,audio boardctl",
         r"-m venv /opt/boardctl/venv|/opt/boardctl/venv exists",
         r"pip install .*\[pi,display,web\]",
-        r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.toml"
+        r"install -d -m 0775 -g boardctl /etc/boardctl\n",
+        r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.example\.toml",
+        r"/etc/boardctl/config\.toml: written at the first start"
         r"|/etc/boardctl/config\.toml exists: kept",
         r"install -m 0644 \S+/systemd/boardctl\.service /etc/systemd/system/boardctl\.service",
         r"systemctl daemon-reload",

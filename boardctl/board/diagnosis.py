@@ -43,11 +43,24 @@ def diagnose(
     return fix
 
 
+def play_given(stepping: bool) -> str:
+    """What the player is told to do with the move given: the engine's, or
+    the stored game's while stepping through it."""
+    return "Play the game's move" if stepping else "Play the engine's move"
+
+
 def engine_turn_fix(
-    pos: Position, reading: int, recent: list[int], engine_move: Move | None
+    pos: Position,
+    reading: int,
+    recent: list[int],
+    engine_move: Move | None,
+    taking_back: bool = False,
+    stepping: bool = False,
 ) -> Fix | None:
-    """The fix while the engine is to move: towards its move once it came,
-    else back to the position it is thinking about."""
+    """The fix while the engine is to move (or, ``stepping``, while the
+    stored game's moves are given): towards its move once it came; back to
+    the position before the last move while that move is to be taken back
+    (``taking_back``); else back to the position it is thinking about."""
     if engine_move is not None:
         target = pos.copy()
         target.push(engine_move)
@@ -55,9 +68,20 @@ def engine_turn_fix(
         return fix and Fix(
             fix.from_square,
             fix.to_square,
-            f"Play the engine's move: {fix.text[0].lower()}{fix.text[1:]}",
+            f"{play_given(stepping)}: {fix.text[0].lower()}{fix.text[1:]}",
+        )
+    if taking_back:
+        target = pos.copy()
+        target.pop()
+        fix = next_fix(target, reading, recent)
+        return fix and Fix(
+            fix.from_square,
+            fix.to_square,
+            f"Take the last move back: {fix.text[0].lower()}{fix.text[1:]}",
         )
     fix = next_fix(pos, reading, recent)
+    if stepping:
+        return fix  # nothing to wait for: the next move comes when it is asked for
     return fix and Fix(fix.from_square, fix.to_square, f"Wait for the engine's move. {fix.text}")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..rules import FenError, Move, Position
 from ..rules.moves import CASTLE, code_flag, code_from, code_to
 from ..rules.pieces import FALCON, piece_colour, piece_kind
-from .explain import occupancy
+from .explain import footprint, occupancy
 from .phases import Ambiguity, Phase
 from .scene import EMPTY_SCENE, FALCON_PATH_ROLES, LedScene, Role
 
@@ -29,6 +29,8 @@ def draw(pos: Position, p: Phase, lifted_shown: bool, teaching: bool, stuck: lis
     scene = EMPTY_SCENE
     if p.engine_move is not None:
         scene = scene.with_squares(engine_squares(pos, p.engine_move))
+    elif p.taking_back:
+        scene = scene.with_squares(takeback_squares(pos, p.reading))
     elif lifted_shown:
         # A piece with no legal move blinks where it belongs.
         scene = scene.with_squares(lifted_squares(pos, p.reading, teaching), frozenset(stuck))
@@ -49,6 +51,29 @@ def engine_squares(pos: Position, move: Move) -> dict[int, Role]:
         rook_from, rook_to = pos.castle_rook_squares(frm, to)
         squares.setdefault(rook_from, Role.ENGINE_FROM)
         squares[rook_to] = Role.ENGINE_TO
+    return squares
+
+
+# The last move's squares, undone: where a piece stands now, where it goes back to.
+_UNDONE = {
+    Role.ENGINE_FROM: Role.ENGINE_TO,
+    Role.ENGINE_TO: Role.ENGINE_FROM,
+    Role.ENGINE_PATH: Role.ENGINE_PATH,
+}
+
+
+def takeback_squares(pos: Position, reading: int) -> dict[int, Role]:
+    """The last move of ``pos`` undone, in the engine move's colours: each
+    piece it moved from where it stands, blinking to where it came from;
+    the piece it took blinking on its square once that square is empty (the
+    taker has left it)."""
+    before = pos.copy()
+    move = before.pop()
+    code = before.code_of(move)
+    squares = {sq: _UNDONE[role] for sq, role in engine_squares(before, move).items()}
+    _, captured = footprint(before, code)
+    if captured >= 0 and not reading >> captured & 1:
+        squares[captured] = Role.ENGINE_TO
     return squares
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ..rules import PieceType, san
 from . import transitions as tr
-from .diagnosis import diagnose, engine_turn_fix, illegal_castling
+from .diagnosis import diagnose, engine_turn_fix, illegal_castling, play_given
 from .events import Event, GameOver, MoveAmended, MoveMade
 from .explain import Candidate, Explainer, occupancy
 from .guidance import Fix, piece_name
@@ -36,6 +36,7 @@ from .machine import (
     Input,
     MoverDone,
     Noted,
+    OfferWithdrawn,
     Play,
     Reading,
     ReplySplit,
@@ -43,6 +44,7 @@ from .machine import (
     Stage,
     StartNewGame,
     TakeBack,
+    TakebackAsked,
     TheirHand,
     Then,
     Tick,
@@ -69,6 +71,10 @@ def feed(p: Phase, event: Input, view: View) -> tuple[Phase, list[Action]]:
             return tr.highlighted(p, piece), []
         case EngineMoveOffered(move):
             return tr.engine_move_offered(p, move, view.config.settle), []
+        case TakebackAsked():
+            return tr.takeback_asked(p, view.config.settle), []
+        case OfferWithdrawn():
+            return tr.offer_withdrawn(p, view.config.settle), []
         case Resumed(stages, now):
             return run(p, stages, now, view)
 
@@ -397,7 +403,7 @@ def try_amend(p: Phase, view: View) -> Step | None:
 def judge_rest(p: Phase, now: float, view: View) -> Step:
     """A settled reading that is no move, amendment or takeback."""
     reading = p.reading
-    if reading == view.start and view.played:
+    if reading == view.start and view.played and not view.config.stepping:
         if view.outcome is not None:
             return start_new_game(p, view)
         p, events = tr.new_game_held(p, view.config.new_game_hold)
@@ -436,7 +442,7 @@ def capture_hint(p: Phase, view: View) -> Step:
             f"then put the {piece} down on its square"
         )
     if p.engine_move is not None:
-        text = f"Play the engine's move. {text}"
+        text = f"{play_given(view.config.stepping)}. {text}"
     p, events = tr.hint_given(p, text)
     return emitted(p, events)
 
@@ -461,7 +467,9 @@ def diagnosed(p: Phase, view: View) -> Fix | None:
     pos, reading = view.position, p.reading
     recent = list(p.move.episode.recent)
     if not view.human_to_move:
-        return engine_turn_fix(pos, reading, recent, p.engine_move)
+        return engine_turn_fix(
+            pos, reading, recent, p.engine_move, p.taking_back, view.config.stepping
+        )
     castling = illegal(p, view, allowed(p, view, view.explainer.matches(reading)))
     return diagnose(pos, reading, recent, castling)
 

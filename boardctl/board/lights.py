@@ -50,8 +50,17 @@ BLUE = Hue(
     "where the lifted piece can go; dim, a falcon's open paths "
     "(a falcon's destination is brighter the more paths reach it)",
 )
-YELLOW = Hue("yellow", (255, 210, 0), "the engine's move: from here, blinking to there")
-CYAN = Hue("cyan", (0, 220, 255), "a hint: from here, blinking to there")
+YELLOW = Hue(
+    "yellow",
+    (255, 210, 0),
+    "the engine's move, or a stored game's move stepped through (forward or back): "
+    "from here, blinking to there",
+)
+CYAN = Hue(
+    "cyan",
+    (0, 220, 255),
+    "advice, a hint or a move the teaching board offers back: from here, blinking to there",
+)
 RED = Hue("red", (255, 0, 0), "a fix: the blinking piece goes to the steady square")
 PINK = Hue("pink", (255, 120, 160), "the king in check")
 HUES = (WHITE, BLUE, YELLOW, CYAN, RED, PINK)

@@ -62,6 +62,16 @@ class EngineMoveOffered:
 
 
 @dataclass(frozen=True)
+class TakebackAsked:
+    """The player is to take the last move back (stepping back through a game)."""
+
+
+@dataclass(frozen=True)
+class OfferWithdrawn:
+    """The move offered, or the takeback asked for, is wanted no more."""
+
+
+@dataclass(frozen=True)
 class Resumed:
     """The rest of a decision the game changed in the middle of."""
 
@@ -69,7 +79,16 @@ class Resumed:
     now: float
 
 
-Input = Reading | Tick | Chosen | Highlighted | EngineMoveOffered | Resumed
+Input = (
+    Reading
+    | Tick
+    | Chosen
+    | Highlighted
+    | EngineMoveOffered
+    | TakebackAsked
+    | OfferWithdrawn
+    | Resumed
+)
 
 
 # ------------------------------------------------------------ the steps of a decision
@@ -161,7 +180,9 @@ class View:
 
     @property
     def human_to_move(self) -> bool:
-        return self.engine_side != self.position.turn
+        """May the side to move play any move?  Not the engine's side, and
+        neither side while stepping through a stored game (its moves are given)."""
+        return not self.config.stepping and self.engine_side != self.position.turn
 
     @property
     def theirs(self) -> int:

@@ -30,6 +30,10 @@ class ReconcilerConfig:
     allow_takeback: bool = True
     default_promotion: PieceType = PieceType.QUEEN
     teaching: bool = False
+    # Stepping through a stored game: every move, either side's, is given as
+    # the engine's is (the player carries it out), a takeback may be asked
+    # for, and the start position set up is no new game.
+    stepping: bool = False
 
 
 class State(Enum):
@@ -168,6 +172,7 @@ class Phase:
     # the BUSY verdict that follows when the pawn is lifted again).
     prompt: str = ""
     engine_move: Move | None = None  # for the player to carry out
+    taking_back: bool = False  # the last move is to be taken back (stepping back)
     history: History = ()
     move: Underway = field(default_factory=Underway)
 

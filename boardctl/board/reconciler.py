@@ -71,7 +71,10 @@ class Reconciler:
     readings with :meth:`feed`, let time pass with :meth:`tick` (call it at
     :meth:`next_deadline` at the latest), pass the engine's move with
     :meth:`set_engine_move` and the player's promotion choice with
-    :meth:`choose`.  Each returns the events it caused.
+    :meth:`choose`.  Each returns the events it caused.  With the
+    configuration's ``stepping`` (a stored game stepped through), every move
+    is given as the engine's is, :meth:`ask_takeback` asks for the last one
+    to be taken back, and :meth:`withdraw` takes back either request.
     """
 
     def __init__(
@@ -178,7 +181,7 @@ class Reconciler:
 
         :raises IllegalMoveError: when it is not legal (or not the engine's turn).
         """
-        if self.engine_side != self._side_to_move or not self.game.position.is_legal(move):
+        if self._human_to_move or not self.game.position.is_legal(move):
             uci = self.game.position.uci(move)
             raise IllegalMoveError(f"engine move {uci} is not playable now")
         self._handle(m.EngineMoveOffered(move))
@@ -193,6 +196,29 @@ class Reconciler:
         """Make the last move final: it can no longer be amended, only taken
         back where takebacks are allowed (a remote game sends it on)."""
         self.phase = tr.sealed(self.phase)
+
+    def ask_takeback(self) -> None:
+        """The player is to take the game's last move back (stepping back
+        through a stored game): the LEDs show it undone, and a fix leads to
+        the position before it.  The takeback itself is read as any is.
+
+        :raises IllegalMoveError: when the game has no move, or the
+            configuration allows no takeback.
+        """
+        if not self.game.moves or not self.config.allow_takeback:
+            raise IllegalMoveError("no move to take back")
+        self._handle(m.TakebackAsked())
+
+    def withdraw(self) -> None:
+        """The move offered (:meth:`set_engine_move`) or the takeback asked for
+        (:meth:`ask_takeback`) is wanted no more: the board is led back to
+        the game's position."""
+        self._handle(m.OfferWithdrawn())
+
+    @property
+    def taking_back(self) -> bool:
+        """Has the player been asked to take the last move back?"""
+        return self.phase.taking_back
 
     # ------------------------------------------------------------ the judgement, applied
     def _handle(self, event: m.Input) -> list[Event]:
@@ -253,7 +279,7 @@ class Reconciler:
 
     @property
     def _human_to_move(self) -> bool:
-        return self.engine_side != self._side_to_move
+        return not self.config.stepping and self.engine_side != self._side_to_move
 
     def _outcome(self) -> Outcome | None:
         return self.game.outcome()  # the game keeps it per position

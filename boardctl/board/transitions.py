@@ -105,17 +105,34 @@ def committed(p: Phase, c: Candidate, before: Position, by_engine: bool) -> Phas
         highlight=t.highlight if ahead else None,
     )
     return replace(
-        p, engine_move=None, history=(*p.history, (occupancy(before), c.footprint)), move=move
+        p,
+        engine_move=None,
+        taking_back=False,
+        history=(*p.history, (occupancy(before), c.footprint)),
+        move=move,
     )
 
 
 def taken_back(p: Phase) -> Phase:
     """The game's last move was taken back."""
-    return replace(p, engine_move=None, history=p.history[:-1], move=p.move.kept_over_change())
+    return replace(
+        p,
+        engine_move=None,
+        taking_back=False,
+        history=p.history[:-1],
+        move=p.move.kept_over_change(),
+    )
 
 
 def new_game(p: Phase) -> Phase:
-    return replace(p, prompt="", engine_move=None, history=(), move=p.move.kept_over_change())
+    return replace(
+        p,
+        prompt="",
+        engine_move=None,
+        taking_back=False,
+        history=(),
+        move=p.move.kept_over_change(),
+    )
 
 
 def reply_split(p: Phase, reply: Phase, keep_choice: bool) -> Phase:
@@ -235,6 +252,20 @@ def engine_move_offered(p: Phase, move: Move, settle: float) -> Phase:
     """The engine's move, for the player to carry out: the reading is judged
     again against it."""
     return replace(p, engine_move=move, move=replace(p.move, judge_due=p.changed_at + settle))
+
+
+def takeback_asked(p: Phase, settle: float) -> Phase:
+    """The player is to take the last move back: the reading is judged again
+    (a fix on show now leads to the position before that move)."""
+    return replace(p, taking_back=True, move=replace(p.move, judge_due=p.changed_at + settle))
+
+
+def offer_withdrawn(p: Phase, settle: float) -> Phase:
+    """Neither the move offered nor the takeback asked for is wanted now: the
+    reading is judged again against the game's own position, and a stage of
+    that move the board showed is no move of anyone's."""
+    move = replace(p.move, judge_due=p.changed_at + settle, tentative=None)
+    return replace(p, engine_move=None, taking_back=False, move=move)
 
 
 # ------------------------------------------------------------ timers run out

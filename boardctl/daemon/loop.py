@@ -14,6 +14,10 @@ the clocks, the engine); what the store keeps is the wall-clock time,
 The store is written through a :class:`~boardctl.storage.backlog.Backlog`: when it
 cannot be written (a full disk, a read-only database) the game goes on and
 the screen's status line says that moves are not being saved.
+
+A game that ends is reviewed (``[review] at_end``) by the
+:class:`~boardctl.review.background.Reviewer`, in a process of its own that
+:meth:`Daemon.step` only polls; the page may ask for any stored game's review.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol, TextIO
 
 from ..board import (
@@ -40,15 +45,31 @@ from ..board import (
 )
 from ..board.setup import SetUp, begin, complete, instruction, observe
 from ..board.setup import scene as setup_scene
+from ..board.stepping import (
+    BACK_BUTTON,
+    FORWARD_BUTTON,
+    PLAY_ON_BUTTON,
+    Ask,
+    Offer,
+    Stepping,
+    followed,
+    game_at,
+    line,
+    played,
+    pressed,
+)
+from ..board.stepping import status as stepping_status
 from ..config import Config
 from ..engine import Limits
-from ..engine.interface import Opponent
+from ..engine.interface import Opponent, WorkerError
 from ..hw import Buttons, Colour, LedSink, Reading, SensorSource
-from ..hw.base import ExplainsProblems, MayLag, Wakes
+from ..hw.base import Dims, ExplainsProblems, MayLag, Wakes
 from ..remote.desk import Desk
+from ..review.background import Reviewer
 from ..rules import (
     BLACK,
     WHITE,
+    BoardctlError,
     Game,
     Outcome,
     PieceType,
@@ -57,15 +78,19 @@ from ..rules import (
     get_variant,
 )
 from ..rules.pieces import SYMBOLS
+from ..settings import Abilities, When, changed, config_keys, merged, when_taken
 from ..storage.backlog import Backlog, Store
 from ..ui.state import DisplayState
+from ..voice.engines import VoiceSettings
 from ..voice.speaker import QUESTIONS, Announcer, SaysAloud
 from ..web.shaping import EngineShown, Shaper
 from ..web.snapshot import Hub, Snapshot, WebAction
 from .clock import ChessClock
+from .coach import Coach
 from .presenter import Machine, Presenter
+from .puzzle import PuzzleSession
 from .remote import RemoteOpponent, RemoteSeat
-from .session import EngineSession
+from .session import HINT_THINKING, EngineSession
 
 log = logging.getLogger("boardctl")
 
@@ -77,6 +102,9 @@ EVENTS_KEPT = 1000  # events the daemon remembers (see Daemon.events)
 # often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
 WEB_PERIOD = 0.1
 
+
+PLAYER = "Player"  # a player the configuration does not name
+ENGINE_NAME = "boardctl"
 
 # How each of the page's endings ends the game ("resign": the side to move resigns).
 _DECLARED = {
@@ -107,6 +135,12 @@ def reconciler_config(config: Config) -> ReconcilerConfig:
     )
 
 
+def stepping_config(config: Config) -> ReconcilerConfig:
+    """The reconciler's, while stepping through a stored game: every move is
+    given, and taking one back is how the player steps back."""
+    return replace(reconciler_config(config), allow_takeback=True, teaching=False, stepping=True)
+
+
 class Daemon:
     """See the module docstring.  ``store`` must already be open; the daemon
     resumes its unfinished game if ``resume`` gives one."""
@@ -130,7 +164,11 @@ class Daemon:
         recorder: TextIO | None = None,
         web: Hub | None = None,
         speaker: SaysAloud | None = None,
+        reviewer: Reviewer | None = None,
         setup: Position | None = None,
+        welcome: str | None = None,
+        puzzle: PuzzleSession | None = None,
+        replay: Stepping | None = None,
         remote: Desk | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
@@ -155,19 +193,43 @@ class Daemon:
         self.engine_side: int | None = None
         if self.opponent is not None:
             self.engine_side = BLACK if config.game.human == "white" else WHITE
+        # A puzzle (``--puzzle``): its position is set up, then played as a
+        # game in which the engine defends; its goal is judged after each move.
+        self.puzzle = puzzle
+        rec_config = reconciler_config(config)
+        if puzzle is not None:
+            if puzzle.puzzle.variant != config.game.variant:
+                raise ValueError(f"puzzle {puzzle.puzzle.id} is played in {puzzle.puzzle.variant}")
+            setup = puzzle.puzzle.position()
+            self.engine_side = puzzle.defender
+            rec_config = replace(rec_config, allow_takeback=True)  # to try again
         # When the game began (UTC seconds since 1970), for the live PGN's date;
         # a resumed game's comes from the store (None: not known).
         self.started_at = started_at
-        self.game_id, game = resume if resume is not None else self._new_game()
-        self.reconciler = Reconciler(game, reconciler_config(config), self.engine_side)
-        # A position to set up before play (``--setup``): while it is being set
-        # up, readings go to it instead of the reconciler.  The board is taken
-        # to stand as the game left it, as when a game is resumed.
+        # A stored game to step through (``--replay``), once its start is set up.
+        self.stepping = replay
+        # Its banner's words, for the stepping they were made for: worked out
+        # again only when it changes (naming a move walks the legal moves).
+        self._stepping_words: tuple[Stepping, str] | None = None
+        if replay is not None:
+            # Nothing is stored while stepping, and no game is started: the
+            # game resumed, if any, tells only how the board stands.
+            game = resume[1] if resume is not None else Game(self.variant)
+            self.game_id = replay.game_id
+        else:
+            self.game_id, game = resume if resume is not None else self._new_game()
+        self.reconciler = Reconciler(game, rec_config, self.engine_side)
+        # A position to set up before play (``--setup``), or before stepping:
+        # while it is being set up, readings go to it instead of the
+        # reconciler.  The board is taken to stand as the game left it, as
+        # when a game is resumed.
         self.setup: SetUp | None = None
         self.setup_reading: tuple[int, float] | None = None  # not yet settled, and since
         # The game to play once the set-up is complete, when it is not a new
         # game from the position (a remote game the pieces are guided back to).
         self.setup_game: Game | None = None
+        if replay is not None:
+            setup = game_at(replay, 0).position
         if setup is not None:
             self.setup = begin(setup, self.reconciler.reading, game.position)
         # What happened lately, for tests and logs: the last EVENTS_KEPT, so
@@ -176,7 +238,12 @@ class Daemon:
         self.event_count = 0
         self.notice: tuple[str, float] | None = None  # a short message and until when
         # Hints come from the opponent, or from an engine started on first use.
-        self.engine = EngineSession(self.opponent, adviser, self.store, config.engine.skill, now)
+        teaching = config.game.mode == "teaching"
+        self.engine = EngineSession(
+            self.opponent, adviser, self.store, config.engine.skill, now, ranked_hints=teaching
+        )
+        # A teaching board judges every move with an engine of its own (see coach.py).
+        self.coach = Coach(adviser if teaching else None, offer=config.game.takeback)
         self.clock = ChessClock.start(config.clock_seconds, now)
         self.last_reading: int | None = None
         self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
@@ -200,6 +267,18 @@ class Daemon:
         # Words for what changes, said by the speaker (if any) and shown to
         # the page, whose own speech may be on while the board's is not.
         self.voice = Announcer(speaker, config.speech.squares)
+        # Reviews of ended games, in a process of their own (the caller's to close).
+        self.reviewer = reviewer
+        # Settings saved from the page for the next game (boardctl.settings);
+        # an engine the daemon starts itself when a game against it begins
+        # (the one it was given is its caller's), kept for the next such game.
+        self.pending: Config | None = None
+        self.adviser = adviser
+        self.spare_engine = self.opponent
+        self.own_engine: Opponent | None = None
+        # The first start: where the settings page is and its PIN, shown
+        # until the owner saves the settings once.
+        self.welcome = welcome
 
     # --------------------------------------------------------------- loop
     @property
@@ -228,14 +307,18 @@ class Daemon:
         events += self.reconciler.tick(now - self.lagged)
         for event in events:
             self._handle(event, now)
+        self._puzzle_step()
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
         if self.remote is not None:
             self.remote.step(self, now)
+        if self.setup is None and self.stepping is None:
+            self.coach.step(self.game)
+        reviewed = self.reviewer is not None and self.reviewer.step()
         self._outputs(now)
         if self.web is not None:
-            self._web_step(now, bool(events))
+            self._web_step(now, bool(events) or reviewed)
         if self.notifier is not None and now >= self.watchdog_due:
             # From the loop itself, so a hung loop really trips systemd's watchdog.
             self.notifier.watchdog()
@@ -260,11 +343,14 @@ class Daemon:
         if not complete(self.setup):
             return []
         fen, self.setup = self.setup.target.fen(), None
-        game, self.setup_game = self.setup_game, None
-        if game is not None:  # already stored: the game goes on
-            self.reconciler = Reconciler(game, self.reconciler.config, self.engine_side)
+        kept, self.setup_game = self.setup_game, None
+        if kept is not None:  # a remote game, stored already: it goes on
+            self.reconciler = Reconciler(kept, self.reconciler.config, self.engine_side)
             return []
         game = Game(self.variant, fen)
+        if self.stepping is not None:
+            self.reconciler = Reconciler(game_at(self.stepping), stepping_config(self.config))
+            return []
         self.reconciler = Reconciler(game, self.reconciler.config, self.engine_side)
         return [NewGame()]
 
@@ -273,13 +359,25 @@ class Daemon:
         events = self.reconciler.choose(piece, now - self.lagged)
         for event in events:
             self._handle(event, now)
+        self._puzzle_step()
         self.events += events
         self.event_count += len(events)
         return events
 
     def wait_for_engine(self, timeout: float) -> None:
-        """Block until the engine answers the current request (headless runs)."""
+        """Block until the engine answers the current request, or the
+        puzzle's engine its question (headless runs)."""
         self.engine.wait(timeout, self.now, self.game, self.reconciler)
+        if self.puzzle is not None:
+            self.puzzle.wait(timeout)
+
+    def _puzzle_step(self) -> None:
+        """A puzzle: judge what changed, offer the defence, show a hint found."""
+        if self.puzzle is None:
+            return
+        hinted = self.puzzle.step(self.game, self.reconciler)
+        if hinted is not None:
+            self.engine.show_hint(self.game.position, hinted)
 
     def _watch_sensors(self) -> None:
         """Log what is wrong with the sensors once when it starts or changes,
@@ -299,6 +397,10 @@ class Daemon:
     def _handle(self, event: Event, now: float) -> None:
         log.info("%s", event.line())
         self.engine.new_position()
+        if self.stepping is not None:
+            # A stored game stepped through: it changes on the board only.
+            self.stepping = followed(self.stepping, event)
+            return
         if (
             isinstance(event, MoveMade | MoveAmended | MoveTakenBack)
             and self.game.declared is not None
@@ -329,26 +431,63 @@ class Daemon:
             self.store.amend_last_move(self.game_id, event.new_uci, self.wall_clock())
             if self.remote is not None:
                 self.remote.moved(now)
+            self._game_changed()
             self.engine.cancel()
             self.engine.due = now
         elif isinstance(event, MoveTakenBack):
             self.store.remove_last_move(self.game_id)
+            self._game_changed()
             self.engine.cancel()
             self.engine.due = now + TAKEBACK_PAUSE
         elif isinstance(event, NewGame):
-            # The store keeps the first ending: one the old game had stands.
-            self._finish(Outcome(Termination.ABANDONED, None))
-            self.game_id = self._store_new_game(self.game)
-            self.engine.new_game(now)
-            self.clock = ChessClock.start(self.config.clock_seconds, now)
+            self._begin_game(now)
         elif isinstance(event, GameOver):
             self._finish(event.outcome)
             self.engine.cancel()
+
+    def _begin_game(self, now: float) -> None:
+        """A new game on the board: the old one ends (the store keeps the first
+        ending: one the old game had stands), the settings saved for the next
+        game are taken, and the new game is stored with its players."""
+        self._finish(Outcome(Termination.ABANDONED, None))
+        self._take_pending(now)
+        self.game_id = self._store_new_game(self.game)
+        self.engine.new_game(now)
+        self.clock = ChessClock.start(self.config.clock_seconds, now)
+        if self.puzzle is not None and not self.puzzle.new_game(self.game):
+            self._puzzle_over()
+
+    def _puzzle_over(self) -> None:
+        """The start position was set up after a puzzle: two players play on
+        (no engine was started for the puzzle)."""
+        if self.puzzle is not None:
+            self.puzzle.close()
+        self.puzzle = None
+        self.engine_side = self.reconciler.engine_side = None
+        self.presenter = Presenter(None)
 
     def _finish(self, outcome: Outcome) -> None:
         self.store.finish(
             self.game_id, outcome.result, outcome.termination.value, self.wall_clock()
         )
+        if outcome.termination is not Termination.ABANDONED:
+            self._review_at_end()
+
+    def _review_at_end(self) -> None:
+        """A game that has ended is reviewed, if the configuration says so and
+        the store holds all of it (while writes wait, it is left for the page
+        to ask for later)."""
+        if self.reviewer is None or not self.config.review.at_end or not self.game.moves:
+            return
+        if self.store.waiting or self.game_id < 1:
+            log.info("game %d is not reviewed: its moves are not all saved", self.game_id)
+            return
+        self.reviewer.request(self.game_id)
+
+    def _game_changed(self) -> None:
+        """A move taken back or changed: a review of the game judged other moves."""
+        if self.reviewer is not None:
+            self.reviewer.cancel(self.game_id)
 
     def declare(self, outcome: Outcome) -> None:
         """The game ends off the board (a remote game's log ended it)."""
@@ -386,19 +525,26 @@ class Daemon:
         )
 
     def _player_names(self) -> tuple[str, str]:
-        """(White, Black), for the store and the web page."""
-        human, engine = "Player", "boardctl"
+        """(White, Black), for the store and the web page: as configured, else
+        "Player"; the engine's side is the engine's (in a puzzle, it defends);
+        a remote game's other side is the remote player."""
         if self.remote is not None:
             return self.remote.names(self.remote.view)
-        if self.config.game.mode != "engine":
-            return human, human
-        return (human, engine) if self.config.game.human == "white" else (engine, human)
+        game = self.config.game
+        white, black = game.white_name or PLAYER, game.black_name or PLAYER
+        engine_side = self.puzzle.defender if self.puzzle is not None else self.engine_side
+        if engine_side == WHITE:
+            white = ENGINE_NAME
+        elif engine_side == BLACK:
+            black = ENGINE_NAME
+        return white, black
 
     # ------------------------------------------------------------ engine
     def _engine_to_move(self) -> bool:
         return (
             self.opponent is not None
             and self.setup is None
+            and self.stepping is None
             and self.game.position.turn == self.engine_side
             and self.game.ending() is None
         )
@@ -412,16 +558,26 @@ class Daemon:
         return Limits(movetime=self.config.engine.movetime)
 
     def close(self) -> None:
-        """Stop an engine started for hints (the opponent is the caller's);
+        """Stop the engines the daemon started (for hints, or to play when the
+        settings turned one on; the opponent it was given is its caller's);
         try the store's waiting writes once more, and log any that are lost."""
         self.store.close()
         self.engine.close()
+        self.coach.close()
+        if self.own_engine is not None:
+            self.own_engine.close()
+        if self.puzzle is not None:
+            self.puzzle.close()
 
     # ------------------------------------------------------------ buttons
     def _button(self, name: str, now: float) -> list[Event]:
         rec = self.reconciler
         choices = rec.promotion_choices
         if not choices and self.remote is not None and self.remote.button(name, now):
+            return []
+        if self.stepping is not None and name in (FORWARD_BUTTON, BACK_BUTTON, PLAY_ON_BUTTON):
+            if self.setup is None:
+                self._step(name, now)
             return []
         if name == "hint":
             self.request_hint()
@@ -442,6 +598,41 @@ class Daemon:
             return self.reconciler.choose(PieceType(SYMBOLS.index(name)), now - self.lagged)
         return []
 
+    def _step(self, button: str, now: float) -> None:
+        """A step through the stored game: what the press asks of the reconciler."""
+        assert self.stepping is not None
+        self.stepping, action = pressed(self.stepping, button)
+        if isinstance(action, Offer):
+            self.reconciler.set_engine_move(action.move)
+        elif action is Ask.TAKE_BACK:
+            self.reconciler.ask_takeback()
+        elif action is Ask.WITHDRAW:
+            self.reconciler.withdraw()
+        elif action is Ask.PLAY_ON:
+            self.play_on(now)
+
+    def play_on(self, now: float) -> None:
+        """Play on from the move the stepping has reached: a new stored game,
+        from the stored game's start with its moves so far (so that its PGN
+        reads on from them), against the engine or two players as configured.
+        The game stepped through is left as it was stored."""
+        assert self.stepping is not None
+        stepped, self.stepping = self.stepping, None
+        self._take_pending(now)  # the settings saved for the next game (its players)
+        game = game_at(stepped)
+        config = reconciler_config(self.config)
+        self.reconciler = Reconciler(game, config, self.engine_side, self.reconciler.reading)
+        self.game_id = self._store_new_game(game)
+        at = self.wall_clock()
+        for ply, uci in enumerate(played(stepped), start=1):
+            self.store.add_move(self.game_id, ply, uci, at)
+        log.info("game %d: played on from game %d", self.game_id, stepped.game_id)
+        where = f"move {game.position.fullmove_number}" if game.moves else "the start"
+        text = f"A new game, from {where} of game {stepped.game_id}"
+        self.notice = (text, now + NOTICE_SECONDS)
+        self.engine.new_game(now)
+        self.clock = ChessClock.start(self.config.clock_seconds, now)
+
     def ask(self, question: str) -> str:
         """A player's question, answered aloud (see :data:`~boardctl.voice.speaker.QUESTIONS`);
         "ok" with nothing to choose: where a lifted piece may go, else what the
@@ -460,14 +651,25 @@ class Daemon:
         self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
 
     def request_hint(self) -> None:
-        """The hint button: the side to move's best move, unless the engine is to move."""
+        """The hint button: the side to move's best move, unless the engine is
+        to move; in a puzzle, the next move of its solution; none while a game
+        is set up or stepped through."""
         if (
-            self.game.ending() is None
-            and not self._engine_to_move()
-            and self.setup is None
-            and self.remote is None  # no help from an engine against a person
+            self.game.ending() is not None
+            or self._engine_to_move()
+            or self.setup is not None
+            or self.stepping is not None
+            or self.remote is not None  # no help from an engine against a person
         ):
+            return
+        if self.puzzle is None:
             self.engine.request_hint(self.game)
+            return
+        move = self.puzzle.request_hint(self.game)
+        if move is not None:
+            self.engine.show_hint(self.game.position, move)
+        elif self.puzzle.hint_wanted:
+            self.engine.hint = HINT_THINKING  # shown once the engine has found it
 
     # The engine's state, as the screen, the web page and the tests read it.
     @property
@@ -504,8 +706,14 @@ class Daemon:
             return
         if clock is None:
             return
-        if not self.game.moves or self.game.ending() is not None or self.setup is not None:
-            clock.hold(now)  # before the first move, after the game, and while setting up
+        if (
+            not self.game.moves
+            or self.game.ending() is not None
+            or self.setup is not None
+            or self.stepping is not None
+        ):
+            # Before the first move, after the game, while setting up and while stepping.
+            clock.hold(now)
         elif clock.run(self.game.position.turn, now):
             self._flag_fell()
 
@@ -536,40 +744,58 @@ class Daemon:
 
     def scene(self) -> LedScene:
         """What the LEDs show: the set-up's next square, else the reconciler's
-        scene, or the hint on a quiet board."""
+        scene, or on a quiet board the hint, else the move the coach offers
+        back (in the hint's colours: the piece to lift, the square it goes
+        back to blinking)."""
         if self.setup is not None:
             return setup_scene(instruction(self.setup))
         scene = self.reconciler.scene()
-        if self.engine.hint_move is not None and not scene.squares:
-            scene = scene.with_squares(
-                {self.engine.hint_move[0]: Role.HINT_FROM, self.engine.hint_move[1]: Role.HINT_TO}
-            )
+        advice = self.engine.hint_move or self.coach.takeback
+        if advice is not None and not scene.squares:
+            scene = scene.with_squares({advice[0]: Role.HINT_FROM, advice[1]: Role.HINT_TO})
         return scene
 
-    def status(self, scene: LedScene | None = None, *, page: bool = False) -> DisplayState:
-        """What the screen shows now (``page``: as the web page and the voice
-        may show it, without the remote game's player code)."""
+    def status(self, scene: LedScene | None = None, *, screen: bool = True) -> DisplayState:
+        """What the screen shows now; ``screen=False``: what the page and the
+        voice may tell everyone, without the first start's PIN, which is for
+        the owner at the board."""
         notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] else None
-        remote = self.remote.prompt(page) if self.remote is not None else None
+        remote = self.remote.prompt(not screen) if self.remote is not None else None
         machine = Machine(
             notice=notice,
             remote=remote,
             opponent="Engine" if self.remote is None else "Opponent",
+            welcome=self.welcome if screen else None,
             sensors_healthy=self.sensors.healthy,
             sensor_problem=self.sensor_problem,
             saving=self.store.status(),
             store_problem=self.store.problem,
+            puzzle=self.puzzle.shown() if self.puzzle is not None else None,
         )
         scene = self.scene() if scene is None else scene
         if self.setup is not None:
             return self.presenter.setup_state(self.setup, machine, scene)
-        return self.presenter.state(
+        said = self.coach.remark
+        state = self.presenter.state(
             self.reconciler,
             self.engine,
             self.clock,
             machine,
             scene,
+            advice=said.text if said is not None else None,
         )
+        if self.stepping is not None:
+            words = notice or self._stepping_line(self.stepping)
+            return self.presenter.stepping_state(
+                state, self.reconciler, scene, words, stepping_status(self.stepping)
+            )
+        return state
+
+    def _stepping_line(self, stepping: Stepping) -> str:
+        if self._stepping_words is None or self._stepping_words[0] is not stepping:
+            words = line(stepping, self.game.position, self.opponent is not None)
+            self._stepping_words = (stepping, words)
+        return self._stepping_words[1]
 
     def _outputs(self, now: float) -> None:
         heard = self.voice.speaker is not None or self.web is not None
@@ -583,9 +809,10 @@ class Daemon:
             if self.display is not None:
                 self.display.show(state)
             if heard:
-                # What is said reaches the page too: the player code is for the screen only.
-                secret = self.remote is not None and self.remote.code_shown
-                self.voice.heard(self.status(scene, page=True) if secret else state)
+                # What is said reaches the page too: the first start's PIN
+                # and a remote game's player code are for the screen only.
+                secret = self.welcome or (self.remote is not None and self.remote.code_shown)
+                self.voice.heard(self.status(scene, screen=False) if secret else state)
 
     def _record(self, reading: Reading) -> None:
         """Write the raw sensor stream in the replay format (for bug reports)."""
@@ -641,14 +868,26 @@ class Daemon:
         """An action from the web page (the server has checked the PIN and the
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
-        log.info("web: %s %s", action.kind, action.value if action.kind == "level" else "")
-        if self.remote is not None and action.kind != "level":
+        log.info("web: %s %s", action.kind, action.value or "")
+        if action.kind == "settings":
+            if isinstance(action.config, Config):
+                self.settings_saved(action.config, now)
+            return
+        if self.remote is not None and action.kind in ("takeback", "draw", "resign", "newgame"):
             # The other side must agree: the page's buttons ask it.
             self.notice = (self.remote.ask(action.kind, now), now + NOTICE_SECONDS)
             return
         over = self.game.ending() is not None
-        if action.kind == "level":
+        if self.stepping is not None and action.kind not in ("level", "review"):
+            # The stored game is shown, not played: nothing of it is to end.
+            self.notice = ("Stepping through a stored game: nothing to end", now + NOTICE_SECONDS)
+        elif action.kind == "level":
             self.change_level(action.value - self.level, now)
+        elif action.kind == "review":
+            if self.reviewer is None:
+                self.notice = ("Reviews are off on this board", now + NOTICE_SECONDS)
+            else:
+                self.reviewer.request(action.value)
         elif action.kind == "takeback":
             if not self.game.moves or over or not self.config.game.takeback:
                 self.notice = ("No move to take back", now + NOTICE_SECONDS)
@@ -659,6 +898,99 @@ class Daemon:
             winner = {"resign": self.game.position.turn ^ 1}.get(action.kind)
             self._declare(Outcome(_DECLARED[action.kind], winner))
 
+    # ----------------------------------------------------------- settings
+    def abilities(self) -> Abilities:
+        """What this board changes while it runs (see boardctl.settings.when_taken)."""
+        return Abilities(voice=self.voice.speaker is not None, dims=isinstance(self.leds, Dims))
+
+    def settings_saved(self, new: Config, now: float) -> None:
+        """The settings page saved ``new`` to the file: each change is taken
+        now, with the next game (at once while no move has been made) or at
+        the next start, as :func:`boardctl.settings.when_taken` says, which
+        is what the page said."""
+        self.welcome = None  # the owner has found the page
+        can = self.abilities()
+        keys = changed(self.config, new, config_keys())
+        timing = {key: when_taken(key, self.config, new, can) for key in keys}
+        at_once = [key for key in keys if timing[key] is When.NOW]
+        later = [key for key in keys if timing[key] is When.NEXT_GAME]
+        self.config = merged(self.config, new, at_once)
+        self._take_now(at_once, now)
+        self.pending = merged(self.config, new, later) if later else None
+        if (
+            self.pending is not None
+            and not self.game.moves
+            and self.setup is None
+            and self.stepping is None
+        ):
+            self._fresh_game()  # nothing played yet: the game starts again as they say
+            self._begin_game(now)
+
+    def _take_now(self, keys: list[tuple[str, str]], now: float) -> None:
+        config = self.config
+        speech = config.speech
+        for key in keys:
+            if key == ("engine", "skill"):
+                self.engine.set_level(config.engine.skill, now)
+                if self.opponent is not None:
+                    self.notice = (f"Engine level {self.level}", now + NOTICE_SECONDS)
+            elif key == ("speech", "enabled"):
+                self.voice.mute(not speech.enabled)
+            elif key in (("speech", "rate"), ("speech", "volume")) and self.voice.speaker:
+                self.voice.speaker.tune(VoiceSettings(speech.voice, speech.rate, speech.volume))
+            elif key == ("leds", "brightness") and isinstance(self.leds, Dims):
+                self.leds.set_brightness(config.leds.brightness)
+
+    def _take_pending(self, now: float) -> None:
+        """A new game takes the settings saved for it: its variant (on the same
+        board), who plays which colour, the clock and the players' names."""
+        if self.pending is None:
+            return
+        new, self.pending = self.pending, None
+        other_variant = new.game.variant != self.config.game.variant
+        self.config = new
+        self._seat_players(now)
+        if other_variant:
+            self.variant = get_variant(new.game.variant)
+            self._fresh_game()
+
+    def _fresh_game(self) -> None:
+        """A new game of the variant, on the board as it stands."""
+        rec = self.reconciler
+        self.reconciler = Reconciler(Game(self.variant), rec.config, self.engine_side, rec.reading)
+
+    def _seat_players(self, now: float) -> None:
+        """Who plays, as the configuration says: the engine (started if none
+        is at hand) against the human's colour, or two players."""
+        config = self.config
+        opponent = self._an_engine(now) if config.game.mode == "engine" else None
+        teaching = config.game.mode == "teaching"
+        if opponent is not self.opponent or teaching != self.engine.ranked_hints:
+            self.engine.close()
+            self.opponent = opponent
+            self.engine = EngineSession(
+                opponent, self.adviser, self.store, config.engine.skill, now, ranked_hints=teaching
+            )
+        # A coach for the teaching mode only (its engine is started on first use).
+        self.coach.close()
+        self.coach = Coach(self.adviser if teaching else None, offer=config.game.takeback)
+        self.engine_side = None
+        if opponent is not None:
+            self.engine_side = BLACK if config.game.human == "white" else WHITE
+        self.reconciler.engine_side = self.engine_side
+        self.reconciler.config = reconciler_config(config)
+        self.presenter = Presenter(self.engine_side)
+
+    def _an_engine(self, now: float) -> Opponent | None:
+        """The engine to play against: the one at hand, else one started now."""
+        if self.spare_engine is None and self.adviser is not None:
+            try:
+                self.spare_engine = self.own_engine = self.adviser()
+            except (BoardctlError, OSError, WorkerError) as exc:
+                log.error("the engine cannot start (%s): a game of two players", exc)
+                self.notice = ("The engine cannot start: two players", now + NOTICE_SECONDS)
+        return self.spare_engine
+
     def snapshot(self) -> Snapshot:
         """What the spectator page shows now, from the same state as the screen."""
         scene = self.reconciler.scene() if self.setup is None else self.scene()
@@ -667,16 +999,20 @@ class Daemon:
         )
         if self.remote is not None:
             engine = EngineShown("", "", None)  # a person plays: no engine to show
+        # While a position is set up, the page shows it, as the screen does,
+        # with none of the last game's moves.
+        shown = self.game if self.setup is None else Game(self.variant, self.setup.target.fen())
         return self.web_shaper.snapshot(
             game_id=self.game_id,
             started_at=self.started_at,
-            game=self.game,
+            game=shown,
             names=self._player_names(),
-            screen=self.status(scene, page=True),
+            screen=self.status(scene, screen=False),
             clocks=self.clocks,
             engine=engine,
             scene=scene,
             colours=self.led_colours(0.0, scene),
             engine_move=self.reconciler.engine_move,
             said=self.voice.said,
+            reviews=None if self.reviewer is None else self.reviewer.status(),
         )

@@ -4,13 +4,14 @@ The :class:`Presenter` turns the game, the reconciler's state, the engine
 session, the clock and what is wrong with the machine into one
 :class:`~boardctl.ui.state.DisplayState`, choosing the one prompt that
 matters most: a fix or a choice from the board, the end of the game, a piece
-that cannot move, a hint, a short notice (the new level), a store that cannot
-save, and above all a sensor board that is not there.
+that cannot move, a hint, the coach's word on the last move, a short notice
+(the new level), a store that cannot save, and above all a sensor board that
+is not there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..board import LedScene, Reconciler, Role
 from ..board.guidance import piece_name
@@ -23,22 +24,36 @@ from .session import EngineSession
 
 MARKED = (Role.FIX_FROM, Role.FIX_TO, Role.CANDIDATE)  # outlined on the screen's board
 SETTING_UP = "setting up"  # the panel's status line while a position is set up
+PUZZLE = "puzzle"  # and while a puzzle is played
+
+
+@dataclass(frozen=True)
+class PuzzleShown:
+    """A puzzle under way, as the screen shows it: the attempt's banner line
+    (the goal, "Solved!", or why a move was not the solution), its kind, and
+    whether the engine is judging a move."""
+
+    text: str
+    kind: PromptKind
+    thinking: bool = False
 
 
 @dataclass(frozen=True)
 class Machine:
-    """What the daemon knows beyond the game: a notice, and what is wrong
-    with the sensors and the store."""
+    """What the daemon knows beyond the game: a notice, a puzzle under way,
+    and what is wrong with the sensors and the store."""
 
     notice: str | None = None  # shown while nothing else is
     # What a remote game asks of the player, and whether it is a fault (the
     # sides disagree, the other is away): before a hint or a notice.
     remote: tuple[str, bool] | None = None
     opponent: str = "Engine"  # what the screen calls the other side
+    welcome: str | None = None  # the first start: where the settings are (after the notice)
     sensors_healthy: bool = True
     sensor_problem: str | None = None  # in full, for the prompt
     saving: str | None = None  # why moves wait to be saved, in full
     store_problem: str | None = None  # the same in a word or two
+    puzzle: PuzzleShown | None = None
 
 
 class Presenter:
@@ -58,9 +73,15 @@ class Presenter:
         return self._sans[1]
 
     def prompt(
-        self, rec: Reconciler, engine: EngineSession, clock: ChessClock | None, machine: Machine
+        self,
+        rec: Reconciler,
+        engine: EngineSession,
+        clock: ChessClock | None,
+        machine: Machine,
+        advice: str | None = None,
     ) -> tuple[str, PromptKind, tuple[PieceType, ...]]:
-        """The prompt, its kind and the choices it offers."""
+        """The prompt, its kind and the choices it offers; ``advice`` is
+        what the coach says of the last move."""
         declared = rec.game.declared
         prompt = rec.prompt
         kind: PromptKind = "info"
@@ -74,6 +95,10 @@ class Presenter:
             choices = rec.promotion_choices
         if not prompt and declared is not None:
             prompt = _declared_prompt(declared)
+        puzzle = machine.puzzle
+        if puzzle is not None and puzzle.kind != "info" and kind not in ("error", "choice"):
+            # Solved, or not the solution: said over the board's own ending.
+            prompt, kind = puzzle.text, puzzle.kind
         stuck = rec.stuck()
         if not prompt and stuck:
             pos = rec.game.position
@@ -86,8 +111,14 @@ class Presenter:
             kind = "error" if machine.remote[1] else kind
         if not prompt and engine.hint:
             prompt = engine.hint
+        if not prompt and advice and kind == "info":
+            prompt, kind = advice, "coach"
+        if not prompt and puzzle is not None:
+            prompt = puzzle.text  # the goal, with the moves left
         if not prompt and machine.notice:
             prompt = machine.notice
+        if not prompt and machine.welcome:
+            prompt = machine.welcome
         if not prompt and machine.saving is not None:
             prompt, kind = machine.saving, "error"  # the status line is too narrow to say it
         lost = _sensors_lost(machine)
@@ -102,12 +133,13 @@ class Presenter:
         clock: ChessClock | None,
         machine: Machine,
         scene: LedScene,
+        advice: str | None = None,
     ) -> DisplayState:
         """What the screen shows now."""
         game = rec.game
         pos = game.position
         last = (game.moves[-1].from_square, game.moves[-1].to_square) if game.moves else None
-        prompt, kind, choices = self.prompt(rec, engine, clock, machine)
+        prompt, kind, choices = self.prompt(rec, engine, clock, machine, advice)
         marks = tuple(sq for sq, role in scene.squares.items() if role in MARKED)
         engine_move = None
         if rec.engine_move is not None:
@@ -125,7 +157,7 @@ class Presenter:
             last_move=last,
             check_square=pos.kings[pos.turn] if pos.is_check() else None,
             moves=self.moves(game),
-            engine_status=engine.text,
+            engine_status="thinking" if _puzzle_thinks(machine) else engine.text,
             engine_depth=engine.depth,
             engine_score=engine.score,
             engine_move=engine_move,
@@ -139,7 +171,7 @@ class Presenter:
             choices=choices,
             chosen=chosen,
             marks=marks,
-            status="; ".join(faults),
+            status="; ".join(faults) or _puzzle_line(machine),
             status_alert=bool(faults),
         )
 
@@ -167,6 +199,30 @@ class Presenter:
             setting_up=True,
         )
 
+    def stepping_state(
+        self, state: DisplayState, rec: Reconciler, scene: LedScene, words: str, status: str
+    ) -> DisplayState:
+        """``state`` while stepping through a stored game: the banner says
+        what the stepping asks (``words``) unless the board is being fixed or
+        a capture is being shown how, and the squares it names are outlined;
+        no engine plays."""
+        own = state.prompt_kind == "error" or (
+            bool(rec.prompt) and rec.state in (State.BUSY, State.UNEXPLAINED)
+        )
+        named = (*MARKED, Role.ENGINE_FROM, Role.ENGINE_TO)
+        return replace(
+            state,
+            prompt=state.prompt if own else words,
+            prompt_kind=state.prompt_kind if own else "info",
+            marks=tuple(sq for sq, role in scene.squares.items() if role in named),
+            engine_move=None,
+            engine_status="off",
+            engine_score="",
+            engine_depth=None,
+            level=None,
+            status=state.status or status,
+        )
+
 
 def _sensors_lost(machine: Machine) -> str | None:
     """The prompt while the sensor board is not there: nothing on the board
@@ -175,6 +231,16 @@ def _sensors_lost(machine: Machine) -> str | None:
     if machine.sensor_problem is None or machine.sensors_healthy:
         return None
     return machine.sensor_problem[:1].upper() + machine.sensor_problem[1:]
+
+
+def _puzzle_thinks(machine: Machine) -> bool:
+    return machine.puzzle is not None and machine.puzzle.thinking
+
+
+def _puzzle_line(machine: Machine) -> str:
+    """The status line of a puzzle under way (its id is too long for the
+    small screen's panel; the banner says the goal)."""
+    return "" if machine.puzzle is None else PUZZLE
 
 
 def _faults(machine: Machine) -> list[str]:

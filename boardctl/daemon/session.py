@@ -16,8 +16,18 @@ from typing import Protocol
 
 from ..board import Reconciler
 from ..engine import MAX_SKILL, Limits
-from ..engine.interface import BestMove, Failed, Message, Opponent, Thinking, WorkerError
-from ..rules import WHITE, Game, IllegalMoveError, parse_uci, san
+from ..engine.interface import (
+    BestMove,
+    Failed,
+    Message,
+    Opponent,
+    Ranked,
+    Ranks,
+    Thinking,
+    WorkerError,
+)
+from ..review.coach import HINT_MOVES, hint_words
+from ..rules import WHITE, Game, IllegalMoveError, Move, Position, parse_uci, san
 from ..rules.digits import NumberError, parse_whole, shown
 from ..storage.store import StoreError
 
@@ -28,6 +38,10 @@ ENGINE_RETRY_DELAY = 1.0
 MAX_LEVEL = MAX_SKILL
 LEVEL_SETTING = "engine.level"  # the level set at the board, kept in the store
 HINT_SECONDS = 1.0
+# A ranked hint searches each of its moves this long (so three take 1.5 s):
+# each search after the first starts from what the ones before it learnt.
+RANKED_HINT_SECONDS = HINT_SECONDS / 2
+HINT_THINKING = "Thinking about a hint…"
 
 
 class Settings(Protocol):
@@ -48,8 +62,12 @@ class EngineSession:
         settings: Settings,
         configured_level: int,
         now: float,
+        *,
+        ranked_hints: bool = False,
     ) -> None:
         self.opponent = opponent
+        # A teaching board's hint names several good moves (where the engine can rank them).
+        self.ranked_hints = ranked_hints
         self._adviser_factory = adviser
         self._adviser: Opponent | None = None
         self.settings = settings
@@ -200,13 +218,22 @@ class EngineSession:
         self._adviser = adviser
         moves = [game.position.uci(m) for m in game.moves]
         try:
-            self.hint_request = adviser.go(
-                game.start_fen, moves, Limits(movetime=seconds), game.variant.name
-            )
+            if self.ranked_hints and isinstance(adviser, Ranks):
+                self.hint_request = adviser.rank(
+                    game.start_fen,
+                    moves,
+                    Limits(movetime=RANKED_HINT_SECONDS),
+                    HINT_MOVES,
+                    game.variant.name,
+                )
+            else:
+                self.hint_request = adviser.go(
+                    game.start_fen, moves, Limits(movetime=seconds), game.variant.name
+                )
         except WorkerError as exc:
             self._adviser_lost(exc)
             return
-        self.hint = "Thinking about a hint…"
+        self.hint = HINT_THINKING
 
     def _poll_adviser(self, game: Game) -> None:
         if self._adviser is None or self._adviser is self.opponent:
@@ -227,23 +254,27 @@ class EngineSession:
         self.hint = "No hint: the engine is not answering"
 
     def _hint_message(self, message: Message, game: Game) -> None:
-        if message.request != self.hint_request or not isinstance(message, BestMove):
+        if message.request != self.hint_request or not isinstance(message, BestMove | Ranked):
             return
         self.hint_request = None
-        if message.move is None:
-            self.clear_hint()
-            return
         pos = game.position
+        texts = [message.move] if isinstance(message, BestMove) else [r.move for r in message.moves]
         try:
-            move = parse_uci(pos, message.move)
+            moves = [parse_uci(pos, text) for text in texts if text is not None]
         except IllegalMoveError:
+            moves = []
+        if not moves:
             self.clear_hint()
             return
-        # Named by its squares too, as the engine's own move is: a player
-        # finds f5 to h7 on the board at once, Fxh7 only by looking.
-        geo = pos.geometry
-        frm, to = geo.name(move.from_square), geo.name(move.to_square)
-        self.hint = f"Hint: {san(pos, move)} \N{EN DASH} {frm} to {to}"
+        self.show_hint(pos, moves[0])
+        if isinstance(message, Ranked):
+            scores = [(r.info.score_cp, r.info.mate) for r in message.moves]
+            self.hint = hint_words(pos, list(zip(moves, scores, strict=True)))
+
+    def show_hint(self, pos: Position, move: Move) -> None:
+        """Show ``move``, a legal move of ``pos``, as the hint (a puzzle's
+        comes from its solution, not from a search)."""
+        self.hint = _hint_text(pos, move)
         self.hint_move = (move.from_square, move.to_square)
 
     def clear_hint(self) -> None:
@@ -292,16 +323,30 @@ class EngineSession:
         what the screen should say."""
         if self.opponent is None:
             return "The level is for games against the engine"
-        level = max(0, min(MAX_LEVEL, self.level + step))
-        if level != self.level:
-            self.level = level
+        self.set_level(max(0, min(MAX_LEVEL, self.level + step)), now)
+        return f"Engine level {self.level} of {MAX_LEVEL}"
+
+    def set_level(self, level: int, now: float) -> None:
+        """Play at ``level`` from the engine's next move, and keep it for the
+        next start (also with no engine now: for when one plays again)."""
+        if level == self.level:
+            return
+        self.level = level
+        if self.opponent is not None:
             try:
                 self.opponent.set_skill(level)
             except WorkerError as exc:
                 self.lost(exc, now)
-            try:
-                self.settings.set_setting(LEVEL_SETTING, str(level))
-            except StoreError as exc:
-                log.warning("cannot keep the engine level: %s", exc)
-            log.info("engine level %d", level)
-        return f"Engine level {level} of {MAX_LEVEL}"
+        try:
+            self.settings.set_setting(LEVEL_SETTING, str(level))
+        except StoreError as exc:
+            log.warning("cannot keep the engine level: %s", exc)
+        log.info("engine level %d", level)
+
+
+def _hint_text(pos: Position, move: Move) -> str:
+    """The hint's one move, named by its squares too, as the engine's own
+    move is: a player finds f5 to h7 on the board at once, Fxh7 only by looking."""
+    geo = pos.geometry
+    frm, to = geo.name(move.from_square), geo.name(move.to_square)
+    return f"Hint: {san(pos, move)} \N{EN DASH} {frm} to {to}"

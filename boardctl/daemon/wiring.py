@@ -14,13 +14,15 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ..board.explain import occupancy
+from ..board.stepping import Stepping, begin
 from ..config import Config
+from ..engine import Limits
 from ..engine.interface import Opponent
 from ..hw import LedSink, SensorSource
 from ..hw.hexpins import (
@@ -32,17 +34,22 @@ from ..hw.hexpins import (
 )
 from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from ..hw.sim import SimBoard, SimButtons
+from ..puzzles import Puzzle
 from ..remote.desk import Desk
 from ..remote.journal import JOURNAL_NAME
+from ..review.background import Reviewer
 from ..rules import BLACK, WHITE, BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
 from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_path
+from ..ui.state import welcome_words
 from ..voice.engines import Espeak, SpeechError, VoiceSettings
 from ..voice.speaker import Speaker
 from .loop import Daemon
+from .puzzle import PuzzleSession
 
 if TYPE_CHECKING:
+    from ..settings import SettingsFile
     from ..web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
@@ -242,13 +249,30 @@ def open_store(config: Config) -> GameStore:
     return store
 
 
-def start_web(config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None) -> Hub:
-    """The spectator page's server, listening on its own thread; the daemon
-    publishes to the hub it returns; with ``remote``, the link of remote play
-    too (its journal beside the game store).  :raises StartError: without aiohttp."""
+@dataclass(frozen=True)
+class WebParts:
+    """The running web page: the hub the daemon publishes to, the page's
+    address, and its settings' side of the configuration file (None without one)."""
+
+    hub: Hub
+    url: str
+    settings: SettingsFile | None
+
+
+def start_web(
+    config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None
+) -> WebParts:
+    """The spectator page's server, listening on its own thread.  With a
+    configuration file, its settings page writes to that file; with
+    ``remote``, the link of remote play runs there too (its journal beside
+    the game store).
+
+    :raises StartError: without aiohttp.
+    """
     from ..web.snapshot import Hub
 
     try:
+        from ..settings import SettingsFile
         from ..web.remote_link import Link
         from ..web.server import WebServer
     except ImportError:
@@ -264,6 +288,7 @@ def start_web(config: Config, db_path: Path, stack: ExitStack, remote: Desk | No
             clock=config.clock_seconds,
             name=config.remote.name,
         )
+    settings = SettingsFile(Path(config.source)) if config.from_file else None
     server = WebServer(
         hub,
         host=config.web.bind,
@@ -271,15 +296,16 @@ def start_web(config: Config, db_path: Path, stack: ExitStack, remote: Desk | No
         pin=config.web.pin,
         db_path=db_path,
         link=link,
+        settings=settings,
     )
     server.start()
     stack.callback(server.stop)
     log.info(
         "web page on %s (%s)",
         server.url,
-        "actions need the PIN" if config.web.pin else "view only: no PIN set",
+        "actions and settings need the PIN" if config.web.pin else "view only: no PIN set",
     )
-    return hub
+    return WebParts(hub, server.url, settings)
 
 
 def build(
@@ -288,26 +314,19 @@ def build(
     *,
     sensors: SensorSource | None = None,
     now: float = 0.0,
+    first_start: bool = False,
     **extra: Any,
 ) -> Daemon:
-    """A daemon with everything the configuration asks for, closed by ``stack``."""
+    """A daemon with everything the configuration asks for, closed by ``stack``;
+    ``first_start``: the screen shows where the settings page is and its PIN."""
     store = open_store(config)
     stack.callback(store.close)
-    resume, started_at = _resume(store)
-    if resume is not None and resume[1].variant.name != config.game.variant:
-        log.warning(
-            "the unfinished game is %s, the configuration says %s: starting anew",
-            resume[1].variant.name,
-            config.game.variant,
-        )
-        resume = started_at = None
-    if resume is not None:
-        log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
+    resume, started_at = _resume_as_configured(store, config, extra.get("replay") is not None)
     start = resume[1] if resume else Game(get_variant(config.game.variant))
     if sensors is None:
         sensors = make_sensors(config, start)
     stack.callback(sensors.close)
-    opponent = make_opponent(config)
+    opponent = make_opponent(config) if extra.get("puzzle") is None else None  # its own engine
     if opponent is not None:
         stack.callback(opponent.close)
     given: LedSink | None = extra.pop("leds", None)
@@ -316,15 +335,7 @@ def build(
         stack.callback(leds.close)
     elif config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
-    _web_and_remote(config, store.path, stack, extra)
-    if config.speech.enabled and "speaker" not in extra:
-        extra["speaker"] = make_speaker(config, stack)
-    if config.buttons.enabled and "buttons" not in extra:
-        from ..hw.buttons import GpioButtons
-
-        buttons = GpioButtons(_pinout(config).pi.buttons)
-        stack.callback(buttons.close)
-        extra["buttons"] = buttons
+    web = _add_extras(config, store.path, stack, extra, first_start)
     daemon = Daemon(
         config,
         sensors,
@@ -340,11 +351,19 @@ def build(
         **extra,
     )
     stack.callback(daemon.close)
+    if web is not None and web.settings is not None:
+        web.settings.abilities = daemon.abilities()  # before the loop runs
     return daemon
 
 
-def _web_and_remote(config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any]) -> None:
-    """The page's server, and remote play's desk, into ``extra`` unless given."""
+def _add_extras(
+    config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any], first_start: bool
+) -> WebParts | None:
+    """The parts the configuration turns on that the caller has not given:
+    the page, the voice, the reviews and the buttons, each closed by ``stack``;
+    on the first start, the words that say where the settings page is.
+    Returns the page's parts when it started them."""
+    web = None
     if config.game.mode == "remote" and "remote" not in extra:
         if not config.web.enabled:
             raise StartError(
@@ -353,7 +372,46 @@ def _web_and_remote(config: Config, db_path: Path, stack: ExitStack, extra: dict
             )
         extra["remote"] = Desk()
     if config.web.enabled and "web" not in extra:
-        extra["web"] = start_web(config, db_path, stack, extra.get("remote"))
+        web = start_web(config, db_path, stack, extra.get("remote"))
+        extra["web"] = web.hub
+        if first_start:
+            extra["welcome"] = welcome_words(web.url, config.web.pin)
+    if config.speech.enabled and "speaker" not in extra:
+        extra["speaker"] = make_speaker(config, stack)
+    if (config.review.at_end or config.web.enabled) and "reviewer" not in extra:
+        # At a game's end, or asked for from the page.
+        reviewer = Reviewer(db_path, Limits(movetime=config.review.movetime))
+        stack.callback(reviewer.close)
+        extra["reviewer"] = reviewer
+    if config.buttons.enabled and "buttons" not in extra:
+        from ..hw.buttons import GpioButtons
+
+        buttons = GpioButtons(_pinout(config).pi.buttons)
+        stack.callback(buttons.close)
+        extra["buttons"] = buttons
+    return web
+
+
+def _resume_as_configured(
+    store: GameStore, config: Config, replaying: bool = False
+) -> tuple[tuple[int, Game] | None, float | None]:
+    """The unfinished game and when it began, unless it is of another variant
+    than the configuration's (the board is set for that one).  While a stored
+    game is stepped through (``replaying``) it is not played on: it only
+    tells how the board stands."""
+    resume, started_at = _resume(store)
+    if resume is not None and resume[1].variant.name != config.game.variant:
+        log.warning(
+            "the unfinished game is %s, the configuration says %s: starting anew",
+            resume[1].variant.name,
+            config.game.variant,
+        )
+        return None, None
+    if replaying:
+        return resume, None  # the live page's date is not that game's
+    if resume is not None:
+        log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
+    return resume, started_at
 
 
 def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:
@@ -389,13 +447,38 @@ def _resume(store: GameStore) -> tuple[tuple[int, Game] | None, float | None]:
         return None, None
 
 
+def load_replay(path: Path, game_id: int) -> Stepping:
+    """Stored game ``game_id`` of the database at ``path``, to step through.
+
+    :raises StoreError: when there is no database or it cannot be read.
+    :raises UnknownGameError: for a game that is not stored.
+    :raises DamagedGameError: for one that cannot be read or no longer replays.
+    :raises StartError: for a game without a move.
+    """
+    with GameStore(path, create=False) as store:
+        stored = store.load(game_id)
+    game = GameStore.to_game(stored)
+    if not game.moves:
+        raise StartError(f"game {game_id} has no moves to step through")
+    return begin(game_id, game, stored.result, stored.termination)
+
+
 def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
 
-def run(config: Config, setup: Position | None = None) -> int:
+def run(
+    config: Config,
+    setup: Position | None = None,
+    puzzle: Puzzle | None = None,
+    replay: Stepping | None = None,
+    first_start: bool = False,
+) -> int:
     """``boardctl run``: the service's main loop, until SIGTERM or SIGINT;
-    ``setup``: a position to guide the player to set up first."""
+    ``setup``: a position to guide the player to set up first; ``puzzle``:
+    a puzzle to set up and solve (``config`` plays its preset); ``replay``: a
+    stored game to step through, once its start is set up; ``first_start``:
+    the configuration was just written, and the screen shows where to change it."""
     from .notify import Notifier
 
     if config.board.sensors != "sim":
@@ -426,7 +509,10 @@ def run(config: Config, setup: Position | None = None) -> int:
             notifier=notifier,
             recorder=recorder,
             setup=setup,
+            puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
+            replay=replay,
             now=time.monotonic(),
+            first_start=first_start,
         )
 
         def stop(signum: int, frame: FrameType | None) -> None:
@@ -441,9 +527,16 @@ def run(config: Config, setup: Position | None = None) -> int:
     return 0
 
 
-def sim(config: Config, setup: Position | None = None) -> int:
+def sim(
+    config: Config,
+    setup: Position | None = None,
+    puzzle: Puzzle | None = None,
+    replay: Stepping | None = None,
+) -> int:
     """``boardctl sim``: the desktop simulator window (``setup``: a position
-    to guide the player to set up first)."""
+    to guide the player to set up first; ``puzzle``: a puzzle to set up and
+    solve, in its own preset, which ``config`` plays; ``replay``: a stored
+    game to step through)."""
     import os
 
     try:
@@ -480,7 +573,7 @@ def sim(config: Config, setup: Position | None = None) -> int:
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
     with ExitStack() as stack:
-        run_window(config, stack, setup=setup)
+        run_window(config, stack, setup=setup, puzzle=puzzle, replay=replay)
     return 0
 
 
@@ -490,12 +583,15 @@ def run_window(
     frames: int | None = None,
     clock: Callable[[], float] = time.monotonic,
     setup: Position | None = None,
+    puzzle: Puzzle | None = None,
+    replay: Stepping | None = None,
 ) -> Daemon:
     """The simulator: the window is the LEDs, the screen and a hand on the
     simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
     until the window closes (or for ``frames`` frames, for tests).  With
-    ``setup``, the board starts as the game left it and the player is guided
-    to set that position up first."""
+    ``setup`` (or a ``puzzle``'s position), the board starts as the game left
+    it and the player is guided to set that position up first; with
+    ``replay``, the stored game's start, and then the player steps through it."""
     import pygame
 
     from ..ui.sim import FPS, SimWindow
@@ -522,6 +618,8 @@ def run_window(
         leds=window.leds,
         display=window.display,
         setup=setup,
+        puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
+        replay=replay,
     )
     # A resumed game: the board's pieces stand as the game left them.
     pos = daemon.game.position

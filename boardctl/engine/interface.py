@@ -9,7 +9,7 @@ The built-in engine's worker process (worker.py) and any UCI engine
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..rules import BoardctlError
 from .limits import Info, Limits
@@ -48,7 +48,25 @@ class Failed:
     reason: str
 
 
-Message = Thinking | BestMove | Failed
+@dataclass(frozen=True)
+class RankedMove:
+    """One move of a :class:`Ranked` answer: coordinate notation, and the
+    engine's last finished iteration on it (score from the side to move)."""
+
+    move: str
+    info: Info
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The answer to :meth:`Ranks.rank`: the moves, best first (none when
+    there is no legal move)."""
+
+    request: int
+    moves: tuple[RankedMove, ...]
+
+
+Message = Thinking | BestMove | Failed | Ranked
 
 
 class Opponent(Protocol):
@@ -65,3 +83,15 @@ class Opponent(Protocol):
     def set_skill(self, skill: int) -> None: ...
     def poll(self, timeout: float = ...) -> list[Message]: ...
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class Ranks(Protocol):
+    """An engine that can rank several good moves (the built-in worker; a UCI
+    engine is asked for its best move alone).  The answer is one
+    :class:`Ranked` message, tagged with the returned request number; a
+    :meth:`Opponent.go` or :meth:`Opponent.stop` cancels it like a search."""
+
+    def rank(
+        self, fen: str, moves: list[str], limits: Limits, count: int, variant: str = ...
+    ) -> int: ...

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from ..rules import Move, Position
@@ -142,6 +142,7 @@ class Engine:
         # keep their mistakes there too); False searches it like any other.
         self.tablebase = True
         self._evaluators: dict[str, Evaluator] = {}
+        self._root_moves: list[int] = []  # the moves this search chooses among
 
     def new_game(self) -> None:
         """Forget what was learnt about earlier positions."""
@@ -157,16 +158,25 @@ class Engine:
         limits: Limits,
         stop: Callable[[], bool] | None = None,
         on_info: Callable[[Info], None] | None = None,
+        among: Collection[Move] | None = None,
     ) -> Move | None:
+        """``among``: search only these of the legal moves (UCI's ``searchmoves``;
+        :mod:`.ranking` ranks moves by leaving out the ones already ranked)."""
         root_moves = pos.legal_codes()
+        if among is not None:
+            chosen = set(among)
+            root_moves = [code for code in root_moves if pos.to_move(code) in chosen]
         if not root_moves:
             return None
-        known = tablebase.answer(pos) if self.tablebase and self.skill >= MAX_SKILL else None
+        known = None
+        if self.tablebase and self.skill >= MAX_SKILL and among is None:
+            known = tablebase.answer(pos)
         if known is not None:
             if on_info:
                 on_info(known[1])
             return known[0]
         self._prepare(pos, limits, stop)
+        self._root_moves = root_moves
         self._noise = self._root_noise(pos, root_moves)
         best = root_moves[0]
         best_score = -INF
@@ -186,7 +196,7 @@ class Engine:
                     break  # a forced mate is found and confirmed deeper
                 if self._soft_deadline is not None and time.perf_counter() >= self._soft_deadline:
                     break
-                if len(root_moves) == 1 and self._soft_deadline is not None:
+                if len(root_moves) == 1 and among is None and self._soft_deadline is not None:
                     break  # the only move: no need to think
         except _Stop:
             while len(pos.ply_stack) > stack_depth:
@@ -320,7 +330,7 @@ class Engine:
         if self._core is not None:
             return self._core_root(self._core, depth, alpha, beta, first)
         pos = self.pos
-        moves = self._order(pos.legal_codes(), first, 0)
+        moves = self._order(self._root_moves, first, 0)
         best_move = moves[0]
         best = -INF
         noise = self._noise
@@ -350,7 +360,7 @@ class Engine:
     def _core_root(
         self, engine: core.Core, depth: int, alpha: int, beta: int, first: int
     ) -> tuple[int, int]:
-        moves = [first, *(code for code in self.pos.legal_codes() if code != first)]
+        moves = [first, *(code for code in self._root_moves if code != first)]
         noise = [self._noise.get(code, 0) for code in moves]
         seconds = -1.0
         if self._hard_deadline is not None:

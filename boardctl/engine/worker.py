@@ -3,10 +3,12 @@
 The daemon calls :meth:`EngineWorker.go` with a position and limits and gets
 a request number back; it calls :meth:`poll` from its loop to collect
 :class:`Thinking` (one per finished iteration) and :class:`BestMove`
-messages, each tagged with its request.  :meth:`stop`, or a new :meth:`go`,
-cancels the running search: the search polls a shared counter every few
-hundred nodes (see ``params.CHECK_EVERY``), so it ends within milliseconds
-and still answers with the best move it has.
+messages, each tagged with its request; :meth:`rank` asks for several good
+moves instead (:mod:`.ranking`), answered by one :class:`Ranked` message.
+:meth:`stop`, or a new :meth:`go` or :meth:`rank`, cancels the running
+search: the search polls a shared counter every few hundred nodes (see
+``params.CHECK_EVERY``), so it ends within milliseconds and still answers
+with the best move it has.
 
 Cancellation is "every request up to N": a stop can never be lost to a race
 with a request that is still on its way to the worker.
@@ -24,9 +26,10 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..rules import BoardctlError, Position, get_variant, parse_uci
-from .interface import BestMove, Failed, Message, Thinking, WorkerError
+from .interface import BestMove, Failed, Message, Ranked, RankedMove, Thinking, WorkerError
 from .lifeline import watch_parent
 from .limits import Info, Limits
+from .ranking import rank
 from .search import MAX_SKILL, Engine
 
 __all__ = ["EngineWorker"]
@@ -52,24 +55,33 @@ def _serve(
             engine.new_game()
         elif kind == "skill":
             engine.skill = command[1]
-        elif kind == "go":
-            _, request, variant, fen, moves, limits = command
-            try:
-                pos = Position(fen, get_variant(variant))
-                for text in moves:
-                    pos.push(parse_uci(pos, text))
-            except BoardctlError as exc:
-                conn.send(Failed(request, str(exc)))
-                continue
+        elif kind in ("go", "rank"):
+            conn.send(_answer(engine, conn, command, cancelled))
 
-            def report(info: Info, request: int = request) -> None:
-                conn.send(Thinking(request, info))
 
-            def stop(request: int = request) -> bool:
-                return bool(cancelled.value >= request)
+def _answer(engine: Engine, conn: Connection, command: tuple[Any, ...], cancelled: Any) -> Message:
+    """A search's answer; its iterations are sent on ``conn`` as they finish
+    (a ranking sends only its answer)."""
+    kind, request, variant, fen, moves, limits, *count = command
+    try:
+        pos = Position(fen, get_variant(variant))
+        for text in moves:
+            pos.push(parse_uci(pos, text))
+    except BoardctlError as exc:
+        return Failed(request, str(exc))
 
-            move = engine.search(pos, limits, stop=stop, on_info=report)
-            conn.send(BestMove(request, pos.uci(move) if move else None))
+    def stop() -> bool:
+        return bool(cancelled.value >= request)
+
+    if kind == "rank":
+        ranked = rank(engine, pos, limits, count[0], stop)
+        return Ranked(request, tuple(RankedMove(pos.uci(m), info) for m, info in ranked))
+
+    def report(info: Info) -> None:
+        conn.send(Thinking(request, info))
+
+    move = engine.search(pos, limits, stop=stop, on_info=report)
+    return BestMove(request, pos.uci(move) if move else None)
 
 
 class EngineWorker:
@@ -121,6 +133,16 @@ class EngineWorker:
         """Cancel every request made so far (their best moves still arrive)."""
         with self._cancelled.get_lock():
             self._cancelled.value = self._request
+
+    def rank(
+        self, fen: str, moves: list[str], limits: Limits, count: int, variant: str = "falcon"
+    ) -> int:
+        """Rank up to ``count`` good moves (see :mod:`.ranking`), each searched
+        within ``limits``; a search still running is cancelled first."""
+        self.stop()
+        self._request += 1
+        self._send(("rank", self._request, variant, fen, list(moves), limits, count))
+        return self._request
 
     def new_game(self) -> None:
         self._send(("new_game",))

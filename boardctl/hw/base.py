@@ -71,6 +71,14 @@ class Wakes(Protocol):
 
 
 @runtime_checkable
+class Dims(Protocol):
+    """LEDs whose brightness can change while they run (0–1, clamped as at
+    start): the settings page's brightness is taken at once."""
+
+    def set_brightness(self, brightness: float) -> None: ...
+
+
+@runtime_checkable
 class MayLag(Protocol):
     """A source whose readings can arrive late, and that knows when it is
     behind: while ``behind`` is true its last reading may no longer be the

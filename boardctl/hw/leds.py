@@ -284,6 +284,13 @@ class SpiLeds:
         self.spi = spi
         self.pixels: list[Colour] = [OFF] * layout.count  # as last sent, chain order
 
+    def set_brightness(self, brightness: float) -> None:
+        """From the next frame on (clamped to the pinout's cap, as at start).
+
+        :raises ValueError: outside 0–1.
+        """
+        self.encoder.brightness = brightness
+
     @classmethod
     def open(cls, pinout: Pinout | HexPinout, *, brightness: float = 0.3) -> SpiLeds:
         """The LEDs on the Pi build's SPI bus from the pinout.

@@ -522,6 +522,13 @@ class SerialBoard:
 
     # ----------------------------------------------------------------- LED frames
 
+    def set_brightness(self, brightness: float) -> None:
+        """From the next frame on.  :raises ValueError: outside 0–1."""
+        if not 0.0 <= brightness <= 1.0:
+            raise ValueError(f"brightness {brightness} is outside 0–1")
+        with self._lock:
+            self._level = round(brightness * 255)
+
     def _led_colours(self, colours: Mapping[int, Colour]) -> list[Colour]:
         """Each LED's colour after brightness (a corner shared by two lit
         squares takes the brighter of each channel)."""

@@ -18,16 +18,23 @@ than 1.5 (237 moves of 5 games half random, half the engine's at depth 3).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..engine import Engine, Info, Limits
+from ..errors import BoardctlError
 from ..rules import Game
-from ..rules.game import Outcome
 from ..storage.reviews import Review, ReviewedPosition
-from .grading import CP_CEILING, Grade, grade, win_percent
+from .grading import Grade, Score, ended_score, grade, move_loss
 
-Score = tuple[int | None, int | None]  # (centipawns, moves to mate), from the side to move
+Progress = Callable[[int, int], None]  # (positions done, positions in all)
+
+DEFAULT_MOVETIME = 1.0  # seconds a position: a 40-move game in under a minute and a half
+MOVETIME_RANGE = (0.01, 3600.0)  # seconds: from a test's glance to an hour a position
+
+
+class ReviewCancelled(BoardctlError, RuntimeError):
+    """The review was stopped before it was done (nothing of it is kept)."""
 
 
 @dataclass(frozen=True)
@@ -54,13 +61,26 @@ def analyse(
     engine: Engine,
     limits: Limits,
     now: float,
+    *,
+    on_position: Progress | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Review:
     """The engine's view of every position of ``game`` and the grade of each
-    move; ``now`` (UTC seconds since 1970) dates the review."""
+    move; ``now`` (UTC seconds since 1970) dates the review.  ``on_position``
+    hears how many positions are done after each; ``stop`` is asked during
+    every search and between them.
+
+    :raises ReviewCancelled: once ``stop`` says so.
+    """
     replay = Game(game.variant, game.start_fen)
     found: list[Searched | None] = []
-    for ply in range(len(game.moves) + 1):
-        found.append(_position(replay, engine, limits, last=ply == len(game.moves)))
+    total = len(game.moves) + 1
+    for ply in range(total):
+        found.append(_position(replay, engine, limits, stop, last=ply == len(game.moves)))
+        if stop is not None and stop():
+            raise ReviewCancelled(f"stopped after {ply + 1} of {total} positions")
+        if on_position is not None:
+            on_position(ply + 1, total)
         if ply < len(game.moves):
             replay.push(game.moves[ply])
     scores = _fill_forced(found)
@@ -74,17 +94,19 @@ def analyse(
     return Review(now, limits.movetime or 0.0, limits.depth, tuple(positions))
 
 
-def _position(replay: Game, engine: Engine, limits: Limits, *, last: bool) -> Searched | None:
+def _position(
+    replay: Game, engine: Engine, limits: Limits, stop: Callable[[], bool] | None, *, last: bool
+) -> Searched | None:
     """The search of the game's current position; None for a position with
     one move that the game goes on from (its score is the next one's: see
     :func:`_fill_forced`)."""
     outcome = replay.outcome()
     if outcome is not None:
-        return Searched(_ended(outcome, replay.position.turn), {}, None)
+        return Searched(ended_score(outcome, replay.position.turn), {}, None)
     if replay.position.count_legal() == 1 and not last:
         return None
     infos: list[Info] = []
-    move = engine.search(replay.position, limits, on_info=infos.append)
+    move = engine.search(replay.position, limits, stop, on_info=infos.append)
     if not infos:  # the time ran out inside the first iteration: one ply, which is quick
         move = engine.search(replay.position, Limits(depth=1), on_info=infos.append)
     assert move is not None, "a position the game goes on from has a legal move"
@@ -104,16 +126,6 @@ def _matched(found: list[Searched | None], scores: list[Score], ply: int) -> tup
             if depth - 1 in after.by_depth:
                 return before.by_depth[depth], after.by_depth[depth - 1]
     return scores[ply], scores[ply + 1]
-
-
-def _ended(outcome: Outcome, turn: int) -> Score:
-    """A position the rules end the game in, from the side to move: mated
-    (a mate in 0) when it lost, the ceiling when it won, else level."""
-    if outcome.winner is None:
-        return 0, None
-    if outcome.winner != turn:
-        return None, 0
-    return CP_CEILING, None  # a scored stalemate the stalemated side wins
 
 
 def _fill_forced(found: list[Searched | None]) -> list[Score]:
@@ -154,8 +166,7 @@ def grade_moves(
         if forced or mated:
             verdicts.append(Verdict(None, None))
             continue
-        # The curve is symmetric: the mover's chance is 100 less the opponent's.
-        loss = max(0.0, win_percent(*before) - (100 - win_percent(*after)))
+        loss = move_loss(before, after)
         if played == best[ply]:
             verdicts.append(Verdict(0.0, None))
         else:

@@ -17,9 +17,6 @@ from ..storage.store import GameStore, UnknownGameError
 from .analysis import Verdict, analyse, grade_moves
 from .grading import Grade
 
-DEFAULT_MOVETIME = 1.0  # seconds a position: a 40-move game in under a minute and a half
-MOVETIME_RANGE = (0.01, 3600.0)  # seconds: from a test's glance to an hour a position
-
 
 def review_command(
     db_path: Path,
@@ -40,7 +37,7 @@ def review_command(
     :raises UnknownGameError: for a game number that is not stored.
     :raises StoreValueError: for a game that has not ended or has no moves.
     """
-    stored = _reviewable(db_path, game_id)
+    stored = reviewable(db_path, game_id)
     game = to_game(stored)
     started = clock()
     review = analyse(game, engine or Engine(seed=0), limits, now())
@@ -57,7 +54,7 @@ def review_command(
     return 0
 
 
-def _reviewable(db_path: Path, game_id: int | None) -> StoredGame:
+def reviewable(db_path: Path, game_id: int | None) -> StoredGame:
     """The game to review, read without writing anything (a corrupt file
     is refused here, never moved aside)."""
     with GameStore(db_path, create=False) as store:

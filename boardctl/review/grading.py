@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from enum import Enum
 
+from ..rules.game import Outcome
 from ..rules.pgn import NAG_BLUNDER, NAG_DUBIOUS, NAG_MISTAKE
 
 WIN_CURVE = 0.00368208  # lila's fit of win% to the engine's centipawns (lila PR 11148)
@@ -34,6 +35,8 @@ CP_CEILING = 1000  # lila's Cp.CEILING: scores beyond it, and every mate, count 
 INACCURACY = 10.0
 MISTAKE = 20.0
 BLUNDER = 30.0
+
+Score = tuple[int | None, int | None]  # (centipawns, moves to mate), from the side to move
 
 
 class Grade(Enum):
@@ -70,6 +73,13 @@ def win_percent(cp: int | None, mate: int | None) -> float:
     return 50 + 50 * (2 / (1 + math.exp(-WIN_CURVE * held)) - 1)
 
 
+def move_loss(before: Score, after: Score) -> float:
+    """The win% a move cost its mover: ``before`` is the score of the position
+    it was played in, ``after`` of the position it left (from the other side)."""
+    # The curve is symmetric: the mover's chance is 100 less the opponent's.
+    return max(0.0, win_percent(*before) - (100 - win_percent(*after)))
+
+
 def grade(loss: float) -> Grade | None:
     """What a move that cost its mover ``loss`` points of win% is called."""
     if loss >= BLUNDER:
@@ -79,3 +89,13 @@ def grade(loss: float) -> Grade | None:
     if loss >= INACCURACY:
         return Grade.INACCURACY
     return None
+
+
+def ended_score(outcome: Outcome, turn: int) -> Score:
+    """A position the rules end the game in, from the side to move: mated
+    (a mate in 0) when it lost, the ceiling when it won, else level."""
+    if outcome.winner is None:
+        return 0, None
+    if outcome.winner != turn:
+        return None, 0
+    return CP_CEILING, None  # a scored stalemate the stalemated side wins

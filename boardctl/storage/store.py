@@ -47,7 +47,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -246,7 +246,9 @@ class GameStore:
     cannot be written is opened for reading (see :meth:`write_problem`).
     Without ``create`` (``boardctl pgn``) the file must exist, is only read
     and is never moved.  ``clock`` only names the moved file; every stored
-    time is the ``now`` the caller passes.
+    time is the ``now`` the caller passes.  ``move_aside=False`` refuses a
+    corrupt file instead of moving it aside: a second writer (a review's
+    process) must never take the daemon's database from under it.
 
     :raises StoreError: when the directory or the file cannot be used, or the
         file belongs to something else or to a newer boardctl.
@@ -258,6 +260,7 @@ class GameStore:
         *,
         create: bool = True,
         clock: Callable[[], float] = time.time,
+        move_aside: bool | None = None,
     ) -> None:
         self.path = Path(path)
         self.recovered_from: Path | None = None
@@ -274,7 +277,7 @@ class GameStore:
         if not create and not self.path.is_file():
             raise StoreError(f"no game database at {self.path} (the board daemon creates it)")
         try:
-            self._conn = self._first_open(move_aside=create)
+            self._conn = self._first_open(move_aside=create if move_aside is None else move_aside)
         except StoreError as exc:
             if not create or exc.reason not in DISK_REASONS:
                 raise
@@ -781,11 +784,17 @@ class GameStore:
             )
             self._game_row(conn, game_id)
 
-    def save_review(self, game_id: int, review: Review) -> None:
-        """Keep ``review`` with the game, in place of any earlier one.
+    def save_review(
+        self, game_id: int, review: Review, *, moves: Sequence[str] | None = None
+    ) -> None:
+        """Keep ``review`` with the game, in place of any earlier one, in one
+        transaction (a process killed while it writes leaves the earlier
+        review whole).  ``moves``: the moves (coordinates) the review judged;
+        when given, they must still be the game's.
 
         :raises StoreConflictError: when it does not cover every position of
-            the game as stored now (a move was taken back meanwhile).
+            the game as stored now, or the game's moves are no longer
+            ``moves`` (a move was taken back or changed meanwhile).
         :raises UnknownGameError: when there is no such game.
         """
         with self._transaction("IMMEDIATE") as conn:
@@ -795,6 +804,14 @@ class GameStore:
                     f"game {game_id} has {plies} moves; the review has "
                     f"{len(review.positions) - 1}: review it again"
                 )
+            if moves is not None:
+                stored = conn.execute(
+                    "SELECT uci FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                ).fetchall()
+                if [row[0] for row in stored] != list(moves):
+                    raise StoreConflictError(
+                        f"game {game_id}'s moves changed while it was reviewed: review it again"
+                    )
             _forget_review(conn, game_id)
             conn.execute(
                 "INSERT INTO reviews (game_id, reviewed_at, movetime, depth) VALUES (?, ?, ?, ?)",

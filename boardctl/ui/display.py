@@ -30,10 +30,11 @@ from ..colour import Colour
 from ..rules import WHITE, PieceType, Position, get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
+from ..scores import score_words
 from .boardview import BoardView, piece_box
 from .layout import Layout, compute_layout
 from .pieces import sprite
-from .state import DisplayState, banner_line, iter_move_rows, score_words
+from .state import DisplayState, banner_line, iter_move_rows
 from .text import Fonts, clock_text, ellipsize, wrap
 
 BACKGROUND: Colour = (28, 30, 36)
@@ -80,6 +81,7 @@ BANNER_BG: dict[str, Colour] = {
     "error": (200, 24, 24),
     "engine": (232, 150, 20),
     "over": (236, 236, 228),
+    "coach": (112, 64, 168),  # a teaching board's word on a move: apart from all the others
 }
 BANNER_INK: dict[str, Colour] = {"engine": (16, 16, 16), "over": (16, 16, 16)}
 ENGINE_DOT: dict[str, Colour] = {
@@ -92,6 +94,12 @@ ENGINE_DOT: dict[str, Colour] = {
 CHOICE_BG: Colour = (214, 210, 200)
 CHOICE_CHOSEN_BG: Colour = (250, 226, 110)
 VEIL_ALPHA = 150
+
+
+def to_move(state: DisplayState, colour: int) -> bool:
+    """Whether ``colour``'s row is lit as the one to move: nobody is while a
+    position is set up, nor once the game is over."""
+    return colour == state.turn and state.prompt_kind != "over" and not state.setting_up
 
 
 def player_label(state: DisplayState, colour: int, active: bool) -> str:
@@ -333,7 +341,7 @@ class Renderer:
         rect: pygame.Rect,
     ) -> None:
         """One player's row: a disc of their colour and their clock (or name); lit on move."""
-        active = colour == state.turn and state.prompt_kind != "over"
+        active = to_move(state, colour)
         pygame.draw.rect(surface, ROW_ACTIVE if active else ROW_IDLE, rect, border_radius=lay.pad)
         radius = max(4, round(rect.height * 0.26))
         centre = (rect.left + lay.pad + radius, rect.centery)

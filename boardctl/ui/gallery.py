@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from ..board.events import MoveMade
 from ..board.explain import occupancy
 from ..board.setup import begin, instruction, observe
+from ..board.stepping import Offer, followed, game_at, pressed
+from ..board.stepping import begin as stepping_begin
+from ..board.stepping import line as stepping_line
+from ..board.stepping import status as stepping_status
 from ..rules import BLACK, WHITE, Game, PieceType, Position, get_variant
 from ..rules.notation import parse_move, san
-from .state import DisplayState
+from .state import DisplayState, welcome_words
 
 SIZES = ((480, 320), (800, 480))
 MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
@@ -220,6 +226,54 @@ def clocks_low() -> DisplayState:
     )
 
 
+def coach() -> DisplayState:
+    """Teaching mode: White's queen has gone to e2, where the bishop takes it.
+    The coach says so (the built-in engine's verdict, a second a position)
+    and offers the move back; the LEDs light the queen and e1."""
+    game = Game()
+    for text in (*MIDGAME, "Qe2"):
+        game.push_text(text)
+    return DisplayState.from_game(
+        game,
+        prompt="That move loses the queen: Fxh7 was better. Take it back?",
+        prompt_kind="coach",
+    )
+
+
+def coach_falcon() -> DisplayState:
+    """A knight left where only a falcon takes it: the coach says so
+    (the built-in engine's verdict, a second a position)."""
+    game = Game(fen="9k/10/10/2f7/4N5/10/10/K9 w - - 0 30")
+    game.push_text("Nf6")
+    return DisplayState.from_game(
+        game,
+        prompt="That move loses a knight to a falcon: Nxc5 was better. Take it back?",
+        prompt_kind="coach",
+    )
+
+
+def coach_lesson() -> DisplayState:
+    """A falcon move that the last move opened the way for, played: the coach
+    says which piece opened it, and the falcon's path."""
+    game = Game(fen="r3k4r/ppp2p1p2/3p1pn3/4F5/4P5/10/PPP2PPPPP/R3K4R b - - 0 20")
+    game.push_text("Ne7")
+    game.push_text("Fxh7")
+    return DisplayState.from_game(
+        game,
+        prompt="The falcon could go e5-f5-g6-h7 only because the knight left g6.",
+        prompt_kind="coach",
+    )
+
+
+def coach_hint() -> DisplayState:
+    """A hint in teaching mode: the best move (lit on the board) and the other
+    good ones, ranked by the built-in engine."""
+    game = Game()
+    for text in MIDGAME:
+        game.push_text(text)
+    return DisplayState.from_game(game, prompt="Best: Fxh7 \N{EN DASH} f4 to h7, then Ng5, Ni5")
+
+
 def hex_game(moves: Sequence[str] = HEX_MIDGAME) -> Game:
     game = Game(get_variant(HEX))
     for text in moves:
@@ -321,7 +375,65 @@ def setup() -> DisplayState:
     )
 
 
+def first_start() -> DisplayState:
+    """The first start, with no configuration: the banner says where the
+    settings page is and the PIN that opens it."""
+    return replace(start(), prompt=welcome_words("http://192.168.1.20:8080/", "482915"))
+
+
+def _puzzle(*moves: str) -> DisplayState:
+    """``--puzzle duke-a`` (the essay's first problem) after ``moves``, as the
+    daemon shows it: the attempt's banner line, the engine defending."""
+    from ..puzzles import Attempt, Solver, find, judge
+
+    puzzle = find("duke-a")
+    game = Game(get_variant(puzzle.variant), puzzle.fen)
+    for text in moves:
+        game.push(parse_move(game.position, text))
+    text, kind = judge(Attempt(puzzle), game, Solver()).banner()
+    return DisplayState.from_game(
+        game, prompt=text, prompt_kind=kind, engine_side=BLACK, status="puzzle"
+    )
+
+
+def puzzle() -> DisplayState:
+    """A puzzle under way: the key played, the engine's defence carried out;
+    the banner says what is left to do."""
+    return _puzzle("c1i7", "i8i7")
+
+
+def puzzle_solved() -> DisplayState:
+    """The mate: solved."""
+    return _puzzle("c1i7", "i8i7", "j5j6")
+
+
+def puzzle_failed() -> DisplayState:
+    """A move that does not mate in time: what would have, and how to try again."""
+    return _puzzle("c1c7")
+
+
+def stepping() -> DisplayState:
+    """``--replay``: a stored game stepped through on the board; its next
+    move is lit for the player to carry out, and said in the banner."""
+    game = Game()
+    for text in (*MIDGAME, "c3", "Bxh3"):
+        game.push_text(text)
+    s = stepping_begin(12, game, "0-1", "resignation")
+    for move in game.moves[:8]:
+        s = followed(s, MoveMade(move, "", ""))
+    s, action = pressed(s, "next")
+    assert isinstance(action, Offer)
+    here = game_at(s)
+    return DisplayState.from_game(
+        here,
+        prompt=stepping_line(s, here.position, engine=True),
+        marks=(action.move.from_square, action.move.to_square),
+        status=stepping_status(s),
+    )
+
+
 SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
+    "first-start": ("The first start: where the settings page is, and its PIN", first_start),
     "start": ("A new game against the engine", start),
     "two-players": ("Two players, no engine", two_players),
     "thinking": ("The engine is thinking", thinking),
@@ -334,6 +446,14 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "game-over": ("Game over", game_over),
     "clocks-low": ("Clocks in the last seconds (the player has Black)", clocks_low),
     "setup": ("Setting up a position (`--setup`): one piece at a time", setup),
+    "coach": ("Teaching mode: the coach offers a losing move back", coach),
+    "coach-falcon": ("Teaching mode: a piece lost to a falcon", coach_falcon),
+    "coach-lesson": ("Teaching mode: a falcon's path the last move opened", coach_lesson),
+    "coach-hint": ("Teaching mode: a hint names the good moves, best first", coach_hint),
+    "puzzle": ("A puzzle (`--puzzle`): the goal, and the moves left", puzzle),
+    "puzzle-solved": ("A puzzle solved", puzzle_solved),
+    "puzzle-failed": ("A puzzle failed: the move that would have mated", puzzle_failed),
+    "stepping": ("Stepping through a stored game (`--replay`): the next move", stepping),
     "remote-move": ("A remote game: the opponent's move, to carry out on the board", remote_move),
     "remote-asks": ("A remote game: the opponent asks to take back a move", remote_asks),
 }

@@ -31,13 +31,20 @@ KEYS: tuple[tuple[str, str | None, str], ...] = (
     (
         "Enter",
         "ok",
-        "take the promotion piece highlighted on the screen; in a remote game, say yes",
+        "take the promotion piece highlighted on the screen; a remote game: say yes; "
+        "stepping through a stored game, pressed twice: play on from here in a new game",
     ),
     ("h", "hint", "ask the engine for the side to move's best move"),
     (
         "+  -",
         "next / prev",
-        "raise or lower the engine's level (or pick the promotion piece); remote: say no",
+        "raise or lower the engine's level (or pick the promotion piece); a remote game: say no",
+    ),
+    (
+        "Right  Left",
+        "next / prev",
+        "stepping through a stored game (--replay): show the next move, or the last one "
+        "taken back, to carry out on the board (+ and - do the same)",
     ),
     (
         "l c t",

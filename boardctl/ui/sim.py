@@ -81,6 +81,9 @@ BUTTON_OF_KEY = {
     "m": "mute",
 }
 
+# Stepping through a stored game: forward and back (the board's next and prev).
+BUTTON_OF_ARROW = {pygame.K_RIGHT: "next", pygame.K_LEFT: "prev"}
+
 
 class Hand(Protocol):
     """What the mouse does to the board's sensors."""
@@ -373,6 +376,8 @@ class SimWindow:
                 self.swap()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.press("ok")
+            elif event.key in BUTTON_OF_ARROW:
+                self.press(BUTTON_OF_ARROW[event.key])
             elif event.unicode in BUTTON_OF_KEY:
                 self.press(BUTTON_OF_KEY[event.unicode])
 

@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from ..rules import BLACK, DEFAULT_VARIANT, WHITE, Game, PieceType, Position, get_variant
 
-PromptKind = Literal["info", "error", "choice", "over"]
-PROMPT_KINDS: tuple[PromptKind, ...] = ("info", "error", "choice", "over")
+PromptKind = Literal["info", "error", "choice", "over", "coach"]
+PROMPT_KINDS: tuple[PromptKind, ...] = ("info", "error", "choice", "over", "coach")
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class DisplayState:
     :param engine_depth: search depth reached, or None.
     :param engine_score: score text from the engine's point of view of White,
         e.g. ``"+0.35"`` or ``"M3"``; ``""`` for none.  The screen says whose
-        side it favours (:func:`score_words`).
+        side it favours (:func:`~boardctl.scores.score_words`).
     :param engine_move: the engine's move that the player must carry out on the
         board, as (SAN, from-square, to-square), or None.
     :param level: the engine's level (0–20), or None when no engine plays.
@@ -53,8 +53,9 @@ class DisplayState:
     :param black_clock: Black's, likewise.
     :param prompt: what the player must do or know ("Put the knight back on h3").
     :param prompt_kind: ``"info"``, ``"error"`` (drawn in a strong colour),
-        ``"choice"`` (with ``choices`` drawn over the board) or ``"over"``
-        (the game has ended; the prompt says how).
+        ``"choice"`` (with ``choices`` drawn over the board), ``"over"``
+        (the game has ended; the prompt says how) or ``"coach"`` (a teaching
+        board's word on the last move, in a colour of its own).
     :param choices: options to pick from: piece types (drawn as pieces of the side to
         move, e.g. the promotion set) or short texts.
     :param chosen: index into ``choices`` of the highlighted option, or None.
@@ -173,26 +174,12 @@ def banner_line(state: DisplayState) -> tuple[str, str]:
     return "idle", f"{side} to move"
 
 
-def score_words(score: str) -> str:
-    """An engine score from White's point of view (``"+0.35"``, ``"-1.20"``,
-    ``"M3"``, ``"M-2"``) in words that say whose side it favours."""
-    if not score:
-        return ""
-    if score.startswith("M"):
-        try:
-            moves = int(score[1:])
-        except ValueError:
-            return score
-        side = "White" if moves > 0 else "Black"
-        return f"{side} mates in {abs(moves)}"
-    try:
-        pawns = float(score)
-    except ValueError:
-        return score
-    if abs(pawns) < 0.005:
-        return "Even"
-    side = "White" if pawns > 0 else "Black"
-    return f"{side} +{abs(pawns):.2f}"
+def welcome_words(url: str, pin: str) -> str:
+    """The banner of the first start: where the settings page is and its PIN
+    (``url``: the page's, such as ``http://192.168.1.20:8080/``).  Short
+    enough for two lines of the smallest screen with the longest IPv4 address."""
+    address = url.removeprefix("http://")
+    return f"Settings: PIN {pin} at {address}settings"
 
 
 def iter_move_rows(state: DisplayState) -> Iterable[tuple[int, str | None, str | None]]:

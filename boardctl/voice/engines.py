@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from ..rules import BoardctlError
 
@@ -52,6 +52,13 @@ class VoiceSettings:
     name: str = "en"
     rate: int = 160
     volume: int = 100
+
+
+@runtime_checkable
+class Tunable(Protocol):
+    """An engine whose voice, rate and volume can change between utterances."""
+
+    voice: VoiceSettings
 
 
 class Espeak:

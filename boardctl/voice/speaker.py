@@ -20,7 +20,7 @@ from typing import Protocol
 
 from ..ui.state import DisplayState
 from . import words
-from .engines import SpeechEngine, SpeechError
+from .engines import SpeechEngine, SpeechError, Tunable, VoiceSettings
 from .words import SquareStyle
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ class SaysAloud(Protocol):
 
     def say(self, text: str) -> None: ...
     def mute(self, muted: bool) -> None: ...
+    def tune(self, voice: VoiceSettings) -> None: ...
 
 
 class Recorder:
@@ -42,6 +43,7 @@ class Recorder:
     def __init__(self) -> None:
         self.muted = False
         self.said: list[str] = []
+        self.voice = VoiceSettings()
 
     def say(self, text: str) -> None:
         if not self.muted and text:
@@ -49,6 +51,9 @@ class Recorder:
 
     def mute(self, muted: bool) -> None:
         self.muted = muted
+
+    def tune(self, voice: VoiceSettings) -> None:
+        self.voice = voice
 
 
 class Speaker:
@@ -81,6 +86,13 @@ class Speaker:
             if muted:
                 self._pending = None
                 self._cancel.set()
+
+    def tune(self, voice: VoiceSettings) -> None:
+        """Speak with ``voice`` from the next text on (an engine that cannot
+        change its voice keeps its own)."""
+        with self._cond:
+            if isinstance(self.engine, Tunable):
+                self.engine.voice = voice
 
     def idle(self, timeout: float) -> bool:
         """Wait until nothing is said or waiting (tests, a clean exit)."""

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..rules import Game
-from ..storage.store import GameStore, GameSummary, StoreError
+from ..storage.store import GameStore, GameSummary, StoredGame, StoreError
 from .layout import board_layout
+from .reviewed import review_json
 
 T = TypeVar("T")
 
@@ -31,6 +32,7 @@ class Replay:
     fens: tuple[str, ...]
     moves: tuple[tuple[int, int], ...]  # (from, to) of each ply
     board: dict[str, Any]  # the board's layout (boardctl.web.layout)
+    review: dict[str, Any] | None = None  # boardctl.web.reviewed's, if reviewed
 
     def to_json(self) -> dict[str, Any]:
         s = self.summary
@@ -46,6 +48,9 @@ class Replay:
             "sans": list(self.sans),
             "fens": list(self.fens),
             "moves": [list(m) for m in self.moves],
+            # A game can be reviewed once it has ended with moves.
+            "reviewable": s.finished and s.plies > 0,
+            "review": self.review,
         }
 
 
@@ -80,6 +85,13 @@ class StoredGames:
             raise StoreError("no game database")
         return store.pgn(game_id)
 
+    def _summary(self, game_id: int) -> GameSummary:
+        store = self._open()
+        if store is None:
+            raise StoreError("no game database")
+        stored = store.load(game_id)
+        return _summary_of(stored)
+
     def _replay(self, game_id: int) -> Replay:
         store = self._open()
         if store is None:
@@ -92,15 +104,13 @@ class StoredGames:
         for move in game.moves:
             again.push(move)
             fens.append(again.position.fen())
-        summary = GameSummary(
-            **{name: getattr(stored, name) for name in GameSummary.__dataclass_fields__}
-        )
         return Replay(
-            summary,
+            _summary_of(stored),
             sans,
             tuple(fens),
             tuple((m.from_square, m.to_square) for m in game.moves),
             board_layout(game.variant.name),
+            None if stored.review is None else review_json(stored.id, game, stored.review),
         )
 
     async def games(self) -> list[GameSummary]:
@@ -118,6 +128,11 @@ class StoredGames:
         text: str = await self._run(self._pgn, game_id)
         return text
 
+    async def summary(self, game_id: int) -> GameSummary:
+        """:raises UnknownGameError: StoreError, DamagedGameError."""
+        summary: GameSummary = await self._run(self._summary, game_id)
+        return summary
+
     async def replay(self, game_id: int) -> Replay:
         """:raises UnknownGameError: StoreError, ReplayError."""
         replay: Replay = await self._run(self._replay, game_id)
@@ -131,3 +146,7 @@ class StoredGames:
 
         self._pool.submit(shut).result()
         self._pool.shutdown()
+
+
+def _summary_of(stored: StoredGame) -> GameSummary:
+    return GameSummary(**{name: getattr(stored, name) for name in GameSummary.__dataclass_fields__})

@@ -39,7 +39,8 @@ def _page(
 
 _NAV = (
     '<nav><a href="/">Live</a> <a href="/games">Games</a> '
-    '<a href="/live.pgn">live.pgn</a> <a href="/games.pgn">games.pgn</a></nav>'
+    '<a href="/live.pgn">live.pgn</a> <a href="/games.pgn">games.pgn</a> '
+    '<a href="/settings">Settings</a></nav>'
 )
 
 
@@ -84,7 +85,7 @@ def live_page(view: str, state_json: str = "", *, remote: bool = False) -> str:
     ``remote``: with remote play's panel and controls (remote.js)."""
     player = PLAYER_PANEL if remote else ""
     owner = OWNER_CONTROLS if remote else ""
-    scripts = ("board.js", "speak.js", "live.js", *(("remote.js",) if remote else ()))
+    scripts = ("board.js", "speak.js", "pin.js", "live.js", *(("remote.js",) if remote else ()))
     body = f"""{_initial_state(state_json)}
 <header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
 {_NAV}{_SPEAK}</header>
@@ -103,6 +104,7 @@ id="white-name"></span>
 {player}
 <p id="turn" class="turn"></p>
 <p id="result" class="result"></p>
+<p id="review-note" class="review-note" role="status"></p>
 <p id="prompt" class="prompt"></p>
 <p id="engine" class="engine"></p>
 <p id="score-line" class="score-line" hidden>Evaluation <b id="score" class="score"></b></p>
@@ -164,16 +166,24 @@ def replay_page(game_id: int) -> str:
 <aside class="panel">
 <p id="players" class="players"></p>
 <p id="result" class="result"></p>
+<svg id="reviewgraph" class="reviewgraph" role="img" hidden
+aria-label="White's winning chances over the game, with the marked moves"></svg>
+<p id="advice" class="advice" role="status" hidden></p>
 <div class="stepper"><button id="first" aria-label="first">«</button>
 <button id="prev" aria-label="previous">‹</button><span id="ply"></span>
 <button id="next" aria-label="next">›</button><button id="last" aria-label="last">»</button></div>
 <ol id="moves" class="moves"></ol>
+<section class="review-controls"><p id="review-status" class="review-status" role="status"></p>
+<form id="review-pin" hidden><label>PIN <input id="pin" type="password" autocomplete="off"
+maxlength="64"></label> <button type="submit">Unlock</button>
+<span id="pin-status" role="status"></span></form>
+<button id="review-button" type="button" hidden>Review this game</button></section>
 <p><a href="/games/{game_id}.pgn" download>Download PGN</a></p>
 </aside></main>"""
     return _page(
         f"boardctl: game {game_id}",
         body,
-        scripts=("board.js", "replay.js"),
+        scripts=("board.js", "pin.js", "review.js", "replay.js"),
         attrs=f' data-game="{game_id}"',
     )
 
@@ -189,3 +199,112 @@ def hall_page(boards: Sequence[tuple[str, str]]) -> str:
     )
     body = f'<header><h1>The hall</h1></header><main class="hall">{tiles}</main>'
     return _page("boardctl: hall", body, scripts=("board.js", "hall.js"))
+
+
+def _field(key: str, label: str, control: str, hint: str = "") -> str:
+    """One row of the settings form: its label, control, a hint and the place
+    where the server's error for it goes (the control names that place, so a
+    screen reader reads the error with the field)."""
+    ident = key.replace(".", "-")
+    note = f'<span class="hint" id="{ident}-hint">{hint}</span>' if hint else ""
+    return (
+        f'<div class="field" data-field="{key}"><label for="{ident}">{label}</label>'
+        f'<span class="control">{control.format(id=ident, name=key)}</span>{note}'
+        f'<span class="error" id="{ident}-error" role="alert"></span></div>'
+    )
+
+
+_SETTINGS_FORM = "".join(
+    (
+        '<form id="settings-form" class="settings-form" novalidate hidden>',
+        "<fieldset><legend>Game</legend>",
+        _field(
+            "game.mode",
+            "Mode",
+            '<select id="{id}" name="{name}"></select>',
+            "Remote play is not on this board yet.",
+        ),
+        _field(
+            "engine.skill",
+            "Engine level",
+            '<input id="{id}" name="{name}" type="number" inputmode="numeric" step="1">',
+            "0 is a beginner, 20 full strength.",
+        ),
+        _field(
+            "game.human",
+            "You play",
+            '<select id="{id}" name="{name}"></select>',
+            "Your colour against the engine.",
+        ),
+        _field("game.variant", "Variant", '<select id="{id}" name="{name}"></select>'),
+        "</fieldset><fieldset><legend>Clock</legend>",
+        _field("clock-preset", "Time control", '<select id="{id}"></select>'),
+        _field(
+            "game.clock",
+            "Minutes + increment",
+            '<input id="{id}" name="{name}" type="text" inputmode="decimal" '
+            'autocomplete="off" placeholder="e.g. 20+5">',
+            "Minutes each, then seconds added after every move.",
+        ),
+        "</fieldset><fieldset><legend>Players</legend>",
+        _field(
+            "game.white_name",
+            "White",
+            '<input id="{id}" name="{name}" type="text" maxlength="40" '
+            'autocomplete="off" placeholder="Player">',
+        ),
+        _field(
+            "game.black_name",
+            "Black",
+            '<input id="{id}" name="{name}" type="text" maxlength="40" '
+            'autocomplete="off" placeholder="Player">',
+            "Against the engine, its side is named boardctl.",
+        ),
+        "</fieldset><fieldset><legend>Voice and lights</legend>",
+        _field(
+            "speech.enabled",
+            "Speech",
+            '<input id="{id}" name="{name}" type="checkbox" role="switch" class="switch">',
+            "The board says moves and fixes aloud.",
+        ),
+        _field(
+            "speech.rate",
+            "Speech rate",
+            '<input id="{id}" name="{name}" type="number" inputmode="numeric" step="10">',
+            "Words per minute.",
+        ),
+        _field(
+            "leds.brightness",
+            "LED brightness",
+            '<input id="{id}" name="{name}" type="range" min="0" max="100" step="5">'
+            '<output id="{id}-shown" for="{id}"></output>',
+        ),
+        "</fieldset>",
+        '<div class="save"><button type="submit" id="save">Save</button>'
+        '<span id="save-status" class="save-status" role="status"></span></div>',
+        '<p id="form-error" class="error" role="alert"></p>',
+        '<div id="taken" class="taken" hidden><p>When the board takes each change:</p>'
+        '<ul id="taken-list"></ul></div>',
+        "</form>",
+    )
+)
+
+
+def settings_page() -> str:
+    """The owner's settings behind the PIN (filled in and sent by settings.js):
+    the form, and the game's own buttons."""
+    body = f"""<header><h1>Settings</h1>{_NAV}</header>
+<main class="page settings">
+<p id="settings-off" class="settings-off" role="status" hidden></p>
+<form id="pin-form" class="pin-form" hidden><label>PIN <input id="pin" type="password"
+autocomplete="current-password" maxlength="64"></label> <button type="submit">Unlock</button>
+<span id="pin-status" role="status"></span></form>
+{_SETTINGS_FORM}
+<section id="game-actions" class="game-actions" hidden><h2>This game</h2>
+<button type="button" data-action="newgame">New game</button>
+<button type="button" data-action="takeback">Take back</button>
+<button type="button" data-action="resign">Resign</button>
+<span id="action-status" role="status"></span></section>
+<p id="file-note" class="file-note"></p>
+</main>"""
+    return _page("boardctl: settings", body, scripts=("settings.js",))

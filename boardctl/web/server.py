@@ -19,7 +19,10 @@ Routes (the README documents the feeds):
                        pushed as Server-Sent Events after every change
 ``/api/session``       whether actions are possible and unlocked
 ``/api/login``         POST ``{"pin": …}``: sets the session cookie
-``/api/action``        POST ``{"kind": …, "value": …}``
+``/api/action``        POST ``{"kind": …, "value": …}`` (``review``: a stored
+                       game's number; its progress is in the snapshot)
+``/settings``          the owner's settings (behind the PIN)
+``/api/settings``      GET: the settings form's values; POST: save them
 =====================  ====================================================
 """
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -37,6 +41,7 @@ import socket
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -47,9 +52,10 @@ from ..engine import MAX_SKILL
 from ..errors import BoardctlError
 from ..storage.store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
-from .games import StoredGames
+from .games import Replay, StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
-from .pages import VIEWS, games_page, live_page, replay_page
+from .owner import Refused, SettingsService
+from .pages import VIEWS, games_page, live_page, replay_page, settings_page
 from .remote_link import Link
 from .remote_routes import LINK, add_remote
 from .snapshot import ACTION_KINDS, Hub, WebAction
@@ -107,6 +113,7 @@ PIN = web.AppKey("pin", str)
 SECRET = web.AppKey("secret", bytes)
 GAMES = web.AppKey("games", StoredGames)
 STATE = web.AppKey("state", ServerState)
+SETTINGS: web.AppKey[SettingsService | None] = web.AppKey("settings")
 UNSUBSCRIBE: web.AppKey[Callable[[], None]] = web.AppKey("unsubscribe")
 
 
@@ -222,7 +229,8 @@ def _store_failure(exc: Exception) -> web.Response:
 
 async def games_pgn(request: web.Request) -> web.StreamResponse:
     snap = request.app[HUB].latest
-    key = (snap.game_id, snap.moves, snap.result)
+    # A review that lands changes a stored game's PGN too (the board tells of it).
+    key = (snap.game_id, snap.moves, snap.result, snap.reviews)
     state = request.app[STATE]
     body = state.lookup("games.pgn", key)
     if body is None:
@@ -276,9 +284,24 @@ async def game_pgn(request: web.Request) -> web.StreamResponse:
 
 
 async def game_json(request: web.Request) -> web.StreamResponse:
-    return await _one_game(
-        request, StoredGames.replay, lambda _, replayed: web.json_response(replayed.to_json())
-    )
+    hub = request.app[HUB]
+
+    def answer(game_id: int, replayed: Replay) -> web.StreamResponse:
+        # Whether the board reviews games, and where this one's review stands.
+        data = replayed.to_json()
+        data["reviews"] = hub.latest.reviews is not None
+        data["review_status"] = review_status(hub, game_id)
+        return web.json_response(data)
+
+    return await _one_game(request, StoredGames.replay, answer)
+
+
+def review_status(hub: Hub, game_id: int) -> dict[str, Any] | None:
+    """The latest word on ``game_id``'s review from the board (None: none)."""
+    for status in hub.latest.reviews or ():
+        if status.game_id == game_id:
+            return dataclasses.asdict(status)
+    return None
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -387,10 +410,100 @@ async def action(request: web.Request) -> web.StreamResponse:
     if kind == "level":
         if type(value) is not int or not 0 <= value <= MAX_SKILL:
             return _error(400, f"value: the level is a whole number from 0 to {MAX_SKILL}")
+    elif kind == "review":
+        refused = await _unreviewable(app, value)
+        if refused is not None:
+            return refused
     elif "value" in data:
         return _error(400, f"value: {kind} takes none")
     app[HUB].request(WebAction(kind, value or 0))
     return web.json_response({"accepted": kind}, status=202)
+
+
+async def _unreviewable(app: web.Application, value: Any) -> web.Response | None:
+    """Why the page may not ask for game ``value``'s review, or None."""
+    if type(value) is not int or not 1 <= value <= MAX_GAME_ID:
+        return _error(400, "value: the game's number, a whole number from 1")
+    if app[HUB].latest.reviews is None:
+        return _error(409, "this board does not review games")
+    try:
+        summary = await app[GAMES].summary(value)
+    except UnknownGameError:
+        return _error(404, f"no game {value}")
+    except (StoreError, StoreValueError) as exc:
+        return _store_failure(exc)
+    if not summary.finished:
+        return _error(409, f"game {value} has not ended: it can be reviewed when it has")
+    if not summary.plies:
+        return _error(409, f"game {value} has no moves to review")
+    return None
+
+
+# ------------------------------------------------------------ settings
+NO_PIN = "settings are off: no PIN is set in the configuration ([web] pin)"
+NO_FILE = (
+    "this board was started without a configuration file to keep settings in "
+    "(start it with --config PATH)"
+)
+
+
+_REFUSALS: dict[int, type[web.HTTPException]] = {
+    401: web.HTTPUnauthorized,
+    403: web.HTTPForbidden,
+    503: web.HTTPServiceUnavailable,
+}
+
+
+def _refuse(status: int, message: str) -> web.HTTPException:
+    return _REFUSALS[status](text=json.dumps({"error": message}), content_type="application/json")
+
+
+def _owner_service(request: web.Request) -> SettingsService:
+    """The settings service, for the owner only.
+
+    :raises web.HTTPException: 403 without a PIN, 401 before the PIN, 503
+        when the board has no configuration file.
+    """
+    app = request.app
+    if not app[PIN]:
+        raise _refuse(403, NO_PIN)
+    if not _authorised(request):
+        raise _refuse(401, "unlock the settings with the PIN first")
+    service = app[SETTINGS]
+    if service is None:
+        raise _refuse(503, NO_FILE)
+    return service
+
+
+async def settings_page_route(request: web.Request) -> web.StreamResponse:
+    return web.Response(
+        text=settings_page(), content_type="text/html", headers={"Cache-Control": "no-cache"}
+    )
+
+
+async def settings_form(request: web.Request) -> web.StreamResponse:
+    service = _owner_service(request)
+    form = await asyncio.get_running_loop().run_in_executor(None, service.form)
+    level = request.app[HUB].latest.level
+    if level is not None:
+        # The level the engine plays at (set with the buttons or the live page
+        # since the file was written): a save without touching it keeps it.
+        form["values"]["engine.skill"] = level
+    return web.json_response(form, headers={"Cache-Control": "no-store"})
+
+
+async def save_settings(request: web.Request) -> web.StreamResponse:
+    service = _owner_service(request)
+    data = await _json_body(request)
+    answer = await asyncio.get_running_loop().run_in_executor(None, service.save, data)
+    if isinstance(answer, Refused):
+        return web.json_response({"errors": answer.errors}, status=answer.status)
+    if answer.action is not None:
+        request.app[HUB].request(answer.action)
+    # The form again as the file now has it (the level included: the daemon
+    # may not have taken it yet, so the live one would be the old one).
+    form = await asyncio.get_running_loop().run_in_executor(None, service.form)
+    return web.json_response({"saved": [asdict(c) for c in answer.changes], "form": form})
 
 
 @web.middleware
@@ -413,16 +526,24 @@ def add_static(app: web.Application) -> None:
 
 
 def make_app(
-    hub: Hub, *, pin: str = "", db_path: Path | None = None, link: Link | None = None
+    hub: Hub,
+    *,
+    pin: str = "",
+    db_path: Path | None = None,
+    settings: SettingsService | None = None,
+    link: Link | None = None,
 ) -> web.Application:
     """The aiohttp application (the tests drive it with aiohttp's test client);
-    with ``link``, remote play's routes too (:mod:`.remote_routes`)."""
+    ``settings``: the configuration file's side of the settings page (None:
+    the board runs without a file, and the page says so); with ``link``,
+    remote play's routes too (:mod:`.remote_routes`)."""
     app = web.Application(middlewares=[same_origin, _no_tracebacks], client_max_size=MAX_BODY)
     app.on_response_prepare.append(security_headers())
     app[HUB] = hub
     app[PIN] = pin
     app[SECRET] = secrets.token_bytes(32)
     app[GAMES] = StoredGames(db_path)
+    app[SETTINGS] = settings
     app.router.add_get("/", live)
     app.router.add_get("/games", games_list)
     app.router.add_get(r"/games/{id}.pgn", game_pgn)
@@ -435,6 +556,9 @@ def make_app(
     app.router.add_get("/api/session", session)
     app.router.add_post("/api/login", login)
     app.router.add_post("/api/action", action)
+    app.router.add_get("/settings", settings_page_route)
+    app.router.add_get("/api/settings", settings_form)
+    app.router.add_post("/api/settings", save_settings)
     add_static(app)
     if link is not None:
         add_remote(app, link, _authorised, _json_body)
@@ -566,10 +690,13 @@ class WebServer(ServerThread):
         port: int,
         pin: str = "",
         db_path: Path | None = None,
+        settings: SettingsService | None = None,
         link: Link | None = None,
     ) -> None:
         super().__init__(
-            lambda: make_app(hub, pin=pin, db_path=db_path, link=link), host=host, port=port
+            lambda: make_app(hub, pin=pin, db_path=db_path, settings=settings, link=link),
+            host=host,
+            port=port,
         )
         self.hub = hub
         self.link = link

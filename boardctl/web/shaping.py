@@ -16,6 +16,7 @@ from typing import Protocol
 
 from ..board import LedScene, lights
 from ..colour import Colour
+from ..review.status import ReviewStatus
 from ..rules import NO_RESULT, WHITE, Game, Move
 from .snapshot import History, Ring, Snapshot, score_value
 
@@ -75,6 +76,8 @@ class Shaper:
             self._ucis = (key, tuple(pos.uci(move) for move in game.moves))
         return self._ucis[1]
 
+    # long: one keyword for each field of the snapshot; split up, no one place
+    # would show everything the page is sent.
     def snapshot(
         self,
         *,
@@ -89,11 +92,13 @@ class Shaper:
         colours: Mapping[int, Colour],
         engine_move: Move | None,
         said: tuple[int, str] = (0, ""),
+        reviews: tuple[ReviewStatus, ...] | None = None,
     ) -> Snapshot:
         """The page's view of the game now.  ``clocks``: White's and Black's
         seconds left (None: no clocks); ``colours``: what the LEDs show at a
         moment when blinking ones are on (the page blinks them itself, so a
-        blink is not a new snapshot); ``said``: the board's last words, numbered."""
+        blink is not a new snapshot); ``said``: the board's last words, numbered;
+        ``reviews``: where the board's reviews stand (None: it does none)."""
         pos = game.position
         mover_clock = clocks[pos.turn ^ 1] if clocks is not None else None
         self.history.update(game_id, len(game.moves), mover_clock, score_value(engine.score))
@@ -134,6 +139,7 @@ class Shaper:
             status=screen.status,
             said_seq=said[0],
             said=said[1],
+            reviews=reviews,
         )
 
 

@@ -8,9 +8,9 @@ server's thread reads :attr:`Hub.latest` and never touches the daemon.  The
 other way, the server puts a :class:`WebAction` on the hub's queue and the
 daemon takes it in its next step (:meth:`Hub.take_actions`).
 
-This module imports nothing outside the standard library, the rules core and
-:mod:`boardctl.web.layout` (pure data), so the daemon can publish without the
-web server's libraries installed.
+This module imports nothing outside the standard library, the rules core,
+:mod:`boardctl.web.layout` and :mod:`boardctl.review.status` (pure data), so
+the daemon can publish without the web server's libraries installed.
 """
 
 from __future__ import annotations
@@ -22,10 +22,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from ..review.status import ReviewStatus
 from .layout import board_layout
 
-ActionKind = Literal["newgame", "takeback", "level", "resign", "draw"]
-ACTION_KINDS: tuple[ActionKind, ...] = ("newgame", "takeback", "level", "resign", "draw")
+ActionKind = Literal["newgame", "takeback", "level", "resign", "draw", "review", "settings"]
+# What the page's buttons ask for (/api/action); "settings" comes only from a
+# saved settings form (/api/settings).
+ACTION_KINDS: tuple[ActionKind, ...] = ("newgame", "takeback", "level", "resign", "draw", "review")
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,9 @@ class Snapshot:
     # with each: the page says them once each, if its speech is on.
     said_seq: int = 0
     said: str = ""
+    # The board's reviews of stored games: the one running, those waiting and
+    # the latest ended ones; None when this board does not review games.
+    reviews: tuple[ReviewStatus, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as the ``/api/state`` document (see README), with the
@@ -101,11 +107,16 @@ class Snapshot:
 class WebAction:
     """A spectator's request, checked by the server, carried out by the daemon.
 
-    ``value`` is the level for ``"level"`` (0..20) and 0 otherwise.
+    ``value`` is the level for ``"level"`` (0..20), the stored game's
+    number for ``"review"``, and 0 otherwise.
+    ``config`` is, for ``"settings"``, the configuration the file now holds
+    (a :class:`boardctl.config.Config`, checked as at start: the page's side
+    of the hub knows no configuration, so it only carries it through).
     """
 
     kind: ActionKind
     value: int = 0
+    config: object = None
 
 
 Waker = Callable[[], None]

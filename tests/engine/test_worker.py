@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boardctl.engine import Limits
-from boardctl.engine.interface import BestMove, Failed, Thinking, WorkerError
+from boardctl.engine.interface import BestMove, Failed, Ranked, Ranks, Thinking, WorkerError
 from boardctl.engine.worker import EngineWorker
 from boardctl.rules import Position, parse_uci
 
@@ -68,6 +68,26 @@ def test_no_legal_move_is_answered_with_none(worker):
     mated = "10/10/10/10/10/3F6/2K7/k9 b - - 0 1"
     request = worker.go(mated, [], Limits(depth=2))
     assert wait_for(worker, request, BestMove)[-1].move is None
+
+
+def test_a_ranking_answers_once_with_the_moves_best_first(worker):
+    assert isinstance(worker, Ranks)
+    fork = "9k/10/10/3q1n4/4P5/10/10/K9 w - - 0 1"  # the pawn takes the queen or the knight
+    request = worker.rank(fork, [], Limits(depth=3), 2)
+    seen = wait_for(worker, request, Ranked)
+    assert not [m for m in seen if isinstance(m, Thinking) and m.request == request]
+    assert [one.move for one in seen[-1].moves] == ["e4d5", "e4f5"]
+    assert seen[-1].moves[0].info.score_cp > seen[-1].moves[1].info.score_cp
+    request = worker.rank("not a fen", [], Limits(depth=1), 2)
+    assert isinstance(wait_for(worker, request, Failed)[-1], Failed)
+
+
+def test_a_go_cancels_a_ranking_which_still_answers(worker):
+    first = worker.rank(START, [], Limits(infinite=True), 3)
+    second = worker.go(START, [], Limits(depth=1))
+    seen = wait_for(worker, second, BestMove)
+    ranked = [m for m in seen if isinstance(m, Ranked)]
+    assert [m.request for m in ranked] == [first]
 
 
 def test_a_dead_engine_process_is_reported():

@@ -23,6 +23,18 @@ FORCED = ("9k/9p/10/10/10/10/10/R5K3 w - - 0 1", ("a1a8", "j8i7"))
 # Kings step towards the centre in a level, symmetric pawn ending.
 QUIET = ("4k5/p4p4/10/10/10/10/P4P4/4K5 w - - 0 1", ("e1d2", "e8d7"))
 
+# From the start: 2. Qj6?? hangs White's queen to the knight on i8, which takes it.
+QUEEN_LOST = ("f2f4", "e7e5", "e1j6", "i8j6")
+# A game of 39 plies in which both sides go wrong now and then (the engine at
+# depth 4, playing a random move one time in four, seed 1): reviewed at LIMITS
+# it has an inaccuracy, mistakes and blunders, for the page to show.
+_ERRATIC_TEXT = (
+    "i1h3 g7g6 b1c3 d7d6 c3d5 d8f5 h3f4 i8h6 e2e4 h6g4 e4f5 g4h2 f1e2 g8f5 d5e3 h8g7 "
+    "a1b1 f5i6 j2j4 i6f4 d2d3 h2j1 g1i4 j1h2 i4g7 f4g7 d1b4 b8a6 b4d1 e8b5 g2g3 b5h5 "
+    "e2d2 h2f3 h1f3 h5f3 b2b4 f3g3 f2g3"
+)
+ERRATIC = tuple(_ERRATIC_TEXT.split())
+
 
 def game_of(fen: str, moves: tuple[str, ...]) -> Game:
     game = Game(fen=fen)

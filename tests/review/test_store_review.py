@@ -101,6 +101,23 @@ def test_a_takeback_drops_the_review_and_a_review_of_another_length_is_refused(d
             store.save_review(game_id, reviewed_by_hand(2))
 
 
+def test_a_review_of_moves_that_were_changed_meanwhile_is_refused(db):
+    # The review's process judged e1d2 e8d7; the first move was taken back and
+    # replaced before it was done: the same length, other moves.
+    with GameStore(db) as store:
+        game_id = stored(store, *QUIET, result=None)
+        judged = store.load(game_id).moves
+        store.remove_last_move(game_id)
+        store.remove_last_move(game_id)
+        store.add_move(game_id, 1, "e1e2", 1.0)
+        store.add_move(game_id, 2, "e8d7", 2.0)
+        with pytest.raises(StoreConflictError, match="moves changed while it was reviewed"):
+            store.save_review(game_id, reviewed_by_hand(2), moves=judged)
+        assert store.load(game_id).review is None
+        store.save_review(game_id, reviewed_by_hand(2), moves=("e1e2", "e8d7"))
+        assert store.load(game_id).review is not None
+
+
 def test_a_review_edited_into_nonsense_names_the_game(db):
     with GameStore(db) as store:
         game_id = stored(store, *QUIET)

@@ -430,6 +430,15 @@ def test_against_the_engine_the_rows_say_who_is_who():
     assert player_label(DisplayState(), WHITE, True) == "White to move"
 
 
+def test_nobody_is_to_move_while_a_position_is_set_up_or_once_it_is_over():
+    from boardctl.ui.display import to_move
+
+    assert to_move(DisplayState(engine_side=BLACK), WHITE)
+    assert not to_move(DisplayState(engine_side=BLACK), BLACK)
+    assert not to_move(DisplayState(engine_side=BLACK, setting_up=True), WHITE)
+    assert not to_move(DisplayState(prompt_kind="over"), WHITE)
+
+
 @pytest.mark.parametrize("variant", ["falcon-hex", "falcon"])
 @pytest.mark.parametrize("orientation", [WHITE, BLACK])
 def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientation, monkeypatch):

@@ -14,10 +14,13 @@ import pytest
 
 from boardctl.board.lights import LIGHTS
 from boardctl.board.scene import Role
+from boardctl.board.stepping import Stepping
 from boardctl.config import parse_config
 from boardctl.daemon import wiring as app
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.puzzle import PuzzleSession
 from boardctl.hw.sim import SimBoard, SimButtons
+from boardctl.puzzles import Puzzle
 from boardctl.rules import Game, PieceType, Position, get_variant
 from boardctl.rules.pieces import piece_from_symbol
 from boardctl.storage.store import GameStore, default_db_path
@@ -25,6 +28,7 @@ from boardctl.ui.keys import KEYS
 from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow, _glow
 from boardctl.ui.state import DisplayState
 from boardctl.ui.tray import off_the_board
+from boardctl.voice.speaker import Recorder
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
 UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
@@ -39,6 +43,10 @@ class Rig:
         opponent=None,
         variant: str = "falcon",
         setup: str | None = None,
+        puzzle: Puzzle | None = None,
+        speaker: Recorder | None = None,
+        replay: Stepping | None = None,
+        store=None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -56,7 +64,7 @@ class Rig:
             DisplayState.from_fen(None, variant),
         )
         config = parse_config({"game": {"mode": mode, "variant": variant}})
-        self.store = MemoryStore()
+        self.store = MemoryStore() if store is None else store
         self.daemon = Daemon(
             config,
             self.board,
@@ -66,6 +74,9 @@ class Rig:
             leds=self.window.leds,
             display=self.window.display,
             setup=None if setup is None else Position(setup, get_variant(variant)),
+            puzzle=None if puzzle is None else PuzzleSession(puzzle),
+            speaker=speaker,
+            replay=replay,
         )
         self.geo = pos.geometry
 
@@ -499,6 +510,37 @@ PUZZLE_A = "7rk1/7ppp/10/7FPP/7N2/10/10/2Q4K2 w - - 0 1"
 PUT = re.compile(r"Put a (white|black) (\w+) on (\w+)")
 
 
+def follow_the_set_up(rig: Rig) -> list[str]:
+    """Do what the set-up asks, one step at a time, as a player would (the
+    lights and the banner agree at each step); what it asked, in order."""
+    said = []
+    for _ in range(200):  # a step for each piece off and each piece on, at most
+        state = rig.window.state
+        if not state.setting_up:
+            break
+        said.append(state.prompt)
+        (square,) = state.marks
+        put = PUT.fullmatch(state.prompt)
+        role = Role.FIX_TO if put else Role.FIX_FROM
+        assert rig.daemon.scene().squares == {square: role}
+        assert rig.daemon.led_colours(0.0)[square] == LIGHTS[role].rgb
+        if put is None:
+            assert state.prompt == f"Take the piece off {rig.geo.name(square)}"
+            rig.click(rig.geo.name(square), button=3)  # into the tray
+            # The set-up reads the board once it has settled; a slow hand
+            # meanwhile: the game set aside shows no fix.
+            rig.run(2.0 if len(said) <= 2 else 0.4)
+            continue
+        colour, kind, name = put.groups()
+        assert rig.geo.parse_square(name) == square
+        letter = PieceType[kind.upper()].symbol
+        piece = piece_from_symbol(letter.upper() if colour == "white" else letter)
+        rig.window.from_tray(rig.window.tray.pieces.index(piece))
+        rig.click(name)
+        rig.run(0.4)
+    return said
+
+
 def test_a_piece_slid_across_the_board_during_a_set_up_changes_no_words():
     """A piece dragged over other squares on its way: the guidance reads the
     board once it is still, so the banner (and the voice) never flickers."""
@@ -526,31 +568,7 @@ def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
     rig.run(0.2)
     # The wooden board stands as it is: the puzzle on the screen renames nothing.
     assert rig.window.pieces == {sq: p for sq, p in enumerate(Position().squares) if p}
-    said = []
-    for _ in range(100):  # 45 steps: 37 pieces off, 8 on
-        state = rig.window.state
-        if not state.setting_up:
-            break
-        said.append(state.prompt)
-        (square,) = state.marks
-        put = PUT.fullmatch(state.prompt)
-        role = Role.FIX_TO if put else Role.FIX_FROM
-        assert rig.daemon.scene().squares == {square: role}
-        assert rig.daemon.led_colours(0.0)[square] == LIGHTS[role].rgb
-        if put is None:
-            assert state.prompt == f"Take the piece off {rig.geo.name(square)}"
-            rig.click(rig.geo.name(square), button=3)  # into the tray
-            # The set-up reads the board once it has settled; a slow hand
-            # meanwhile: the game set aside shows no fix.
-            rig.run(2.0 if len(said) <= 2 else 0.4)
-            continue
-        colour, kind, name = put.groups()
-        assert rig.geo.parse_square(name) == square
-        letter = PieceType[kind.upper()].symbol
-        piece = piece_from_symbol(letter.upper() if colour == "white" else letter)
-        rig.window.from_tray(rig.window.tray.pieces.index(piece))
-        rig.click(name)
-        rig.run(0.4)
+    said = follow_the_set_up(rig)
     assert len(said) == 45 and said[-8:][0] == "Put a white king on h1"
     assert rig.daemon.game.start_fen == PUZZLE_A and not rig.daemon.game.moves
     assert rig.lines() == ["newgame"]  # the reconciler heard nothing of the set-up
@@ -562,3 +580,40 @@ def test_a_puzzle_is_set_up_as_guided_from_the_start_position_then_played():
     rig.run(1.0)
     assert rig.store.moves(2) == ["c1i7"]
     assert rig.window.state.moves == ("Qxi7+",)
+
+
+# A Falcon Hexagonal position with one mate in one (tests/engine/test_hex_engine.py).
+HEX_MATE = "5/8/9/10/k10/11R/11/12/11/10/2K6/Q7/5 w - - 0 1"
+
+
+def test_a_hexagon_position_is_set_up_as_guided_then_mated():
+    rig = Rig(variant="falcon-hex", setup=HEX_MATE)
+    rig.run(0.2)
+    start = Game(get_variant("falcon-hex")).position
+    target = Position(HEX_MATE, get_variant("falcon-hex"))
+    kept = sum(1 for sq, p in enumerate(target.squares) if p and start.squares[sq] == p)
+    on_board = sum(1 for p in start.squares if p)
+    said = follow_the_set_up(rig)
+    # Every piece of the start that is not where the target has it comes off,
+    # and the rest of the target's go on: no step more.
+    pieces = sum(1 for p in target.squares if p)
+    assert len(said) == (on_board - kept) + (pieces - kept)
+    assert said[-1].startswith("Put a ") and not rig.window.state.setting_up
+    assert rig.daemon.game.start_fen == HEX_MATE
+    assert rig.window.pieces == {sq: p for sq, p in enumerate(target.squares) if p}
+    mates = [m for m in target.legal_moves() if _mates(target, m)]
+    (mate,) = mates
+    frm, to = (rig.geo.name(sq) for sq in (mate.from_square, mate.to_square))
+    if target.squares[mate.to_square]:
+        rig.click(to, button=3)
+    rig.drag(frm, to)
+    rig.run(1.0)
+    assert rig.store.moves(2) == [target.uci(mate)]
+    assert rig.store.games[2]["result"] == ("1-0", "checkmate")
+
+
+def _mates(pos: Position, move) -> bool:
+    game = Game(pos.variant, pos.fen())
+    game.push(move)
+    outcome = game.outcome()
+    return outcome is not None and outcome.winner == 0

@@ -18,7 +18,8 @@ from boardctl.engine import Limits
 from boardctl.engine.interface import Thinking
 from boardctl.engine.limits import Info
 from boardctl.hw.sim import SimBoard
-from boardctl.rules import Game, get_variant
+from boardctl.review.background import Reviewer
+from boardctl.rules import Game, Position, get_variant
 from boardctl.storage.store import GameStore
 from boardctl.web.snapshot import Hub
 
@@ -45,7 +46,14 @@ class SimGame:
     """A daemon on a simulated board, stepped by hand in virtual time."""
 
     def __init__(
-        self, db: Path, *, opponent: Any = None, hub: Hub | None = None, **sections: dict[str, Any]
+        self,
+        db: Path,
+        *,
+        opponent: Any = None,
+        hub: Hub | None = None,
+        setup: Position | None = None,
+        reviewer: Reviewer | None = None,
+        **sections: dict[str, Any],
     ) -> None:
         game_section = {"mode": "two-players", **sections.pop("game", {})}
         self.config = parse_config({"game": game_section, **sections})
@@ -61,7 +69,16 @@ class SimGame:
             ranks=self.geo.ranks,
         )
         self.now = 0.0
-        self.daemon = Daemon(self.config, self.board, self.store, opponent=opponent, web=self.hub)
+        self.reviewer = reviewer  # the daemon's reviews; closed with the game
+        self.daemon = Daemon(
+            self.config,
+            self.board,
+            self.store,
+            opponent=opponent,
+            web=self.hub,
+            setup=setup,
+            reviewer=reviewer,
+        )
 
     def run(self, seconds: float) -> None:
         end = self.now + seconds
@@ -88,6 +105,8 @@ class SimGame:
 
     def close(self) -> None:
         self.daemon.close()
+        if self.reviewer is not None:
+            self.reviewer.close()
         self.store.close()
 
 

@@ -26,10 +26,17 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from boardctl.engine import Engine
+from boardctl.review.analysis import analyse
+from boardctl.review.background import Reviewer
+from boardctl.review.grading import Grade
 from boardctl.rules import WHITE, Game, get_variant, parse_uci, san
+from boardctl.storage.records import StoredGame
+from boardctl.storage.store import GameStore
 from boardctl.web.server import WebServer
-from boardctl.web.snapshot import Hub, Snapshot
+from boardctl.web.snapshot import Hub, Snapshot, WebAction
 
+from ..review.games import ERRATIC, LIMITS, QUEEN_LOST, stored
 from .helpers import LiveGame, ThinkingOpponent
 
 PIN = "1357"
@@ -902,7 +909,7 @@ def scored(score: str) -> Snapshot:
 
 @pytest.mark.parametrize("view", ["", "?view=projector"])
 def test_the_score_is_said_in_words_as_the_screen_says_it(browser, fed_page, view):
-    from boardctl.ui.state import score_words
+    from boardctl.scores import score_words
 
     hub, server = fed_page
     open_live(browser, server, view)
@@ -1141,3 +1148,174 @@ def test_the_position_is_drawn_at_once_without_waiting_for_the_event_stream(brow
     finally:
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
         browser.execute_cdp_cmd("Network.disable", {})
+
+
+# ------------------------------------------------------------ reviews
+REVIEW_WAIT = 60.0  # seconds a review from the page may take: its process starts Python
+
+
+@pytest.fixture
+def reviewed(tmp_path: Path) -> Iterator[tuple[WebServer, StoredGame]]:
+    """A stored game with its review (ERRATIC, reviewed at a depth cap, so
+    the same on any machine), served by a board that reviews games."""
+    db = tmp_path / "games.sqlite"
+    game = Game()
+    for uci in ERRATIC:
+        game.push_text(uci)
+    review = analyse(game, Engine(seed=0), LIMITS, 1_700_000_000.0)
+    with GameStore(db) as store:
+        game_id = stored(store, game.start_fen, ERRATIC, result="0-1")
+        store.save_review(game_id, review)
+        kept = store.load(game_id)
+    hub = Hub()
+    hub.publish(Snapshot(reviews=()))
+    server = WebServer(hub, host="127.0.0.1", port=0, pin=PIN, db_path=db)
+    server.start()
+    yield server, kept
+    server.stop()
+
+
+def graph_points(driver: Any) -> list[tuple[float, float]]:
+    points = driver.find_element(By.CSS_SELECTOR, "#reviewgraph polyline.curve")
+    return [tuple(map(float, p.split(","))) for p in points.get_attribute("points").split()]
+
+
+def marked_plies(review: Any) -> dict[int, str]:
+    """The marked moves of a stored review: ply → glyph."""
+    return {
+        ply: Grade.of_nag(p.nag).glyph
+        for ply, p in enumerate(review.positions)
+        if p.nag is not None
+    }
+
+
+def shown_marks(driver: Any) -> dict[int, str]:
+    """The marks on the page's move list (ply → glyph), checked against the graph's."""
+    listed = {}
+    for span in driver.find_elements(By.CSS_SELECTOR, "#moves .san.mark"):
+        ply = int(span.get_attribute("data-ply")) + 1
+        listed[ply] = span.text[len(span.text.rstrip("?!")) :]
+    dots = driver.find_elements(By.CSS_SELECTOR, "#reviewgraph circle.mark")
+    assert sorted(int(dot.get_attribute("data-ply")) for dot in dots) == sorted(listed)
+    return listed
+
+
+def arrow(driver: Any, kind: str) -> tuple[str, str]:
+    line = driver.find_element(By.CSS_SELECTOR, f"#board .{kind}-arrow")
+    return line.get_attribute("data-from"), line.get_attribute("data-to")
+
+
+def test_a_reviewed_game_shows_its_graph_its_marks_and_the_better_move_as_an_arrow(
+    browser, reviewed, shots
+):
+    server, kept = reviewed
+    review = kept.review
+    assert review is not None
+    marks = marked_plies(review)
+    assert set(marks.values()) == {"?!", "?", "??"}  # every grade, for the page to show
+    browser.set_window_size(1280, 800)
+    browser.get(f"{server.url}games/{kept.id}")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#reviewgraph .curve"), "no graph")
+    points = graph_points(browser)
+    assert len(points) == len(ERRATIC) + 1  # one a ply, and the start
+    assert [x for x, _ in points] == sorted(x for x, _ in points)
+    assert shown_marks(browser) == marks
+    blunders = sum(glyph == "??" for glyph in marks.values())
+    assert f"{blunders} blunder{'s' if blunders > 1 else ''}" in text(browser, "review-status")
+    blunder = next(ply for ply, glyph in marks.items() if glyph == "??")
+    browser.find_element(By.CSS_SELECTOR, f"#moves .san[data-ply='{blunder - 1}']").click()
+    wait_for(
+        browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .better-arrow"), "no arrow"
+    )
+    # The position the move was played in, the better move and the move played as arrows.
+    assert text(browser, "ply") == f"{blunder - 1} / {len(ERRATIC)}"
+    best = review.positions[blunder - 1].best
+    assert best is not None
+    assert arrow(browser, "better") == (best[:2], best[2:4])
+    assert arrow(browser, "played") == (ERRATIC[blunder - 1][:2], ERRATIC[blunder - 1][2:4])
+    replay = Game()
+    for uci in ERRATIC[: blunder - 1]:
+        replay.push_text(uci)
+    better = san(replay.position, parse_uci(replay.position, best))
+    assert f"was a blunder: {better} was better" in text(browser, "advice")
+    browser.save_screenshot(str(shots / "web-review.png"))
+    # A mark on the graph does the same; any other step leaves the arrows.
+    other = min(ply for ply in marks if ply != blunder)
+    browser.find_element(By.CSS_SELECTOR, f"#reviewgraph circle.mark[data-ply='{other}']").click()
+    assert text(browser, "ply") == f"{other - 1} / {len(ERRATIC)}"
+    best = review.positions[other - 1].best
+    assert best is not None and arrow(browser, "better") == (best[:2], best[2:4])
+    browser.find_element(By.ID, "next").click()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .better-arrow")
+    assert not browser.find_element(By.ID, "advice").is_displayed()
+
+
+def test_on_a_phone_a_marked_move_brings_the_board_back_into_sight(browser, reviewed, shots):
+    server, kept = reviewed
+    marks = marked_plies(kept.review)
+    browser.set_window_size(390, 844)
+    browser.get(f"{server.url}games/{kept.id}")
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#reviewgraph .curve"), "no graph")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    last = max(marks)
+    move = browser.find_element(By.CSS_SELECTOR, f"#moves .san[data-ply='{last - 1}']")
+    browser.execute_script("arguments[0].scrollIntoView()", move)
+    move.click()
+    wait_for(
+        browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board .better-arrow"), "no arrow"
+    )
+    top = browser.execute_script(
+        "return document.getElementById('board').getBoundingClientRect().top"
+    )
+    assert abs(top) < 1
+    assert browser.find_element(By.ID, "advice").is_displayed()
+    browser.save_screenshot(str(shots / "web-review-phone.png"))
+
+
+def test_the_review_button_asks_the_board_and_the_page_shows_the_review_when_ready(
+    browser, tmp_path
+):
+    db = tmp_path / "games.sqlite"
+    game = LiveGame(db, reviewer=Reviewer(db, LIMITS), review={"at_end": False})
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=PIN, db_path=db)
+    server.start()
+    try:
+        for uci in QUEEN_LOST:
+            game.do(uci)
+        browser.get(server.url)
+        wait_for(
+            browser,
+            lambda d: d.execute_script("return document.body.dataset.plies") == "4",
+            "no moves",
+        )
+        game.hub.request(WebAction("resign"))
+        wait_for(browser, lambda d: "0-1" in text(d, "result"), "the game did not end")
+        browser.get(f"{server.url}games/1")
+        wait_for(browser, lambda d: text(d, "review-status") == "Not reviewed yet.", "no status")
+        assert not browser.find_element(By.ID, "review-button").is_displayed()
+        browser.find_element(By.ID, "pin").send_keys(PIN)
+        browser.find_element(By.CSS_SELECTOR, "#review-pin button").click()
+        wait_for(
+            browser,
+            lambda d: d.find_element(By.ID, "review-button").is_displayed(),
+            "the PIN did not unlock the review",
+        )
+        browser.find_element(By.ID, "review-button").click()
+        try:
+            WebDriverWait(browser, REVIEW_WAIT, poll_frequency=0.1).until(
+                lambda d: d.find_elements(By.CSS_SELECTOR, "#reviewgraph .curve")
+            )
+        except TimeoutException:
+            pytest.fail(f"the review did not come: {text(browser, 'review-status')!r}")
+        assert len(graph_points(browser)) == len(QUEEN_LOST) + 1
+        assert shown_marks(browser) == {3: "??"}
+        assert "1 blunder" in text(browser, "review-status")
+        # The live page, still on that game, says its review is ready and links to it.
+        browser.get(server.url)
+        wait_for(browser, lambda d: "Review ready" in text(d, "review-note"), "no word of it")
+        link = browser.find_element(By.CSS_SELECTOR, "#review-note a")
+        assert link.get_attribute("href") == f"{server.url}games/1"
+    finally:
+        server.stop()
+        game.stop()

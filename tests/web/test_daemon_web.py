@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.config import ConfigError, parse_config
+from boardctl.rules import Position
 from boardctl.web.snapshot import History, Hub, Snapshot, WebAction, score_value
 
 from ..daemon_fakes import ScriptedOpponent
@@ -264,3 +265,17 @@ def test_a_board_at_rest_asks_for_no_legal_moves(game, monkeypatch, ended):
     calls.clear()
     game.run(2.0)  # 200 steps, a snapshot published every WEB_PERIOD
     assert calls == []
+
+
+def test_while_a_position_is_set_up_the_page_shows_it_and_none_of_the_last_game(tmp_path):
+    target = "7rk1/7ppp/10/7FPP/7N2/10/10/2Q4K2 w - - 0 1"  # the essay's problem A
+    sim = SimGame(tmp_path / "games.sqlite", setup=Position(target))
+    try:
+        sim.move("e2e4")  # a move of the game set aside, read as a set-up step
+        snap = sim.hub.latest
+        assert snap.fen == target and snap.start_fen == target
+        assert snap.moves == () and snap.sans == () and snap.result == "*"
+        assert snap.prompt.startswith("Take the piece off ")
+        assert snap.status == "setting up"
+    finally:
+        sim.close()

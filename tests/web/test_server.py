@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from boardctl.review.status import ReviewStatus
 from boardctl.rules import Game
-from boardctl.rules.pgn import read_games
+from boardctl.rules.pgn import NAG_BLUNDER, read_games
+from boardctl.storage.reviews import Review, ReviewedPosition
 from boardctl.storage.store import GameStore
 from boardctl.web import guard
 from boardctl.web import server as web_server
@@ -69,6 +71,8 @@ def test_static_assets_are_shipped_in_the_package(game):
             ("live.js", "javascript"),
             ("speak.js", "javascript"),
             ("replay.js", "javascript"),
+            ("pin.js", "javascript"),
+            ("review.js", "javascript"),
             ("hall.js", "javascript"),
             ("style.css", "text/css"),
             ("pieces.svg", "image/svg+xml"),
@@ -110,7 +114,7 @@ def test_names_in_the_pages_snapshot_cannot_close_its_element():
 
     async def check(client: TestClient) -> None:
         page = await (await client.get("/")).text()
-        assert page.count("<script") == page.count("</script>") == 4  # the data and 3 scripts
+        assert page.count("<script") == page.count("</script>") == 5  # the data and 4 scripts
         assert "alert" not in page.replace("\\u003cscript\\u003ealert", "")
         state = initial_state(page)
         assert state is not None and (state["white"], state["black"]) == (
@@ -260,6 +264,128 @@ def test_stored_games_list_replay_and_their_errors(game):
     serve(game.hub, check, db=game.store.path)
 
 
+# White has Re8 mate, plays a3, and Black's queen takes the rook with check;
+# the review says so (the scores are the engine's, from the side to move).
+MISSES_MATE = ("9k/7ppp/10/q9/10/10/P1P7/K3R5 w - - 0 1", ("a2a3", "a5e1"))
+MISSES_MATE_REVIEW = Review(
+    1_700_000_100.0,
+    1.0,
+    None,
+    (
+        ReviewedPosition(None, 1, "e1e8"),
+        ReviewedPosition(900, None, "a5e1", NAG_BLUNDER),
+        ReviewedPosition(-900, None, "a1b2"),
+    ),
+)
+
+
+def stored_games(db: Path) -> tuple[int, int, int]:
+    """An unfinished game, an ended one and the same ended and reviewed."""
+    fen, moves = MISSES_MATE
+    ids = []
+    with GameStore(db) as store:
+        for result in (None, "0-1", "0-1"):
+            game_id = store.new_game("falcon", fen, "Ann", "Bob", "two-players", 1.7e9)
+            for ply, uci in enumerate(moves, start=1):
+                store.add_move(game_id, ply, uci, 1.7e9 + ply)
+            if result is not None:
+                store.finish(game_id, result, "resignation", 1.7e9 + 3)
+            ids.append(game_id)
+        store.save_review(ids[2], MISSES_MATE_REVIEW)
+    return ids[0], ids[1], ids[2]
+
+
+def test_a_review_is_asked_for_with_the_pin_and_only_for_an_ended_game(tmp_path):
+    db = tmp_path / "games.sqlite"
+    unfinished, ended, _ = stored_games(db)
+    hub = Hub()
+    hub.publish(Snapshot(reviews=()))  # a board that reviews games, reviewing none now
+
+    async def check(client: TestClient) -> None:
+        asked = {"kind": "review", "value": ended}
+        assert (await client.post("/api/action", json=asked)).status == 401
+        assert (await client.post("/api/login", json={"pin": PIN})).status == 200
+        for game_id, status, words in (
+            (99, 404, "no game 99"),
+            (unfinished, 409, "has not ended"),
+        ):
+            response = await client.post("/api/action", json={"kind": "review", "value": game_id})
+            assert response.status == status and words in (await response.json())["error"]
+        assert hub.take_actions() == []
+        assert (await client.post("/api/action", json=asked)).status == 202
+        assert hub.take_actions() == [WebAction("review", ended)]
+
+    serve(hub, check, pin=PIN, db=db)
+    # A board that does not review games (no reviewer) refuses at once.
+    serve(Hub(), check_refused(ended), pin=PIN, db=db)
+
+
+def test_games_pgn_carries_a_review_once_the_board_says_it_has_landed(tmp_path):
+    db = tmp_path / "games.sqlite"
+    _, ended, _ = stored_games(db)
+    hub = Hub()
+    hub.publish(Snapshot(reviews=(ReviewStatus(ended, "running", 1, 3),)))
+
+    async def check(client: TestClient) -> None:
+        before = await (await client.get("/games.pgn")).text()
+        assert before.count("$4") == 1  # the game reviewed before
+        with GameStore(db) as store:  # as the review's process keeps it
+            store.save_review(ended, MISSES_MATE_REVIEW)
+        hub.publish(Snapshot(reviews=(ReviewStatus(ended, "done", 3, 3),)))
+        after = await (await client.get("/games.pgn")).text()
+        assert after.count("$4") == 2
+
+    serve(hub, check, db=db)
+
+
+def check_refused(game_id: int) -> Check:
+    async def check(client: TestClient) -> None:
+        assert (await client.post("/api/login", json={"pin": PIN})).status == 200
+        response = await client.post("/api/action", json={"kind": "review", "value": game_id})
+        assert response.status == 409 and "does not review" in (await response.json())["error"]
+
+    return check
+
+
+def test_a_reviewed_game_carries_its_review_and_an_unreviewed_one_where_it_stands(tmp_path):
+    db = tmp_path / "games.sqlite"
+    unfinished, ended, reviewed = stored_games(db)
+    hub = Hub()
+    hub.publish(Snapshot(reviews=(ReviewStatus(ended, "running", 2, 3),)))
+    square = Game().position.geometry.parse_square
+
+    async def check(client: TestClient) -> None:
+        data = await (await client.get(f"/api/games/{reviewed}")).json()
+        review = data["review"]
+        assert data["reviewable"] and data["reviews"] and data["review_status"] is None
+        # White's chances, from mating in one, to lost after a3 and after Qxe1+.
+        assert review["win"] == [97.5, 3.5, 3.5]
+        assert review["marks"] == [
+            {
+                "ply": 1,
+                "glyph": "??",
+                "kind": "blunder",
+                "better": "Re8#",
+                "better_move": [square("e1"), square("e8")],
+                "before": "White mates in 1",
+                "after": "Black +9.00",
+            }
+        ]
+        data = await (await client.get(f"/api/games/{ended}")).json()
+        assert data["review"] is None and data["reviewable"]
+        assert data["review_status"] == {
+            "game_id": ended,
+            "state": "running",
+            "done": 2,
+            "total": 3,
+            "note": "",
+        }
+        data = await (await client.get(f"/api/games/{unfinished}")).json()
+        assert not data["reviewable"] and data["review_status"] is None
+
+    serve(hub, check, db=db)
+
+
 def test_without_a_store_the_lists_are_empty(tmp_path):
     async def check(client: TestClient) -> None:
         assert "No stored games yet" in await (await client.get("/games")).text()
@@ -388,6 +514,11 @@ BAD_ACTIONS: list[tuple[Any, int]] = [
     ({"kind": "level", "value": 10**40}, 400),
     ({"kind": "resign", "value": 1}, 400),
     ({"kind": "resign", "value": 0}, 400),
+    ({"kind": "review"}, 400),
+    ({"kind": "review", "value": 0}, 400),
+    ({"kind": "review", "value": "1"}, 400),
+    ({"kind": "review", "value": True}, 400),
+    ({"kind": "review", "value": 10**40}, 400),
 ]
 
 

@@ -42,7 +42,7 @@ def test_the_daemon_serves_its_page_when_the_configuration_says_so(tmp_path: Pat
         port = probe.getsockname()[1]
     config = replace(config, web=replace(config.web, port=port))
     with ExitStack() as stack:
-        hub = app.start_web(config, tmp_path / "games.sqlite", stack)
+        hub = app.start_web(config, tmp_path / "games.sqlite", stack).hub
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session") as response:
             assert response.status == 200
         # The port is now taken: a second server says so in one line.

@@ -97,19 +97,26 @@ function drawBoard(svg, s) {
                   class: lifted.has(Number(sq)) ? "piece lifted" : "piece",
                   "data-square": sq, "data-piece": letter}, svg);
   }
-  if (s.engine_move) {
-    const [x1, y1] = centre(s.engine_move[0]);
-    const [x2, y2] = centre(s.engine_move[1]);
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-    const tip = [x2 - ux * 20, y2 - uy * 20];
-    svgEl("line", {x1, y1, x2: tip[0] - ux * 20, y2: tip[1] - uy * 20,
-                   class: "engine-arrow"}, svg);
-    const px = -uy * 22, py = ux * 22;
-    svgEl("polygon", {points: `${tip[0] + ux * 18},${tip[1] + uy * 18} ` +
-      `${tip[0] - ux * 22 + px},${tip[1] - uy * 22 + py} ` +
-      `${tip[0] - ux * 22 - px},${tip[1] - uy * 22 - py}`, class: "engine-head"}, svg);
-  }
+  if (s.engine_move) drawArrow(svg, b, s.engine_move[0], s.engine_move[1], "engine");
+  // Other arrows (a review's better move and the move played): {from, to, kind}.
+  for (const arrow of s.arrows || []) drawArrow(svg, b, arrow.from, arrow.to, arrow.kind);
+}
+
+// An arrow from cell `from` to cell `to`: a shaft of class `${kind}-arrow` and a
+// head of class `${kind}-head`, both naming the two cells (data-from, data-to).
+function drawArrow(svg, b, from, to, kind) {
+  const [x1, y1] = [b.cells[from][1], b.cells[from][2]];
+  const [x2, y2] = [b.cells[to][1], b.cells[to][2]];
+  const names = {"data-from": b.cells[from][0], "data-to": b.cells[to][0]};
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  const tip = [x2 - ux * 20, y2 - uy * 20];
+  svgEl("line", {x1, y1, x2: tip[0] - ux * 20, y2: tip[1] - uy * 20,
+                 class: `${kind}-arrow`, ...names}, svg);
+  const px = -uy * 22, py = ux * 22;
+  svgEl("polygon", {points: `${tip[0] + ux * 18},${tip[1] + uy * 18} ` +
+    `${tip[0] - ux * 22 + px},${tip[1] - uy * 22 + py} ` +
+    `${tip[0] - ux * 22 - px},${tip[1] - uy * 22 - py}`, class: `${kind}-head`, ...names}, svg);
 }
 
 function formatClock(seconds) {
@@ -133,7 +140,10 @@ function moveRows(sans, firstPly) {
   return rows;
 }
 
-function fillMoves(list, sans, firstPly, current) {
+// `current`: the number of plies shown (its last move is highlighted);
+// `marks`: a review's marked moves by their index, {glyph, kind}, each
+// written after its move and given the class `mark-${kind}`.
+function fillMoves(list, sans, firstPly, current, marks) {
   while (list.firstChild) list.removeChild(list.firstChild);
   let ply = firstPly || 0;
   for (const [number, white, black] of moveRows(sans, firstPly)) {
@@ -147,9 +157,13 @@ function fillMoves(list, sans, firstPly, current) {
       span.className = "san";
       span.textContent = text || (text === "" && li.childNodes.length === 1 ? "…" : "");
       if (text) {
-        span.dataset.ply = String(ply - (firstPly || 0));
-        if (current !== undefined && ply - (firstPly || 0) === current - 1) {
-          span.classList.add("current");
+        const index = ply - (firstPly || 0);
+        span.dataset.ply = String(index);
+        if (current !== undefined && index === current - 1) span.classList.add("current");
+        const mark = marks && marks[index];
+        if (mark) {
+          span.textContent = text + mark.glyph;
+          span.classList.add("mark", `mark-${mark.kind}`);
         }
         ply += 1;
       }

@@ -66,7 +66,7 @@ function pyFixed2(x) {
 
 // The engine's score ("+0.35", "M-2", from White's side) in words that say
 // whose side it favours, exactly as the board's screen says them
-// (boardctl.ui.state.score_words; a browser test holds the two together).
+// (boardctl.scores.score_words; a browser test holds the two together).
 function scoreWords(score) {
   if (!score) return "";
   if (score.startsWith("M")) {
@@ -150,6 +150,7 @@ function render(s) {
   $("result").textContent = s.result === "*" ? "" : `${s.result} (${s.reason})`;
   $("prompt").textContent = s.prompt || s.status || "";
   renderEngine(s);
+  showReviewNote($("review-note"), s);
   const list = $("moves");
   fillMoves(list, s.sans, s.first_ply);
   list.scrollTop = list.scrollHeight;  // the latest moves in sight
@@ -157,6 +158,24 @@ function render(s) {
   hearSaid(s);
   document.body.dataset.seq = String(s.seq);
   document.body.dataset.plies = String(s.moves.length);
+}
+
+// Where the board's review of the game on show stands; a link to it once ready.
+function showReviewNote(note, s) {
+  while (note.firstChild) note.removeChild(note.firstChild);
+  const mine = (s.reviews || []).find((r) => r.game_id === s.game_id);
+  if (!mine) return;
+  if (mine.state !== "done") {
+    note.textContent = mine.state === "failed" ? `The review did not finish: ${mine.note}` :
+      mine.state === "running" && mine.total ?
+        `Reviewing the game: ${mine.done} of ${mine.total} positions looked at…` :
+        "Reviewing the game…";
+    return;
+  }
+  const link = document.createElement("a");
+  link.href = `/games/${s.game_id}`;
+  link.textContent = "see the marked moves";
+  note.append("Review ready: ", link);
 }
 
 function connect() {
@@ -205,28 +224,13 @@ function renderLevel(s) {
   }
 }
 
-async function post(url, body) {
-  const response = await fetch(url, {method: "POST", credentials: "same-origin",
-    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-  let data = {};
-  try { data = await response.json(); } catch (e) { data = {}; }
-  return [response.status, data];
-}
-
 async function setupControls() {
-  const response = await fetch("/api/session", {credentials: "same-origin"});
-  const session = await response.json();
+  const session = await pinSession();
   if (!session.actions || document.body.classList.contains("view-projector")) return;
   $("controls").hidden = false;
   const unlocked = (yes) => { $("actions").hidden = !yes; $("pin-form").hidden = yes; };
   unlocked(session.authorised);
-  $("pin-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const [status, data] = await post("/api/login", {pin: $("pin").value});
-    $("pin").value = "";
-    if (status === 200) unlocked(true);
-    $("pin-status").textContent = status === 200 ? "" : (data.error || `refused (${status})`);
-  });
+  pinForm($("pin-form"), $("pin"), $("pin-status"), unlocked);
   for (const button of document.querySelectorAll("#actions button[data-action]")) {
     button.addEventListener("click", async () => {
       const kind = button.dataset.action;

@@ -1,0 +1,30 @@
+// The owner's PIN: the form that unlocks a page's actions, and the POST they
+// send.  The session is an HttpOnly cookie, so the page asks /api/session
+// whether it is unlocked.
+"use strict";
+
+async function post(url, body) {
+  const response = await fetch(url, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  let data = {};
+  try { data = await response.json(); } catch (e) { data = {}; }
+  return [response.status, data];
+}
+
+// {actions: whether a PIN is set, authorised: whether this page is unlocked}
+async function pinSession() {
+  const response = await fetch("/api/session", {credentials: "same-origin"});
+  return response.json();
+}
+
+// The PIN form's submit: `unlocked(true)` once the PIN is right, else why not
+// in `note`.
+function pinForm(form, input, note, unlocked) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const [status, data] = await post("/api/login", {pin: input.value});
+    input.value = "";
+    if (status === 200) unlocked(true);
+    note.textContent = status === 200 ? "" : (data.error || `refused (${status})`);
+  });
+}

@@ -1,0 +1,126 @@
+"""A teaching game in the simulator, with the built-in engine as the coach.
+
+Wired by :func:`boardctl.daemon.wiring.build` as ``boardctl sim --mode
+teaching`` wires it: the window (its screen drawn at 480x320), the store,
+the coach's own engine process and the board's voice (a recorder).  One
+hand plays both sides with the mouse.  White's knight goes where a pawn
+takes it; the coach says so on the banner and aloud, lights the knight and
+the square it came from, and taking it back restores the position.  The
+moves before it get no word.  The coach searches each position for less than
+the daemon's second (the engine is the same), so the test is quick.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+pygame = pytest.importorskip("pygame")
+
+from boardctl.board import Role  # noqa: E402
+from boardctl.config import parse_config  # noqa: E402
+from boardctl.daemon import coach  # noqa: E402
+from boardctl.daemon import wiring as app  # noqa: E402
+from boardctl.hw.sim import SimBoard, SimButtons  # noqa: E402
+from boardctl.rules import Game  # noqa: E402
+from boardctl.ui.sim import SimWindow  # noqa: E402
+from boardctl.ui.state import DisplayState  # noqa: E402
+from boardctl.voice.speaker import Recorder  # noqa: E402
+
+from .helpers import WAIT, sq  # noqa: E402
+
+DT = 0.02  # virtual seconds per turn of the loop
+COACH_SECONDS = 0.4  # a position's search here: a hanging knight needs no more
+
+
+class Table:
+    """The simulator in teaching mode; virtual time, a real engine process."""
+
+    def __init__(self, stack: ExitStack) -> None:
+        config = parse_config({"game": {"mode": "teaching"}, "speech": {"enabled": True}})
+        pygame.display.init()
+        pygame.font.init()
+        start = Game()
+        self.board = app.make_sensors(config, start)
+        assert isinstance(self.board, SimBoard)
+        self.now = 0.0
+        buttons = SimButtons()
+        self.window = SimWindow(
+            self.board,
+            lambda name: buttons.press(name, self.now),
+            config.display_size,
+            DisplayState.from_fen(None),
+        )
+        self.voice = Recorder()
+        self.daemon = app.build(
+            config,
+            stack,
+            sensors=self.board,
+            now=0.0,
+            buttons=buttons,
+            leds=self.window.leds,
+            display=self.window.display,
+            speaker=self.voice,
+        )
+
+    def run(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            assert self.window.tick(self.now)
+            self.daemon.step(self.now)
+            self.now = round(self.now + DT, 6)
+
+    def click(self, name: str) -> None:
+        centre = self.window.view.centre(sq(name))
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.window.handle(pygame.event.Event(kind, button=1, pos=centre))
+        self.run(0.2)
+
+    def move(self, frm: str, to: str) -> None:
+        self.click(frm)
+        self.click(to)
+        self.run(0.5)  # the board settles and the move is made
+
+    def settled(self, done: Callable[[], bool]) -> None:
+        """Run until the coach has judged the last move and ``done`` holds
+        (the engine runs in real time, the loop in virtual time)."""
+        deadline = time.monotonic() + WAIT
+        while not (self.daemon.coach._judging is None and done()):
+            assert time.monotonic() < deadline, f"stuck: {self.daemon.status().prompt!r}"
+            self.run(DT)
+            time.sleep(0.005)
+
+
+def test_a_knight_left_to_a_pawn_is_warned_about_and_taken_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    monkeypatch.setattr(coach, "COACH_SECONDS", COACH_SECONDS)
+    with ExitStack() as stack:
+        table = Table(stack)
+        daemon = table.daemon
+        table.run(0.5)
+        for frm, to in (("b1", "c3"), ("e7", "e6")):  # good moves: no word
+            table.move(frm, to)
+            table.settled(lambda: True)
+            assert daemon.status().prompt == ""
+        before = daemon.game.position.fen()
+        table.move("c3", "d5")  # the pawn on e6 takes it
+        table.settled(lambda: daemon.status().prompt != "")
+        state = daemon.status()
+        assert state.prompt_kind == "coach"
+        assert state.prompt.startswith("That move loses a knight: ")
+        assert state.prompt.endswith(" was better. Take it back?")
+        assert table.voice.said[-1].startswith("That move loses a knight: ")
+        assert table.window.renderer.cut == []  # the banner says it all at 480x320
+        lit = {sq: role for sq, role in daemon.scene().squares.items()}
+        assert lit == {sq("d5"): Role.HINT_FROM, sq("c3"): Role.HINT_TO}
+        table.move("d5", "c3")
+        assert daemon.game.position.fen() == before
+        assert daemon.status().prompt == "" and daemon.scene().squares == {}
+        assert table.voice.said[-1] == "Move taken back."
