@@ -586,12 +586,9 @@ def run_window(
     puzzle: Puzzle | None = None,
     replay: Stepping | None = None,
 ) -> Daemon:
-    """The simulator: the window is the LEDs, the screen and a hand on the
-    simulated sensors, wired to the daemon like the hardware of a Pi.  Runs
-    until the window closes (or for ``frames`` frames, for tests).  With
-    ``setup`` (or a ``puzzle``'s position), the board starts as the game left
-    it and the player is guided to set that position up first; with
-    ``replay``, the stored game's start, and then the player steps through it."""
+    """The simulator (the window is the LEDs, the screen and a hand on the sensors)
+    until the window closes or for ``frames`` frames.  A ``setup``, ``puzzle`` or
+    ``replay`` position is first set up as guided, from the board as the game left it."""
     import pygame
 
     from ..ui.sim import FPS, SimWindow

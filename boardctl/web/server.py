@@ -534,9 +534,8 @@ def make_app(
     link: Link | None = None,
 ) -> web.Application:
     """The aiohttp application (the tests drive it with aiohttp's test client);
-    ``settings``: the configuration file's side of the settings page (None:
-    the board runs without a file, and the page says so); with ``link``,
-    remote play's routes too (:mod:`.remote_routes`)."""
+    ``settings``: the configuration file's side of the settings page (None: no
+    file, and the page says so); ``link``: remote play's (:mod:`.remote_routes`)."""
     app = web.Application(middlewares=[same_origin, _no_tracebacks], client_max_size=MAX_BODY)
     app.on_response_prepare.append(security_headers())
     app[HUB] = hub
