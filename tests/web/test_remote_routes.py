@@ -5,7 +5,9 @@ wrong codes refused."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from boardctl.remote.desk import Desk, Played
 from boardctl.rules import BLACK, WHITE
 from boardctl.web import guard
+from boardctl.web.pages import live_page
 from boardctl.web.remote_link import Link
 from boardctl.web.server import make_app
 from boardctl.web.snapshot import Hub
@@ -174,3 +177,21 @@ def test_a_board_restarted_goes_on_with_its_game(tmp_path: Path, offer: bool):
 
     serve(tmp_path, first)
     serve(tmp_path, second, offer_at_start=offer)
+
+
+def test_the_live_pages_scripts_declare_no_name_twice():
+    """The page's scripts share one global scope: a second ``function say``
+    would silently replace the first (the page's speech), a second ``const``
+    would stop the script that declares it."""
+    page = live_page("", remote=True)
+    scripts = re.findall(r'<script src="/static/([a-z]+\.js)"', page)
+    assert "remote.js" in scripts
+    seen: dict[str, str] = {}
+    static = Path(str(resources.files("boardctl.web"))) / "static"
+    for script in scripts:
+        text = (static / script).read_text("utf-8")
+        for name in re.findall(
+            r"^(?:async )?(?:function|const|let|class) ([A-Za-z_$][\w$]*)", text, re.M
+        ):
+            assert name not in seen, f"{name} in {script} and {seen[name]}"
+            seen[name] = script

@@ -78,17 +78,17 @@ async function remotePost(url, body) {
   }
 }
 
-function say(text) {
+function tellPlayer(text) {
   $("play-status").textContent = text;
 }
 
 async function act(url, body, done) {
   const [status, data] = await remotePost(url, {key: remote.state.key, seq: remote.state.seq,
                                                 ...body});
-  if (status === 200) say(done || "");
-  else if (status === 409) say("The game had moved on: here it is as it stands");
-  else if (status === 401) { say(""); remote.state.you = null; }
-  else say(data.error || `refused (${status})`);
+  if (status === 200) tellPlayer(done || "");
+  else if (status === 409) tellPlayer("The game had moved on: here it is as it stands");
+  else if (status === 401) { tellPlayer(""); remote.state.you = null; }
+  else tellPlayer(data.error || `refused (${status})`);
   await refresh();
 }
 
@@ -112,7 +112,7 @@ function choose(from, to) {
 }
 
 function play(uci) {
-  say("Sending your move…");
+  tellPlayer("Sending your move…");
   act("/api/remote/move", {uci}, "");
 }
 
@@ -158,9 +158,9 @@ function showPlayer(r) {
   $("ask-draw").disabled = over || r.asked.includes("draw");
   $("resign").disabled = over;
   $("resign").textContent = remote.armed ? "Really resign?" : "Resign";
-  if (r.problem) say(`The game is stopped: ${r.problem}`);
-  else if (r.declined) say(`The board said no to your ${OFFER_WORDS[r.declined]}`);
-  else if (r.asked.length) say(`Waiting for the board to answer your ${OFFER_WORDS[r.asked[0]]}`);
+  if (r.problem) tellPlayer(`The game is stopped: ${r.problem}`);
+  else if (r.declined) tellPlayer(`The board said no to your ${OFFER_WORDS[r.declined]}`);
+  else if (r.asked.length) tellPlayer(`Waiting for the board to answer your ${OFFER_WORDS[r.asked[0]]}`);
 }
 
 function showOwner(r) {
