@@ -53,7 +53,7 @@ class ConfigError(BoardctlError, ValueError):
 # derived from them.
 Sensors = Literal["sim", "gpio", "shiftreg", "serial"]
 LedLayoutName = Literal["squares", "corners"]
-Mode = Literal["engine", "two-players", "teaching"]
+Mode = Literal["engine", "two-players", "teaching", "remote"]
 Side = Literal["white", "black"]
 
 
@@ -123,6 +123,15 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class RemoteConfig:
+    # What this board is called on the other side's screen and page.
+    name: str = ""
+    # How long a move must stand, the board still, before it is sent: until
+    # then it may still be amended (a piece slid on, a square corrected).
+    confirm_ms: int = 1000
+
+
+@dataclass(frozen=True)
 class ReviewConfig:
     at_end: bool = True  # review each game when it ends, in a process of its own
     movetime: float = DEFAULT_MOVETIME  # the engine's seconds for each position
@@ -142,6 +151,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     web: WebConfig = field(default_factory=WebConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
     review: ReviewConfig = field(default_factory=ReviewConfig)
     source: str = DEFAULTS
 
@@ -210,6 +220,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("web", "port"): (1, 65535),
     ("speech", "rate"): RATE_RANGE,
     ("speech", "volume"): VOLUME_RANGE,
+    ("remote", "confirm_ms"): (0, 10000),
     ("review", "movetime"): MOVETIME_RANGE,
 }
 
@@ -381,6 +392,7 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("web", "bind"): _bind,
     ("web", "pin"): _pin,
     ("speech", "voice"): _voice,
+    ("remote", "name"): _name,
 }
 
 

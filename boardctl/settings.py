@@ -55,6 +55,7 @@ MODE_WORDS = {
     "engine": "Against the engine",
     "two-players": "Two players",
     "teaching": "Teaching (a lifted piece shows its moves)",
+    "remote": "Remote (a person in a browser, or another board)",
 }
 SIDE_WORDS = {"white": "White", "black": "Black"}
 _BIG = 10**9  # past any range a key has: the range check then says what is allowed
@@ -96,6 +97,8 @@ def when_taken(key: Key, old: Config, new: Config, can: Abilities) -> When:
         before, after = get_variant(old.game.variant), get_variant(new.game.variant)
         # Another board shape needs other sensors, LEDs and screen layout.
         return When.NEXT_GAME if before.geometry == after.geometry else When.RESTART
+    if key == ("game", "mode") and "remote" in (old.game.mode, new.game.mode):
+        return When.RESTART  # remote play's link starts with the web server
     if section == "game" and item in ("mode", "human", "clock", "white_name", "black_name"):
         return When.NEXT_GAME  # a game in progress keeps its players and its clock
     if section == "speech" and item in ("enabled", "rate", "volume"):

@@ -22,10 +22,13 @@ SLOW_MODULES = {
     "tests/pico/test_emulated_game.py": "a game on the emulated Pico",
     "tests/pico/test_emulated_heap.py": "an emulated RP2040 boots to count what hal.py allocates",
     "tests/web/test_browser.py": "headless Chromium",
+    "tests/web/test_browser_remote.py": "headless Chromium against a board in real time",
     "tests/web/test_settings_browser.py": "headless Chromium",
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
     "tests/e2e/test_kill9.py": "kills and restarts the daemon's process",
+    "tests/e2e/test_remote_faults.py": "remote games through a fault proxy, sides killed",
+    "tests/e2e/test_remote_boards.py": "two boards play each other in real time",
     "tests/e2e/test_serial_game.py": "a game over a pseudo-terminal in real time",
     "tests/hw/test_serial_soak.py": "thousands of damaged serial lines",
     "tests/test_hostile_files.py": "a child process per hostile file",
@@ -95,6 +98,8 @@ SLOW_TESTS = {
     "tests/test_naive_falcon.py::test_colour_flip_gives_the_same_perft":
         "perft of the naive generator to depth 3, 11 s in all",
     "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,
+    "tests/remote/test_peer.py::test_any_drops_copies_delays_and_restarts_lose_and_double_nothing":
+        _PROPERTY,
     "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
     "tests/puzzles/test_library.py::test_every_first_move_that_mates_is_found_and_the_brute_force_checker_agrees":
         "a mate search after every first move of every puzzle, and an exhaustive checker",

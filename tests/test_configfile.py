@@ -112,7 +112,7 @@ def test_an_old_file_keeps_its_mode_and_a_link_stays_a_link(tmp_path, config_fil
     [
         ({("engine", "skill"): 21}, "[engine] skill: must be between 0 and 20"),
         ({("game", "clock"): "5+"}, "[game] clock: expected minutes+increment"),
-        ({("game", "mode"): "remote"}, "[game] mode: expected one of"),
+        ({("game", "mode"): "correspondence"}, "[game] mode: expected one of"),
         ({("game", "black_name"): "x" * (NAME_LENGTH + 1)}, "[game] black_name: expected a name"),
     ],
 )

@@ -40,7 +40,12 @@ def test_the_form_shows_what_the_file_holds(owner):
     assert form["values"]["engine.skill"] == 20
     assert ("90+30", "90+30 classical") in form["choices"]["game.clock"]
     assert ("", "No clock") in form["choices"]["game.clock"]
-    assert [key for key, _ in form["choices"]["game.mode"]] == ["engine", "two-players", "teaching"]
+    assert [key for key, _ in form["choices"]["game.mode"]] == [
+        "engine",
+        "two-players",
+        "teaching",
+        "remote",
+    ]
     assert form["ranges"]["engine.skill"] == (0, 20)
     assert form["problem"] == ""
 
@@ -52,7 +57,7 @@ def test_each_wrong_value_is_refused_beside_its_field_and_nothing_is_written(own
             "engine.skill": "21",
             "speech.rate": "fast",
             "game.clock": "5 + 3",
-            "game.mode": "remote",
+            "game.mode": "correspondence",
             "game.white_name": "x" * 41,
             "leds.brightness": 1.5,
             "speech.enabled": "yes",
@@ -65,7 +70,7 @@ def test_each_wrong_value_is_refused_beside_its_field_and_nothing_is_written(own
         "engine.skill": "must be between 0 and 20; got 21",
         "speech.rate": "expected a whole number, got 'fast'",
         "game.clock": answer.errors["game.clock"],
-        "game.mode": "expected one of engine, two-players, teaching; got 'remote'",
+        "game.mode": "expected one of engine, two-players, teaching, remote; got 'correspondence'",
         "game.white_name": answer.errors["game.white_name"],
         "leds.brightness": "must be between 0 and 1; got 1.5",
         "speech.enabled": "expected bool, got 'yes'",
@@ -141,6 +146,8 @@ def test_a_board_that_can_dim_and_speak_takes_those_at_once(owner):
         (("engine", "skill"), {}, {"engine": {"skill": 3}}, Abilities(), When.NOW),
         (("game", "clock"), {}, {"game": {"clock": "5+3"}}, Abilities(), When.NEXT_GAME),
         (("game", "mode"), {}, {"game": {"mode": "teaching"}}, Abilities(), When.NEXT_GAME),
+        # Remote play's link starts with the web server.
+        (("game", "mode"), {}, {"game": {"mode": "remote"}}, Abilities(), When.RESTART),
         (("game", "human"), {}, {"game": {"human": "black"}}, Abilities(), When.NEXT_GAME),
         (
             ("game", "variant"),

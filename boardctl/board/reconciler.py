@@ -187,6 +187,16 @@ class Reconciler:
         self._handle(m.EngineMoveOffered(move))
         self._lookups.forget()
 
+    @property
+    def amendable(self) -> bool:
+        """May the last move still be amended (its player has not let go of it)?"""
+        return self.phase.move.amendable is not None
+
+    def seal(self) -> None:
+        """Make the last move final: it can no longer be amended, only taken
+        back where takebacks are allowed (a remote game sends it on)."""
+        self.phase = tr.sealed(self.phase)
+
     def ask_takeback(self) -> None:
         """The player is to take the game's last move back (stepping back
         through a stored game): the LEDs show it undone, and a fix leads to

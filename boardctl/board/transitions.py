@@ -242,6 +242,12 @@ def highlighted(p: Phase, piece: PieceType) -> Phase:
     return replace(p, move=replace(p.move, highlight=piece))
 
 
+def sealed(p: Phase) -> Phase:
+    """The last move is final: the board no longer reads another move of
+    the same player as its amendment (remote play sends it on)."""
+    return replace(p, move=replace(p.move, amendable=None))
+
+
 def engine_move_offered(p: Phase, move: Move, settle: float) -> Phase:
     """The engine's move, for the player to carry out: the reading is judged
     again against it."""

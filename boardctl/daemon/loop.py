@@ -64,6 +64,7 @@ from ..engine import Limits
 from ..engine.interface import Opponent, WorkerError
 from ..hw import Buttons, Colour, LedSink, Reading, SensorSource
 from ..hw.base import Dims, ExplainsProblems, MayLag, Wakes
+from ..remote.desk import Desk
 from ..review.background import Reviewer
 from ..rules import (
     BLACK,
@@ -88,6 +89,7 @@ from .clock import ChessClock
 from .coach import Coach
 from .presenter import Machine, Presenter
 from .puzzle import PuzzleSession
+from .remote import RemoteOpponent, RemoteSeat
 from .session import HINT_THINKING, EngineSession
 
 log = logging.getLogger("boardctl")
@@ -126,7 +128,9 @@ def reconciler_config(config: Config) -> ReconcilerConfig:
     return ReconcilerConfig(
         settle=config.board.settle_ms / 1000,
         grace=config.board.grace_ms / 1000,
-        allow_takeback=config.game.takeback,
+        # A remote game takes a move back only when both sides agree (the
+        # daemon then guides the pieces back itself).
+        allow_takeback=config.game.takeback and config.game.mode != "remote",
         teaching=config.game.mode == "teaching",
     )
 
@@ -165,6 +169,7 @@ class Daemon:
         welcome: str | None = None,
         puzzle: PuzzleSession | None = None,
         replay: Stepping | None = None,
+        remote: Desk | None = None,
         now: float = 0.0,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
@@ -172,7 +177,13 @@ class Daemon:
         self.sensors = sensors
         self.store = Backlog(store)
         self.wall_clock = wall_clock
-        self.opponent = opponent if config.game.mode == "engine" else None
+        # A remote game's other side is an opponent too: its moves come from the desk.
+        self.remote: RemoteSeat | None = None
+        if config.game.mode == "remote" and remote is not None:
+            human = WHITE if config.game.human == "white" else BLACK
+            self.remote = RemoteSeat(remote, human, config.remote.confirm_ms / 1000)
+            opponent = RemoteOpponent(remote)
+        self.opponent = opponent if config.game.mode in ("engine", "remote") else None
         self.leds = leds
         self.buttons = buttons
         self.display = display
@@ -214,6 +225,9 @@ class Daemon:
         # when a game is resumed.
         self.setup: SetUp | None = None
         self.setup_reading: tuple[int, float] | None = None  # not yet settled, and since
+        # The game to play once the set-up is complete, when it is not a new
+        # game from the position (a remote game the pieces are guided back to).
+        self.setup_game: Game | None = None
         if replay is not None:
             setup = game_at(replay, 0).position
         if setup is not None:
@@ -297,6 +311,8 @@ class Daemon:
         self.store.retry(now)
         self._tick_clock(now)
         self.engine.step(now, self.game, self.reconciler, self._engine_to_move(), self._limits())
+        if self.remote is not None:
+            self.remote.step(self, now)
         if self.setup is None and self.stepping is None:
             self.coach.step(self.game)
         reviewed = self.reviewer is not None and self.reviewer.step()
@@ -326,8 +342,12 @@ class Daemon:
         self.setup = observe(self.setup, occupancy)
         if not complete(self.setup):
             return []
-        game = Game(self.variant, self.setup.target.fen())
-        self.setup = None
+        fen, self.setup = self.setup.target.fen(), None
+        kept, self.setup_game = self.setup_game, None
+        if kept is not None:  # a remote game, stored already: it goes on
+            self.reconciler = Reconciler(kept, self.reconciler.config, self.engine_side)
+            return []
+        game = Game(self.variant, fen)
         if self.stepping is not None:
             self.reconciler = Reconciler(game_at(self.stepping), stepping_config(self.config))
             return []
@@ -392,7 +412,10 @@ class Daemon:
             log.info("the game is over: %s not stored", event.line())
         elif isinstance(event, MoveMade):
             # Stored before anything shows it to the player (crash safety).
-            fell = self._press_clock(now)
+            # A remote game's clocks are the link's: it measures both sides.
+            fell = self._press_clock(now) if self.remote is None else False
+            if self.remote is not None and not event.by_engine:
+                self.remote.moved(now)
             self.store.add_move(
                 self.game_id,
                 len(self.game.moves),
@@ -406,6 +429,8 @@ class Daemon:
         elif isinstance(event, MoveAmended):
             # One transaction: a crash cannot leave the old move gone and the new one unsaved.
             self.store.amend_last_move(self.game_id, event.new_uci, self.wall_clock())
+            if self.remote is not None:
+                self.remote.moved(now)
             self._game_changed()
             self.engine.cancel()
             self.engine.due = now
@@ -464,6 +489,23 @@ class Daemon:
         if self.reviewer is not None:
             self.reviewer.cancel(self.game_id)
 
+    def declare(self, outcome: Outcome) -> None:
+        """The game ends off the board (a remote game's log ended it)."""
+        self._declare(outcome)
+
+    def play_as(self, colour: int) -> None:
+        """The board player plays ``colour`` from now on (the host of a remote
+        game this board joined chose it); the other side is the opponent."""
+        self.engine_side = colour ^ 1
+        self.presenter = Presenter(self.engine_side)
+        self.reconciler.engine_side = self.engine_side
+
+    def end_for_remote(self, now: float) -> None:
+        """A remote game begins: the game on the board now ends unfinished
+        (a result it has stands) and the engine forgets it."""
+        self._finish(Outcome(Termination.ABANDONED, None))
+        self.engine.new_game(now)
+
     def _declare(self, outcome: Outcome) -> None:
         """The game ends off the board: the game, and so the screen, the page and
         the engine, know it; the store keeps it."""
@@ -484,7 +526,10 @@ class Daemon:
 
     def _player_names(self) -> tuple[str, str]:
         """(White, Black), for the store and the web page: as configured, else
-        "Player"; the engine's side is the engine's (in a puzzle, it defends)."""
+        "Player"; the engine's side is the engine's (in a puzzle, it defends);
+        a remote game's other side is the remote player."""
+        if self.remote is not None:
+            return self.remote.names(self.remote.view)
         game = self.config.game
         white, black = game.white_name or PLAYER, game.black_name or PLAYER
         engine_side = self.puzzle.defender if self.puzzle is not None else self.engine_side
@@ -528,6 +573,8 @@ class Daemon:
     def _button(self, name: str, now: float) -> list[Event]:
         rec = self.reconciler
         choices = rec.promotion_choices
+        if not choices and self.remote is not None and self.remote.button(name, now):
+            return []
         if self.stepping is not None and name in (FORWARD_BUTTON, BACK_BUTTON, PLAY_ON_BUTTON):
             if self.setup is None:
                 self._step(name, now)
@@ -598,6 +645,9 @@ class Daemon:
     # ------------------------------------------------------------- levels
     def change_level(self, step: int, now: float) -> None:
         """Raise or lower the engine's level (the next/prev buttons)."""
+        if self.remote is not None:
+            self.notice = ("No engine plays in a remote game", now + NOTICE_SECONDS)
+            return
         self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
 
     def request_hint(self) -> None:
@@ -609,6 +659,7 @@ class Daemon:
             or self._engine_to_move()
             or self.setup is not None
             or self.stepping is not None
+            or self.remote is not None  # no help from an engine against a person
         ):
             return
         if self.puzzle is None:
@@ -650,6 +701,9 @@ class Daemon:
 
     def _tick_clock(self, now: float) -> None:
         clock = self.clock
+        if self.remote is not None:
+            self.remote.clocks(clock, now)
+            return
         if clock is None:
             return
         if (
@@ -706,8 +760,11 @@ class Daemon:
         voice may tell everyone, without the first start's PIN, which is for
         the owner at the board."""
         notice = self.notice[0] if self.notice is not None and self.now < self.notice[1] else None
+        remote = self.remote.prompt(not screen) if self.remote is not None else None
         machine = Machine(
             notice=notice,
+            remote=remote,
+            opponent="Engine" if self.remote is None else "Opponent",
             welcome=self.welcome if screen else None,
             sensors_healthy=self.sensors.healthy,
             sensor_problem=self.sensor_problem,
@@ -752,7 +809,10 @@ class Daemon:
             if self.display is not None:
                 self.display.show(state)
             if heard:
-                self.voice.heard(self.status(scene, screen=False) if self.welcome else state)
+                # What is said reaches the page too: the first start's PIN
+                # and a remote game's player code are for the screen only.
+                secret = self.welcome or (self.remote is not None and self.remote.code_shown)
+                self.voice.heard(self.status(scene, screen=False) if secret else state)
 
     def _record(self, reading: Reading) -> None:
         """Write the raw sensor stream in the replay format (for bug reports)."""
@@ -812,6 +872,10 @@ class Daemon:
         if action.kind == "settings":
             if isinstance(action.config, Config):
                 self.settings_saved(action.config, now)
+            return
+        if self.remote is not None and action.kind in ("takeback", "draw", "resign", "newgame"):
+            # The other side must agree: the page's buttons ask it.
+            self.notice = (self.remote.ask(action.kind, now), now + NOTICE_SECONDS)
             return
         over = self.game.ending() is not None
         if self.stepping is not None and action.kind not in ("level", "review"):
@@ -933,6 +997,8 @@ class Daemon:
         engine = EngineShown(
             self.engine.score, self.engine_text, self.level if self.opponent else None
         )
+        if self.remote is not None:
+            engine = EngineShown("", "", None)  # a person plays: no engine to show
         # While a position is set up, the page shows it, as the screen does,
         # with none of the last game's moves.
         shown = self.game if self.setup is None else Game(self.variant, self.setup.target.fen())

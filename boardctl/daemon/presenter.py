@@ -44,6 +44,10 @@ class Machine:
     and what is wrong with the sensors and the store."""
 
     notice: str | None = None  # shown while nothing else is
+    # What a remote game asks of the player, and whether it is a fault (the
+    # sides disagree, the other is away): before a hint or a notice.
+    remote: tuple[str, bool] | None = None
+    opponent: str = "Engine"  # what the screen calls the other side
     welcome: str | None = None  # the first start: where the settings are (after the notice)
     sensors_healthy: bool = True
     sensor_problem: str | None = None  # in full, for the prompt
@@ -102,6 +106,9 @@ class Presenter:
                 f"The {piece_name(pos, stuck[0])} on {pos.geometry.name(stuck[0])} "
                 "has no legal move: put it back"
             )
+        if not prompt and machine.remote is not None:
+            prompt = machine.remote[0]
+            kind = "error" if machine.remote[1] else kind
         if not prompt and engine.hint:
             prompt = engine.hint
         if not prompt and advice and kind == "info":
@@ -156,6 +163,7 @@ class Presenter:
             engine_move=engine_move,
             level=engine.level if engine.opponent is not None else None,
             engine_side=self.engine_side,
+            opponent=machine.opponent,
             white_clock=clock.remaining[0] if clock else None,
             black_clock=clock.remaining[1] if clock else None,
             prompt=prompt,

@@ -35,8 +35,10 @@ from ..hw.hexpins import (
 from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
 from ..hw.sim import SimBoard, SimButtons
 from ..puzzles import Puzzle
+from ..remote.desk import Desk
+from ..remote.journal import JOURNAL_NAME
 from ..review.background import Reviewer
-from ..rules import BoardctlError, Game, Position, Variant, get_variant
+from ..rules import BLACK, WHITE, BoardctlError, Game, Position, Variant, get_variant
 from ..rules.geometry import Geometry
 from ..rules.hexgeo import FALCON_HEX, HexGeometry
 from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_path
@@ -257,9 +259,13 @@ class WebParts:
     settings: SettingsFile | None
 
 
-def start_web(config: Config, db_path: Path, stack: ExitStack) -> WebParts:
+def start_web(
+    config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None
+) -> WebParts:
     """The spectator page's server, listening on its own thread.  With a
-    configuration file, its settings page writes to that file.
+    configuration file, its settings page writes to that file; with
+    ``remote``, the link of remote play runs there too (its journal beside
+    the game store).
 
     :raises StartError: without aiohttp.
     """
@@ -267,10 +273,21 @@ def start_web(config: Config, db_path: Path, stack: ExitStack) -> WebParts:
 
     try:
         from ..settings import SettingsFile
+        from ..web.remote_link import Link
         from ..web.server import WebServer
     except ImportError:
         raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
     hub = Hub()  # the daemon publishes here; the server only reads
+    link = None
+    if remote is not None:
+        link = Link(
+            remote,
+            db_path.with_name(JOURNAL_NAME),
+            colour=WHITE if config.game.human == "white" else BLACK,
+            variant=config.game.variant,
+            clock=config.clock_seconds,
+            name=config.remote.name,
+        )
     settings = SettingsFile(Path(config.source)) if config.from_file else None
     server = WebServer(
         hub,
@@ -278,6 +295,7 @@ def start_web(config: Config, db_path: Path, stack: ExitStack) -> WebParts:
         port=config.web.port,
         pin=config.web.pin,
         db_path=db_path,
+        link=link,
         settings=settings,
     )
     server.start()
@@ -346,8 +364,15 @@ def _add_extras(
     on the first start, the words that say where the settings page is.
     Returns the page's parts when it started them."""
     web = None
+    if config.game.mode == "remote" and "remote" not in extra:
+        if not config.web.enabled:
+            raise StartError(
+                "a remote game is played through the web server: set [web] enabled = true "
+                "(and a pin, to offer or join a game from the page)"
+            )
+        extra["remote"] = Desk()
     if config.web.enabled and "web" not in extra:
-        web = start_web(config, db_path, stack)
+        web = start_web(config, db_path, stack, extra.get("remote"))
         extra["web"] = web.hub
         if first_start:
             extra["welcome"] = welcome_words(web.url, config.web.pin)

@@ -89,6 +89,7 @@ ENGINE_DOT: dict[str, Colour] = {
     "ready": (80, 200, 120),
     "off": (120, 124, 132),
     "restarting": (244, 184, 40),
+    "online": (80, 200, 120),  # a remote game's other side is there
 }
 CHOICE_BG: Colour = (214, 210, 200)
 CHOICE_CHOSEN_BG: Colour = (250, 226, 110)
@@ -108,7 +109,7 @@ def player_label(state: DisplayState, colour: int, active: bool) -> str:
         name = "White" if colour == WHITE else "Black"
         return f"{name} to move" if active else name
     if colour == state.engine_side:
-        return "Engine's move" if active else "Engine"
+        return f"{state.opponent}'s move" if active else state.opponent
     return "Your move" if active else "You"
 
 
@@ -384,6 +385,8 @@ class Renderer:
         room = rect.width - 3 * radius
         level = f"level {state.level}" if state.level is not None else ""
         lines = [f"engine {state.engine_status}" + (f", {level}" if level else "")]
+        if state.opponent != "Engine":  # a person plays: the line says whether they are there
+            lines = [f"{state.opponent.lower()} {state.engine_status}"]
         if font.size(lines[0])[0] > room:
             lines = [f"{state.engine_status}, {level}" if level else state.engine_status]
         if font.size(lines[0])[0] > room and level:

@@ -78,6 +78,40 @@ def engine_move() -> DisplayState:
     )
 
 
+def remote_move() -> DisplayState:
+    """A remote game: the opponent (in a browser or at another board) has
+    moved; the player carries the move out, their own clock running."""
+    game = Game()
+    for text in (*MIDGAME, "c3"):
+        game.push_text(text)
+    geo = game.position.geometry
+    return DisplayState.from_game(
+        game,
+        engine_status="online",
+        engine_side=BLACK,
+        opponent="Opponent",
+        engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
+        white_clock=412.0,
+        black_clock=377.0,
+    )
+
+
+def remote_asks() -> DisplayState:
+    """A remote game: the opponent asks to take back their move."""
+    game = Game()
+    for text in MIDGAME:
+        game.push_text(text)
+    return DisplayState.from_game(
+        game,
+        engine_status="online",
+        engine_side=BLACK,
+        opponent="Opponent",
+        white_clock=412.0,
+        black_clock=377.0,
+        prompt="Opponent asks to take back a move: OK = yes, \N{MINUS SIGN} = no",
+    )
+
+
 def fix() -> DisplayState:
     """White has moved the falcon from f4 like a knight, to e6; the board says so."""
     game = Game()
@@ -420,6 +454,8 @@ SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "puzzle-solved": ("A puzzle solved", puzzle_solved),
     "puzzle-failed": ("A puzzle failed: the move that would have mated", puzzle_failed),
     "stepping": ("Stepping through a stored game (`--replay`): the next move", stepping),
+    "remote-move": ("A remote game: the opponent's move, to carry out on the board", remote_move),
+    "remote-asks": ("A remote game: the opponent asks to take back a move", remote_asks),
 }
 HEX_SCENES: dict[str, tuple[str, Callable[[], DisplayState]]] = {
     "hex-start": ("A new game against the engine", hex_start),

@@ -31,11 +31,15 @@ KEYS: tuple[tuple[str, str | None, str], ...] = (
     (
         "Enter",
         "ok",
-        "take the promotion piece highlighted on the screen; stepping through a stored "
-        "game (--replay), pressed twice: play on from here in a new game",
+        "take the promotion piece highlighted on the screen; a remote game: say yes; "
+        "stepping through a stored game, pressed twice: play on from here in a new game",
     ),
     ("h", "hint", "ask the engine for the side to move's best move"),
-    ("+  -", "next / prev", "raise or lower the engine's level (or pick the promotion piece)"),
+    (
+        "+  -",
+        "next / prev",
+        "raise or lower the engine's level (or pick the promotion piece); a remote game: say no",
+    ),
     (
         "Right  Left",
         "next / prev",

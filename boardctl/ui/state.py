@@ -47,6 +47,8 @@ class DisplayState:
     :param level: the engine's level (0–20), or None when no engine plays.
     :param engine_side: the colour the engine plays (its row says "Engine", the
         other "You"), or None for two players.
+    :param opponent: what the screen calls that side: "Engine", or "Opponent" in
+        a remote game.
     :param white_clock: White's remaining time in seconds, or None for no clock.
     :param black_clock: Black's, likewise.
     :param prompt: what the player must do or know ("Put the knight back on h3").
@@ -78,6 +80,7 @@ class DisplayState:
     engine_move: tuple[str, int, int] | None = None
     level: int | None = None
     engine_side: int | None = None
+    opponent: str = "Engine"  # what the screen calls the side the board plays against
     white_clock: float | None = None
     black_clock: float | None = None
     prompt: str = ""
@@ -159,7 +162,8 @@ def banner_line(state: DisplayState) -> tuple[str, str]:
     if state.engine_move is not None:
         san, frm, to = state.engine_move
         geo = get_variant(state.variant).geometry
-        return "engine", f"Engine: {san} \N{EN DASH} {geo.name(frm)} to {geo.name(to)}"
+        words = f"{state.opponent}: {san} \N{EN DASH} {geo.name(frm)} to {geo.name(to)}"
+        return "engine", words
     if state.prompt:
         return state.prompt_kind, state.prompt
     side = "White" if state.turn == WHITE else "Black"

@@ -251,8 +251,8 @@ def _engine_move_said(now: DisplayState, style: SquareStyle) -> str:
         pos = Position(now.fen, get_variant(now.variant))
         move = parse_san(pos, text)
     except BoardctlError:
-        return f"Engine plays {said(text, style)}"
-    return f"Engine plays {move_words(pos, move, style)}{_check_words(pos, move)}"
+        return f"{now.opponent} plays {said(text, style)}"
+    return f"{now.opponent} plays {move_words(pos, move, style)}{_check_words(pos, move)}"
 
 
 def _clock_warnings(before: DisplayState, now: DisplayState) -> list[str]:

@@ -12,6 +12,7 @@ from html import escape
 from importlib import resources
 
 from ..storage.store import GameSummary
+from .remote_page import OWNER_CONTROLS, PLAYER_PANEL
 
 VIEWS = ("", "projector")
 
@@ -78,9 +79,13 @@ def _initial_state(state_json: str) -> str:
     return f'<div id="sprites" hidden>{_sprites()}</div>{state}'
 
 
-def live_page(view: str, state_json: str = "") -> str:
+def live_page(view: str, state_json: str = "", *, remote: bool = False) -> str:
     """The live board (filled in and kept up to date by live.js); ``state_json``:
-    the latest snapshot as ``/api/state`` has it ("": none published yet)."""
+    the latest snapshot as ``/api/state`` has it ("": none published yet);
+    ``remote``: with remote play's panel and controls (remote.js)."""
+    player = PLAYER_PANEL if remote else ""
+    owner = OWNER_CONTROLS if remote else ""
+    scripts = ("board.js", "speak.js", "pin.js", "live.js", *(("remote.js",) if remote else ()))
     body = f"""{_initial_state(state_json)}
 <header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
 {_NAV}{_SPEAK}</header>
@@ -96,6 +101,7 @@ id="black-name"></span>
 id="white-name"></span>
 <span class="clock" id="white-clock"></span></div>
 <p id="engine-move" class="engine-move" role="status" hidden></p>
+{player}
 <p id="turn" class="turn"></p>
 <p id="result" class="result"></p>
 <p id="review-note" class="review-note" role="status"></p>
@@ -117,15 +123,10 @@ maxlength="64"></label> <button type="submit">Unlock</button>
 <span id="action-status" role="status"></span>
 <div id="level-control" class="level-control"><label>Engine level <input id="level"
 type="number" min="0" max="20" step="1"></label> <button data-action="level">Set</button>
-<span id="level-status" class="level-status" role="status"></span></div></div>
+<span id="level-status" class="level-status" role="status"></span></div>{owner}</div>
 </section>
 </aside></main>"""
-    return _page(
-        "boardctl: live board",
-        body,
-        view=view,
-        scripts=("board.js", "speak.js", "pin.js", "live.js"),
-    )
+    return _page("boardctl: live board", body, view=view, scripts=scripts)
 
 
 def _when(epoch: float | None) -> str:

@@ -56,6 +56,8 @@ from .games import Replay, StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
 from .owner import Refused, SettingsService
 from .pages import VIEWS, games_page, live_page, replay_page, settings_page
+from .remote_link import Link
+from .remote_routes import LINK, add_remote
 from .snapshot import ACTION_KINDS, Hub, WebAction
 
 log = logging.getLogger("boardctl.web")
@@ -192,8 +194,11 @@ async def live(request: web.Request) -> web.StreamResponse:
     # Nothing published yet (seq 0) is no position to draw: the stream brings the first.
     state = _state_body(request.app).decode() if request.app[HUB].latest.seq else ""
     # The page carries the latest snapshot: a cached copy would draw an old position.
+    remote = LINK in request.app
     return web.Response(
-        text=live_page(view, state), content_type="text/html", headers={"Cache-Control": "no-cache"}
+        text=live_page(view, state, remote=remote),
+        content_type="text/html",
+        headers={"Cache-Control": "no-cache"},
     )
 
 
@@ -526,10 +531,11 @@ def make_app(
     pin: str = "",
     db_path: Path | None = None,
     settings: SettingsService | None = None,
+    link: Link | None = None,
 ) -> web.Application:
     """The aiohttp application (the tests drive it with aiohttp's test client);
-    ``settings``: the configuration file's side of the settings page (None:
-    the board runs without a file, and the page says so)."""
+    ``settings``: the configuration file's side of the settings page (None: no
+    file, and the page says so); ``link``: remote play's (:mod:`.remote_routes`)."""
     app = web.Application(middlewares=[same_origin, _no_tracebacks], client_max_size=MAX_BODY)
     app.on_response_prepare.append(security_headers())
     app[HUB] = hub
@@ -553,6 +559,8 @@ def make_app(
     app.router.add_get("/api/settings", settings_form)
     app.router.add_post("/api/settings", save_settings)
     add_static(app)
+    if link is not None:
+        add_remote(app, link, _authorised, _json_body)
 
     async def started(app: web.Application) -> None:
         state = ServerState()
@@ -682,10 +690,12 @@ class WebServer(ServerThread):
         pin: str = "",
         db_path: Path | None = None,
         settings: SettingsService | None = None,
+        link: Link | None = None,
     ) -> None:
         super().__init__(
-            lambda: make_app(hub, pin=pin, db_path=db_path, settings=settings),
+            lambda: make_app(hub, pin=pin, db_path=db_path, settings=settings, link=link),
             host=host,
             port=port,
         )
         self.hub = hub
+        self.link = link

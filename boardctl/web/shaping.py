@@ -42,6 +42,8 @@ class Screen(Protocol):
     def status(self) -> str: ...
     @property
     def engine_move(self) -> tuple[str, int, int] | None: ...
+    @property
+    def opponent(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ class Shaper:
             if engine_move is not None
             else None,
             engine_san=_engine_san(screen, engine_move),
+            opponent=screen.opponent,
             status=screen.status,
             said_seq=said[0],
             said=said[1],

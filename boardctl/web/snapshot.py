@@ -80,6 +80,7 @@ class Snapshot:
     rings: tuple[Ring, ...] = ()
     engine_move: tuple[int, int] | None = None  # the move the player must carry out
     engine_san: str = ""  # that move in SAN, as the screen's banner says it ("" with none)
+    opponent: str = "Engine"  # who makes that move: the engine, or the remote "Opponent"
     status: str = ""
     # The board's last words (boardctl.voice) and their number, which grows
     # with each: the page says them once each, if its speech is on.

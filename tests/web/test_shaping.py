@@ -20,6 +20,7 @@ class Screen:
     prompt: str = ""
     status: str = ""
     engine_move: tuple[str, int, int] | None = None
+    opponent: str = "Engine"
 
 
 ENGINE = EngineShown("+0.35", "ready", 7)

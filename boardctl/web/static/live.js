@@ -87,8 +87,9 @@ function engineMoveWords(s) {
   if (!s.engine_move) return null;
   const [from, to] = s.engine_move.map((sq) => s.board.cells[sq][0]);
   const squares = `${from} to ${to}`;
-  if (s.engine_san) return [`Engine: ${s.engine_san} \u2013 `, squares, ""];
-  return ["Engine's move: ", squares, ", waiting to be played on the board"];
+  const who = s.opponent || "Engine";
+  if (s.engine_san) return [`${who}: ${s.engine_san} \u2013 `, squares, ""];
+  return [`${who}'s move: `, squares, ", waiting to be played on the board"];
 }
 
 function showEngineMove(banner, words) {
@@ -134,7 +135,10 @@ function renderEngine(s) {
 
 function render(s) {
   latest = s;
-  drawBoard($("board"), s);
+  // A remote game's player sees the game as the server keeps it (remote.js).
+  const playable = typeof remoteBoard === "function";
+  drawBoard($("board"), playable ? remoteBoard(s) : s);
+  if (playable) remoteDrawn();
   document.body.dataset.shape = s.board.shape;
   $("white-name").textContent = s.white;
   $("black-name").textContent = s.black;

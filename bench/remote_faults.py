@@ -1,0 +1,462 @@
+"""Remote games through a bad network, with sides killed mid-game: nothing lost.
+
+Each game is played by real processes on loopback: boards (``tests/remote/
+side_child.py``: the daemon on a simulated board, its web server and link, a
+hand that plays the script's moves and carries out the other side's) and, for
+a browser's player, this process speaking the page's HTTP as remote.js does.
+Between the two sides stands :class:`~tests.remote.faultproxy.FaultProxy`,
+which loses, delays, repeats and reorders requests and answers and cuts the
+network off for a while, each a bounded number of times.  A side is killed
+with SIGKILL at random plies and started again on its own files.
+
+Two forms (``--form``):
+
+* ``boards``: a host board (White) and a board that joins through the proxy
+  (Black); either may be killed;
+* ``browser``: a host board (White) and a player in a browser (Black), whose
+  requests go through the proxy; the board may be killed, and the browser
+  "reloads" (forgets its cookie and logs in again with the code).
+
+Each game plays a random legal game of ``--plies`` moves (no castling, en
+passant or promotion: those are the reconciler's tests' business), after
+which the side to move resigns.  Then both sides' journals and game stores
+are read back.  **Lost**: moves of the script missing from a side's log or
+store; **doubled**: moves applied more than once (in a game without
+takebacks, a move entry beyond the script's, or a store with more moves).
+The sides must also hold the same log (one digest).  The goal is 0 and 0.
+
+Usage: ``.venv/bin/python bench/remote_faults.py [--games 3] [--plies 60]
+[--kills 3] [--form both] [--seed 1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from boardctl.remote.journal import JOURNAL_NAME, Journal  # noqa: E402
+from boardctl.storage.store import GameStore  # noqa: E402
+from tests.e2e.kill9_child import long_game  # noqa: E402
+from tests.remote.client import PageClient  # noqa: E402
+from tests.remote.faultproxy import KINDS, FaultProxy, Faults  # noqa: E402
+
+CHILD = ROOT / "tests" / "remote" / "side_child.py"
+GAME_LIMIT = 600.0  # real seconds a game may take before it counts as stuck
+OUT_OF_REACH = 240.0  # real seconds the page keeps trying before it gives up
+CLOCK = "10+5"  # the games' clocks: a side away or killed must not lose on time
+START_LIMIT = 60.0  # real seconds a side may take to start
+
+
+@dataclass
+class Result:
+    form: str
+    game: int
+    plies: int
+    kills: int = 0
+    reloads: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+    lost: int = 0
+    doubled: int = 0
+    same: bool = True  # both sides hold one log
+    finished: bool = True
+    endings: set[str] = field(default_factory=set)  # how each side's board says it ended
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+class Side:
+    """A board's process, its output read line by line with bounded waits."""
+
+    def __init__(self, folder: Path, args: list[str], log: Path) -> None:
+        self.folder, self.args, self.log = folder, args, log
+        self.lines: list[str] = []
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self, extra: tuple[str, ...] = ()) -> None:
+        with self.log.open("ab") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(CHILD), str(self.folder), *self.args, *extra],
+                stdout=subprocess.PIPE,
+                stderr=err,
+            )
+        self.buffer = b""
+
+    def read(self, timeout: float = 0.0) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return
+        data = os.read(fd, 65536)
+        self.buffer += data
+        *done, self.buffer = self.buffer.split(b"\n")
+        self.lines += [line.decode() for line in done]
+
+    def wait_for(self, prefix: str, limit: float) -> str:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            for line in reversed(self.lines):
+                if line.startswith(prefix):
+                    return line[len(prefix) :]
+            self.read(0.1)
+        raise RuntimeError(f"no {prefix!r} from {self.folder.name}: {self.lines[-5:]}")
+
+    def last(self, prefix: str) -> str | None:
+        return next(
+            (ln[len(prefix) :] for ln in reversed(self.lines) if ln.startswith(prefix)), None
+        )
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.lines.append("killed")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def kept(folder: Path) -> tuple[tuple[str, ...], str, int, tuple[str, ...]]:
+    """A side's log line, digest, move entries, and its store's moves."""
+    journal = Journal(folder / JOURNAL_NAME)
+    try:
+        game = journal.current()
+        assert game is not None, f"{folder.name} has no remote game"
+        log = journal.log(game.header)
+    finally:
+        journal.close()
+    moves = sum(1 for e in log.entries if e.kind == "move")
+    store = GameStore(folder / "games.sqlite3")
+    try:
+        stored = store.load(game.local_game).moves if game.local_game else ()
+    finally:
+        store.close()
+    return log.line, log.digest, moves, tuple(stored)
+
+
+def judge(result: Result, expected: tuple[str, ...], folders: list[Path]) -> None:
+    """Count what each side lost or doubled, and whether they agree; the game
+    must have ended by the scripted resignation (not on time)."""
+    digests = set()
+    if result.endings - {"resignation"}:
+        result.notes.append(f"ended by {', '.join(sorted(result.endings))}, not resignation")
+        result.same = False
+    for folder in folders:
+        line, digest, entries, stored = kept(folder)
+        digests.add(digest)
+        for got in (line, stored):
+            common = 0
+            while common < min(len(got), len(expected)) and got[common] == expected[common]:
+                common += 1
+            result.lost += len(expected) - common
+            result.doubled += max(0, len(got) - len(expected))
+        result.doubled += max(0, entries - len(expected))
+        if line != expected:
+            result.notes.append(f"{folder.name}: log {len(line)} moves, not the script's")
+    result.same = len(digests) == 1
+
+
+def kill_plan(rng: random.Random, plies: int, kills: int) -> list[int]:
+    return sorted(rng.randint(2, max(3, plies - 2)) for _ in range(kills))
+
+
+def play_boards(
+    game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
+) -> Result:
+    rng = random.Random(seed)
+    result = Result("boards", game, plies)
+    script = tuple(long_game(plies, seed))
+    (work / "script").write_text(" ".join(script))
+    common = ["--script", str(work / "script"), "--plies", str(plies), "--clock", CLOCK]
+    port = free_port()
+    host = Side(work / "host", ["--colour", "white", "--port", str(port), *common], work / "log")
+    code = host.wait_for("code ", START_LIMIT)
+    proxy = FaultProxy(f"http://127.0.0.1:{port}/", faults, seed)
+    proxy.start()
+    guest = Side(
+        work / "guest",
+        ["--colour", "black", *common, "--join", f"{proxy.url}?join={code}"],
+        work / "log",
+    )
+    guest.args = ["--colour", "black", *common]  # started again, it goes on with its game
+    sides = [host, guest]
+    started = time.monotonic()
+    plan = kill_plan(rng, plies, kills + 1)
+    try:
+        result.kills = run_game(sides, plan, rng, started, lambda: proxy.cut(outage))
+    except RuntimeError as exc:
+        result.finished = False
+        result.notes.append(str(exc))
+    finally:
+        result.seconds = time.monotonic() - started
+        for side in sides:
+            side.stop()
+        proxy.stop()
+    result.faults = Counter(proxy.faults)
+    result.endings = {(s.last("over ") or "none").split(" ", 1)[-1] for s in sides}
+    judge(result, script[:plies], [work / "host", work / "guest"])
+    return result
+
+
+def run_game(
+    sides: list[Side], plan: list[int], rng: random.Random, started: float, cut: Callable[[], None]
+) -> int:
+    """Wait for both sides to end the game, killing one at each ply of ``plan``
+    but the last, where the network is cut off instead."""
+    kills = 0
+    while True:
+        for side in sides:
+            side.read(0.05)
+        if all(side.last("over ") is not None for side in sides):
+            return kills
+        if time.monotonic() - started > GAME_LIMIT:
+            raise RuntimeError(f"the game did not end: {[s.lines[-3:] for s in sides]}")
+        ply = max(int(side.last("ply ") or 0) for side in sides)
+        if plan and ply >= plan[0]:
+            plan.pop(0)
+            if not plan:
+                cut()
+                continue
+            victim = rng.choice(sides)
+            victim.kill()
+            time.sleep(rng.uniform(0.0, 2.0))  # down a while: the other side notices
+            victim.start()
+            kills += 1
+
+
+@dataclass
+class Page:
+    """A player in a browser, through the proxy: remote.js's requests, in Python."""
+
+    base: str
+    code: str
+    script: tuple[str, ...]
+    plies: int
+    page: PageClient | None = None
+    reloads: int = 0
+
+    def call(self, path: str, body: dict[str, object] | None = None) -> tuple[int, dict]:  # type: ignore[type-arg]
+        """As remote.js does: a request lost on the way is sent again as it was."""
+        end = time.monotonic() + OUT_OF_REACH
+        while time.monotonic() < end:
+            assert self.page is not None
+            try:
+                status, data = self.page.call(path, body)
+            except OSError:
+                status, data = 0, {}
+            if status not in (0, 502):
+                return status, data
+            time.sleep(0.2)
+        raise RuntimeError(f"{path}: the board stayed out of reach")
+
+    def reload(self) -> None:
+        """A new page: no cookie, the code typed again."""
+        self.page = PageClient(self.base)
+        status, data = self.call("api/remote/login", {"code": self.code, "name": "Bench"})
+        if status != 200:
+            raise RuntimeError(f"login refused: {data}")
+
+    def turn(self) -> bool:
+        """One look at the game and a move if it is the player's; True once it has ended."""
+        status, state = self.call("api/remote/state")
+        if status != 200:
+            return False
+        if state.get("you") is None:
+            self.reload()
+            self.reloads += 1
+            return False
+        if state["ending"] is not None:
+            return True
+        line = tuple(state["line"])
+        if state["turn"] != state["you"] or line != self.script[: len(line)]:
+            return False
+        body = {"key": state["key"], "seq": state["seq"]}
+        if len(line) >= self.plies:
+            self.call("api/remote/ask", {**body, "kind": "resign"})
+        else:
+            self.call("api/remote/move", {**body, "uci": self.script[len(line)]})
+        return False
+
+
+def play_browser(
+    game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
+) -> Result:
+    rng = random.Random(seed)
+    result = Result("browser", game, plies)
+    script = tuple(long_game(plies, seed))
+    (work / "script").write_text(" ".join(script))
+    port = free_port()
+    args = ["--colour", "white", "--port", str(port), "--script", str(work / "script")]
+    args += ["--clock", CLOCK]
+    host = Side(work / "host", [*args, "--plies", str(plies)], work / "log")
+    code = host.wait_for("code ", START_LIMIT)
+    proxy = FaultProxy(f"http://127.0.0.1:{port}/", faults, seed)
+    proxy.start()
+    page = Page(proxy.url, code, script, plies)
+    plan = kill_plan(rng, plies, kills + 1)
+    started = time.monotonic()
+    try:
+        page.reload()
+
+        def cut() -> None:
+            proxy.cut(outage)
+
+        result.kills, result.reloads = browse(page, host, plan, rng, started, cut)
+    except RuntimeError as exc:
+        result.finished = False
+        result.notes.append(str(exc))
+    finally:
+        result.seconds = time.monotonic() - started
+        host.stop()
+        proxy.stop()
+    result.faults = Counter(proxy.faults)
+    result.endings = {(host.last("over ") or "none").split(" ", 1)[-1]}
+    judge(result, script[:plies], [work / "host"])
+    return result
+
+
+def browse(
+    page: Page,
+    host: Side,
+    plan: list[int],
+    rng: random.Random,
+    started: float,
+    cut: Callable[[], None],
+) -> tuple[int, int]:
+    """The page plays until the game has ended on the board too; the board is
+    killed at the plies of ``plan`` (or the page reloaded), but the last,
+    where the network is cut off."""
+    kills = reloads = 0
+    while True:
+        host.read(0.05)
+        ended = page.turn()
+        if ended and host.last("over ") is not None:
+            return kills, page.reloads + reloads
+        if time.monotonic() - started > GAME_LIMIT:
+            raise RuntimeError(f"the game did not end: {host.lines[-3:]}")
+        ply = int(host.last("ply ") or 0)
+        if plan and ply >= plan[0]:
+            plan.pop(0)
+            if not plan:
+                cut()
+            elif rng.random() < 0.7:
+                host.kill()
+                time.sleep(rng.uniform(0.0, 2.0))
+                host.start()
+                kills += 1
+            else:
+                page.reload()
+                reloads += 1
+        time.sleep(0.1)
+
+
+PLAYERS: dict[str, Callable[[int, int, int, Faults, int, Path, float], Result]] = {
+    "boards": play_boards,
+    "browser": play_browser,
+}
+
+
+def report(results: list[Result]) -> None:
+    head = ("form", "game", "plies", "kills", "faults", "lost", "doubled", "same", "secs")
+    print(f"{head[0]:8} " + " ".join(f"{h:>7}" for h in head[1:]))
+    faults: Counter[str] = Counter()
+    for r in results:
+        faults += r.faults
+        same = "yes" if r.same and r.finished else "NO"
+        row = (r.game, r.plies, r.kills + r.reloads, sum(r.faults.values()), r.lost, r.doubled)
+        print(f"{r.form:8} " + " ".join(f"{v:>7}" for v in row) + f" {same:>7} {r.seconds:>7.1f}")
+        for note in r.notes:
+            print(f"    {note}")
+    print(f"games played: {len(results)} ({sum(r.finished for r in results)} to the end)")
+    print(
+        "faults injected: "
+        + ", ".join(f"{kind} {faults[kind]}" for kind in KINDS)
+        + f"; sides killed with SIGKILL: {sum(r.kills for r in results)}"
+        + f"; browser reloads: {sum(r.reloads for r in results)}"
+    )
+    print(
+        f"moves lost: {sum(r.lost for r in results)}; "
+        f"moves doubled: {sum(r.doubled for r in results)}; "
+        f"games where the sides disagree: {sum(not r.same for r in results)}"
+    )
+
+
+def run(
+    forms: list[str],
+    games: int,
+    plies: int,
+    kills: int,
+    seed: int,
+    outage: float = 3.0,
+    keep: Path | None = None,
+) -> list[Result]:
+    """Play ``games`` of each form; each result is printed as it comes.  With
+    ``keep``, each game's files (stores, journals, the sides' logs) stay there."""
+    results = []
+    faults = Faults()
+    for form in forms:
+        for game in range(1, games + 1):
+            with tempfile.TemporaryDirectory(prefix="boardctl-remote-") as folder:
+                work = Path(folder) if keep is None else keep / f"{form}-{game}"
+                work.mkdir(parents=True, exist_ok=True)
+                play = PLAYERS[form]
+                results.append(play(game, plies, kills, faults, seed + game, work, outage))
+                r = results[-1]
+                agree = "same log" if r.same else "LOGS DIFFER"
+                print(
+                    f"  {form} game {game}: {r.plies} plies, lost {r.lost}, "
+                    f"doubled {r.doubled}, {agree}, {r.seconds:.0f} s",
+                    flush=True,
+                )
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="games of each form")
+    parser.add_argument("--plies", type=int, default=60)
+    parser.add_argument("--kills", type=int, default=3, help="SIGKILLs (or reloads) a game")
+    parser.add_argument("--form", choices=("boards", "browser", "both"), default="both")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--outage", type=float, default=60.0, help="seconds the network is cut off once a game"
+    )
+    parser.add_argument("--keep", type=Path, help="keep each game's files in this folder")
+    args = parser.parse_args()
+    forms = ["boards", "browser"] if args.form == "both" else [args.form]
+    results = run(forms, args.games, args.plies, args.kills, args.seed, args.outage, args.keep)
+    report(results)
+    bad = any(r.lost or r.doubled or not r.same or not r.finished for r in results)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

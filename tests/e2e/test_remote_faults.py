@@ -1,0 +1,45 @@
+"""Remote games through the fault proxy, sides killed with SIGKILL mid-game:
+bench/remote_faults.py, bounded to one short game of each form.
+
+Real processes on loopback: the boards are tests/remote/side_child.py (the
+daemon on a simulated board, its web server and link), the browser's player
+speaks the page's HTTP from this process; between them the proxy loses,
+delays, repeats and reorders requests and answers.  Nothing may be lost or
+doubled, and both sides must hold one log.  No assertion depends on timing:
+every wait is bounded, and the counts hold wherever the faults and kills land.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "remote_faults.py"
+PLIES = 24
+KILLS = 2
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+
+
+def bench():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("remote_faults", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["remote_faults"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("form", ["boards", "browser"])
+def test_a_game_through_a_bad_network_with_kills_loses_and_doubles_nothing(form: str):
+    module = bench()
+    (result,) = module.run([form], games=1, plies=PLIES, kills=KILLS, seed=7)
+    module.report([result])
+    assert result.finished, result.notes
+    assert sum(result.faults.values()) > 0  # the network really was bad
+    assert result.kills + result.reloads >= 1
+    assert (result.lost, result.doubled, result.same) == (0, 0, True), result.notes

@@ -1,0 +1,127 @@
+"""A remote game on one machine, in virtual time: the daemon on a simulated
+board, and its link cut down to what it does between the desk and the
+match (no network: the test plays the other side through the match)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from boardctl.board import Role
+from boardctl.board.explain import occupancy
+from boardctl.config import parse_config
+from boardctl.daemon.loop import Daemon
+from boardctl.hw.sim import SimBoard, SimButtons
+from boardctl.remote.desk import Desk
+from boardctl.remote.journal import Journal
+from boardctl.remote.log import Header
+from boardctl.remote.match import Match, new_code
+from boardctl.rules import WHITE, Game
+from boardctl.storage.store import GameStore
+
+STEP = 0.01
+KEY = "00112233aabbccdd"
+
+
+class Rig:
+    """See the module docstring.  ``colour``: the board player's."""
+
+    def __init__(self, folder: Path, colour: int = WHITE, clock: str = "", **game: Any) -> None:
+        self.folder = folder
+        self.colour = colour
+        human = "white" if colour == WHITE else "black"
+        self.config = parse_config(
+            {
+                "game": {"mode": "remote", "human": human, "clock": clock, **game},
+                "board": {"settle_ms": 50, "grace_ms": 300},
+                "remote": {"confirm_ms": 300},
+            }
+        )
+        seconds = self.config.clock_seconds
+        self.journal = Journal(folder / "remote.sqlite3")
+        if self.journal.current() is None:
+            head = Header(KEY, host=colour, clock=seconds)
+            self.journal.create(head, "host", colour, new_code(), "secret")
+        self.now = 0.0
+        kept = self.journal.current()
+        assert kept is not None
+        self.match = Match(self.journal, kept, self.now)
+        self.desk = Desk()
+        self.start_daemon()
+
+    def start_daemon(self) -> None:
+        """A daemon that resumes what the store has, as after a restart."""
+        self.store = GameStore(self.folder / "games.sqlite3")
+        resume = self.store.resume()
+        game = resume[1] if resume is not None else Game()
+        pos = game.position
+        self.geo = pos.geometry
+        self.board = SimBoard(self.geo.squares(occupancy(pos)), scan_hz=100)
+        self.buttons = SimButtons()
+        self.daemon = Daemon(
+            self.config,
+            self.board,
+            self.store,
+            resume=resume,
+            remote=self.desk,
+            buttons=self.buttons,
+        )
+
+    def restart_daemon(self) -> None:
+        self.daemon.close()
+        self.store.close()
+        self.start_daemon()
+
+    def pump(self) -> None:
+        """What the link does each turn: the daemon's notes, time, the view."""
+        for note in self.desk.take():
+            self.match.note(note, self.now)
+        self.match.tick(self.now)
+        self.desk.publish(self.match.view(self.now))
+
+    def run(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.now < end:
+            self.pump()
+            self.daemon.step(self.now)
+            self.now = round(self.now + STEP, 6)
+
+    def press(self, name: str) -> None:
+        self.buttons.press(name, self.now)
+        self.run(0.1)
+
+    def sq(self, name: str) -> int:
+        return self.geo.parse_square(name)
+
+    def hand(self, uci: str) -> None:
+        """Carry out ``uci`` on the board as a person does; let it settle."""
+        names = re.fullmatch(r"([a-z]+\d+)([a-z]+\d+)[a-z]?", uci)
+        assert names is not None, uci
+        src, dst = (self.sq(n) for n in names.groups())
+        self.board.lift(src)
+        self.run(0.1)
+        if dst in self.board.occupied:
+            self.board.lift(dst)
+            self.run(0.1)
+        self.board.place(dst)
+        self.run(0.2)
+
+    def lit(self) -> dict[str, Role]:
+        scene = self.daemon.scene()
+        return {self.geo.name(sq): role for sq, role in scene.squares.items()}
+
+    def other(self, uci: str) -> None:
+        """The browser's player moves, on the log as it is."""
+        table = self.match.table
+        assert table is not None
+        verdict = table.play(self.colour ^ 1, KEY, self.match.log.seq, uci, self.now).verdict
+        assert verdict.value == "applied", verdict
+
+    def moves(self) -> list[str]:
+        return list(self.daemon.web_shaper.move_ucis(self.daemon.game))
+
+    def close(self) -> None:
+        self.daemon.close()
+        self.store.close()
+        self.journal.close()
