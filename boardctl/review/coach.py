@@ -18,7 +18,7 @@ about the falcon (:mod:`.falcon`), which is said instead.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..engine.evaluate import VALUES
@@ -170,8 +170,9 @@ def material_cost(
 ) -> str | None:
     """The material ``played`` gives away, counted along the engine's lines
     (``best_line`` from ``pos``, ``reply_line`` from the position the move
-    left): ``loses a knight``, ``misses winning the queen``, ``loses
-    material``; None when the lines end within :data:`NAMED_LOSS` of each other."""
+    left): ``loses a knight``, ``loses the queen for a bishop``, ``misses
+    winning the queen``, ``loses material``; None when the lines end within
+    :data:`NAMED_LOSS` of each other."""
     best_net, best_lost, best_won = _tally(pos, best_line)
     net, lost, won = _tally(pos, [played, *reply_line])
     behind = best_net - net
@@ -180,12 +181,18 @@ def material_cost(
     # The piece whose loss explains the difference: the largest that does
     # not exceed it by more than a pawn (a knight for a pawn is "a knight").
     reach = behind + VALUES[PAWN][0]
-    for verb, pieces in (("loses", lost - best_lost), ("misses winning", best_won - won)):
+    given, taken = lost - best_lost, won - best_won
+    for verb, pieces in (("loses", given), ("misses winning", best_won - won)):
         fits = [p for p in pieces if VALUES[p][0] <= reach]
         if fits:
-            piece = max(fits, key=lambda p: VALUES[p][0])
-            return f"{verb} {_named(piece)}"
+            return f"{verb} {_named(_largest(fits))}"
+        if verb == "loses" and given and taken:  # a piece given for a smaller one
+            return f"loses {_named(_largest(given))} for {_named(_largest(taken))}"
     return "loses material"
+
+
+def _largest(pieces: Iterable[PieceType]) -> PieceType:
+    return max(pieces, key=lambda p: VALUES[p][0])
 
 
 Pieces = Counter[PieceType]

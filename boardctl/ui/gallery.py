@@ -20,6 +20,7 @@ from ..board.stepping import Offer, followed, game_at, pressed
 from ..board.stepping import begin as stepping_begin
 from ..board.stepping import line as stepping_line
 from ..board.stepping import status as stepping_status
+from ..review.coach import Evaluation, hint_words, remark
 from ..rules import BLACK, WHITE, Game, PieceType, Position, get_variant
 from ..rules.notation import parse_move, san
 from .state import DisplayState, welcome_words
@@ -226,30 +227,48 @@ def clocks_low() -> DisplayState:
     )
 
 
+def _said(
+    game: Game, played: str, before: tuple[int, str] | None, after: tuple[int, str] | None
+) -> str:
+    """What the coach says of ``played`` in ``game``, by the coach's own words
+    (review/coach.py), given the engine's two evaluations as (centipawns of
+    the side to move, its line in SAN) — hand-set here, a second's search on
+    the board — or None for the falcon's lessons alone; ``played`` is pushed."""
+
+    def evaluation(pos: Position, seen: tuple[int, str] | None) -> Evaluation | None:
+        if seen is None:
+            return None
+        board, line = pos.copy(), []
+        for text in seen[1].split():
+            line.append(parse_move(board, text))
+            board.push(line[-1])
+        return Evaluation(seen[0], None, tuple(line))
+
+    pos = game.position.copy()
+    move = parse_move(pos, played)
+    left = pos.copy()
+    left.push(move)
+    said = remark(pos, move, evaluation(pos, before), evaluation(left, after), offer=True)
+    assert said is not None, f"the coach says nothing of {played}"
+    game.push(move)
+    return said.text
+
+
 def coach() -> DisplayState:
     """Teaching mode: White's queen has gone to e2, where the bishop takes it.
-    The coach says so (the built-in engine's verdict, a second a position)
-    and offers the move back; the LEDs light the queen and e1."""
+    The coach says so and offers the move back; the LEDs light the queen and e1."""
     game = Game()
-    for text in (*MIDGAME, "Qe2"):
+    for text in MIDGAME:
         game.push_text(text)
-    return DisplayState.from_game(
-        game,
-        prompt="That move loses the queen: Fxh7 was better. Take it back?",
-        prompt_kind="coach",
-    )
+    said = _said(game, "Qe2", (60, "Fxh7"), (850, "Bxe2 Kxe2"))
+    return DisplayState.from_game(game, prompt=said, prompt_kind="coach")
 
 
 def coach_falcon() -> DisplayState:
-    """A knight left where only a falcon takes it: the coach says so
-    (the built-in engine's verdict, a second a position)."""
+    """A knight left where only a falcon takes it: the coach says so."""
     game = Game(fen="9k/10/10/2f7/4N5/10/10/K9 w - - 0 30")
-    game.push_text("Nf6")
-    return DisplayState.from_game(
-        game,
-        prompt="That move loses a knight to a falcon: Nxc5 was better. Take it back?",
-        prompt_kind="coach",
-    )
+    said = _said(game, "Nf6", (250, "Nxc5"), (240, "Fxf6"))
+    return DisplayState.from_game(game, prompt=said, prompt_kind="coach")
 
 
 def coach_lesson() -> DisplayState:
@@ -257,21 +276,21 @@ def coach_lesson() -> DisplayState:
     says which piece opened it, and the falcon's path."""
     game = Game(fen="r3k4r/ppp2p1p2/3p1pn3/4F5/4P5/10/PPP2PPPPP/R3K4R b - - 0 20")
     game.push_text("Ne7")
-    game.push_text("Fxh7")
-    return DisplayState.from_game(
-        game,
-        prompt="The falcon could go e5-f5-g6-h7 only because the knight left g6.",
-        prompt_kind="coach",
-    )
+    said = _said(game, "Fxh7", None, None)
+    return DisplayState.from_game(game, prompt=said, prompt_kind="coach")
 
 
 def coach_hint() -> DisplayState:
     """A hint in teaching mode: the best move (lit on the board) and the other
-    good ones, ranked by the built-in engine."""
+    good ones, ranked by the engine (scores hand-set here)."""
     game = Game()
     for text in MIDGAME:
         game.push_text(text)
-    return DisplayState.from_game(game, prompt="Best: Fxh7 \N{EN DASH} f4 to h7, then Ng5, Ni5")
+    pos = game.position
+    ranked = [
+        (parse_move(pos, text), (cp, None)) for text, cp in (("Fxh7", 80), ("Ng5", 60), ("Ni5", 55))
+    ]
+    return DisplayState.from_game(game, prompt=hint_words(pos, ranked))
 
 
 def hex_game(moves: Sequence[str] = HEX_MIDGAME) -> Game:

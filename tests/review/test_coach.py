@@ -128,6 +128,14 @@ def test_a_fork_is_counted_and_a_capture_after_two_quiet_plies_is_not():
     assert material_cost(pos, parse_uci(pos, "a1b1"), slow, ()) is None
 
 
+def test_a_piece_given_for_a_smaller_one_says_both():
+    # White's queen goes where the bishop takes it, and the knight takes the bishop.
+    pos = Position("9k/10/10/10/10/4N2b2/10/K2Q6 w - - 0 1")
+    played = parse_uci(pos, "d1g4")
+    reply = moves(after(pos, "d1g4"), "h3g4", "e3g4")
+    assert material_cost(pos, played, moves(pos, "d1d7"), reply) == "loses the queen for a bishop"
+
+
 def test_mates_allowed_and_missed_come_before_material():
     pos = Position(KNIGHT_HANGS)
     played = parse_uci(pos, "c3d5")
