@@ -598,7 +598,8 @@ class Daemon:
     # ------------------------------------------------------------- levels
     def change_level(self, step: int, now: float) -> None:
         """Raise or lower the engine's level (the next/prev buttons)."""
-        self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
+        notice = self.engine.change_level(step, now, self.game.variant.name)
+        self.notice = (notice, now + NOTICE_SECONDS)
 
     def request_hint(self) -> None:
         """The hint button: the side to move's best move, unless the engine is
@@ -931,7 +932,10 @@ class Daemon:
         """What the spectator page shows now, from the same state as the screen."""
         scene = self.reconciler.scene() if self.setup is None else self.scene()
         engine = EngineShown(
-            self.engine.score, self.engine_text, self.level if self.opponent else None
+            self.engine.score,
+            self.engine_text,
+            self.level if self.opponent else None,
+            self.engine.rating(self.game.variant.name),
         )
         # While a position is set up, the page shows it, as the screen does,
         # with none of the last game's moves.

@@ -155,6 +155,7 @@ class Presenter:
             engine_score=engine.score,
             engine_move=engine_move,
             level=engine.level if engine.opponent is not None else None,
+            rating=engine.rating(game.variant.name),
             engine_side=self.engine_side,
             white_clock=clock.remaining[0] if clock else None,
             black_clock=clock.remaining[1] if clock else None,
