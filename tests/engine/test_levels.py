@@ -91,8 +91,7 @@ def test_a_capped_level_stops_at_its_cap_but_always_finishes_its_first_ply(monke
 
 @pytest.mark.usefixtures("backend")
 def test_a_slip_is_the_best_looking_move_with_the_reply_not_looked_at(monkeypatch):
-    game = _self_play(seed=3, plies=40)
-    positions = [Position(fen) for fen in game[::4]]
+    positions = [Position(fen) for fen in _self_play(seed=3, plies=40)[::4]]
     searched = [Engine(5, seed=0).search(pos, Limits()) for pos in positions]
     monkeypatch.setattr(levels, "LEVELS", (Level(None, 1, 0, 1.0),) * (MAX_LEVEL + 1))
     differs = 0
@@ -105,9 +104,9 @@ def test_a_slip_is_the_best_looking_move_with_the_reply_not_looked_at(monkeypatc
 
 
 # ---------------------------------------------------- the weakest level
-@pytest.mark.slow  # some 60 positions, every move of each looked at
+@pytest.mark.slow  # two games of self-play, then every move of 60-odd positions looked at
 def test_the_weakest_level_plays_legal_human_looking_moves():
-    fens = _self_play(seed=26, plies=200)[2::3][:60]
+    fens = [fen for seed in (26, 27) for fen in _self_play(seed, plies=100, opening=4)][::3]
     weakest = Engine(0, seed=26)
     rng = random.Random(26)
     given = chosen_at_random = 0
@@ -118,6 +117,7 @@ def test_the_weakest_level_plays_legal_human_looking_moves():
         assert move is not None and pos.is_legal(move)
         given += pos.code_of(move) in away
         chosen_at_random += rng.choice(pos.legal_codes()) in away
+    assert len(fens) >= 50
     assert given <= levels.MOST_GIVEN_AWAY * len(fens)
     assert 2 * given <= chosen_at_random
 
@@ -185,16 +185,21 @@ def _loss(pos: Position, code: int) -> int:
     return max(scores.values()) - scores[code]
 
 
-def _self_play(seed: int, plies: int) -> list[str]:
-    """The positions of a seeded game at level 10."""
+def _self_play(seed: int, plies: int, opening: int = 0) -> list[str]:
+    """The positions of a seeded game at level 12 (``opening`` random moves
+    first, as bench/levels.py plays), each with a move to make."""
     game = Game()
-    engine = Engine(10, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(opening):
+        game.push(rng.choice(game.position.legal_moves()))
+    engine = Engine(12, seed=seed)
     fens = []
     while game.outcome() is None and len(game.moves) < plies:
-        move = engine.search(game.position, Limits(nodes=4000))
+        move = engine.search(game.position, Limits())
         assert move is not None
         game.push(move)
-        fens.append(game.position.fen())
+        if game.outcome() is None:
+            fens.append(game.position.fen())
     return fens
 
 
