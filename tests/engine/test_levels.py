@@ -155,6 +155,7 @@ def test_games_at_a_level_do_not_repeat_move_for_move(number):
 
 
 @needs_core
+@pytest.mark.slow  # every reply of 18 positions searched: some 7 s
 def test_full_strength_varies_only_among_moves_near_its_best():
     """Level 20 picks among opening moves within twice its spread of the
     best (each move's score and random points against the best's)."""
