@@ -516,14 +516,14 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         " some 2 min here)",
     )
     parser.add_argument("--min-games", type=int, default=12, help="games a pair at least")
-    parser.add_argument("--max-games", type=int, default=100, help="games a pair at most")
+    parser.add_argument("--max-games", type=int, default=80, help="games a pair at most")
     parser.add_argument("--games", type=int, help="the same games for every pair (a quick look)")
     parser.add_argument("--fairymax-games", type=int, default=20, help="games a level v Fairy-Max")
     parser.add_argument(
         "--anchor-levels",
         type=lambda text: [int(x) for x in text.split(",")],
-        default=[15, 16, 17],
-        help="levels that play Fairy-Max, comma-separated (default 15,16,17)",
+        default=[14, 15, 16],
+        help="levels that play Fairy-Max, comma-separated (default 14,15,16)",
     )
     parser.add_argument("--fairymax-depth", type=int, default=5, help="its plies (default 5)")
     parser.add_argument(

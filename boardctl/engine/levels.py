@@ -64,11 +64,12 @@ class Level:
 
 FULL = Level(None, None, 0, 0.0)
 
-# By level, 0 first.  Set from pilot matches (docs/levels.md) so that each
-# step is worth about the same: a doubling of the positions searched is worth
-# some 110 to 230 points at a few thousand positions, under 100 at a few
-# hundred thousand, so the caps close up at the bottom and spread at the top;
-# below what one ply searches, the spread and the slips take over.
+# By level, 0 first.  Set from pilot matches and a first calibration
+# (docs/levels.md) so that each step is worth about the same: a doubling of
+# the positions searched is worth 100 to 250 points at a few thousand
+# positions and some 100 to 150 at a few hundred thousand, so the caps are
+# close at the bottom and about a doubling apart at the top; below what one
+# ply searches, the spread and the slips take over.
 LEVELS: tuple[Level, ...] = (
     Level(None, 1, 150, 0.15),
     Level(None, 1, 150, 0.10),
@@ -83,13 +84,13 @@ LEVELS: tuple[Level, ...] = (
     Level(4_000, None, 15, 0.0),
     Level(5_600, None, 15, 0.0),
     Level(8_000, None, 15, 0.0),
-    Level(11_000, None, 10, 0.0),
     Level(16_000, None, 10, 0.0),
     Level(25_000, None, 10, 0.0),
     Level(40_000, None, 10, 0.0),
-    Level(64_000, None, 10, 0.0),
-    Level(144_000, None, 10, 0.0),
-    Level(360_000, None, 10, 0.0),
+    Level(70_000, None, 10, 0.0),
+    Level(130_000, None, 10, 0.0),
+    Level(250_000, None, 10, 0.0),
+    Level(500_000, None, 10, 0.0),
     FULL,
 )
 

@@ -52,8 +52,8 @@ from ..rules import (
 )
 from ..rules.digits import NumberError, parse_whole, shown
 from . import MAX_SKILL, Engine, Info, Limits, levels
-from .ratings import ANCHOR_RATING
 from .params import MAX_PLY
+from .ratings import ANCHOR_RATING
 
 NULL_MOVE = "0000"  # the bestmove when there is no legal move
 ERROR_PREFIX = "info string error: "
