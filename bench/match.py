@@ -37,6 +37,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
@@ -181,9 +182,15 @@ class GreedyPlayer:
 
 
 class FairyMaxPlayer:
-    def __init__(self, path: str, movetime: float, hash_mb: int | None) -> None:
+    """Fairy-Max at ``movetime`` seconds a move, or to ``depth`` plies a move
+    (then ``movetime`` only bounds a move that takes too long)."""
+
+    def __init__(
+        self, path: str, movetime: float, hash_mb: int | None, depth: int | None = None
+    ) -> None:
         self.name = "fairymax"
         self.movetime = movetime
+        self.depth = depth
         self.engine = FairyMax(path, hash_mb=hash_mb)
 
     def new_game(self) -> None:
@@ -204,7 +211,7 @@ class FairyMaxPlayer:
 
     def choose(self, game: Game) -> str:
         try:
-            return self.engine.go(self.movetime)
+            return self.engine.go(self.movetime, self.depth)
         except NoMoveError as exc:
             raise Forfeit(f"Fairy-Max did not move ({exc.reply}) but has legal moves") from exc
         except EngineError as exc:
@@ -278,13 +285,20 @@ def parse_opponent_move(game: Game, text: str) -> Move:
         raise Forfeit(f"illegal move {text!r} in {game.position.fen()}") from None
 
 
+# A judge of unfinished games: (result, reason) to end one early, else None.
+Adjudicator = Callable[[Game], tuple[str, str] | None]
+
+
 def play_game(
     number: int,
     opening: list[str],
     players: dict[int, Player],
     match: Match,
     variant: str = VARIANT,
+    adjudicate: Adjudicator | None = None,
 ) -> GameRecord:
+    """One game; ``adjudicate``, when given, is asked before every move
+    whether the game is decided already (bench/levels.py's rule)."""
     game = Game(get_variant(variant))
     boardctl_colour = WHITE if players[WHITE].name == "boardctl" else BLACK
 
@@ -321,6 +335,9 @@ def play_game(
                 return record(outcome.result, outcome.termination.value)
             if len(game.moves) >= MAX_PLIES:
                 return record("1/2-1/2", f"{MAX_PLIES}-ply limit")
+            judged = adjudicate(game) if adjudicate is not None else None
+            if judged is not None:
+                return record(*judged)
             side = game.position.turn
             player, other = players[side], players[side ^ 1]
             started = time.perf_counter()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import CHOICES, RANGES, Config, ConfigError, check_value, load_config
+from .engine import core, levels
 from .rules import VARIANTS, get_variant
 from .rules.digits import NumberError, parse_decimal, parse_whole
 from .web.owner import Change, Refused, Saved
@@ -164,6 +165,20 @@ def form_choices() -> dict[str, list[tuple[str, str]]]:
     }
 
 
+def level_ratings(config: Config) -> dict[str, list[int]]:
+    """The built-in engine's approximate rating of each level, 0 first, for
+    each variant it was measured in (docs/levels.md): none for another engine
+    or without the compiled core, whose levels are not the table's."""
+    if config.engine.external or not core.available():
+        return {}
+    table = {}
+    for variant in VARIANTS:
+        shown = [levels.rating(number, variant) for number in range(levels.MAX_LEVEL + 1)]
+        if all(rating is not None for rating in shown):
+            table[variant] = [rating for rating in shown if rating is not None]
+    return table
+
+
 class SettingsFile:
     """The settings page's side of the configuration file at ``path`` (a
     :class:`~boardctl.web.owner.SettingsService`).  ``abilities`` is what the
@@ -186,6 +201,7 @@ class SettingsFile:
             "values": {name(key): value_of(config, key) for key in FIELDS},
             "choices": form_choices(),
             "ranges": {name(key): RANGES[key] for key in FIELDS if key in RANGES},
+            "ratings": level_ratings(config),
             "leds": config.leds.enabled,
             "path": str(self.path),
             "problem": problem,

@@ -108,6 +108,9 @@ class ScriptedOpponent:
     def set_skill(self, skill: int) -> None:
         self.skills.append(skill)
 
+    def rating(self, skill: int, variant: str) -> int | None:
+        return 600 + 50 * skill if variant == "falcon" else None
+
     def poll(self, timeout: float = 0.0) -> list[Message]:
         out, self.outbox = self.outbox, []
         return out

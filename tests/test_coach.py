@@ -162,6 +162,9 @@ class DeadEngine:
     def set_skill(self, skill: int) -> None:
         pass
 
+    def rating(self, skill: int, variant: str) -> int | None:
+        return None
+
     def stop(self) -> None:
         pass
 

@@ -325,7 +325,9 @@ def test_next_and_prev_change_the_engine_level_which_is_kept():
     now = _stepped(daemon, 0.6)
     assert opponent.skills == [20, 19, 18, 17]  # 20 is the top: the second next changes nothing
     assert daemon.level == 17 and store.settings == {"engine.level": "17"}
-    assert daemon.status().prompt == "Engine level 17 of 20"
+    # The fake engine rates level 17 at 600 + 50 x 17.
+    assert daemon.status().prompt == "Engine level 17 of 20, about 1450"
+    assert daemon.status().rating == 1450
     _stepped(daemon, 3.5, now)
     assert daemon.status().prompt == ""  # the notice goes after a few seconds
     # The next start takes the level set at the board, and tells the engine.

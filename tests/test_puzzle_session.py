@@ -43,6 +43,9 @@ class Engine:
     def set_skill(self, skill):
         pass
 
+    def rating(self, skill, variant):
+        return None
+
     def close(self):
         self.closed = True
 

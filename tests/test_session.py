@@ -11,16 +11,26 @@ from .daemon_fakes import MemoryStore, ScriptedOpponent
 def test_the_level_is_clamped_told_to_the_engine_and_kept():
     store, engine = MemoryStore(), ScriptedOpponent([])
     session = EngineSession(engine, None, store, MAX_LEVEL - 1, 0.0)
-    assert session.change_level(+1, 0.0) == f"Engine level {MAX_LEVEL} of {MAX_LEVEL}"
-    assert session.change_level(+1, 0.0) == f"Engine level {MAX_LEVEL} of {MAX_LEVEL}"
-    assert engine.skills == [MAX_LEVEL] and store.settings == {LEVEL_SETTING: str(MAX_LEVEL)}
+    top = f"Engine level {MAX_LEVEL} of {MAX_LEVEL}, about {engine.rating(MAX_LEVEL, 'falcon')}"
+    assert session.change_level(+1, 0.0, "falcon") == top
+    assert session.change_level(+1, 0.0, "falcon") == top
+    assert session.rating("falcon") == engine.rating(MAX_LEVEL, "falcon")
+    # Where the engine has no rating for its level, the notice gives none.
+    assert (
+        session.change_level(-1, 0.0, "falcon-hex")
+        == f"Engine level {MAX_LEVEL - 1} of {MAX_LEVEL}"
+    )
+    assert session.rating("falcon-hex") is None
+    assert engine.skills == [MAX_LEVEL, MAX_LEVEL - 1]
+    assert store.settings == {LEVEL_SETTING: str(MAX_LEVEL - 1)}
     again = EngineSession(ScriptedOpponent([]), None, store, 3, 0.0)
-    assert again.level == MAX_LEVEL
+    assert again.level == MAX_LEVEL - 1
 
 
 def test_without_an_engine_the_level_says_what_it_is_for():
     session = EngineSession(None, None, MemoryStore(), 10, 0.0)
-    assert session.change_level(+1, 0.0) == "The level is for games against the engine"
+    assert session.change_level(+1, 0.0, "falcon") == "The level is for games against the engine"
+    assert session.rating("falcon") is None
     assert session.text == "off"
 
 

@@ -5,11 +5,13 @@ the next start, by the same rule the daemon follows."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from boardctl.config import Config, load_config, parse_config
+from boardctl.engine import core, levels
 from boardctl.settings import (
     FIELDS,
     Abilities,
@@ -48,6 +50,19 @@ def test_the_form_shows_what_the_file_holds(owner):
     ]
     assert form["ranges"]["engine.skill"] == (0, 20)
     assert form["problem"] == ""
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+def test_the_form_rates_each_level_where_the_levels_were_measured(owner):
+    ratings = owner.form()["ratings"]
+    assert ratings["falcon"] == [levels.rating(n) for n in range(levels.MAX_LEVEL + 1)]
+    assert ratings["falcon-xboard"] == ratings["falcon"]
+    assert "falcon-hex" not in ratings and "falcon-8x8" not in ratings
+    # Another engine's levels are its own: no table.
+    text = owner.path.read_text()
+    owner.path.write_text(text.replace('external = ""', f'external = "{sys.executable}"', 1))
+    form = owner.form()
+    assert form["problem"] == "" and form["ratings"] == {}
 
 
 def test_each_wrong_value_is_refused_beside_its_field_and_nothing_is_written(owner):

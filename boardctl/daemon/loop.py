@@ -648,7 +648,8 @@ class Daemon:
         if self.remote is not None:
             self.notice = ("No engine plays in a remote game", now + NOTICE_SECONDS)
             return
-        self.notice = (self.engine.change_level(step, now), now + NOTICE_SECONDS)
+        notice = self.engine.change_level(step, now, self.game.variant.name)
+        self.notice = (notice, now + NOTICE_SECONDS)
 
     def request_hint(self) -> None:
         """The hint button: the side to move's best move, unless the engine is
@@ -995,10 +996,13 @@ class Daemon:
         """What the spectator page shows now, from the same state as the screen."""
         scene = self.reconciler.scene() if self.setup is None else self.scene()
         engine = EngineShown(
-            self.engine.score, self.engine_text, self.level if self.opponent else None
+            self.engine.score,
+            self.engine_text,
+            self.level if self.opponent else None,
+            self.engine.rating(self.game.variant.name),
         )
         if self.remote is not None:
-            engine = EngineShown("", "", None)  # a person plays: no engine to show
+            engine = EngineShown("", "", None, None)  # a person plays: no engine to show
         # While a position is set up, the page shows it, as the screen does,
         # with none of the last game's moves.
         shown = self.game if self.setup is None else Game(self.variant, self.setup.target.fen())

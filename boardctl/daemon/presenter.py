@@ -162,6 +162,7 @@ class Presenter:
             engine_score=engine.score,
             engine_move=engine_move,
             level=engine.level if engine.opponent is not None else None,
+            rating=engine.rating(game.variant.name),
             engine_side=self.engine_side,
             opponent=machine.opponent,
             white_clock=clock.remaining[0] if clock else None,

@@ -70,6 +70,9 @@ class RemoteOpponent:
     def set_skill(self, skill: int) -> None:
         pass  # a person has no level
 
+    def rating(self, skill: int, variant: str) -> int | None:
+        return None  # nor a rating
+
     def close(self) -> None:
         pass
 

@@ -317,14 +317,16 @@ class EngineSession:
             log.info("engine level %d of %d (%s)", level, MAX_LEVEL, where)
         return level
 
-    def change_level(self, step: int, now: float) -> str:
+    def change_level(self, step: int, now: float, variant: str) -> str:
         """Raise or lower the engine's level (the next/prev buttons); it applies
         from the engine's next move and is kept for the next start.  Returns
         what the screen should say."""
         if self.opponent is None:
             return "The level is for games against the engine"
         self.set_level(max(0, min(MAX_LEVEL, self.level + step)), now)
-        return f"Engine level {self.level} of {MAX_LEVEL}"
+        rating = self.rating(variant)
+        about = f", about {rating}" if rating is not None else ""
+        return f"Engine level {self.level} of {MAX_LEVEL}{about}"
 
     def set_level(self, level: int, now: float) -> None:
         """Play at ``level`` from the engine's next move, and keep it for the
@@ -342,6 +344,10 @@ class EngineSession:
         except StoreError as exc:
             log.warning("cannot keep the engine level: %s", exc)
         log.info("engine level %d", level)
+
+    def rating(self, variant: str) -> int | None:
+        """The level's approximate rating in ``variant``, when the engine has one."""
+        return self.opponent.rating(self.level, variant) if self.opponent is not None else None
 
 
 def _hint_text(pos: Position, move: Move) -> str:

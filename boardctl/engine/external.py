@@ -408,6 +408,10 @@ class ExternalEngine:
         self._skill = skill
         self._apply_skill()
 
+    def rating(self, skill: int, variant: str) -> int | None:
+        """None: another engine's levels are its own, and unmeasured here."""
+        return None
+
     def poll(self, timeout: float = 0.0) -> list[Message]:
         """Messages that have arrived (waiting up to ``timeout`` for the first).
 

@@ -46,7 +46,7 @@ from ..rules.moves import (
     code_to,
 )
 from ..rules.pieces import KING, PAWN
-from . import core, tablebase
+from . import core, levels, tablebase
 from .evaluate import (
     Evaluator,
     Weights,
@@ -54,6 +54,7 @@ from .evaluate import (
     material_sums,
     piece_tables,
 )
+from .levels import MAX_LEVEL, OPENING_MOVES, OPENING_PIECES, OPENING_SPREAD, Level
 from .limits import Info, Limits
 from .params import (
     ANSWER_RESERVE,
@@ -80,8 +81,7 @@ from .params import (
     REVERSE_FUTILITY_DEPTH,
 )
 
-MAX_SKILL = 20
-MAX_NOISE = 300  # centipawns of random error at the lowest levels
+MAX_SKILL = MAX_LEVEL
 EXACT, LOWER, UPPER = 0, 1, 2
 TT_LIMIT = 1_500_000  # entries before the Python core's table is cleared
 
@@ -108,10 +108,10 @@ class _Node:
 class Engine:
     """A Falcon Chess engine: one search at a time.
 
-    ``skill`` runs from 0 (a beginner: shallow, with large random errors in
-    how it rates moves, so it makes human-like mistakes) to ``MAX_SKILL``
-    (full strength, with a little randomness among near-equal moves in the
-    opening so that games differ).
+    ``skill`` is its level (:mod:`.levels`): from 0 (a beginner: one ply,
+    choosing among near-equal moves, and now and then a move made without
+    looking at the reply) to ``MAX_SKILL`` (full strength, with a little
+    randomness among near-equal moves in the opening so that games differ).
     """
 
     def __init__(
@@ -175,15 +175,20 @@ class Engine:
             if on_info:
                 on_info(known[1])
             return known[0]
+        plan = self.level
         self._prepare(pos, limits, stop)
         self._root_moves = root_moves
-        self._noise = self._root_noise(pos, root_moves)
+        if plan.slip and self.rng.random() < plan.slip:
+            return self._glance(pos, root_moves, plan.spread, on_info)
+        self._noise = self._root_noise(pos, root_moves, plan)
         best = root_moves[0]
         best_score = -INF
-        max_depth = self._max_depth(limits)
+        max_depth = self._max_depth(limits, plan)
         stack_depth = len(pos.ply_stack)
         try:
             for depth in range(1, max_depth + 1):
+                if not self._may_deepen(depth, limits, plan):
+                    break
                 score, move = self._iterate(depth, best, best_score)
                 best, best_score = move, score
                 info = self._info(depth, score)
@@ -254,28 +259,73 @@ class Engine:
         share = min(share, hard)
         return self.start + hard, self.start + share * 0.6
 
-    def _max_depth(self, limits: Limits) -> int:
+    @property
+    def level(self) -> Level:
+        """What ``skill`` searches and how it errs (a skill out of range is the nearest level)."""
+        return levels.level(max(0, min(self.skill, MAX_SKILL)))
+
+    def _max_depth(self, limits: Limits, plan: Level) -> int:
         depth = limits.depth or MAX_PLY
         if limits.mate is not None:
             # A mate in n is 2n - 1 plies, but the search's reductions can
             # hide it at that depth: look up to twice as deep before giving up.
             depth = min(depth, 2 * (2 * limits.mate + 1))
-        if self.skill < MAX_SKILL:
-            depth = min(depth, 1 + self.skill // 2)
+        if plan.depth is not None:
+            depth = min(depth, plan.depth)
         return max(1, min(depth, MAX_PLY))
 
-    def _root_noise(self, pos: Position, moves: list[int]) -> dict[int, int]:
-        """Random points added to each root move: large at low skill (mistakes),
-        small in the opening at full strength (variety among near-equal moves)."""
-        # Quadratic, so the top levels stay close to full strength and the
-        # ladder below it is gradual (measured against Fairy-Max, see README).
-        spread = min(MAX_NOISE, 3 * (MAX_SKILL - self.skill) ** 2)
+    def _may_deepen(self, depth: int, limits: Limits, plan: Level) -> bool:
+        """Whether to search ``depth`` plies, and with what node limit: a
+        level's own cap holds from the second ply, so the first is always
+        finished (a move from half a ply would be no choice at all)."""
+        if plan.nodes is None or depth == 1:
+            return True
+        if self.nodes >= plan.nodes:
+            return False
+        self.node_limit = plan.nodes if limits.nodes is None else min(limits.nodes, plan.nodes)
+        return True
+
+    def _root_noise(self, pos: Position, moves: list[int], plan: Level) -> dict[int, int]:
+        """Random points added to each root move: the level's spread below
+        full strength, and at full strength a little in the opening (variety
+        among near-equal moves)."""
+        spread = plan.spread
         if self.skill >= MAX_SKILL:
-            opening = pos.fullmove_number <= 6 and (pos.colors[0] | pos.colors[1]).bit_count() >= 30
-            spread = 12 if opening else 0
+            opening = (
+                pos.fullmove_number <= OPENING_MOVES
+                and (pos.colors[0] | pos.colors[1]).bit_count() >= OPENING_PIECES
+            )
+            spread = OPENING_SPREAD if opening else 0
         if not spread:
             return {}
         return {code: self.rng.randint(-spread, spread) for code in moves}
+
+    def _glance(
+        self,
+        pos: Position,
+        moves: list[int],
+        spread: int,
+        on_info: Callable[[Info], None] | None,
+    ) -> Move:
+        """A slip: the move whose position right after it evaluates best,
+        with the level's random points, the reply not looked at."""
+        scored = []
+        for code in moves:
+            if self._core is not None:
+                self._core.push(code)
+                score = -self._core.evaluate()
+                self._core.pop()
+            else:
+                self._make(code)
+                score = -self._evaluate()
+                self._unmake()
+            scored.append((score + self.rng.randint(-spread, spread), code))
+        score, best = max(scored)
+        self.nodes = len(moves)
+        if on_info:
+            elapsed = time.perf_counter() - self.start
+            on_info(Info(1, score, None, self.nodes, elapsed, [pos.to_move(best)], 1))
+        return pos.to_move(best)
 
     def _info(self, depth: int, score: int) -> Info:
         elapsed = time.perf_counter() - self.start

@@ -51,8 +51,9 @@ from ..rules import (
     parse_uci,
 )
 from ..rules.digits import NumberError, parse_whole, shown
-from . import MAX_SKILL, Engine, Info, Limits
+from . import MAX_SKILL, Engine, Info, Limits, levels
 from .params import MAX_PLY
+from .ratings import ANCHOR_RATING
 
 NULL_MOVE = "0000"  # the bestmove when there is no legal move
 ERROR_PREFIX = "info string error: "
@@ -220,7 +221,11 @@ def options_help() -> str:
         break_on_hyphens=False,
     )
     lines = [f"  UCI_Variant  {variant[0]}", *(f"{'':15}{line}" for line in variant[1:])]
-    lines.append(f"  Skill Level  0 (weakest) to {MAX_SKILL} (full strength, the default)")
+    lines.append(
+        f"  Skill Level  0 (weakest, about {levels.rating(0)}) to {MAX_SKILL} (full strength,"
+        f" about {levels.rating(MAX_SKILL)}; the default)"
+    )
+    lines.append(f"{'':15}ratings on our own scale, Fairy-Max = {ANCHOR_RATING}: docs/levels.md")
     return "\n".join(lines)
 
 

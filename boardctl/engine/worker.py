@@ -26,6 +26,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..rules import BoardctlError, Position, get_variant, parse_uci
+from . import core, levels
 from .interface import BestMove, Failed, Message, Ranked, RankedMove, Thinking, WorkerError
 from .lifeline import watch_parent
 from .limits import Info, Limits
@@ -150,6 +151,12 @@ class EngineWorker:
     def set_skill(self, skill: int) -> None:
         self._skill = skill
         self._send(("skill", skill))
+
+    def rating(self, skill: int, variant: str) -> int | None:
+        """Level ``skill``'s approximate rating in ``variant`` (docs/levels.md),
+        measured with the compiled core: None without it (the Python search
+        is much slower, so a level is weaker than its rating)."""
+        return levels.rating(skill, variant) if core.available() else None
 
     def poll(self, timeout: float = 0.0) -> list[Message]:
         """Messages that have arrived (waiting up to ``timeout`` for the first).

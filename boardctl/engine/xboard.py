@@ -274,12 +274,15 @@ class FairyMax:
                 raise RejectedMoveError(uci, line)
         self._moves.append(uci)
 
-    def go(self, seconds_per_move: float) -> str:
+    def go(self, seconds_per_move: float, depth: int | None = None) -> str:
         """Let the engine move for the side to move; back to force mode after.
 
         It is given ``st 1`` and a clock of ``CLOCK_FACTOR × seconds_per_move``,
         which makes its mean thinking time about ``seconds_per_move``; a single
-        move may take several times that.
+        move may take several times that.  With ``depth`` it searches that
+        many plies (``sd``, which the engine keeps for its later moves) and
+        no more, whatever the machine's load, unless the clock runs out
+        first: give it a clock to spare.
 
         :returns: its move in coordinate notation, as the engine wrote it
             (Fairy-Max writes promotions with ``q`` and castling as the king's move).
@@ -294,7 +297,8 @@ class FairyMax:
         self._require_game()
         clock = seconds_per_move * CLOCK_FACTOR
         centis = max(1, math.ceil(clock * 100))
-        self._send("st 1", f"time {centis}", f"otim {centis}", "go")
+        limit = [f"sd {depth}"] if depth is not None else []
+        self._send(*limit, "st 1", f"time {centis}", f"otim {centis}", "go")
         deadline = self.clock() + clock + self.move_slack
         while True:
             line = self._next_line(deadline, "its move")

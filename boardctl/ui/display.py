@@ -34,7 +34,7 @@ from ..scores import score_words
 from .boardview import BoardView, piece_box
 from .layout import Layout, compute_layout
 from .pieces import sprite
-from .state import DisplayState, banner_line, iter_move_rows
+from .state import DisplayState, banner_line, engine_lines, iter_move_rows
 from .text import Fonts, clock_text, ellipsize, wrap
 
 BACKGROUND: Colour = (28, 30, 36)
@@ -383,14 +383,12 @@ class Renderer:
         dot = ENGINE_DOT.get(state.engine_status, ALERT)
         pygame.draw.circle(surface, dot, (rect.left + radius, rect.top + line_h // 2), radius)
         room = rect.width - 3 * radius
-        level = f"level {state.level}" if state.level is not None else ""
-        lines = [f"engine {state.engine_status}" + (f", {level}" if level else "")]
-        if state.opponent != "Engine":  # a person plays: the line says whether they are there
-            lines = [f"{state.opponent.lower()} {state.engine_status}"]
-        if font.size(lines[0])[0] > room:
-            lines = [f"{state.engine_status}, {level}" if level else state.engine_status]
-        if font.size(lines[0])[0] > room and level:
-            lines = [state.engine_status, level]  # a line each, at the legible size
+        fits = [
+            lines
+            for lines in engine_lines(state)
+            if all(font.size(words)[0] <= room for words in lines)
+        ]
+        lines = fits[0] if fits else engine_lines(state)[-1]
         used = 0
         for words in lines:
             self._line(

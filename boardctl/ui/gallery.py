@@ -20,6 +20,7 @@ from ..board.stepping import Offer, followed, game_at, pressed
 from ..board.stepping import begin as stepping_begin
 from ..board.stepping import line as stepping_line
 from ..board.stepping import status as stepping_status
+from ..engine import levels
 from ..review.coach import Evaluation, hint_words, remark
 from ..rules import BLACK, WHITE, Game, PieceType, Position, get_variant
 from ..rules.notation import parse_move, san
@@ -35,7 +36,12 @@ PUZZLE = "7rk1/7ppp/10/7FPP/7N2/10/10/2Q4K2 w - - 0 1"  # the essay's first prob
 def start() -> DisplayState:
     """A new game against the engine: nothing to do but move."""
     return DisplayState.from_fen(
-        None, engine_status="ready", level=20, status="simulator", engine_side=BLACK
+        None,
+        engine_status="ready",
+        level=20,
+        rating=levels.rating(20),
+        status="simulator",
+        engine_side=BLACK,
     )
 
 
@@ -58,6 +64,7 @@ def thinking() -> DisplayState:
         engine_depth=9,
         engine_score="-0.21",
         level=12,
+        rating=levels.rating(12),
         engine_side=BLACK,
     )
 
@@ -74,6 +81,7 @@ def engine_move() -> DisplayState:
         engine_depth=14,
         engine_score="-0.35",
         level=12,
+        rating=levels.rating(12),
         engine_side=BLACK,
         engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
     )
@@ -128,6 +136,7 @@ def fix() -> DisplayState:
         engine_depth=12,
         engine_score="+0.41",
         level=12,
+        rating=levels.rating(12),
         engine_side=BLACK,
         white_clock=251.0,
         black_clock=232.0,
@@ -145,6 +154,7 @@ def check_fix() -> DisplayState:
         marks=(geo.parse_square("f2"), geo.parse_square("c5")),
         engine_status="ready",
         level=12,
+        rating=levels.rating(12),
         engine_side=BLACK,
     )
 
@@ -167,6 +177,7 @@ def promotion() -> DisplayState:
         chosen=1,
         engine_status="ready",
         level=12,
+        rating=levels.rating(12),
         engine_side=BLACK,
     )
 
@@ -191,7 +202,12 @@ def check() -> DisplayState:
     game = Game(fen="5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
     game.push_text("j8j1")
     return DisplayState.from_game(
-        game, engine_status="ready", engine_score="-1.10", level=12, engine_side=BLACK
+        game,
+        engine_status="ready",
+        engine_score="-1.10",
+        level=12,
+        rating=levels.rating(12),
+        engine_side=BLACK,
     )
 
 
@@ -205,6 +221,7 @@ def game_over() -> DisplayState:
         prompt_kind="over",
         engine_status="ready",
         level=12,
+        rating=levels.rating(12),
         engine_side=BLACK,
     )
 
@@ -222,6 +239,7 @@ def clocks_low() -> DisplayState:
         engine_depth=6,
         engine_score="+0.18",
         level=12,
+        rating=levels.rating(12),
         engine_side=WHITE,
         orientation=BLACK,
     )
@@ -389,6 +407,7 @@ def setup() -> DisplayState:
         marks=(step.square,),
         engine_side=BLACK,
         level=20,
+        rating=levels.rating(20),
         engine_status="ready",
         setting_up=True,
     )
@@ -619,7 +638,9 @@ def draw_simulator(
         _StillHand(),
         lambda name: None,
         SIZES[0],
-        DisplayState.from_game(game, engine_status="ready", level=12, engine_side=BLACK),
+        DisplayState.from_game(
+            game, engine_status="ready", level=12, rating=levels.rating(12), engine_side=BLACK
+        ),
         desktop=GALLERY_DESKTOP,
     )
     window.pieces.pop(square)

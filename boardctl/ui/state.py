@@ -45,6 +45,8 @@ class DisplayState:
     :param engine_move: the engine's move that the player must carry out on the
         board, as (SAN, from-square, to-square), or None.
     :param level: the engine's level (0–20), or None when no engine plays.
+    :param rating: the level's approximate rating (docs/levels.md), shown
+        beside it, or None when it has none (another engine than boardctl's).
     :param engine_side: the colour the engine plays (its row says "Engine", the
         other "You"), or None for two players.
     :param opponent: what the screen calls that side: "Engine", or "Opponent" in
@@ -79,6 +81,7 @@ class DisplayState:
     engine_score: str = ""
     engine_move: tuple[str, int, int] | None = None
     level: int | None = None
+    rating: int | None = None
     engine_side: int | None = None
     opponent: str = "Engine"  # what the screen calls the side the board plays against
     white_clock: float | None = None
@@ -180,6 +183,33 @@ def welcome_words(url: str, pin: str) -> str:
     enough for two lines of the smallest screen with the longest IPv4 address."""
     address = url.removeprefix("http://")
     return f"Settings: PIN {pin} at {address}settings"
+
+
+def level_words(level: int, rating: int | None) -> str:
+    """The engine's level as a player reads it: "level 12 · about 1400"."""
+    if rating is None:
+        return f"level {level}"
+    return f"level {level} \N{MIDDLE DOT} about {rating}"
+
+
+def engine_lines(state: DisplayState) -> list[list[str]]:
+    """The engine's status and level, laid out from the widest to the
+    narrowest: the screen draws the first whose lines all fit."""
+    status = state.engine_status
+    if state.opponent != "Engine":  # a person plays: the line says whether they are there
+        return [[f"{state.opponent.lower()} {status}"], [status]]
+    if state.level is None:
+        return [[f"engine {status}"], [status]]
+    level = f"level {state.level}"
+    full = level_words(state.level, state.rating)
+    layouts = [
+        [f"engine {status}, {full}"],
+        [f"{status}, {full}"],
+        [status, full],
+    ]
+    if state.rating is not None:
+        layouts.append([status, level, f"about {state.rating}"])
+    return layouts
 
 
 def iter_move_rows(state: DisplayState) -> Iterable[tuple[int, str | None, str | None]]:

@@ -227,8 +227,9 @@ _SETTINGS_FORM = "".join(
         _field(
             "engine.skill",
             "Engine level",
-            '<input id="{id}" name="{name}" type="number" inputmode="numeric" step="1">',
-            "0 is a beginner, 20 full strength.",
+            '<input id="{id}" name="{name}" type="number" inputmode="numeric" step="1">'
+            ' <span id="{id}-about" class="about" aria-live="polite"></span>',
+            "0 is a beginner, 20 full strength; the rating is on our own scale (Fairy-Max = 1500).",
         ),
         _field(
             "game.human",

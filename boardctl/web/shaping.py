@@ -49,11 +49,13 @@ class Screen(Protocol):
 @dataclass(frozen=True)
 class EngineShown:
     """The engine as the screen shows it: its score text ("+0.35", "M3"),
-    its status word, and its level (None when no engine plays)."""
+    its status word, its level (None when no engine plays) and the level's
+    approximate rating (None when it has none)."""
 
     score: str
     status: str
     level: int | None
+    rating: int | None = None
 
 
 def side(colour: int) -> str:
@@ -127,6 +129,7 @@ class Shaper:
             evals=tuple(self.history.evals),
             engine=engine.status,
             level=engine.level,
+            rating=engine.rating,
             result=ending.result if ending is not None else NO_RESULT,
             reason=ending.termination.value if ending is not None else "",
             prompt=screen.prompt,

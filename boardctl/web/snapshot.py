@@ -74,6 +74,7 @@ class Snapshot:
     evals: tuple[float | None, ...] = ()
     engine: str = ""  # the engine's status word
     level: int | None = None
+    rating: int | None = None  # the level's approximate rating (docs/levels.md)
     result: str = "*"
     reason: str = ""
     prompt: str = ""

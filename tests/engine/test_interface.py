@@ -47,7 +47,7 @@ def test_the_worker_and_the_uci_client_satisfy_the_protocol():
     from boardctl.engine.worker import EngineWorker
 
     wanted = {name for name in vars(interface.Opponent) if not name.startswith("_")}
-    assert wanted == {"go", "stop", "new_game", "set_skill", "poll", "close"}
+    assert wanted == {"go", "stop", "new_game", "set_skill", "rating", "poll", "close"}
     for cls in (EngineWorker, ExternalEngine):
         assert wanted <= set(dir(cls)), cls
 

@@ -12,7 +12,7 @@ from boardctl.rules import BLACK, WHITE, FenError, Game, PieceType, Position, ge
 from boardctl.ui import display
 from boardctl.ui.display import Renderer
 from boardctl.ui.pieces import PALETTES
-from boardctl.ui.state import DisplayState, iter_move_rows
+from boardctl.ui.state import DisplayState, engine_lines, iter_move_rows, level_words
 
 GEO = get_variant("falcon").geometry
 SQ = GEO.parse_square
@@ -352,6 +352,40 @@ def test_engine_state_depth_and_score_are_shown(size, draw):
     assert count(surface, panel, display.ENGINE_DOT["thinking"]) > 5
     assert count(off, panel, display.ENGINE_DOT["thinking"]) == 0
     assert count(surface, panel, display.TEXT) > count(off, panel, display.TEXT) + 50
+
+
+@pytest.mark.parametrize("status", ["ready", "thinking"])
+def test_the_level_is_shown_with_its_rating_whole_on_either_screen(size, draw, status, monkeypatch):
+    state = DisplayState(engine_status=status, engine_score="+0.35", level=12, rating=1450)
+    drawn: list[str] = []
+    _, renderer = draw(state, size)
+    original = renderer._line
+
+    def spy(surface, font, words, *args, **where):
+        drawn.append(words)
+        return original(surface, font, words, *args, **where)
+
+    monkeypatch.setattr(renderer, "_line", spy)
+    renderer.cut.clear()
+    renderer.render(state, pygame.Surface(size))
+    text = " ".join(drawn)
+    assert "level 12" in text and "about 1450" in text
+    assert renderer.cut == []  # nothing cut short
+
+
+def test_the_engine_lines_go_from_one_line_to_one_fact_a_line():
+    rated = DisplayState(engine_status="thinking", level=12, rating=1450)
+    assert engine_lines(rated) == [
+        ["engine thinking, level 12 \N{MIDDLE DOT} about 1450"],
+        ["thinking, level 12 \N{MIDDLE DOT} about 1450"],
+        ["thinking", "level 12 \N{MIDDLE DOT} about 1450"],
+        ["thinking", "level 12", "about 1450"],
+    ]
+    # Another engine's levels have no rating: the level alone.
+    unrated = DisplayState(engine_status="ready", level=3)
+    assert engine_lines(unrated)[-1] == ["ready", "level 3"]
+    assert level_words(3, None) == "level 3"
+    assert engine_lines(DisplayState(engine_status="off")) == [["engine off"], ["off"]]
 
 
 def test_the_last_move_in_the_list_is_highlighted(size, draw):

@@ -1037,9 +1037,12 @@ def test_a_level_set_from_the_page_is_confirmed_beside_the_control_then_the_note
     level.send_keys("12")
     browser.find_element(By.CSS_SELECTOR, "#level-control button[data-action=level]").click()
     note = browser.find_element(By.ID, "level-status")
-    wait_for(browser, lambda d: note.text == "Engine level set to 12", "no confirmation")
+    # The scripted engine rates level 12 at 600 + 50 x 12.
+    wait_for(
+        browser, lambda d: note.text == "Engine level set to 12 (about 1200)", "no confirmation"
+    )
     assert game.hub.latest.level == 12  # said once the board has the level, not before
-    assert "level 12" in text(browser, "engine")
+    assert "level 12 · about 1200" in text(browser, "engine")
     browser.save_screenshot(str(shots / "web-level.png"))
     # Readable, and beside the control that set it.
     size = browser.execute_script(

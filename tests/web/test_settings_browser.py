@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from boardctl.config import load_config
+from boardctl.engine import core, levels
 from boardctl.settings import SettingsFile
 from boardctl.web.server import WebServer
 
@@ -128,9 +129,16 @@ def test_the_owner_saves_the_form_the_file_changes_and_the_daemon_takes_the_leve
     unlock(browser, server.url)
     assert field(browser, "engine-skill").get_attribute("value") == "12"
     assert Select(field(browser, "clock-preset")).first_selected_option.text == "No clock"
+
+    # Each level is shown with its approximate rating, as it is typed.
+    def about(level: int) -> str:
+        return f"about {levels.rating(level)}" if core.available() else ""
+
+    assert text(browser, "engine-skill-about") == about(12)
     skill = field(browser, "engine-skill")
     skill.clear()
     skill.send_keys("7")
+    assert text(browser, "engine-skill-about") == about(7)
     Select(field(browser, "clock-preset")).select_by_value("15+10")
     field(browser, "game-white_name").send_keys("Ann")
     field(browser, "save").click()

@@ -23,7 +23,7 @@ class Screen:
     opponent: str = "Engine"
 
 
-ENGINE = EngineShown("+0.35", "ready", 7)
+ENGINE = EngineShown("+0.35", "ready", 7, 950)
 
 
 def shaped(
@@ -58,7 +58,7 @@ def test_a_game_going_on_runs_the_movers_clock_and_shows_the_score():
     assert (snap.result, snap.reason, snap.clock_running) == ("*", "", "black")
     assert snap.moves == ("e2e4",) and snap.turn == "black" and snap.orientation == "black"
     assert (snap.white_clock, snap.black_clock, snap.clocks_after) == (170.0, 180.0, (170.6,))
-    assert (snap.score, snap.evals, snap.level) == ("+0.35", (None, 0.35), 7)
+    assert (snap.score, snap.evals, snap.level, snap.rating) == ("+0.35", (None, 0.35), 7, 950)
     assert (snap.white, snap.black, snap.game_id) == ("Player", "boardctl", 3)
 
 

@@ -114,8 +114,13 @@ function drawGraph(svg, evals) {
   if (points.length) svgEl("polyline", {points: points.join(" "), class: "curve"}, svg);
 }
 
+// "level 12 · about 1400": the level with its approximate rating, when it has one.
+function levelWords(s) {
+  return s.rating === null ? `level ${s.level}` : `level ${s.level} · about ${s.rating}`;
+}
+
 function renderEngine(s) {
-  const level = s.level === null ? "" : ` · level ${s.level}`;
+  const level = s.level === null ? "" : ` · ${levelWords(s)}`;
   $("engine").textContent = s.engine && s.engine !== "off" ? `Engine: ${s.engine}${level}` : "";
   const words = scoreWords(s.score);
   $("score").textContent = words;
@@ -219,7 +224,8 @@ function renderLevel(s) {
   $("level-control").hidden = s.level === null;
   if (s.level !== null && document.activeElement !== $("level")) $("level").value = s.level;
   if (level.asked !== null && s.level === level.asked) {
-    levelNote(`Engine level set to ${s.level}`, "ok", LEVEL_SHOWN_MS);
+    const about = s.rating === null ? "" : ` (about ${s.rating})`;
+    levelNote(`Engine level set to ${s.level}${about}`, "ok", LEVEL_SHOWN_MS);
     level.asked = null;
   }
 }

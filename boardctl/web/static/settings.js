@@ -46,6 +46,16 @@ function showBrightness() {
   $("leds-brightness-shown").textContent = `${$("leds-brightness").value}%`;
 }
 
+// The level's approximate rating beside it, for the variant chosen (none
+// where the levels were not measured, or for another engine).
+function showAbout() {
+  const table = current && current.ratings[$("game-variant").value];
+  const typed = $("engine-skill").value.trim();
+  const level = Number(typed);
+  const known = table && typed !== "" && Number.isInteger(level) && level >= 0 && level < table.length;
+  $("engine-skill-about").textContent = known ? `about ${table[level]}` : "";
+}
+
 function showClock() {
   const other = $("clock-preset").value === OTHER;
   if (!other) $("game-clock").value = $("clock-preset").value;
@@ -74,6 +84,7 @@ function fill(form) {
   for (const name of ["engine.skill", "speech.rate", "game.white_name", "game.black_name"]) {
     $(ident(name)).value = v[name];
   }
+  showAbout();
   $("speech-enabled").checked = v["speech.enabled"];
   $("leds-brightness").value = Math.round(v["leds.brightness"] * 100);
   showBrightness();
@@ -196,6 +207,8 @@ async function act(button) {
 $("pin-form").addEventListener("submit", unlock);
 $("settings-form").addEventListener("submit", save);
 $("clock-preset").addEventListener("change", showClock);
+$("engine-skill").addEventListener("input", showAbout);
+$("game-variant").addEventListener("change", showAbout);
 $("leds-brightness").addEventListener("input", showBrightness);
 for (const button of document.querySelectorAll("#game-actions button[data-action]")) {
   button.addEventListener("click", () => act(button));
