@@ -48,8 +48,10 @@ OPENING_PIECES = 30
 # The weakest level gives material away (boardctl.engine.hanging) in at
 # most one move in six: now and then, like a beginner, not every move.
 MOST_GIVEN_AWAY = 1 / 6
-# The ratings shown are rounded to this many points.
-RATING_STEP = 50
+# The ratings shown are rounded to this many points: 50 would be the
+# measurement's honest grain, but it showed levels 7 and 8 (measured 35 points
+# apart) as the same number, and a player reads a higher level as a higher one.
+RATING_STEP = 25
 
 
 @dataclass(frozen=True)
@@ -107,10 +109,9 @@ def level(number: int) -> Level:
 
 def rating(number: int, variant: str = CALIBRATED) -> int | None:
     """Level ``number``'s approximate rating (:mod:`.ratings`, measured by
-    ``bench/levels.py``), rounded to ``RATING_STEP``: the measurement is no
-    finer than that.  None in a game the levels were not measured in: one
-    with another board or other pieces than ``CALIBRATED`` (castling rules
-    aside).
+    ``bench/levels.py``), rounded to ``RATING_STEP``.  None in a game the
+    levels were not measured in: one with another board or other pieces than
+    ``CALIBRATED`` (castling rules aside).
 
     :raises ValueError: for a number outside 0 to ``MAX_LEVEL``, or an unknown variant.
     """

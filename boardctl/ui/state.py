@@ -186,7 +186,7 @@ def welcome_words(url: str, pin: str) -> str:
 
 
 def level_words(level: int, rating: int | None) -> str:
-    """The engine's level as a player reads it: "level 12 · about 1400"."""
+    """The engine's level as a player reads it: "level 12 · about 1275"."""
     if rating is None:
         return f"level {level}"
     return f"level {level} \N{MIDDLE DOT} about {rating}"

@@ -114,7 +114,7 @@ function drawGraph(svg, evals) {
   if (points.length) svgEl("polyline", {points: points.join(" "), class: "curve"}, svg);
 }
 
-// "level 12 · about 1400": the level with its approximate rating, when it has one.
+// "level 12 · about 1275": the level with its approximate rating, when it has one.
 function levelWords(s) {
   return s.rating === null ? `level ${s.level}` : `level ${s.level} · about ${s.rating}`;
 }
