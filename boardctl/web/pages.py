@@ -222,7 +222,7 @@ _SETTINGS_FORM = "".join(
             "game.mode",
             "Mode",
             '<select id="{id}" name="{name}"></select>',
-            "Remote play is not on this board yet.",
+            "Remote: a person in a browser or another board; taken at the next start.",
         ),
         _field(
             "engine.skill",

@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import Select
 
 from boardctl.config import load_config
 from boardctl.engine import core, levels
-from boardctl.settings import SettingsFile
+from boardctl.settings import MODE_WORDS, SettingsFile
 from boardctl.web.server import WebServer
 
 from ..daemon_fakes import ScriptedOpponent
@@ -129,6 +129,9 @@ def test_the_owner_saves_the_form_the_file_changes_and_the_daemon_takes_the_leve
     unlock(browser, server.url)
     assert field(browser, "engine-skill").get_attribute("value") == "12"
     assert Select(field(browser, "clock-preset")).first_selected_option.text == "No clock"
+    modes = Select(field(browser, "game-mode")).options
+    assert [m.get_attribute("value") for m in modes] == list(MODE_WORDS)
+    assert all(m.is_enabled() for m in modes)  # remote play is one of them
 
     # Each level is shown with its approximate rating, as it is typed.
     def about(level: int) -> str:

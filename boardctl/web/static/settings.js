@@ -66,10 +66,6 @@ function fill(form) {
   current = form;
   const v = form.values;
   fillSelect($("game-mode"), form.choices["game.mode"], v["game.mode"]);
-  const remote = document.createElement("option");
-  remote.disabled = true;
-  remote.textContent = "Remote (not yet)";
-  $("game-mode").append(remote);
   fillSelect($("game-human"), form.choices["game.human"], v["game.human"]);
   fillSelect($("game-variant"), form.choices["game.variant"], v["game.variant"]);
   const presets = form.choices["game.clock"];
