@@ -375,8 +375,6 @@ class Daemon:
             self.setup = retarget(self.setup, target)
         else:  # the board is taken to stand as the game left it, as when a game is resumed
             self.setup = begin(target, self.reconciler.reading, self.game.position)
-        if self.setup_reading is None:  # read once, though nothing moves: it may be set up
-            self.setup_reading = (self.setup.reading, now - self.lagged)
 
     def _start_puzzle(self, puzzle: PuzzleSession, now: float) -> Position:
         """The puzzle's side of :meth:`guide`: its own engine defends (the

@@ -40,12 +40,13 @@ def shown(sim: SimGame) -> tuple:
     return d.scene(), d.led_colours(0.0), d.status().prompt, sim.hub.latest.mode, d.engine_side
 
 
-def stored_game(db: Path) -> int:
+def stored_game(db: Path, finished: bool = True) -> int:
     with GameStore(db) as store:
         game_id = store.new_game("falcon", Position().fen(), "A", "B", "two-players", 1.7e9)
         for ply, uci in enumerate(MOVES, start=1):
             store.add_move(game_id, ply, uci, 1.7e9 + ply)
-        store.finish(game_id, "1-0", "resignation", 1.7e9 + 9)
+        if finished:
+            store.finish(game_id, "1-0", "resignation", 1.7e9 + 9)
     return game_id
 
 
@@ -157,7 +158,7 @@ def test_back_to_a_normal_game_sets_up_the_start_and_seats_the_players_again(tmp
 
 def test_leaving_a_stepping_leaves_the_stored_game_as_it_was(tmp_path, sims):
     db = tmp_path / "games.sqlite"
-    game_id = stored_game(db)
+    game_id = stored_game(db, finished=False)  # left unfinished, and so it stays
     page = SimGame(db)
     sims.append(page)
     page.run(0.1)
@@ -168,7 +169,7 @@ def test_leaving_a_stepping_leaves_the_stored_game_as_it_was(tmp_path, sims):
     asked(page, "normal")
     page.follow_the_set_up()
     stored = page.store.load(game_id)
-    assert stored.moves == tuple(MOVES) and stored.termination == "resignation"
+    assert stored.moves == tuple(MOVES) and stored.result is None
     assert page.daemon.game_id != game_id
 
 
