@@ -6,42 +6,29 @@ The screenshot of the controls goes to ``$BOARDCTL_WEB_SHOTS`` (docs/web)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from boardctl.web.server import WebServer
-
 from . import test_browser as chromium
-from .helpers import LiveGame
 from .test_browser import CHROMIUM, DRIVER, text, wait_for
 
+# test_browser.py's fixtures: one Chromium for the module, no policy violated,
+# screenshots where $BOARDCTL_WEB_SHOTS says, and a live board with a PIN.
 browser = chromium.browser
 no_policy_violations = chromium.no_policy_violations
 shots = chromium.shots
+board = chromium.board
 
-PIN = "1357"
+PIN = chromium.PIN
 PROBLEM_A = "7rk1/7ppp/10/7FPP/7N2/10/10/2Q4K2 w - - 0 1"  # the essay's problem A
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="no chromium/chromedriver: install Debian's chromium and chromium-driver",
 )
-
-
-@pytest.fixture
-def board(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
-    game = LiveGame(tmp_path / "games.sqlite", web={"pin": PIN})
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=PIN, db_path=game.db)
-    server.start()
-    yield game, server
-    server.stop()
-    game.stop()
 
 
 def unlock(browser: Any, form: str = "pin-form") -> None:
@@ -107,8 +94,10 @@ def test_a_stored_game_is_stepped_through_on_the_board_from_its_page(browser, bo
     unlock(browser, "review-pin")
     button = wait_for(
         browser,
-        lambda d: d.find_element(By.ID, "step-button").is_displayed()
-        and d.find_element(By.ID, "step-button"),
+        lambda d: (
+            d.find_element(By.ID, "step-button").is_displayed()
+            and d.find_element(By.ID, "step-button")
+        ),
         "no step button once unlocked",
     )
     button.click()
