@@ -98,8 +98,14 @@ def live_page(view: str, state_json: str = "", *, remote: bool = False) -> str:
     player = PLAYER_PANEL if remote else ""
     # A remote game is played as it comes: nothing is set up on its board.
     owner = OWNER_CONTROLS if remote else _ON_THE_BOARD
-    scripts = ("board.js", "speak.js", "pin.js", "starts.js", "live.js")
-    scripts += ("remote.js",) if remote else ()
+    scripts = (
+        "board.js",
+        "speak.js",
+        "pin.js",
+        "starts.js",
+        "live.js",
+        *(("remote.js",) if remote else ()),
+    )
     body = f"""{_initial_state(state_json)}
 <header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
 {_NAV}{_SPEAK}</header>
