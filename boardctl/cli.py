@@ -368,7 +368,7 @@ def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Step
 
     :raises UsageError: with ``--setup``, or a ``--variant`` that is not the game's.
     :raises StoreValueError: for a game not stored, or one that cannot be read.
-    :raises StartError: for a game without a move.
+    :raises StartRefused: for a game without a move.
     """
     if args.replay is None:
         return config, None

@@ -24,6 +24,7 @@ SLOW_MODULES = {
     "tests/web/test_browser.py": "headless Chromium",
     "tests/web/test_browser_remote.py": "headless Chromium against a board in real time",
     "tests/web/test_settings_browser.py": "headless Chromium",
+    "tests/web/test_starts_browser.py": "headless Chromium",
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
     "tests/e2e/test_kill9.py": "kills and restarts the daemon's process",

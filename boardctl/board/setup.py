@@ -58,6 +58,16 @@ def begin(target: Position, reading: int, known: Position | None = None) -> SetU
     return _asking(SetUp(target, reading, trusted))
 
 
+def retarget(s: SetUp, target: Position) -> SetUp:
+    """The set-up of another ``target`` on the same board, half set up: a
+    trusted piece stays trusted where ``target`` wants the same piece."""
+    kept = 0
+    for sq in target.geometry.squares(s.trusted & occupancy(target)):
+        if s.target.squares[sq] == target.squares[sq]:
+            kept |= 1 << sq
+    return _asking(SetUp(target, s.reading, kept, s.recent))
+
+
 def observe(s: SetUp, reading: int) -> SetUp:
     """The set-up after a new reading: an emptied square loses its trust; the
     square the guidance asked for gains it when it fills; any other square

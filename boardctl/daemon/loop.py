@@ -43,7 +43,7 @@ from ..board import (
     Role,
     lights,
 )
-from ..board.setup import SetUp, begin, complete, instruction, observe
+from ..board.setup import SetUp, begin, complete, instruction, observe, retarget
 from ..board.setup import scene as setup_scene
 from ..board.stepping import (
     BACK_BUTTON,
@@ -64,6 +64,7 @@ from ..engine import Limits
 from ..engine.interface import Opponent, WorkerError
 from ..hw import Buttons, Colour, LedSink, Reading, SensorSource
 from ..hw.base import Dims, ExplainsProblems, MayLag, Wakes
+from ..puzzles import Puzzle
 from ..remote.desk import Desk
 from ..review.background import Reviewer
 from ..rules import (
@@ -84,7 +85,8 @@ from ..ui.state import DisplayState
 from ..voice.engines import VoiceSettings
 from ..voice.speaker import QUESTIONS, Announcer, SaysAloud
 from ..web.shaping import EngineShown, Shaper
-from ..web.snapshot import Hub, Snapshot, WebAction
+from ..web.snapshot import START_KINDS, Hub, Snapshot, WebAction
+from ..web.starts import StartRefused, refusal, target, under_way
 from .clock import ChessClock
 from .coach import Coach
 from .presenter import Machine, Presenter
@@ -98,6 +100,9 @@ LOOP_HZ = 50
 TAKEBACK_PAUSE = 3.0  # after a takeback, wait for the board to settle before the engine moves
 NOTICE_SECONDS = 3.0  # how long a notice (the new level) stays on the screen
 EVENTS_KEPT = 1000  # events the daemon remembers (see Daemon.events)
+# The game id while no stored game is on the board: after stepping through one,
+# until the position set up next begins a game (the store's ids start at 1).
+NO_GAME = 0
 # The web page's snapshot is built at once after a move or an action, else at most this
 # often (a lifted piece's LEDs, the clocks): building one costs more than a whole step.
 WEB_PERIOD = 0.1
@@ -195,19 +200,12 @@ class Daemon:
             self.engine_side = BLACK if config.game.human == "white" else WHITE
         # A puzzle (``--puzzle``): its position is set up, then played as a
         # game in which the engine defends; its goal is judged after each move.
-        self.puzzle = puzzle
-        rec_config = reconciler_config(config)
-        if puzzle is not None:
-            if puzzle.puzzle.variant != config.game.variant:
-                raise ValueError(f"puzzle {puzzle.puzzle.id} is played in {puzzle.puzzle.variant}")
-            setup = puzzle.puzzle.position()
-            self.engine_side = puzzle.defender
-            rec_config = replace(rec_config, allow_takeback=True)  # to try again
+        self.puzzle: PuzzleSession | None = None
         # When the game began (UTC seconds since 1970), for the live PGN's date;
         # a resumed game's comes from the store (None: not known).
         self.started_at = started_at
         # A stored game to step through (``--replay``), once its start is set up.
-        self.stepping = replay
+        self.stepping: Stepping | None = None
         # Its banner's words, for the stepping they were made for: worked out
         # again only when it changes (naming a move walks the legal moves).
         self._stepping_words: tuple[Stepping, str] | None = None
@@ -218,20 +216,15 @@ class Daemon:
             self.game_id = replay.game_id
         else:
             self.game_id, game = resume if resume is not None else self._new_game()
-        self.reconciler = Reconciler(game, rec_config, self.engine_side)
-        # A position to set up before play (``--setup``), or before stepping:
-        # while it is being set up, readings go to it instead of the
-        # reconciler.  The board is taken to stand as the game left it, as
-        # when a game is resumed.
+        self.reconciler = Reconciler(game, reconciler_config(config), self.engine_side)
+        # A position to set up before play (``--setup``), before a puzzle or
+        # before stepping: while it is being set up, readings go to it instead
+        # of the reconciler.
         self.setup: SetUp | None = None
         self.setup_reading: tuple[int, float] | None = None  # not yet settled, and since
         # The game to play once the set-up is complete, when it is not a new
         # game from the position (a remote game the pieces are guided back to).
         self.setup_game: Game | None = None
-        if replay is not None:
-            setup = game_at(replay, 0).position
-        if setup is not None:
-            self.setup = begin(setup, self.reconciler.reading, game.position)
         # What happened lately, for tests and logs: the last EVENTS_KEPT, so
         # that a board that plays for days does not grow; event_count counts all.
         self.events: deque[Event] = deque(maxlen=EVENTS_KEPT)
@@ -279,6 +272,10 @@ class Daemon:
         # The first start: where the settings page is and its PIN, shown
         # until the owner saves the settings once.
         self.welcome = welcome
+        # The command line's start, as the page's would be (see guide).
+        start = puzzle or replay or setup
+        if start is not None:
+            self.guide(start, now)
 
     # --------------------------------------------------------------- loop
     @property
@@ -353,6 +350,84 @@ class Daemon:
             return []
         self.reconciler = Reconciler(game, self.reconciler.config, self.engine_side)
         return [NewGame()]
+
+    # -------------------------------------------------------- guided starts
+    def guide(self, start: PuzzleSession | Stepping | Position, now: float) -> None:
+        """Guide the player from the pieces as they stand to ``start``: a
+        position to play on from (``--setup``), a puzzle to solve
+        (``--puzzle``) or a stored game to step through (``--replay``).  The
+        one way in for the command line and the owner's page; a puzzle or a
+        stepping under way ends first.
+
+        :raises ValueError: for a puzzle or game of another preset than the board's.
+        """
+        self._end_guided(now)
+        if isinstance(start, PuzzleSession):
+            target = self._start_puzzle(start, now)
+        elif isinstance(start, Stepping):
+            if start.variant.name != self.variant.name:
+                raise ValueError(f"game {start.game_id} is played in {start.variant.name}")
+            self.stepping, self.game_id = start, start.game_id
+            target = game_at(start, 0).position
+        else:
+            target = start
+        if self.setup is not None:  # half set up: what stands trusted stays so
+            self.setup = retarget(self.setup, target)
+        else:  # the board is taken to stand as the game left it, as when a game is resumed
+            self.setup = begin(target, self.reconciler.reading, self.game.position)
+
+    def _start_puzzle(self, puzzle: PuzzleSession, now: float) -> Position:
+        """The puzzle's side of :meth:`guide`: its own engine defends (the
+        opponent's waits), and a wrong move may be taken back to try again."""
+        if puzzle.puzzle.variant != self.variant.name:
+            raise ValueError(f"puzzle {puzzle.puzzle.id} is played in {puzzle.puzzle.variant}")
+        self.puzzle = puzzle
+        self._engine_for(None, now)
+        self.engine_side = self.reconciler.engine_side = puzzle.defender
+        self.presenter = Presenter(puzzle.defender)
+        self.reconciler.config = replace(reconciler_config(self.config), allow_takeback=True)
+        return puzzle.puzzle.position()
+
+    def _end_guided(self, now: float) -> None:
+        """A puzzle or a stepping under way ends: the players are seated as
+        configured; after stepping, no stored game is on the board (the one
+        stepped through stays as it was stored)."""
+        if self.puzzle is None and self.stepping is None:
+            return
+        if self.puzzle is not None:
+            self.puzzle.close()
+            self.puzzle = None
+        if self.stepping is not None:
+            self.stepping, self.game_id = None, NO_GAME
+        self._seat_players(now)
+
+    @property
+    def mode(self) -> str:
+        """What the board is doing, as the page is told (Snapshot.mode)."""
+        if self.puzzle is not None:
+            return "puzzle"
+        if self.stepping is not None:
+            return "stepping"
+        return "setup" if self.setup is not None else "game"
+
+    def _start_asked(self, action: WebAction, now: float) -> None:
+        """The owner's page asks for a set-up, a puzzle, a stepping or a
+        normal game again: checked against the board (as the server checked
+        it against the page's snapshot), then begun as the flags begin it.
+        The game on the board, which has no moves or has ended, is finished."""
+        try:
+            playing = under_way(self.mode, len(self.game.moves), self.game.ending() is not None)
+            why = refusal(action.kind, self.mode, playing, self.remote is not None)
+            if why is not None:
+                raise StartRefused(why)
+            found = target(action.kind, action.text, action.config, self.variant)
+        except StartRefused as exc:
+            log.info("web: %s refused: %s", action.kind, exc.why.text)
+            self.notice = (exc.why.text, now + NOTICE_SECONDS)
+            return
+        self._end_guided(now)
+        self._finish(Outcome(Termination.ABANDONED, None))
+        self.guide(found if not isinstance(found, Puzzle) else PuzzleSession(found), now)
 
     def choose(self, piece: PieceType, now: float) -> list[Event]:
         """The player's promotion choice from the display or the simulator."""
@@ -467,6 +542,8 @@ class Daemon:
         self.presenter = Presenter(None)
 
     def _finish(self, outcome: Outcome) -> None:
+        if self.game_id == NO_GAME:
+            return
         self.store.finish(
             self.game_id, outcome.result, outcome.termination.value, self.wall_clock()
         )
@@ -869,10 +946,13 @@ class Daemon:
         """An action from the web page (the server has checked the PIN and the
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
-        log.info("web: %s %s", action.kind, action.value or "")
+        log.info("web: %s %s", action.kind, action.value or action.text or "")
         if action.kind == "settings":
             if isinstance(action.config, Config):
                 self.settings_saved(action.config, now)
+            return
+        if action.kind in START_KINDS:
+            self._start_asked(action, now)
             return
         if self.remote is not None and action.kind in ("takeback", "draw", "resign", "newgame"):
             # The other side must agree: the page's buttons ask it.
@@ -964,23 +1044,32 @@ class Daemon:
         """Who plays, as the configuration says: the engine (started if none
         is at hand) against the human's colour, or two players."""
         config = self.config
-        opponent = self._an_engine(now) if config.game.mode == "engine" else None
+        self._engine_for(self._an_engine(now) if config.game.mode == "engine" else None, now)
         teaching = config.game.mode == "teaching"
-        if opponent is not self.opponent or teaching != self.engine.ranked_hints:
-            self.engine.close()
-            self.opponent = opponent
-            self.engine = EngineSession(
-                opponent, self.adviser, self.store, config.engine.skill, now, ranked_hints=teaching
-            )
         # A coach for the teaching mode only (its engine is started on first use).
         self.coach.close()
         self.coach = Coach(self.adviser if teaching else None, offer=config.game.takeback)
         self.engine_side = None
-        if opponent is not None:
+        if self.opponent is not None:
             self.engine_side = BLACK if config.game.human == "white" else WHITE
         self.reconciler.engine_side = self.engine_side
         self.reconciler.config = reconciler_config(config)
         self.presenter = Presenter(self.engine_side)
+
+    def _engine_for(self, opponent: Opponent | None, now: float) -> None:
+        """The engine session for ``opponent`` (None: nobody, or a puzzle's own engine)."""
+        teaching = self.config.game.mode == "teaching"
+        if opponent is not self.opponent or teaching != self.engine.ranked_hints:
+            self.engine.close()
+            self.opponent = opponent
+            self.engine = EngineSession(
+                opponent,
+                self.adviser,
+                self.store,
+                self.config.engine.skill,
+                now,
+                ranked_hints=teaching,
+            )
 
     def _an_engine(self, now: float) -> Opponent | None:
         """The engine to play against: the one at hand, else one started now."""
@@ -1006,7 +1095,7 @@ class Daemon:
         # While a position is set up, the page shows it, as the screen does,
         # with none of the last game's moves.
         shown = self.game if self.setup is None else Game(self.variant, self.setup.target.fen())
-        return self.web_shaper.snapshot(
+        shaped = self.web_shaper.snapshot(
             game_id=self.game_id,
             started_at=self.started_at,
             game=shown,
@@ -1020,3 +1109,4 @@ class Daemon:
             said=self.voice.said,
             reviews=None if self.reviewer is None else self.reviewer.status(),
         )
+        return replace(shaped, mode=self.mode)

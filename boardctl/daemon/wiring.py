@@ -20,7 +20,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ..board.explain import occupancy
-from ..board.stepping import Stepping, begin
+from ..board.stepping import Stepping
 from ..config import Config
 from ..engine import Limits
 from ..engine.interface import Opponent
@@ -45,6 +45,7 @@ from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_
 from ..ui.state import welcome_words
 from ..voice.engines import Espeak, SpeechError, VoiceSettings
 from ..voice.speaker import Speaker
+from ..web.starts import stepping_of
 from .loop import Daemon
 from .puzzle import PuzzleSession
 
@@ -453,14 +454,11 @@ def load_replay(path: Path, game_id: int) -> Stepping:
     :raises StoreError: when there is no database or it cannot be read.
     :raises UnknownGameError: for a game that is not stored.
     :raises DamagedGameError: for one that cannot be read or no longer replays.
-    :raises StartError: for a game without a move.
+    :raises StartRefused: for a game without a move.
     """
     with GameStore(path, create=False) as store:
         stored = store.load(game_id)
-    game = GameStore.to_game(stored)
-    if not game.moves:
-        raise StartError(f"game {game_id} has no moves to step through")
-    return begin(game_id, game, stored.result, stored.termination)
+    return stepping_of(stored)
 
 
 def _no_engine() -> Opponent:

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..board.stepping import Stepping
 from ..rules import Game
 from ..storage.store import GameStore, GameSummary, StoredGame, StoreError
 from .layout import board_layout
 from .reviewed import review_json
+from .starts import stepping_of
 
 T = TypeVar("T")
 
@@ -112,6 +114,20 @@ class StoredGames:
             board_layout(game.variant.name),
             None if stored.review is None else review_json(stored.id, game, stored.review),
         )
+
+    def _stepping(self, game_id: int) -> Stepping:
+        store = self._open()
+        if store is None:
+            raise StoreError("no game database")
+        return stepping_of(store.load(game_id))
+
+    async def stepping(self, game_id: int) -> Stepping:
+        """Game ``game_id`` ready to step through on the board.
+
+        :raises UnknownGameError: StoreError, DamagedGameError, StartRefused (no moves).
+        """
+        stepping: Stepping = await self._run(self._stepping, game_id)
+        return stepping
 
     async def games(self) -> list[GameSummary]:
         """Every stored game, newest first.  :raises StoreError:"""

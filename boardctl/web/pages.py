@@ -79,13 +79,33 @@ def _initial_state(state_json: str) -> str:
     return f'<div id="sprites" hidden>{_sprites()}</div>{state}'
 
 
+# The owner's starts on the board (starts.js): a position, a puzzle, a normal game again.
+_ON_THE_BOARD = """<div id="on-board" class="on-board"><h2>On the board</h2>
+<form id="setup-form" class="start-form"><label for="setup-fen">Set up a position (FEN)</label>
+<input id="setup-fen" autocomplete="off" spellcheck="false" maxlength="300"
+placeholder="e.g. 4k5/10/10/10/10/10/10/4K4F w - - 0 1"> <button type="submit">Set up</button>
+</form>
+<form id="puzzle-form" class="start-form"><label for="puzzle-list">Puzzle</label>
+<select id="puzzle-list"></select> <button type="submit">Start the puzzle</button></form>
+<button id="normal-game" type="button" hidden>Back to a normal game</button>
+<p id="start-status" class="start-status" role="status"></p></div>"""
+
+
 def live_page(view: str, state_json: str = "", *, remote: bool = False) -> str:
     """The live board (filled in and kept up to date by live.js); ``state_json``:
     the latest snapshot as ``/api/state`` has it ("": none published yet);
     ``remote``: with remote play's panel and controls (remote.js)."""
     player = PLAYER_PANEL if remote else ""
-    owner = OWNER_CONTROLS if remote else ""
-    scripts = ("board.js", "speak.js", "pin.js", "live.js", *(("remote.js",) if remote else ()))
+    # A remote game is played as it comes: nothing is set up on its board.
+    owner = OWNER_CONTROLS if remote else _ON_THE_BOARD
+    scripts = (
+        "board.js",
+        "speak.js",
+        "pin.js",
+        "starts.js",
+        "live.js",
+        *(("remote.js",) if remote else ()),
+    )
     body = f"""{_initial_state(state_json)}
 <header><h1>boardctl <span id="link" class="link">connecting…</span></h1>
 {_NAV}{_SPEAK}</header>
@@ -177,13 +197,15 @@ aria-label="White's winning chances over the game, with the marked moves"></svg>
 <form id="review-pin" hidden><label>PIN <input id="pin" type="password" autocomplete="off"
 maxlength="64"></label> <button type="submit">Unlock</button>
 <span id="pin-status" role="status"></span></form>
-<button id="review-button" type="button" hidden>Review this game</button></section>
+<button id="review-button" type="button" hidden>Review this game</button>
+<button id="step-button" type="button" hidden>Step through on the board</button>
+<p id="step-status" class="start-status" role="status"></p></section>
 <p><a href="/games/{game_id}.pgn" download>Download PGN</a></p>
 </aside></main>"""
     return _page(
         f"boardctl: game {game_id}",
         body,
-        scripts=("board.js", "pin.js", "review.js", "replay.js"),
+        scripts=("board.js", "pin.js", "review.js", "starts.js", "replay.js"),
         attrs=f' data-game="{game_id}"',
     )
 

@@ -20,7 +20,10 @@ Routes (the README documents the feeds):
 ``/api/session``       whether actions are possible and unlocked
 ``/api/login``         POST ``{"pin": …}``: sets the session cookie
 ``/api/action``        POST ``{"kind": …, "value": …}`` (``review``: a stored
-                       game's number; its progress is in the snapshot)
+                       game's number; its progress is in the snapshot;
+                       ``setup`` a FEN, ``puzzle`` an id, ``replay`` a
+                       stored game's number, ``normal``: :mod:`.starts`)
+``/api/puzzles``       the puzzles the board can set up
 ``/settings``          the owner's settings (behind the PIN)
 ``/api/settings``      GET: the settings form's values; POST: save them
 =====================  ====================================================
@@ -50,6 +53,7 @@ from aiohttp import web
 
 from ..engine import MAX_SKILL
 from ..errors import BoardctlError
+from ..rules import get_variant
 from ..storage.store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
 from .games import Replay, StoredGames
@@ -58,7 +62,8 @@ from .owner import Refused, SettingsService
 from .pages import VIEWS, games_page, live_page, replay_page, settings_page
 from .remote_link import Link
 from .remote_routes import LINK, add_remote
-from .snapshot import ACTION_KINDS, Hub, WebAction
+from .snapshot import ACTION_KINDS, START_KINDS, ActionKind, Hub, WebAction
+from .starts import StartRefused, puzzles_for, refusal, target, under_way
 
 log = logging.getLogger("boardctl.web")
 
@@ -404,8 +409,8 @@ async def action(request: web.Request) -> web.StreamResponse:
         return _error(401, "unlock the controls with the PIN first")
     data = await _json_body(request)
     kind = data.get("kind")
-    if kind not in ACTION_KINDS:
-        return _error(400, f"kind: expected one of {', '.join(ACTION_KINDS)}")
+    if kind not in ACTION_KINDS + START_KINDS:
+        return _error(400, f"kind: expected one of {', '.join(ACTION_KINDS + START_KINDS)}")
     value = data.get("value")
     if kind == "level":
         if type(value) is not int or not 0 <= value <= MAX_SKILL:
@@ -414,6 +419,8 @@ async def action(request: web.Request) -> web.StreamResponse:
         refused = await _unreviewable(app, value)
         if refused is not None:
             return refused
+    elif kind in START_KINDS:
+        return await _start(app, kind, value)
     elif "value" in data:
         return _error(400, f"value: {kind} takes none")
     app[HUB].request(WebAction(kind, value or 0))
@@ -437,6 +444,44 @@ async def _unreviewable(app: web.Application, value: Any) -> web.Response | None
     if not summary.plies:
         return _error(409, f"game {value} has no moves to review")
     return None
+
+
+async def _start(app: web.Application, kind: ActionKind, value: Any) -> web.Response:
+    """A set-up, a puzzle, a stepping or a normal game again, checked as the
+    daemon will check it (:mod:`.starts`) against the latest snapshot; the
+    stored game to step through is read here, off the daemon's loop."""
+    latest = app[HUB].latest
+    playing = under_way(latest.mode, len(latest.moves), latest.result != "*")
+    why = refusal(kind, latest.mode, playing, LINK in app)
+    if why is not None:
+        return _error(why.status, why.text)
+    text, stepping = "", None
+    try:
+        if kind in ("setup", "puzzle"):
+            if not isinstance(value, str):
+                return _error(400, f"value: the {'FEN' if kind == 'setup' else 'puzzle'} as text")
+            text = value.strip()
+        elif kind == "replay":
+            if type(value) is not int or not 1 <= value <= MAX_GAME_ID:
+                return _error(400, "value: the game's number, a whole number from 1")
+            stepping = await app[GAMES].stepping(value)
+        elif value is not None:
+            return _error(400, f"value: {kind} takes none")
+        target(kind, text, stepping, get_variant(latest.variant))
+    except StartRefused as exc:
+        return _error(exc.why.status, exc.why.text)
+    except UnknownGameError:
+        return _error(404, f"no game {value}")
+    except (StoreError, StoreValueError) as exc:
+        return _store_failure(exc)
+    app[HUB].request(WebAction(kind, value if kind == "replay" else 0, stepping, text))
+    return web.json_response({"accepted": kind}, status=202)
+
+
+async def puzzles(request: web.Request) -> web.StreamResponse:
+    """The puzzles this board can set up (its own preset's), for the owner's list."""
+    variant = get_variant(request.app[HUB].latest.variant)
+    return web.json_response({"variant": variant.name, "puzzles": puzzles_for(variant)})
 
 
 # ------------------------------------------------------------ settings
@@ -525,6 +570,27 @@ def add_static(app: web.Application) -> None:
     app.router.add_static("/static", Path(str(resources.files("boardctl.web") / "static")))
 
 
+# Every page and API route but the static files and remote play's.
+_ROUTES: tuple[tuple[str, str, Callable[[web.Request], Awaitable[web.StreamResponse]]], ...] = (
+    ("GET", "/", live),
+    ("GET", "/games", games_list),
+    ("GET", r"/games/{id}.pgn", game_pgn),
+    ("GET", "/games/{id}", replay),
+    ("GET", "/live.pgn", live_pgn_feed),
+    ("GET", "/games.pgn", games_pgn),
+    ("GET", "/api/state", api_state),
+    ("GET", "/api/events", events),
+    ("GET", r"/api/games/{id}", game_json),
+    ("GET", "/api/session", session),
+    ("POST", "/api/login", login),
+    ("POST", "/api/action", action),
+    ("GET", "/api/puzzles", puzzles),
+    ("GET", "/settings", settings_page_route),
+    ("GET", "/api/settings", settings_form),
+    ("POST", "/api/settings", save_settings),
+)
+
+
 def make_app(
     hub: Hub,
     *,
@@ -543,21 +609,9 @@ def make_app(
     app[SECRET] = secrets.token_bytes(32)
     app[GAMES] = StoredGames(db_path)
     app[SETTINGS] = settings
-    app.router.add_get("/", live)
-    app.router.add_get("/games", games_list)
-    app.router.add_get(r"/games/{id}.pgn", game_pgn)
-    app.router.add_get("/games/{id}", replay)
-    app.router.add_get("/live.pgn", live_pgn_feed)
-    app.router.add_get("/games.pgn", games_pgn)
-    app.router.add_get("/api/state", api_state)
-    app.router.add_get("/api/events", events)
-    app.router.add_get(r"/api/games/{id}", game_json)
-    app.router.add_get("/api/session", session)
-    app.router.add_post("/api/login", login)
-    app.router.add_post("/api/action", action)
-    app.router.add_get("/settings", settings_page_route)
-    app.router.add_get("/api/settings", settings_form)
-    app.router.add_post("/api/settings", save_settings)
+    for method, path, handler in _ROUTES:  # add_get: HEAD too, as before
+        add = app.router.add_get if method == "GET" else app.router.add_post
+        add(path, handler)
     add_static(app)
     if link is not None:
         add_remote(app, link, _authorised, _json_body)

@@ -25,10 +25,24 @@ from typing import Any, Literal
 from ..review.status import ReviewStatus
 from .layout import board_layout
 
-ActionKind = Literal["newgame", "takeback", "level", "resign", "draw", "review", "settings"]
+ActionKind = Literal[
+    "newgame",
+    "takeback",
+    "level",
+    "resign",
+    "draw",
+    "review",
+    "settings",
+    "setup",
+    "puzzle",
+    "replay",
+    "normal",
+]
 # What the page's buttons ask for (/api/action); "settings" comes only from a
 # saved settings form (/api/settings).
 ACTION_KINDS: tuple[ActionKind, ...] = ("newgame", "takeback", "level", "resign", "draw", "review")
+# What the owner may set up on the board (boardctl.web.starts).
+START_KINDS: tuple[ActionKind, ...] = ("setup", "puzzle", "replay", "normal")
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,9 @@ class Snapshot:
     engine_san: str = ""  # that move in SAN, as the screen's banner says it ("" with none)
     opponent: str = "Engine"  # who makes that move: the engine, or the remote "Opponent"
     status: str = ""
+    # What the board is doing: "game" (a game, or none yet), "setup" (a
+    # position being set up to play from), "puzzle" or "stepping".
+    mode: str = "game"
     # The board's last words (boardctl.voice) and their number, which grows
     # with each: the page says them once each, if its speech is on.
     said_seq: int = 0
@@ -109,15 +126,19 @@ class WebAction:
     """A spectator's request, checked by the server, carried out by the daemon.
 
     ``value`` is the level for ``"level"`` (0..20), the stored game's
-    number for ``"review"``, and 0 otherwise.
+    number for ``"review"`` and ``"replay"``, and 0 otherwise; ``text`` the
+    FEN for ``"setup"``, the puzzle's id for ``"puzzle"``.
     ``config`` is, for ``"settings"``, the configuration the file now holds
     (a :class:`boardctl.config.Config`, checked as at start: the page's side
-    of the hub knows no configuration, so it only carries it through).
+    of the hub knows no configuration, so it only carries it through); for
+    ``"replay"``, the stored game read by the server, ready to step through
+    (a :class:`boardctl.board.stepping.Stepping`).
     """
 
     kind: ActionKind
     value: int = 0
     config: object = None
+    text: str = ""
 
 
 Waker = Callable[[], None]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from boardctl.board.explain import occupancy
+from boardctl.board.setup import instruction
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
 from boardctl.engine import Limits
@@ -53,6 +54,8 @@ class SimGame:
         hub: Hub | None = None,
         setup: Position | None = None,
         reviewer: Reviewer | None = None,
+        puzzle: Any = None,
+        replay: Any = None,
         **sections: dict[str, Any],
     ) -> None:
         game_section = {"mode": "two-players", **sections.pop("game", {})}
@@ -78,6 +81,8 @@ class SimGame:
             web=self.hub,
             setup=setup,
             reviewer=reviewer,
+            puzzle=puzzle,
+            replay=replay,
         )
 
     def run(self, seconds: float) -> None:
@@ -102,6 +107,22 @@ class SimGame:
             self.run(0.1)
         self.board.place(dst)
         self.run(0.6)
+
+    def follow_the_set_up(self) -> None:
+        """Do what the set-up asks, one piece at a time, until it is complete."""
+        for _ in range(200):  # a step for each piece off and each piece on, at most
+            setup = self.daemon.setup
+            if setup is None:
+                return
+            step = instruction(setup)
+            if step is None:  # set up already: the board reads it once it has settled
+                pass
+            elif step.put:
+                self.board.place(step.square)
+            else:
+                self.board.lift(step.square)
+            self.run(0.6)
+        raise AssertionError("the set-up never ended")
 
     def close(self) -> None:
         self.daemon.close()

@@ -73,6 +73,7 @@ def test_static_assets_are_shipped_in_the_package(game):
             ("replay.js", "javascript"),
             ("pin.js", "javascript"),
             ("review.js", "javascript"),
+            ("starts.js", "javascript"),
             ("hall.js", "javascript"),
             ("style.css", "text/css"),
             ("pieces.svg", "image/svg+xml"),
@@ -114,7 +115,7 @@ def test_names_in_the_pages_snapshot_cannot_close_its_element():
 
     async def check(client: TestClient) -> None:
         page = await (await client.get("/")).text()
-        assert page.count("<script") == page.count("</script>") == 5  # the data and 4 scripts
+        assert page.count("<script") == page.count("</script>") == 6  # the data and 5 scripts
         assert "alert" not in page.replace("\\u003cscript\\u003ealert", "")
         state = initial_state(page)
         assert state is not None and (state["white"], state["black"]) == (

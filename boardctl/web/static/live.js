@@ -160,6 +160,7 @@ function render(s) {
   fillMoves(list, s.sans, s.first_ply);
   list.scrollTop = list.scrollHeight;  // the latest moves in sight
   renderLevel(s);
+  showStartMode(s);
   hearSaid(s);
   document.body.dataset.seq = String(s.seq);
   document.body.dataset.plies = String(s.moves.length);
@@ -237,6 +238,7 @@ async function setupControls() {
   const unlocked = (yes) => { $("actions").hidden = !yes; $("pin-form").hidden = yes; };
   unlocked(session.authorised);
   pinForm($("pin-form"), $("pin"), $("pin-status"), unlocked);
+  if ($("on-board")) setupStarts(unlocked);
   for (const button of document.querySelectorAll("#actions button[data-action]")) {
     button.addEventListener("click", async () => {
       const kind = button.dataset.action;

@@ -28,3 +28,17 @@ function pinForm(form, input, note, unlocked) {
     note.textContent = status === 200 ? "" : (data.error || `refused (${status})`);
   });
 }
+
+// A page's one PIN form for all its owner's buttons: shown while the page
+// is locked; each button follows the "owner" event (detail: unlocked or not).
+async function ownerPin(form, input, note) {
+  const session = await pinSession();
+  if (!session.actions) return;  // no PIN set: the page can only watch
+  const unlocked = (yes) => {
+    form.hidden = yes;
+    document.dispatchEvent(new CustomEvent("owner", {detail: yes}));
+  };
+  document.addEventListener("owner", (event) => { form.hidden = event.detail; });
+  pinForm(form, input, note, unlocked);
+  unlocked(session.authorised);
+}

@@ -79,6 +79,7 @@
   });
   showReview();
   show();
+  setupStepping(game);
   setupReview(game, async () => {
     const again = await load();
     if (again === null) return;
@@ -87,4 +88,5 @@
     show();
     setupReview(game, () => {});
   });
+  if (game.sans.length) ownerPin($("review-pin"), $("pin"), $("pin-status"));
 })();

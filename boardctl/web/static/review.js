@@ -73,8 +73,8 @@ function reviewSummary(review) {
 
 const REVIEW_POLL_MS = 1000;
 
-// The review controls: the status line, and the button (behind the PIN)
-// when the game can be reviewed and is not yet.  `reload()` fetches the
+// The review controls: the status line, and the button (behind the PIN,
+// which ownerPin unlocks) when the game can be reviewed and is not yet.  `reload()` fetches the
 // game again once its review is ready.
 async function setupReview(game, reload) {
   const $ = (id) => document.getElementById(id);
@@ -104,15 +104,12 @@ async function setupReview(game, reload) {
   if (running) follow();
   const session = await pinSession();
   if (!session.actions) return;  // no PIN set: the page can only watch
-  const unlocked = (yes) => {
-    $("review-pin").hidden = yes;
-    $("review-button").hidden = !yes || running;
-  };
+  const unlocked = (yes) => { $("review-button").hidden = !yes || running; };
   unlocked(session.authorised);
-  pinForm($("review-pin"), $("pin"), $("pin-status"), unlocked);
+  document.addEventListener("owner", (event) => unlocked(event.detail));
   $("review-button").addEventListener("click", async () => {
     const [code, data] = await post("/api/action", {kind: "review", value: game.id});
-    if (code === 401) unlocked(false);
+    if (code === 401) document.dispatchEvent(new CustomEvent("owner", {detail: false}));
     if (code !== 202) { status.textContent = data.error || `refused (${code})`; return; }
     $("review-button").hidden = true;
     status.textContent = "Review asked for…";
