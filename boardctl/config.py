@@ -169,35 +169,54 @@ class Config:
         """(start, increment) in seconds, or None without a clock."""
         return parse_clock(self.game.clock) if self.game.clock else None
 
+    @property
+    def clock_delay(self) -> float:
+        """Seconds of each move not charged (a delay clock), else 0."""
+        return parse_time_control(self.game.clock)[2] if self.game.clock else 0.0
+
 
 # A clock of ten hours a side is longer than any game over the board; the
 # increment has the same ceiling as a move's thinking time.  Both keep every
 # clock a number the screen can show and the engine can divide.
 MAX_CLOCK_MINUTES = 600.0
 MAX_MOVETIME = 600.0
-_CLOCK = re.compile(r"([0-9.]+)\+([0-9.]+)", re.ASCII)
+_CLOCK = re.compile(r"([0-9.]+)([+d])([0-9.]+)", re.ASCII)
 
 
 def parse_clock(text: str) -> tuple[float, float]:
-    """``"5+3"`` (minutes + seconds of increment) → ``(300.0, 3.0)``.
+    """``"5+3"`` (minutes + seconds of increment) → ``(300.0, 3.0)``; a delay
+    clock (``"90d5"``) has no increment: ``(5400.0, 0.0)``.
 
-    :raises ConfigError: when the text is not that, or out of range.
+    :raises ConfigError: when the text is neither, or out of range.
+    """
+    base, increment, _ = parse_time_control(text)
+    return base, increment
+
+
+def parse_time_control(text: str) -> tuple[float, float, float]:
+    """``(seconds a side, increment, delay)``: ``"5+3"`` is a Fischer clock,
+    3 s added after each move; ``"90d5"`` a delay clock (the US "G/90;d5"):
+    the first 5 s of each move are not charged, and nothing is added.
+
+    :raises ConfigError: when the text is neither, or out of range.
     """
     match = _CLOCK.fullmatch(text)
     try:
         if match is None:
             raise NumberError(text)
         minutes = parse_decimal(match[1], 0.0, MAX_CLOCK_MINUTES)
-        increment = parse_decimal(match[2], 0.0, MAX_MOVETIME)
+        extra = parse_decimal(match[3], 0.0, MAX_MOVETIME)
         if minutes <= 0:
             raise NumberError(text)
     except NumberError:
         raise ConfigError(
-            f"expected minutes+increment such as 5+3: more than 0 and at most "
-            f"{MAX_CLOCK_MINUTES:g} minutes each, plus 0 to {MAX_MOVETIME:g} seconds a move; "
-            f"got {_path(text)}"
+            f"expected minutes+increment such as 5+3, or minutes d delay such as 90d5: more "
+            f"than 0 and at most {MAX_CLOCK_MINUTES:g} minutes each, plus 0 to "
+            f"{MAX_MOVETIME:g} seconds a move; got {_path(text)}"
         ) from None
-    return minutes * 60, increment
+    if match[2] == "d":
+        return minutes * 60, 0.0, extra
+    return minutes * 60, extra, 0.0
 
 
 # The values a choice may take: the one list, which the command line's own
@@ -415,7 +434,12 @@ def parse_config(data: dict[str, Any], source: str = "(text)") -> Config:
                 raise ConfigError(f"[{name}] {key}: unknown key (known: {', '.join(defaults)})")
             values[key] = _check(name, key, value, defaults[key])
         sections[name] = type(default)(**values)
-    return Config(**sections, source=source)
+    config = Config(**sections, source=source)
+    if config.game.mode == "remote" and config.clock_delay:
+        # The remote protocol's clocks carry an increment only (docs/remote.md).
+        reason = "a remote game's clock takes an increment (such as 5+3), not a delay"
+        raise ConfigError(f"[game] clock: {reason}", ("game", "clock"), reason)
+    return config
 
 
 def with_game(config: Config, **overrides: Any) -> Config:

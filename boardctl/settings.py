@@ -42,7 +42,8 @@ FIELDS: tuple[Key, ...] = (
 )
 
 # The common time controls, minutes+increment: blitz, rapid and the classical
-# 90 minutes with 30 seconds a move.  Any other is typed in.
+# 90 minutes with 30 seconds a move; and the US delay controls G/30;d5 and
+# G/90;d5 (the first 5 s of each move free).  Any other is typed in.
 CLOCK_PRESETS: tuple[tuple[str, str], ...] = (
     ("", "No clock"),
     ("3+2", "3+2 blitz"),
@@ -51,6 +52,8 @@ CLOCK_PRESETS: tuple[tuple[str, str], ...] = (
     ("15+10", "15+10 rapid"),
     ("25+10", "25+10 rapid"),
     ("90+30", "90+30 classical"),
+    ("30d5", "30 min, 5 s delay (rapid)"),
+    ("90d5", "90 min, 5 s delay (classical)"),
 )
 MODE_WORDS = {
     "engine": "Against the engine",

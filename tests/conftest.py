@@ -44,6 +44,8 @@ _REVIEW_PROCESS = "a daemon in real time while a review's process starts Python 
 # Node ids are longer than a line; each reason stays beside its id.
 # fmt: off
 SLOW_TESTS = {
+    "tests/test_headless.py::test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_the_engine":
+        "five headless games of some 30 virtual seconds each, at 100 steps a second",
     "tests/board/test_game_properties.py::test_games_against_the_engine_are_read_back_exactly":
         _PROPERTY,
     "tests/board/test_game_properties.py::test_two_players_games_are_read_back_exactly": _PROPERTY,

@@ -44,7 +44,18 @@ clock = "5+3"
     assert config.display_size == (800, 480)
     assert config.engine.movetime == 1.0  # an integer is fine for a float key
     assert config.clock_seconds == (300.0, 3.0)
+    assert config.clock_delay == 0.0
     assert config.source == str(path)
+
+
+def test_a_delay_clock_has_no_increment_and_a_remote_game_refuses_it():
+    config = parse_config({"game": {"clock": "90d5"}})
+    assert config.clock_seconds == (5400.0, 0.0) and config.clock_delay == 5.0
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"game": {"clock": "90d5", "mode": "remote"}})
+    assert refused.value.key == ("game", "clock")
+    assert "increment" in refused.value.reason and "not a delay" in refused.value.reason
+    assert parse_config({"game": {"clock": "5+3", "mode": "remote"}}).clock_delay == 0.0
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from boardctl.board.replay import RUN_ON
 from boardctl.config import parse_config
 from boardctl.daemon.headless import HeadlessError, run_script
 from boardctl.engine import Limits
@@ -102,3 +103,30 @@ def test_a_hex_game_lights_the_hex_boards_led_chain():
     # The falcon still in the hand: its cell and its four destinations lit.
     assert {"e3", "b8", "c8", "d7", "i2"} <= {geo.name(cell) for cell in leds.last}
     assert sum(1 for pixel in leds.pixels if pixel != (0, 0, 0)) >= 5
+
+
+def test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_the_engine():
+    def black_clock(clock: str, wait: float) -> tuple[float, int | None]:
+        config = parse_config({"game": {"mode": "two-players", "clock": clock}})
+        script = f"0 lift e2\n0.4 place e4\n{wait} lift e7\n"
+        daemon = run_script(config, script, MemoryStore(), emit=lambda line: None)
+        assert daemon.clock is not None
+        return daemon.clock.remaining[1], daemon.flagged
+
+    # The run goes on RUN_ON seconds after the script's last line.
+    fischer, delay = black_clock("1+0", 1.0), black_clock("1d5", 1.0)
+    assert delay[0] - fischer[0] == pytest.approx(5.0)  # Black's move began with 5 s free
+    late = 32.0 - RUN_ON  # Black thinks some 31.5 s of its 30
+    assert black_clock("0.5+0", late)[1] == BLACK
+    assert black_clock("0.5d5", late)[1] is None
+
+    class Asked(ScriptedOpponent):
+        def go(self, fen: str, moves: list[str], limits: Limits, variant: str = "falcon") -> int:
+            self.limits = limits
+            return super().go(fen, moves, limits, variant)
+
+    engine = Asked(["e7e5"])
+    engine_plays = parse_config({"game": {"mode": "engine", "human": "white", "clock": "1d5"}})
+    script = "0 lift e2\n0.4 place e4\n"
+    run_script(engine_plays, script, MemoryStore(), emit=lambda line: None, opponent=engine)
+    assert engine.limits.binc == 5.0 and engine.limits.btime == 60.0  # a delay's seconds are free

@@ -237,7 +237,7 @@ class Daemon:
         )
         # A teaching board judges every move with an engine of its own (see coach.py).
         self.coach = Coach(adviser if teaching else None, offer=config.game.takeback)
-        self.clock = ChessClock.start(config.clock_seconds, now)
+        self.clock = ChessClock.start(config.clock_seconds, now, config.clock_delay)
         self.last_reading: int | None = None
         self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
         # The reconciler's clock: the daemon's, less the time the sensors
@@ -528,7 +528,7 @@ class Daemon:
         self._take_pending(now)
         self.game_id = self._store_new_game(self.game)
         self.engine.new_game(now)
-        self.clock = ChessClock.start(self.config.clock_seconds, now)
+        self.clock = ChessClock.start(self.config.clock_seconds, now, self.config.clock_delay)
         if self.puzzle is not None and not self.puzzle.new_game(self.game):
             self._puzzle_over()
 
@@ -629,9 +629,9 @@ class Daemon:
     def _limits(self) -> Limits:
         if self.clock is not None:
             white, black = self.clock.remaining
-            return Limits(
-                wtime=white, btime=black, winc=self.clock.increment, binc=self.clock.increment
-            )
+            # A delay's seconds are free as an increment's are (UCI knows no delay).
+            free = self.clock.increment + self.clock.delay
+            return Limits(wtime=white, btime=black, winc=free, binc=free)
         return Limits(movetime=self.config.engine.movetime)
 
     def close(self) -> None:
@@ -708,7 +708,7 @@ class Daemon:
         text = f"A new game, from {where} of game {stepped.game_id}"
         self.notice = (text, now + NOTICE_SECONDS)
         self.engine.new_game(now)
-        self.clock = ChessClock.start(self.config.clock_seconds, now)
+        self.clock = ChessClock.start(self.config.clock_seconds, now, self.config.clock_delay)
 
     def ask(self, question: str) -> str:
         """A player's question, answered aloud (see :data:`~boardctl.voice.speaker.QUESTIONS`);
