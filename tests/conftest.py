@@ -108,7 +108,9 @@ SLOW_TESTS = {
         "a mate search after every first move of every puzzle, and an exhaustive checker",
     "tests/engine/test_core_legality.py::test_both_cores_agree": _PROPERTY,
     "tests/e2e/test_teaching_sim.py::test_a_knight_left_to_a_pawn_is_warned_about_and_taken_back":
-        "the coach's engine searches five positions in real time",
+        "the coach's engine searches five positions to depth 8",
+    "tests/review/test_coach_depths.py::test_a_knight_left_to_a_pawn_is_the_same_words_at_every_depth":
+        "four positions searched to each depth from 3 to 9",
 }
 # fmt: on
 

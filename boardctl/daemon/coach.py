@@ -35,6 +35,9 @@ log = logging.getLogger("boardctl")
 # loaded 2-core x86 machine (a Pi is slower: not measured); a piece left
 # hanging shows at depth 3.
 COACH_SECONDS = 1.0
+# What each search is given; a test fixes the depth here instead, so that what
+# it asserts does not depend on how far its machine gets in the time.
+COACH_LIMITS = Limits(movetime=COACH_SECONDS)
 COACH_RETRIES = 3  # engine processes started again before the coach does without
 
 Key = tuple[str, tuple[Move, ...]]  # a position: the start and the moves to it
@@ -154,9 +157,7 @@ class Coach:
                 self._engine.set_skill(MAX_SKILL)
             pos = game.position
             texts = [pos.uci(m) for m in moves]  # coordinates do not depend on the position
-            request = self._engine.go(
-                start, texts, Limits(movetime=COACH_SECONDS), game.variant.name
-            )
+            request = self._engine.go(start, texts, COACH_LIMITS, game.variant.name)
         except WorkerError as exc:
             self._lost(exc)
             return

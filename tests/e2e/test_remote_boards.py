@@ -80,7 +80,14 @@ def test_two_boards_play_take_back_by_agreement_and_one_resigns(boards):
     plays(guest, host, "d7d5")
     for board in (host, guest):  # each board's own store, read as `boardctl pgn` would
         stored = GameStore(board.folder / "games.sqlite3", create=False)
-        assert stored.load(side(board).daemon.game_id).moves == ("e2e4", "d7d5")
+        # Waited for: the board's thread may be between its game's move and the
+        # store's write in the same step (seen under load: the host's store one
+        # move behind, then right 20 ms later).
+        board.wait_for(
+            lambda s, b=board, g=stored: g.load(side(b).daemon.game_id).moves == ("e2e4", "d7d5"),
+            "the move is not stored",
+            WAIT,
+        )
         stored.close()
     host.do(lambda s: s.daemon.web_action(WebAction("resign"), s.daemon.now))
     for board in (host, guest):

@@ -28,6 +28,8 @@ from boardctl.board import Role  # noqa: E402
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.daemon import coach  # noqa: E402
 from boardctl.daemon import wiring as app  # noqa: E402
+from boardctl.engine import Limits  # noqa: E402
+from boardctl.engine.worker import EngineWorker  # noqa: E402
 from boardctl.hw.sim import SimBoard, SimButtons  # noqa: E402
 from boardctl.rules import Game  # noqa: E402
 from boardctl.ui.sim import SimWindow  # noqa: E402
@@ -37,14 +39,30 @@ from boardctl.voice.speaker import Recorder  # noqa: E402
 from .helpers import WAIT, sq  # noqa: E402
 
 DT = 0.02  # virtual seconds per turn of the loop
-COACH_SECONDS = 0.4  # a position's search here: a hanging knight needs no more
+# A position's search here: a depth CI's faster machine reached in 0.4 s, which
+# ours reaches in a second (a hanging knight shows at 3).
+COACH_LIMITS = Limits(depth=8)
+# The coach's engine varies its opening moves at random (a few points either
+# way, so that its games differ); seeded, the test's engine draws the same
+# points on every run.
+COACH_SEED = 2
 
 
 class Table:
     """The simulator in teaching mode; virtual time, a real engine process."""
 
-    def __init__(self, stack: ExitStack) -> None:
+    def __init__(self, stack: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
         config = parse_config({"game": {"mode": "teaching"}, "speech": {"enabled": True}})
+        # The coach's engine is the one the hints use, made as for an engine game.
+        monkeypatch.setattr(
+            app,
+            "make_opponent",
+            lambda cfg: (
+                EngineWorker(cfg.engine.skill, seed=COACH_SEED)
+                if cfg.game.mode == "engine"
+                else None
+            ),
+        )
         pygame.display.init()
         pygame.font.init()
         start = Game()
@@ -100,9 +118,9 @@ class Table:
 
 def test_a_knight_left_to_a_pawn_is_warned_about_and_taken_back(tmp_path, monkeypatch):
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    monkeypatch.setattr(coach, "COACH_SECONDS", COACH_SECONDS)
+    monkeypatch.setattr(coach, "COACH_LIMITS", COACH_LIMITS)
     with ExitStack() as stack:
-        table = Table(stack)
+        table = Table(stack, monkeypatch)
         daemon = table.daemon
         table.run(0.5)
         for frm, to in (("b1", "c3"), ("e7", "e6")):  # good moves: no word

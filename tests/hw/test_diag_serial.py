@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,15 +17,28 @@ from boardctl.diag.link import DAMAGE_ALLOWED, LinkCounts
 
 from .fake_mcu import FakeMcu
 
+LIVE_SECONDS = 2.0  # the live view's time with the pieces moving, at the least
+# How long it may go on waiting for what the test needs to have happened (a
+# machine starved of CPU moves fewer pieces in the time, so sends fewer lines).
+WAIT = 60.0
+# Damaged lines sent before the session ends: a few more than are allowed, so
+# that some reach the host however the damage falls.
+DAMAGED_SENT = DAMAGE_ALLOWED + 4
+
 
 class EndAfter:
-    """Keys that end the session (end of input) after ``seconds``."""
+    """Keys that end the session (end of input) after ``seconds``, once
+    ``enough()`` holds too (or after :data:`WAIT` seconds, whatever holds)."""
 
-    def __init__(self, seconds: float) -> None:
-        self.end = time.monotonic() + seconds
+    def __init__(self, seconds: float, enough: Callable[[], bool] = lambda: True) -> None:
+        self.start = time.monotonic()
+        self.seconds = seconds
+        self.enough = enough
 
     def take(self) -> list[bool]:
-        return [False] if time.monotonic() >= self.end else []
+        waited = time.monotonic() - self.start
+        done = waited >= self.seconds and self.enough()
+        return [False] if done or waited >= WAIT else []
 
 
 def serial_config(tmp_path: Path, port: str) -> Config:
@@ -36,9 +50,10 @@ def serial_config(tmp_path: Path, port: str) -> Config:
 def run_diag(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, corrupt: float
 ) -> tuple[int, str, FakeMcu]:
-    monkeypatch.setattr(command, "StdinKeys", lambda: EndAfter(2.0))
     with FakeMcu(tmp_path) as fake:
         fake.corrupt_ratio = corrupt
+        damaged = (lambda: fake.corrupted_tx >= DAMAGED_SENT) if corrupt else (lambda: True)
+        monkeypatch.setattr(command, "StdinKeys", lambda: EndAfter(LIVE_SECONDS, damaged))
         done = threading.Event()
         hands = threading.Thread(target=move_pieces, args=(fake, done), daemon=True)
         hands.start()

@@ -16,6 +16,8 @@ from boardctl.config import parse_config
 from boardctl.daemon import wiring
 from boardctl.daemon.wiring import StartError
 
+WAIT = 30.0  # real seconds the remote side may take to start (a loaded machine is slow)
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -45,7 +47,7 @@ def test_remote_mode_offers_a_game_whose_code_the_board_shows(
     with ExitStack() as stack:
         daemon = wiring.build(config, stack)
         assert daemon.remote is not None and daemon.engine_side == 0  # the other side: White
-        end = time.monotonic() + 10
+        end = time.monotonic() + WAIT
         while not daemon.remote.view.code and time.monotonic() < end:
             daemon.step(time.monotonic())
             time.sleep(0.02)

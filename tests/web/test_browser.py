@@ -40,7 +40,7 @@ from ..review.games import ERRATIC, LIMITS, QUEEN_LOST, stored
 from .helpers import LiveGame, ThinkingOpponent
 
 PIN = "1357"
-WAIT = 10.0  # seconds a page may take to show something (a loaded machine is slow)
+WAIT = 30.0  # seconds a page may take to show something (a loaded machine is slow)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

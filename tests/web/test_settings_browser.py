@@ -35,7 +35,7 @@ PIN = "482915"
 EXAMPLE = Path(__file__).parent.parent.parent / "systemd" / "config.example.toml"
 PHONE = (390, 844)
 LAPTOP = (1280, 900)
-DEADLINE = 10.0  # seconds the daemon has to take a saved setting
+DEADLINE = 30.0  # seconds the daemon has to take a saved setting (a loaded machine is slow)
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
