@@ -210,9 +210,9 @@ def parse_time_control(text: str) -> tuple[float, float, float]:
             raise NumberError(text)
     except NumberError:
         raise ConfigError(
-            f"expected minutes+increment such as 5+3, or minutes d delay such as 90d5: more "
-            f"than 0 and at most {MAX_CLOCK_MINUTES:g} minutes each, plus 0 to "
-            f"{MAX_MOVETIME:g} seconds a move; got {_path(text)}"
+            f"expected minutes+increment such as 5+3, or minutes d delay such as 90d5: "
+            f"up to {MAX_CLOCK_MINUTES:g} minutes, 0 to {MAX_MOVETIME:g} s a move; "
+            f"got {_path(text)}"
         ) from None
     if match[2] == "d":
         return minutes * 60, 0.0, extra

@@ -174,7 +174,9 @@ def test_a_wrong_value_is_shown_beside_its_field_and_nothing_is_written(browser,
     clock.send_keys("90+")
     field(browser, "save").click()
     wait_for(browser, lambda d: text(d, "game-clock-error"), "no error beside the clock")
-    assert text(browser, "game-clock-error").startswith("expected minutes+increment such as 5+3:")
+    assert text(browser, "game-clock-error").startswith(
+        "expected minutes+increment such as 5+3, or minutes d delay"
+    )
     assert clock.get_attribute("aria-invalid") == "true"
     assert browser.switch_to.active_element == clock
     assert text(browser, "save-status") == "Not saved: see what is wrong above."
