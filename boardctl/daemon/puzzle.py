@@ -35,7 +35,7 @@ ANSWERS_KEPT = 1000  # searches remembered (a puzzle asks a few dozen at most)
 def _engine_process() -> Opponent:
     from ..engine.worker import EngineWorker
 
-    return EngineWorker(MAX_SKILL, seed=0)
+    return EngineWorker(MAX_SKILL, seed=0, vary=False)
 
 
 class WorkerSolver(Solver):

@@ -222,7 +222,9 @@ def _fits_layout(config: Config, count: int, corner_grid: bool) -> None:
         )
 
 
-def make_opponent(config: Config) -> Opponent | None:
+def make_opponent(config: Config, vary: bool = True) -> Opponent | None:
+    """The engine that plays (``vary``: with full strength's opening variety;
+    an adviser, which judges, goes without)."""
     if config.game.mode != "engine":
         return None
     if config.engine.external:
@@ -240,7 +242,7 @@ def make_opponent(config: Config) -> Opponent | None:
             "engine: the compiled search core is not built (no C compiler or "
             "Python headers at install); searching in Python, much weaker"
         )
-    return EngineWorker(config.engine.skill)
+    return EngineWorker(config.engine.skill, vary=vary)
 
 
 def open_store(config: Config) -> GameStore:
@@ -346,7 +348,8 @@ def build(
         resume=resume,
         started_at=started_at,
         adviser=lambda: (
-            make_opponent(replace(config, game=replace(config.game, mode="engine"))) or _no_engine()
+            make_opponent(replace(config, game=replace(config.game, mode="engine")), vary=False)
+            or _no_engine()
         ),
         now=now,
         **extra,

@@ -120,8 +120,13 @@ class Engine:
         seed: int | None = None,
         compiled: bool | None = None,
         weights: Weights | None = None,
+        vary: bool = True,
     ) -> None:
         self.skill = skill
+        # Full strength's random points in the opening make games differ; an
+        # engine that judges (a review, the coach, hints, puzzles) must give
+        # the same verdict every time, so it goes without (``vary=False``).
+        self.vary = vary
         # None: the compiled core when it was built, else the Python search.
         self.compiled = core.available() if compiled is None else compiled
         # Other evaluation weights than evaluate.py's (a tuner's candidates): the
@@ -295,7 +300,7 @@ class Engine:
                 pos.fullmove_number <= OPENING_MOVES
                 and (pos.colors[0] | pos.colors[1]).bit_count() >= OPENING_PIECES
             )
-            spread = OPENING_SPREAD if opening else 0
+            spread = OPENING_SPREAD if opening and self.vary else 0
         if not spread:
             return {}
         return {code: self.rng.randint(-spread, spread) for code in moves}

@@ -37,13 +37,18 @@ __all__ = ["EngineWorker"]
 
 
 def _serve(
-    conn: Connection, cancelled: Any, skill: int, seed: int | None, parent: int | None = None
+    conn: Connection,
+    cancelled: Any,
+    skill: int,
+    seed: int | None,
+    parent: int | None = None,
+    vary: bool = True,
 ) -> None:
     """The worker process: searches what it is sent until told to quit, or
     until the process ``parent`` that started it is gone (see ``lifeline``)."""
     if parent is not None:
         watch_parent(parent)
-    engine = Engine(skill, seed)
+    engine = Engine(skill, seed, vary=vary)
     while True:
         try:
             command = conn.recv()
@@ -88,10 +93,13 @@ def _answer(engine: Engine, conn: Connection, command: tuple[Any, ...], cancelle
 class EngineWorker:
     """Starts the engine process on first use; see the module docstring."""
 
-    def __init__(self, skill: int = MAX_SKILL, seed: int | None = None) -> None:
+    def __init__(self, skill: int = MAX_SKILL, seed: int | None = None, vary: bool = True) -> None:
+        """``vary``: full strength's opening variety (off for an engine that
+        judges: see :class:`~.search.Engine`)."""
         self._ctx = mp.get_context("spawn")
         self._skill = skill
         self._seed = seed
+        self.vary = vary
         self._process: Any = None
         self._conn: Connection | None = None
         self._cancelled: Any = self._ctx.Value("q", 0)
@@ -103,7 +111,7 @@ class EngineWorker:
         parent, child = self._ctx.Pipe()
         self._process = self._ctx.Process(
             target=_serve,
-            args=(child, self._cancelled, self._skill, self._seed, os.getpid()),
+            args=(child, self._cancelled, self._skill, self._seed, os.getpid(), self.vary),
             name="boardctl-engine",
             daemon=True,
         )

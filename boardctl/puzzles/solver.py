@@ -39,8 +39,8 @@ class Solver:
     """Answers a puzzle's questions (see the module docstring)."""
 
     def __init__(self, engine: Engine | None = None) -> None:
-        # seed 0: the small randomness of the opening's choices is the same every time.
-        self.engine = engine if engine is not None else Engine(seed=0)
+        # No opening variety: a puzzle's moves are judged the same every time.
+        self.engine = engine if engine is not None else Engine(seed=0, vary=False)
 
     def search(self, pos: Position, moves: int) -> Found | Wait:
         """The search's move, and its mate distance in moves (negative: the

@@ -55,7 +55,9 @@ def engine_review(
     game: Game, limits: Limits, now: float, on_position: Progress, stop: Callable[[], bool]
 ) -> Review:
     """The built-in engine over every position (:func:`~.analysis.analyse`)."""
-    return analyse(game, Engine(seed=0), limits, now, on_position=on_position, stop=stop)
+    return analyse(
+        game, Engine(seed=0, vary=False), limits, now, on_position=on_position, stop=stop
+    )
 
 
 def _serve(

@@ -40,7 +40,7 @@ def review_command(
     stored = reviewable(db_path, game_id)
     game = to_game(stored)
     started = clock()
-    review = analyse(game, engine or Engine(seed=0), limits, now())
+    review = analyse(game, engine or Engine(seed=0, vary=False), limits, now())
     taken = clock() - started
     with GameStore(db_path) as store:  # may migrate an older database: it can write
         store.save_review(stored.id, review)

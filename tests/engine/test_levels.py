@@ -10,11 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from boardctl.config import parse_config
+from boardctl.daemon.wiring import make_opponent
 from boardctl.engine import Engine, Limits, core, levels, ratings
 from boardctl.engine.evaluate import evaluator_for, material_sums
 from boardctl.engine.hanging import HANGING, exchange_value, given_away
 from boardctl.engine.levels import FULL, LEVELS, MAX_LEVEL, Level
-from boardctl.rules import Game, Position
+from boardctl.engine.limits import Info
+from boardctl.engine.worker import EngineWorker
+from boardctl.puzzles.solver import Solver
+from boardctl.rules import Game, Move, Position
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "levels.md"
 needs_core = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
@@ -214,3 +219,26 @@ def _best_looking(pos: Position) -> int:
         scored.append((-evaluator.evaluate(pos, *material_sums(pos)), code))
         pos.unmake()
     return max(scored)[1]  # ties to the higher code, as the engine breaks them
+
+
+@needs_core
+def test_an_engine_that_judges_gives_the_same_verdict_whatever_its_seed():
+    def verdicts(vary: bool) -> set[tuple[Move | None, int | None]]:
+        seen = set()
+        for seed in range(8):
+            infos: list[Info] = []
+            engine = Engine(MAX_LEVEL, seed=seed, vary=vary)
+            move = engine.search(Position(), Limits(depth=4), on_info=infos.append)
+            seen.add((move, infos[-1].score_cp))
+        return seen
+
+    assert len(verdicts(vary=False)) == 1
+    assert len(verdicts(vary=True)) > 1  # a playing engine's openings differ
+
+
+def test_the_advisers_and_puzzles_judge_without_variety():
+    config = parse_config({"game": {"mode": "engine"}})
+    playing, adviser = make_opponent(config), make_opponent(config, vary=False)
+    assert isinstance(playing, EngineWorker) and isinstance(adviser, EngineWorker)
+    assert playing.vary and not adviser.vary  # only the engine that plays varies its openings
+    assert not Solver().engine.vary
