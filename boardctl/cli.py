@@ -26,6 +26,7 @@ from .board.stepping import Stepping
 from .config import CHOICES, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
+from .daemon.restart import RESTART_STATUS, command_line, reexec, under_systemd
 from .engine import Limits, uci
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
@@ -383,6 +384,26 @@ def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Step
     return with_game(config, variant=preset), replay
 
 
+def _run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s")
+    config, first = _run_config(args)
+    config, puzzle = _puzzle(args, config)
+    config, replay = _replay_game(args, config)
+    return wiring.run(config, _setup(args, config), puzzle, replay, first_start=first)
+
+
+def _again_if_asked(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """``command``'s exit status; when it ended for the page's restart, and
+    not under systemd (which starts the service again itself, see
+    boardctl.daemon.restart), the same command line runs again in this
+    process, everything of the first run closed."""
+    systemd, folder = under_systemd(), os.getcwd()  # as they were at the start
+    status = command(args)
+    if status == RESTART_STATUS and not systemd:
+        reexec(command_line(), folder)
+    return status
+
+
 def _sim(args: argparse.Namespace) -> int:
     config = _config(args)
     if args.web:
@@ -469,15 +490,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "uci":
             return uci.main()
         if args.command == "run":
-            logging.basicConfig(
-                level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s"
-            )
-            config, first = _run_config(args)
-            config, puzzle = _puzzle(args, config)
-            config, replay = _replay_game(args, config)
-            return wiring.run(config, _setup(args, config), puzzle, replay, first_start=first)
+            return _again_if_asked(_run, args)
         if args.command == "sim":
-            return _sim(args)
+            return _again_if_asked(_sim, args)
         if args.command == "pgn":
             return _pgn(args)
         if args.command == "review":

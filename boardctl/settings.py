@@ -182,10 +182,22 @@ def level_ratings(config: Config) -> dict[str, list[int]]:
     return table
 
 
+def waiting(started: Config, now: Config, can: Abilities) -> list[str]:
+    """The keys, as the form names them, whose change since the board started
+    (``started`` the file then, ``now`` the file now) waits for a restart."""
+    return [
+        name(key)
+        for key in changed(started, now, config_keys())
+        if when_taken(key, started, now, can) is When.RESTART
+    ]
+
+
 class SettingsFile:
     """The settings page's side of the configuration file at ``path`` (a
     :class:`~boardctl.web.owner.SettingsService`).  ``abilities`` is what the
     running board can take without a restart; the board sets it once it runs.
+    The file as it is now, made when the board starts, is what a later change
+    is compared with to say what waits for a restart.
     Saves are one at a time: two tabs saving at once each see the other's
     keys kept."""
 
@@ -193,6 +205,10 @@ class SettingsFile:
         self.path = path
         self.abilities = abilities
         self._lock = threading.Lock()
+        try:
+            self.started = load_config(path) if path.exists() else Config()
+        except ConfigError:
+            self.started = Config()  # the board did not start with it, either
 
     def form(self) -> dict[str, Any]:
         """The form's values as the file has them, its choices and ranges."""
@@ -206,6 +222,7 @@ class SettingsFile:
             "ranges": {name(key): RANGES[key] for key in FIELDS if key in RANGES},
             "ratings": level_ratings(config),
             "leds": config.leds.enabled,
+            "waiting": [] if problem else waiting(self.started, config, self.abilities),
             "path": str(self.path),
             "problem": problem,
         }

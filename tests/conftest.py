@@ -28,6 +28,7 @@ SLOW_MODULES = {
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
     "tests/e2e/test_kill9.py": "kills and restarts the daemon's process",
+    "tests/e2e/test_restart_process.py": "a real boardctl run restarted from its page",
     "tests/e2e/test_remote_faults.py": "remote games through a fault proxy, sides killed",
     "tests/e2e/test_remote_boards.py": "two boards play each other in real time",
     "tests/e2e/test_serial_game.py": "a game over a pseudo-terminal in real time",

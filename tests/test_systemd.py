@@ -323,3 +323,18 @@ def test_the_example_config_shows_the_defaults():
     config = pytest.importorskip("boardctl.config")
     loaded = config.load_config(EXAMPLE_CONFIG)
     assert loaded == config.Config(source=loaded.source)
+
+
+def test_restarts_from_the_page_never_reach_the_start_limit():
+    # Every start counts toward StartLimitBurst, a restart by Restart=
+    # included (systemd.unit(5)); the page's restart exits with EX_TEMPFAIL,
+    # a failure that Restart=on-failure restarts.  With RESTART_GAP of running
+    # between restarts, StartLimitBurst + 1 starts span more than the interval.
+    from boardctl.daemon.restart import RESTART_GAP, RESTART_STATUS
+
+    assert value("Service", "Restart") == "on-failure"
+    assert RESTART_STATUS not in (0, 1, 2) and values("Service", "RestartPreventExitStatus") == []
+    burst = int(value("Unit", "StartLimitBurst"))
+    interval = int(value("Unit", "StartLimitIntervalSec"))
+    between = RESTART_GAP + int(value("Service", "RestartSec"))
+    assert burst * between > interval

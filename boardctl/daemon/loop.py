@@ -252,6 +252,8 @@ class Daemon:
         self.start_time = now
         self.now = now  # the time of the last step
         self.stopping = False
+        # The page asked for the program to start again (boardctl.daemon.restart).
+        self.restart = False
         self.watchdog_due = now
         # The spectator page: snapshots out, actions in (see boardctl.web).
         self.web = web
@@ -919,7 +921,8 @@ class Daemon:
 
     # --------------------------------------------------------------- run
     def run(self, clock: Callable[[], float], sleep: Callable[[float], None]) -> None:
-        """Loop until :attr:`stopping` is set (by a signal handler): a step
+        """Loop until :attr:`stopping` is set (by a signal handler, or the
+        page's restart): a step
         every period, and at once when a source that :class:`Wakes` has a
         reading (the serial board: its bytes end the wait)."""
         period = 1.0 / LOOP_HZ
@@ -947,6 +950,10 @@ class Daemon:
         value).  The board is the truth: a new game or a takeback is made with
         the pieces, so the page can only end the game or ask for the takeback."""
         log.info("web: %s %s", action.kind, action.value or action.text or "")
+        if action.kind == "restart":
+            # Ends the loop as SIGTERM does; the game is resumed at the next start.
+            self.restart = self.stopping = True
+            return
         if action.kind == "settings":
             if isinstance(action.config, Config):
                 self.settings_saved(action.config, now)

@@ -48,6 +48,7 @@ from ..voice.speaker import Speaker
 from ..web.starts import stepping_of
 from .loop import Daemon
 from .puzzle import PuzzleSession
+from .restart import RESTART_GAP, RESTART_STATUS, under_systemd
 
 if TYPE_CHECKING:
     from ..settings import SettingsFile
@@ -292,6 +293,8 @@ def start_web(
             name=config.remote.name,
         )
     settings = SettingsFile(Path(config.source)) if config.from_file else None
+    # Under systemd a restart counts toward the unit's start limit (see RESTART_GAP).
+    restart_from = time.monotonic() + RESTART_GAP if under_systemd() else 0.0
     server = WebServer(
         hub,
         host=config.web.bind,
@@ -300,6 +303,7 @@ def start_web(
         db_path=db_path,
         link=link,
         settings=settings,
+        restart_from=restart_from,
     )
     server.start()
     stack.callback(server.stop)
@@ -475,7 +479,8 @@ def run(
     replay: Stepping | None = None,
     first_start: bool = False,
 ) -> int:
-    """``boardctl run``: the service's main loop, until SIGTERM or SIGINT;
+    """``boardctl run``: the service's main loop, until SIGTERM or SIGINT
+    (0), or the page's restart (:data:`~.restart.RESTART_STATUS`);
     ``setup``: a position to guide the player to set up first; ``puzzle``:
     a puzzle to set up and solve (``config`` plays its preset); ``replay``: a
     stored game to step through, once its start is set up; ``first_start``:
@@ -524,7 +529,10 @@ def run(
         notifier.ready(f"playing {config.game.variant}, {config.game.mode}")
         log.info("boardctl running: sensors %s, mode %s", config.board.sensors, config.game.mode)
         daemon.run(time.monotonic, time.sleep)
-        notifier.stopping()
+        notifier.stopping("restarting" if daemon.restart else "")
+    if daemon.restart:
+        log.info("restart asked from the page: everything is closed")
+        return RESTART_STATUS
     return 0
 
 
@@ -537,7 +545,8 @@ def sim(
     """``boardctl sim``: the desktop simulator window (``setup``: a position
     to guide the player to set up first; ``puzzle``: a puzzle to set up and
     solve, in its own preset, which ``config`` plays; ``replay``: a stored
-    game to step through)."""
+    game to step through).  Ends with :data:`~.restart.RESTART_STATUS` when
+    the page asked for a restart."""
     import os
 
     try:
@@ -574,8 +583,8 @@ def sim(
     # Whatever the configuration says about sensors, the simulator's are simulated.
     config = replace(config, board=replace(config.board, sensors="sim"))
     with ExitStack() as stack:
-        run_window(config, stack, setup=setup, puzzle=puzzle, replay=replay)
-    return 0
+        daemon = run_window(config, stack, setup=setup, puzzle=puzzle, replay=replay)
+    return RESTART_STATUS if daemon.restart else 0
 
 
 def run_window(
@@ -628,7 +637,7 @@ def run_window(
     window.tray.pieces = off_the_board(first.squares, pos.squares)
     pacer = pygame.time.Clock()
     count = 0
-    while window.tick(clock() - began):
+    while not daemon.stopping and window.tick(clock() - began):
         daemon.step(clock() - began)
         window.draw()
         pygame.display.flip()

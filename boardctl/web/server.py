@@ -22,7 +22,8 @@ Routes (the README documents the feeds):
 ``/api/action``        POST ``{"kind": …, "value": …}`` (``review``: a stored
                        game's number; its progress is in the snapshot;
                        ``setup`` a FEN, ``puzzle`` an id, ``replay`` a
-                       stored game's number, ``normal``: :mod:`.starts`)
+                       stored game's number, ``normal``: :mod:`.starts`;
+                       ``restart``: the board's program starts again)
 ``/api/puzzles``       the puzzles the board can set up
 ``/settings``          the owner's settings (behind the PIN)
 ``/api/settings``      GET: the settings form's values; POST: save them
@@ -119,6 +120,10 @@ SECRET = web.AppKey("secret", bytes)
 GAMES = web.AppKey("games", StoredGames)
 STATE = web.AppKey("state", ServerState)
 SETTINGS: web.AppKey[SettingsService | None] = web.AppKey("settings")
+# Monotonic time before which the page may not restart the program (see
+# boardctl.daemon.restart.RESTART_GAP); 0: at any time.
+RESTART_FROM = web.AppKey("restart_from", float)
+RUN = web.AppKey("run", str)  # this start of the program's, told by /api/session
 UNSUBSCRIBE: web.AppKey[Callable[[], None]] = web.AppKey("unsubscribe")
 
 
@@ -368,8 +373,13 @@ def _small_buffers(request: web.Request) -> None:
 
 
 async def session(request: web.Request) -> web.StreamResponse:
+    """Whether actions are possible and unlocked, and ``run``, which differs
+    from one start of the program to the next (the settings page waits for a
+    new one after a restart)."""
+    app = request.app
     return web.json_response(
-        {"actions": bool(request.app[PIN]), "authorised": _authorised(request)}
+        {"actions": bool(app[PIN]), "authorised": _authorised(request), "run": app[RUN]},
+        headers={"Cache-Control": "no-store"},
     )
 
 
@@ -423,6 +433,13 @@ async def action(request: web.Request) -> web.StreamResponse:
         return await _start(app, kind, value)
     elif "value" in data:
         return _error(400, f"value: {kind} takes none")
+    wait = app[RESTART_FROM] - time.monotonic()
+    if kind == "restart" and wait > 0:
+        return _error(
+            409,
+            "the board's program has only just started: it can be restarted in "
+            f"{math.ceil(wait)} s (the system gives up on a program that starts too often)",
+        )
     app[HUB].request(WebAction(kind, value or 0))
     return web.json_response({"accepted": kind}, status=202)
 
@@ -598,10 +615,12 @@ def make_app(
     db_path: Path | None = None,
     settings: SettingsService | None = None,
     link: Link | None = None,
+    restart_from: float = 0.0,
 ) -> web.Application:
     """The aiohttp application (the tests drive it with aiohttp's test client);
     ``settings``: the configuration file's side of the settings page (None: no
-    file, and the page says so); ``link``: remote play's (:mod:`.remote_routes`)."""
+    file, and the page says so); ``link``: remote play's (:mod:`.remote_routes`);
+    ``restart_from``: the monotonic time from which the page may restart the program."""
     app = web.Application(middlewares=[same_origin, _no_tracebacks], client_max_size=MAX_BODY)
     app.on_response_prepare.append(security_headers())
     app[HUB] = hub
@@ -609,6 +628,8 @@ def make_app(
     app[SECRET] = secrets.token_bytes(32)
     app[GAMES] = StoredGames(db_path)
     app[SETTINGS] = settings
+    app[RESTART_FROM] = restart_from
+    app[RUN] = secrets.token_hex(8)
     for method, path, handler in _ROUTES:  # add_get: HEAD too, as before
         add = app.router.add_get if method == "GET" else app.router.add_post
         add(path, handler)
@@ -745,9 +766,17 @@ class WebServer(ServerThread):
         db_path: Path | None = None,
         settings: SettingsService | None = None,
         link: Link | None = None,
+        restart_from: float = 0.0,
     ) -> None:
         super().__init__(
-            lambda: make_app(hub, pin=pin, db_path=db_path, settings=settings, link=link),
+            lambda: make_app(
+                hub,
+                pin=pin,
+                db_path=db_path,
+                settings=settings,
+                link=link,
+                restart_from=restart_from,
+            ),
             host=host,
             port=port,
         )

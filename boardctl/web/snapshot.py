@@ -37,10 +37,19 @@ ActionKind = Literal[
     "puzzle",
     "replay",
     "normal",
+    "restart",
 ]
 # What the page's buttons ask for (/api/action); "settings" comes only from a
 # saved settings form (/api/settings).
-ACTION_KINDS: tuple[ActionKind, ...] = ("newgame", "takeback", "level", "resign", "draw", "review")
+ACTION_KINDS: tuple[ActionKind, ...] = (
+    "newgame",
+    "takeback",
+    "level",
+    "resign",
+    "draw",
+    "review",
+    "restart",  # the board's program starts again (boardctl.daemon.restart)
+)
 # What the owner may set up on the board (boardctl.web.starts).
 START_KINDS: tuple[ActionKind, ...] = ("setup", "puzzle", "replay", "normal")
 
