@@ -313,12 +313,30 @@ _SETTINGS_FORM = "".join(
 )
 
 
+# The restart of the board's program (boardctl.daemon.restart): always there
+# under the game's buttons, marked when a saved change waits for it; it asks
+# once more before it restarts.
+_RESTART = """<div id="restart" class="restart">
+<h3>Restart the board's program</h3>
+<p id="restart-waiting" class="restart-waiting" hidden></p>
+<p class="hint">Some changes are taken only when the program starts again. The game in
+progress is kept: the board is back, where the game stands, in some seconds.</p>
+<button type="button" id="restart-ask">Restart the board's program…</button>
+<div id="restart-confirm" class="restart-confirm" hidden>
+<p>Restart now? The board stops for some seconds, then starts again with the saved
+settings and the same game. No move is lost.</p>
+<button type="button" id="restart-yes">Restart now</button>
+<button type="button" id="restart-no">Cancel</button></div>
+<span id="restart-status" role="status"></span></div>"""
+
+
 def settings_page() -> str:
     """The owner's settings behind the PIN (filled in and sent by settings.js):
     the form, and the game's own buttons."""
     body = f"""<header><h1>Settings</h1>{_NAV}</header>
 <main class="page settings">
 <p id="settings-off" class="settings-off" role="status" hidden></p>
+<p id="restart-note" class="restart-note" role="status" hidden></p>
 <form id="pin-form" class="pin-form" hidden><label>PIN <input id="pin" type="password"
 autocomplete="current-password" maxlength="64"></label> <button type="submit">Unlock</button>
 <span id="pin-status" role="status"></span></form>
@@ -327,7 +345,8 @@ autocomplete="current-password" maxlength="64"></label> <button type="submit">Un
 <button type="button" data-action="newgame">New game</button>
 <button type="button" data-action="takeback">Take back</button>
 <button type="button" data-action="resign">Resign</button>
-<span id="action-status" role="status"></span></section>
+<span id="action-status" role="status"></span>
+{_RESTART}</section>
 <p id="file-note" class="file-note"></p>
 </main>"""
     return _page("boardctl: settings", body, scripts=("settings.js",))

@@ -15,6 +15,10 @@ const ACTION_WORDS = {
   resign: "The side to move has resigned.",
 };
 const OTHER = "other";  // the clock list's entry for a control typed in
+// After a restart, how long the page waits for the board to answer again,
+// and how often it asks.
+const RESTART_WAIT_MS = 60000;
+const RESTART_POLL_MS = 1000;
 let current = null;  // the form as the server last sent it
 
 function ident(name) { return name.replace(".", "-"); }
@@ -87,6 +91,7 @@ function fill(form) {
   // No LEDs, no brightness to set: the field is neither shown nor sent.
   $("leds-brightness").closest(".field").hidden = !form.leds;
   $("leds-brightness").disabled = !form.leds;
+  showWaiting(form.waiting || []);
   $("form-error").textContent = form.problem || "";
   $("file-note").textContent = `Kept in ${form.path}, which a text editor may change too.`;
 }
@@ -150,6 +155,75 @@ function showTaken(changes) {
   document.body.dataset.saves = String(Number(document.body.dataset.saves || 0) + 1);
 }
 
+// The saved changes the board takes only at its next start, named above the
+// restart button, which is marked while there are any.
+function showWaiting(names) {
+  const note = $("restart-waiting");
+  note.textContent = names.length
+    ? `Saved, waiting for a restart: ${names.map(label).join(", ")}.` : "";
+  note.hidden = names.length === 0;
+  $("restart").classList.toggle("due", names.length > 0);
+}
+
+function askRestart(open) {
+  $("restart-confirm").hidden = !open;
+  $("restart-ask").hidden = open;
+  $("restart-status").textContent = "";
+  if (open) $("restart-yes").focus();
+}
+
+function note(message) {
+  $("restart-note").textContent = message || "";
+  $("restart-note").hidden = !message;
+}
+
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// The board's answer to /api/session, or null while it does not answer.
+async function session() {
+  try {
+    const [status, data] = await send("/api/session");
+    return status === 200 ? data : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// Asks until a new start of the program answers (another "run" than before),
+// at most RESTART_WAIT_MS; then opens the settings again.
+async function reconnect(before) {
+  const deadline = Date.now() + RESTART_WAIT_MS;
+  while (Date.now() < deadline) {
+    await pause(RESTART_POLL_MS);
+    const now = await session();
+    if (now && now.run !== before) {
+      document.body.dataset.restarted = "yes";
+      note(now.authorised ? "The board's program has restarted: the game goes on."
+        : "The board's program has restarted: the game goes on. Enter the PIN again to see the settings.");
+      return load();
+    }
+  }
+  note("The board has not come back after a minute. It may still be starting: reload this " +
+    "page in a while. If it stays away, switch the board off and on again.");
+}
+
+async function restart() {
+  const before = await session();
+  const [status, data] = await send("/api/action", {kind: "restart"});
+  if (status === 401) return locked(null);
+  if (status !== 202) {
+    askRestart(false);
+    $("restart-status").textContent = data.error || `refused (${status})`;
+    return;
+  }
+  $("settings-form").hidden = true;
+  $("game-actions").hidden = true;
+  askRestart(false);
+  note("Restarting the board's program… This page comes back by itself when the board is " +
+    "ready, in some seconds.");
+  await reconnect(before && before.run);
+}
+
 function locked(message) {
   $("settings-form").hidden = true;
   $("game-actions").hidden = true;
@@ -206,6 +280,9 @@ $("clock-preset").addEventListener("change", showClock);
 $("engine-skill").addEventListener("input", showAbout);
 $("game-variant").addEventListener("change", showAbout);
 $("leds-brightness").addEventListener("input", showBrightness);
+$("restart-ask").addEventListener("click", () => askRestart(true));
+$("restart-no").addEventListener("click", () => askRestart(false));
+$("restart-yes").addEventListener("click", restart);
 for (const button of document.querySelectorAll("#game-actions button[data-action]")) {
   button.addEventListener("click", () => act(button));
 }
