@@ -530,10 +530,7 @@ def run(
         log.info("boardctl running: sensors %s, mode %s", config.board.sensors, config.game.mode)
         daemon.run(time.monotonic, time.sleep)
         notifier.stopping("restarting" if daemon.restart else "")
-    if daemon.restart:
-        log.info("restart asked from the page: everything is closed")
-        return RESTART_STATUS
-    return 0
+    return RESTART_STATUS if daemon.restart else 0
 
 
 def sim(

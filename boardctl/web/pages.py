@@ -323,8 +323,8 @@ _RESTART = """<div id="restart" class="restart">
 progress is kept: the board is back, where the game stands, in some seconds.</p>
 <button type="button" id="restart-ask">Restart the board's program…</button>
 <div id="restart-confirm" class="restart-confirm" hidden>
-<p>Restart now? The board stops for some seconds, then starts again with the saved
-settings and the same game. No move is lost.</p>
+<p id="restart-words">Restart now? The board stops for some seconds, then starts again with
+the saved settings and the same game. No move is lost.</p>
 <button type="button" id="restart-yes">Restart now</button>
 <button type="button" id="restart-no">Cancel</button></div>
 <span id="restart-status" role="status"></span></div>"""

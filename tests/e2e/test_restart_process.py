@@ -15,7 +15,6 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 from boardctl.rules import Game

@@ -192,3 +192,46 @@ def test_the_page_fits_a_phone_without_sideways_scrolling(browser, owned):
     width = browser.execute_script("return document.documentElement.scrollWidth")
     inner = browser.execute_script("return window.innerWidth")
     assert width <= inner
+
+
+def test_the_restart_button_names_what_waits_asks_first_and_comes_back(browser, owned, shots):
+    game, server, path = owned
+    browser.set_window_size(*LAPTOP)
+    unlock(browser, server.url)
+    assert field(browser, "restart-ask").is_displayed()
+    assert not field(browser, "restart-waiting").is_displayed()
+    Select(field(browser, "game-variant")).select_by_value("falcon-hex")
+    field(browser, "save").click()
+    wait_for(browser, lambda d: text(d, "restart-waiting"), "nothing said to wait for a restart")
+    assert text(browser, "restart-waiting") == "Saved, waiting for a restart: Variant."
+    field(browser, "restart-ask").click()
+    assert field(browser, "restart-confirm").is_displayed()
+    # Another variant: the game is not resumed, and the page says so.
+    assert "a new game of the new variant begins" in text(browser, "restart-confirm")
+    whole_page(browser, shots / "web-settings-restart.png")
+    browser.set_window_size(*LAPTOP)
+    field(browser, "restart-yes").click()
+    # Shown only once the server has taken the restart (202).
+    wait_for(browser, lambda d: text(d, "restart-note").startswith("Restarting"), "no Restarting…")
+    # The program starts again: another server (another run) on the same port.
+    server.stop()
+    again = WebServer(
+        game.hub,
+        host="127.0.0.1",
+        port=server.port,
+        pin=PIN,
+        db_path=game.db,
+        settings=SettingsFile(path),
+    )
+    again.start()
+    try:
+        wait_for(
+            browser,
+            lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-restarted"),
+            "the page did not come back",
+        )
+        assert text(browser, "restart-note").startswith("The board's program has restarted")
+        # A new start knows no session: the PIN again.
+        wait_for(browser, lambda d: d.find_element(By.ID, "pin-form").is_displayed(), "no PIN form")
+    finally:
+        again.stop()

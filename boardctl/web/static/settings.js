@@ -163,6 +163,13 @@ function showWaiting(names) {
     ? `Saved, waiting for a restart: ${names.map(label).join(", ")}.` : "";
   note.hidden = names.length === 0;
   $("restart").classList.toggle("due", names.length > 0);
+  // A game of another variant is not resumed (the board is set for the new one).
+  $("restart-words").textContent = names.includes("game.variant")
+    ? "Restart now? The board stops for some seconds, then starts again with the saved " +
+      "settings. The game in progress is kept in the games list, but a new game of the new " +
+      "variant begins."
+    : "Restart now? The board stops for some seconds, then starts again with the saved " +
+      "settings and the same game. No move is lost.";
 }
 
 function askRestart(open) {
