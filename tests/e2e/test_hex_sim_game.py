@@ -77,8 +77,10 @@ class Table:
         monkeypatch.setattr(
             app,
             "make_opponent",
-            lambda cfg: (
-                EngineWorker(cfg.engine.skill, seed=14) if cfg.game.mode == "engine" else None
+            lambda cfg, vary=True: (
+                EngineWorker(cfg.engine.skill, seed=14, vary=vary)
+                if cfg.game.mode == "engine"
+                else None
             ),
         )
         pygame.display.init()
