@@ -237,7 +237,7 @@ class Daemon:
         )
         # A teaching board judges every move with an engine of its own (see coach.py).
         self.coach = Coach(adviser if teaching else None, offer=config.game.takeback)
-        self.clock = ChessClock.start(config.clock_seconds, now, config.clock_delay)
+        self.clock = self._new_clock(now)
         self.last_reading: int | None = None
         self.sensor_problem: str | None = None  # what the sensors last said was wrong (logged)
         # The reconciler's clock: the daemon's, less the time the sensors
@@ -530,7 +530,7 @@ class Daemon:
         self._take_pending(now)
         self.game_id = self._store_new_game(self.game)
         self.engine.new_game(now)
-        self.clock = ChessClock.start(self.config.clock_seconds, now, self.config.clock_delay)
+        self.clock = self._new_clock(now)
         if self.puzzle is not None and not self.puzzle.new_game(self.game):
             self._puzzle_over()
 
@@ -710,7 +710,7 @@ class Daemon:
         text = f"A new game, from {where} of game {stepped.game_id}"
         self.notice = (text, now + NOTICE_SECONDS)
         self.engine.new_game(now)
-        self.clock = ChessClock.start(self.config.clock_seconds, now, self.config.clock_delay)
+        self.clock = self._new_clock(now)
 
     def ask(self, question: str) -> str:
         """A player's question, answered aloud (see :data:`~boardctl.voice.speaker.QUESTIONS`);
@@ -802,6 +802,10 @@ class Daemon:
         on, but nothing is stored or asked of the engine until a new game)."""
         assert self.flagged is not None
         self._declare(Outcome(Termination.TIME_FORFEIT, self.flagged ^ 1))
+
+    def _new_clock(self, now: float) -> ChessClock | None:
+        """The clock the configuration sets for a new game (None: no clock)."""
+        return ChessClock.start(self.config.clock_seconds, now, self.config.clock_delay)
 
     def _press_clock(self, now: float) -> bool:
         """The move just made ends its mover's time; True if their flag fell
