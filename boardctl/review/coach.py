@@ -181,13 +181,13 @@ def material_cost(
     # The piece whose loss explains the difference: the largest that does
     # not exceed it by more than a pawn (a knight for a pawn is "a knight").
     reach = behind + VALUES[PAWN][0]
-    given, taken = lost - best_lost, won - best_won
-    for verb, pieces in (("loses", given), ("misses winning", best_won - won)):
-        fits = [p for p in pieces if VALUES[p][0] <= reach]
-        if fits:
-            return f"{verb} {_named(_largest(fits))}"
-        if verb == "loses" and given and taken:  # a piece given for a smaller one
-            return f"loses {_named(_largest(given))} for {_named(_largest(taken))}"
+    given, taken, missed = lost - best_lost, won - best_won, best_won - won
+    if fits := [p for p in given if VALUES[p][0] <= reach]:
+        return f"loses {_named(_largest(fits))}"
+    if given and taken:  # a piece given for a smaller one
+        return f"loses {_named(_largest(given))} for {_named(_largest(taken))}"
+    if fits := [p for p in missed if VALUES[p][0] <= reach]:
+        return f"misses winning {_named(_largest(fits))}"
     return "loses material"
 
 
