@@ -30,6 +30,9 @@ class RemoteView:
     variant: str = "falcon"
     start_fen: str = ""
     line: tuple[str, ...] = ()  # the game's moves, as the log has them
+    # The time its mover had left after each move of ``line``, as the log
+    # has it (None: no clocks): what both boards store, so their PGNs agree.
+    move_clocks: tuple[float | None, ...] = ()
     seq: int = 0  # the log's length
     taken_back: tuple[str, ...] = ()  # the moves the log's last entry took back
     ending: tuple[int | None, str] | None = None  # (winner, termination) an entry declared

@@ -210,6 +210,7 @@ class Log:
         self.game = Game(get_variant(header.variant), header.start_fen or None)
         self.ending: Outcome | None = None  # declared by an entry
         self._line: tuple[str, ...] = ()
+        self._clocks: tuple[float | None, ...] = ()  # each move's mover's time left
         self._first = self.game.position.turn  # who makes ply 1
         # The moves the last entry took back, while it is the last (a board
         # that restarts tells them from a move of its player's made since).
@@ -227,6 +228,11 @@ class Log:
     def line(self) -> tuple[str, ...]:
         """The game's moves now, in coordinate notation."""
         return self._line
+
+    @property
+    def clocks(self) -> tuple[float | None, ...]:
+        """The time left its mover after each move of :attr:`line` (None: no clocks)."""
+        return self._clocks
 
     @property
     def plies(self) -> int:
@@ -303,10 +309,12 @@ class Log:
         if entry.kind == "move":
             self.game.push(parse_uci(self.game.position, entry.uci))
             self._line = (*self._line, entry.uci)
+            self._clocks = (*self._clocks, entry.clock)
         elif entry.kind == "takeback":
             while self.plies > entry.ply:
                 self.game.pop()
             self._line, self.retracted = self._line[: entry.ply], self._line[entry.ply :]
+            self._clocks = self._clocks[: entry.ply]
         else:
             self.ending = Outcome(REASONS[entry.reason], winner_of(entry.result))
         self.entries.append(entry)

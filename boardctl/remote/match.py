@@ -171,6 +171,7 @@ class Match:
             variant=self.kept.header.variant,
             start_fen=self.kept.header.start_fen,
             line=self.log.line,
+            move_clocks=self.log.clocks,
             seq=self.log.seq,
             taken_back=self.log.retracted,
             ending=(ending.winner, ending.termination.value) if ending is not None else None,

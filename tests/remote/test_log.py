@@ -111,3 +111,13 @@ def test_entries_and_headers_round_trip_through_json_and_nothing_else_is_taken()
     ):
         with pytest.raises(LogError):
             Header.from_json(bad_header)
+
+
+def test_the_log_keeps_each_moves_clock_through_a_takeback() -> None:
+    log = Log(Header("00112233aabbccdd", clock=(300.0, 2.0)))
+    log.append(log.move(WHITE, "e2e4", 301.5))
+    log.append(log.move(BLACK, "e7e5", 299.25))
+    log.append(log.move(WHITE, "d2d4", 290.0))
+    assert log.clocks == (301.5, 299.25, 290.0)
+    log.append(log.takeback(BLACK, WHITE))
+    assert log.line == ("e2e4", "e7e5") and log.clocks == (301.5, 299.25)
