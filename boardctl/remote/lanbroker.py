@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -40,8 +42,12 @@ def find_mosquitto() -> str | None:
 
 def config_text(port: int, folder: Path, bind: str = "") -> str:
     listener = f"listener {port} {bind}".rstrip()
+    # Started by root (a test, an installer), mosquitto would become the user
+    # "mosquitto", who cannot write this board's folder: it stays who started it.
+    user = pwd.getpwuid(os.getuid()).pw_name
     return (
         "# Written by boardctl for a game between two boards on one network.\n"
+        f"user {user}\n"
         f"{listener}\n"
         "allow_anonymous true\n"
         f"max_packet_size {MAX_PACKET}\n"
