@@ -257,3 +257,21 @@ def test_a_name_that_is_not_one_printable_line_is_refused_with_the_reason(
         assert link.match.kept.seat == ""
 
     serve(tmp_path, check)
+
+
+def test_wrong_codes_from_the_players_address_never_slow_the_player(tmp_path: Path):
+    async def check(client: TestClient, link: Link) -> None:
+        await as_player(client, link)
+        jar = client.session.cookie_jar.filter_cookies(client.make_url("/"))
+        client.session.cookie_jar.clear()  # a phone behind the same router mistypes
+        for _ in range(guard.OWN_TRIES + 3):
+            await client.post("/api/remote/login", json={"code": "WRONGONE"})
+        client.session.cookie_jar.update_cookies(jar)
+        for uci in ("e7e5", "d7d5"):
+            board_plays(link, "e2e4" if uci == "e7e5" else "d2d4")
+            got = await state(client)
+            body = {"key": got["key"], "seq": got["seq"], "uci": uci}
+            response = await client.post("/api/remote/move", json=body)
+            assert response.status == 200, await response.text()
+
+    serve(tmp_path, check)
