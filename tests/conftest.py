@@ -115,6 +115,8 @@ SLOW_TESTS = {
         "the coach's engine searches five positions to depth 8",
     "tests/review/test_coach_depths.py::test_a_knight_left_to_a_pawn_is_the_same_words_at_every_depth":
         "four positions searched to each depth from 3 to 9",
+    "tests/test_docs.py::test_the_readmes_commands_run_as_written":
+        "the README's commands, each a new boardctl process, one a game against the engine",
 }
 # fmt: on
 
