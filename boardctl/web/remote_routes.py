@@ -31,6 +31,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..names import InvalidName, clean_name
 from ..remote.desk import Answered
 from ..remote.log import LogError
 from ..remote.match import Match
@@ -39,7 +40,7 @@ from ..remote.table import Answer, Table, Verdict
 from ..rules import BLACK
 from .guard import PinGate, client_key
 from .layout import board_layout
-from .remote_link import MAX_NAME, JoinError, Link, messages_in
+from .remote_link import JoinError, Link, messages_in
 
 LINK = web.AppKey("remote_link", Link)
 CODES = web.AppKey("remote_codes", PinGate)
@@ -178,8 +179,10 @@ async def login(request: web.Request) -> web.StreamResponse:
     match = link.match
     if not _code_ok(request, data.get("code"), match) or match is None:
         return _error(403, "wrong code")
-    name = data.get("name", "")
-    name = name.strip()[:MAX_NAME] if isinstance(name, str) else ""
+    try:
+        name = clean_name(data.get("name", ""), "name", allow_empty=True)
+    except InvalidName as exc:
+        return _error(400, str(exc))
     if match.kept.role != "host" or not match.take_seat("browser", name, link.monotonic()):
         return _error(409, "another board plays this game")
     response = web.json_response({"player": True, "key": match.key})

@@ -195,3 +195,27 @@ def test_the_live_pages_scripts_declare_no_name_twice():
         ):
             assert name not in seen, f"{name} in {script} and {seen[name]}"
             seen[name] = script
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("Ann\n[Result]", "name: expected printable characters only"),
+        ("Ann\x1b[2J", "name: expected printable characters only"),
+        ("x" * 41, "name: expected a name of at most 40 characters"),
+        (["Ann"], "name: expected text"),
+    ],
+)
+def test_a_player_name_that_is_no_name_is_refused_with_the_reason(tmp_path: Path, name, why):
+    async def check(client: TestClient, link: Link) -> None:
+        assert link.match is not None
+        code = link.match.kept.code
+        response = await client.post("/api/remote/login", json={"code": code, "name": name})
+        assert response.status == 400
+        assert (await response.json())["error"].startswith(why)
+        assert link.match.kept.seat == ""  # the seat is still free
+        response = await client.post("/api/remote/login", json={"code": code, "name": " Anna "})
+        assert response.status == 200
+        assert link.match.kept.other == "Anna"
+
+    serve(tmp_path, check)
