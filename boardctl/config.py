@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
 from .hw.hexpins import load_any_pinout
+from .names import MAX_NAME, InvalidName, clean_name
 from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
 from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
@@ -391,11 +392,15 @@ def _pin(text: str) -> None:
         )
 
 
-NAME_LENGTH = 40  # characters of a player's name: a screen's row and a PGN tag
+NAME_LENGTH = MAX_NAME  # the one rule for names: boardctl.names
 
 
 def _name(text: str) -> None:
-    if len(text) > NAME_LENGTH or text.strip() != text:
+    try:
+        cleaned = clean_name(text, allow_empty=True)
+    except InvalidName as exc:
+        raise ConfigError(f'{exc.reason} (or "" for the default); got {shown(text)}') from None
+    if cleaned != text:
         raise ConfigError(
             f"expected a name of at most {NAME_LENGTH} characters without spaces at the "
             f'ends (or "" for the default); got {shown(text)}'

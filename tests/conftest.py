@@ -102,6 +102,8 @@ SLOW_TESTS = {
         "perft of the naive generator",
     "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
         "kills a writer process at random points",
+    "tests/test_atomic.py::test_a_saver_killed_at_random_points_leaves_no_copy_after_the_next_start":
+        "kills a settings saver process at random points",
     "tests/test_naive_falcon.py::test_colour_flip_gives_the_same_perft":
         "perft of the naive generator to depth 3, 11 s in all",
     "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 from ..errors import BoardctlError
+from ..names import MAX_NAME
 from .entry import KEY, EntryError, Header
 from .keys import FINGERPRINT_HEX, PUBLIC_HEX, SigningKey, fingerprint, verify
 
@@ -34,7 +35,6 @@ INVITATION_HOURS = 24.0  # how long an invitation may wait to be used
 ROOT = "boardctl/v2"  # every topic of remote play starts so
 SECRET = re.compile(r"[A-Za-z0-9_-]{22}")  # 128 bits, URL-safe base64
 SIDE_LETTERS = "wb"
-MAX_NAME = 40
 SCHEMES = {"mqtt": 1883, "mqtts": 8883}
 
 
@@ -212,4 +212,5 @@ def printable(value: Any, limit: int) -> str:
 
 
 def name_of(value: Any) -> str:
+    """A name another board sent: cleaned, not refused (nobody there to tell)."""
     return printable(value, MAX_NAME)

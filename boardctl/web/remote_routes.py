@@ -36,9 +36,10 @@ from typing import Any
 
 from aiohttp import web
 
+from ..names import InvalidName, clean_name
 from ..remote.desk import Answered
 from ..remote.entry import OFFERS
-from ..remote.invite import InviteError, name_of
+from ..remote.invite import InviteError
 from ..remote.link import JOIN_WAIT, Link
 from ..remote.match import Match
 from ..rules import BLACK
@@ -177,14 +178,14 @@ async def login(request: web.Request) -> web.StreamResponse:
     slow = _wrong_code(request)
     if slow is not None:
         return slow
-    raw = data.get("name", "")
-    name = name_of(raw)
-    if isinstance(raw, str) and raw.strip() and name != " ".join(raw.split()):
-        return _error(400, "a name is at most 40 printable characters on one line")
     with link.lock:
         match = link.match
         if not _code_ok(request, data.get("code"), match) or match is None:
             return _error(403, "wrong code")
+        try:
+            name = clean_name(data.get("name", ""), "name", allow_empty=True)
+        except InvalidName as exc:
+            return _error(400, str(exc))
         token = request.cookies.get(PLAYER_COOKIE, "") or secrets.token_urlsafe(24)
         why = match.take_browser(name, token)
         if why is not None:
