@@ -107,8 +107,6 @@ SLOW_TESTS = {
     "tests/test_naive_falcon.py::test_colour_flip_gives_the_same_perft":
         "perft of the naive generator to depth 3, 11 s in all",
     "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,
-    "tests/remote/test_peer.py::test_any_drops_copies_delays_and_restarts_lose_and_double_nothing":
-        _PROPERTY,
     "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
     "tests/puzzles/test_library.py::test_every_first_move_that_mates_is_found_and_the_brute_force_checker_agrees":
         "a mate search after every first move of every puzzle, and an exhaustive checker",
