@@ -38,7 +38,8 @@ def test_a_retained_message_reaches_a_late_subscriber_and_a_restarted_broker_kee
         sender = MqttTransport(BrokerSettings(broker.url))
         assert sender.wait_connected(WAIT)
         sender.publish("boardctl/v2/t/offer", b"hello", retain=True)
-        time.sleep(1.5)  # the broker's autosave: once a second
+        saved = tmp_path / "broker" / "mosquitto.db"
+        until(lambda: saved.exists() and b"hello" in saved.read_bytes())  # its autosave
         sender.close()
         broker.kill()
         broker.start()
