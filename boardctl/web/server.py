@@ -57,6 +57,7 @@ from ..bounded import BoundedJsonError
 from ..engine import MAX_SKILL
 from ..errors import BoardctlError
 from ..quietlog import QuietLog
+from ..remote.link import Link
 from ..rules import get_variant
 from ..storage.store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
@@ -64,7 +65,6 @@ from .games import Replay, StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
 from .owner import Refused, SettingsService
 from .pages import VIEWS, games_page, live_page, replay_page, settings_page
-from .remote_link import Link
 from .remote_routes import LINK, add_remote
 from .snapshot import ACTION_KINDS, START_KINDS, ActionKind, Hub, WebAction
 from .starts import StartRefused, puzzles_for, refusal, target, under_way
