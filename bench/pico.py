@@ -243,6 +243,7 @@ def on_chip(script: str, extra: tuple[str, ...] = ()) -> None:
     import serial  # the host's own dependency
 
     names = (
+        "protocol_constants.py",
         "wire.py",
         "protocol.py",
         "link.py",

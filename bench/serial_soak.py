@@ -99,7 +99,9 @@ def load_firmware() -> SimpleNamespace:
     assert spec is not None and spec.loader is not None
     hostload = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hostload)
-    modules: SimpleNamespace = hostload.load(("wire", "protocol", "link"), prefix="soak_fw_")
+    modules: SimpleNamespace = hostload.load(
+        ("protocol_constants", "wire", "protocol", "link"), prefix="soak_fw_"
+    )
     return modules
 
 

@@ -53,6 +53,7 @@ FIRMWARE_FILES = (
     "main.py",
     "app.py",
     "wire.py",
+    "protocol_constants.py",
     "protocol.py",
     "link.py",
     "scanner.py",

@@ -17,6 +17,7 @@ import link
 import protocol
 import ws2812
 from benchtime import per_call_us
+from protocol_constants import PALETTE_SIZE
 
 benchtime.ROUNDS = 50  # a line costs milliseconds on the Pico
 
@@ -30,10 +31,7 @@ def values(shape):
     """Two different LED frames and two palettes."""
     frames = [bytes((i + k) % 16 for i in range(shape.leds)) for k in (0, 1)]
     palettes = [
-        [
-            ((37 * i + k) & 0xFF, (91 * i) & 0xFF, (53 * i) & 0xFF)
-            for i in range(protocol.PALETTE_SIZE)
-        ]
+        [((37 * i + k) & 0xFF, (91 * i) & 0xFF, (53 * i) & 0xFF) for i in range(PALETTE_SIZE)]
         for k in (0, 1)
     ]
     return frames, palettes

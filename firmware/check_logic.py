@@ -17,6 +17,7 @@ import protocol
 import scanner
 import wire
 import ws2812
+from protocol_constants import DEFAULT_PALETTE, PROTOCOL_VERSION
 
 START = ((1 << 20) - 1) | (((1 << 20) - 1) << 60)
 SHAPE = protocol.Shape(10, 8, 80)
@@ -136,7 +137,7 @@ def run_session(c):
     c.check(len(commands(out, "HELLO")) == 1, "HELLO repeated until acknowledged")
 
     # The host says hello: ACK, our HELLO, a SNAP at once.
-    hello_seq = host("HELLO", (protocol.VERSION, None, None, None, [("SW", "check")]))
+    hello_seq = host("HELLO", (PROTOCOL_VERSION, None, None, None, [("SW", "check")]))
     out = steps(4)
     c.check(commands(out, "ACK") == [hello_seq], "host HELLO acknowledged")
     c.check(
@@ -292,9 +293,9 @@ def run_play_allocates_nothing(c):
     fw = app.Firmware(scanner.Scanner(sensors, 10, 8, app.DEBOUNCE_READS), strip, serial, device)
     host_seq = [0]
     frames = [bytearray(protocol.encode(0, "LED", bytes([k % 16] * 80), SHAPE)) for k in (1, 2)]
-    palette = bytearray(protocol.encode(0, "PAL", protocol.DEFAULT_PALETTE, SHAPE))
+    palette = bytearray(protocol.encode(0, "PAL", DEFAULT_PALETTE, SHAPE))
     ack = bytearray(protocol.encode(0, "ACK", 0, SHAPE))
-    hello = protocol.encode(0, "HELLO", (protocol.VERSION, None, None, None, []), SHAPE)
+    hello = protocol.encode(0, "HELLO", (PROTOCOL_VERSION, None, None, None, []), SHAPE)
     serial.arrive(hello, len(hello))
     host_seq[0] = 1
     boards = (QuietSensors(START).rows, QuietSensors(START & ~(1 << sq("e2"))).rows)

@@ -5,7 +5,7 @@ Pi over USB serial with the line protocol of ``firmware/PROTOCOL.md``.
 :class:`SerialBoard` is the host end: a
 :class:`~boardctl.hw.base.SensorSource` and a
 :class:`~boardctl.hw.base.LedSink` in one object, around the protocol's
-:class:`~boardctl.hw.protocol.HostLink` state machine.  This module only
+:class:`~boardctl.hw.protocol.link.HostLink` state machine.  This module only
 moves bytes and keeps the port open; the link decides what the bytes mean.
 
 Wiring: the Pico's USB port to any USB port of the Pi.  It enumerates as
@@ -31,7 +31,7 @@ Behaviour:
   write waits at most ``write_timeout`` for a device that does not read.
 * Occupancy comes only from complete SNAP lines whose checksum holds.  A
   damaged, truncated or unexpected line is dropped and counted under its
-  :class:`~boardctl.hw.protocol.DropReason`; snapshots are full-board, so
+  :class:`~boardctl.hw.protocol.constants.DropReason`; snapshots are full-board, so
   the next good one puts everything right.  A :class:`Reading` only ever
   comes from a SNAP whose CRC-32 and grammar held, whose sequence number
   advanced, after the device's HELLO, and that is either within a hand's
@@ -75,18 +75,11 @@ from typing import Protocol
 from ..colour import Colour
 from .base import OFF, Reading
 from .errors import LedFrameError
-from .protocol import (
-    DEFAULT_PALETTE,
-    DEFAULT_SHAPE,
-    LINK_TIMEOUT,
-    PALETTE_SIZE,
+from .protocol.constants import DEFAULT_PALETTE, LINK_TIMEOUT, PALETTE_SIZE, DropReason
+from .protocol.events import (
     Action,
-    BoardShape,
     DeviceCounters,
-    DropReason,
     Event,
-    Hello,
-    HostLink,
     LinkState,
     Received,
     Reopened,
@@ -98,12 +91,14 @@ from .protocol import (
     StateChanged,
     Tick,
 )
+from .protocol.link import HostLink
+from .protocol.messages import DEFAULT_SHAPE, BoardShape, Hello
 
 READ_CHUNK = 4096  # bytes asked of the port at a time
 READ_LIMIT = 65536  # at most this much per read(now): a flood cannot stall the loop
 WRITE_TIMEOUT = 0.1  # seconds a write may wait for the device to take it
 
-# This end's counters, next to the link's (protocol.COUNTER_NAMES).
+# This end's counters, next to the link's (protocol.constants.COUNTER_NAMES).
 OPENS = "OPENS"  # the port was opened
 OPENFAIL = "OPENFAIL"  # an attempt to open it failed
 PORTLOST = "PORTLOST"  # an open port failed (cable pulled, device gone)

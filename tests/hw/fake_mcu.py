@@ -60,6 +60,7 @@ IDLE = 0.002  # seconds the fake's loop waits for input each turn
 
 
 FIRMWARE_MODULES = (
+    "protocol_constants",
     "wire",
     "protocol",
     "link",

@@ -15,7 +15,7 @@ from boardctl.hw.hexpins import default_hex_pinout, load_any_pinout, repo_hex_pi
 from boardctl.hw.leds import LedEncoder, LedMap
 from boardctl.hw.mockpins import Mock74HC165Chain
 from boardctl.hw.pins import Pinout, repo_pinout_path
-from boardctl.hw.protocol import BoardShape
+from boardctl.hw.protocol.messages import BoardShape
 from boardctl.hw.serial_link import SerialBoard
 from boardctl.hw.shiftreg import ShiftRegisterSensor
 from boardctl.rules import Game, get_variant
