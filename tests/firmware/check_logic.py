@@ -1,12 +1,13 @@
 # Runs the firmware's logic (scanner, link, LED strip, app) through a board
 # session with stand-ins for the hardware, so that it is exercised by the
-# interpreter it ships on, not only by CPython:
+# interpreter it ships on, not only by CPython; from the repository's root:
 #
-#     micropython check_logic.py        (the unix port)
-#     python3 check_logic.py            (CPython)
+#     MICROPYPATH=firmware .venv/bin/micropython tests/firmware/check_logic.py
+#     PYTHONPATH=firmware python3 tests/firmware/check_logic.py
 #
 # Prints one line per failed check and a summary; exits with status 1 on any
-# failure.  A development tool: it is not copied to the Pico.
+# failure.  A check beside the firmware, never flashed with it
+# (tests/hw/test_firmware.py runs it under both).
 
 import sys
 

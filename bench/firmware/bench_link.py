@@ -1,12 +1,12 @@
 # What the link's work costs the firmware, in microseconds per call: taking
 # one LED frame or palette line from the host (cut, checked, decoded and
 # answered), new or a repeat of the last, and writing a frame to the LEDs.  The LED output is a
-# stand-in, so a write is the firmware's own cost, not the PIO's.  A
-# development tool, not copied to the Pico:
+# stand-in, so a write is the firmware's own cost, not the PIO's.  A bench
+# beside the firmware, never flashed with it; from the repository's root:
 #
-#     micropython bench_link.py          (the unix port)
-#     mpremote run bench_link.py         (on the Pico, with benchtime.py copied)
-#     python3 bench_link.py              (CPython)
+#     MICROPYPATH=firmware .venv/bin/micropython bench/firmware/bench_link.py
+#     PYTHONPATH=firmware python3 bench/firmware/bench_link.py
+#     mpremote run bench/firmware/bench_link.py  (on the Pico, benchtime.py copied to it)
 #
 # bench/pico.py runs it on the emulated Pico.
 
