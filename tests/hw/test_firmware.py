@@ -523,16 +523,7 @@ def test_the_matrix_port_reads_pin_by_pin_when_the_files_are_scattered(
 def test_the_shift_register_chain_maps_j8_first_and_a1_last(
     pico: SimpleNamespace, fw: SimpleNamespace
 ) -> None:
-    pins = pico.pins
-    port = pico.hal.ShiftRegPort(
-        pins.SR_SPI,
-        pins.SR_SCK_PIN,
-        pins.SR_MOSI_PIN,
-        pins.SR_MISO_PIN,
-        pins.SR_LOAD_PIN,
-        pins.SR_BAUDRATE,
-        10,
-    )
+    port = pico.main.shiftreg_port(pico.pins, 10)
     pico.board.closed = {sq("a1"), sq("j8")}
     raw = bytes(port.read())
     assert raw[0] == 0x7F and raw[-1] == 0xFE  # active low: j8 is the first bit out

@@ -154,10 +154,15 @@ def firmware_module() -> str:
         ("HELLO_INTERVAL", HELLO_INTERVAL),
     )
 
-    def strings(values: tuple[str, ...]) -> str:
-        return "(\n" + "".join(f"    {_literal(v)},\n" for v in values) + ")"
+    def rows(values: tuple[object, ...], per_row: int) -> str:
+        """A tuple over several lines, ``per_row`` values a line (as
+        hexboard.py's tables: a generated file is not reformatted)."""
+        lines = [
+            " ".join(f"{_literal(v)}," for v in values[i : i + per_row])
+            for i in range(0, len(values), per_row)
+        ]
+        return "(\n" + "".join(f"    {line}\n" for line in lines) + ")"
 
-    palette = "(\n" + "".join(f"    {colour},\n" for colour in DEFAULT_PALETTE) + ")"
     return "\n".join(
         [
             "# The wire protocol's numbers and names (PROTOCOL.md).  GENERATED from",
@@ -181,9 +186,9 @@ def firmware_module() -> str:
             f"MAX_RETRIES = {MAX_RETRIES}",
             f"REPLAY_WINDOW = {REPLAY_WINDOW}",
             "",
-            f"DEFAULT_PALETTE = {palette}",
+            f"DEFAULT_PALETTE = {rows(DEFAULT_PALETTE, 5)}",
             "",
-            f"COUNTER_NAMES = {strings(COUNTER_NAMES)}",
+            f"COUNTER_NAMES = {rows(COUNTER_NAMES, 9)}",
             "",
             f"HEX_DIGITS = {_literal(HEX_DIGITS)}",
             f"KEY_FIRST = {_literal(KEY_FIRST)}",
