@@ -75,22 +75,8 @@ from typing import Protocol
 from ..colour import Colour
 from .base import OFF, Reading
 from .errors import LedFrameError
+from .protocol import events
 from .protocol.constants import DEFAULT_PALETTE, LINK_TIMEOUT, PALETTE_SIZE, DropReason
-from .protocol.events import (
-    Action,
-    DeviceCounters,
-    Event,
-    LinkState,
-    Received,
-    Reopened,
-    RequestCounters,
-    Send,
-    SetPalette,
-    ShowLeds,
-    SnapshotReceived,
-    StateChanged,
-    Tick,
-)
 from .protocol.link import HostLink
 from .protocol.messages import DEFAULT_SHAPE, BoardShape, Hello
 
@@ -245,7 +231,7 @@ class SerialBoard:
         self._indices: tuple[int, ...] = (0,) * shape.leds
         self._palette: tuple[Colour, ...] = DEFAULT_PALETTE
         # Readings: the latest snapshot not yet reported, and what was reported.
-        self._latest: SnapshotReceived | None = None
+        self._latest: events.SnapshotReceived | None = None
         self._reported: int | None = None
         self._reported_at: float | None = None
         self._fresh = True  # report the next snapshot whatever it is
@@ -259,9 +245,9 @@ class SerialBoard:
         if self._serial is None:
             return SerialStatus.DISCONNECTED
         return {
-            LinkState.CONNECTING: SerialStatus.CONNECTING,
-            LinkState.UP: SerialStatus.UP,
-            LinkState.INCOMPATIBLE: SerialStatus.INCOMPATIBLE,
+            events.LinkState.CONNECTING: SerialStatus.CONNECTING,
+            events.LinkState.UP: SerialStatus.UP,
+            events.LinkState.INCOMPATIBLE: SerialStatus.INCOMPATIBLE,
         }[self._link.state]
 
     @property
@@ -369,14 +355,14 @@ class SerialBoard:
             leds = self._led_colours(colours)
             self._indices, self._palette = self._allocate(leds)
             if self._serial is not None and self._now is not None and not self._closed:
-                self._feed(SetPalette(self._palette), self._now)
-                self._feed(ShowLeds(self._indices), self._now)
+                self._feed(events.SetPalette(self._palette), self._now)
+                self._feed(events.ShowLeds(self._indices), self._now)
 
     def request_device_counters(self) -> None:
         """Ask the device for its counters; they land in :attr:`device_counters`."""
         with self._lock:
             if self._serial is not None and self._now is not None and not self._closed:
-                self._feed(RequestCounters(), self._now)
+                self._feed(events.RequestCounters(), self._now)
 
     # ----------------------------------------------------------------- the port
 
@@ -391,8 +377,8 @@ class SerialBoard:
         if received is None:
             return
         for chunk in received:
-            self._feed(Received(chunk), now)
-        self._feed(Tick(), now)
+            self._feed(events.Received(chunk), now)
+        self._feed(events.Tick(), now)
 
     def _open(self, now: float) -> None:
         try:
@@ -411,9 +397,9 @@ class SerialBoard:
         except OSError as exc:
             self._lose(now, f"{self.port} failed at once: {exc}")
             return
-        self._feed(Reopened(), now)
-        self._feed(SetPalette(self._palette), now)  # only stored while connecting:
-        self._feed(ShowLeds(self._indices), now)  # sent once the device says HELLO
+        self._feed(events.Reopened(), now)
+        self._feed(events.SetPalette(self._palette), now)  # only stored while connecting:
+        self._feed(events.ShowLeds(self._indices), now)  # sent once the device says HELLO
 
     def _drain(self, now: float) -> list[bytes] | None:
         """What the port has, without waiting; None if the port failed."""
@@ -465,8 +451,8 @@ class SerialBoard:
 
     # ----------------------------------------------------------------- the link
 
-    def _feed(self, event: Event, now: float) -> None:
-        was_up = self._link.state is LinkState.UP
+    def _feed(self, event: events.Event, now: float) -> None:
+        was_up = self._link.state is events.LinkState.UP
         before = self._link.device
         actions = self._link.feed(event, now)
         if (
@@ -479,15 +465,15 @@ class SerialBoard:
         for action in actions:
             self._act(action, now)
 
-    def _act(self, action: Action, now: float) -> None:
+    def _act(self, action: events.Action, now: float) -> None:
         match action:
-            case Send(data):
+            case events.Send(data):
                 self._write(data, now)
-            case SnapshotReceived():
+            case events.SnapshotReceived():
                 if self._serial is not None:
                     self._latest = action
-            case StateChanged(state, detail):
-                if state is LinkState.UP:
+            case events.StateChanged(state, detail):
+                if state is events.LinkState.UP:
                     self._failures = 0
                     self.last_error = None
                     if self._lost_once:
@@ -496,7 +482,7 @@ class SerialBoard:
                 else:
                     self.last_error = detail
                     self._fresh = True
-            case DeviceCounters(values):
+            case events.DeviceCounters(values):
                 self._device_counters.update(values)
 
     def _take_reading(self, now: float) -> Reading | None:
