@@ -135,6 +135,16 @@ def _literal(value: object) -> str:
     return repr(value)
 
 
+def _rows(values: tuple[object, ...], per_row: int) -> str:
+    """A tuple over several lines, ``per_row`` values a line (as hexboard.py's
+    tables: a generated file is not reformatted)."""
+    lines = [
+        " ".join(f"{_literal(v)}," for v in values[i : i + per_row])
+        for i in range(0, len(values), per_row)
+    ]
+    return "(\n" + "".join(f"    {line}\n" for line in lines) + ")"
+
+
 def _milliseconds(seconds: float) -> int:
     ms = round(seconds * 1000)
     if abs(ms - seconds * 1000) > 1e-6:
@@ -153,15 +163,6 @@ def firmware_module() -> str:
         ("LINK_TIMEOUT", LINK_TIMEOUT),
         ("HELLO_INTERVAL", HELLO_INTERVAL),
     )
-
-    def rows(values: tuple[object, ...], per_row: int) -> str:
-        """A tuple over several lines, ``per_row`` values a line (as
-        hexboard.py's tables: a generated file is not reformatted)."""
-        lines = [
-            " ".join(f"{_literal(v)}," for v in values[i : i + per_row])
-            for i in range(0, len(values), per_row)
-        ]
-        return "(\n" + "".join(f"    {line}\n" for line in lines) + ")"
 
     return "\n".join(
         [
@@ -186,9 +187,9 @@ def firmware_module() -> str:
             f"MAX_RETRIES = {MAX_RETRIES}",
             f"REPLAY_WINDOW = {REPLAY_WINDOW}",
             "",
-            f"DEFAULT_PALETTE = {rows(DEFAULT_PALETTE, 5)}",
+            f"DEFAULT_PALETTE = {_rows(DEFAULT_PALETTE, 5)}",
             "",
-            f"COUNTER_NAMES = {rows(COUNTER_NAMES, 9)}",
+            f"COUNTER_NAMES = {_rows(COUNTER_NAMES, 9)}",
             "",
             f"HEX_DIGITS = {_literal(HEX_DIGITS)}",
             f"KEY_FIRST = {_literal(KEY_FIRST)}",
