@@ -165,7 +165,7 @@ def make_board_sensors(config: Config, variant: Variant) -> SensorSource:
         from ..hw.shiftreg import ShiftRegisterSensor
 
         return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg)
-    from ..hw.protocol import BoardShape
+    from ..hw.protocol.messages import BoardShape
     from ..hw.serial_link import SerialBoard
 
     geo = variant.geometry
@@ -179,7 +179,7 @@ def _hex_sensors(config: Config, pinout: HexPinout) -> SensorSource:
         from ..hw.shiftreg import ShiftRegisterSensor
 
         return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg, squares=pinout.cells)
-    from ..hw.protocol import BoardShape
+    from ..hw.protocol.messages import BoardShape
     from ..hw.serial_link import SerialBoard
 
     return SerialBoard(

@@ -3,11 +3,13 @@
 # through hexboard.MATRIX_CELLS): with the board still (the usual case) and
 # with every square changing on every scan (the worst case: the occupancy
 # number is rebuilt each time).  The hardware read is a stand-in, so this is
-# the scanner's own cost.  A development tool, not copied to the Pico:
+# the scanner's own cost.  A bench beside the firmware, never flashed with
+# it; from the repository's root:
 #
-#     micropython bench_scan.py          (the unix port)
-#     mpremote run bench_scan.py         (on the Pico, with hexboard.py, benchtime.py)
-#     python3 bench_scan.py              (CPython)
+#     MICROPYPATH=firmware .venv/bin/micropython bench/firmware/bench_scan.py
+#     PYTHONPATH=firmware python3 bench/firmware/bench_scan.py
+#     mpremote run bench/firmware/bench_scan.py  (on the Pico, with hexboard.py
+#                                                 and benchtime.py copied to it)
 
 import sys
 

@@ -1,12 +1,13 @@
 # Runs the firmware's logic (scanner, link, LED strip, app) through a board
 # session with stand-ins for the hardware, so that it is exercised by the
-# interpreter it ships on, not only by CPython:
+# interpreter it ships on, not only by CPython; from the repository's root:
 #
-#     micropython check_logic.py        (the unix port)
-#     python3 check_logic.py            (CPython)
+#     MICROPYPATH=firmware .venv/bin/micropython tests/firmware/check_logic.py
+#     PYTHONPATH=firmware python3 tests/firmware/check_logic.py
 #
 # Prints one line per failed check and a summary; exits with status 1 on any
-# failure.  A development tool: it is not copied to the Pico.
+# failure.  A check beside the firmware, never flashed with it
+# (tests/hw/test_firmware.py runs it under both).
 
 import sys
 
@@ -17,6 +18,7 @@ import protocol
 import scanner
 import wire
 import ws2812
+from protocol_constants import DEFAULT_PALETTE, PROTOCOL_VERSION
 
 START = ((1 << 20) - 1) | (((1 << 20) - 1) << 60)
 SHAPE = protocol.Shape(10, 8, 80)
@@ -136,7 +138,7 @@ def run_session(c):
     c.check(len(commands(out, "HELLO")) == 1, "HELLO repeated until acknowledged")
 
     # The host says hello: ACK, our HELLO, a SNAP at once.
-    hello_seq = host("HELLO", (protocol.VERSION, None, None, None, [("SW", "check")]))
+    hello_seq = host("HELLO", (PROTOCOL_VERSION, None, None, None, [("SW", "check")]))
     out = steps(4)
     c.check(commands(out, "ACK") == [hello_seq], "host HELLO acknowledged")
     c.check(
@@ -292,9 +294,9 @@ def run_play_allocates_nothing(c):
     fw = app.Firmware(scanner.Scanner(sensors, 10, 8, app.DEBOUNCE_READS), strip, serial, device)
     host_seq = [0]
     frames = [bytearray(protocol.encode(0, "LED", bytes([k % 16] * 80), SHAPE)) for k in (1, 2)]
-    palette = bytearray(protocol.encode(0, "PAL", protocol.DEFAULT_PALETTE, SHAPE))
+    palette = bytearray(protocol.encode(0, "PAL", DEFAULT_PALETTE, SHAPE))
     ack = bytearray(protocol.encode(0, "ACK", 0, SHAPE))
-    hello = protocol.encode(0, "HELLO", (protocol.VERSION, None, None, None, []), SHAPE)
+    hello = protocol.encode(0, "HELLO", (PROTOCOL_VERSION, None, None, None, []), SHAPE)
     serial.arrive(hello, len(hello))
     host_seq[0] = 1
     boards = (QuietSensors(START).rows, QuietSensors(START & ~(1 << sq("e2"))).rows)

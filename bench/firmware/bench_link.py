@@ -1,12 +1,12 @@
 # What the link's work costs the firmware, in microseconds per call: taking
 # one LED frame or palette line from the host (cut, checked, decoded and
 # answered), new or a repeat of the last, and writing a frame to the LEDs.  The LED output is a
-# stand-in, so a write is the firmware's own cost, not the PIO's.  A
-# development tool, not copied to the Pico:
+# stand-in, so a write is the firmware's own cost, not the PIO's.  A bench
+# beside the firmware, never flashed with it; from the repository's root:
 #
-#     micropython bench_link.py          (the unix port)
-#     mpremote run bench_link.py         (on the Pico, with benchtime.py copied)
-#     python3 bench_link.py              (CPython)
+#     MICROPYPATH=firmware .venv/bin/micropython bench/firmware/bench_link.py
+#     PYTHONPATH=firmware python3 bench/firmware/bench_link.py
+#     mpremote run bench/firmware/bench_link.py  (on the Pico, benchtime.py copied to it)
 #
 # bench/pico.py runs it on the emulated Pico.
 
@@ -17,6 +17,7 @@ import link
 import protocol
 import ws2812
 from benchtime import per_call_us
+from protocol_constants import PALETTE_SIZE
 
 benchtime.ROUNDS = 50  # a line costs milliseconds on the Pico
 
@@ -30,10 +31,7 @@ def values(shape):
     """Two different LED frames and two palettes."""
     frames = [bytes((i + k) % 16 for i in range(shape.leds)) for k in (0, 1)]
     palettes = [
-        [
-            ((37 * i + k) & 0xFF, (91 * i) & 0xFF, (53 * i) & 0xFF)
-            for i in range(protocol.PALETTE_SIZE)
-        ]
+        [((37 * i + k) & 0xFF, (91 * i) & 0xFF, (53 * i) & 0xFF) for i in range(PALETTE_SIZE)]
         for k in (0, 1)
     ]
     return frames, palettes

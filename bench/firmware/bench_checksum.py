@@ -1,11 +1,12 @@
 # What the line checksum costs the firmware, per line, in microseconds:
 # CRC-32 through binascii (C, when the build has it), CRC-32 in Python (the
 # fallback, 16-bit halves) and version 1's CRC-8 (Python, one table lookup
-# per byte) for comparison.  A development tool, not copied to the Pico:
+# per byte) for comparison.  A bench beside the firmware, never flashed with
+# it; from the repository's root:
 #
-#     micropython bench_checksum.py          (the unix port)
-#     mpremote run bench_checksum.py         (on the Pico itself, with benchtime.py copied)
-#     python3 bench_checksum.py              (CPython)
+#     MICROPYPATH=firmware .venv/bin/micropython bench/firmware/bench_checksum.py
+#     PYTHONPATH=firmware python3 bench/firmware/bench_checksum.py
+#     mpremote run bench/firmware/bench_checksum.py  (on the Pico, benchtime.py copied to it)
 
 import sys
 

@@ -1,6 +1,6 @@
-# Timing for the firmware's development benches (bench_checksum.py,
-# bench_scan.py), the same on MicroPython (ticks_us) and CPython.  Not
-# copied to the Pico: `mpremote run` a bench with this file mounted or copied.
+# Timing for the firmware's benches in this directory, the same on
+# MicroPython (ticks_us) and CPython.  Not flashed with the firmware: to
+# `mpremote run` a bench on the Pico, copy this file to it first.
 
 import time
 

@@ -1,10 +1,13 @@
-# Checks the firmware's protocol module against vectors.txt.
+# Checks the firmware's protocol module against the shared vectors
+# (vectors.txt beside the firmware's protocol.py, unless another file is
+# named); from the repository's root:
 #
-#     micropython check_vectors.py [vectors.txt]      (the unix port)
-#     python3 check_vectors.py [vectors.txt]          (CPython)
+#     MICROPYPATH=firmware .venv/bin/micropython tests/firmware/check_vectors.py [VECTORS]
+#     PYTHONPATH=firmware python3 tests/firmware/check_vectors.py [VECTORS]
 #
 # Prints one line per failure and a summary; exits with status 1 on any
-# failure.  A development tool: it is not copied to the Pico.
+# failure.  A check beside the firmware, never flashed with it
+# (tests/hw/test_firmware.py runs it under both).
 
 import json
 import sys
@@ -187,8 +190,14 @@ def run(path):
     return checked, failures
 
 
+def _beside(path, name):
+    """The file `name` in the directory of `path` (MicroPython has no os.path)."""
+    cut = path.rfind("/")
+    return path[: cut + 1] + name
+
+
 def main(argv):
-    path = argv[1] if len(argv) > 1 else "vectors.txt"
+    path = argv[1] if len(argv) > 1 else _beside(protocol.__file__, "vectors.txt")
     if protocol.checksum(b"123456789") != "CBF43926":
         print("FAIL checksum check value")
         return 1
