@@ -184,6 +184,7 @@ class Match:
             code=self.kept.code if free else "",
             invite=invite if free else "",
             name=self.kept.other,
+            opponent="board" if self.peer is not None else "browser",
             problem=(self.peer.problem or "") if self.peer is not None else "",
         )
 
