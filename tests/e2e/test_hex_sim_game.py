@@ -116,7 +116,7 @@ class Table:
         while self.now < end:
             assert self.window.tick(self.now)
             self.daemon.step(self.now)
-            if self.daemon.request is not None:
+            if self.daemon.engine.request is not None:
                 self.daemon.wait_for_engine(30.0)
             self.now = round(self.now + DT, 6)
 
@@ -228,7 +228,7 @@ def test_a_whole_falcon_hex_game_against_the_engine(tmp_path, monkeypatch):
         assert latest.to_json()["fen"] == game.position.fen()
         assert table.chain.frames and len(table.chain.pixels) == table.geo.size
         # The store holds the game with its result, and its PGN reads back.
-        game_id, config = daemon.game_id, daemon.config
+        game_id, config = daemon.game_id, daemon.top.config
     tags, read = read_game(app.open_store(config).pgn(game_id))
     assert tags["Variant"] == "Falcon Hexagonal" and tags["Result"] == outcome.result
     assert read.moves == game.moves and read.outcome() == outcome

@@ -106,7 +106,7 @@ class Table:
         """Run until the coach has judged the last move and ``done`` holds
         (the engine runs in real time, the loop in virtual time)."""
         deadline = time.monotonic() + WAIT
-        while not (self.daemon.coach._judging is None and done()):
+        while not (self.daemon.top.players.coach._judging is None and done()):
             assert time.monotonic() < deadline, f"stuck: {self.daemon.status().prompt!r}"
             self.run(DT)
             time.sleep(0.005)
