@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..engine import Limits
-from ..engine.interface import Opponent
 from ..remote.desk import Desk
 from ..remote.journal import JOURNAL_NAME
 from ..review.background import Reviewer
@@ -100,33 +98,36 @@ def lent(
     config: Config,
     db_path: Path,
     stack: ExitStack,
-    engines: tuple[Opponent | None, Callable[[], Opponent]],
+    given: Services,
     first_start: bool,
 ) -> tuple[Services, str | None, WebParts | None]:
-    """What the board is lent as the configuration says (see
-    :class:`~.parts.Services`), each closed by ``stack``: the ``engines``
-    (the opponent, and the adviser that starts one), the remote link's
-    desk, the page, the voice, the reviews; on the first start, the words
-    that say where the settings page is."""
-    remote = web = welcome = None
-    if config.game.mode == "remote":
+    """What the board is lent (see :class:`~.parts.Services`): what the
+    caller ``given`` it (the engines always: the opponent, and the adviser
+    that starts one), else what the configuration turns on, each closed by
+    ``stack``: the remote link's desk, the page, the voice, the reviews; on
+    the first start, the words that say where the settings page is."""
+    remote, web, welcome = given.remote, None, None
+    if config.game.mode == "remote" and remote is None:
         if not config.web.enabled:
             raise StartError(
                 "a remote game is played through the web server: set [web] enabled = true "
                 "(and a pin, to offer or join a game from the page)"
             )
         remote = Desk()
-    if config.web.enabled:
+    if config.web.enabled and given.web is None:
         web = start_web(config, db_path, stack, remote)
         if first_start:
             welcome = welcome_words(web.url, config.web.pin)
-    speaker = make_speaker(config, stack) if config.speech.enabled else None
-    reviewer = None
-    if config.review.at_end or config.web.enabled:  # at a game's end, or asked for from the page
+    speaker = given.speaker
+    if speaker is None and config.speech.enabled:
+        speaker = make_speaker(config, stack)
+    reviewer = given.reviewer
+    # At a game's end, or asked for from the page.
+    if reviewer is None and (config.review.at_end or config.web.enabled):
         reviewer = Reviewer(db_path, Limits(movetime=config.review.movetime))
         stack.callback(reviewer.close)
-    hub = web.hub if web is not None else None
-    services = Services(*engines, hub, speaker, reviewer, remote)
+    hub = given.web or (web.hub if web is not None else None)
+    services = Services(given.opponent, given.adviser, hub, speaker, reviewer, remote)
     return services, welcome, web
 
 

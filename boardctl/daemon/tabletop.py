@@ -314,7 +314,8 @@ class Tabletop:
         new, self.pending = self.pending, None
         other_variant = new.game.variant != self.config.game.variant
         self.config = new
-        self._seat_players(now)
+        if not isinstance(act.then_of(self.activity), Solving):  # a puzzle keeps its seats
+            self._seat_players(now)
         if other_variant:
             self.variant = get_variant(new.game.variant)
             self.fresh_game()

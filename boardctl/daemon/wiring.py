@@ -35,7 +35,7 @@ from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_
 from ..web.starts import stepping_of
 from .boards import HexBoard, SquareBoard, StartError, e_board, fits_sensors
 from .loop import Daemon
-from .parts import PLAIN_START, Display, Hardware, Notifier, Start
+from .parts import NOTHING_LENT, PLAIN_START, Display, Hardware, Notifier, Services, Start
 from .puzzle import PuzzleSession
 from .restart import RESTART_STATUS
 from .services import lent
@@ -119,13 +119,16 @@ def build(
     display: Display | None = None,
     notifier: Notifier | None = None,
     recorder: TextIO | None = None,
+    given: Services = NOTHING_LENT,
     start: Start = PLAIN_START,
     now: float = 0.0,
     first_start: bool = False,
 ) -> Daemon:
     """A daemon with everything the configuration asks for that the caller
-    has not given, closed by ``stack``; ``start``: a position, a puzzle or a
-    stored game to set up first (the game to resume is the store's);
+    has not given (the hardware, and the page's hub, the voice, the reviews
+    or the remote desk in ``given``; the engines are always the
+    configuration's), closed by ``stack``; ``start``: a position, a puzzle
+    or a stored game to set up first (the game to resume is the store's);
     ``first_start``: the screen shows where the settings page is and its PIN."""
     store = open_store(config)
     stack.callback(store.close)
@@ -144,7 +147,8 @@ def build(
     # Hints, the coach, and an engine to play when the settings turn one on.
     engine_config = replace(config, game=replace(config.game, mode="engine"))
     adviser = lambda: make_opponent(engine_config, vary=False) or _no_engine()  # noqa: E731
-    services, welcome, web = lent(config, store.path, stack, (opponent, adviser), first_start)
+    engines = replace(given, opponent=opponent, adviser=adviser)
+    services, welcome, web = lent(config, store.path, stack, engines, first_start)
     if buttons is None and config.buttons.enabled:
         from ..hw.buttons import GpioButtons
 

@@ -31,6 +31,7 @@ from boardctl.board import GameOver  # noqa: E402
 from boardctl.board.explain import occupancy  # noqa: E402
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.daemon import wiring as app  # noqa: E402
+from boardctl.daemon.parts import Services  # noqa: E402
 from boardctl.engine.worker import EngineWorker  # noqa: E402
 from boardctl.hw import Colour, LedSink  # noqa: E402
 from boardctl.hw.hexpins import default_hex_pinout  # noqa: E402
@@ -106,7 +107,7 @@ class Table:
             buttons=buttons,
             leds=Tee(self.window.leds, self.chain),
             display=self.window.display,
-            web=self.hub,
+            given=Services(web=self.hub),
         )
         self.geo = start.position.geometry
         self.kinds: dict[str, int] = {}  # captures, promotions, en passant carried out

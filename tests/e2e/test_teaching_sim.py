@@ -28,6 +28,7 @@ from boardctl.board import Role  # noqa: E402
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.daemon import coach  # noqa: E402
 from boardctl.daemon import wiring as app  # noqa: E402
+from boardctl.daemon.parts import Services  # noqa: E402
 from boardctl.engine import Limits  # noqa: E402
 from boardctl.engine.worker import EngineWorker  # noqa: E402
 from boardctl.hw.sim import SimBoard, SimButtons  # noqa: E402
@@ -81,7 +82,7 @@ class Table:
             buttons=buttons,
             leds=self.window.leds,
             display=self.window.display,
-            speaker=self.voice,
+            given=Services(speaker=self.voice),
         )
 
     def run(self, seconds: float) -> None:
