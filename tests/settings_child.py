@@ -2,8 +2,9 @@
 page's form until it is stopped.
 
 Usage: ``python settings_child.py CONFIG``.  Prints ``ready`` once the board's
-side of the page is made (a start: stale copies are removed then), then
-``saved <n>`` after each save, flushed.
+side of the page is made (a start: stale copies are removed then), waits for a
+line on its input (so that the test can look at the folder before any save
+begins), then prints ``saved <n>`` after each save, flushed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ MAX_SAVES = 100_000  # a bound, in case nobody kills us
 def main(path: Path) -> int:
     settings = SettingsFile(path)
     print("ready", flush=True)
+    sys.stdin.readline()
     for n in range(1, MAX_SAVES + 1):
         answer = settings.save({"engine.skill": n % 21, "game.white_name": f"Ann {n}"})
         assert isinstance(answer, Saved), answer

@@ -104,18 +104,22 @@ def test_a_saver_killed_at_random_points_leaves_no_copy_after_the_next_start(tmp
     for trial in range(30):
         child = subprocess.Popen(
             [sys.executable, str(CHILD), str(path)],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             env=env,
             umask=0o022,
         )
-        assert child.stdout is not None
+        assert child.stdin is not None and child.stdout is not None
         assert child.stdout.readline() == "ready\n"
         assert copies(tmp_path) == {}, f"trial {trial}: a copy outlived the start"
+        child.stdin.write("go\n")
+        child.stdin.flush()
         time.sleep(rng.uniform(0.0, 0.05))
         child.send_signal(signal.SIGKILL)
         child.wait()
         child.stdout.close()
+        child.stdin.close()
         left = copies(tmp_path)
         assert all(mode == 0o640 for mode in left.values()), f"trial {trial}: {left}"
         assert stat.S_IMODE(path.stat().st_mode) == 0o640
