@@ -248,9 +248,12 @@ class RemoteSeat:
         return f"Your {OFFER_WORDS[kind]} is sent"
 
     def button(self, name: str) -> bool:
-        """OK accepts what the other side asks, + or - refuses it; True when
-        the press was for that."""
+        """OK accepts what the other side asks, + or - refuses it, and OK
+        claims a game the other side has left; True when the press was for that."""
         view = self.view
+        if view.claimable and name == "ok":
+            self.desk.tell(Asked(view.key, view.seq, "claim"))
+            return True
         if not view.asks or name not in ("ok", "next", "prev"):
             return False
         self.desk.tell(Answered(view.key, view.seq, view.asks[0], name == "ok"))
@@ -289,6 +292,8 @@ class RemoteSeat:
         named = who[:1].upper() + who[1:]
         if view.asks:
             return f"{named} {ASK_WORDS[view.asks[0]]}: {YES_NO}", False
+        if view.claimable:
+            return f"{named} has gone on their move: OK claims the game", True
         if view.away and view.ending is None:
             return f"{named} is away: their clock runs on its own", True
         if view.declined:

@@ -52,6 +52,9 @@ class RemoteView:
     name: str = ""  # what the other side is called on the screen and in the store
     opponent: str = ""  # where the other side plays: "board" or "browser" ("": not known)
     problem: str = ""  # why the game is stopped (the sides disagree), in full
+    # The board player may claim the game: the other side has been away on its
+    # move, with no clock of its running, long enough (docs/remote.md, "Clocks").
+    claimable: bool = False
 
 
 @dataclass(frozen=True)

@@ -378,4 +378,5 @@ class Match:
             name=self.kept.other,
             opponent=self.kept.seat,  # "board", "browser", or "" while the seat is free
             problem=self.problem,
+            claimable=self.claimable(now),
         )

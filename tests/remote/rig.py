@@ -86,6 +86,14 @@ class Rig:
             self.daemon.step(self.now)
             self.now = round(self.now + STEP, 6)
 
+    def wait(self, seconds: float) -> None:
+        """Time passes with nothing done at the board: in larger steps."""
+        end = self.now + seconds
+        while self.now < end:
+            self.pump()
+            self.daemon.step(self.now)
+            self.now = round(self.now + 0.5, 6)
+
     def press(self, name: str) -> None:
         self.buttons.press(name, self.now)
         self.run(0.1)

@@ -163,3 +163,20 @@ def test_a_game_with_clocks_shows_them_whatever_the_configuration_says(tmp_path:
         assert clocks is not None and clocks[1] < 300.0 and clocks[0] <= 300.0
     finally:
         rig.close()
+
+
+def test_a_player_gone_on_their_move_may_be_claimed_from_at_the_board(rig: Rig):
+    from boardctl.remote.record import ABSENCE_CLAIM
+
+    rig.hand("e2e4")
+    rig.run(0.5)
+    assert rig.line() == ("e2e4",)
+    rig.wait(ABSENCE_CLAIM / 2)
+    assert not rig.desk.view.claimable  # away, but not long enough
+    rig.wait(ABSENCE_CLAIM / 2 + 5)
+    assert rig.desk.view.claimable
+    assert "OK claims the game" in rig.daemon.status().prompt
+    rig.press("ok")
+    rig.run(0.2)
+    ending = rig.daemon.game.ending()
+    assert ending is not None and ending.winner == WHITE and ending.termination.value == "forfeit"
