@@ -471,15 +471,21 @@ class Link:
             joining.done.set()
             self.joining = None
         elif now > joining.deadline:
-            joining.error = (
-                "the other board did not answer: check that it is on and that the "
-                "invitation is its latest, then try again"
-            )
-            if joining.kept is None:
+            reached = self._transport is not None and self._transport.connected()
+            if joining.refused:
+                joining.error = f"{joining.refused}: check the invitation"
+            elif not reached:
+                problem = f" ({self.broker_problem})" if self.broker_problem else ""
                 joining.error = (
-                    f"{joining.refused}: check the invitation"
-                    if joining.refused
-                    else "the broker holds no such game: " + joining.error
+                    f"cannot reach the broker {invitation.broker}{problem}: "
+                    "check the invitation and this board's network"
+                )
+            elif joining.kept is None:
+                joining.error = "the broker holds no such game: check the invitation"
+            else:
+                joining.error = (
+                    "the other board did not answer: check that it is on and that the "
+                    "invitation is its latest, then try again"
                 )
             joining.done.set()
             self.joining = None

@@ -211,6 +211,8 @@ class MemoryTransport:
     def subscribe(self, pattern: str) -> None:
         if pattern not in self.patterns:
             self.patterns.append(pattern)
+            if not self.bus.up:
+                return
             for topic, payload in self.bus.retained.items():
                 if matches(pattern, topic):
                     self.inbox.append((topic, payload))

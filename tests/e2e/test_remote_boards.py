@@ -128,3 +128,34 @@ def test_a_used_invitation_seats_no_third_board(boards, tmp_path: Path, broker: 
         assert side(third).link.match is None
     finally:
         third.stop()
+
+
+def test_two_boards_on_one_network_play_through_the_hosts_own_broker(tmp_path: Path):
+    """No broker configured: the inviting board runs mosquitto itself, and
+    its invitation names its address on the network."""
+    from ..remote.broker import need_mosquitto
+
+    need_mosquitto()
+    host = LiveThread(tmp_path / "a", Options(colour=WHITE, name="Table A"))
+    guest = LiveThread(tmp_path / "b", Options(colour=WHITE, name="Table B", offer=False))
+    host.start()
+    guest.start()
+    try:
+        invitation = ""
+
+        def invited(s: LiveSide) -> bool:
+            nonlocal invitation
+            invitation = s.link.invitation()
+            return bool(invitation)
+
+        host.wait_for(invited, "no invitation", WAIT)
+        assert side(host).link._lan is not None  # its own mosquitto
+        assert f":{side(host).link._lan.port}/" in invitation
+        status, body = join(host, guest)
+        assert (status, body.get("colour")) == (200, BLACK), body
+        plays(host, guest, "e2e4")
+        plays(guest, host, "e7e5")
+    finally:
+        guest.stop()
+        host.stop()
+    assert not (tmp_path / "a" / "broker" / "mosquitto.log").read_text().count("Error")

@@ -81,3 +81,19 @@ def test_an_invitation_past_its_day_seats_nobody(tmp_path: Path):
     run(clock, host, guest, seconds=2.0)
     assert "expired" in joining.error
     assert guest.link.match is None
+
+
+def test_a_join_through_a_broker_out_of_reach_says_so(tmp_path: Path):
+    from boardctl.remote.transport import Bus
+
+    from .twolinks import Board, Clock
+
+    bus, clock = Bus(), Clock()
+    host = Board(tmp_path / "host", bus, clock)
+    guest = Board(tmp_path / "guest", bus, clock, offer_at_start=False)
+    run(clock, host, guest, seconds=0.2)
+    invitation = host.link.invitation()
+    bus.up = False
+    joining = guest.link.join(invitation)
+    run(clock, host, guest, seconds=20.0)
+    assert joining.error.startswith("cannot reach the broker mqtt://")
