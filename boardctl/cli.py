@@ -37,7 +37,8 @@ from .review.command import review_command
 from .rules import VARIANTS, Game, Position, divide, get_variant, perft
 from .rules.digits import NumberError, parse_decimal, parse_whole
 from .rules.perft import MAX_DEPTH
-from .storage.store import GameStore, default_db_path, pgn_command
+from .storage.command import pgn_command
+from .storage.store import GameStore, default_db_path
 from .ui import gallery, keys
 from .ui.screenshot import parse_size
 from .userfiles import SCRIPT_LIMIT, open_regular, read_text
