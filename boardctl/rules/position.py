@@ -128,15 +128,7 @@ class Position:
             misplaced = pawns & self.colors[colour] & self._pawn_forbidden[colour]
             if misplaced:
                 where = geo.name(misplaced.bit_length() - 1)
-                raise FenError(
-                    "piece placement",
-                    f"a pawn stands on {where}, "
-                    + (
-                        "the last cell of its file"
-                        if self.variant.hexagonal
-                        else "the first or last rank"
-                    ),
-                )
+                raise FenError("piece placement", f"a pawn stands on {where}, {geo.pawn_barred}")
         self.castling = self._parse_castling(castling)
         self.ep_square = self._parse_ep(ep)
         if len(parts) == 6:
@@ -179,7 +171,7 @@ class Position:
         try:
             sq = geo.parse_square(text)
         except SquareError:
-            raise FenError("en passant", f"{shown(text)} is not a {_unit(geo)[:-1]}") from None
+            raise FenError("en passant", f"{shown(text)} is not a {geo.noun}") from None
         # The pawn that stepped over sq came from behind it (seen from the
         # side to move) and stands in front of it.
         origin = self.tables.pawn_push[self.turn][sq]
@@ -497,6 +489,24 @@ class Position:
         new._stack = self._stack[:]
         return new
 
+    def with_turn(self, colour: Color) -> Position:
+        """The same pieces and castling rights with ``colour`` to move and no
+        en-passant square: a new position, with no moves behind it (the
+        teaching mode shows where the other side's lifted piece may go).
+
+        :raises FenError: when the side not to move would be in check: that
+            is no position.
+        """
+        new = self.copy()
+        new.turn = colour
+        new.ep_square = None
+        new._ep_key = 0
+        new._stack = []
+        if new.is_attacked(new.kings[colour ^ 1], colour):
+            raise FenError("position", "the side not to move is in check")
+        new.hash = new.compute_hash()
+        return new
+
     # --------------------------------------------------- moves as values
     def to_move(self, code: int) -> Move:
         frm = code & 127
@@ -601,7 +611,7 @@ def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
     rows = text.split("/")
     if len(rows) != len(layout):
         raise FenError("piece placement", f"expected {len(layout)} ranks, got {len(rows)}")
-    unit = _unit(geo)
+    unit = f"{geo.noun}s"
     squares = [0] * geo.size
     for row, cells in zip(rows, layout, strict=True):
         label = geo.name(cells[0])[1:]
@@ -631,19 +641,13 @@ def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
                 squares[cells[file]] = piece
             file += 1
         if file != len(cells):
-            span = (
-                "" if unit == "squares" else (f" ({geo.name(cells[0])} to {geo.name(cells[-1])})")
-            )
+            # Rows of a grid are all as long; a hexagon's say where they run.
+            span = "" if geo.grid else f" ({geo.name(cells[0])} to {geo.name(cells[-1])})"
             raise FenError(
                 "piece placement",
                 f"rank {label} has {file} {unit} where the board has {len(cells)}{span}",
             )
     return squares
-
-
-def _unit(geo: BoardGeometry) -> str:
-    """What the board's cells are called in messages."""
-    return "squares" if geo.shades == 2 else "cells"
 
 
 def _parse_counter(text: str, field: str, minimum: int) -> int:

@@ -104,7 +104,9 @@ def test_random_games_agree_move_by_move(variant, seed):
     assert _play_random_game(variant, seed, 0.3)["positions"] > 10
 
 
-@pytest.mark.parametrize("variant", sorted(n for n, v in VARIANTS.items() if v.hexagonal))
+@pytest.mark.parametrize(
+    "variant", sorted(n for n, v in VARIANTS.items() if isinstance(v.geometry, HexGeometry))
+)
 def test_random_hex_games_reach_en_passant_and_promotions(variant):
     """Pawn-heavy games on the hexagon, until both special moves were checked."""
     seen: Counter[str] = Counter()

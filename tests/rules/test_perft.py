@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardctl.rules import VARIANTS, Position, divide, get_variant, perft
+from boardctl.rules import VARIANTS, Geometry, Position, divide, get_variant, perft
 
 DATA = Path(__file__).with_name("perft.txt")
 
@@ -25,7 +25,7 @@ def _cases() -> list[tuple[str, str, str, list[int]]]:
 
 CASES = _cases()
 # The naive generator knows the rectangular presets only (hex: test_hex_perft.py).
-SQUARE_VARIANTS = sorted(name for name, v in VARIANTS.items() if not v.hexagonal)
+SQUARE_VARIANTS = sorted(name for name, v in VARIANTS.items() if isinstance(v.geometry, Geometry))
 
 
 @pytest.mark.parametrize(
