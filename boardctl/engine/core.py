@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..rules import Position
+from ..rules.fen import pawn_start_squares
 from ..rules.hextables import PAWN_CAPTURES, PAWN_FORWARD
-from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
 from . import evaluate, params

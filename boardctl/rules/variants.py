@@ -31,7 +31,7 @@ class Variant:
     otherwise before, with the king at home.  The hexagons have no castling.
 
     Pawns: a pawn steps twice from any square where a pawn of its colour
-    stands in ``start_fen`` (:func:`boardctl.rules.position.pawn_start_squares`),
+    stands in ``start_fen`` (:func:`boardctl.rules.fen.pawn_start_squares`),
     so a set-up with pawns on two ranks needs no field of its own; it promotes
     to one of ``promotions``.
 
