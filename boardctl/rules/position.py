@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from functools import cache
 
 from . import movegen
+from .attacks import attackers
 from .boardgeometry import Bitboard, BoardGeometry, BoardTables
+from .castling import castling_shapes
 from .errors import FenError, IllegalMoveError
 from .fen import pawn_start_squares, read_fen, write_fen
 from .geometry import Square
@@ -344,10 +346,10 @@ class Position:
     def attackers(self, sq: Square, by: Color, occupied: Bitboard | None = None) -> Bitboard:
         """Pieces of colour ``by`` that attack ``sq`` (with ``occupied`` as the blockers)."""
         occ = self.colors[0] | self.colors[1] if occupied is None else occupied
-        return movegen.attackers(self, sq, by, occ)
+        return attackers(self, sq, by, occ)
 
     def is_attacked(self, sq: Square, by: Color) -> bool:
-        return bool(movegen.attackers(self, sq, by, self.colors[0] | self.colors[1]))
+        return bool(attackers(self, sq, by, self.colors[0] | self.colors[1]))
 
     def checkers(self) -> Bitboard:
         return self.attackers(self.kings[self.turn], self.turn ^ 1)
@@ -364,8 +366,8 @@ class Position:
         return movegen.pseudo_legal_codes(self)
 
     def castling_shapes(self) -> list[int]:
-        """Castlings by the rights and empty squares alone, legal or not (see movegen)."""
-        return movegen.castling_shapes(self)
+        """Castlings by the rights and empty squares alone, legal or not (see castling)."""
+        return castling_shapes(self)
 
     def legal_captures(self) -> list[int]:
         """Legal captures and promotions, packed (all legal moves when in check)."""
