@@ -20,7 +20,8 @@ from ..rules.fen import pawn_start_squares
 from ..rules.hextables import PAWN_CAPTURES, PAWN_FORWARD
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
-from . import evaluate, params
+from . import evaluate, params, piecesquare
+from . import weights as eval_weights
 
 try:
     from . import _core
@@ -110,11 +111,11 @@ def build(
     variant: Variant,
     tt_bits: int = TT_BITS,
     search: tuple[int, ...] | None = None,
-    weights: evaluate.Weights | None = None,
+    weights: eval_weights.Weights | None = None,
 ) -> Core:
     """A core for ``variant``, with the search's numbers ``search`` (by
     default :func:`params.core_search`'s), evaluating with ``weights`` (by
-    default the evaluation's own, :func:`evaluate.default_weights`; a tuner
+    default the evaluation's own, :func:`~boardctl.engine.weights.default_weights`; a tuner
     or a match between two sets of weights gives others).
 
     :raises RuntimeError: when the extension is not built.
@@ -125,11 +126,11 @@ def build(
     box = mailbox(variant)
     keys = keys_for(geo.size, geo.files)
     if weights is None:
-        mg, eg = evaluate.piece_tables(geo)
-        passed = evaluate.PASSED
+        mg, eg = piecesquare.piece_tables(geo)
+        passed = eval_weights.PASSED
     else:
-        mg, eg = evaluate.build_piece_tables(geo, weights)
-        passed = evaluate.passed_bonuses(weights)
+        mg, eg = piecesquare.build_piece_tables(geo, weights)
+        passed = eval_weights.passed_bonuses(weights)
     white, black = pawn_start_squares(variant)
     double_steps = [(white >> sq & 1) | (black >> sq & 1) << 1 for sq in range(geo.size)]
     last_white, last_black = geo.tables.promotion

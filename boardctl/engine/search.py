@@ -47,13 +47,7 @@ from ..rules.moves import (
 )
 from ..rules.pieces import KING, PAWN
 from . import core, levels, tablebase
-from .evaluate import (
-    Evaluator,
-    Weights,
-    evaluator_for,
-    material_sums,
-    piece_tables,
-)
+from .evaluate import Evaluator, evaluator_for, material_sums
 from .levels import MAX_LEVEL, OPENING_MOVES, OPENING_PIECES, OPENING_SPREAD, Level
 from .limits import Info, Limits
 from .params import (
@@ -80,6 +74,8 @@ from .params import (
     REVERSE_FUTILITY,
     REVERSE_FUTILITY_DEPTH,
 )
+from .piecesquare import piece_tables
+from .weights import Weights
 
 MAX_SKILL = MAX_LEVEL
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from boardctl.engine import Engine, Limits, core, params, search
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
+from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums
+from boardctl.engine.weights import start_phase
 from boardctl.rules import Position, get_variant
 from boardctl.rules.hexgeo import HexGeometry
 from tests.engine_mates import forces_mate_with

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from boardctl.engine import Engine, Limits, core
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
+from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums
+from boardctl.engine.weights import start_phase
 from boardctl.rules import VARIANTS, Position, get_variant
 from boardctl.rules.hexgeo import HexGeometry
 from boardctl.rules.moves import EN_PASSANT
