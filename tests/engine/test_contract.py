@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.engine import Engine, Limits, core, params, search
+from boardctl.engine import tree as python_tree
 from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums
 from boardctl.engine.weights import start_phase
 from boardctl.rules import Position, get_variant
@@ -117,10 +118,12 @@ def _params_numbers() -> set[str]:
 
 
 def _read_by_search_py() -> set[str]:
-    tree = ast.parse(inspect.getsource(search))
+    """What the Python search reads of params: its driver (search.py) and its
+    tree (tree.py)."""
     return {
         alias.name
-        for node in ast.walk(tree)
+        for module in (search, python_tree)
+        for node in ast.walk(ast.parse(inspect.getsource(module)))
         if isinstance(node, ast.ImportFrom) and node.module == "params"
         for alias in node.names
     }
