@@ -8,23 +8,19 @@ from collections.abc import Sequence
 from ...rules import BLACK, WHITE, Game, get_variant
 from ...rules.notation import parse_move, san
 from ..state import DisplayState
+from .play import against_engine, played
 
 HEX = "falcon-hex"
 HEX_MIDGAME = ("e8", "i6", "Fe4", "d9", "exd9")
 
 
 def hex_game(moves: Sequence[str] = HEX_MIDGAME) -> Game:
-    game = Game(get_variant(HEX))
-    for text in moves:
-        game.push_text(text)
-    return game
+    return played(moves, HEX)
 
 
 def hex_start() -> DisplayState:
     """Falcon Hexagonal Chess: a new game against the engine."""
-    return DisplayState.from_fen(
-        None, HEX, engine_status="ready", level=20, status="simulator", engine_side=BLACK
-    )
+    return DisplayState.from_fen(None, HEX, **against_engine(20, HEX, status="simulator"))
 
 
 def hex_engine_move() -> DisplayState:
@@ -33,12 +29,12 @@ def hex_engine_move() -> DisplayState:
     move = parse_move(game.position, "Fd10")
     return DisplayState.from_game(
         game,
-        engine_status="ready",
-        engine_depth=8,
-        engine_score="+0.62",
-        level=12,
-        engine_side=BLACK,
-        engine_move=(san(game.position, move), move.from_square, move.to_square),
+        **against_engine(
+            variant=HEX,
+            engine_depth=8,
+            engine_score="+0.62",
+            engine_move=(san(game.position, move), move.from_square, move.to_square),
+        ),
     )
 
 
@@ -51,10 +47,7 @@ def hex_fix() -> DisplayState:
         prompt="Move the falcon from f7 back to e4",
         prompt_kind="error",
         marks=(geo.parse_square("f7"), geo.parse_square("e4")),
-        engine_status="ready",
-        engine_score="+0.40",
-        level=12,
-        engine_side=BLACK,
+        **against_engine(variant=HEX, engine_score="+0.40"),
     )
 
 
@@ -67,9 +60,7 @@ def hex_promotion() -> DisplayState:
         prompt_kind="choice",
         choices=get_variant(HEX).promotions,
         chosen=3,
-        engine_status="ready",
-        level=12,
-        engine_side=BLACK,
+        **against_engine(variant=HEX),
     )
 
 
@@ -80,10 +71,12 @@ def hex_black() -> DisplayState:
         game,
         white_clock=288.0,
         black_clock=295.0,
-        engine_status="thinking",
-        engine_depth=7,
-        engine_score="+0.31",
-        level=12,
-        engine_side=WHITE,
         orientation=BLACK,
+        **against_engine(
+            variant=HEX,
+            engine_status="thinking",
+            engine_depth=7,
+            engine_score="+0.31",
+            engine_side=WHITE,
+        ),
     )

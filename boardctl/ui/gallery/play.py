@@ -4,7 +4,9 @@ set-up, stepping through a stored game (docs/screens.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from ...board.events import MoveMade
 from ...board.explain import occupancy
@@ -14,73 +16,73 @@ from ...board.stepping import begin as stepping_begin
 from ...board.stepping import line as stepping_line
 from ...board.stepping import status as stepping_status
 from ...engine import levels
-from ...rules import BLACK, WHITE, Game, PieceType, Position, get_variant
+from ...rules import BLACK, DEFAULT_VARIANT, WHITE, Game, PieceType, Position, get_variant
 from ..state import DisplayState, welcome_words
 
 MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
 PUZZLE = "7rk1/7ppp/10/7FPP/7N2/10/10/2Q4K2 w - - 0 1"  # the essay's first problem
 
 
+def played(
+    moves: Sequence[str], variant: str = DEFAULT_VARIANT.name, fen: str | None = None
+) -> Game:
+    """A game of ``variant`` from ``fen`` (default: its start) after ``moves``."""
+    game = Game(get_variant(variant), fen)
+    for text in moves:
+        game.push_text(text)
+    return game
+
+
+def against_engine(
+    level: int = 12, variant: str = DEFAULT_VARIANT.name, **fields: Any
+) -> dict[str, Any]:
+    """A game's fields against the engine at ``level``, the engine Black and
+    ready, its rating where the levels were measured (``fields`` change them)."""
+    return {
+        "engine_status": "ready",
+        "level": level,
+        "rating": levels.rating(level, variant),
+        "engine_side": BLACK,
+        **fields,
+    }
+
+
 def start() -> DisplayState:
     """A new game against the engine: nothing to do but move."""
-    return DisplayState.from_fen(
-        None,
-        engine_status="ready",
-        level=20,
-        rating=levels.rating(20),
-        status="simulator",
-        engine_side=BLACK,
-    )
+    return DisplayState.from_fen(None, **against_engine(20, status="simulator"))
 
 
 def two_players() -> DisplayState:
     """Two players, no engine: the board records and guides."""
-    game = Game()
-    for text in MIDGAME[:3]:
-        game.push_text(text)
-    return DisplayState.from_game(game)
+    return DisplayState.from_game(played(MIDGAME[:3]))
 
 
 def thinking() -> DisplayState:
     """The player has moved; the engine thinks, with its evaluation so far."""
-    game = Game()
-    for text in (*MIDGAME, "c3"):
-        game.push_text(text)
+    game = played((*MIDGAME, "c3"))
     return DisplayState.from_game(
-        game,
-        engine_status="thinking",
-        engine_depth=9,
-        engine_score="-0.21",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=BLACK,
+        game, **against_engine(engine_status="thinking", engine_depth=9, engine_score="-0.21")
     )
 
 
 def engine_move() -> DisplayState:
     """The engine has chosen; the player carries its move out on the board."""
-    game = Game()
-    for text in (*MIDGAME, "c3"):
-        game.push_text(text)
+    game = played((*MIDGAME, "c3"))
     geo = game.position.geometry
     return DisplayState.from_game(
         game,
-        engine_status="ready",
-        engine_depth=14,
-        engine_score="-0.35",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=BLACK,
-        engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
+        **against_engine(
+            engine_depth=14,
+            engine_score="-0.35",
+            engine_move=("Bxh3", geo.parse_square("g4"), geo.parse_square("h3")),
+        ),
     )
 
 
 def remote_move() -> DisplayState:
     """A remote game: the opponent (in a browser or at another board) has
     moved; the player carries the move out, their own clock running."""
-    game = Game()
-    for text in (*MIDGAME, "c3"):
-        game.push_text(text)
+    game = played((*MIDGAME, "c3"))
     geo = game.position.geometry
     return DisplayState.from_game(
         game,
@@ -95,11 +97,8 @@ def remote_move() -> DisplayState:
 
 def remote_asks() -> DisplayState:
     """A remote game: the opponent asks to take back their move."""
-    game = Game()
-    for text in MIDGAME:
-        game.push_text(text)
     return DisplayState.from_game(
-        game,
+        played(MIDGAME),
         engine_status="online",
         engine_side=BLACK,
         opponent="Opponent",
@@ -111,23 +110,16 @@ def remote_asks() -> DisplayState:
 
 def fix() -> DisplayState:
     """White has moved the falcon from f4 like a knight, to e6; the board says so."""
-    game = Game()
-    for text in MIDGAME:
-        game.push_text(text)
+    game = played(MIDGAME)
     geo = game.position.geometry
     return DisplayState.from_game(
         game,
         prompt="Move the falcon from e6 back to f4",
         prompt_kind="error",
         marks=(geo.parse_square("e6"), geo.parse_square("f4")),
-        engine_status="ready",
-        engine_depth=12,
-        engine_score="+0.41",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=BLACK,
         white_clock=251.0,
         black_clock=232.0,
+        **against_engine(engine_depth=12, engine_score="+0.41"),
     )
 
 
@@ -140,10 +132,7 @@ def check_fix() -> DisplayState:
         prompt="That move leaves your king in check: move the bishop back to f2",
         prompt_kind="error",
         marks=(geo.parse_square("f2"), geo.parse_square("c5")),
-        engine_status="ready",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=BLACK,
+        **against_engine(),
     )
 
 
@@ -163,21 +152,15 @@ def promotion() -> DisplayState:
         prompt_kind="choice",
         choices=choices,
         chosen=1,
-        engine_status="ready",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=BLACK,
+        **against_engine(),
     )
 
 
 def not_saved() -> DisplayState:
     """The disk is full (or the card went read-only): the game goes on, and
     the screen says how many moves wait to be saved."""
-    game = Game()
-    for text in MIDGAME[:3]:
-        game.push_text(text)
     return DisplayState.from_game(
-        game,
+        played(MIDGAME[:3]),
         prompt="3 moves not saved (disk full)",
         prompt_kind="error",
         status="not saved",
@@ -187,49 +170,31 @@ def not_saved() -> DisplayState:
 
 def check() -> DisplayState:
     """Black's rook has come down to j1 and checks the white king."""
-    game = Game(fen="5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
-    game.push_text("j8j1")
-    return DisplayState.from_game(
-        game,
-        engine_status="ready",
-        engine_score="-1.10",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=BLACK,
-    )
+    game = played(["j8j1"], fen="5k3r/3f6/10/10/10/4F5/10/5K4 b - - 0 30")
+    return DisplayState.from_game(game, **against_engine(engine_score="-1.10"))
 
 
 def game_over() -> DisplayState:
     """Checkmate: the result, and how to start again."""
-    game = Game(fen="6k3/10/6K3/10/10/10/10/R9 w - - 0 50")
-    game.push_text("Ra8#")
+    game = played(["Ra8#"], fen="6k3/10/6K3/10/10/10/10/R9 w - - 0 50")
     return DisplayState.from_game(
         game,
         prompt="Checkmate: White wins. Set up the pieces for a new game",
         prompt_kind="over",
-        engine_status="ready",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=BLACK,
+        **against_engine(),
     )
 
 
 def clocks_low() -> DisplayState:
     """A clock game in its last seconds, Black to move."""
-    game = Game()
-    for text in MIDGAME[:5]:
-        game.push_text(text)
     return DisplayState.from_game(
-        game,
+        played(MIDGAME[:5]),
         white_clock=41.0,
         black_clock=7.3,
-        engine_status="thinking",
-        engine_depth=6,
-        engine_score="+0.18",
-        level=12,
-        rating=levels.rating(12),
-        engine_side=WHITE,
         orientation=BLACK,
+        **against_engine(
+            engine_status="thinking", engine_depth=6, engine_score="+0.18", engine_side=WHITE
+        ),
     )
 
 
@@ -251,11 +216,8 @@ def setup() -> DisplayState:
         s.target.fen(),
         prompt=step.text,
         marks=(step.square,),
-        engine_side=BLACK,
-        level=20,
-        rating=levels.rating(20),
-        engine_status="ready",
         setting_up=True,
+        **against_engine(20),
     )
 
 
@@ -268,9 +230,7 @@ def first_start() -> DisplayState:
 def stepping() -> DisplayState:
     """``--replay``: a stored game stepped through on the board; its next
     move is lit for the player to carry out, and said in the banner."""
-    game = Game()
-    for text in (*MIDGAME, "c3", "Bxh3"):
-        game.push_text(text)
+    game = played((*MIDGAME, "c3", "Bxh3"))
     s = stepping_begin(12, game, "0-1", "resignation")
     for move in game.moves[:8]:
         s = followed(s, MoveMade(move, "", ""))

@@ -7,7 +7,7 @@ from ...review.coach import Evaluation, hint_words, remark
 from ...rules import BLACK, Game, Position, get_variant
 from ...rules.notation import parse_move
 from ..state import DisplayState
-from .play import MIDGAME
+from .play import MIDGAME, played
 
 
 def _said(
@@ -40,9 +40,7 @@ def _said(
 def coach() -> DisplayState:
     """Teaching mode: White's queen has gone to e2, where the bishop takes it.
     The coach says so and offers the move back; the LEDs light the queen and e1."""
-    game = Game()
-    for text in MIDGAME:
-        game.push_text(text)
+    game = played(MIDGAME)
     said = _said(game, "Qe2", (60, "Fxh7"), (850, "Bxe2 Kxe2"))
     return DisplayState.from_game(game, prompt=said, prompt_kind="coach")
 
@@ -66,9 +64,7 @@ def coach_lesson() -> DisplayState:
 def coach_hint() -> DisplayState:
     """A hint in teaching mode: the best move (lit on the board) and the other
     good ones, ranked by the engine (scores hand-set here)."""
-    game = Game()
-    for text in MIDGAME:
-        game.push_text(text)
+    game = played(MIDGAME)
     pos = game.position
     ranked = [
         (parse_move(pos, text), (cp, None)) for text, cp in (("Fxh7", 80), ("Ng5", 60), ("Ni5", 55))
