@@ -8,7 +8,7 @@ that lists the names there are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .boardgeometry import BoardGeometry
 from .errors import UnknownVariantError
@@ -102,6 +102,22 @@ GLINSKI_START = "b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKN
 _8x10 = Geometry(10, 8)
 _OFF_CENTRE = frozenset({1, 2})  # a hexagon's cell colours but the centre's (0)
 
+# Glinski's hexagonal chess, the base game of the hexagons and the check of
+# their geometry: no castling, stalemate scores 3/4 to 1/4, and a lone knight
+# or bishops off the centre's colour can mate.
+_GLINSKI = Variant(
+    "glinski",
+    "Glinski's hexagonal chess",
+    GLINSKI,
+    GLINSKI_START,
+    castling=False,
+    promotions=(QUEEN, ROOK, BISHOP, KNIGHT),
+    stalemate_points=0.75,
+    lone_knight_mates=True,
+    bishop_mate_shades=_OFF_CENTRE,
+    pgn_tag="Glinski",
+)
+
 _PRESETS = (
     Variant(
         "falcon",
@@ -176,33 +192,18 @@ _PRESETS = (
         castle_max=2,
         promotions=(FALCON, ROOK, BISHOP, KNIGHT),
     ),
-    # Sibahi's Falcon Hexagonal Chess (RULES-HEX.md): no queen among the
-    # promotions, stalemate scores 3/4 to 1/4.
-    Variant(
-        "falcon-hex",
-        "Falcon Hexagonal Chess",
-        FALCON_HEX,
-        FALCON_HEX_START,
-        castling=False,
+    # Sibahi's Falcon Hexagonal Chess (RULES-HEX.md): Glinski's rules with the
+    # falcon on the 121-cell board, and no queen among the promotions.
+    replace(
+        _GLINSKI,
+        name="falcon-hex",
+        title="Falcon Hexagonal Chess",
+        geometry=FALCON_HEX,
+        start_fen=FALCON_HEX_START,
         promotions=(ROOK, BISHOP, KNIGHT, FALCON),
-        stalemate_points=0.75,
-        lone_knight_mates=True,
-        bishop_mate_shades=_OFF_CENTRE,
         pgn_tag="Falcon Hexagonal",
     ),
-    # Glinski's hexagonal chess, the base game: the check of the geometry.
-    Variant(
-        "glinski",
-        "Glinski's hexagonal chess",
-        GLINSKI,
-        GLINSKI_START,
-        castling=False,
-        promotions=(QUEEN, ROOK, BISHOP, KNIGHT),
-        stalemate_points=0.75,
-        lone_knight_mates=True,
-        bishop_mate_shades=_OFF_CENTRE,
-        pgn_tag="Glinski",
-    ),
+    _GLINSKI,
 )
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in _PRESETS}
