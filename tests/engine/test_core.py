@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -22,14 +21,11 @@ from boardctl.rules.hexgeo import HexGeometry
 from boardctl.rules.moves import EN_PASSANT
 from boardctl.rules.pieces import PAWN
 
+from ..rules.helpers import perft_cases
+
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
-PERFT = [
-    [part.strip() for part in line.split("|")]
-    for name in ("perft.txt", "perft_hex.txt")
-    for line in (Path(__file__).parents[1] / "rules" / name).read_text().splitlines()
-    if line.strip() and not line.startswith("#")
-]
+PERFT = [*perft_cases("perft.txt"), *perft_cases("perft_hex.txt")]
 
 
 def _core_at(pos: Position) -> core.Core:
@@ -54,8 +50,7 @@ def _python_eval(pos: Position) -> int:
 def test_perft_counts_match_the_reference(name, variant, fen, counts):
     pos = Position(fen, get_variant(variant))
     engine = _core_at(pos)
-    expected = [int(n) for n in counts.split()]
-    assert [engine.perft(d) for d in range(1, len(expected) + 1)] == expected
+    assert [engine.perft(d) for d in range(1, len(counts) + 1)] == counts
     assert engine.hash() == pos.hash
     assert engine.evaluate() == _python_eval(pos)
 
