@@ -19,10 +19,8 @@ import pytest
 
 from boardctl.engine import Engine, Limits, core, params, search
 from boardctl.engine import tree as python_tree
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums
-from boardctl.engine.weights import start_phase
+from boardctl.engine.evaluate import evaluator_for, material_sums
 from boardctl.rules import Position, get_variant
-from boardctl.rules.hexgeo import HexGeometry
 from tests.engine_mates import forces_mate_with
 
 README = Path(search.__file__).with_name("README.md")
@@ -56,12 +54,7 @@ def _position(variant: str, fen: str | None) -> Position:
 
 
 def _reference_eval(pos: Position) -> int:
-    geo = pos.geometry
-    evaluator = (
-        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-        if isinstance(geo, HexGeometry)
-        else Evaluator(pos.tables)
-    )
+    evaluator = evaluator_for(pos)
     return evaluator.evaluate(pos, *material_sums(pos))
 
 

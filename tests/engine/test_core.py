@@ -14,8 +14,7 @@ from collections import Counter
 import pytest
 
 from boardctl.engine import Engine, Limits, core
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums
-from boardctl.engine.weights import start_phase
+from boardctl.engine.evaluate import evaluator_for, material_sums
 from boardctl.rules import VARIANTS, Position, get_variant
 from boardctl.rules.hexgeo import HexGeometry
 from boardctl.rules.moves import EN_PASSANT
@@ -35,12 +34,7 @@ def _core_at(pos: Position) -> core.Core:
 
 
 def _python_eval(pos: Position) -> int:
-    geo = pos.geometry
-    evaluator = (
-        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-        if isinstance(geo, HexGeometry)
-        else Evaluator(pos.tables)
-    )
+    evaluator = evaluator_for(pos)
     return evaluator.evaluate(pos, *material_sums(pos))
 
 

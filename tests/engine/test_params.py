@@ -16,10 +16,8 @@ from pathlib import Path
 import pytest
 
 from boardctl.engine import Engine, Limits, core, evaluate, params, piecesquare, weights
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums
-from boardctl.engine.weights import start_phase
+from boardctl.engine.evaluate import evaluator_for, material_sums
 from boardctl.rules import VARIANTS, Position, get_variant
-from boardctl.rules.hexgeo import HexGeometry
 
 CORE_SOURCES = Path(core.__file__).with_name("csrc")
 # What the core's sources may define: array sizes, piece and move codes, the
@@ -175,12 +173,7 @@ def test_the_core_follows_every_evaluation_number(other_numbers, variant, seed):
     rng = random.Random(seed)
     pos = Position(None, get_variant(variant))
     engine = core.build(pos.variant, tt_bits=10)
-    geo = pos.geometry
-    evaluator = (
-        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-        if isinstance(geo, HexGeometry)
-        else Evaluator(pos.tables)
-    )
+    evaluator = evaluator_for(pos)
     changed = 0
     for _ in range(120):
         core.load(engine, pos)
