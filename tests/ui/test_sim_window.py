@@ -97,8 +97,14 @@ class Rig:
 
     def drag(self, frm: str, to: str) -> None:
         """Press on one cell, move, let go on another: one movement of the hand."""
-        start = self.window.view.centre(self.geo.parse_square(frm))
-        end = self.window.view.centre(self.geo.parse_square(to))
+        view = self.window.view
+        self.drag_between(
+            view.centre(self.geo.parse_square(frm)), view.centre(self.geo.parse_square(to))
+        )
+        self.run(0.2)
+
+    def drag_between(self, start: tuple[int, int], end: tuple[int, int]) -> None:
+        """Press at ``start``, move, let go at ``end`` (a cell's centre, the tray)."""
         self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
         self.window.handle(
             pygame.event.Event(
@@ -109,7 +115,6 @@ class Rig:
             )
         )
         self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
-        self.run(0.2)
 
     def key(self, text: str, key: int) -> None:
         self.window.handle(pygame.event.Event(pygame.KEYDOWN, unicode=text, key=key))
