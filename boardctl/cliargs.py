@@ -17,7 +17,7 @@ from .engine import uci
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
-from .rules import VARIANTS
+from .rules import DEFAULT_VARIANT, VARIANTS
 from .rules.digits import NumberError, parse_decimal, parse_whole
 from .rules.perft import MAX_DEPTH
 from .ui import gallery, keys
@@ -27,7 +27,7 @@ class UsageError(BoardctlError, ValueError):
     """Bad arguments on the command line."""
 
 
-_VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: falcon)"
+_VARIANTS_HELP = f"rule preset, one of {', '.join(VARIANTS)} (default: {DEFAULT_VARIANT.name})"
 
 _SETUP_HELP = "first guide the player to set up this position on the board, then play on from it"
 _REPLAY_HELP = (
@@ -99,12 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("perft", help="count the leaf nodes of the move tree")
     p.add_argument("depth", type=_whole(0, MAX_DEPTH), help=f"plies to search (0 to {MAX_DEPTH})")
     p.add_argument("--fen", help="start from this position (default: the variant's start)")
-    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
+    p.add_argument("--variant", default=DEFAULT_VARIANT.name, help=_VARIANTS_HELP)
     p.add_argument("--divide", action="store_true", help="print the count below each move")
     p = commands.add_parser("replay", help="feed a sensor log through the move reconciler")
     p.add_argument("log", help="sensor log: '<seconds> lift|place <square>' or 'choose <piece>'")
     p.add_argument("--fen", help="the position the log starts from (default: the start)")
-    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
+    p.add_argument("--variant", default=DEFAULT_VARIANT.name, help=_VARIANTS_HELP)
     commands.add_parser(
         "uci",
         help="play as a UCI engine on stdin and stdout (for chess GUIs)",
@@ -213,7 +213,7 @@ def _add_screenshot(commands: argparse._SubParsersAction[_Parser]) -> None:
         help=f"a state of docs/screens.md instead of a position: {', '.join(gallery.ALL_SCENES)}",
     )
     p.add_argument("--size", default="480x320", help="screen size, e.g. 480x320 or 800x480")
-    p.add_argument("--variant", default="falcon", help=_VARIANTS_HELP)
+    p.add_argument("--variant", default=DEFAULT_VARIANT.name, help=_VARIANTS_HELP)
 
 
 def _add_diag(commands: argparse._SubParsersAction[_Parser]) -> None:
