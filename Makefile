@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The compiled core's sources: a change to any of them rebuilds it.
 CORE_SOURCES := $(wildcard boardctl/engine/csrc/*.c boardctl/engine/csrc/*.h)
 
-.PHONY: run test check lint bench clean system-deps emulator-deps test-arm64
+.PHONY: run test check lint docs bench clean system-deps emulator-deps test-arm64
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,13 +28,21 @@ lint: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
+# The documentation site from docs/ (mkdocs.yml), into site/, which git ignores.  Strict:
+# a warning (a link to a page or an anchor that is not there, a page left out of the
+# navigation) fails the build.  `$(BIN)/mkdocs serve` shows it while you write.
+docs: $(VENV)/.dev-installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 # Debian packages some tests use: chromium and chromium-driver (the web page's browser
 # tests), fairymax (the reference engine the XBoard client is tested against),
-# shellcheck (the Pi installer's script), Node.js with npm (the emulated Pico) and espeak-ng
-# (the board's voice, rendered to audio by its tests).  As root (a fresh machine, CI) the missing
+# shellcheck (the Pi installer's script), Node.js with npm (the emulated Pico), espeak-ng
+# (the board's voice, rendered to audio by its tests) and mosquitto (the MQTT broker two
+# boards play through).  As root (a fresh machine, CI) the missing
 # ones are installed; otherwise the tests that need them skip and say why.
 SYSTEM_TOOLS := chromium:chromium chromedriver:chromium-driver /usr/games/fairymax:fairymax \
-	shellcheck:shellcheck node:nodejs npm:npm espeak-ng:espeak-ng
+	shellcheck:shellcheck node:nodejs npm:npm espeak-ng:espeak-ng \
+	/usr/sbin/mosquitto:mosquitto
 system-deps:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do tool=$${pair%%:*}; package=$${pair##*:}; \
 	  command -v $$tool >/dev/null 2>&1 || [ -x "$$tool" ] || missing="$$missing $$package"; \
@@ -57,7 +65,7 @@ emulator/node_modules/.installed: emulator/package.json emulator/package-lock.js
 
 emulator-deps: system-deps emulator/node_modules/.installed
 
-test: lint system-deps emulator-deps
+test: lint docs system-deps emulator-deps
 	$(BIN)/python -m pytest
 
 # The fast tier, for after every change: the linters and every test not marked slow
@@ -68,6 +76,7 @@ check: $(VENV)/.dev-installed
 	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware hardware setup.py
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10
 
 # The Pi is aarch64, where a plain `char` is unsigned and the compiled core is built by
@@ -81,4 +90,4 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/perft.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache emulator/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache emulator/node_modules site

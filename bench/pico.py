@@ -22,8 +22,8 @@ prints, per board, on the emulated chip's own clock (125 MHz):
 * the emulator itself: simulated seconds per wall second, and how much of
   the time the chip slept;
 
-then what the link's parts cost on the chip (``firmware/bench_link.py``) and
-one scan (``firmware/bench_scan.py``), as the chip prints them.
+then what the link's parts cost on the chip (``bench/firmware/bench_link.py``)
+and one scan (``bench/firmware/bench_scan.py``), as the chip prints them.
 
 Run: ``.venv/bin/python bench/pico.py [--boards matrix,shiftreg,hex] [--samples 12]
 [--minutes 1]``.
@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+BENCHES = ROOT / "bench" / "firmware"  # the firmware's own benches, never flashed
 sys.path.insert(0, str(ROOT))
 
 from tests.pico.rig import Rig, bits, harness  # noqa: E402
@@ -239,20 +240,15 @@ def lift_to_light(rig: Rig, occupied: set[int], square: int, tag: int) -> float:
 
 
 def on_chip(script: str, extra: tuple[str, ...] = ()) -> None:
-    """Run one of the firmware's development benches on the chip; print what it prints."""
+    """Run one of the firmware's benches (bench/firmware/) on the chip, beside
+    the firmware modules it uses and the firmware's ``extra`` files; print
+    what it prints."""
     import serial  # the host's own dependency
 
-    names = (
-        "wire.py",
-        "protocol.py",
-        "link.py",
-        "ws2812.py",
-        "scanner.py",
-        "benchtime.py",
-        *extra,
-        script,
-    )
-    files = {name: (harness.FIRMWARE_DIR / name).read_bytes() for name in names}
+    modules = ("protocol_constants.py", "wire.py", "protocol.py", "link.py", "ws2812.py")
+    needs = (*modules, "scanner.py", *extra)
+    files = {name: (harness.FIRMWARE_DIR / name).read_bytes() for name in needs}
+    files.update({name: (BENCHES / name).read_bytes() for name in ("benchtime.py", script)})
     files["main.py"] = f"import {script[:-3]}\n".encode()
     with harness.EmulatedPico(files) as pico:
         port = serial.serial_for_url(pico.url, timeout=0.2)

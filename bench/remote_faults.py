@@ -1,29 +1,34 @@
-"""Remote games through a bad network, with sides killed mid-game: nothing lost.
+"""Remote games through a bad network, with sides and the broker killed
+mid-game, and a hostile client on the broker: nothing lost, nothing forged.
 
 Each game is played by real processes on loopback: boards (``tests/remote/
 side_child.py``: the daemon on a simulated board, its web server and link, a
 hand that plays the script's moves and carries out the other side's) and, for
 a browser's player, this process speaking the page's HTTP as remote.js does.
-Between the two sides stands :class:`~tests.remote.faultproxy.FaultProxy`,
-which loses, delays, repeats and reorders requests and answers and cuts the
-network off for a while, each a bounded number of times.  A side is killed
-with SIGKILL at random plies and started again on its own files.
 
 Two forms (``--form``):
 
-* ``boards``: a host board (White) and a board that joins through the proxy
-  (Black); either may be killed;
+* ``boards``: a host board (White) and a board that joins with its
+  invitation (Black), neither able to reach the other: they meet at a real
+  mosquitto (persistence on), each through a TCP fault proxy of its own
+  (:class:`~tests.remote.tcpproxy.TcpProxy`: delays, drips, resets, stalls,
+  cuts).  Either board, or the broker, is killed with SIGKILL at random plies
+  and started again on its own files; and all along a stranger on the broker
+  publishes forged entries of every kind in both sides' names (right numbers,
+  right digests, the wrong key), forged statuses and garbage;
 * ``browser``: a host board (White) and a player in a browser (Black), whose
-  requests go through the proxy; the board may be killed, and the browser
-  "reloads" (forgets its cookie and logs in again with the code).
+  requests go through an HTTP fault proxy (:class:`~tests.remote.faultproxy.
+  FaultProxy`); the board may be killed, and the browser "reloads" (logs in
+  again from its own cookie).
 
 Each game plays a random legal game of ``--plies`` moves (no castling, en
 passant or promotion: those are the reconciler's tests' business), after
 which the side to move resigns.  Then both sides' journals and game stores
-are read back.  **Lost**: moves of the script missing from a side's log or
-store; **doubled**: moves applied more than once (in a game without
-takebacks, a move entry beyond the script's, or a store with more moves).
-The sides must also hold the same log (one digest).  The goal is 0 and 0.
+are read back.  **Lost**: moves of the script missing from a side's game or
+store; **doubled**: moves applied more than once (a store with more moves);
+**forged**: entries a side holds that its side's key did not sign, or a game
+that ended any other way than the scripted resignation.  The sides must also
+hold the same game (one state).  The goal is 0, 0 and 0.
 
 Usage: ``.venv/bin/python bench/remote_faults.py [--games 3] [--plies 60]
 [--kills 3] [--form both] [--seed 1]``.
@@ -49,11 +54,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from boardctl.remote.invite import parse_invitation  # noqa: E402
 from boardctl.remote.journal import JOURNAL_NAME, Journal  # noqa: E402
+from boardctl.remote.match import Match  # noqa: E402
 from boardctl.storage.store import GameStore  # noqa: E402
 from tests.e2e.kill9_child import long_game  # noqa: E402
+from tests.remote.broker import Broker  # noqa: E402
 from tests.remote.client import PageClient  # noqa: E402
-from tests.remote.faultproxy import KINDS, FaultProxy, Faults  # noqa: E402
+from tests.remote.faultproxy import FaultProxy, Faults  # noqa: E402
+from tests.remote.forger import Forger  # noqa: E402
+from tests.remote.tcpproxy import TcpFaults, TcpProxy  # noqa: E402
 
 CHILD = ROOT / "tests" / "remote" / "side_child.py"
 GAME_LIMIT = 600.0  # real seconds a game may take before it counts as stuck
@@ -72,7 +82,10 @@ class Result:
     faults: Counter[str] = field(default_factory=Counter)
     lost: int = 0
     doubled: int = 0
-    same: bool = True  # both sides hold one log
+    forged: int = 0  # forged entries applied
+    forgeries: int = 0  # forged messages published
+    broker_kills: int = 0
+    same: bool = True  # both sides hold one game
     finished: bool = True
     endings: set[str] = field(default_factory=set)  # how each side's board says it ended
     seconds: float = 0.0
@@ -145,43 +158,45 @@ def free_port() -> int:
 
 
 def kept(folder: Path) -> tuple[tuple[str, ...], str, int, tuple[str, ...]]:
-    """A side's log line, digest, move entries, and its store's moves."""
+    """A side's game line and state, entries not signed by their side, and its store's moves."""
     journal = Journal(folder / JOURNAL_NAME)
     try:
         game = journal.current()
         assert game is not None, f"{folder.name} has no remote game"
-        log = journal.log(game.header)
+        match = Match(journal, game, 0.0)  # every entry checked again as it is read
+        keys = {match.colour: match.key.public, match.colour ^ 1: game.other_key}
+        forged = sum(1 for e in journal.entries(game.header.key) if not e.signed_by(keys[e.side]))
+        state = match.record.state
     finally:
         journal.close()
-    moves = sum(1 for e in log.entries if e.kind == "move")
     store = GameStore(folder / "games.sqlite3")
     try:
         stored = store.load(game.local_game).moves if game.local_game else ()
     finally:
         store.close()
-    return log.line, log.digest, moves, tuple(stored)
+    return state.line, state.id, forged, tuple(stored)
 
 
 def judge(result: Result, expected: tuple[str, ...], folders: list[Path]) -> None:
-    """Count what each side lost or doubled, and whether they agree; the game
-    must have ended by the scripted resignation (not on time)."""
-    digests = set()
+    """Count what each side lost, doubled or took forged, and whether they
+    agree; the game must have ended by the scripted resignation."""
+    states = set()
     if result.endings - {"resignation"}:
         result.notes.append(f"ended by {', '.join(sorted(result.endings))}, not resignation")
-        result.same = False
+        result.forged += 1
     for folder in folders:
-        line, digest, entries, stored = kept(folder)
-        digests.add(digest)
+        line, state, forged, stored = kept(folder)
+        states.add(state)
+        result.forged += forged
         for got in (line, stored):
             common = 0
             while common < min(len(got), len(expected)) and got[common] == expected[common]:
                 common += 1
             result.lost += len(expected) - common
             result.doubled += max(0, len(got) - len(expected))
-        result.doubled += max(0, entries - len(expected))
         if line != expected:
-            result.notes.append(f"{folder.name}: log {len(line)} moves, not the script's")
-    result.same = len(digests) == 1
+            result.notes.append(f"{folder.name}: game {len(line)} moves, not the script's")
+    result.same = len(states) == 1
 
 
 def kill_plan(rng: random.Random, plies: int, kills: int) -> list[int]:
@@ -196,41 +211,68 @@ def play_boards(
     script = tuple(long_game(plies, seed))
     (work / "script").write_text(" ".join(script))
     common = ["--script", str(work / "script"), "--plies", str(plies), "--clock", CLOCK]
-    port = free_port()
-    host = Side(work / "host", ["--colour", "white", "--port", str(port), *common], work / "log")
-    code = host.wait_for("code ", START_LIMIT)
-    proxy = FaultProxy(f"http://127.0.0.1:{port}/", faults, seed)
-    proxy.start()
+    broker = Broker(work / "broker")
+    tcp = TcpFaults()
+    proxies = [TcpProxy(broker.port, tcp, seed * 2 + i) for i in (0, 1)]
+    for proxy in proxies:
+        proxy.start()
+    host = Side(
+        work / "host", ["--colour", "white", "--broker", proxies[0].url, *common], work / "log"
+    )
+    invitation = parse_invitation(host.wait_for("invite ", START_LIMIT))
+    mine = invitation.link().replace(invitation.broker, proxies[1].url)  # the guest's own way in
     guest = Side(
         work / "guest",
-        ["--colour", "black", *common, "--join", f"{proxy.url}?join={code}"],
+        ["--colour", "black", "--broker", proxies[1].url, *common, "--join", mine],
         work / "log",
     )
-    guest.args = ["--colour", "black", *common]  # started again, it goes on with its game
+    guest.args = ["--colour", "black", "--broker", proxies[1].url, *common]  # again: goes on
+    forger = Forger(broker.url, invitation.key, seed)
+    forger.start()
     sides = [host, guest]
     started = time.monotonic()
     plan = kill_plan(rng, plies, kills + 1)
+
+    def cut() -> None:
+        rng.choice(proxies).cut(outage)
+
+    def broker_down() -> None:
+        broker.kill()
+        time.sleep(rng.uniform(0.5, 3.0))
+        broker.start()
+        result.broker_kills += 1
+
     try:
-        result.kills = run_game(sides, plan, rng, started, lambda: proxy.cut(outage))
+        result.kills = run_game(sides, plan, rng, started, cut, broker_down)
     except RuntimeError as exc:
         result.finished = False
         result.notes.append(str(exc))
     finally:
         result.seconds = time.monotonic() - started
+        forger.stop()
         for side in sides:
             side.stop()
-        proxy.stop()
-    result.faults = Counter(proxy.faults)
+        for proxy in proxies:
+            proxy.stop()
+        broker.close()
+    result.forgeries = forger.sent
+    result.faults = Counter(proxies[0].faults) + Counter(proxies[1].faults)
     result.endings = {(s.last("over ") or "none").split(" ", 1)[-1] for s in sides}
     judge(result, script[:plies], [work / "host", work / "guest"])
     return result
 
 
 def run_game(
-    sides: list[Side], plan: list[int], rng: random.Random, started: float, cut: Callable[[], None]
+    sides: list[Side],
+    plan: list[int],
+    rng: random.Random,
+    started: float,
+    cut: Callable[[], None],
+    broker_down: Callable[[], None],
 ) -> int:
-    """Wait for both sides to end the game, killing one at each ply of ``plan``
-    but the last, where the network is cut off instead."""
+    """Wait for both sides to end the game, killing a board (or the broker,
+    one time in four) at each ply of ``plan`` but the last, where a board's
+    network is cut off instead."""
     kills = 0
     while True:
         for side in sides:
@@ -244,6 +286,9 @@ def run_game(
             plan.pop(0)
             if not plan:
                 cut()
+                continue
+            if rng.random() < 0.25:
+                broker_down()
                 continue
             victim = rng.choice(sides)
             victim.kill()
@@ -277,12 +322,20 @@ class Page:
             time.sleep(0.2)
         raise RuntimeError(f"{path}: the board stayed out of reach")
 
-    def reload(self) -> None:
-        """A new page: no cookie, the code typed again."""
+    def login(self) -> None:
+        """The player types the code on the page."""
         self.page = PageClient(self.base)
         status, data = self.call("api/remote/login", {"code": self.code, "name": "Bench"})
         if status != 200:
             raise RuntimeError(f"login refused: {data}")
+
+    def reload(self) -> None:
+        """The page loaded again: a new connection, the browser's own cookie."""
+        assert self.page is not None
+        jar = self.page.jar
+        self.page = PageClient(self.base)
+        for cookie in jar:
+            self.page.jar.set_cookie(cookie)
 
     def turn(self) -> bool:
         """One look at the game and a move if it is the player's; True once it has ended."""
@@ -290,9 +343,7 @@ class Page:
         if status != 200:
             return False
         if state.get("you") is None:
-            self.reload()
-            self.reloads += 1
-            return False
+            raise RuntimeError(f"the page lost the player's seat: {state}")
         if state["ending"] is not None:
             return True
         line = tuple(state["line"])
@@ -324,7 +375,7 @@ def play_browser(
     plan = kill_plan(rng, plies, kills + 1)
     started = time.monotonic()
     try:
-        page.reload()
+        page.login()
 
         def cut() -> None:
             proxy.cut(outage)
@@ -385,24 +436,28 @@ PLAYERS: dict[str, Callable[[int, int, int, Faults, int, Path, float], Result]] 
 
 
 def report(results: list[Result]) -> None:
-    head = ("form", "game", "plies", "kills", "faults", "lost", "doubled", "same", "secs")
+    head = ("form", "game", "plies", "kills", "faults", "forged", "lost", "doubled", "same", "secs")
     print(f"{head[0]:8} " + " ".join(f"{h:>7}" for h in head[1:]))
     faults: Counter[str] = Counter()
     for r in results:
         faults += r.faults
         same = "yes" if r.same and r.finished else "NO"
-        row = (r.game, r.plies, r.kills + r.reloads, sum(r.faults.values()), r.lost, r.doubled)
+        kills = r.kills + r.reloads + r.broker_kills
+        row = (r.game, r.plies, kills, sum(r.faults.values()), r.forged, r.lost, r.doubled)
         print(f"{r.form:8} " + " ".join(f"{v:>7}" for v in row) + f" {same:>7} {r.seconds:>7.1f}")
         for note in r.notes:
             print(f"    {note}")
     print(f"games played: {len(results)} ({sum(r.finished for r in results)} to the end)")
     print(
         "faults injected: "
-        + ", ".join(f"{kind} {faults[kind]}" for kind in KINDS)
-        + f"; sides killed with SIGKILL: {sum(r.kills for r in results)}"
+        + ", ".join(f"{kind} {count}" for kind, count in sorted(faults.items()))
+        + f"; boards killed with SIGKILL: {sum(r.kills for r in results)}"
+        + f"; broker killed with SIGKILL: {sum(r.broker_kills for r in results)}"
         + f"; browser reloads: {sum(r.reloads for r in results)}"
     )
     print(
+        f"forged messages published: {sum(r.forgeries for r in results)}; "
+        f"forged entries applied: {sum(r.forged for r in results)}; "
         f"moves lost: {sum(r.lost for r in results)}; "
         f"moves doubled: {sum(r.doubled for r in results)}; "
         f"games where the sides disagree: {sum(not r.same for r in results)}"
@@ -430,10 +485,10 @@ def run(
                 play = PLAYERS[form]
                 results.append(play(game, plies, kills, faults, seed + game, work, outage))
                 r = results[-1]
-                agree = "same log" if r.same else "LOGS DIFFER"
+                agree = "same game" if r.same else "GAMES DIFFER"
                 print(
                     f"  {form} game {game}: {r.plies} plies, lost {r.lost}, "
-                    f"doubled {r.doubled}, {agree}, {r.seconds:.0f} s",
+                    f"doubled {r.doubled}, forged {r.forged}, {agree}, {r.seconds:.0f} s",
                     flush=True,
                 )
     return results
@@ -454,7 +509,7 @@ def main() -> int:
     forms = ["boards", "browser"] if args.form == "both" else [args.form]
     results = run(forms, args.games, args.plies, args.kills, args.seed, args.outage, args.keep)
     report(results)
-    bad = any(r.lost or r.doubled or not r.same or not r.finished for r in results)
+    bad = any(r.lost or r.doubled or r.forged or not r.same or not r.finished for r in results)
     return 1 if bad else 0
 
 

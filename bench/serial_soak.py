@@ -64,7 +64,8 @@ from boardctl.hw.base import Reading
 from boardctl.hw.serial_link import SerialBoard, SerialPort
 from boardctl.rules import Game, Move, PieceType, Position
 
-FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
+# The firmware's host loader, beside its checks.
+CHECKS = Path(__file__).resolve().parents[1] / "tests" / "firmware"
 FAMILIES = (
     "flip1",
     "flip2",
@@ -94,12 +95,14 @@ PROTOCOL_TEXT = b"$$$****0123456789ABCDEF SNAP ACK HELLO P=2 \n\r"
 
 def load_firmware() -> SimpleNamespace:
     """The firmware's protocol and link modules, loaded by path by the
-    firmware's own host loader (``firmware/hostload.py``)."""
-    spec = importlib.util.spec_from_file_location("soak_fw_hostload", FIRMWARE / "hostload.py")
+    firmware's own host loader (``tests/firmware/hostload.py``)."""
+    spec = importlib.util.spec_from_file_location("soak_fw_hostload", CHECKS / "hostload.py")
     assert spec is not None and spec.loader is not None
     hostload = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hostload)
-    modules: SimpleNamespace = hostload.load(("wire", "protocol", "link"), prefix="soak_fw_")
+    modules: SimpleNamespace = hostload.load(
+        ("protocol_constants", "wire", "protocol", "link"), prefix="soak_fw_"
+    )
     return modules
 
 

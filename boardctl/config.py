@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 from .engine.search import MAX_SKILL
 from .hw.errors import PinoutError
 from .hw.hexpins import load_any_pinout
+from .names import MAX_NAME, InvalidName, clean_name
 from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
 from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
@@ -129,6 +130,15 @@ class RemoteConfig:
     # How long a move must stand, the board still, before it is sent: until
     # then it may still be amended (a piece slid on, a square corrected).
     confirm_ms: int = 1000
+    # The MQTT broker two boards in two homes play through, mqtt://HOST:PORT
+    # or mqtts://HOST:PORT (TLS); "": on one network, the board that invites
+    # runs one itself (mosquitto) on lan_port.  The broker is not trusted:
+    # every move is signed by the board that made it (docs/remote.md).
+    broker: str = ""
+    username: str = ""  # this board's login at the broker, if it asks for one
+    password: str = ""
+    ca_file: str = ""  # a certificate authority for a broker no system CA signs
+    lan_port: int = 18830
 
 
 @dataclass(frozen=True)
@@ -240,6 +250,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("speech", "rate"): RATE_RANGE,
     ("speech", "volume"): VOLUME_RANGE,
     ("remote", "confirm_ms"): (0, 10000),
+    ("remote", "lan_port"): (1024, 65535),
     ("review", "movetime"): MOVETIME_RANGE,
 }
 
@@ -381,15 +392,35 @@ def _pin(text: str) -> None:
         )
 
 
-NAME_LENGTH = 40  # characters of a player's name: a screen's row and a PGN tag
+NAME_LENGTH = MAX_NAME  # the one rule for names: boardctl.names
 
 
 def _name(text: str) -> None:
-    if len(text) > NAME_LENGTH or text.strip() != text:
+    try:
+        cleaned = clean_name(text, allow_empty=True)
+    except InvalidName as exc:
+        raise ConfigError(f'{exc.reason} (or "" for the default); got {shown(text)}') from None
+    if cleaned != text:
         raise ConfigError(
             f"expected a name of at most {NAME_LENGTH} characters without spaces at the "
             f'ends (or "" for the default); got {shown(text)}'
         )
+
+
+def _broker(text: str) -> None:
+    if not text:
+        return  # a broker of this board's own, on the network it is on
+    from .remote.invite import InviteError, parse_broker
+
+    try:
+        parse_broker(text)
+    except InviteError as exc:
+        raise ConfigError(f"{exc}; got {shown(text)}") from None
+
+
+def _readable_file(text: str) -> None:
+    if text and not Path(text).expanduser().is_file():
+        raise ConfigError(f"no such file: {shown(text)}")
 
 
 def _voice(text: str) -> None:
@@ -412,6 +443,8 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("web", "pin"): _pin,
     ("speech", "voice"): _voice,
     ("remote", "name"): _name,
+    ("remote", "broker"): _broker,
+    ("remote", "ca_file"): _readable_file,
 }
 
 

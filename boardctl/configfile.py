@@ -8,10 +8,11 @@ only reads), so the owner's notes survive a save.
 Nothing is written that would not start: the new text is read back with the
 same reader and checks as at start (:func:`~boardctl.config.parse_config`),
 and each changed key must read back as the value asked for.  The file is then
-replaced whole or not at all: a temporary file in the same directory is
-written and synced, renamed over the old one, and the directory synced, so
-after a power cut the file is the old one or the new one, never half of
-either.  A read-only or full disk is one clear message and the old file.
+replaced whole or not at all: a temporary copy in the same directory, made
+with the file's mode (:mod:`boardctl.atomic`), is written and synced, renamed
+over the old one, and the directory synced, so after a power cut the file is
+the old one or the new one, never half of either.  A read-only or full disk
+is one clear message and the old file.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import errno
 import os
 import secrets
 import stat
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,6 +31,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import InlineTable, Table
 
+from .atomic import create_copy
 from .config import PIN_LENGTH, Config, ConfigError, parse_config
 from .rules import BoardctlError
 from .userfiles import TOML_LIMIT, parse_toml, read_text
@@ -138,13 +139,15 @@ def write_atomic(path: Path, text: str, doing: str = "save the settings") -> Non
         mode = NEW_FILE_MODE
     except OSError as exc:
         raise _write_error(path, exc, doing) from None
-    temp: str | None = None
+    temp: Path | None = None
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=folder)
+        handle, temp = create_copy(path, mode)
         with os.fdopen(handle, "wb") as out:
             out.write(text.encode("utf-8"))
             out.flush()
-            os.fchmod(out.fileno(), mode)
+            if stat.S_IMODE(os.fstat(out.fileno()).st_mode) != mode:
+                # The umask narrowed the copy; the file keeps the mode it had.
+                os.fchmod(out.fileno(), mode)
             os.fsync(out.fileno())
         os.replace(temp, path)
         temp = None

@@ -25,9 +25,11 @@ class QuietLog:
         self._held: dict[str, int] = {}
         self.lines = 0
 
-    def warn(self, kind: str, message: str, *args: object) -> bool:
-        """Log ``message % args`` unless ``kind`` was logged in the last
-        minute; True when it was written."""
+    def warn(
+        self, kind: str, message: str, *args: object, exc_info: BaseException | None = None
+    ) -> bool:
+        """Log ``message % args`` (with ``exc_info``'s traceback, if given)
+        unless ``kind`` was logged in the last minute; True when it was written."""
         now = self.clock()
         last = self._last.get(kind)
         if last is not None and now - last < WINDOW:
@@ -37,5 +39,5 @@ class QuietLog:
         more = f" ({held} more like it in the last minute)" if held else ""
         self._last[kind] = now
         self.lines += 1
-        self.logger.warning(message + more, *args)
+        self.logger.warning(message + more, *args, exc_info=exc_info)
         return True

@@ -12,6 +12,7 @@ happens.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
@@ -19,12 +20,15 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .atomic import remove_stale_copies
 from .config import CHOICES, RANGES, Config, ConfigError, check_value, load_config
 from .engine import core, levels
 from .rules import VARIANTS, get_variant
 from .rules.digits import NumberError, parse_decimal, parse_whole
 from .web.owner import Change, Refused, Saved
 from .web.snapshot import WebAction
+
+log = logging.getLogger("boardctl")
 
 Key = tuple[str, str]
 
@@ -199,12 +203,16 @@ class SettingsFile:
     The file as it is now, made when the board starts, is what a later change
     is compared with to say what waits for a restart.
     Saves are one at a time: two tabs saving at once each see the other's
-    keys kept."""
+    keys kept.  Temporary copies of the file that a save killed midway left
+    (the PIN inside) are removed when it is made."""
 
     def __init__(self, path: Path, abilities: Abilities = Abilities()) -> None:
         self.path = path
         self.abilities = abilities
         self._lock = threading.Lock()
+        removed = remove_stale_copies(path)
+        if removed:
+            log.info("settings: removed %d temporary copies of %s", len(removed), path)
         try:
             self.started = load_config(path) if path.exists() else Config()
         except ConfigError:

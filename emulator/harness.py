@@ -48,11 +48,14 @@ FS_BLOCK_SIZE = 4096
 FS_BLOCK_COUNT = 352
 FS_PROG_SIZE = 256
 
-# The files main.py needs on the Pico (firmware/README.md, "Deploy").
+# The files main.py needs on the Pico (firmware/README.md, "Deploy"): all of
+# firmware/ but hexboard.py, which the hex board adds
+# (tests/hw/test_firmware_files.py holds the three to the same set).
 FIRMWARE_FILES = (
     "main.py",
     "app.py",
     "wire.py",
+    "protocol_constants.py",
     "protocol.py",
     "link.py",
     "scanner.py",

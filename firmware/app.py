@@ -3,7 +3,7 @@
 # in (hal.py on the Pico, fakes in the tests).
 
 import link
-import protocol
+from protocol_constants import MAX_LINE
 
 FIRMWARE_VERSION = "0.1.0"
 SCAN_PERIOD_US = 2500  # 400 scans a second (the issue asks for at least 200)
@@ -17,7 +17,7 @@ HEAP_EVERY = 24000  # scans between looks at the free heap (a minute): a look
 # walks the whole heap, 8.8 ms on the Pico
 REPL_ESCAPE = 0x03  # never sent by a host; a developer's Ctrl-C or mpremote
 _ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
-LINE_ROOM = protocol.MAX_LINE + 2  # the longest frame and its CR LF
+LINE_ROOM = MAX_LINE + 2  # the longest frame and its CR LF
 IDLE_POLL_US = 10  # the least a look at the port takes, for idle's bound
 
 

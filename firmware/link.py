@@ -13,39 +13,29 @@ import array
 
 import protocol
 import wire
+from protocol_constants import (
+    ACK_TIMEOUT_MS,
+    CHECK_DIGITS,
+    HEARTBEAT_MS,
+    HELLO_INTERVAL_MS,
+    LINK_TIMEOUT_MS,
+    MAX_LINE,
+    MAX_RETRIES,
+    PALETTE_SIZE,
+    PROTOCOL_VERSION,
+    REPLAY_WINDOW,
+    SNAP_MIN_INTERVAL_MS,
+)
+from protocol_constants import COUNTER_NAMES as SHARED_COUNTER_NAMES
 
-HEARTBEAT_MS = 1000
-SNAP_MIN_INTERVAL_MS = 20
-ACK_TIMEOUT_MS = 250
-MAX_RETRIES = 3
-LINK_TIMEOUT_MS = 3000
-HELLO_INTERVAL_MS = 1000
 OUTBOX_MAX = 16
-REPLAY_WINDOW = 32  # lines before the last carried out that are taken as old
 TIME_WRAP = 1 << 29  # ms: the firmware's clock counts round at 6.2 days, so that
 # it stays a small int (from 2**30 on, an int is a heap object
 # on the Pico, and every step would allocate)
 
-COUNTER_NAMES = (
-    "RX",
-    "TX",
-    "NOISE",
-    "TRUNC",
-    "LONG",
-    "CHAR",
-    "FORMAT",
-    "CRC",
-    "CMD",
-    "ARG",
-    "VER",
-    "DUP",
-    "LOST",
-    "RETRY",
-    "GIVEUP",
-    "NAKRX",
-    "STALE",
-    "TXDROP",
-)
+# The counters both ends keep, and the device's own: lines thrown away
+# because the port was busy and the outbox full.
+COUNTER_NAMES = SHARED_COUNTER_NAMES + ("TXDROP",)
 
 # Commands the device takes; SNAP and COUNTERS go the other way.
 _FROM_HOST = ("HELLO", "LED", "PAL", "STAT", "ACK", "NAK")
@@ -58,7 +48,7 @@ _PAL_WORD = b"PAL "
 _STAT_WORD = b"STAT"
 _SNAP_DIGITS_AT = len("$00 SNAP ")
 # "*" and the checksum: the end of every line.
-_TAIL = 1 + protocol.CHECK_DIGITS
+_TAIL = 1 + CHECK_DIGITS
 
 
 class DeviceLink:
@@ -99,9 +89,9 @@ class DeviceLink:
         self._command = None
         self._reference = 0
         self._frame_in = bytearray(shape.leds)
-        self._colours_in = array.array("I", [0] * protocol.PALETTE_SIZE)
+        self._colours_in = array.array("I", [0] * PALETTE_SIZE)
         self._led_request = ("LED", bytearray(shape.leds))
-        self._pal_request = ("PAL", array.array("I", [0] * protocol.PALETTE_SIZE))
+        self._pal_request = ("PAL", array.array("I", [0] * PALETTE_SIZE))
         self._stat_request = ("STAT", None)
         # The lines sent most: made once, numbered and checked in place.
         self._ack_line = bytearray(protocol.encode(0, "ACK", 0, shape))
@@ -151,7 +141,7 @@ class DeviceLink:
             wire.copy(value, 0, len(value), self._frame_in, 0)
         elif command == "PAL":
             colours = self._colours_in
-            for i in range(protocol.PALETTE_SIZE):
+            for i in range(PALETTE_SIZE):
                 r, g, b = value[i] if i < len(value) else (0, 0, 0)
                 colours[i] = (r << 16) | (g << 8) | b
         elif command == "ACK":
@@ -181,8 +171,8 @@ class DeviceLink:
             count = (star - 7) // 7
             if (
                 star != 7 + 7 * count
-                or not 1 <= count <= protocol.PALETTE_SIZE
-                or not wire.colours(line, 7, count, self._colours_in, protocol.PALETTE_SIZE)
+                or not 1 <= count <= PALETTE_SIZE
+                or not wire.colours(line, 7, count, self._colours_in, PALETTE_SIZE)
             ):
                 return -1
             self._command = "PAL"
@@ -364,7 +354,7 @@ class DeviceLink:
         if self._hello_line is None:
             shape = self.shape
             hello = (
-                protocol.VERSION,
+                PROTOCOL_VERSION,
                 shape.files,
                 shape.ranks,
                 shape.leds,
@@ -387,12 +377,12 @@ class DeviceLink:
         """Answer STAT: every counter, plus the caller's (name, value) pairs,
         in as many COUNTERS lines as it takes."""
         pairs = [(name, self.counters[name]) for name in COUNTER_NAMES] + list(extra)
-        empty = len("$00 COUNTERS*") + protocol.CHECK_DIGITS
+        empty = len("$00 COUNTERS*") + CHECK_DIGITS
         batch = []
         size = empty
         for name, number in pairs:
             token = len(name) + len(str(number)) + 2
-            if batch and size + token > protocol.MAX_LINE:
+            if batch and size + token > MAX_LINE:
                 self._send("COUNTERS", batch, now)
                 batch = []
                 size = empty

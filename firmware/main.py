@@ -25,15 +25,7 @@ def build(now, serial=None):
         port = hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, pins.MATRIX_SETTLE_US)
         reader = scanner.MatrixReader(port, pins.RANKS)
     elif pins.SENSOR == "shiftreg":
-        port = hal.ShiftRegPort(
-            pins.SR_SPI,
-            pins.SR_SCK_PIN,
-            pins.SR_MOSI_PIN,
-            pins.SR_MISO_PIN,
-            pins.SR_LOAD_PIN,
-            pins.SR_BAUDRATE,
-            (shape.squares + 7) // 8,
-        )
+        port = shiftreg_port(pins, (shape.squares + 7) // 8)
         reader = scanner.ShiftRegReader(port, pins.FILES, pins.RANKS)
     else:
         raise ValueError("pins.SENSOR must be 'matrix' or 'shiftreg'")
@@ -50,13 +42,7 @@ def build(now, serial=None):
         pins.LED_FIRST,
         pins.LED_COLOUR_ORDER,
     )
-    info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
-    device = link.DeviceLink(shape, info, now)
-    if serial is None:
-        serial = hal.UsbSerial()
-    return app.Firmware(
-        scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN), hal.heap_free
-    )
+    return assemble(shape, scan, strip, now, serial)
 
 
 def build_named(now, serial=None):
@@ -77,12 +63,32 @@ def build_named(now, serial=None):
         order=board.LED_COLOUR_ORDER,
         positions=board.LED_CHAIN,
     )
+    return assemble(shape, scan, strip, now, serial)
+
+
+def assemble(shape, scan, strip, now, serial=None):
+    """The Firmware around a board's scanner and LED strip, on the USB port
+    (serial: or a stand-in)."""
     info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
     device = link.DeviceLink(shape, info, now)
     if serial is None:
         serial = hal.UsbSerial()
     return app.Firmware(
         scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN), hal.heap_free
+    )
+
+
+def shiftreg_port(source, chips):
+    """The 74HC165 chain of `chips` chips on the pins that `source` (pins.py,
+    or a generated board module) names."""
+    return hal.ShiftRegPort(
+        source.SR_SPI,
+        source.SR_SCK_PIN,
+        source.SR_MOSI_PIN,
+        source.SR_MISO_PIN,
+        source.SR_LOAD_PIN,
+        source.SR_BAUDRATE,
+        chips,
     )
 
 
@@ -100,15 +106,7 @@ def sensors_named(board, shape, port=None):
     if board.SENSOR == "shiftreg":
         # One row per chip; the chain's bit c is cell c, the inputs past the last cell unused.
         if port is None:
-            port = hal.ShiftRegPort(
-                board.SR_SPI,
-                board.SR_SCK_PIN,
-                board.SR_MOSI_PIN,
-                board.SR_MISO_PIN,
-                board.SR_LOAD_PIN,
-                board.SR_BAUDRATE,
-                board.SR_CHIPS,
-            )
+            port = shiftreg_port(board, board.SR_CHIPS)
         inputs = 8 * board.SR_CHIPS
         cells = tuple(range(shape.squares)) + (-1,) * (inputs - shape.squares)
         return port, scanner.ShiftRegReader(port, 8, board.SR_CHIPS), 8, board.SR_CHIPS, cells

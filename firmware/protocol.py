@@ -1,10 +1,10 @@
 # The wire protocol, firmware side: codec and line assembler.
 #
-# The specification is PROTOCOL.md in this directory; boardctl/hw/protocol.py
+# The specification is PROTOCOL.md in this directory; boardctl/hw/protocol/
 # is the host's implementation of the same spec.  Both are checked against
 # vectors.txt.  This file runs under MicroPython and CPython alike: no
-# f-strings, no typing, no dataclasses; only the firmware's own wire.py is
-# imported.
+# typing, no dataclasses; only the firmware's own wire.py and
+# protocol_constants.py are imported.
 #
 # Messages are (command, value) pairs; the value depends on the command:
 #   "HELLO"     (version, files, ranks, leds, info)   files/ranks/leds may be None,
@@ -17,59 +17,9 @@
 #   "COUNTERS"  list of (name, int)
 #   "ACK"       sequence number acknowledged
 #   "NAK"       (sequence number, reason)
-
-VERSION = 2
-SUPPORTED = (2,)
-MAX_LINE = 200  # bytes from "$" to the last checksum digit
-CHECK_DIGITS = 8  # the CRC-32, in upper-case hex
-PALETTE_SIZE = 15
-MAX_FILES = 16
-MAX_RANKS = 16
-MAX_LEDS = 180
-# Boards that are not files x ranks, named in HELLO's B key, with their
-# number of cells (numbered as boardctl/rules/hexgeo.py numbers them).
-BOARDS = {"hex121": 121}
-BOARD_KEY = "B"
-
-# Drop reasons: each is also the name of its counter.
-NOISE = "NOISE"
-TRUNC = "TRUNC"
-LONG = "LONG"
-CHAR = "CHAR"
-FORMAT = "FORMAT"
-CRC = "CRC"
-CMD = "CMD"
-ARG = "ARG"
-VER = "VER"
-DROP_REASONS = (NOISE, TRUNC, LONG, CHAR, FORMAT, CRC, CMD, ARG, VER)
-NAK_REASONS = (CRC, CMD, ARG, VER)
-
-COMMANDS = ("HELLO", "SNAP", "LED", "PAL", "STAT", "COUNTERS", "ACK", "NAK")
-
-DEFAULT_PALETTE = (
-    (255, 0, 0),
-    (0, 255, 0),
-    (0, 0, 255),
-    (255, 255, 0),
-    (0, 255, 255),
-    (255, 0, 255),
-    (255, 255, 255),
-    (255, 128, 0),
-    (128, 0, 0),
-    (0, 128, 0),
-    (0, 0, 128),
-    (128, 128, 0),
-    (0, 128, 128),
-    (128, 0, 128),
-    (128, 128, 128),
-)
-
-_HEX = "0123456789ABCDEF"
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_KEY_REST = _UPPER + "0123456789"
-_VALUE_CHARS = _KEY_REST + "abcdefghijklmnopqrstuvwxyz._:+-"
-_NUMBER_KEYS = ("P", "F", "R", "L")
-
+#
+# The numbers and names both ends share are protocol_constants.py's,
+# generated from the host's boardctl/hw/protocol/constants.py.
 
 try:
     from binascii import crc32 as _crc32_c  # the C one, if the build has it
@@ -79,6 +29,32 @@ import array
 from binascii import unhexlify as _unhexlify
 
 import wire
+from protocol_constants import (
+    ARG,
+    BOARD_KEY,
+    BOARDS,
+    CHAR,
+    CHECK_DIGITS,
+    CMD,
+    CRC,
+    FORMAT,
+    HEX_DIGITS,
+    KEY_FIRST,
+    KEY_REST,
+    LONG,
+    MAX_FILES,
+    MAX_LEDS,
+    MAX_LINE,
+    MAX_RANKS,
+    NAK_REASONS,
+    NOISE,
+    NUMBER_KEYS,
+    PALETTE_SIZE,
+    SUPPORTED_VERSIONS,
+    TRUNC,
+    VALUE_CHARS,
+    VER,
+)
 
 # CRC-32's byte table (wire.py's) as two tables of 16-bit halves: on the
 # Pico an int of 31 bits or more is a heap object, 16-bit halves never are.
@@ -101,10 +77,10 @@ def crc32_halves(data):
 
 def _hex4(value):
     return (
-        _HEX[(value >> 12) & 15]
-        + _HEX[(value >> 8) & 15]
-        + _HEX[(value >> 4) & 15]
-        + _HEX[value & 15]
+        HEX_DIGITS[(value >> 12) & 15]
+        + HEX_DIGITS[(value >> 8) & 15]
+        + HEX_DIGITS[(value >> 4) & 15]
+        + HEX_DIGITS[value & 15]
     )
 
 
@@ -159,15 +135,15 @@ class ProtocolError(Exception):
 
 
 def _hex2(value):
-    return _HEX[(value >> 4) & 15] + _HEX[value & 15]
+    return HEX_DIGITS[(value >> 4) & 15] + HEX_DIGITS[value & 15]
 
 
 def _is_key(text):
-    return bool(text) and text[0] in _UPPER and all(c in _KEY_REST for c in text)
+    return bool(text) and text[0] in KEY_FIRST and all(c in KEY_REST for c in text)
 
 
 def _is_value(text):
-    return bool(text) and all(c in _VALUE_CHARS for c in text)
+    return bool(text) and all(c in VALUE_CHARS for c in text)
 
 
 def _snap_hex(occupancy, digits):
@@ -183,7 +159,7 @@ def _args(command, value, shape):
             if number is not None:
                 args.append(f"{key}={number}")
         for key, text in info:
-            if not _is_key(key) or key in _NUMBER_KEYS or not _is_value(text):
+            if not _is_key(key) or key in NUMBER_KEYS or not _is_value(text):
                 raise ValueError("bad HELLO field")
             args.append(key + "=" + text)
         return args
@@ -194,7 +170,7 @@ def _args(command, value, shape):
     if command == "LED":
         if len(value) != shape.leds:
             raise ValueError("LED frame length")
-        return ["".join([_HEX[i] for i in value])]
+        return ["".join([HEX_DIGITS[i] for i in value])]
     if command == "PAL":
         if not 1 <= len(value) <= PALETTE_SIZE:
             raise ValueError("palette size")
@@ -234,7 +210,7 @@ def _is_hex(text, digits):
     if len(text) != digits:
         return False
     for c in text:
-        if c not in _HEX:
+        if c not in HEX_DIGITS:
             return False
     return True
 
@@ -280,7 +256,7 @@ def _decode_hello(args, seq):
     if "P" not in fields or _decimal(fields["P"]) is None:
         raise ProtocolError(ARG, seq)
     version = int(fields["P"])
-    if version not in SUPPORTED:
+    if version not in SUPPORTED_VERSIONS:
         raise ProtocolError(VER, seq)
     numbers = []
     for key, high in (("F", MAX_FILES), ("R", MAX_RANKS), ("L", MAX_LEDS)):
@@ -290,7 +266,7 @@ def _decode_hello(args, seq):
             if number is None or not 1 <= number <= high:
                 raise ProtocolError(ARG, seq)
         numbers.append(number)
-    info = [(k, t) for k, t in pairs if k not in _NUMBER_KEYS]
+    info = [(k, t) for k, t in pairs if k not in NUMBER_KEYS]
     return (version, numbers[0], numbers[1], numbers[2], info)
 
 
@@ -386,7 +362,7 @@ def _version_1_hello(text, star):
         return False
     body = text[1:star]
     tokens = body.split(" ")
-    for version in SUPPORTED:
+    for version in SUPPORTED_VERSIONS:
         # A version this side speaks: a damaged line of that version whose
         # 8-bit check happens to hold (1 in 256), never a peer.
         if "P=%d" % version in tokens:

@@ -14,7 +14,9 @@
 import array
 import sys
 
-_HEX = b"0123456789ABCDEF"
+from protocol_constants import HEX_DIGITS
+
+_HEX = HEX_DIGITS.encode()
 # What cut() found: a frame, a frame cut short by "$", one too long, junk.
 CUT_FRAME = 1
 CUT_TRUNC = 2

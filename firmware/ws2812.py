@@ -13,8 +13,8 @@
 import array
 import sys
 
-import protocol
 import wire
+from protocol_constants import DEFAULT_PALETTE, PALETTE_SIZE
 
 if sys.implementation.name == "micropython":
     import micropython
@@ -38,8 +38,8 @@ else:  # CPython: the same, in Python
             words[positions[i]] = colours[frame[i]]
 
 
-# protocol.DEFAULT_PALETTE as the strip takes colours: 0xRRGGBB.
-DEFAULT_COLOURS = tuple((r << 16) | (g << 8) | b for r, g, b in protocol.DEFAULT_PALETTE)
+# DEFAULT_PALETTE as the strip takes colours: 0xRRGGBB.
+DEFAULT_COLOURS = tuple((r << 16) | (g << 8) | b for r, g, b in DEFAULT_PALETTE)
 
 
 def chain_positions(count, width, serpentine=False, along="ranks", first="a1"):
@@ -103,9 +103,9 @@ class LedStrip:
         elif sorted(positions) != list(range(count)):
             raise ValueError("LED chain positions")
         self._positions = array.array("H", positions)
-        self._dark = array.array("I", [0] * (protocol.PALETTE_SIZE + 1))
+        self._dark = array.array("I", [0] * (PALETTE_SIZE + 1))
         self._words = array.array("I", [0] * count)
-        self._colours = array.array("I", [0] * (protocol.PALETTE_SIZE + 1))
+        self._colours = array.array("I", [0] * (PALETTE_SIZE + 1))
         self.frame = bytearray(count)
         self.writes = 0
         self._shown_dark = None
@@ -122,7 +122,7 @@ class LedStrip:
         host repeats it) changes nothing: they are not written again."""
         table = self._colours
         changed = False
-        for index in range(1, protocol.PALETTE_SIZE + 1):
+        for index in range(1, PALETTE_SIZE + 1):
             word = pack(colours[index - 1], self._max, self._order) if index <= len(colours) else 0
             if table[index] != word:
                 table[index] = word

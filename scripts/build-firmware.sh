@@ -10,7 +10,8 @@
 # and build-essential (installed with apt-get when run as root).  About 4
 # minutes on 2 cores.  Writes OUT_DIR/micropython-v1.28.0-rpi-pico.bin, a UF2
 # of it for a real Pico (drag it onto the Pico's USB drive, then copy the
-# firmware/ files with mpremote), and prints their sha256.
+# firmware/ files with mpremote, firmware/README.md "Deploy"), and prints
+# their sha256.
 #
 # The pins: MicroPython's tag v1.28.0 and the submodule commits it names;
 # HEAD pins a newer pico-sdk, whose build differs.  PICO_NO_PICOTOOL=1 stops

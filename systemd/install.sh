@@ -8,7 +8,7 @@
 #
 # What goes where (systemd/boardctl.service expects exactly these paths):
 #   system user and group  boardctl, in the groups gpio spi dialout video render input
-#   /opt/boardctl/venv     virtual environment with boardctl[pi,display,web]
+#   /opt/boardctl/venv     virtual environment with boardctl[pi,display,web,remote]
 #   /opt/boardctl/README.md  the README, for the unit's Documentation=
 #   /etc/boardctl/config.example.toml  every key, with its default and what it does
 #   /etc/boardctl/config.toml  written by boardctl at its first start (the web
@@ -34,8 +34,9 @@ readonly PYTHON=/usr/bin/python3
 # Debian packages needed to build the extras: lgpio has no wheel for 64-bit Pi
 # OS, so pip compiles it with swig against Raspberry Pi OS's liblgpio; spidev is
 # source-only; gcc and python3-dev also build the engine's compiled search core
-# (without it the engine would search in Python, some 30 times slower).
-readonly APT_PACKAGES=(python3-venv python3-dev gcc swig liblgpio-dev espeak-ng)
+# (without it the engine would search in Python, some 30 times slower);
+# mosquitto is the broker a board runs itself for a remote game on its own network.
+readonly APT_PACKAGES=(python3-venv python3-dev gcc swig liblgpio-dev espeak-ng mosquitto)
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly SRC
@@ -133,7 +134,7 @@ create_user() {
 }
 
 install_venv() {
-    say "virtual environment $VENV with boardctl[pi,display,web] from $SRC"
+    say "virtual environment $VENV with boardctl[pi,display,web,remote] from $SRC"
     if [[ -x $VENV/bin/python ]]; then
         echo "    $VENV exists: upgrading boardctl in it"
     else
@@ -160,7 +161,7 @@ install_venv() {
     fi
     # An absolute path: a bare name would make pip look for a package of that name.
     run "$VENV/bin/pip" install --disable-pip-version-check --no-cache-dir \
-        "${build}[pi,display,web]"
+        "${build}[pi,display,web,remote]"
     run install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
 }
 

@@ -34,6 +34,8 @@ SLOW_MODULES = {
     "tests/e2e/test_serial_game.py": "a game over a pseudo-terminal in real time",
     "tests/hw/test_serial_soak.py": "thousands of damaged serial lines",
     "tests/test_hostile_files.py": "a child process per hostile file",
+    "tests/remote/test_transport.py": "a real mosquitto, killed and started again",
+    "tests/remote/test_links.py": "two links through a lossy broker, a property over restarts",
 }
 
 
@@ -45,6 +47,7 @@ _REVIEW_PROCESS = "a daemon in real time while a review's process starts Python 
 # Node ids are longer than a line; each reason stays beside its id.
 # fmt: off
 SLOW_TESTS = {
+    "tests/remote/test_record.py::test_any_order_of_arrival_derives_the_same_game": _PROPERTY,
     "tests/test_headless.py::test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_the_engine":
         "five headless games of some 30 virtual seconds each, at 100 steps a second",
     "tests/board/test_game_properties.py::test_games_against_the_engine_are_read_back_exactly":
@@ -99,11 +102,11 @@ SLOW_TESTS = {
         "perft of the naive generator",
     "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
         "kills a writer process at random points",
+    "tests/test_atomic.py::test_a_saver_killed_at_random_points_leaves_no_copy_after_the_next_start":
+        "kills a settings saver process at random points",
     "tests/test_naive_falcon.py::test_colour_flip_gives_the_same_perft":
         "perft of the naive generator to depth 3, 11 s in all",
     "tests/rules/test_legality.py::test_other_shortcuts": _PROPERTY,
-    "tests/remote/test_peer.py::test_any_drops_copies_delays_and_restarts_lose_and_double_nothing":
-        _PROPERTY,
     "tests/engine/test_core.py::test_random_games_agree_move_by_move": _RANDOM_GAMES,
     "tests/puzzles/test_library.py::test_every_first_move_that_mates_is_found_and_the_brute_force_checker_agrees":
         "a mate search after every first move of every puzzle, and an exhaustive checker",
@@ -112,6 +115,8 @@ SLOW_TESTS = {
         "the coach's engine searches five positions to depth 8",
     "tests/review/test_coach_depths.py::test_a_knight_left_to_a_pawn_is_the_same_words_at_every_depth":
         "four positions searched to each depth from 3 to 9",
+    "tests/test_docs.py::test_the_readmes_commands_run_as_written":
+        "the README's commands, each a new boardctl process, one a game against the engine",
 }
 # fmt: on
 

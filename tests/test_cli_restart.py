@@ -5,6 +5,7 @@ its own command line again, in the folder it started in."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -29,6 +30,8 @@ class Exec:
 def execv(monkeypatch: pytest.MonkeyPatch) -> Exec:
     fake = Exec()
     monkeypatch.setattr(os, "execv", fake)
+    # Not this test process's children: the real re-execution below reaps its own.
+    monkeypatch.setattr(restart, "reap_children", lambda: True)
     return fake
 
 
@@ -84,3 +87,46 @@ def test_invocation_id_alone_is_not_systemds_restart():
     # A terminal run as a user service has INVOCATION_ID, and no Restart= for us.
     assert not restart.under_systemd({"INVOCATION_ID": "0123456789abcdef0123456789abcdef"})
     assert restart.under_systemd({"NOTIFY_SOCKET": "/run/systemd/notify"})
+
+
+# A program that starts multiprocessing's resource tracker (as a review's
+# Event does) and a short-lived child, then re-executes itself as the page's
+# restart does; the new program says how many zombie children it has once
+# the first run's children have all ended, or after 10 s.
+FIRST_RUN = """
+import multiprocessing, subprocess, sys
+from boardctl.daemon.restart import reexec
+multiprocessing.get_context("spawn").Event()
+subprocess.Popen([sys.executable, "-c", "pass"])
+reexec([sys.executable, "-c", SECOND_RUN], ".")
+"""
+SECOND_RUN = """
+import os, time
+def children():
+    found = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        state, ppid = stat[stat.rindex(")") + 2 :].split()[:2]
+        if int(ppid) == os.getpid():
+            found.append(state)
+    return found
+deadline = time.monotonic() + 10
+while any(state != "Z" for state in children()) and time.monotonic() < deadline:
+    time.sleep(0.05)
+print(children().count("Z"), len(children()))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_restart_in_the_same_process_leaves_no_zombie_child(tmp_path):
+    program = f"SECOND_RUN = {SECOND_RUN!r}\n{FIRST_RUN}"
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    zombies, children = map(int, done.stdout.split())
+    assert (zombies, children) == (0, 0), done.stderr

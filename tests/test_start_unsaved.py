@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+import signal
 import subprocess
 import sys
 from contextlib import ExitStack
@@ -199,3 +201,51 @@ def test_a_sensor_recording_on_a_full_disk_stops_with_one_line_and_the_game_goes
         stopped = [r for r in caplog.records if "recording stopped" in r.getMessage()]
         assert len(stopped) == 1 and stopped[0].levelno == logging.ERROR
         assert stored_moves(tmp_path / "state" / "games.sqlite3") == OPENING[:4]
+
+
+# ---------------------------------------------- a path that is no database
+def test_a_database_path_that_is_a_directory_is_one_line_and_exit_2(tmp_path):
+    # It played on, saying "disk error" for ever: a mistake in the setup is
+    # said once at start, unlike a disk that fills during play (below).
+    state = tmp_path / "state"
+    (state / "games.sqlite3").mkdir(parents=True)
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nmode = "two-players"\n[display]\nenabled = false\n')
+    err = tmp_path / "stderr"
+    with err.open("w") as stderr:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "boardctl", "run", "--config", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env={"STATE_DIRECTORY": str(state), "PATH": "/usr/bin:/bin"},
+            start_new_session=True,  # so that what it started goes with it
+        )
+    try:
+        status = run.wait(60)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+        raise AssertionError(f"boardctl run played on: {err.read_text()!r}") from None
+    assert status == 2, err.read_text()
+    assert err.read_text() == (
+        f"boardctl run: cannot use {state / 'games.sqlite3'} as the game database: "
+        "a directory, not a regular file\n"
+    )
+
+
+def test_a_disk_that_fills_during_play_is_said_and_the_game_goes_on(tmp_path, state, caplog):
+    with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
+        db = state(disk / "state")
+        caplog.set_level(logging.INFO, logger="boardctl")
+        table = Started()
+        table.play(*OPENING[:2])
+        assert table.daemon.status().prompt == ""
+        filler = fill(disk)
+        table.play(*OPENING[2:5])
+        assert table.moves == OPENING[:5]
+        assert table.daemon.status().prompt == "3 moves not saved (disk full)"
+        filler.unlink()
+        table.wait(RETRY_MAX + 1)
+        table.close()
+        assert stored_moves(db) == OPENING[:5]
+        assert len(unsaved_lines(caplog)) == 1

@@ -20,6 +20,7 @@ from boardctl.rules.pgn import read_games
 from boardctl.storage.command import pgn_command
 from boardctl.storage.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from boardctl.storage.store import (
+    DISK_REASONS,
     DamagedGameError,
     GameStore,
     ReplayError,
@@ -716,6 +717,34 @@ def test_a_state_directory_that_cannot_be_made_is_a_clear_error(tmp_path):
     with pytest.raises(StoreError, match="cannot create the state directory") as info:
         GameStore(blocker / "games.sqlite3")
     assert isinstance(info.value, OSError) and isinstance(info.value, BoardctlError)
+
+
+def _not_a_database(path: Path, kind: str) -> None:
+    if kind == "a directory":
+        path.mkdir()
+    elif kind == "a FIFO":
+        os.mkfifo(path)
+    else:  # a file it may not read
+        path.write_bytes(b"")
+        path.chmod(0)
+
+
+@pytest.mark.parametrize("create", [True, False])
+@pytest.mark.parametrize("kind", ["a directory", "a FIFO", "unreadable"])
+def test_a_path_that_can_never_be_the_database_is_refused_at_once(tmp_path, kind, create):
+    # A directory was taken for a disk error: the daemon played on, saying
+    # "disk error" for ever, where a mistake in the setup is one line.
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads a file of mode 0")
+    path = tmp_path / "games.sqlite3"
+    _not_a_database(path, kind)
+    with pytest.raises(StoreError) as info:
+        GameStore(path, create=create)
+    message = str(info.value)
+    assert message.startswith(f"cannot use {path} as the game database: ")
+    assert ("Permission denied" if kind == "unreadable" else f"{kind}, not a regular") in message
+    assert info.value.reason not in DISK_REASONS  # not waited out as a full disk is
+    assert "\n" not in message
 
 
 def test_a_state_directory_with_no_database_that_cannot_be_written_is_read_as_empty(tmp_path):

@@ -270,7 +270,7 @@ def test_dry_run_changes_nothing(dry_run):
         r"useradd --system .*boardctl|user boardctl exists",
         r"usermod --append --groups gpio,spi,dialout,video,render,input,audio boardctl",
         r"-m venv /opt/boardctl/venv|/opt/boardctl/venv exists",
-        r"pip install .*\[pi,display,web\]",
+        r"pip install .*\[pi,display,web,remote\]",
         r"install -d -m 0775 -g boardctl /etc/boardctl\n",
         r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.example\.toml",
         r"/etc/boardctl/config\.toml: written at the first start"

@@ -34,9 +34,18 @@ if TYPE_CHECKING:
     from .loop import Daemon
 
 RETELL = 1.0  # seconds between repeats of a note the link has not acted on yet
-ASK_WORDS = {"takeback": "asks to take back a move", "draw": "offers a draw"}
+ASK_WORDS = {
+    "takeback": "asks to take back a move",
+    "draw": "offers a draw",
+    "abort": "offers to call the game off",
+}
 YES_NO = "OK = yes, \N{MINUS SIGN} = no"  # the board's buttons (the simulator's Enter and -)
-OFFER_WORDS = {"takeback": "takeback", "draw": "draw offer", "resign": "resignation"}
+OFFER_WORDS = {
+    "takeback": "takeback",
+    "draw": "draw offer",
+    "abort": "offer to call the game off",
+    "resign": "resignation",
+}
 
 
 class RemoteOpponent:

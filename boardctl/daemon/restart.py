@@ -15,7 +15,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
+from multiprocessing import resource_tracker
 from typing import NoReturn
 
 log = logging.getLogger("boardctl")
@@ -31,6 +33,10 @@ RESTART_STATUS = 75
 # than 300 s, so restarting by the page can never make systemd give up on
 # the board.  tests/test_systemd.py ties the numbers to the unit.
 RESTART_GAP = 60.0
+
+# Seconds :func:`reexec` waits for the first run's children to end: its
+# engines and reviews are closed by then, so only what is ending remains.
+REAP_WAIT = 5.0
 
 
 def under_systemd(environ: Mapping[str, str] | None = None) -> bool:
@@ -59,7 +65,35 @@ def reexec(argv: Sequence[str], cwd: str) -> NoReturn:
     the folder it started in (a relative ``--config`` path is read from
     there; lgpio's import may have moved the process elsewhere)."""
     log.info("restarting: %s", " ".join(argv))
+    if not reap_children():
+        log.warning("restarting: a child process of the first run is still running")
     for stream in (sys.stdout, sys.stderr):
         stream.flush()  # execv drops what Python has not written yet
     os.chdir(cwd)
     os.execv(argv[0], list(argv))
+
+
+def reap_children(wait: float = REAP_WAIT) -> bool:
+    """Wait, at most ``wait`` seconds, for every child of this process to
+    end; True when none is left.
+
+    The same process runs on after ``execv``, and a new program never waits
+    for children it did not start: each one that ends afterwards stays a
+    zombie for the process's life (one per restart from the page).
+    multiprocessing's resource tracker is the one that would: it ends only
+    when its pipe closes, which ``execv`` does, so it is stopped here first.
+    """
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)  # closes its pipe and waits for it
+    if stop is not None:
+        stop()
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return True  # no child left
+        if pid == 0:  # children, none of them ended yet
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)

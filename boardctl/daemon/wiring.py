@@ -51,6 +51,7 @@ from .puzzle import PuzzleSession
 from .restart import RESTART_GAP, RESTART_STATUS, under_systemd
 
 if TYPE_CHECKING:
+    from ..remote.link import LinkSettings
     from ..settings import SettingsFile
     from ..web.snapshot import Hub
 
@@ -164,7 +165,7 @@ def make_board_sensors(config: Config, variant: Variant) -> SensorSource:
         from ..hw.shiftreg import ShiftRegisterSensor
 
         return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg)
-    from ..hw.protocol import BoardShape
+    from ..hw.protocol.messages import BoardShape
     from ..hw.serial_link import SerialBoard
 
     geo = variant.geometry
@@ -178,7 +179,7 @@ def _hex_sensors(config: Config, pinout: HexPinout) -> SensorSource:
         from ..hw.shiftreg import ShiftRegisterSensor
 
         return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg, squares=pinout.cells)
-    from ..hw.protocol import BoardShape
+    from ..hw.protocol.messages import BoardShape
     from ..hw.serial_link import SerialBoard
 
     return SerialBoard(
@@ -263,6 +264,25 @@ class WebParts:
     settings: SettingsFile | None
 
 
+def link_settings(config: Config) -> LinkSettings:
+    """What a remote game this board offers is played with, and its broker."""
+    from ..remote.link import LinkSettings
+    from ..remote.transport import BrokerSettings
+
+    remote = config.remote
+    broker = None
+    if remote.broker:
+        broker = BrokerSettings(remote.broker, remote.username, remote.password, remote.ca_file)
+    return LinkSettings(
+        colour=WHITE if config.game.human == "white" else BLACK,
+        variant=config.game.variant,
+        clock=config.clock_seconds,
+        name=config.remote.name,
+        broker=broker,
+        lan_port=remote.lan_port,
+    )
+
+
 def start_web(
     config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None
 ) -> WebParts:
@@ -277,21 +297,19 @@ def start_web(
 
     try:
         from ..settings import SettingsFile
-        from ..web.remote_link import Link
         from ..web.server import WebServer
     except ImportError:
         raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
     hub = Hub()  # the daemon publishes here; the server only reads
     link = None
     if remote is not None:
-        link = Link(
-            remote,
-            db_path.with_name(JOURNAL_NAME),
-            colour=WHITE if config.game.human == "white" else BLACK,
-            variant=config.game.variant,
-            clock=config.clock_seconds,
-            name=config.remote.name,
-        )
+        try:
+            from ..remote.link import Link
+        except ImportError:
+            raise StartError(
+                "remote play needs paho-mqtt and cryptography: pip install 'boardctl[remote]'"
+            ) from None
+        link = Link(remote, db_path.with_name(JOURNAL_NAME), link_settings(config))
     settings = SettingsFile(Path(config.source)) if config.from_file else None
     # Under systemd a restart counts toward the unit's start limit (see RESTART_GAP).
     restart_from = time.monotonic() + RESTART_GAP if under_systemd() else 0.0

@@ -9,7 +9,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..hw.protocol import DropReason, Hello
+from ..hw.protocol.constants import DropReason
+from ..hw.protocol.messages import Hello
 
 # Drop reasons that mean a line was damaged on the way (not text outside a
 # frame, which a device prints as it boots, nor a command the peer lacks).

@@ -34,7 +34,6 @@ from ..userfiles import TOML_LIMIT, parse_toml, read_text
 from .errors import PinoutError
 from .pins import (
     _REQUIRED,
-    COLOUR_ORDERS,
     SR_INPUTS,
     LedLayout,
     PicoPins,
@@ -42,14 +41,18 @@ from .pins import (
     ShiftRegPins,
     SpiPins,
     _pico,
-    _spi_uses,
     _Table,
     check_conflicts,
     generated_module,
+    led_layout,
+    leds_and_buttons_uses,
     parse_pinout,
     pi_buttons,
     pi_leds,
     pi_shiftreg,
+    pinout_table,
+    print_build,
+    shiftreg_uses,
 )
 
 # The boards a hex pinout can describe, by the name the protocol's HELLO gives them.
@@ -83,11 +86,7 @@ class HexPiPins:
 
     def uses(self, sensor: str | None = None) -> list[tuple[str, int, str | None]]:
         """Every pin the build claims, as in :meth:`.pins.PiPins.uses`."""
-        uses = _spi_uses("pi.shiftreg", self.shiftreg.spi)
-        uses.append(("pi.shiftreg.load", self.shiftreg.load, None))
-        uses += _spi_uses("pi.leds", self.leds)
-        uses += [(f"pi.buttons.{name}", g, None) for name, g in self.buttons.items()]
-        return uses
+        return shiftreg_uses(self.shiftreg) + leds_and_buttons_uses(self.leds, self.buttons)
 
 
 @dataclass(frozen=True)
@@ -177,19 +176,14 @@ def _leds(t: _Table, geo: HexGeometry) -> LedLayout:
     missing = [geo.name(c) for c in range(geo.size) if c not in where]
     if missing:
         raise t.error("chain", f"no LED for {', '.join(missing)}")
-    layout = LedLayout(
+    return led_layout(
+        t,
         count=len(chain),
         order="chain",
         along="chain",
         first=geo.name(chain[0]),
-        colour_order=t.choice("colour_order", COLOUR_ORDERS, "GRB"),
-        brightness_cap=t.number("brightness_cap", 0.0, 1.0),
-        max_current_ma=t.integer("max_current_ma", 100, 20_000),
-        ma_per_channel=t.number("ma_per_channel", 1.0, 100.0, 20.0),
         chain=tuple(chain),
     )
-    t.no_unknown_keys()
-    return layout
 
 
 def _pi(t: _Table, chips: int) -> HexPiPins:
@@ -207,12 +201,7 @@ def parse_hex_pinout(text: str, source: str = "hardware/hex/pinout.toml") -> Hex
     :raises PinoutError: for bad TOML, a missing, unknown or bad key, a cell
         missing or doubled, or a pin used twice in one build.
     """
-    try:
-        data = parse_toml(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PinoutError(source, "(file)", f"not valid TOML: {exc}") from None
-    top = _Table(source, "", data)
-    top.integer("schema", 1, 1)
+    top = pinout_table(text, source)
     board = top.choice("board", tuple(HEX_BOARDS))
     geo = HEX_BOARDS[board]
     leds = _leds(top.table("leds"), geo)
@@ -405,13 +394,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(pinout.matrix.rows)} × {len(pinout.matrix.columns)} matrix, "
         f"{pinout.chips} 74HC165"
     )
-    print(f"Pi GPIO build with {pinout.pi.sensor}:")
-    for key, pin, _tag in pinout.pi.uses():
-        print(f"  GPIO{pin:<3} {key}")
+    print_build(f"Pi GPIO build with {pinout.pi.sensor}", pinout.pi.uses(), "GPIO")
     for sensor in HEX_SENSORS:
-        print(f"Pico build with {sensor} (buttons on the Pi):")
-        for key, pin, _tag in pinout.pico.uses(sensor):
-            print(f"  GP{pin:<5} {key}")
+        print_build(f"Pico build with {sensor} (buttons on the Pi)", pinout.pico.uses(sensor), "GP")
     return 0
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockPin, MockSPIDevice  # type: ignore[import-untyped]
 
-from .pins import SQUARES
+from .pins import SQUARES, ShiftRegPins
 from .shiftreg import occupancy_to_bytes
 from .sim import DiodeMatrix
 
@@ -170,6 +170,22 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
         self.latches = 0
         self.load_pin = pin_factory.pin(load_pin, pin_class=ChainLoadPin, chain=None)
         self.load_pin.chain = self
+
+    @classmethod
+    def from_pinout(
+        cls, pins: ShiftRegPins, *, pin_factory: Any, **kwargs: Any
+    ) -> Mock74HC165Chain:
+        """The chain on a pinout's pins (as the driver's ``from_pinout`` opens
+        them); ``kwargs`` as for the constructor."""
+        return cls(
+            pins.spi.clock,
+            pins.spi.mosi,
+            pins.miso,
+            pins.spi.select,
+            pins.load,
+            pin_factory=pin_factory,
+            **kwargs,
+        )
 
     def latch(self) -> None:
         """SH/LD low: the parallel inputs go into the registers."""

@@ -163,11 +163,8 @@ class PiPins:
                 (f"pi.matrix.columns[{i}]", g, None) for i, g in enumerate(self.matrix.columns)
             ]
         else:
-            uses += _spi_uses("pi.shiftreg", self.shiftreg.spi)
-            uses.append(("pi.shiftreg.load", self.shiftreg.load, None))
-        uses += _spi_uses("pi.leds", self.leds)
-        uses += [(f"pi.buttons.{name}", g, None) for name, g in self.buttons.items()]
-        return uses
+            uses += shiftreg_uses(self.shiftreg)
+        return uses + leds_and_buttons_uses(self.leds, self.buttons)
 
 
 @dataclass(frozen=True)
@@ -220,6 +217,18 @@ class Pinout:
     pi: PiPins
     pico: PicoPins
     source: str = "pinout.toml"
+
+
+def shiftreg_uses(shiftreg: ShiftRegPins) -> list[tuple[str, int, str | None]]:
+    """The pins a Pi's 74HC165 chain claims, as :meth:`PiPins.uses` lists them."""
+    return [*_spi_uses("pi.shiftreg", shiftreg.spi), ("pi.shiftreg.load", shiftreg.load, None)]
+
+
+def leds_and_buttons_uses(
+    leds: SpiPins, buttons: Mapping[str, int]
+) -> list[tuple[str, int, str | None]]:
+    """The pins a Pi's LED chain and buttons claim, as :meth:`PiPins.uses` lists them."""
+    return _spi_uses("pi.leds", leds) + [(f"pi.buttons.{n}", g, None) for n, g in buttons.items()]
 
 
 def _spi_uses(key: str, spi: SpiPins) -> list[tuple[str, int, str | None]]:
@@ -324,15 +333,31 @@ def _leds(t: _Table) -> LedLayout:
     count = t.integer("count", 80, 99)
     if count not in (SQUARES, (RANKS + 1) * (FILES + 1)):
         raise t.error("count", f"{count}: must be 80 (per square) or 99 (corner grid)")
-    layout = LedLayout(
+    return led_layout(
+        t,
         count=count,
         order=t.choice("order", ORDERS),
         along=t.choice("along", ALONG),
         first=t.choice("first", CORNERS),
+    )
+
+
+def led_layout(
+    t: _Table, *, count: int, order: str, along: str, first: str, chain: tuple[int, ...] = ()
+) -> LedLayout:
+    """An ``[leds]`` table's layout: where the LEDs are as given, and their
+    colours and power (the same keys for every board) read from ``t``, which
+    may hold nothing more."""
+    layout = LedLayout(
+        count=count,
+        order=order,
+        along=along,
+        first=first,
         colour_order=t.choice("colour_order", COLOUR_ORDERS, "GRB"),
         brightness_cap=t.number("brightness_cap", 0.0, 1.0),
         max_current_ma=t.integer("max_current_ma", 100, 20_000),
         ma_per_channel=t.number("ma_per_channel", 1.0, 100.0, 20.0),
+        chain=chain,
     )
     t.no_unknown_keys()
     return layout
@@ -478,10 +503,10 @@ def check_conflicts(source: str, uses: list[tuple[str, int, str | None]], prefix
             first[pin] = (key, tag)
 
 
-def parse_pinout(text: str, source: str = "pinout.toml") -> Pinout:
-    """Parse and check pinout TOML text.
+def pinout_table(text: str, source: str) -> _Table:
+    """The top of a pinout file of schema 1, either board's.
 
-    :raises PinoutError: for bad TOML, a missing, unknown or bad key, or a pin conflict.
+    :raises PinoutError: for bad TOML or another schema.
     """
     try:
         data = parse_toml(text)
@@ -489,6 +514,15 @@ def parse_pinout(text: str, source: str = "pinout.toml") -> Pinout:
         raise PinoutError(source, "(file)", f"not valid TOML: {exc}") from None
     top = _Table(source, "", data)
     top.integer("schema", 1, 1)
+    return top
+
+
+def parse_pinout(text: str, source: str = "pinout.toml") -> Pinout:
+    """Parse and check pinout TOML text.
+
+    :raises PinoutError: for bad TOML, a missing, unknown or bad key, or a pin conflict.
+    """
+    top = pinout_table(text, source)
     pinout = Pinout(
         leds=_leds(top.table("leds")),
         pi=_pi(top.table("pi")),
@@ -556,14 +590,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown command {command!r} (check or sync)", file=sys.stderr)
         return 2
     for sensor in SENSORS:
-        print(f"Pi GPIO build with {sensor}:")
-        for key, pin, _tag in pinout.pi.uses(sensor):
-            print(f"  GPIO{pin:<3} {key}")
+        print_build(f"Pi GPIO build with {sensor}", pinout.pi.uses(sensor), "GPIO")
     for sensor in SENSORS:
-        print(f"Pico build with {sensor} (buttons on the Pi):")
-        for key, pin, _tag in pinout.pico.uses(sensor):
-            print(f"  GP{pin:<5} {key}")
+        print_build(f"Pico build with {sensor} (buttons on the Pi)", pinout.pico.uses(sensor), "GP")
     return 0
+
+
+def print_build(title: str, uses: list[tuple[str, int, str | None]], prefix: str) -> None:
+    """What ``check`` prints of one build: its title, then each pin (``GPIO``
+    or ``GP`` and its number, in one column) and its key."""
+    print(f"{title}:")
+    for key, pin, _tag in uses:
+        print(f"  {prefix}{pin:<{7 - len(prefix)}} {key}")
 
 
 if __name__ == "__main__":

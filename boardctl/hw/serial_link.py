@@ -5,7 +5,7 @@ Pi over USB serial with the line protocol of ``firmware/PROTOCOL.md``.
 :class:`SerialBoard` is the host end: a
 :class:`~boardctl.hw.base.SensorSource` and a
 :class:`~boardctl.hw.base.LedSink` in one object, around the protocol's
-:class:`~boardctl.hw.protocol.HostLink` state machine.  This module only
+:class:`~boardctl.hw.protocol.link.HostLink` state machine.  This module only
 moves bytes and keeps the port open; the link decides what the bytes mean.
 
 Wiring: the Pico's USB port to any USB port of the Pi.  It enumerates as
@@ -31,7 +31,7 @@ Behaviour:
   write waits at most ``write_timeout`` for a device that does not read.
 * Occupancy comes only from complete SNAP lines whose checksum holds.  A
   damaged, truncated or unexpected line is dropped and counted under its
-  :class:`~boardctl.hw.protocol.DropReason`; snapshots are full-board, so
+  :class:`~boardctl.hw.protocol.constants.DropReason`; snapshots are full-board, so
   the next good one puts everything right.  A :class:`Reading` only ever
   comes from a SNAP whose CRC-32 and grammar held, whose sequence number
   advanced, after the device's HELLO, and that is either within a hand's
@@ -75,35 +75,16 @@ from typing import Protocol
 from ..colour import Colour
 from .base import OFF, Reading
 from .errors import LedFrameError
-from .protocol import (
-    DEFAULT_PALETTE,
-    DEFAULT_SHAPE,
-    LINK_TIMEOUT,
-    PALETTE_SIZE,
-    Action,
-    BoardShape,
-    DeviceCounters,
-    DropReason,
-    Event,
-    Hello,
-    HostLink,
-    LinkState,
-    Received,
-    Reopened,
-    RequestCounters,
-    Send,
-    SetPalette,
-    ShowLeds,
-    SnapshotReceived,
-    StateChanged,
-    Tick,
-)
+from .protocol import events
+from .protocol.constants import DEFAULT_PALETTE, LINK_TIMEOUT, PALETTE_SIZE, DropReason
+from .protocol.link import HostLink
+from .protocol.messages import DEFAULT_SHAPE, BoardShape, Hello
 
 READ_CHUNK = 4096  # bytes asked of the port at a time
 READ_LIMIT = 65536  # at most this much per read(now): a flood cannot stall the loop
 WRITE_TIMEOUT = 0.1  # seconds a write may wait for the device to take it
 
-# This end's counters, next to the link's (protocol.COUNTER_NAMES).
+# This end's counters, next to the link's (protocol.constants.COUNTER_NAMES).
 OPENS = "OPENS"  # the port was opened
 OPENFAIL = "OPENFAIL"  # an attempt to open it failed
 PORTLOST = "PORTLOST"  # an open port failed (cable pulled, device gone)
@@ -250,7 +231,7 @@ class SerialBoard:
         self._indices: tuple[int, ...] = (0,) * shape.leds
         self._palette: tuple[Colour, ...] = DEFAULT_PALETTE
         # Readings: the latest snapshot not yet reported, and what was reported.
-        self._latest: SnapshotReceived | None = None
+        self._latest: events.SnapshotReceived | None = None
         self._reported: int | None = None
         self._reported_at: float | None = None
         self._fresh = True  # report the next snapshot whatever it is
@@ -264,9 +245,9 @@ class SerialBoard:
         if self._serial is None:
             return SerialStatus.DISCONNECTED
         return {
-            LinkState.CONNECTING: SerialStatus.CONNECTING,
-            LinkState.UP: SerialStatus.UP,
-            LinkState.INCOMPATIBLE: SerialStatus.INCOMPATIBLE,
+            events.LinkState.CONNECTING: SerialStatus.CONNECTING,
+            events.LinkState.UP: SerialStatus.UP,
+            events.LinkState.INCOMPATIBLE: SerialStatus.INCOMPATIBLE,
         }[self._link.state]
 
     @property
@@ -374,14 +355,14 @@ class SerialBoard:
             leds = self._led_colours(colours)
             self._indices, self._palette = self._allocate(leds)
             if self._serial is not None and self._now is not None and not self._closed:
-                self._feed(SetPalette(self._palette), self._now)
-                self._feed(ShowLeds(self._indices), self._now)
+                self._feed(events.SetPalette(self._palette), self._now)
+                self._feed(events.ShowLeds(self._indices), self._now)
 
     def request_device_counters(self) -> None:
         """Ask the device for its counters; they land in :attr:`device_counters`."""
         with self._lock:
             if self._serial is not None and self._now is not None and not self._closed:
-                self._feed(RequestCounters(), self._now)
+                self._feed(events.RequestCounters(), self._now)
 
     # ----------------------------------------------------------------- the port
 
@@ -396,8 +377,8 @@ class SerialBoard:
         if received is None:
             return
         for chunk in received:
-            self._feed(Received(chunk), now)
-        self._feed(Tick(), now)
+            self._feed(events.Received(chunk), now)
+        self._feed(events.Tick(), now)
 
     def _open(self, now: float) -> None:
         try:
@@ -416,9 +397,9 @@ class SerialBoard:
         except OSError as exc:
             self._lose(now, f"{self.port} failed at once: {exc}")
             return
-        self._feed(Reopened(), now)
-        self._feed(SetPalette(self._palette), now)  # only stored while connecting:
-        self._feed(ShowLeds(self._indices), now)  # sent once the device says HELLO
+        self._feed(events.Reopened(), now)
+        self._feed(events.SetPalette(self._palette), now)  # only stored while connecting:
+        self._feed(events.ShowLeds(self._indices), now)  # sent once the device says HELLO
 
     def _drain(self, now: float) -> list[bytes] | None:
         """What the port has, without waiting; None if the port failed."""
@@ -470,8 +451,8 @@ class SerialBoard:
 
     # ----------------------------------------------------------------- the link
 
-    def _feed(self, event: Event, now: float) -> None:
-        was_up = self._link.state is LinkState.UP
+    def _feed(self, event: events.Event, now: float) -> None:
+        was_up = self._link.state is events.LinkState.UP
         before = self._link.device
         actions = self._link.feed(event, now)
         if (
@@ -484,15 +465,15 @@ class SerialBoard:
         for action in actions:
             self._act(action, now)
 
-    def _act(self, action: Action, now: float) -> None:
+    def _act(self, action: events.Action, now: float) -> None:
         match action:
-            case Send(data):
+            case events.Send(data):
                 self._write(data, now)
-            case SnapshotReceived():
+            case events.SnapshotReceived():
                 if self._serial is not None:
                     self._latest = action
-            case StateChanged(state, detail):
-                if state is LinkState.UP:
+            case events.StateChanged(state, detail):
+                if state is events.LinkState.UP:
                     self._failures = 0
                     self.last_error = None
                     if self._lost_once:
@@ -501,7 +482,7 @@ class SerialBoard:
                 else:
                     self.last_error = detail
                     self._fresh = True
-            case DeviceCounters(values):
+            case events.DeviceCounters(values):
                 self._device_counters.update(values)
 
     def _take_reading(self, now: float) -> Reading | None:

@@ -15,9 +15,14 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..rules import WHITE
-from .offers import Answerable, Ask
+from .entry import Offer
+
+# What the board's player may ask of the other side, or do to the game.
+Ask = Literal["takeback", "draw", "abort", "resign", "claim"]
+Answerable = Offer
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,9 @@ class Termination(Enum):
     RESIGNATION = "resignation"
     AGREEMENT = "draw agreed"
     ABANDONED = "abandoned"
+    # The other side left a remote game while no clock of theirs ran, and
+    # the side still there claimed it (docs/remote.md).
+    FORFEIT = "forfeit"
 
     @property
     def off_board(self) -> bool:
@@ -61,6 +64,7 @@ _OFF_BOARD = frozenset(
         Termination.RESIGNATION,
         Termination.AGREEMENT,
         Termination.ABANDONED,
+        Termination.FORFEIT,
     }
 )
 

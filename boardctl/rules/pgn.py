@@ -40,6 +40,12 @@ NAG_DUBIOUS, NAG_MISTAKE, NAG_BLUNDER = 6, 2, 4
 
 
 def _escape(value: str) -> str:
+    """A tag's value as a PGN string token (the standard, 7 and 8.1.1): a
+    backslash and a quote escaped, and no newline or other non-printing
+    character (each becomes a space), so that no value, however it reached
+    the store, can end its tag line or start another."""
+    if not value.isprintable():
+        value = "".join(c if c.isprintable() else " " for c in value)
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 

@@ -22,6 +22,7 @@ cannot write opens the file as SQLite allows there (see
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -33,6 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+from ..userfiles import open_regular
 from . import disk
 from .disk import DISK_REASONS
 from .errors import StoreError
@@ -82,6 +84,7 @@ class Database:
         self._snapshot: tempfile.TemporaryDirectory[str] | None = None
         self._closed = False
         self._stand_in = False  # no database yet: see _stand_in_store
+        self._can_be_database()
         if not create and not self.path.is_file():
             raise StoreError(f"no game database at {self.path} (the board daemon creates it)")
         try:
@@ -92,6 +95,26 @@ class Database:
             self._conn = self._stand_in_store(exc.reason)
 
     # ---------------------------------------------------------- opening
+    def _can_be_database(self) -> None:
+        """Refuse, before SQLite sees it, a path that is there and can never
+        be the database (a directory, a FIFO, a file it may not read): that
+        is a mistake in the setup to say once, not a disk to wait for.
+
+        :raises StoreError: saying what the path is.
+        """
+        try:
+            with open_regular(self.path):
+                pass
+        except FileNotFoundError:
+            return  # made when the daemon starts (or, for a reader, said below)
+        except OSError as exc:
+            if exc.errno in (errno.EIO, errno.ENOTDIR):
+                return  # a failing disk, or no state directory: said where it is opened
+            raise StoreError(
+                f"cannot use {self.path} as the game database: {exc.strerror or exc}",
+                reason="not a database",
+            ) from None
+
     def _first_open(self, *, move_aside: bool) -> sqlite3.Connection:
         if self._create:
             self._make_directory()

@@ -18,10 +18,25 @@ twice as long after each further one up to :data:`BACKOFF_MAX`, and all such
 addresses together get at most :data:`SLOW_CHECKS` checks in
 :data:`SLOW_WINDOW` seconds; anything more is 429 with Retry-After, unchecked.
 So a guesser gets :data:`OWN_TRIES` guesses from each address it has, once,
-and then a few a minute however many it has; the owner, from any device that
-has not itself guessed wrong, is always checked.  An IPv6 address counts by
-its /64 network: a home or a club gets one prefix, and a guest cannot rotate
+and then a few a minute however many it has.  An IPv6 address counts by its
+/64 network: a home or a club gets one prefix, and a guest cannot rotate
 through its 2⁶⁴ addresses.
+
+The gate remembers at most :data:`TRACKED_ADDRESSES` addresses that guessed
+wrong, and it fails closed: while that table is full, an address it does not
+hold (never seen, or pushed out by newer guessers) has no tries of its own,
+only the slow lane.  A guesser with more addresses than the table therefore
+gets at most ``TRACKED_ADDRESSES × OWN_TRIES`` quick guesses, once, and then
+:data:`SLOW_CHECKS` a minute, never its free guesses back by rotating.  The
+price falls on newcomers during such an attack, so the promise to the owner
+is this: from a device (an address) that has given the right PIN since the
+program started, the last :data:`TRUSTED_ADDRESSES` of them, and has not
+guessed wrong :data:`OWN_TRIES` times since, the PIN is always checked at once;
+from any other device that has not itself guessed wrong, it is checked at once
+unless more than :data:`TRACKED_ADDRESSES` addresses have guessed wrong in the
+last :data:`REMEMBERED` seconds, and then in the slow lane, a few a minute for
+all of them.  No rule can do better for a device the board has never seen: to
+the gate it is one more address of the guesser's.
 """
 
 from __future__ import annotations
@@ -48,6 +63,7 @@ BACKOFF_MAX = 900.0  # ... doubling up to this
 SLOW_CHECKS = 3  # checks for all addresses past their own tries together ...
 SLOW_WINDOW = 60.0  # ... in this many seconds
 TRACKED_ADDRESSES = 4096  # addresses remembered at once; the least recent go first
+TRUSTED_ADDRESSES = 64  # addresses that gave the right PIN, kept checked at once
 
 MALFORMED_LINES = 10  # log lines for malformed requests per MALFORMED_WINDOW ...
 MALFORMED_WINDOW = 60.0  # ... seconds; the rest are counted into the next line
@@ -102,13 +118,16 @@ class Seats:
 class _Record:
     wrong: deque[float] = field(default_factory=deque)  # times of wrong PINs, oldest first
     not_before: float = 0.0  # no check before this time
+    own: int = OWN_TRIES  # wrong PINs it may have checked at once (0: came by the slow lane)
 
 
 class PinGate:
     """Whether a PIN may be checked now for an address (see the module docstring)."""
 
     def __init__(self) -> None:
+        # Least recent wrong PIN first: the order the table forgets in.
         self._records: dict[str, _Record] = {}
+        self._trusted: dict[str, None] = {}  # gave the right PIN; least recent first
         self._slow: deque[float] = deque()  # times of checks past own tries
 
     def _record(self, key: str, now: float) -> _Record | None:
@@ -122,15 +141,30 @@ class PinGate:
             return None
         return record
 
+    def _full(self, now: float) -> bool:
+        """Whether the table holds as many addresses as it may, once the
+        least recent ones that are wholly forgiven by time have left."""
+        while self._records:
+            oldest = next(iter(self._records))
+            if self._record(oldest, now) is not None:
+                break
+        return len(self._records) >= TRACKED_ADDRESSES
+
+    def _untracked(self, key: str, now: float) -> bool:
+        """An address the gate holds nothing for while it can hold no more:
+        it gets no tries of its own (fail closed)."""
+        return key not in self._trusted and self._full(now)
+
     def admit(self, key: str, now: float) -> float:
         """0 when ``key`` may have its PIN checked now (and the check is
         counted), else the seconds until it may try again."""
         record = self._record(key, now)
         if record is None:
-            return 0.0
-        if now < record.not_before:
+            if not self._untracked(key, now):
+                return 0.0
+        elif now < record.not_before:
             return record.not_before - now
-        if len(record.wrong) < OWN_TRIES:
+        elif len(record.wrong) < record.own:
             return 0.0
         while self._slow and self._slow[0] + SLOW_WINDOW <= now:  # so that a wait is > 0
             self._slow.popleft()
@@ -141,19 +175,29 @@ class PinGate:
 
     def wrong(self, key: str, now: float) -> None:
         """The PIN checked for ``key`` was wrong."""
-        record = self._record(key, now) or _Record()
+        record = self._record(key, now)
+        if record is None:
+            record = _Record(own=0 if self._untracked(key, now) else OWN_TRIES)
         self._records.pop(key, None)
         self._records[key] = record  # the most recent last
         record.wrong.append(now)
-        past = len(record.wrong) - OWN_TRIES
+        past = len(record.wrong) - record.own
         if past >= 0:
             record.not_before = now + min(BACKOFF_FIRST * 2**past, BACKOFF_MAX)
         while len(self._records) > TRACKED_ADDRESSES:
-            del self._records[next(iter(self._records))]
+            forgotten = next(iter(self._records))
+            del self._records[forgotten]
+            # Trusted no more: it would have its tries back, forgotten.
+            self._trusted.pop(forgotten, None)
 
     def right(self, key: str) -> None:
-        """The PIN checked for ``key`` was right: its wrong ones are forgiven."""
+        """The PIN checked for ``key`` was right: its wrong ones are forgiven,
+        and it is checked at once from now on (until it guesses wrong)."""
         self._records.pop(key, None)
+        self._trusted.pop(key, None)
+        self._trusted[key] = None
+        while len(self._trusted) > TRUSTED_ADDRESSES:
+            del self._trusted[next(iter(self._trusted))]
 
 
 # ---------------------------------------------------------------- headers

@@ -1,7 +1,8 @@
 """The parts of the live page that remote play adds (filled in by
 ``static/remote.js``): the player's panel (the code, then the game's
 buttons and what the other side asks) and the owner's controls (offer a
-game, join another board's, answer for the board)."""
+game and show its invitation, join another board's, answer for the board,
+free the player's seat, claim a game the opponent has left)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,12 @@ autocomplete="off" autocapitalize="characters" maxlength="16"></label>
 OWNER_CONTROLS = """<div id="remote-owner" class="remote-owner" hidden>
 <button id="offer">Offer a new remote game</button>
 <p id="offer-info" class="offer-info"></p>
+<p id="invite-info" class="offer-info" hidden>To play from another board, send its owner
+this invitation (it works once): <input id="invite" readonly size="40"></p>
+<button id="release" hidden>Let another browser take the player's seat</button>
+<button id="claim" hidden>Claim the game: the opponent has gone</button>
 <form id="join-form"><label>Join another board's game <input id="join-link"
-autocomplete="off" placeholder="http://…/?join=…" maxlength="300"></label>
+autocomplete="off" placeholder="mqtt://…?code=…&amp;host=…" maxlength="400"></label>
 <button type="submit">Join</button></form>
 <div id="board-asks" hidden><span id="board-ask-text"></span>
 <button id="board-accept">Accept for the board</button>

@@ -3,78 +3,81 @@
 =========================  ==================================================
 ``/api/remote/state``      the remote game for the page: the player's legal
                            moves on their turn, the clocks, the offers
-``/api/remote/login``      POST ``{"code": …}``: the player's cookie
+``/api/remote/login``      POST ``{"code", "name"}``: the player's seat, bound
+                           to this browser session
 ``/api/remote/move``       POST ``{"key", "seq", "uci"}`` (the player)
-``/api/remote/ask``        POST ``{"key", "seq", "kind"}``: takeback, draw, resign
+``/api/remote/ask``        POST ``{"key", "seq", "kind"}``: takeback, draw,
+                           abort, resign
 ``/api/remote/answer``     POST ``{"key", "seq", "kind", "yes"}``
 ``/api/remote/offer``      POST: a new game offered (the owner, with the PIN)
 ``/api/remote/join``       POST ``{"link": …}``: join another board's game (the owner)
 ``/api/remote/board``      POST ``{"kind", "yes"}``: the owner answers for the board
-``/api/remote/invite``     GET ``?code=``: the game's header, for a joining board
-``/api/remote/peer``       POST: a joining board's exchange of messages
+``/api/remote/claim``      POST: the owner claims the game from an absent opponent
+``/api/remote/release``    POST: the owner frees the player's seat for another browser
 =========================  ==================================================
 
-The player is whoever holds the cookie the code gave: bound to the game's key
-and the journal's secret for it, so it outlives a restart of the board, and
-nobody without it is taken for the player.  Wrong codes are slowed down as
-wrong PINs are (:class:`~boardctl.web.guard.PinGate`).
+Another board never talks to these: boards meet through the broker
+(:mod:`boardctl.remote.link`).  The player in the browser is whoever holds
+the session the code was first used from: its token is in the cookie, its
+digest in the journal, so it outlives a restart of the board, and a second
+browser with the same code is refused until the owner releases the seat.
+Wrong codes are slowed down as wrong PINs are (:class:`~boardctl.web.guard.PinGate`).
 """
 
 from __future__ import annotations
 
-import hashlib
+import asyncio
 import hmac
 import math
+import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
 
+from ..names import InvalidName, clean_name
 from ..remote.desk import Answered
-from ..remote.log import LogError
+from ..remote.entry import OFFERS
+from ..remote.invite import InviteError
+from ..remote.link import JOIN_WAIT, Link
 from ..remote.match import Match
-from ..remote.offers import ANSWERABLE, ASKS
-from ..remote.table import Answer, Table, Verdict
 from ..rules import BLACK
 from .guard import PinGate, client_key
 from .layout import board_layout
-from .remote_link import MAX_NAME, JoinError, Link, messages_in
 
 LINK = web.AppKey("remote_link", Link)
 CODES = web.AppKey("remote_codes", PinGate)
 OWNER: web.AppKey[Callable[[web.Request], bool]] = web.AppKey("remote_owner")
 BODY: web.AppKey[Callable[[web.Request], Awaitable[dict[str, Any]]]] = web.AppKey("remote_body")
 PLAYER_COOKIE = "boardctl_player"
-_STATUS = {Verdict.APPLIED: 200, Verdict.COPY: 200, Verdict.STALE: 409, Verdict.REFUSED: 400}
+PLAYER_ASKS = ("takeback", "draw", "abort", "resign")
 
 
 def _error(status: int, message: str, **more: Any) -> web.Response:
     return web.json_response({"error": message, **more}, status=status)
 
 
-def player_token(match: Match) -> str:
-    return hmac.new(match.kept.secret.encode(), match.key.encode(), hashlib.sha256).hexdigest()
-
-
-def _player(request: web.Request) -> tuple[Match, Table] | None:
-    """The game and its table, when the request comes from its browser player."""
-    match = request.app[LINK].match
-    if match is None or match.table is None or match.kept.seat != "browser":
+def _player(request: web.Request) -> Match | None:
+    """The game, when the request comes from the session holding the player's seat."""
+    link = request.app[LINK]
+    match = link.match
+    if match is None or match.browser is None:
         return None
-    cookie = request.cookies.get(PLAYER_COOKIE, "")
-    if not hmac.compare_digest(cookie.encode(), player_token(match).encode()):
+    if not match.holds_seat(request.cookies.get(PLAYER_COOKIE, "")):
         return None
-    match.table.heard = request.app[LINK].monotonic()  # the player is there
-    return match, match.table
+    match.heard = link.monotonic()  # the player is there
+    return match
 
 
-def _answered(link: Link, answer: Answer) -> web.Response:
+def _answered(link: Link, why: str | None) -> web.Response:
     link.publish()
     link.poke()
-    if answer.verdict in (Verdict.APPLIED, Verdict.COPY):
-        return web.json_response({"verdict": answer.verdict.value})
-    return _error(_STATUS[answer.verdict], answer.why, verdict=answer.verdict.value)
+    if why in (None, "copy"):
+        return web.json_response({"verdict": why or "applied"})
+    if why == "stale":
+        return _error(409, "the game has moved on", verdict="stale")
+    return _error(400, why, verdict="refused")
 
 
 def _wrong_code(request: web.Request) -> web.Response | None:
@@ -94,6 +97,7 @@ def _code_ok(request: web.Request, given: Any, match: Match | None) -> bool:
     ok = (
         isinstance(given, str)
         and match is not None
+        and bool(match.kept.code)
         and hmac.compare_digest(given.strip().upper().encode(), match.kept.code.encode())
     )
     gate, key = request.app[CODES], client_key(request.remote)
@@ -107,27 +111,29 @@ def _code_ok(request: web.Request, given: Any, match: Match | None) -> bool:
 # ---------------------------------------------------------------- the page
 def _legal(match: Match, side: int) -> list[list[Any]]:
     """[from, to, uci] of every legal move of ``side``, if it is to move."""
-    log = match.log
-    if log.to_move() != side:
+    state = match.record.state
+    if state.over() is not None or state.turn != side:
         return []
-    pos = log.game.position
+    pos = state.game.position
     return [[m.from_square, m.to_square, pos.uci(m)] for m in pos.legal_moves()]
 
 
-def state_of(match: Match, you: int | None, owner: bool, now: float) -> dict[str, Any]:
+def state_of(match: Match, you: int | None, owner: bool, link: Link) -> dict[str, Any]:
     """The remote game as the page shows it to the player (``you``), to the
     owner, or to a spectator (neither)."""
-    log, view = match.log, match.view(now)
-    pos = log.game.position
-    last = log.game.moves[-1] if log.game.moves else None
+    now = link.monotonic()
+    state, view = match.record.state, match.view(now, link.invitation())
+    pos = state.game.position
+    last = state.game.moves[-1] if state.game.moves else None
     side = you if you is not None else match.colour
+    browser = match.browser
     free = view.code != ""
     return {
-        "key": match.key,
-        "seq": log.seq,
-        "line": list(log.line),
+        "key": match.game_key,
+        "seq": match.changes,
+        "line": list(state.line),
         "fen": pos.fen(),
-        "turn": log.to_move(),
+        "turn": state.turn if state.over() is None else None,
         "you": you,
         "board_colour": match.colour,
         "seat": match.kept.seat,
@@ -137,35 +143,32 @@ def state_of(match: Match, you: int | None, owner: bool, now: float) -> dict[str
         "check": pos.kings[pos.turn] if pos.is_check() else None,
         "clocks": list(view.clocks) if view.clocks is not None else None,
         "away": view.away,
-        "asks": list(match.asks_of(side)) if you is not None else [],
-        "asked": [k for k in ASKS if you is not None and _asked_by(match, you, k)],
-        "declined": match.declined(you) if you is not None else "",
+        "asks": [s.what for s in browser.asking()] if you is not None and browser else [],
+        "asked": list(browser.asked()) if you is not None and browser else [],
+        "declined": browser.declined() if you is not None and browser else "",
         "ending": None
         if view.ending is None
         else {"winner": view.ending[0], "reason": view.ending[1]},
         "problem": view.problem,
         "board": board_layout(match.kept.header.variant, side == BLACK),
         "code": match.kept.code if owner and free else "",
-        "board_asks": list(match.asks_of(match.colour)) if owner else [],
+        "invite": view.invite if owner else "",
+        "invite_problem": link.broker_problem if owner and free else "",
+        "board_asks": list(view.asks) if owner else [],
+        "held": bool(match.kept.holder) if owner else False,
+        "claimable": match.claimable(now) if owner else False,
     }
-
-
-def _asked_by(match: Match, side: int, kind: str) -> bool:
-    if match.table is None:
-        return False
-    offers = match.table.offers[side].current(match.log)
-    return offers.resign if kind == "resign" else offers.made(kind) is not None  # type: ignore[arg-type]
 
 
 async def state(request: web.Request) -> web.StreamResponse:
     link = request.app[LINK]
-    match = link.match
-    if match is None:
-        return web.json_response({"key": "", "problem": link.problem})
-    player = _player(request)
-    you = match.colour ^ 1 if player is not None else None
-    owner = request.app[OWNER](request)
-    body = state_of(match, you, owner, link.monotonic())
+    with link.lock:
+        match = link.match
+        if match is None:
+            return web.json_response({"key": "", "problem": link.problem})
+        player = _player(request)
+        you = match.colour ^ 1 if player is not None else None
+        body = state_of(match, you, request.app[OWNER](request), link)
     return web.json_response(body, headers={"Cache-Control": "no-store"})
 
 
@@ -175,18 +178,21 @@ async def login(request: web.Request) -> web.StreamResponse:
     slow = _wrong_code(request)
     if slow is not None:
         return slow
-    match = link.match
-    if not _code_ok(request, data.get("code"), match) or match is None:
-        return _error(403, "wrong code")
-    name = data.get("name", "")
-    name = name.strip()[:MAX_NAME] if isinstance(name, str) else ""
-    if match.kept.role != "host" or not match.take_seat("browser", name, link.monotonic()):
-        return _error(409, "another board plays this game")
-    response = web.json_response({"player": True, "key": match.key})
-    response.set_cookie(
-        PLAYER_COOKIE, player_token(match), httponly=True, samesite="Strict", path="/"
-    )
-    link.publish()
+    with link.lock:
+        match = link.match
+        if not _code_ok(request, data.get("code"), match) or match is None:
+            return _error(403, "wrong code")
+        try:
+            name = clean_name(data.get("name", ""), "name", allow_empty=True)
+        except InvalidName as exc:
+            return _error(400, str(exc))
+        token = request.cookies.get(PLAYER_COOKIE, "") or secrets.token_urlsafe(24)
+        why = match.take_browser(name, token)
+        if why is not None:
+            return _error(409, why)
+        link.publish()
+    response = web.json_response({"player": True, "key": match.game_key})
+    response.set_cookie(PLAYER_COOKIE, token, httponly=True, samesite="Strict", path="/")
     return response
 
 
@@ -197,121 +203,146 @@ def _fields(data: dict[str, Any]) -> tuple[str, int] | None:
     return key, seq
 
 
-async def move(request: web.Request) -> web.StreamResponse:
-    player = _player(request)
-    if player is None:
-        return _error(401, "only the player may move: enter the player code first")
-    match, table = player
-    data = await request.app[BODY](request)
-    fields, uci = _fields(data), data.get("uci")
-    if fields is None or not isinstance(uci, str) or len(uci) > 10:
-        return _error(400, "expected key, seq and uci")
+async def _player_act(
+    request: web.Request, check: Callable[[dict[str, Any]], str | None], act: Callable[..., Any]
+) -> web.StreamResponse:
+    """A request of the player's: who, which game, the log it saw, then ``act``."""
     link = request.app[LINK]
-    return _answered(link, table.play(match.colour ^ 1, *fields, uci, link.monotonic()))
+    data = await request.app[BODY](request)
+    fields = _fields(data)
+    bad = "expected key and seq" if fields is None else check(data)
+    if bad is not None:
+        return _error(400, bad)
+    assert fields is not None
+    with link.lock:
+        match = _player(request)
+        if match is None:
+            return _error(401, "only the player may do that: enter the player code first")
+        if fields[0] != match.game_key:
+            return _error(409, "another game", verdict="stale")
+        return _answered(link, act(match, data, fields[1], link.monotonic()))
+
+
+async def move(request: web.Request) -> web.StreamResponse:
+    def check(data: dict[str, Any]) -> str | None:
+        uci = data.get("uci")
+        return None if isinstance(uci, str) and len(uci) <= 10 else "expected a move (uci)"
+
+    return await _player_act(
+        request, check, lambda match, data, seq, now: match.browser_plays(data["uci"], seq, now)
+    )
 
 
 async def ask(request: web.Request) -> web.StreamResponse:
-    player = _player(request)
-    if player is None:
-        return _error(401, "only the player may ask: enter the player code first")
-    match, table = player
-    data = await request.app[BODY](request)
-    fields, kind = _fields(data), data.get("kind")
-    if fields is None or kind not in ASKS:
-        return _error(400, f"expected key, seq and a kind: {', '.join(ASKS)}")
-    link = request.app[LINK]
-    return _answered(link, table.ask(match.colour ^ 1, *fields, kind, link.monotonic()))
+    def check(data: dict[str, Any]) -> str | None:
+        return None if data.get("kind") in PLAYER_ASKS else f"kind is {', '.join(PLAYER_ASKS)}"
+
+    return await _player_act(
+        request, check, lambda match, data, seq, now: match.browser_asks(data["kind"], seq, now)
+    )
 
 
 async def answer(request: web.Request) -> web.StreamResponse:
-    player = _player(request)
-    if player is None:
-        return _error(401, "only the player may answer: enter the player code first")
-    match, table = player
-    data = await request.app[BODY](request)
-    fields, kind, yes = _fields(data), data.get("kind"), data.get("yes")
-    if fields is None or kind not in ANSWERABLE or type(yes) is not bool:
-        return _error(400, "expected key, seq, kind (takeback or draw) and yes")
-    link = request.app[LINK]
-    side = match.colour ^ 1
-    return _answered(link, table.answer(side, *fields, kind, yes, link.monotonic()))
+    def check(data: dict[str, Any]) -> str | None:
+        if data.get("kind") not in OFFERS or type(data.get("yes")) is not bool:
+            return f"expected kind ({', '.join(OFFERS)}) and yes"
+        return None
+
+    return await _player_act(
+        request,
+        check,
+        lambda match, data, seq, now: match.browser_answers(data["kind"], data["yes"], seq, now),
+    )
 
 
 # ---------------------------------------------------------------- the owner
-async def offer(request: web.Request) -> web.StreamResponse:
+def _owner(request: web.Request) -> web.Response | None:
     if not request.app[OWNER](request):
         return _error(401, "unlock the controls with the PIN first")
+    return None
+
+
+async def offer(request: web.Request) -> web.StreamResponse:
+    refused = _owner(request)
+    if refused is not None:
+        return refused
     link = request.app[LINK]
-    if link.journal is None:
-        return _error(503, link.problem or "remote play is off")
-    match = link.offer()
-    invite = f"{request.scheme}://{request.host}/?join={match.kept.code}"
-    return web.json_response({"key": match.key, "code": match.kept.code, "invite": invite})
+    with link.lock:
+        if link.journal is None:
+            return _error(503, link.problem or "remote play is off")
+        match = link.offer(request.url.host or "")
+        body = {"key": match.game_key, "code": match.kept.code, "invite": link.invitation()}
+    link.poke()
+    return web.json_response(body)
 
 
 async def join(request: web.Request) -> web.StreamResponse:
-    if not request.app[OWNER](request):
-        return _error(401, "unlock the controls with the PIN first")
+    refused = _owner(request)
+    if refused is not None:
+        return refused
     data = await request.app[BODY](request)
     given = data.get("link")
-    if not isinstance(given, str) or len(given) > 300:
-        return _error(400, "expected the link the other board's page gives")
+    if not isinstance(given, str) or len(given) > 400:
+        return _error(400, "expected the invitation the other board's page gives")
+    link = request.app[LINK]
     try:
-        match = await request.app[LINK].join(given)
-    except JoinError as exc:
-        return _error(502, str(exc))
-    return web.json_response({"key": match.key, "colour": match.colour})
+        with link.lock:
+            joining = link.join(given)
+    except InviteError as exc:
+        return _error(400, str(exc))
+    await asyncio.to_thread(joining.done.wait, JOIN_WAIT + 1.0)
+    if joining.error or not joining.done.is_set():
+        return _error(504, joining.error or "the other board did not answer in time")
+    kept = joining.kept
+    assert kept is not None
+    return web.json_response({"key": kept.header.key, "colour": kept.colour})
 
 
 async def board_answer(request: web.Request) -> web.StreamResponse:
-    if not request.app[OWNER](request):
-        return _error(401, "unlock the controls with the PIN first")
+    refused = _owner(request)
+    if refused is not None:
+        return refused
     link = request.app[LINK]
-    match = link.match
     data = await request.app[BODY](request)
     kind, yes = data.get("kind"), data.get("yes")
-    if match is None or kind not in ANSWERABLE or type(yes) is not bool:
-        return _error(400, "expected kind (takeback or draw) and yes")
-    match.note(Answered(match.key, match.log.seq, kind, yes), link.monotonic())
-    link.publish()
+    if kind not in OFFERS or type(yes) is not bool:
+        return _error(400, f"expected kind ({', '.join(OFFERS)}) and yes")
+    with link.lock:
+        match = link.match
+        if match is None:
+            return _error(409, "no remote game")
+        match.note(Answered(match.game_key, match.changes, kind, yes), link.monotonic())
+        link.publish()
     link.poke()
     return web.json_response({"answered": kind})
 
 
-# ---------------------------------------------------------------- another board
-async def invite(request: web.Request) -> web.StreamResponse:
+async def claim(request: web.Request) -> web.StreamResponse:
+    refused = _owner(request)
+    if refused is not None:
+        return refused
     link = request.app[LINK]
-    slow = _wrong_code(request)
-    if slow is not None:
-        return slow
-    match = link.match
-    if not _code_ok(request, request.query.get("code"), match) or match is None:
-        return _error(403, "wrong code")
-    if match.kept.role != "host" or match.kept.seat not in ("", "board"):
-        return _error(409, "a player in a browser has taken this game's seat")
-    return web.json_response({"header": match.kept.header.to_json(), "name": link.name})
+    with link.lock:
+        match = link.match
+        now = link.monotonic()
+        if match is None or not match.claimable(now):
+            return _error(409, "the opponent is not away long enough to claim the game")
+        why = match.board.ask("claim", now, match.away_for(now))
+        match.update_seq()
+        return _answered(link, why)
 
 
-async def peer(request: web.Request) -> web.StreamResponse:
+async def release(request: web.Request) -> web.StreamResponse:
+    refused = _owner(request)
+    if refused is not None:
+        return refused
     link = request.app[LINK]
-    data = await request.app[BODY](request)
-    code, name = data.get("code"), data.get("name", "")
-    if not isinstance(code, str) or not isinstance(name, str):
-        return _error(400, "expected code, name and messages")
-    slow = _wrong_code(request)
-    if slow is not None:
-        return slow
-    try:
-        messages = messages_in(data.get("messages"))
-    except LogError as exc:
-        return _error(400, str(exc))
-    try:
-        out = link.host_exchange(code, name, messages)
-    except JoinError as exc:
-        if str(exc) == "wrong code":
-            request.app[CODES].wrong(client_key(request.remote), time.monotonic())
-        return _error(403, str(exc))
-    return web.json_response({"messages": out})
+    with link.lock:
+        match = link.match
+        if match is None or not match.release_browser():
+            return _error(409, "no player's seat to release")
+        link.publish()
+    return web.json_response({"released": True})
 
 
 def add_remote(
@@ -325,7 +356,13 @@ def add_remote(
     app[CODES] = PinGate()
     app[OWNER] = owner
     app[BODY] = body
-    app.cleanup_ctx.append(link.run)
+
+    async def life(app: web.Application) -> AsyncIterator[None]:
+        await asyncio.to_thread(link.start)
+        yield
+        await asyncio.to_thread(link.close)
+
+    app.cleanup_ctx.append(life)
     for path, handler in (
         ("/api/remote/login", login),
         ("/api/remote/move", move),
@@ -334,8 +371,8 @@ def add_remote(
         ("/api/remote/offer", offer),
         ("/api/remote/join", join),
         ("/api/remote/board", board_answer),
-        ("/api/remote/peer", peer),
+        ("/api/remote/claim", claim),
+        ("/api/remote/release", release),
     ):
         app.router.add_post(path, handler)
     app.router.add_get("/api/remote/state", state)
-    app.router.add_get("/api/remote/invite", invite)

@@ -50,10 +50,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from aiohttp import web
+from aiohttp import hdrs, web
 
+from .. import bounded
+from ..bounded import BoundedJsonError
 from ..engine import MAX_SKILL
 from ..errors import BoardctlError
+from ..quietlog import QuietLog
+from ..remote.link import Link
 from ..rules import get_variant
 from ..storage.store import StoreError, StoreValueError, UnknownGameError
 from .feeds import Versions, http_date, live_pgn, not_modified, state_json
@@ -61,7 +65,6 @@ from .games import Replay, StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
 from .owner import Refused, SettingsService
 from .pages import VIEWS, games_page, live_page, replay_page, settings_page
-from .remote_link import Link
 from .remote_routes import LINK, add_remote
 from .snapshot import ACTION_KINDS, START_KINDS, ActionKind, Hub, WebAction
 from .starts import StartRefused, puzzles_for, refusal, target, under_way
@@ -94,6 +97,7 @@ class ServerState:
         self.seats = Seats()
         self.versions = Versions()
         self.pins = PinGate()
+        self.quiet = QuietLog(log)
         self._cache: dict[str, tuple[Any, bytes]] = {}
 
     def bump(self) -> None:
@@ -130,6 +134,19 @@ UNSUBSCRIBE: web.AppKey[Callable[[], None]] = web.AppKey("unsubscribe")
 # ------------------------------------------------------------ helpers
 def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
+
+
+_REFUSALS: dict[int, type[web.HTTPException]] = {
+    400: web.HTTPBadRequest,
+    401: web.HTTPUnauthorized,
+    403: web.HTTPForbidden,
+    415: web.HTTPUnsupportedMediaType,
+    503: web.HTTPServiceUnavailable,
+}
+
+
+def _refuse(status: int, message: str) -> web.HTTPException:
+    return _REFUSALS[status](text=json.dumps({"error": message}), content_type="application/json")
 
 
 def _conditional(
@@ -172,27 +189,30 @@ def _authorised(request: web.Request) -> bool:
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
+    """The request's body as a JSON object, read within :data:`MAX_BODY`
+    bytes and :func:`boardctl.bounded.loads`'s depth and count.
+
+    :raises web.HTTPException: 415 for another type or any content coding
+        (nothing of boardctl's compresses a body, and a compressed one could
+        expand past any bound), 413 past :data:`MAX_BODY`, 400 for anything
+        that is not a JSON object within bounds.
+    """
     if request.content_type != "application/json":
         # Also what keeps another site's plain form from posting here.
-        raise web.HTTPUnsupportedMediaType(
-            text=json.dumps({"error": "send the body as application/json"}),
-            content_type="application/json",
-        )
+        raise _refuse(415, "send the body as application/json")
+    if request.headers.get(hdrs.CONTENT_ENCODING, "identity").strip().lower() != "identity":
+        raise _refuse(415, "send the body uncompressed (no Content-Encoding)")
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
     raw = await request.content.read(MAX_BODY + 1)
     if len(raw) > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=len(raw))
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise web.HTTPBadRequest(
-            text=json.dumps({"error": "the body is not JSON"}), content_type="application/json"
-        ) from None
+        data = bounded.loads(raw, MAX_BODY)
+    except BoundedJsonError as exc:
+        raise _refuse(400, f"the body is not JSON we accept: {exc}") from None
     if not isinstance(data, dict):
-        raise web.HTTPBadRequest(
-            text=json.dumps({"error": "expected a JSON object"}), content_type="application/json"
-        )
+        raise _refuse(400, "expected a JSON object")
     return data
 
 
@@ -509,17 +529,6 @@ NO_FILE = (
 )
 
 
-_REFUSALS: dict[int, type[web.HTTPException]] = {
-    401: web.HTTPUnauthorized,
-    403: web.HTTPForbidden,
-    503: web.HTTPServiceUnavailable,
-}
-
-
-def _refuse(status: int, message: str) -> web.HTTPException:
-    return _REFUSALS[status](text=json.dumps({"error": message}), content_type="application/json")
-
-
 def _owner_service(request: web.Request) -> SettingsService:
     """The settings service, for the owner only.
 
@@ -572,12 +581,23 @@ async def save_settings(request: web.Request) -> web.StreamResponse:
 async def _no_tracebacks(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
+    """A request that fails costs the log at most one line a minute per kind
+    of fault, whoever sends it and however often: a body the client broke is
+    a 400, a fault of the board's a 500 and one traceback a minute per route."""
+    quiet = request.app[STATE].quiet
     try:
         return await handler(request)
     except web.HTTPException:
         raise
-    except Exception:
-        log.exception("web: %s %s failed", request.method, request.path)
+    except web.RequestPayloadError as exc:
+        reason = " ".join(str(exc).split())[:120]
+        quiet.warn("body", "web: an unreadable body from %s refused: %s", request.remote, reason)
+        return _error(400, "the body could not be read")
+    except Exception as exc:
+        resource = request.match_info.route.resource
+        route = resource.canonical if resource is not None else "?"
+        kind = f"{request.method} {route} {type(exc).__name__}"
+        quiet.warn(kind, "web: %s %s failed", request.method, route, exc_info=exc)
         return _error(500, "internal error (the board's log has the details)")
 
 
@@ -729,6 +749,9 @@ class ServerThread:
             shutdown_timeout=SHUTDOWN_TIMEOUT,
             access_log=None,
             logger=RequestLog(logging.getLogger("aiohttp.server")),
+            # Bodies reach the handlers as sent: a compressed one is refused
+            # there (see _json_body), never expanded by the parser first.
+            auto_decompress=False,
         )
         await runner.setup()
         try:

@@ -1,7 +1,8 @@
 """Two simulated boards play each other on one machine, headless and in real
-time, each with its own daemon, web server and link: one offers a game, the
-other joins with the link its page gives; moves, a takeback both agree on
-and a resignation pass between the two servers over HTTP."""
+time, each with its own daemon, web server and link, and neither reachable
+by the other: they meet only at a real mosquitto.  One offers a game, the
+other joins with the invitation its page gives; moves, a takeback both
+agree on and a resignation pass through the broker, signed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from boardctl.rules.game import Termination
 from boardctl.storage.store import GameStore
 from boardctl.web.snapshot import WebAction
 
+from ..remote.broker import Broker
 from ..remote.client import PageClient
 from ..remote.live import PIN, LiveSide, LiveThread, Options
 
@@ -22,9 +24,20 @@ WAIT = 30.0  # real seconds for anything to cross from one board to the other
 
 
 @pytest.fixture
-def boards(tmp_path: Path) -> Iterator[tuple[LiveThread, LiveThread]]:
-    host = LiveThread(tmp_path / "a", Options(colour=WHITE, name="Table A", clock="10+0"))
-    guest = LiveThread(tmp_path / "b", Options(colour=WHITE, name="Table B", offer=False))
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    running = Broker(tmp_path / "broker")
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def boards(tmp_path: Path, broker: Broker) -> Iterator[tuple[LiveThread, LiveThread]]:
+    host = LiveThread(
+        tmp_path / "a", Options(colour=WHITE, name="Table A", clock="10+0", broker=broker.url)
+    )
+    guest = LiveThread(
+        tmp_path / "b", Options(colour=WHITE, name="Table B", offer=False, broker=broker.url)
+    )
     host.start()
     guest.start()
     yield host, guest
@@ -39,7 +52,7 @@ def side(live: LiveThread) -> LiveSide:
 
 def line(live: LiveThread) -> tuple[str, ...]:
     match = side(live).link.match
-    return match.log.line if match is not None else ()
+    return match.record.state.line if match is not None else ()
 
 
 def moves(live: LiveThread) -> int:
@@ -51,22 +64,23 @@ def plays(mover: LiveThread, other: LiveThread, uci: str) -> None:
     before = line(mover)
     mover.do(lambda s: s.move(uci))
     for board in (mover, other):
-        board.wait_for(lambda s, b=board: line(b) == (*before, uci), f"{uci} not in the log")
+        board.wait_for(lambda s, b=board: line(b) == (*before, uci), f"{uci} not in the log", WAIT)
     other.wait_for(lambda s: moves(other) == len(before) + 1, f"{uci} not carried out", WAIT)
+
+
+def join(host: LiveThread, guest: LiveThread) -> tuple[int, dict[str, object]]:
+    host.wait_for(lambda s: bool(s.link.invitation()), "no invitation", WAIT)
+    owner = PageClient(side(guest).url)
+    owner.owner(PIN)
+    return owner.call("api/remote/join", {"link": side(host).link.invitation()})
 
 
 def test_two_boards_play_take_back_by_agreement_and_one_resigns(boards):
     host, guest = boards
-    match = side(host).link.match
-    assert match is not None
-    owner = PageClient(side(guest).url)
-    owner.owner(PIN)
-    status, body = owner.call(
-        "api/remote/join", {"link": f"{side(host).url}?join={match.kept.code}"}
-    )
-    assert (status, body["colour"]) == (200, BLACK)  # the host plays White: the guest, Black
+    status, body = join(host, guest)
+    assert (status, body.get("colour")) == (200, BLACK), body  # the host plays White
     guest.wait_for(lambda s: s.daemon.engine_side == WHITE, "the guest does not play Black")
-    host.wait_for(lambda s: s.desk.view.joined, "the host does not know it was joined")
+    host.wait_for(lambda s: s.desk.view.joined, "the host does not know it was joined", WAIT)
     assert side(host).desk.view.name == "Table B" and side(guest).desk.view.name == "Table A"
     plays(host, guest, "e2e4")
     plays(guest, host, "e7e5")
@@ -80,9 +94,6 @@ def test_two_boards_play_take_back_by_agreement_and_one_resigns(boards):
     plays(guest, host, "d7d5")
     for board in (host, guest):  # each board's own store, read as `boardctl pgn` would
         stored = GameStore(board.folder / "games.sqlite3", create=False)
-        # Waited for: the board's thread may be between its game's move and the
-        # store's write in the same step (seen under load: the host's store one
-        # move behind, then right 20 ms later).
         board.wait_for(
             lambda s, b=board, g=stored: g.load(side(b).daemon.game_id).moves == ("e2e4", "d7d5"),
             "the move is not stored",
@@ -95,4 +106,21 @@ def test_two_boards_play_take_back_by_agreement_and_one_resigns(boards):
         ending = side(board).daemon.game.ending()
         assert ending is not None and ending.winner == BLACK
         assert ending.termination is Termination.RESIGNATION
-    assert side(host).link.match.log.digest == side(guest).link.match.log.digest  # type: ignore[union-attr]
+    states = {side(b).link.match.record.state.id for b in (host, guest)}  # type: ignore[union-attr]
+    assert len(states) == 1
+
+
+def test_a_used_invitation_seats_no_third_board(boards, tmp_path: Path, broker: Broker):
+    host, guest = boards
+    invitation = side(host).link.invitation()
+    assert join(host, guest)[0] == 200
+    third = LiveThread(tmp_path / "c", Options(offer=False, broker=broker.url, name="Table C"))
+    third.start()
+    try:
+        owner = PageClient(side(third).url)
+        owner.owner(PIN)
+        status, body = owner.call("api/remote/join", {"link": invitation})
+        assert status == 504 and "used by another board" in str(body["error"]), body
+        assert side(third).link.match is None
+    finally:
+        third.stop()

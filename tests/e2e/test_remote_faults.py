@@ -1,12 +1,13 @@
-"""Remote games through the fault proxy, sides killed with SIGKILL mid-game:
+"""Remote games through bad networks, sides killed with SIGKILL mid-game:
 bench/remote_faults.py, bounded to one short game of each form.
 
 Real processes on loopback: the boards are tests/remote/side_child.py (the
-daemon on a simulated board, its web server and link), the browser's player
-speaks the page's HTTP from this process; between them the proxy loses,
-delays, repeats and reorders requests and answers.  Nothing may be lost or
-doubled, and both sides must hold one log.  No assertion depends on timing:
-every wait is bounded, and the counts hold wherever the faults and kills land.
+daemon on a simulated board, its web server and link).  Two boards meet at a
+real mosquitto, each through a TCP fault proxy, with a forger on the broker;
+a browser's player speaks the page's HTTP from this process through an HTTP
+fault proxy.  Nothing may be lost, doubled or forged, and both sides must
+hold one game.  No assertion depends on timing: every wait is bounded, and
+the counts hold wherever the faults and kills land.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from ..remote.broker import need_mosquitto
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "remote_faults.py"
 PLIES = 24
@@ -36,10 +39,15 @@ def bench():  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("form", ["boards", "browser"])
 def test_a_game_through_a_bad_network_with_kills_loses_and_doubles_nothing(form: str):
+    if form == "boards":
+        need_mosquitto()
     module = bench()
     (result,) = module.run([form], games=1, plies=PLIES, kills=KILLS, seed=7)
     module.report([result])
     assert result.finished, result.notes
     assert sum(result.faults.values()) > 0  # the network really was bad
-    assert result.kills + result.reloads >= 1
+    assert result.kills + result.reloads + result.broker_kills >= 1
     assert (result.lost, result.doubled, result.same) == (0, 0, True), result.notes
+    assert result.forged == 0, result.notes
+    if form == "boards":
+        assert result.forgeries > 0  # the stranger on the broker really forged

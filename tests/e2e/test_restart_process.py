@@ -5,6 +5,7 @@ again with the game it had resumed.  Every wait is bounded."""
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -15,7 +16,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from boardctl.rules import Game
 from boardctl.storage.store import DB_NAME, GameStore
@@ -71,15 +76,13 @@ def wait_for_run(page: Page, proc: subprocess.Popen[bytes], other: str = "") -> 
     raise AssertionError(f"the page did not answer within {WAIT} s")
 
 
-def test_the_page_restarts_the_program_in_the_same_process_and_the_game_goes_on(tmp_path):
+@contextlib.contextmanager
+def board_run(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Page, Path]]:
+    """``boardctl run`` on a simulated board with its page (the state in
+    tmp_path/state, the log in tmp_path/boardctl.log), stopped with SIGTERM
+    at the end; its process, its page and its log."""
     state = tmp_path / "state"
-    state.mkdir()
-    with GameStore(state / DB_NAME) as store:
-        game_id = store.new_game(
-            "falcon", Game().start_fen, "Ann", "Bob", "two-players", time.time()
-        )
-        for ply, uci in enumerate(OPENING, start=1):
-            store.add_move(game_id, ply, uci, time.time())
+    state.mkdir(exist_ok=True)
     port = free_port()
     config = tmp_path / "config.toml"
     config.write_text(
@@ -98,16 +101,7 @@ def test_the_page_restarts_the_program_in_the_same_process_and_the_game_goes_on(
             stderr=err,
         )
     try:
-        page = Page(port)
-        first = wait_for_run(page, proc)
-        before = page.get("/api/state")
-        assert (before["game_id"], list(before["moves"])) == (game_id, OPENING)
-        assert page.post("/api/login", {"pin": PIN}) == 200
-        assert page.post("/api/action", {"kind": "restart"}) == 202
-        wait_for_run(page, proc, other=first)
-        assert proc.poll() is None  # the same process, its program run again
-        after = page.get("/api/state")
-        assert (after["game_id"], list(after["moves"])) == (game_id, OPENING)
+        yield proc, Page(port), log
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -115,7 +109,64 @@ def test_the_page_restarts_the_program_in_the_same_process_and_the_game_goes_on(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
+
+
+def restart(page: Page, proc: subprocess.Popen[bytes], run: str) -> str:
+    """Restart the program from the page; the new run's id."""
+    assert page.post("/api/login", {"pin": PIN}) == 200
+    assert page.post("/api/action", {"kind": "restart"}) == 202
+    return wait_for_run(page, proc, other=run)
+
+
+def test_the_page_restarts_the_program_in_the_same_process_and_the_game_goes_on(tmp_path):
+    (tmp_path / "state").mkdir()
+    with GameStore(tmp_path / "state" / DB_NAME) as store:
+        game_id = store.new_game(
+            "falcon", Game().start_fen, "Ann", "Bob", "two-players", time.time()
+        )
+        for ply, uci in enumerate(OPENING, start=1):
+            store.add_move(game_id, ply, uci, time.time())
+    with board_run(tmp_path) as (proc, page, log):
+        first = wait_for_run(page, proc)
+        before = page.get("/api/state")
+        assert (before["game_id"], list(before["moves"])) == (game_id, OPENING)
+        restart(page, proc, first)
+        assert proc.poll() is None  # the same process, its program run again
+        after = page.get("/api/state")
+        assert (after["game_id"], list(after["moves"])) == (game_id, OPENING)
     text = log.read_text()
     assert proc.returncode == 0, text
     assert text.count(f"resuming game {game_id} after {len(OPENING)} moves") == 2, text
     assert "restarting: " in text
+
+
+def children(pid: int) -> list[str]:
+    """The states (R, S, Z, ...) of ``pid``'s children, from /proc."""
+    states = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = (Path("/proc") / name / "stat").read_text()
+        except OSError:
+            continue  # not a process, or one that has just ended
+        state, ppid = stat[stat.rindex(")") + 2 :].split()[:2]
+        if int(ppid) == pid:
+            states.append(state)
+    return states
+
+
+RESTARTS = 3
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_restarts_from_the_page_leave_no_zombie_children(tmp_path):
+    # Each restart left the first run's multiprocessing resource tracker to
+    # end after execv, a zombie that the new program never waited for.
+    with board_run(tmp_path) as (proc, page, _):
+        run = wait_for_run(page, proc)
+        for _ in range(RESTARTS):
+            run = restart(page, proc, run)
+        # A child ending after execv ends within its pipe's EOF; give it a second.
+        deadline = time.monotonic() + 1.0
+        while "Z" not in children(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert children(proc.pid).count("Z") == 0, children(proc.pid)

@@ -55,11 +55,15 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace, TracebackType
 from typing import Any
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+# The firmware's checks and its host loader, beside it but never flashed.
+CHECKS = Path(__file__).resolve().parents[1] / "firmware"
 IDLE = 0.002  # seconds the fake's loop waits for input each turn
 
 
+# The firmware's hardware-free modules, each after those it imports, and the
+# check whose stand-in for the USB port the fake uses (take_waiting).
 FIRMWARE_MODULES = (
+    "protocol_constants",
     "wire",
     "protocol",
     "link",
@@ -74,9 +78,9 @@ FIRMWARE_MODULES = (
 @cache
 def firmware() -> SimpleNamespace:
     """The firmware's hardware-free modules, loaded by path by the firmware's
-    own host loader (``firmware/hostload.py``: their plain-name imports never
-    shadow the host's ``boardctl.hw.protocol``)."""
-    spec = importlib.util.spec_from_file_location("firmware_hostload", FIRMWARE / "hostload.py")
+    own host loader (``tests/firmware/hostload.py``: their plain-name imports
+    never shadow the host's ``boardctl.hw.protocol``)."""
+    spec = importlib.util.spec_from_file_location("firmware_hostload", CHECKS / "hostload.py")
     assert spec is not None and spec.loader is not None
     hostload = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hostload)

@@ -1,6 +1,9 @@
-"""Square names for the hardware tests (a1 = 0 … j8 = 79, rank by rank)."""
+"""For the hardware tests: square names (a1 = 0 … j8 = 79, rank by rank), boards,
+the old checksum, and the Pico's pins as the build documents list them."""
 
 from __future__ import annotations
+
+import re
 
 FILES = "abcdefghij"
 
@@ -28,3 +31,43 @@ def crc8_smbus(data: bytes) -> int:
         for _ in range(8):
             crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
     return crc
+
+
+# Raspberry Pi Pico: GP number → pin on the board's edge.
+PICO_EDGE = {
+    0: 1,
+    1: 2,
+    2: 4,
+    3: 5,
+    4: 6,
+    5: 7,
+    6: 9,
+    7: 10,
+    8: 11,
+    9: 12,
+    10: 14,
+    11: 15,
+    12: 16,
+    13: 17,
+    14: 19,
+    15: 20,
+    16: 21,
+    17: 22,
+    18: 24,
+    19: 25,
+    20: 26,
+    21: 27,
+    22: 29,
+    26: 31,
+    27: 32,
+    28: 34,
+}
+# A row of a build document's pin table: | GPIO17 | 11 | `key` | (or GP for the Pico).
+PIN_ROW = re.compile(r"^\| (GPIO|GP)(\d+) \| (\d+) \| `([^`]+)` \|", re.MULTILINE)
+
+
+def pin_table(document: str) -> dict[tuple[str, str], tuple[int, int]]:
+    """A build document's pin tables: (GPIO or GP, key) → (its number, the header pin)."""
+    return {
+        (kind, key): (int(gpio), int(pin)) for kind, gpio, pin, key in PIN_ROW.findall(document)
+    }

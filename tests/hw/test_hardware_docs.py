@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import re
 import shutil
 import subprocess
 import sys
@@ -15,42 +14,14 @@ import pytest
 
 from boardctl.hw.pins import SENSORS, Pinout, load_pinout
 
+from .helpers import PICO_EDGE, pin_table
+
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 README = (HARDWARE / "README.md").read_text(encoding="utf-8")
 PINOUT = load_pinout(HARDWARE / "pinout.toml")
 
-# Raspberry Pi Pico: GP number → pin on the board's edge.
-PICO_PINS = {
-    0: 1,
-    1: 2,
-    2: 4,
-    3: 5,
-    4: 6,
-    5: 7,
-    6: 9,
-    7: 10,
-    8: 11,
-    9: 12,
-    10: 14,
-    11: 15,
-    12: 16,
-    13: 17,
-    14: 19,
-    15: 20,
-    16: 21,
-    17: 22,
-    18: 24,
-    19: 25,
-    20: 26,
-    21: 27,
-    22: 29,
-    26: 31,
-    27: 32,
-    28: 34,
-}
 
-ROW = re.compile(r"^\| (GPIO|GP)(\d+) \| (\d+) \| `([^`]+)` \|", re.MULTILINE)
-TABLE = {(kind, key): (int(gpio), int(pin)) for kind, gpio, pin, key in ROW.findall(README)}
+TABLE = pin_table(README)
 
 
 def header_pins(factory: Any) -> dict[int, int]:
@@ -75,7 +46,7 @@ def test_the_readme_lists_every_pi_pin(factory: Any, sensor: str) -> None:
 @pytest.mark.parametrize("sensor", SENSORS)
 def test_the_readme_lists_every_pico_pin(sensor: str) -> None:
     for key, gp, _tag in PINOUT.pico.uses(sensor):
-        assert TABLE.get(("GP", key)) == (gp, PICO_PINS[gp]), key
+        assert TABLE.get(("GP", key)) == (gp, PICO_EDGE[gp]), key
 
 
 def test_the_readme_has_no_stale_pins() -> None:

@@ -15,7 +15,7 @@ from boardctl.hw.hexpins import default_hex_pinout, load_any_pinout, repo_hex_pi
 from boardctl.hw.leds import LedEncoder, LedMap
 from boardctl.hw.mockpins import Mock74HC165Chain
 from boardctl.hw.pins import Pinout, repo_pinout_path
-from boardctl.hw.protocol import BoardShape
+from boardctl.hw.protocol.messages import BoardShape
 from boardctl.hw.serial_link import SerialBoard
 from boardctl.hw.shiftreg import ShiftRegisterSensor
 from boardctl.rules import Game, get_variant
@@ -37,16 +37,7 @@ def test_a_hex_game_on_a_pico_expects_the_hex_board_over_the_link() -> None:
 
 def test_a_hex_game_on_the_pi_reads_sixteen_74hc165(factory: Any) -> None:
     pins = default_hex_pinout().pi.shiftreg
-    chain = Mock74HC165Chain(
-        pins.spi.clock,
-        pins.spi.mosi,
-        pins.miso,
-        pins.spi.select,
-        pins.load,
-        occupancy=1 << 120,
-        pin_factory=factory,
-        squares=121,
-    )
+    chain = Mock74HC165Chain.from_pinout(pins, occupancy=1 << 120, pin_factory=factory, squares=121)
     sensor = app.make_sensors(config("shiftreg"), HEX_GAME)
     assert isinstance(sensor, ShiftRegisterSensor)
     for tick in range(3):

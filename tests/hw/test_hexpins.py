@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import csv
-import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -29,6 +28,8 @@ from boardctl.hw.hexpins import (
 )
 from boardctl.hw.pins import PICO_GPIOS, generated_module
 from boardctl.rules.hexgeo import FALCON_HEX, distance
+
+from .helpers import PICO_EDGE, pin_table
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = repo_hex_pinout_path().read_text(encoding="utf-8")
@@ -189,35 +190,6 @@ def test_the_command_checks_and_prints_the_pins(
 # ------------------------------------------------------------------ the build document
 
 README = (ROOT / "hardware" / "hex" / "README.md").read_text(encoding="utf-8")
-PIN_ROW = re.compile(r"^\| (GPIO|GP)(\d+) \| (\d+) \| `([^`]+)` \|", re.MULTILINE)
-PICO_EDGE = {
-    0: 1,
-    1: 2,
-    2: 4,
-    3: 5,
-    4: 6,
-    5: 7,
-    6: 9,
-    7: 10,
-    8: 11,
-    9: 12,
-    10: 14,
-    11: 15,
-    12: 16,
-    13: 17,
-    14: 19,
-    15: 20,
-    16: 21,
-    17: 22,
-    18: 24,
-    19: 25,
-    20: 26,
-    21: 27,
-    22: 29,
-    26: 31,
-    27: 32,
-    28: 34,
-}
 
 
 def table(header: str) -> list[list[str]]:
@@ -231,7 +203,7 @@ def table(header: str) -> list[list[str]]:
 
 
 def test_the_readme_pin_tables_are_the_pinouts(factory: Any) -> None:
-    rows = {(kind, key): (int(gpio), int(pin)) for kind, gpio, pin, key in PIN_ROW.findall(README)}
+    rows = pin_table(README)
     header = factory.board_info.headers["J8"]
     pi_header = {
         int(info.name[4:]): n for n, info in header.pins.items() if info.name.startswith("GPIO")

@@ -14,51 +14,50 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.hw.hexpins import HEX_BOARDS
-from boardctl.hw.protocol import (
+from boardctl.hw.protocol.acceptance import MAX_HAND_CHANGE
+from boardctl.hw.protocol.codec import LineAssembler, ProtocolError, crc32, decode, encode
+from boardctl.hw.protocol.constants import (
     ACK_TIMEOUT,
     BOARDS,
     DEFAULT_PALETTE,
-    DEFAULT_SHAPE,
     HEARTBEAT,
     HELLO_INTERVAL,
-    LED_REFRESH,
     LINK_TIMEOUT,
-    MAX_HAND_CHANGE,
     MAX_LINE,
     MAX_RETRIES,
     PROTOCOL_VERSION,
-    Ack,
-    Action,
-    BoardShape,
-    Counters,
-    DeviceCounters,
     DropReason,
-    Event,
-    Frame,
-    Hello,
-    HostLink,
-    Led,
-    LineAssembler,
-    LinkState,
-    Message,
-    Nak,
     NakReason,
-    Palette,
-    ProtocolError,
+)
+from boardctl.hw.protocol.events import (
+    Action,
+    DeviceCounters,
+    Event,
+    LinkState,
     Received,
     Reopened,
     RequestCounters,
     Send,
     SetPalette,
     ShowLeds,
-    Snap,
     SnapshotReceived,
-    Stat,
     StateChanged,
     Tick,
-    crc32,
-    decode,
-    encode,
+)
+from boardctl.hw.protocol.link import LED_REFRESH, HostLink
+from boardctl.hw.protocol.messages import (
+    DEFAULT_SHAPE,
+    Ack,
+    BoardShape,
+    Counters,
+    Frame,
+    Hello,
+    Led,
+    Message,
+    Nak,
+    Palette,
+    Snap,
+    Stat,
 )
 
 from .helpers import crc8_smbus

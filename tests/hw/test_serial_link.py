@@ -19,13 +19,9 @@ import pytest
 
 from boardctl.hw.base import Reading
 from boardctl.hw.errors import LedFrameError
-from boardctl.hw.protocol import (
-    ACK_TIMEOUT,
-    LINK_TIMEOUT,
-    MAX_HAND_CHANGE,
-    MAX_RETRIES,
-    BoardShape,
-)
+from boardctl.hw.protocol.acceptance import MAX_HAND_CHANGE
+from boardctl.hw.protocol.constants import ACK_TIMEOUT, LINK_TIMEOUT, MAX_RETRIES
+from boardctl.hw.protocol.messages import BoardShape
 from boardctl.hw.serial_link import SerialBoard, SerialStatus
 from boardctl.rules.hexgeo import FALCON_HEX
 

@@ -20,7 +20,7 @@ import pytest
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
-from boardctl.hw.protocol import LINK_TIMEOUT
+from boardctl.hw.protocol.constants import LINK_TIMEOUT
 from boardctl.hw.serial_link import SerialBoard, SerialStatus
 from boardctl.storage.store import GameStore
 from boardctl.ui.state import DisplayState

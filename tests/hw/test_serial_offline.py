@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from boardctl.hw.base import Reading
 from boardctl.hw.errors import LedFrameError
-from boardctl.hw.protocol import DEFAULT_PALETTE, BoardShape, Led, Palette, decode
+from boardctl.hw.protocol.codec import decode
+from boardctl.hw.protocol.constants import DEFAULT_PALETTE
+from boardctl.hw.protocol.messages import BoardShape, Led, Palette
 from boardctl.hw.serial_link import (
     SerialBoard,
     SerialPort,
@@ -33,7 +35,9 @@ def device_line(seq: int, command: str, value: object) -> bytes:
     return line
 
 
-HELLO = device_line(0, "HELLO", (firmware().protocol.VERSION, 10, 8, 80, [("FW", "test")]))
+HELLO = device_line(
+    0, "HELLO", (firmware().protocol_constants.PROTOCOL_VERSION, 10, 8, 80, [("FW", "test")])
+)
 
 
 class ScriptedPort:
@@ -289,7 +293,7 @@ def test_led_points_for_squares_and_corners() -> None:
 
 
 def test_the_default_palette_is_what_the_device_boots_with() -> None:
-    assert tuple(firmware().protocol.DEFAULT_PALETTE) == DEFAULT_PALETTE
+    assert tuple(firmware().protocol_constants.DEFAULT_PALETTE) == DEFAULT_PALETTE
 
 
 def test_the_default_opener_is_pyserial() -> None:

@@ -12,8 +12,10 @@ from types import ModuleType
 
 import pytest
 
-from boardctl.hw import protocol as host
-from boardctl.hw.protocol import Frame, Hello, Snap, encode
+from boardctl.hw.protocol import codec
+from boardctl.hw.protocol.codec import encode
+from boardctl.hw.protocol.constants import PROTOCOL_VERSION
+from boardctl.hw.protocol.messages import Frame, Hello, Snap
 from boardctl.hw.serial_link import SerialBoard, SerialPort
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "serial_soak.py"
@@ -72,7 +74,7 @@ def test_without_a_checksum_the_soak_sees_phantom_readings(monkeypatch: pytest.M
         "put_crc",
         lambda buf, start, end, at: buf.__setitem__(slice(at, at + 8), b"00000000"),
     )
-    monkeypatch.setattr(host, "crc32", lambda data: 0)
+    monkeypatch.setattr(codec, "crc32", lambda data: 0)
     figures = soak.soak(3000, seed=1, fw=fw)
     assert total(figures.phantom_readings) > 0
 
@@ -103,7 +105,7 @@ def test_issue_11s_splices_give_no_reading_through_the_serial_board() -> None:
     first, second = 0xFFFFB0000000008FDFFF, 0xFFFFB0000400008FDFFD
     one = encode(Frame(1, Snap(first)))
     two = encode(Frame(2, Snap(second)))
-    chunks = [encode(Frame(0, Hello(host.PROTOCOL_VERSION, 10, 8, 80))), one]
+    chunks = [encode(Frame(0, Hello(PROTOCOL_VERSION, 10, 8, 80))), one]
     for cut in range(1, len(one) - 1):
         chunks += [one[:cut] + two[cut:], two[:cut] + one[cut:]]
     chunks += [b"$00 SNAP FFFFB0000000008FDFFD*88\n", two]  # the issue's line, as in version 1

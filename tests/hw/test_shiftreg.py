@@ -26,15 +26,8 @@ from .helpers import CHECKER, FULL, START, bits
 
 def emulate(factory: Any, pinout: Pinout, occupancy: int = 0) -> Mock74HC165Chain:
     pins = pinout.pi.shiftreg
-    return Mock74HC165Chain(
-        pins.spi.clock,
-        pins.spi.mosi,
-        pins.miso,
-        pins.spi.select,
-        pins.load,
-        occupancy=occupancy,
-        active_low=pins.active_low,
-        pin_factory=factory,
+    return Mock74HC165Chain.from_pinout(
+        pins, occupancy=occupancy, active_low=pins.active_low, pin_factory=factory
     )
 
 
@@ -139,12 +132,8 @@ def test_the_hex_board_is_read_through_its_chain(factory: Any) -> None:
     pinout = default_hex_pinout()
     pins = pinout.pi.shiftreg
     board = sum(1 << FALCON_HEX.parse_cell(n) for n in ("h1", "g7", "f13", "a8", "m6"))
-    chain = Mock74HC165Chain(
-        pins.spi.clock,
-        pins.spi.mosi,
-        pins.miso,
-        pins.spi.select,
-        pins.load,
+    chain = Mock74HC165Chain.from_pinout(
+        pins,
         occupancy=board,
         active_low=pins.active_low,
         pin_factory=factory,

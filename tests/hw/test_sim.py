@@ -170,14 +170,7 @@ def source(
         matrix.close()
     else:
         pins = pinout.pi.shiftreg
-        chain = Mock74HC165Chain(
-            pins.spi.clock,
-            pins.spi.mosi,
-            pins.miso,
-            pins.spi.select,
-            pins.load,
-            pin_factory=factory,
-        )
+        chain = Mock74HC165Chain.from_pinout(pins, pin_factory=factory)
         sensor = ShiftRegisterSensor.from_pinout(pins, pin_factory=factory, **options)
 
         def set_occupancy(bits: int) -> None:

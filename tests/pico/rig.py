@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from boardctl.hw.base import Colour
-from boardctl.hw.protocol import BoardShape
+from boardctl.hw.protocol.messages import BoardShape
 from boardctl.hw.serial_link import SerialBoard, SerialStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "emulator"))

@@ -1,6 +1,6 @@
 """What the firmware's hardware layer allocates, on the emulated Pico (issue 22).
 
-check_logic.py proves under MicroPython that the firmware's logic allocates
+tests/firmware/check_logic.py proves under MicroPython that the firmware's logic allocates
 nothing in a minute of play; hal.py, which only runs on the chip, is checked
 here, call by call, on the real interpreter: every call a step makes with
 the board still and the host silent must allocate nothing, or the collector

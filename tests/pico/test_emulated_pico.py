@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from boardctl.hw.protocol import crc32
+from boardctl.hw.protocol.codec import crc32
 
 from ..hw.helpers import crc8_smbus
 from .rig import Rig, bits, harness

@@ -13,8 +13,9 @@ TIMEOUT = 5.0
 
 
 class PageClient:
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, timeout: float = TIMEOUT) -> None:
         self.base = base if base.endswith("/") else base + "/"
+        self.timeout = timeout
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
@@ -27,7 +28,7 @@ class PageClient:
             headers={"Content-Type": "application/json"} if data is not None else {},
         )
         try:
-            with self.opener.open(request, timeout=TIMEOUT) as response:
+            with self.opener.open(request, timeout=self.timeout) as response:
                 return response.status, json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as exc:
             text = exc.read()

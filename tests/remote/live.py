@@ -15,7 +15,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +23,17 @@ from boardctl.board.explain import occupancy
 from boardctl.board.setup import instruction
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.wiring import link_settings
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.remote.desk import Desk
 from boardctl.remote.journal import JOURNAL_NAME
+from boardctl.remote.link import Link
 from boardctl.rules import WHITE, Game
 from boardctl.storage.store import GameStore
-from boardctl.web.remote_link import Link
 from boardctl.web.server import WebServer
 from boardctl.web.snapshot import Hub
+
+from .broker import free_port
 
 PIN = "1357"
 TICK = 0.01  # seconds between the daemon's steps
@@ -46,6 +49,8 @@ class Options:
     script: tuple[str, ...] = ()  # this board player's moves come from it, at their plies
     carry_out: bool = True  # the hand carries out the remote side's moves by itself
     offer: bool = True  # offer a game at start when the journal has none
+    broker: str = ""  # mqtt://HOST:PORT; "": a broker of the board's own (mosquitto)
+    lan_port: int = 0  # 0: a free one (a broker of the board's own, when broker is "")
 
 
 class LiveSide:
@@ -60,7 +65,12 @@ class LiveSide:
             {
                 "game": {"mode": "remote", "human": human, "clock": options.clock},
                 "board": {"settle_ms": 30, "grace_ms": 400},
-                "remote": {"confirm_ms": 150, "name": options.name},
+                "remote": {
+                    "confirm_ms": 150,
+                    "name": options.name,
+                    "broker": options.broker,
+                    "lan_port": options.lan_port or free_port(),
+                },
                 "web": {"enabled": True, "pin": PIN, "bind": "127.0.0.1"},
             }
         )
@@ -72,14 +82,8 @@ class LiveSide:
         self.buttons = SimButtons()
         self.desk = Desk()
         self.hub = Hub()
-        self.link = Link(
-            self.desk,
-            folder / JOURNAL_NAME,
-            colour=options.colour,
-            clock=self.config.clock_seconds,
-            name=options.name,
-            offer_at_start=options.offer,
-        )
+        settings = replace(link_settings(self.config), offer_at_start=options.offer)
+        self.link = Link(self.desk, folder / JOURNAL_NAME, settings)
         self.server = WebServer(
             self.hub,
             host="127.0.0.1",

@@ -15,13 +15,12 @@ from boardctl.daemon.loop import Daemon
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.remote.desk import Desk
 from boardctl.remote.journal import Journal
-from boardctl.remote.log import Header
-from boardctl.remote.match import Match, new_code
+from boardctl.remote.match import Match, new_game
 from boardctl.rules import WHITE, Game
 from boardctl.storage.store import GameStore
 
 STEP = 0.01
-KEY = "00112233aabbccdd"
+SESSION = "the-browser-session"  # the player's cookie
 
 
 class Rig:
@@ -41,11 +40,11 @@ class Rig:
         seconds = self.config.clock_seconds
         self.journal = Journal(folder / "remote.sqlite3")
         if self.journal.current() is None:
-            head = Header(KEY, host=colour, clock=seconds)
-            self.journal.create(head, "host", colour, new_code(), "secret")
+            self.journal.create(new_game("falcon", colour, seconds, "", 0.0))
         self.now = 0.0
         kept = self.journal.current()
         assert kept is not None
+        self.key = kept.header.key
         self.match = Match(self.journal, kept, self.now)
         self.desk = Desk()
         self.start_daemon()
@@ -111,12 +110,29 @@ class Rig:
         scene = self.daemon.scene()
         return {self.geo.name(sq): role for sq, role in scene.squares.items()}
 
+    def seat(self, name: str = "Anna") -> None:
+        """The player in the browser takes the other seat."""
+        assert self.match.take_browser(name, SESSION) is None
+
+    def line(self) -> tuple[str, ...]:
+        """The game's moves as the record of both sides' logs has them."""
+        return self.match.record.state.line
+
     def other(self, uci: str) -> None:
-        """The browser's player moves, on the log as it is."""
-        table = self.match.table
-        assert table is not None
-        verdict = table.play(self.colour ^ 1, KEY, self.match.log.seq, uci, self.now).verdict
-        assert verdict.value == "applied", verdict
+        """The browser's player moves, on the game as it is."""
+        why = self.match.browser_plays(uci, self.match.changes, self.now)
+        assert why is None, why
+
+    def other_asks(self, kind: str) -> None:
+        why = self.match.browser_asks(kind, self.match.changes, self.now)
+        assert why is None, why
+
+    def other_answers(self, kind: str, yes: bool) -> None:
+        why = self.match.browser_answers(kind, yes, self.match.changes, self.now)
+        assert why is None, why
+
+    def other_is_there(self) -> None:
+        self.match.heard = self.now
 
     def moves(self) -> list[str]:
         return list(self.daemon.web_shaper.move_ucis(self.daemon.game))

@@ -4,17 +4,18 @@ bench that kill it with SIGKILL and start it again (bench/remote_faults.py).
 Usage::
 
     python tests/remote/side_child.py DIR --colour white --script FILE
-        [--port P] [--plies N] [--join LINK] [--name NAME]
+        [--port P] [--plies N] [--broker URL] [--join INVITATION] [--name NAME]
 
 It runs :class:`~tests.remote.live.LiveSide` in real time on DIR (its game
 store and journal: started again on the same DIR, it goes on with its game).
 Its board player plays the script's moves of its colour, its hand carries out
-the other side's.  With ``--join`` (the first start of a joining board) it
-joins the game at LINK.  Once the game has ``--plies`` moves, the side to
-move resigns.  It prints, flushed at once:
+the other side's.  ``--broker``: the MQTT broker it reaches (else one of its
+own).  With ``--join`` (the first start of a joining board) its owner joins
+the game the invitation names.  Once the game has ``--plies`` moves, the
+side to move resigns.  It prints, flushed at once:
 
-* ``url URL`` once its server listens, ``code CODE`` while its game waits
-  for the other side to join;
+* ``url URL`` once its server listens; ``code CODE`` and ``invite LINK``
+  while its game waits for the other side to join;
 * ``ply N`` whenever its board's game reaches N moves;
 * ``over WINNER REASON`` once the game has ended on its board.
 
@@ -54,6 +55,7 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--join", default="")
     parser.add_argument("--name", default="")
     parser.add_argument("--clock", default="")
+    parser.add_argument("--broker", default="")
     return parser.parse_args(argv)
 
 
@@ -69,21 +71,22 @@ class Child:
             name=args.name,
             script=script[: self.plies],
             offer=not args.join,
+            broker=args.broker,
         )
         args.dir.mkdir(parents=True, exist_ok=True)
         self.side = LiveSide(args.dir, options)
         self.stopping = False
-        self.said = {"ply": -1, "code": "", "over": False}
+        self.said = {"ply": -1, "code": "", "invite": "", "over": False}
         self.resigned = False
         say(f"url {self.side.url}")
         if args.join and self.side.link.match is None:
             self._join(args.join)
 
     def _join(self, link: str) -> None:
-        """The owner pastes the host's link into this board's page."""
-        page = PageClient(self.side.url)
+        """The owner pastes the host's invitation into this board's page."""
+        page = PageClient(self.side.url, timeout=30.0)
         page.owner(PIN)
-        for _ in range(100):  # the host may be starting, or the network down a while
+        for _ in range(20):  # the broker may be starting, or the network down a while
             status, body = page.call("api/remote/join", {"link": link})
             if status == 200:
                 return
@@ -103,6 +106,9 @@ class Child:
         if view.code and not view.joined and view.code != said["code"]:
             said["code"] = view.code
             say(f"code {view.code}")
+        if view.invite and not view.joined and view.invite != said["invite"]:
+            said["invite"] = view.invite
+            say(f"invite {view.invite}")
         plies = len(side.daemon.game.moves)
         if plies != said["ply"]:
             said["ply"] = plies

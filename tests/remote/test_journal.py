@@ -1,53 +1,74 @@
-"""The remote games on disk: entries kept once, a game read back after a restart."""
+"""The remote games on disk: the owner's file alone, each entry kept once,
+a second Join of one game keeps its first key, and a journal of the first
+protocol set aside rather than misread."""
 
 from __future__ import annotations
 
+import sqlite3
+import stat
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from boardctl.remote.journal import Journal, JournalConflict
-from boardctl.remote.log import Header, Log
-from boardctl.rules import BLACK, WHITE
+from boardctl.remote.journal import Journal, JournalConflict, JournalError
+from boardctl.remote.match import Match, new_game
+from boardctl.rules import WHITE
 
-from .helpers import KEY, header
-
-
-def test_a_game_and_its_entries_are_read_back_by_a_new_journal(tmp_path: Path):
-    path = tmp_path / "remote.sqlite3"
-    journal = Journal(path)
-    head = header((300.0, 2.0))
-    journal.create(head, "host", WHITE, "ABCDEFGH", "s3cret")
-    log = Log(head)
-    for uci in ("e2e4", "e7e5"):
-        entry = log.move(log.to_move() or 0, uci, 299.0)
-        journal.append(KEY, entry)
-        journal.append(KEY, entry)  # again: nothing
-        log.append(entry)
-    journal.bind(KEY, 7)
-    journal.seat(KEY, "browser", "Anna")
-    assert journal.next_epoch(KEY) == 1
-    journal.close()
-    again = Journal(path)
-    kept = again.current()
-    assert kept is not None
-    assert (kept.header, kept.role, kept.colour, kept.seat) == (head, "host", WHITE, "browser")
-    assert (kept.code, kept.secret, kept.local_game) == ("ABCDEFGH", "s3cret", 7)
-    assert kept.other == "Anna"
-    assert again.next_epoch(KEY) == 2
-    assert again.log(head).digest == log.digest
-    with pytest.raises(JournalConflict):
-        again.append(KEY, replace(log.entries[0], uci="d2d4"))
+from .helpers import Pair
 
 
-def test_a_new_game_closes_the_last(tmp_path: Path):
+def test_the_journal_is_the_owners_alone_from_the_start(tmp_path: Path):
+    Journal(tmp_path / "remote.sqlite3").close()
+    assert stat.S_IMODE((tmp_path / "remote.sqlite3").stat().st_mode) == 0o600
+
+
+def test_an_entry_is_kept_once_and_another_under_its_number_is_refused(tmp_path: Path):
+    pair = Pair.new()
+    pair.play("e2e4")
+    (entry,) = pair.journal.entries()
     journal = Journal(tmp_path / "remote.sqlite3")
-    journal.create(header(), "host", WHITE, "AAAAAAAA", "x")
-    other = Header("fedcba9876543210")
-    journal.create(other, "guest", BLACK, "BBBBBBBB", "y", peer="http://10.0.0.2:8080/")
-    kept = journal.current()
-    assert kept is not None and kept.header.key == "fedcba9876543210"
-    assert kept.seat == "board" and kept.peer == "http://10.0.0.2:8080/"
-    journal.close_game("fedcba9876543210")
+    journal.append(entry)
+    journal.append(entry)
+    assert journal.entries(entry.key) == [entry]
+    with pytest.raises(JournalConflict):
+        journal.append(replace(entry, uci="d2d4"))
+
+
+def test_a_second_join_of_one_game_keeps_its_first_key(tmp_path: Path):
+    journal = Journal(tmp_path / "remote.sqlite3")
+    kept = new_game("falcon", WHITE, None, "", 0.0)
+    journal.create(kept)
+    journal.create(replace(kept, secret="00" * 32))
+    current = journal.current()
+    assert current is not None and current.secret == kept.secret
+
+
+def test_a_journal_of_the_first_protocol_is_set_aside(tmp_path: Path):
+    path = tmp_path / "remote.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE games (key TEXT PRIMARY KEY, header TEXT, closed INTEGER);"
+        "CREATE TABLE entries (key TEXT, seq INTEGER, body TEXT);"
+        "INSERT INTO games VALUES ('00112233aabbccdd', '{}', 0);"
+    )
+    old.commit()
+    old.close()
+    journal = Journal(path)
     assert journal.current() is None
+    journal.create(new_game("falcon", WHITE, None, "", 0.0))
+    assert journal.current() is not None
+    tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")}
+    assert {"games_v1", "entries_v1"} <= tables
+
+
+def test_a_damaged_entry_is_one_clear_error(tmp_path: Path):
+    journal = Journal(tmp_path / "remote.sqlite3")
+    kept = new_game("falcon", WHITE, None, "", 0.0)
+    journal.create(kept)
+    with sqlite3.connect(tmp_path / "remote.sqlite3") as db:
+        db.execute(
+            'INSERT INTO entries VALUES (?, 0, 1, \'{"not": "an entry"}\')', (kept.header.key,)
+        )
+    with pytest.raises(JournalError, match="remote games journal: game"):
+        Match(journal, kept, 0.0)

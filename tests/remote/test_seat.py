@@ -12,13 +12,13 @@ from boardctl.board import Role
 from boardctl.rules import BLACK, WHITE
 from boardctl.web.snapshot import WebAction
 
-from .rig import KEY, Rig
+from .rig import Rig
 
 
 @pytest.fixture
 def rig(tmp_path: Path):
     r = Rig(tmp_path)
-    r.match.take_seat("browser", "Anna", 0.0)
+    r.seat("Anna")
     r.run(0.5)
     yield r
     r.close()
@@ -29,9 +29,9 @@ def test_the_board_players_move_is_sent_once_it_is_final(rig: Rig):
     assert rig.daemon.game_id == rig.match.kept.local_game  # bound to a stored game
     rig.hand("e2e4")
     assert rig.moves() == ["e2e4"]
-    assert rig.match.log.line == ()  # not yet: it may still be amended
+    assert rig.line() == ()  # not yet: it may still be amended
     rig.run(0.5)
-    assert rig.match.log.line == ("e2e4",)
+    assert rig.line() == ("e2e4",)
 
 
 def test_a_move_amended_before_it_is_final_is_sent_as_amended(rig: Rig):
@@ -42,7 +42,7 @@ def test_a_move_amended_before_it_is_final_is_sent_as_amended(rig: Rig):
     rig.board.place(rig.sq("e4"))
     rig.run(1.0)
     assert rig.moves() == ["e2e4"]
-    assert rig.match.log.line == ("e2e4",)
+    assert rig.line() == ("e2e4",)
 
 
 def test_the_remote_move_is_lit_like_the_engines_and_the_hand_carries_it_out(rig: Rig):
@@ -67,14 +67,12 @@ def test_a_takeback_both_agree_on_is_guided_back_on_the_board(rig: Rig):
             rig.other(uci)
             rig.run(0.2)
             rig.hand(uci)
-    table = rig.match.table
-    assert table is not None
-    assert table.ask(BLACK, KEY, rig.match.log.seq, "takeback", rig.now).verdict.value == "applied"
+    rig.other_asks("takeback")
     rig.run(0.1)
     assert "asks to take back" in rig.daemon.status().prompt
     rig.press("ok")  # the board player says yes
     rig.run(0.1)
-    assert rig.match.log.line == ("e2e4",)
+    assert rig.line() == ("e2e4",)
     assert rig.daemon.setup is not None  # the pieces are guided back
     rig.board.lift(rig.sq("e5"))
     rig.run(0.5)
@@ -105,9 +103,7 @@ def test_a_restarted_daemon_goes_on_with_the_same_game(rig: Rig):
 def test_a_resignation_ends_the_game_on_the_board(rig: Rig):
     rig.hand("e2e4")
     rig.run(0.5)
-    table = rig.match.table
-    assert table is not None
-    table.ask(BLACK, KEY, rig.match.log.seq, "resign", rig.now)
+    rig.other_asks("resign")
     rig.run(0.2)
     ending = rig.daemon.game.ending()
     assert ending is not None and ending.winner == WHITE
@@ -124,7 +120,7 @@ def test_the_player_code_is_on_the_boards_screen_and_nowhere_a_spectator_sees(tm
         assert code not in snap.prompt and code not in snap.said
         assert "waiting for the other player" in snap.prompt
         assert code not in repr(snap.to_json())
-        rig.match.take_seat("browser", "", rig.now)
+        rig.seat("")
         rig.run(0.2)
         assert code not in rig.daemon.status().prompt  # taken: no longer shown
     finally:
@@ -145,20 +141,19 @@ def test_the_screen_calls_the_remote_side_the_opponent(rig: Rig):
 def test_the_board_players_own_move_taken_back_is_put_back_not_played_again(rig: Rig):
     rig.hand("e2e4")
     rig.run(0.5)
-    assert rig.match.log.line == ("e2e4",)
+    assert rig.line() == ("e2e4",)
     rig.daemon.web_action(WebAction("takeback"), rig.now)  # the owner's page asks
     rig.run(0.2)
-    table = rig.match.table
-    assert table is not None and table.asking(BLACK) == ("takeback",)
-    table.answer(BLACK, KEY, rig.match.log.seq, "takeback", True, rig.now)
+    assert [s.what for s in rig.match.browser.asking()] == ["takeback"]  # type: ignore[union-attr]
+    rig.other_answers("takeback", True)
     rig.run(1.0)  # the pawn still stands on e4: it must not count as e2e4 played again
-    assert rig.match.log.line == ()
+    assert rig.line() == ()
     assert rig.daemon.setup is not None and rig.moves() == []
     rig.board.lift(rig.sq("e4"))
     rig.run(0.5)
     rig.board.place(rig.sq("e2"))
     rig.run(0.5)
-    assert rig.daemon.setup is None and rig.match.log.line == ()
+    assert rig.daemon.setup is None and rig.line() == ()
     assert rig.store.load(rig.daemon.game_id).moves == ()
 
 
@@ -166,13 +161,13 @@ def test_a_game_with_clocks_shows_them_whatever_the_configuration_says(tmp_path:
     rig = Rig(tmp_path, clock="5+0")  # the game offered has clocks ...
     rig.restart_daemon()
     rig.daemon.clock = None  # ... this daemon's configuration had none
-    rig.match.take_seat("browser", "", 0.0)
+    rig.seat("")
     try:
         rig.run(0.3)
         assert rig.daemon.clocks == [300.0, 300.0]
         rig.hand("e2e4")
         rig.run(0.5)
-        rig.match.table.heard = rig.now  # type: ignore[union-attr]  # the player is there
+        rig.other_is_there()
         rig.run(2.0)
         clocks = rig.daemon.clocks
         assert clocks is not None and clocks[1] < 300.0 and clocks[0] <= 300.0

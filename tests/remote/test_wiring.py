@@ -41,7 +41,7 @@ def test_remote_mode_offers_a_game_whose_code_the_board_shows(
         {
             "game": {"mode": "remote", "human": "black"},
             "web": {"enabled": True, "bind": "127.0.0.1", "port": port, "pin": "1234"},
-            "remote": {"name": "Table 3"},
+            "remote": {"name": "Table 3", "lan_port": free_port()},
         }
     )
     with ExitStack() as stack:

@@ -189,6 +189,7 @@ def test_every_termination_is_a_stored_termination_of_the_one_result_set():
         "resignation",
         "draw agreed",
         "abandoned",
+        "forfeit",
     }
     for termination in Termination:
         for winner in (WHITE, BLACK, None):

@@ -138,3 +138,29 @@ def test_move_numbers_are_ascii_digits(number):
     # A move number in another script is a move that cannot be read, not a number.
     with pytest.raises(PgnError):
         read_games(f'[Variant "Falcon"]\n\n{number} e4 *')
+
+
+HOSTILE_TAGS = [
+    'Ann"]\n[Result "1-0"]',
+    "Ann\r\n\r\n1. e4 1-0",
+    'back\\slash and "quote"',
+    "tab\there\x00nul\x1bescape\u2028line\u202eright-to-left",
+    "\\",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE_TAGS)
+def test_no_tag_value_can_break_the_pgn(name):
+    # However a name got into the store, the export is one tag line per tag,
+    # escaped as the standard says, and reads back as the same game.
+    game = Game()
+    game.push_text("e2e4")
+    text = export(game, {"White": name, "Black": "Bo", "Event": name})
+    tag_lines = [line for line in text.splitlines() if line.startswith("[")]
+    assert len(tag_lines) == len(text.split("\n\n")[0].splitlines())
+    assert all(line.isprintable() for line in text.splitlines())
+    tags, again = read_game(text)
+    assert tags["Result"] == "*" and tags["Black"] == "Bo"
+    assert again.sans() == game.sans()
+    # What was printable comes back as it was; the rest became spaces.
+    assert tags["White"] == "".join(c if c.isprintable() else " " for c in name)

@@ -18,7 +18,7 @@ from selenium.webdriver.common.by import By
 
 from boardctl.board import Role
 from boardctl.remote.journal import JOURNAL_NAME, Journal
-from boardctl.remote.log import Header
+from boardctl.remote.match import new_game
 from boardctl.rules import WHITE, Game, get_variant
 from boardctl.rules.game import Termination
 from boardctl.storage.store import GameStore
@@ -55,12 +55,12 @@ def board(tmp_path: Path, request: Any) -> Iterator[LiveThread]:
 def bound_game(folder: Path, fen: str) -> None:
     """A remote game from ``fen``, already bound to a stored game, as a board
     that restarts in the middle of one finds it."""
-    header = Header("0badc0de00000001", start_fen=fen, host=WHITE)
+    kept = new_game("falcon", WHITE, None, "", 0.0, start_fen=fen)
     journal = Journal(folder / JOURNAL_NAME)
-    journal.create(header, "host", WHITE, "PROMOTES", "secret")
+    journal.create(kept)
     store = GameStore(folder / "games.sqlite3")
     game_id = store.new_game("falcon", Game(fen=fen).start_fen, "Player", "", "remote", 0.0)
-    journal.bind(header.key, game_id)
+    journal.update(kept.header.key, local_game=game_id)
     store.close()
     journal.close()
 
@@ -107,7 +107,7 @@ def centre(element: Any) -> tuple[int, int]:
 
 def remote_line(live: LiveThread) -> tuple[str, ...]:
     match = side(live).link.match
-    return match.log.line if match is not None else ()
+    return match.record.state.line if match is not None else ()
 
 
 def board_moves(live: LiveThread, uci: str) -> None:
@@ -210,7 +210,7 @@ def test_a_spectator_is_never_taken_for_the_player(browser, board):
     status = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "fetch('/api/remote/move', {method: 'POST', headers: {'Content-Type': 'application/json'},"
-        f"body: JSON.stringify({{key: '{match.key}', seq: 1, uci: 'e7e5'}})}})"
+        f"body: JSON.stringify({{key: '{match.game_key}', seq: 1, uci: 'e7e5'}})}})"
         ".then((r) => done(r.status));"
     )
     assert status == 401

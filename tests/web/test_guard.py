@@ -30,21 +30,22 @@ PIN = "864209"
 
 # ------------------------------------------------------------ PINs, in virtual time
 def guessing(
-    gate: PinGate, addresses: list[str], minutes: int, owner_probes: list[str]
+    gate: PinGate, addresses: list[str], minutes: int, owner_probes: list[str], step: float = 0.1
 ) -> tuple[list[int], list[float]]:
-    """Every address guesses wrong as often as the gate lets it, every 0.1 s,
-    for ``minutes``; every 5 s the owner tries from each of ``owner_probes``
-    (right PIN, so forgiven at once).  The guesses checked in each minute,
-    and the waits the owner was given."""
+    """Every address guesses wrong as often as the gate lets it, every
+    ``step`` seconds, for ``minutes``; every 5 s the owner tries from each of
+    ``owner_probes`` (right PIN, so forgiven at once).  The guesses checked
+    in each minute, and the waits the owner was given."""
     checked = [0] * minutes
     owner_waits = []
-    for tick in range(minutes * 600):
-        now = tick / 10
+    per_probe = round(5 / step)
+    for tick in range(round(minutes * 60 / step)):
+        now = tick * step
         for address in addresses:
             if gate.admit(address, now) == 0:
                 gate.wrong(address, now)
                 checked[int(now // 60)] += 1
-        if tick % 50 == 0:
+        if tick % per_probe == 0:
             for owner in owner_probes:
                 wait = gate.admit(owner, now)
                 owner_waits.append(wait)
@@ -71,6 +72,44 @@ def test_the_owner_is_never_locked_out_by_a_guesser():
         gate, [f"192.168.1.{n}" for n in range(100, 112)], 10, ["192.168.1.7", mistyped]
     )
     assert waits and all(wait == 0 for wait in waits)
+
+
+def _addresses(count: int) -> list[str]:
+    return [f"10.{n // 65536}.{n // 256 % 256}.{n % 256}" for n in range(count)]
+
+
+@pytest.mark.parametrize("addresses", [guard.TRACKED_ADDRESSES + 1, 5000])
+def test_more_addresses_than_the_gate_holds_get_no_guesses_back(addresses):
+    gate = PinGate()
+    owner = "192.168.1.7"
+    assert gate.admit(owner, 0.0) == 0
+    gate.right(owner)  # the owner's phone, unlocked before the attack
+    checked, waits = guessing(gate, _addresses(addresses), 4, [owner], step=2.0)
+    # As the module docstring says: the table's worth of own tries, once,
+    # then the slow lane; a forgotten address is not forgiven.
+    assert checked[0] <= guard.TRACKED_ADDRESSES * guard.OWN_TRIES + guard.SLOW_CHECKS
+    assert all(count <= guard.SLOW_CHECKS for count in checked[1:]), checked
+    assert waits and all(wait == 0 for wait in waits)
+    # A device the board has never seen shares the slow lane while the table is full.
+    assert gate.admit("192.168.1.8", 4 * 60.0 - 2.0) > 0  # the guessers took the last tick's
+
+
+def test_a_trusted_address_that_guesses_wrong_is_trusted_no_more():
+    gate = PinGate()
+    gate.right("owner")
+    for n in range(guard.TRACKED_ADDRESSES):
+        gate.wrong(f"addr-{n}", 0.0)
+    assert gate.admit("owner", 1.0) == 0  # trusted: checked though the table is full
+    for _ in range(guard.OWN_TRIES):
+        gate.wrong("owner", 1.0)
+    assert gate.admit("owner", 2.0) > 0  # past its own tries, as anyone
+    for n in range(guard.TRACKED_ADDRESSES):
+        gate.wrong(f"next-{n}", 2.0)  # pushed out of the table by newer guessers ...
+    assert "owner" not in gate._records
+    # ... and not forgiven: it has no tries of its own, only the slow lane's,
+    # which three newcomers take first.
+    assert [gate.admit(f"new-{n}", 3.0) for n in range(guard.SLOW_CHECKS)] == [0.0] * 3
+    assert gate.admit("owner", 3.0) > 0
 
 
 def test_one_address_backs_off_doubling_and_is_forgiven_by_the_right_pin():

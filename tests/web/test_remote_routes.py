@@ -15,10 +15,11 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from boardctl.remote.desk import Desk, Played
+from boardctl.remote.link import Link, LinkSettings
+from boardctl.remote.transport import Bus
 from boardctl.rules import BLACK, WHITE
 from boardctl.web import guard
 from boardctl.web.pages import live_page
-from boardctl.web.remote_link import Link
 from boardctl.web.server import make_app
 from boardctl.web.snapshot import Hub
 
@@ -26,9 +27,25 @@ PIN = "2468"
 Check = Callable[[TestClient, Link], Awaitable[None]]
 
 
+class FakeLan:
+    """A broker of the board's own, without a process: the bus is the broker."""
+
+    def __init__(self, port: int, folder: Path) -> None:
+        self.port, self.url = port, f"mqtt://127.0.0.1:{port}"
+
+    def close(self) -> None:
+        pass
+
+
 def serve(tmp_path: Path, check: Check, **link: Any) -> None:
-    desk = Desk()
-    remote = Link(desk, tmp_path / "remote.sqlite3", colour=WHITE, **link)
+    desk, bus = Desk(), Bus()
+    remote = Link(
+        desk,
+        tmp_path / "remote.sqlite3",
+        LinkSettings(colour=WHITE, **link),
+        transport_for=lambda settings: bus.client(),
+        lan_for=FakeLan,  # type: ignore[arg-type]
+    )
 
     async def main() -> None:
         app = make_app(Hub(), pin=PIN, link=remote)
@@ -55,7 +72,7 @@ async def as_player(client: TestClient, link: Link) -> None:
 def board_plays(link: Link, uci: str) -> None:
     """The daemon's note, as the board player's move reaches the link."""
     assert link.match is not None
-    link.desk.tell(Played(link.match.key, link.match.log.seq, uci))
+    link.desk.tell(Played(link.match.game_key, link.match.changes, uci))
     link.turn()
 
 
@@ -100,7 +117,7 @@ def test_the_player_moves_once_however_often_the_request_comes(tmp_path: Path):
         assert other.status == 409
         assert (await state(client))["line"] == ["e2e4", "e7e5"]
         assert link.desk.view.line == ("e2e4", "e7e5")  # the daemon's view
-        assert link.match is not None and link.match.log.seq == 2
+        assert link.match is not None and link.match.record.state.plies == 2
 
     serve(tmp_path, check)
 
@@ -154,11 +171,12 @@ def test_the_owner_offers_a_new_game_and_a_bad_link_is_refused(tmp_path: Path):
         await client.post("/api/login", json={"pin": PIN})
         response = await client.post("/api/remote/offer", json={})
         offered = await response.json()
-        assert offered["key"] != first and f"?join={offered['code']}" in offered["invite"]
+        assert offered["key"] != first and len(offered["code"]) == 8
+        assert offered["invite"].startswith("mqtt://") and offered["key"] in offered["invite"]
         assert (await state(client))["code"] == offered["code"]
         response = await client.post("/api/remote/join", json={"link": "not a link"})
-        assert response.status == 502
-        assert "paste the whole link" in (await response.json())["error"]
+        assert response.status == 400
+        assert "paste the whole invitation" in (await response.json())["error"]
 
     serve(tmp_path, check)
 
@@ -195,3 +213,74 @@ def test_the_live_pages_scripts_declare_no_name_twice():
         ):
             assert name not in seen, f"{name} in {script} and {seen[name]}"
             seen[name] = script
+
+
+def test_the_code_seats_one_browser_until_the_owner_frees_the_seat(tmp_path: Path):
+    async def check(client: TestClient, link: Link) -> None:
+        await as_player(client, link)
+        first = client.session.cookie_jar.filter_cookies(client.make_url("/"))
+        client.session.cookie_jar.clear()  # a second browser with the same code
+        assert link.match is not None
+        code = link.match.kept.code
+        response = await client.post("/api/remote/login", json={"code": code, "name": "Eve"})
+        assert response.status == 409
+        assert "seat is taken" in (await response.json())["error"]
+        assert (await state(client))["you"] is None
+        assert (await client.post("/api/remote/release", json={})).status == 401  # not the owner
+        await client.post("/api/login", json={"pin": PIN})
+        assert (await state(client))["held"] is True
+        assert (await client.post("/api/remote/release", json={})).status == 200
+        response = await client.post("/api/remote/login", json={"code": code, "name": "Eve"})
+        assert response.status == 200
+        assert (await state(client))["you"] == BLACK
+        client.session.cookie_jar.clear()
+        client.session.cookie_jar.update_cookies(first)  # the first browser, back
+        got = await state(client)
+        assert got["you"] is None
+        move = {"key": got["key"], "seq": got["seq"], "uci": "e7e5"}
+        assert (await client.post("/api/remote/move", json=move)).status == 401
+
+    serve(tmp_path, check)
+
+
+def test_wrong_codes_from_the_players_address_never_slow_the_player(tmp_path: Path):
+    async def check(client: TestClient, link: Link) -> None:
+        await as_player(client, link)
+        jar = client.session.cookie_jar.filter_cookies(client.make_url("/"))
+        client.session.cookie_jar.clear()  # a phone behind the same router mistypes
+        for _ in range(guard.OWN_TRIES + 3):
+            await client.post("/api/remote/login", json={"code": "WRONGONE"})
+        client.session.cookie_jar.update_cookies(jar)
+        for uci in ("e7e5", "d7d5"):
+            board_plays(link, "e2e4" if uci == "e7e5" else "d2d4")
+            got = await state(client)
+            body = {"key": got["key"], "seq": got["seq"], "uci": uci}
+            response = await client.post("/api/remote/move", json=body)
+            assert response.status == 200, await response.text()
+
+    serve(tmp_path, check)
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("Ann\n[Result]", "name: expected printable characters only"),
+        ("Ann\x1b[2J", "name: expected printable characters only"),
+        ("\u202eanna", "name: expected printable characters only"),
+        ("x" * 41, "name: expected a name of at most 40 characters"),
+        (["Ann"], "name: expected text"),
+    ],
+)
+def test_a_player_name_that_is_no_name_is_refused_with_the_reason(tmp_path: Path, name, why):
+    async def check(client: TestClient, link: Link) -> None:
+        assert link.match is not None
+        code = link.match.kept.code
+        response = await client.post("/api/remote/login", json={"code": code, "name": name})
+        assert response.status == 400
+        assert (await response.json())["error"].startswith(why)
+        assert link.match.kept.seat == ""  # the seat is still free
+        response = await client.post("/api/remote/login", json={"code": code, "name": " Anna "})
+        assert response.status == 200
+        assert link.match.kept.other == "Anna"
+
+    serve(tmp_path, check)

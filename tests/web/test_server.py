@@ -581,6 +581,30 @@ def test_hostile_names_from_the_store_are_escaped(tmp_path):
     serve(Hub(), check, db=db)
 
 
+BREAKING = ['Ann"]\n[Result "1-0"]', "Bo\r\n\r\n1. e4 1-0", "tab\tnul\x00esc\x1b"]
+
+
+def test_no_stored_or_live_name_can_break_the_pgn_feeds(tmp_path):
+    # However a name with a newline got into the store (an older version, a
+    # peer), /games.pgn and /live.pgn stay one tag per line and read back.
+    db = tmp_path / "games.sqlite"
+    with GameStore(db) as store:
+        for name in BREAKING:
+            store.new_game("falcon", Game().start_fen, name, "Bo", "two-players", 0.0)
+    hub = Hub()
+    hub.publish(Snapshot(fen="start", white=BREAKING[0], black=BREAKING[1], result="*"))
+    spaced = ["".join(c if c.isprintable() else " " for c in name) for name in BREAKING]
+
+    async def check(client: TestClient) -> None:
+        stored = read_games(await (await client.get("/games.pgn")).text())
+        assert [tags["White"] for tags, _ in stored] == spaced
+        assert all(tags["Result"] == "*" for tags, _ in stored)
+        [(live, _)] = read_games(await (await client.get("/live.pgn")).text())
+        assert (live["White"], live["Black"], live["Result"]) == (spaced[0], spaced[1], "*")
+
+    serve(hub, check, db=db)
+
+
 def test_a_failing_handler_answers_500_without_a_traceback(monkeypatch):
     def broken(snap: Snapshot) -> str:
         raise RuntimeError("secret detail")

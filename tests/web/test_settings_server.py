@@ -153,7 +153,7 @@ def test_a_disk_that_cannot_be_written_is_said_and_the_daemon_is_not_told(owner,
     def read_only(*args: object, **kwargs: object) -> None:
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr("boardctl.configfile.tempfile.mkstemp", read_only)
+    monkeypatch.setattr("boardctl.configfile.create_copy", read_only)
 
     async def check(client: TestClient) -> None:
         await unlock(client)

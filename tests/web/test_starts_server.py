@@ -10,9 +10,9 @@ from pathlib import Path
 from aiohttp.test_utils import TestClient, TestServer
 
 from boardctl.board.stepping import Stepping
+from boardctl.remote.link import Link, LinkSettings
 from boardctl.rules import Position
 from boardctl.storage.store import GameStore
-from boardctl.web.remote_link import Link
 from boardctl.web.server import make_app
 from boardctl.web.snapshot import Hub, Snapshot, WebAction
 
@@ -155,7 +155,8 @@ def test_a_remote_board_refuses_every_start(tmp_path):
     from boardctl.rules import WHITE
 
     hub = Hub()
-    link = Link(Desk(), tmp_path / "remote.sqlite3", colour=WHITE)
+    # offer_at_start=False: a game offered would start a broker of the board's own.
+    link = Link(Desk(), tmp_path / "remote.sqlite3", LinkSettings(WHITE, offer_at_start=False))
 
     async def check(client: TestClient) -> None:
         await client.post("/api/login", json={"pin": PIN})

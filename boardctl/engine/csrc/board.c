@@ -1,6 +1,8 @@
 /* Making and taking back moves: the board, the hash, the material sums and
  * the path of hashes that repetitions are looked up in. */
-#include "core.h"
+#include "board.h"
+
+#include "movegen.h"
 
 void put(Core *c, int sq, int piece) {
     c->board[sq] = (uint8_t)piece;

@@ -16,11 +16,16 @@
  * null-move reductions growing with depth, a ply less where the table has no
  * move, a history penalty and a cache of evaluations.
  *
- * The files, by concern: move.h (the packed moves), movegen.c (attacks and
- * generation), board.c (making and taking back moves), eval.c, order.c (move
+ * The files, by concern: move.h (the packed moves), this header (the Core
+ * and the small inline helpers every file uses; no function of any file),
+ * movegen.c (attacks and generation), board.c (making and taking back moves),
+ * legal.c (legal moves and perft, which need both), eval.c, order.c (move
  * ordering and exchanges), tt.c (the transposition table and the evaluation
  * cache), limits.c (clock, node limit and stop callback), search.c, setup.c
  * (reading the constructor's arguments) and module.c (the Python type).
+ * Each .c file but module.c declares what it offers in a header of its
+ * name, and includes the headers of what it uses: the includes are the
+ * files' dependencies, and they run one way (tests/engine/test_csrc.py).
  *
  * Board: a mailbox that core.py lays out from the rules core's geometry,
  * rectangle or hexagon alike: the board's cells in a grid with enough
@@ -184,53 +189,5 @@ static inline int victim_of(const Core *c, Move m) {
     if (M_FLAG(m) == F_CASTLE) return 0;
     return c->board[M_TO(m)] & TYPE_MASK;
 }
-
-/* movegen.c */
-int attacked(const Core *c, int sq, int by);
-static inline int in_check(const Core *c) { return attacked(c, c->king[c->turn], c->turn ^ 1); }
-void castle_rook_squares(const Core *c, int kfrom, int kto, int *rfrom, int *rto);
-int generate(Core *c, Move *out, int captures_only);
-int legal_moves(Core *c, Move *out);
-uint64_t perft(Core *c, int depth);
-
-/* board.c */
-void put(Core *c, int sq, int piece);
-void make(Core *c, Move m);
-void unmake(Core *c);
-void make_null(Core *c);
-int make_legal(Core *c, Move m);
-
-/* eval.c */
-int material(const Core *c);
-int evaluate(const Core *c);
-
-/* order.c */
-int see(Core *c, Move m);
-int losing_capture(Core *c, Move m, int victim);
-void score_moves(Core *c, const Move *moves, int *keys, int n, Move tt_move, int ply);
-void pick(Move *moves, int *keys, int i, int n);
-void order_root(Core *c, Move *moves, int *noise, int n);
-void reward_quiet(Core *c, Move m, int depth, int ply, const Move *tried, int ntried);
-
-/* tt.c */
-TTEntry *tt_slot(const Core *c);
-int tt_cutoff(const Core *c, const TTEntry *e, int depth, int alpha, int beta, int ply, int *score);
-void tt_store(const Core *c, TTEntry *e, int depth, int flag, int score, int ply, Move move);
-int evaluate_cached(Core *c);
-void tt_clear(Core *c);
-
-/* limits.c */
-void start_limits(Core *c, double seconds, uint64_t node_limit, PyObject *stop);
-void check_limits(Core *c);
-void end_limits(Core *c);
-
-/* search.c */
-int search_root(Core *c, int depth, int alpha, int beta, const Move *moves, const int *noise,
-                int n, Move *best_move);
-
-/* setup.c */
-int read_int_list(PyObject *seq, int *out, Py_ssize_t n, const char *what);
-int Core_init(Core *c, PyObject *args, PyObject *kw);
-PyObject *Core_numbers(Core *c, PyObject *unused);
 
 #endif

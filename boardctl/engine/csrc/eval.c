@@ -1,7 +1,7 @@
 /* The static evaluation: evaluate.py's Evaluator.evaluate (HexEvaluator's on
  * a hexagon, where the terms of files and ranks are left out), term for term.
  * Every number is Python's (evaluate.core_weights, the square tables). */
-#include "core.h"
+#include "eval.h"
 
 static int phase_of(const Core *c) {
     int phase = 0;

@@ -2,7 +2,7 @@
  * callback, looked at every check_every nodes (params.CORE_CHECK_EVERY).
  * The search runs without the GIL; it is taken back only to call stop(). */
 
-#include "core.h"
+#include "limits.h"
 
 #include <time.h>
 

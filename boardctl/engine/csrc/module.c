@@ -2,7 +2,14 @@
  * methods translate between the rules core's move codes and cell numbers
  * and the core's own, check what they are given, and call the rest. */
 
-#include "core.h"
+#include "board.h"
+#include "eval.h"
+#include "legal.h"
+#include "limits.h"
+#include "order.h"
+#include "search.h"
+#include "setup.h"
+#include "tt.h"
 
 #include <stdlib.h>
 #include <string.h>

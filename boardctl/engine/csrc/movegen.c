@@ -1,6 +1,6 @@
 /* Attacks and move generation on the mailbox (see core.h). */
 
-#include "core.h"
+#include "movegen.h"
 
 #include <stdlib.h>
 
@@ -178,25 +178,4 @@ int generate(Core *c, Move *out, int captures_only) {
     }
     if (!captures_only && c->castling >> (us * 2) & 3) n = gen_castles(c, out, n);
     return n;
-}
-
-int legal_moves(Core *c, Move *out) {
-    Move buf[MAX_MOVES];
-    int n = generate(c, buf, 0), k = 0;
-    for (int i = 0; i < n; i++) {
-        if (make_legal(c, buf[i])) { unmake(c); out[k++] = buf[i]; }
-    }
-    return k;
-}
-
-uint64_t perft(Core *c, int depth) {
-    Move moves[MAX_MOVES];
-    int n = generate(c, moves, 0);
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        if (!make_legal(c, moves[i])) continue;
-        total += depth > 1 ? perft(c, depth - 1) : 1;
-        unmake(c);
-    }
-    return total;
 }

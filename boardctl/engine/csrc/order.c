@@ -1,6 +1,6 @@
 /* Move ordering: static exchanges, the ordering keys (core.h's KEY_*), killers
  * and history.  Ordering values are params.ORDER_VALUE. */
-#include "core.h"
+#include "order.h"
 
 static inline void consider(const Core *c, int cell, int type, int *best, int *best_value) {
     if (c->order_value[type] < *best_value) { *best = cell; *best_value = c->order_value[type]; }

@@ -3,7 +3,14 @@
  * quiescence search of captures and promotions (every move in check).
  * Every number is params.py's (params.core_search). */
 
-#include "core.h"
+#include "search.h"
+
+#include "board.h"
+#include "eval.h"
+#include "limits.h"
+#include "movegen.h"
+#include "order.h"
+#include "tt.h"
 
 #include <stdlib.h>
 

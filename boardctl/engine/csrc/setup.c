@@ -1,7 +1,7 @@
 /* The constructor: everything that defines the game, read from Python
  * (core.py's build) and checked, and the tables allocated. */
 
-#include "core.h"
+#include "setup.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,9 @@
  * (value_to_tt) and read back as distances from the root (value_from_tt),
  * so a mate found through a transposition keeps its length. */
 
-#include "core.h"
+#include "tt.h"
+
+#include "eval.h"
 
 #include <string.h>
 

@@ -8,8 +8,10 @@
 const POLL_MS = 500;  // also how the server knows the player is there
 const RETRIES = 4;  // a request lost on the way is sent again, as it was
 const PIECE_NAMES = {q: "Queen", f: "Falcon", r: "Rook", b: "Bishop", n: "Knight"};
-const ASK_WORDS = {takeback: "asks to take back their last move", draw: "offers a draw"};
-const OFFER_WORDS = {takeback: "takeback", draw: "draw offer", resign: "resignation"};
+const ASK_WORDS = {takeback: "asks to take back their last move", draw: "offers a draw",
+                   abort: "offers to call the game off"};
+const OFFER_WORDS = {takeback: "takeback", draw: "draw offer", abort: "offer to call the game off",
+                     resign: "resignation"};
 const remote = {state: null, shown: "", selected: null, dragging: false, armed: false};
 
 function playing() {
@@ -167,9 +169,15 @@ function showOwner(r) {
   const owner = $("remote-owner");
   if (!owner) return;
   owner.hidden = false;
-  const invite = r.code ? `${location.origin}/?join=${r.code}` : "";
   $("offer-info").textContent = r.code
-    ? `Player code ${r.code}. To play from another board, paste this there: ${invite}` : "";
+    ? `Player code ${r.code}: whoever types it on this page plays the other side.` : "";
+  $("invite-info").hidden = !r.invite;
+  if (r.invite && $("invite").value !== r.invite) $("invite").value = r.invite;
+  if (r.code && !r.invite && r.invite_problem) {
+    $("offer-info").textContent += ` No board can be invited: ${r.invite_problem}.`;
+  }
+  $("release").hidden = !r.held;
+  $("claim").hidden = !r.claimable;
   const asks = r.board_asks || [];
   $("board-asks").hidden = asks.length === 0;
   if (asks.length) $("board-ask-text").textContent = `The other side ${ASK_WORDS[asks[0]]}. `;
@@ -251,6 +259,15 @@ function setupOwner() {
   });
   const answer = (yes) => remotePost("/api/remote/board",
     {kind: remote.state.board_asks[0], yes}).then(refresh);
+  const owned = (url, done) => async () => {
+    const [status, data] = await remotePost(url, {});
+    note(status === 200 ? done : (data.error || `refused (${status})`));
+    await refresh();
+  };
+  $("release").addEventListener("click", owned("/api/remote/release",
+    "The seat is free: the player code lets the next browser in"));
+  $("claim").addEventListener("click", owned("/api/remote/claim", "You claimed the game"));
+  $("invite").addEventListener("focus", () => $("invite").select());
   $("board-accept").addEventListener("click", () => answer(true));
   $("board-refuse").addEventListener("click", () => answer(false));
 }

@@ -1,0 +1,386 @@
+"""The host end of the link: a state machine, ``feed(event, now) -> actions``.
+
+:class:`HostLink` turns what happens (:mod:`.events`: bytes read from the
+port, time passing, a frame to show) into what to do (bytes to write,
+snapshots to pass on, state changes to show), by the link rules of
+``firmware/PROTOCOL.md``: HELLO until the device answers, ACK and bounded
+retries, the heartbeat's timeout, the LED refresh, and the snapshot held
+when it jumps further than a hand can move or follows missing lines, until
+the next one confirms it.  ``now`` is in seconds from any monotonic clock;
+the link does no I/O and reads no clock.
+
+Example::
+
+    link = HostLink(BoardShape(files=10, ranks=8, leds=80))
+    for action in link.feed(Tick(), now=0.0):
+        if isinstance(action, Send):
+            port.write(action.data)     # b"$00 HELLO P=2 SW=boardctl-0.1.0*C0C5B4F9\\n"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ... import __version__
+from ...colour import Colour
+from .acceptance import HOST_COUNTER_NAMES, SeqTracker, SnapshotGate
+from .codec import LineAssembler, ProtocolError, decode, encode, is_value
+from .constants import (
+    ACK_TIMEOUT,
+    COUNTER_NAMES,
+    DEFAULT_PALETTE,
+    HELLO_INTERVAL,
+    LINK_TIMEOUT,
+    MAX_RETRIES,
+    PROTOCOL_VERSION,
+    SEQ_MODULO,
+    DropReason,
+    NakReason,
+)
+from .events import (
+    Action,
+    DeviceCounters,
+    Event,
+    LinkState,
+    Received,
+    Reopened,
+    RequestCounters,
+    Send,
+    SetPalette,
+    ShowLeds,
+    SnapshotReceived,
+    StateChanged,
+    Tick,
+)
+from .messages import (
+    DEFAULT_SHAPE,
+    Ack,
+    BoardShape,
+    Counters,
+    Frame,
+    Hello,
+    Led,
+    Message,
+    Nak,
+    Palette,
+    Snap,
+    Stat,
+)
+
+LED_REFRESH = 5.0  # seconds: the host repeats palette and LED frame this often
+_FROM_DEVICE = (Hello, Snap, Counters, Ack, Nak)  # LED, PAL and STAT go the other way
+
+
+def version_mismatch(version: int | None) -> str:
+    """The one line that says which side to update when the versions differ."""
+    if version is None:
+        return "the board's firmware refused this boardctl's protocol version"
+    fix = (
+        "install the firmware from this boardctl's firmware/ directory (firmware/README.md)"
+        if version < PROTOCOL_VERSION
+        else "update boardctl"
+    )
+    return (
+        f"the board's firmware speaks protocol version {version}, this boardctl "
+        f"speaks {PROTOCOL_VERSION}: {fix}"
+    )
+
+
+@dataclass
+class _Pending:
+    """A sent line waiting for its ACK."""
+
+    seq: int
+    kind: type
+    line: bytes
+    sent: float
+    retries: int = 0
+
+
+class HostLink:
+    """The host end of the link (PROTOCOL.md, "Link rules").
+
+    Feed it every event with the current time (seconds, any monotonic
+    clock); carry out the actions it returns, in order.  It never blocks,
+    never reads a clock, and never raises for anything the device sends:
+    bad input is dropped and counted in :attr:`counters`.
+
+    ``shape`` is the board the configuration expects; a device that
+    announces another one makes the link :attr:`LinkState.INCOMPATIBLE`.
+    """
+
+    def __init__(
+        self, shape: BoardShape = DEFAULT_SHAPE, software: str = f"boardctl-{__version__}"
+    ) -> None:
+        if not is_value(software):
+            raise ValueError(f"software name {software!r} is not a HELLO value")
+        self.shape = shape
+        self.software = software
+        self._state = LinkState.CONNECTING
+        self._device: Hello | None = None
+        self._counters = dict.fromkeys(COUNTER_NAMES + HOST_COUNTER_NAMES, 0)
+        self._assembler = LineAssembler()
+        self._tracker = SeqTracker()
+        self._seq = 0
+        self._pending: list[_Pending] = []
+        self._last_rx: float | None = None
+        self._last_hello: float | None = None
+        self._last_refresh: float | None = None
+        self._leds: tuple[int, ...] = (0,) * shape.leds
+        self._palette: tuple[Colour, ...] = DEFAULT_PALETTE
+        self._sent_leds: tuple[int, ...] | None = None
+        self._sent_palette: tuple[Colour, ...] | None = None
+        self._gate = SnapshotGate(self._counters)
+        # The device answers a host HELLO with an ACK and its own HELLO
+        # (PROTOCOL.md 7.2).  Its boot HELLO may have brought the link up
+        # first: the answer that follows the ACK is no restart.  Our recent
+        # HELLOs' numbers, and until when a device HELLO is such an answer.
+        self._hello_seqs: dict[int, float] = {}  # number -> when sent
+        self._answer_until: float | None = None
+        self.answered = False  # the last device HELLO answered one of ours
+
+    @property
+    def state(self) -> LinkState:
+        return self._state
+
+    @property
+    def healthy(self) -> bool:
+        """True while snapshots flow."""
+        return self._state is LinkState.UP
+
+    @property
+    def device(self) -> Hello | None:
+        """The device's last HELLO."""
+        return self._device
+
+    @property
+    def behind(self) -> bool:
+        """True while the last snapshot passed on may no longer be the board:
+        one is held for confirmation, or a line went missing or arrived
+        damaged since (it may have been a SNAP).  The next snapshot passed
+        on settles it, a heartbeat at the latest."""
+        return self._state is not LinkState.UP or self._gate.held is not None or self._gate.doubt
+
+    @property
+    def counters(self) -> Mapping[str, int]:
+        """This end's counters, named as in the device's COUNTERS."""
+        return dict(self._counters)
+
+    def feed(self, event: Event, now: float) -> list[Action]:
+        """Handle one event; return what to do, in order.
+
+        :raises ValueError: for an LED frame or palette that does not fit the board.
+        """
+        actions: list[Action] = []
+        match event:
+            case Received(data):
+                for item in self._assembler.feed(data):
+                    if isinstance(item, DropReason):
+                        self._counters[item.value] += 1
+                        self._gate.doubt = True
+                    else:
+                        self._receive(item, now, actions)
+            case ShowLeds(indices):
+                encode(Frame(0, Led(tuple(indices))), self.shape)  # validates
+                self._leds = tuple(indices)
+                if self._state is LinkState.UP and self._leds != self._sent_leds:
+                    self._send_leds(now, actions)
+            case SetPalette(colours):
+                encode(Frame(0, Palette(tuple(colours))), self.shape)  # validates
+                self._palette = tuple(colours)
+                if self._state is LinkState.UP and self._palette != self._sent_palette:
+                    self._send_palette(now, actions)
+            case RequestCounters():
+                if self._state is LinkState.UP:
+                    self._send(Stat(), now, actions)
+            case Reopened():
+                self._pending.clear()
+                self._assembler = LineAssembler()
+                self._tracker = SeqTracker()
+                self._gate.held = None
+                self._last_rx = None
+                self._set_state(LinkState.CONNECTING, "port reopened", actions)
+                self._last_hello = None
+            case Tick():
+                pass
+        self._service(now, actions)
+        return actions
+
+    # -- receiving
+
+    def _receive(self, raw: bytes, now: float, actions: list[Action]) -> None:
+        try:
+            frame = decode(raw, self.shape)
+        except ProtocolError as error:
+            self._counters[error.reason.value] += 1
+            self._gate.doubt = True
+            if error.nak is not None:
+                if error.reason is not DropReason.CRC:  # the checksum held: it is them
+                    self._heard(error.nak, now, error.reason is DropReason.VER)
+                self._send(Nak(error.nak, NakReason[error.reason.value]), now, actions)
+            if error.reason is DropReason.VER:
+                self._last_rx = now  # a sign of life all the same
+                self._device = None
+                self._set_state(LinkState.INCOMPATIBLE, version_mismatch(error.version), actions)
+            return
+        message = frame.message
+        if not isinstance(message, _FROM_DEVICE):  # LED, PAL, STAT go the other way
+            self._counters["CMD"] += 1
+            self._heard(frame.seq, now)
+            self._send(Nak(frame.seq, NakReason.CMD), now, actions)
+            return
+        self._counters["RX"] += 1
+        gap = self._heard(frame.seq, now, isinstance(message, Hello))
+        match message:
+            case Ack(ref):
+                hello_sent = self._hello_seqs.pop(ref, None)
+                if hello_sent is not None and now - hello_sent < LINK_TIMEOUT:
+                    # Its HELLO follows in the same step of the device's loop.
+                    self._take(ref)
+                    self._answer_until = now + ACK_TIMEOUT
+                elif self._take(ref) is None:
+                    self._counters["STALE"] += 1
+            case Nak(ref, reason):
+                self._counters["NAKRX"] += 1
+                self._nak(ref, reason, now, actions)
+            case Hello():
+                self._send(Ack(frame.seq), now, actions)
+                self._hello(message, now, actions)
+            case Snap(occupancy):
+                self._send(Ack(frame.seq), now, actions)
+                if (
+                    self._state is LinkState.UP
+                    and gap is not None
+                    and self._gate.offer(frame.seq, occupancy, gap, now, self._tracker)
+                ):
+                    actions.append(SnapshotReceived(occupancy, now))
+            case Counters(values):
+                self._send(Ack(frame.seq), now, actions)
+                actions.append(DeviceCounters(values))
+
+    def _heard(self, seq: int, now: float, restart: bool = False) -> int | None:
+        """A line with a good checksum came in; a HELLO restarts the count.
+        The number of lines missing before it, or None for a repeat."""
+        self._last_rx = now
+        if restart:
+            self._tracker = SeqTracker(seq)
+            return 0
+        gap = self._tracker.see(seq, self._counters)
+        if gap:
+            self._gate.doubt = True
+        return gap
+
+    def _hello(self, hello: Hello, now: float, actions: list[Action]) -> None:
+        self.answered = self._answer_until is not None and now <= self._answer_until
+        self._answer_until = None
+        self._gate.recheck = self._state is LinkState.UP and not self.answered
+        self._device = hello
+        self._gate.held = None
+        shape = hello.shape()
+        if shape != self.shape:
+            self._set_state(
+                LinkState.INCOMPATIBLE,
+                f"the board is {hello.describe_board()}, but the game needs "
+                f"{self.shape.describe()}",
+                actions,
+            )
+            return
+        self._set_state(LinkState.UP, f"device firmware {dict(hello.info).get('FW', '?')}", actions)
+        # The device starts every session dark with its default palette.
+        self._send_palette(now, actions)
+        self._send_leds(now, actions)
+
+    def _nak(self, ref: int, reason: NakReason, now: float, actions: list[Action]) -> None:
+        pending = next((p for p in self._pending if p.seq == ref), None)
+        if pending is None:
+            self._counters["STALE"] += 1
+        elif reason is NakReason.CRC and pending.kind is not Hello:
+            self._retry(pending, now, actions)
+        else:
+            self._pending.remove(pending)
+            if reason is NakReason.VER:
+                self._set_state(LinkState.INCOMPATIBLE, version_mismatch(None), actions)
+
+    # -- sending
+
+    def _send(self, message: Message, now: float, actions: list[Action]) -> None:
+        seq = self._seq
+        self._seq = (seq + 1) % SEQ_MODULO
+        line = encode(Frame(seq, message), self.shape)
+        if not isinstance(message, Ack | Nak):
+            kind = type(message)
+            self._pending = [p for p in self._pending if p.kind is not kind]  # newest wins
+            self._pending.append(_Pending(seq, kind, line, now))
+        self._counters["TX"] += 1
+        actions.append(Send(line))
+
+    def _send_leds(self, now: float, actions: list[Action]) -> None:
+        self._sent_leds = self._leds
+        self._last_refresh = now
+        self._send(Led(self._leds), now, actions)
+
+    def _send_palette(self, now: float, actions: list[Action]) -> None:
+        self._sent_palette = self._palette
+        self._send(Palette(self._palette), now, actions)
+
+    def _take(self, seq: int) -> _Pending | None:
+        for pending in self._pending:
+            if pending.seq == seq:
+                self._pending.remove(pending)
+                return pending
+        return None
+
+    def _retry(self, pending: _Pending, now: float, actions: list[Action]) -> None:
+        if pending.retries >= MAX_RETRIES:
+            self._pending.remove(pending)
+            self._counters["GIVEUP"] += 1
+            return
+        pending.retries += 1
+        pending.sent = now
+        self._counters["RETRY"] += 1
+        self._counters["TX"] += 1
+        actions.append(Send(pending.line))
+
+    def _service(self, now: float, actions: list[Action]) -> None:
+        """The timers: link timeout, HELLO while connecting, retries, LED refresh."""
+        if (
+            self._state is not LinkState.CONNECTING
+            and self._last_rx is not None
+            and now - self._last_rx >= LINK_TIMEOUT
+        ):
+            self._pending.clear()
+            self._tracker = SeqTracker()
+            self._gate.held = None
+            self._set_state(LinkState.CONNECTING, "the device is silent", actions)
+        if self._state is LinkState.CONNECTING and (
+            self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL
+        ):
+            self._last_hello = now
+            self._hello_seqs = {
+                seq: at for seq, at in self._hello_seqs.items() if now - at < LINK_TIMEOUT
+            }  # before the numbers come round
+            self._hello_seqs[self._seq] = now
+            self._send(Hello(PROTOCOL_VERSION, info=(("SW", self.software),)), now, actions)
+        for pending in list(self._pending):
+            if pending.kind is Hello:  # repeated by the HELLO timer, not retried
+                if self._state is not LinkState.CONNECTING:
+                    self._pending.remove(pending)
+            elif now - pending.sent >= ACK_TIMEOUT:
+                self._retry(pending, now, actions)
+        if (
+            self._state is LinkState.UP
+            and self._last_refresh is not None
+            and now - self._last_refresh >= LED_REFRESH
+        ):
+            self._send_palette(now, actions)
+            self._send_leds(now, actions)
+
+    def _set_state(self, state: LinkState, detail: str, actions: list[Action]) -> None:
+        if state is self._state:
+            return
+        self._state = state
+        if state is LinkState.CONNECTING:
+            self._last_hello = None
+            self._sent_leds = self._sent_palette = None
+        actions.append(StateChanged(state, detail))
