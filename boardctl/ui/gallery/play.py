@@ -16,7 +16,7 @@ from ...board.stepping import begin as stepping_begin
 from ...board.stepping import line as stepping_line
 from ...board.stepping import status as stepping_status
 from ...engine import levels
-from ...rules import BLACK, DEFAULT_VARIANT, WHITE, Game, PieceType, Position, get_variant
+from ...rules import BLACK, DEFAULT_VARIANT, WHITE, Game, Position, get_variant
 from ..state import DisplayState, welcome_words
 
 MIDGAME = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4")
@@ -139,13 +139,7 @@ def check_fix() -> DisplayState:
 def promotion() -> DisplayState:
     """A pawn has reached the last rank: the player picks the new piece."""
     game = Game(fen="k9/3P6/10/p9/10/10/10/9K w - - 0 1")
-    choices = (
-        PieceType.QUEEN,
-        PieceType.FALCON,
-        PieceType.ROOK,
-        PieceType.BISHOP,
-        PieceType.KNIGHT,
-    )
+    choices = game.variant.promotions
     return DisplayState.from_game(
         game,
         prompt="Choose the new piece: prev and next, then ok",
