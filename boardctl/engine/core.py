@@ -23,10 +23,13 @@ from ..rules.zobrist import keys_for
 from . import evaluate, params, piecesquare
 from . import weights as eval_weights
 
+# The compiled core's class, imported by name: to the import graph (the
+# extension is no .py file) ``from . import _core`` reads as an import of the
+# package itself, a circle through its __init__ and the search back to here.
 try:
-    from . import _core
+    from ._core import Core as _Compiled
 except ImportError:  # built without a compiler: the Python search stands in
-    _core = None  # type: ignore[assignment]
+    _Compiled = None  # type: ignore[assignment,misc]
 
 if TYPE_CHECKING:
     from ._core import Core as Core
@@ -35,7 +38,7 @@ TT_BITS = 20  # 2**20 entries of 16 bytes: 16 MiB, small for a Pi's memory
 
 
 def available() -> bool:
-    return _core is not None
+    return _Compiled is not None
 
 
 Vector = tuple[int, int]
@@ -120,7 +123,7 @@ def build(
 
     :raises RuntimeError: when the extension is not built.
     """
-    if _core is None:
+    if _Compiled is None:
         raise RuntimeError("the compiled search core is not built")
     geo = variant.geometry
     box = mailbox(variant)
@@ -138,7 +141,7 @@ def build(
     ep_keys = [keys.ep_file[geo.file_of(sq)] for sq in range(geo.size)]
     # The arguments in module.c's order, a line for each group it reads.
     # fmt: off
-    return _core.Core(
+    return _Compiled(
         geo.files, geo.ranks,
         variant.king_file if variant.castling else -1, variant.castle_min,
         -1 if variant.castle_max is None else variant.castle_max, variant.castle_judged_after,
