@@ -186,6 +186,7 @@ def through_daemon(name: str, samples: int) -> None:
 
     from boardctl.config import parse_config
     from boardctl.daemon.loop import Daemon
+    from boardctl.daemon.parts import Hardware
     from boardctl.rules import Game, get_variant
     from boardctl.storage.store import GameStore
 
@@ -203,7 +204,7 @@ def through_daemon(name: str, samples: int) -> None:
         try:
             rig.place([(0.0, occupied)])
             rig.connect(limit=6.0)
-            daemon = Daemon(config, rig.host, store, leds=rig.host, now=rig.now())
+            daemon = Daemon(config, Hardware(rig.host, leds=rig.host), store, now=rig.now())
             loop = threading.Thread(target=daemon.run, args=(rig.now, time.sleep), daemon=True)
             loop.start()
             lit = []

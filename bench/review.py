@@ -30,6 +30,7 @@ from pathlib import Path
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon.loop import LOOP_HZ, Daemon
+from boardctl.daemon.parts import Hardware, Services
 from boardctl.engine import Engine, Limits
 from boardctl.hw.sim import SimBoard
 from boardctl.review.background import Reviewer
@@ -129,7 +130,13 @@ def main() -> None:
         start = Game().position
         board = SimBoard(start.geometry.squares(occupancy(start)), scan_hz=LOOP_HZ * 2)
         reviewer = Reviewer(db, Limits(movetime=args.movetime))
-        daemon = Daemon(config, board, store, web=Hub(), reviewer=reviewer, now=time.monotonic())
+        daemon = Daemon(
+            config,
+            Hardware(board),
+            store,
+            Services(web=Hub(), reviewer=reviewer),
+            now=time.monotonic(),
+        )
         try:
             quiet, _ = run_phase(daemon, board, args.seconds, args.every, None)
             reviewer.request(reviewed)

@@ -60,6 +60,7 @@ from boardctl.board import Event, GameOver, MoveAmended, MoveMade, MoveTakenBack
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware
 from boardctl.hw.base import Reading
 from boardctl.hw.serial_link import SerialBoard, SerialPort
 from boardctl.rules import Game, Move, PieceType, Position
@@ -394,7 +395,7 @@ class Rig:
             self, open_serial=self._open, reconnect_interval=0.1, reconnect_max=0.5, heartbeat=1.0
         )
         self.reading: int | None = None
-        self.daemon = Daemon(TWO_PLAYERS, self.host, Store(), now=self.now)
+        self.daemon = Daemon(TWO_PLAYERS, Hardware(self.host), Store(), now=self.now)
         self.expected: list[str] = []  # the players' moves in this game
         self.new_game_due = False  # the players set up a new game
 

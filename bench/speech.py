@@ -30,6 +30,7 @@ from pathlib import Path
 
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game
 from boardctl.storage.store import GameStore
@@ -71,7 +72,12 @@ def run(
     config = parse_config({"game": {"mode": "two-players"}})
     folder = tempfile.TemporaryDirectory()
     store = GameStore(Path(folder.name) / "games.db")
-    daemon = Daemon(config, board, store, speaker=speaker, display=Screen() if screen else None)
+    daemon = Daemon(
+        config,
+        Hardware(board, display=Screen() if screen else None),
+        store,
+        Services(speaker=speaker),
+    )
     heard, spent = daemon.voice.heard, [0.0]
 
     def timed(state: DisplayState) -> str:

@@ -34,6 +34,7 @@ from typing import Any
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon.loop import LOOP_HZ, Daemon
+from boardctl.daemon.parts import Hardware, Services
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game
 from boardctl.storage.store import GameStore
@@ -245,7 +246,7 @@ def main() -> None:
         board = SimBoard(start.geometry.squares(occupancy(start)))
         square = (start.geometry.parse_square("e2"), start.geometry.parse_square("e4"))
         hub = Hub()
-        plain = Daemon(config, board, store)
+        plain = Daemon(config, Hardware(board), store)
         published: dict[int, float] = {}
         print(
             f"Daemon step at {LOOP_HZ} Hz, a move every {args.every} s, {args.seconds:g} s a phase:"
@@ -254,7 +255,7 @@ def main() -> None:
             "no web server",
             run_phase(plain, board, square, args.seconds, args.every, None, published),
         )
-        watched = Daemon(config, board, store, web=hub)
+        watched = Daemon(config, Hardware(board), store, Services(web=hub))
         server = WebServer(hub, host="127.0.0.1", port=0, db_path=store.path, pin="864209")
         server.start()
         try:

@@ -116,6 +116,27 @@ def when_taken(key: Key, old: Config, new: Config, can: Abilities) -> When:
     return When.RESTART
 
 
+@dataclass(frozen=True)
+class Taken:
+    """Settings saved while the board runs, split by when they are taken:
+    ``now``, the configuration with the changes taken at once (``keys``);
+    ``next_game``, the one for the next game (None: nothing waits for it)."""
+
+    now: Config
+    keys: tuple[Key, ...]
+    next_game: Config | None
+
+
+def taken(old: Config, new: Config, can: Abilities) -> Taken:
+    """``new``, saved while the board runs ``old``, as :func:`when_taken` takes it."""
+    keys = changed(old, new, config_keys())
+    timing = {key: when_taken(key, old, new, can) for key in keys}
+    at_once = tuple(key for key in keys if timing[key] is When.NOW)
+    later = [key for key in keys if timing[key] is When.NEXT_GAME]
+    now = merged(old, new, at_once)
+    return Taken(now, at_once, merged(now, new, later) if later else None)
+
+
 def config_keys() -> list[Key]:
     """Every key of the configuration, section by section."""
     defaults = Config()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.engine.interface import BestMove, Limits, Message
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, get_variant
@@ -84,7 +85,11 @@ def sample_words() -> list[str]:
         store = GameStore(Path(folder) / "games.db")
         game_id = store.new_game("falcon", FEN, "Player", "boardctl", "engine", 0.0)
         daemon = Daemon(
-            config, board, store, opponent=Scripted(), speaker=words, resume=(game_id, game)
+            config,
+            Hardware(board),
+            store,
+            Services(opponent=Scripted(), speaker=words),
+            Start(resume=(game_id, game)),
         )
         now = 0.0
         for wait, verb, square in HANDS:

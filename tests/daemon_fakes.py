@@ -3,9 +3,12 @@ full disk), an opponent that plays a script, and one whose process keeps dying."
 
 from __future__ import annotations
 
+from boardctl.board import Reconciler
+from boardctl.config import Config
+from boardctl.daemon.view import Phase, View
 from boardctl.engine import Info, Limits
 from boardctl.engine.interface import BestMove, Message, Ranked, RankedMove, Thinking, WorkerError
-from boardctl.rules import Position, get_variant, parse_uci
+from boardctl.rules import Game, Position, get_variant, parse_uci
 from boardctl.storage.store import StoreError
 
 
@@ -73,6 +76,15 @@ class MemoryStore:
         self.games[game_id]["result"] = (result, termination)
         self.calls.append(("finish", game_id, result))
         self.times.append(("finish", now))
+
+    def set_clocks(self, game_id: int, first: int, clocks: tuple[float | None, ...]) -> None:
+        self._can_write()
+        self.calls.append(("set_clocks", game_id, first, tuple(clocks)))
+
+    def set_players(self, game_id: int, white: str, black: str) -> None:
+        self._can_write()
+        self.games[game_id]["names"] = (white, black)
+        self.calls.append(("set_players", game_id, white, black))
 
     def setting(self, key: str) -> str | None:
         return self.settings.get(key)
@@ -193,3 +205,10 @@ class EvaluatingOpponent(ScriptedOpponent):
         )
         self.outbox.append(Ranked(self.requests, answer))
         return self.requests
+
+
+def view_of(game: Game, phase: Phase = Phase.PLAYING) -> View:
+    """What a feature sees of a daemon playing ``game`` as two players."""
+    return View(
+        game, 1, Reconciler(game), phase, "game", None, False, Limits(movetime=1.0), Config()
+    )

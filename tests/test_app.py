@@ -9,6 +9,7 @@ from contextlib import ExitStack
 import pytest
 
 from boardctl.config import parse_config
+from boardctl.daemon import boards
 from boardctl.daemon import wiring as app
 from boardctl.engine import core
 from boardctl.engine.worker import EngineWorker
@@ -67,7 +68,7 @@ def test_a_resumed_game_keeps_the_time_it_began(tmp_path, monkeypatch):
     with ExitStack() as stack:
         daemon = app.build(parse_config({"game": {"mode": "two-players"}}), stack, now=0.0)
         assert daemon.game_id == game_id and len(daemon.game.moves) == 1
-        assert daemon.started_at == 1.7e9
+        assert daemon.top.record.started_at == 1.7e9
         assert daemon.snapshot().started_at == 1.7e9
 
 
@@ -98,5 +99,5 @@ def test_the_led_layout_is_checked_against_a_corner_grid_pinout_too():
     with pytest.raises(
         app.StartError, match="80 LEDs, one per square, but the pinout's chain has 99"
     ):
-        app._fits_layout(config, 99, True)
-    app._fits_layout(config, corner.leds.count, corner.leds.corner_grid)  # the shipped one fits
+        boards.fits_layout(config, 99, True)
+    boards.fits_layout(config, corner.leds.count, corner.leds.corner_grid)  # the shipped one fits

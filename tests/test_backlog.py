@@ -11,6 +11,7 @@ import pytest
 
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import NOTHING_LENT, Hardware, Start
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game
 from boardctl.storage.backlog import RETRY_MAX, Backlog
@@ -33,7 +34,7 @@ class Table:
         self.geometry = pos.geometry
         self.board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
         self.now = 0.0
-        self.daemon = Daemon(config, self.board, store, wall_clock=lambda: T0 + self.now)
+        self.daemon = Daemon(config, Hardware(self.board), store, wall_clock=lambda: T0 + self.now)
 
     def wait(self, seconds: float) -> None:
         end = self.now + seconds
@@ -89,7 +90,7 @@ def test_a_new_game_started_while_the_disk_is_full_is_written_in_order():
     store.failing = FULL
     table.play("e4e2")  # a pawn cannot go back: this is a takeback
     table.play("e2e4", "e7e5")
-    backlog = table.daemon.store
+    backlog = table.daemon.top.record.store
     assert isinstance(backlog, Backlog) and backlog.waiting
     store.failing = None
     table.wait(RETRY_MAX + 1)
@@ -202,6 +203,6 @@ def test_a_real_read_only_filesystem_at_start(tmp_path):
         assert resume is not None
         pos = resume[1].position
         board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
-        daemon = Daemon(TWO_PLAYERS, board, store, resume=resume)
+        daemon = Daemon(TWO_PLAYERS, Hardware(board), store, NOTHING_LENT, Start(resume=resume))
         assert daemon.status().prompt == "Moves not saved (folder read-only)"
         assert daemon.game_id == game_id and len(daemon.game.moves) == 1

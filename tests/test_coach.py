@@ -7,11 +7,12 @@ from boardctl.board import MoveTakenBack, Role
 from boardctl.config import parse_config
 from boardctl.daemon.coach import COACH_SECONDS, Coach
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.engine.interface import WorkerError
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
 
-from .daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent
+from .daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent, view_of
 
 TEACHING = parse_config({"game": {"mode": "teaching"}})
 # White's knight on c3 may go to d5, where Black's pawn on e6 takes it.
@@ -43,12 +44,10 @@ class Table:
 
         self.daemon = Daemon(
             config,
-            self.board,
+            Hardware(self.board, buttons=self.buttons),
             self.store,
-            resume=(1, game),
-            adviser=adviser,
-            opponent=opponent,
-            buttons=self.buttons,
+            Services(opponent=opponent, adviser=adviser),
+            Start(resume=(1, game)),
         )
         self.now = 0.0
         self.run(0.2)
@@ -130,7 +129,7 @@ def test_the_engine_and_two_player_modes_never_coach():
         table.move("c3", "d5")
         assert table.daemon.game.moves
         assert table.engines == []  # no engine started for a coach
-        assert table.daemon.coach.remark is None
+        assert table.daemon.top.players.coach.remark is None
         assert table.daemon.status().prompt_kind != "coach"
 
 
@@ -179,9 +178,9 @@ def test_a_dead_engine_leaves_the_falcon_lessons():
     coach = Coach(DeadEngine, offer=True)
     game = Game(fen="9k/10/10/2f7/4N5/10/10/K9 w - - 0 1")
     for _ in range(10):
-        coach.step(game)
+        coach.step(0.0, view_of(game))
     game.push_text("Nf6")
     for _ in range(10):
-        coach.step(game)
+        coach.step(0.0, view_of(game))
     assert coach.remark is not None and coach.remark.text.startswith("The falcon on c5")
     assert coach.takeback is None

@@ -11,6 +11,7 @@ from boardctl.board.explain import occupancy as occupancy_of
 from boardctl.board.lights import LIGHTS
 from boardctl.config import parse_config
 from boardctl.daemon.headless import run_script
+from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.daemon.session import ENGINE_RETRIES
 from boardctl.rules import Game
 
@@ -46,7 +47,7 @@ def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
     assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
     assert opponent.asked == [["e2e4"]]
     assert store.moves(1) == ["e2e4", "e7e5"]
-    assert daemon.engine_text == "ready"
+    assert daemon.engine.text == "ready"
 
 
 def test_the_larger_presets_play_headless():
@@ -77,7 +78,7 @@ def test_the_larger_presets_play_headless():
         emit=lines.append,
     )
     assert lines[:2] == ["move e2e4", "move e8e6"]
-    assert daemon.leds is None
+    assert daemon.hw.leds is None
 
 
 def test_a_log_that_does_not_fit_the_board_changes_nothing_as_in_replay():
@@ -144,7 +145,7 @@ def test_leds_show_the_engine_move_until_it_is_played():
     pos = daemon.game.position
     lit = {pos.geometry.name(sq) for sq in frames[-1]}
     assert {"e7", "e6", "e5"} <= lit
-    assert daemon.leds is not None
+    assert daemon.hw.leds is not None
 
 
 def test_moves_are_stored_before_the_display_shows_them():
@@ -162,7 +163,7 @@ def test_moves_are_stored_before_the_display_shows_them():
     board = SimBoard(
         game.position.geometry.squares(game.position.colors[0] | game.position.colors[1])
     )
-    daemon = Daemon(TWO_PLAYERS, board, store, display=Display())
+    daemon = Daemon(TWO_PLAYERS, Hardware(board, display=Display()), store)
     now = 0.0
     for when, verb, square in ((0.0, "lift", "e2"), (0.3, "place", "e4")):
         while now < when:
@@ -200,7 +201,9 @@ def test_a_hint_in_two_player_mode_comes_from_an_engine_started_for_it():
         advisers.append(ScriptedOpponent(["g2g4"]))
         return advisers[-1]
 
-    daemon = Daemon(TWO_PLAYERS, board, MemoryStore(), buttons=buttons, adviser=adviser)
+    daemon = Daemon(
+        TWO_PLAYERS, Hardware(board, buttons=buttons), MemoryStore(), Services(adviser=adviser)
+    )
     now = _stepped(daemon, 0.2)
     buttons.press("hint", now)
     now = _stepped(daemon, 0.2, now)
@@ -247,7 +250,7 @@ def test_a_lost_engine_process_is_started_again_and_still_moves(caplog):
     assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
     assert opponent.asked == [["e2e4"]] * 3  # asked again after each loss
     assert store.moves(1) == ["e2e4", "e7e5"]
-    assert daemon.engine_failures == 0
+    assert daemon.engine.failures == 0
     assert sum("starting it again" in r.getMessage() for r in caplog.records) == 2
 
 
@@ -259,7 +262,7 @@ def test_an_engine_that_keeps_dying_is_left_alone_until_the_position_changes():
     )
     # The first try and three more, then no more asking: the loop keeps running.
     assert len(opponent.asked) == 1 + ENGINE_RETRIES
-    assert daemon.engine_text == "engine error"
+    assert daemon.engine.text == "engine error"
     assert daemon.status().engine_status == "engine error"
     assert store.moves(1) == ["e2e4"]
 
@@ -275,10 +278,10 @@ def test_a_real_engine_process_killed_while_thinking_is_replaced():
     pos = Game().position
     board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
     worker = EngineWorker(seed=0)
-    daemon = Daemon(config, board, MemoryStore(), opponent=worker)
+    daemon = Daemon(config, Hardware(board), MemoryStore(), Services(opponent=worker))
     try:
         now = _stepped(daemon, 0.05)
-        assert daemon.request is not None and worker.alive
+        assert daemon.engine.request is not None and worker.alive
         first = worker._process
         first.kill()
         first.join(5)
@@ -300,7 +303,13 @@ def _board_daemon(config, store, opponent, resume=None):
     pos = (resume[1] if resume else Game()).position
     board = SimBoard(pos.geometry.squares(pos.colors[0] | pos.colors[1]))
     buttons = SimButtons()
-    daemon = Daemon(config, board, store, buttons=buttons, opponent=opponent, resume=resume)
+    daemon = Daemon(
+        config,
+        Hardware(board, buttons=buttons),
+        store,
+        Services(opponent=opponent),
+        Start(resume=resume),
+    )
     return daemon, buttons
 
 
@@ -311,7 +320,7 @@ def test_a_stored_level_that_is_no_level_is_ignored(stored):
     opponent = ScriptedOpponent([])
     config = parse_config({"game": {"mode": "engine"}, "engine": {"skill": 9}})
     daemon, _ = _board_daemon(config, store, opponent)
-    assert daemon.level == 9 and opponent.skills == []
+    assert daemon.engine.level == 9 and opponent.skills == []
 
 
 def test_next_and_prev_change_the_engine_level_which_is_kept():
@@ -319,12 +328,12 @@ def test_next_and_prev_change_the_engine_level_which_is_kept():
     opponent = ScriptedOpponent([])
     config = parse_config({"game": {"mode": "engine", "human": "white"}, "engine": {"skill": 19}})
     daemon, buttons = _board_daemon(config, store, opponent)
-    assert daemon.level == 19 and opponent.skills == []
+    assert daemon.engine.level == 19 and opponent.skills == []
     for t, name in ((0.1, "next"), (0.2, "next"), (0.3, "prev"), (0.4, "prev"), (0.5, "prev")):
         buttons.press(name, t)
     now = _stepped(daemon, 0.6)
     assert opponent.skills == [20, 19, 18, 17]  # 20 is the top: the second next changes nothing
-    assert daemon.level == 17 and store.settings == {"engine.level": "17"}
+    assert daemon.engine.level == 17 and store.settings == {"engine.level": "17"}
     # The fake engine rates level 17 at 600 + 50 x 17.
     assert daemon.status().prompt == "Engine level 17 of 20, about 1450"
     assert daemon.status().rating == 1450
@@ -333,7 +342,7 @@ def test_next_and_prev_change_the_engine_level_which_is_kept():
     # The next start takes the level set at the board, and tells the engine.
     again = ScriptedOpponent([])
     daemon, _ = _board_daemon(config, store, again)
-    assert daemon.level == 17 and again.skills == [17]
+    assert daemon.engine.level == 17 and again.skills == [17]
 
 
 def test_prev_and_next_pick_the_promotion_piece_while_one_is_chosen():
@@ -342,7 +351,7 @@ def test_prev_and_next_pick_the_promotion_piece_while_one_is_chosen():
     resume = (1, Game(fen="5k4/1P8/10/10/10/10/10/5K4 w - - 0 1"))
     store.new_game("falcon", resume[1].start_fen, "a", "b", "x", 0)
     daemon, buttons = _board_daemon(config, store, None, resume)
-    board = daemon.sensors
+    board = daemon.hw.sensors
     pos = resume[1].position
     now = _stepped(daemon, 0.2)
     board.lift(pos.geometry.parse_square("b7"))
@@ -350,14 +359,14 @@ def test_prev_and_next_pick_the_promotion_piece_while_one_is_chosen():
     board.place(pos.geometry.parse_square("b8"))
     now = _stepped(daemon, 1.0, now)
     assert daemon.status().prompt_kind == "choice"
-    promotions = daemon.variant.promotions
+    promotions = daemon.top.variant.promotions
     buttons.press("prev", now)
     buttons.press("prev", now + 0.1)
     buttons.press("next", now + 0.2)
     now = _stepped(daemon, 0.5, now)
     assert daemon.reconciler.promotion_piece == promotions[-1]
     assert daemon.status().chosen == len(promotions) - 1
-    assert daemon.level == 20 and store.settings == {}  # no level change while choosing
+    assert daemon.engine.level == 20 and store.settings == {}  # no level change while choosing
     buttons.press("ok", now)
     _stepped(daemon, 0.5, now)
     assert store.moves(1) == [f"b7b8{promotions[-1].symbol}"]
@@ -382,9 +391,9 @@ def _promotion_daemon(config, opponent):
     daemon, buttons = _board_daemon(config, store, opponent, resume)
     pos = resume[1].position
     now = _stepped(daemon, 0.2)
-    daemon.sensors.lift(pos.geometry.parse_square("d7"))
+    daemon.hw.sensors.lift(pos.geometry.parse_square("d7"))
     now = _stepped(daemon, 0.3, now)
-    daemon.sensors.place(pos.geometry.parse_square("d8"))
+    daemon.hw.sensors.place(pos.geometry.parse_square("d8"))
     now = _stepped(daemon, 1.0, now)
     assert daemon.status().prompt_kind == "choice"
     return daemon, buttons, store, now
@@ -419,9 +428,9 @@ def test_the_opponent_reaching_for_a_piece_takes_the_highlighted_promotion():
     buttons.press("next", now + 0.1)  # queen -> falcon -> rook
     now = _stepped(daemon, 0.3, now)
     pos = daemon.game.position
-    daemon.sensors.lift(pos.geometry.parse_square("a8"))  # out of the rook's check
+    daemon.hw.sensors.lift(pos.geometry.parse_square("a8"))  # out of the rook's check
     now = _stepped(daemon, 0.3, now)
-    daemon.sensors.place(pos.geometry.parse_square("a7"))
+    daemon.hw.sensors.place(pos.geometry.parse_square("a7"))
     _stepped(daemon, 1.0, now)
     assert store.moves(1) == ["d7d8r", "a8a7"]
 
@@ -467,14 +476,14 @@ def test_a_level_edited_into_the_store_that_is_no_level_is_ignored():
         store = MemoryStore()
         store.settings["engine.level"] = text
         daemon, _ = _board_daemon(config, store, ScriptedOpponent([]))
-        assert daemon.level == 12, text
+        assert daemon.engine.level == 12, text
 
 
 def test_lifting_a_piece_that_cannot_move_says_so():
     store = MemoryStore()
     daemon, _ = _board_daemon(TWO_PLAYERS, store, None)
     now = _stepped(daemon, 0.1)
-    daemon.sensors.lift(daemon.game.position.geometry.parse_square("g1"))  # a shut-in falcon
+    daemon.hw.sensors.lift(daemon.game.position.geometry.parse_square("g1"))  # a shut-in falcon
     _stepped(daemon, 0.5, now)
     assert daemon.status().prompt == "The falcon on g1 has no legal move: put it back"
 
@@ -514,14 +523,17 @@ def test_the_loop_waits_on_a_source_that_can_wake_it():
                 daemon.stopping = True
 
     board = WakingBoard()
-    daemon = Daemon(TWO_PLAYERS, board, MemoryStore(), now=0.0)
+    daemon = Daemon(TWO_PLAYERS, Hardware(board), MemoryStore(), now=0.0)
     ticks = iter([0.0, 0.005, 0.02, 0.021, 0.04, 0.05])
     daemon.run(lambda: next(ticks), lambda seconds: pytest.fail("slept"))
     period = 1.0 / LOOP_HZ
     assert board.waits == pytest.approx([period - 0.005, period - 0.001, period - 0.01])
     slept: list[float] = []
     plain = Daemon(
-        TWO_PLAYERS, SimBoard([s for s in range(80) if start >> s & 1]), MemoryStore(), now=0.0
+        TWO_PLAYERS,
+        Hardware(SimBoard([s for s in range(80) if start >> s & 1])),
+        MemoryStore(),
+        now=0.0,
     )
     ticks = iter([0.0, 0.005])
 
@@ -542,7 +554,7 @@ def test_the_level_logged_at_start_is_the_one_it_plays_at(caplog):
     store.set_setting("engine.level", "12")
     config = parse_config({"game": {"mode": "engine"}, "engine": {"skill": 20}})
     daemon, _ = _board_daemon(config, store, ScriptedOpponent([]))
-    assert daemon.level == 12
+    assert daemon.engine.level == 12
     logged = [r.getMessage() for r in caplog.records]
     assert "engine level 12 of 20 (set at the board)" in logged
     assert not any("skill 20" in line or "level 20" in line for line in logged)

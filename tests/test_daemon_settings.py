@@ -58,7 +58,7 @@ def engine_game(tmp_path: Path):
 def test_the_level_is_taken_at_once_and_kept_for_the_next_start(engine_game):
     sim, opponent = engine_game
     saved(sim, engine={"skill": 4})
-    assert sim.daemon.level == 4 and opponent.skills == [4]
+    assert sim.daemon.engine.level == 4 and opponent.skills == [4]
     assert sim.hub.latest.level == 4
     assert sim.store.setting("engine.level") == "4"
     assert "Engine level 4" in sim.hub.latest.prompt
@@ -98,15 +98,15 @@ def test_before_the_first_move_the_game_starts_again_as_the_settings_say(tmp_pat
 def test_an_engine_game_becomes_a_two_players_game_and_back(engine_game):
     sim, opponent = engine_game
     saved(sim, game={"mode": "two-players"})
-    assert sim.daemon.opponent is None and sim.hub.latest.level is None
+    assert sim.daemon.engine.opponent is None and sim.hub.latest.level is None
     assert (sim.hub.latest.white, sim.hub.latest.black) == ("Player", "Player")
     sim.move("e2e4")
     sim.move("e7e5")  # a second player moves Black: no engine waits
     assert opponent.requests == 0
     saved(sim, game={"mode": "engine", "human": "black"})  # waits for the next game
-    assert sim.daemon.opponent is None
+    assert sim.daemon.engine.opponent is None
     new_game_on_the_board(sim)
-    assert sim.daemon.opponent is opponent  # the engine it had, kept
+    assert sim.daemon.engine.opponent is opponent  # the engine it had, kept
     assert (sim.hub.latest.white, sim.hub.latest.black) == ("boardctl", "Player")
     sim.run(0.5)
     assert opponent.requests == 1  # the engine has White and moves first
@@ -120,10 +120,10 @@ def test_a_two_players_board_starts_an_engine_when_one_is_asked_for(tmp_path: Pa
         started.append(ScriptedOpponent(["e7e5"]))
         return started[-1]
 
-    sim.daemon.adviser = start
+    sim.daemon.top.players.engines.start = start
     sim.run(0.1)
     saved(sim, game={"mode": "engine"})
-    assert len(started) == 1 and sim.daemon.opponent is started[0]
+    assert len(started) == 1 and sim.daemon.engine.opponent is started[0]
     sim.move("e2e4")
     sim.run(0.5)
     assert sim.hub.latest.engine_move is not None  # its answer, to carry out
@@ -148,7 +148,7 @@ def test_a_variant_of_another_board_waits_for_a_restart(tmp_path: Path):
     first = sim.hub.latest.game_id
     saved(sim, game={"variant": "falcon-hex"})
     assert (sim.hub.latest.variant, sim.hub.latest.game_id) == ("falcon", first)
-    assert sim.daemon.pending is None
+    assert sim.daemon.top.pending is None
     sim.close()
 
 
@@ -170,7 +170,7 @@ def test_the_voice_and_the_lights_are_taken_at_once(tmp_path: Path):
     sim = SimGame(tmp_path / "g.sqlite")
     recorder, leds = Recorder(), DimLeds()
     sim.daemon.voice.speaker = recorder
-    sim.daemon.leds = leds
+    sim.daemon.hw = replace(sim.daemon.hw, leds=leds)
     sim.run(0.1)
     saved(sim, speech={"enabled": True, "rate": 220, "volume": 80}, leds={"brightness": 0.6})
     assert recorder.voice == VoiceSettings("en", 220, 80)
@@ -201,10 +201,10 @@ def test_the_first_starts_address_and_pin_stay_on_the_screen_until_the_settings_
 
 def test_a_settings_action_without_a_configuration_changes_nothing(tmp_path: Path):
     sim = SimGame(tmp_path / "g.sqlite")
-    before = sim.daemon.config
+    before = sim.daemon.top.config
     sim.hub.request(WebAction("settings"))
     sim.run(0.05)
-    assert sim.daemon.config is before
+    assert sim.daemon.top.config is before
     assert replace(before) == before
     sim.close()
 
@@ -219,7 +219,7 @@ def test_a_board_set_to_teaching_coaches_and_ranks_its_hints_and_stops_when_set_
         started.append(ScriptedOpponent([]))
         return started[-1]
 
-    sim.daemon.adviser = start
+    sim.daemon.top.players.engines.start = start
     sim.run(0.1)
     assert not sim.daemon.engine.ranked_hints
     saved(sim, game={"mode": "teaching"})  # no move made: taken at once

@@ -56,8 +56,8 @@ def test_the_screen_shows_where_the_settings_are_until_the_owner_saves_them(tmp_
         daemon.step(0.0)
         assert daemon.status().prompt == words
         # For the owner at the board only: not on the page, nor in its words.
-        assert daemon.web is not None
-        snap = daemon.web.latest
+        assert daemon.page is not None
+        snap = daemon.page.hub.latest
         assert "482915" not in snap.prompt + snap.said + snap.status
         assert "482915" not in json.dumps(snap.to_json())
         # The page it names is there, and opens with that PIN.
@@ -71,7 +71,7 @@ def test_the_screen_shows_where_the_settings_are_until_the_owner_saves_them(tmp_
         )
         with urllib.request.urlopen(login) as answer:
             assert answer.status == 200
-        daemon.web.request(WebAction("settings", config=load_config(path)))
+        daemon.page.hub.request(WebAction("settings", config=load_config(path)))
         daemon.step(0.1)
         assert daemon.status().prompt == ""
 

@@ -97,7 +97,7 @@ def test_a_hex_game_lights_the_hex_boards_led_chain():
     # game went through no driver at all.
     config = parse_config({"game": {"mode": "two-players", "variant": "falcon-hex"}})
     daemon = run_script(config, "0 lift e3\n", MemoryStore(), emit=lambda _: None)
-    leds = daemon.leds
+    leds = daemon.hw.leds
     assert leds is not None and len(leds.pixels) == 121
     geo = daemon.game.position.geometry
     # The falcon still in the hand: its cell and its four destinations lit.
@@ -110,8 +110,8 @@ def test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_t
         config = parse_config({"game": {"mode": "two-players", "clock": clock}})
         script = f"0 lift e2\n0.4 place e4\n{wait} lift e7\n"
         daemon = run_script(config, script, MemoryStore(), emit=lambda line: None)
-        assert daemon.clock is not None
-        return daemon.clock.remaining[1], daemon.flagged
+        assert daemon.top.clocks.clock is not None
+        return daemon.top.clocks.clock.remaining[1], daemon.flagged
 
     # The run goes on RUN_ON seconds after the script's last line.
     fischer, delay = black_clock("1+0", 1.0), black_clock("1d5", 1.0)

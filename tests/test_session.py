@@ -5,7 +5,7 @@ from __future__ import annotations
 from boardctl.daemon.session import ENGINE_RETRIES, LEVEL_SETTING, MAX_LEVEL, EngineSession
 from boardctl.engine.interface import WorkerError
 
-from .daemon_fakes import MemoryStore, ScriptedOpponent
+from .daemon_fakes import MemoryStore, ScriptedOpponent, view_of
 
 
 def test_the_level_is_clamped_told_to_the_engine_and_kept():
@@ -62,6 +62,6 @@ def test_a_ranked_hint_needs_an_engine_that_ranks_else_it_names_one_move():
             None, lambda a=adviser: a, MemoryStore(), 20, 0.0, ranked_hints=True
         )
         session.request_hint(game)
-        session.step(0.0, game, None, False, None)  # type: ignore[arg-type]  # no opponent to ask
+        session.step(0.0, view_of(game))  # no opponent to ask: the adviser answers
         assert session.hint == expected
         assert session.hint_move is not None

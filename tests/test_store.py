@@ -349,6 +349,20 @@ def test_each_move_keeps_its_time_and_clock_and_pgn_shows_the_clocks(store):
     assert "1. e4 {[%clk 0:04:58]} 1... e5 {[%clk 0:04:56]} *" in store.pgn(game_id)
 
 
+def test_clocks_and_players_known_later_are_set_on_the_stored_game(store):
+    # A remote game: stored before the other player's name is known, and the
+    # board player's move before its log has its clock.
+    game_id = store.new_game("falcon", START, "Player", "Remote player", "remote", T0)
+    store.add_move(game_id, 1, "e2e4", T0 + 5)
+    store.add_move(game_id, 2, "e7e5", T0 + 9, clock=301.0)
+    store.set_clocks(game_id, 1, (302.5, 301.0, 299.0))  # ply 3 is not stored: left alone
+    store.set_players(game_id, "Player", "Anna")
+    stored = store.load(game_id)
+    assert (stored.clocks, stored.moves, stored.black) == ((302.5, 301.0), ("e2e4", "e7e5"), "Anna")
+    with pytest.raises(UnknownGameError):
+        store.set_players(game_id + 1, "a", "b")
+
+
 def test_a_game_without_clocks_has_no_clock_comments(store):
     assert "%clk" not in store.pgn(play(store, SHORT_GAME[:4]))
 

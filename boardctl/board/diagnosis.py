@@ -43,10 +43,10 @@ def diagnose(
     return fix
 
 
-def play_given(stepping: bool) -> str:
-    """What the player is told to do with the move given: the engine's, or
-    the stored game's while stepping through it."""
-    return "Play the game's move" if stepping else "Play the engine's move"
+def play_given(stepping: bool, opponent: str = "the engine") -> str:
+    """What the player is told to do with the move given: the opponent's
+    (``opponent`` names it), or the stored game's while stepping through it."""
+    return "Play the game's move" if stepping else f"Play {opponent}'s move"
 
 
 def engine_turn_fix(
@@ -56,11 +56,13 @@ def engine_turn_fix(
     engine_move: Move | None,
     taking_back: bool = False,
     stepping: bool = False,
+    opponent: str = "the engine",
 ) -> Fix | None:
-    """The fix while the engine is to move (or, ``stepping``, while the
-    stored game's moves are given): towards its move once it came; back to
-    the position before the last move while that move is to be taken back
-    (``taking_back``); else back to the position it is thinking about."""
+    """The fix while the opponent (``opponent`` names it) is to move (or,
+    ``stepping``, while the stored game's moves are given): towards its move
+    once it came; back to the position before the last move while that move
+    is to be taken back (``taking_back``); else back to the position it is
+    thinking about."""
     if engine_move is not None:
         target = pos.copy()
         target.push(engine_move)
@@ -68,7 +70,7 @@ def engine_turn_fix(
         return fix and Fix(
             fix.from_square,
             fix.to_square,
-            f"{play_given(stepping)}: {fix.text[0].lower()}{fix.text[1:]}",
+            f"{play_given(stepping, opponent)}: {fix.text[0].lower()}{fix.text[1:]}",
         )
     if taking_back:
         target = pos.copy()
@@ -82,7 +84,8 @@ def engine_turn_fix(
     fix = next_fix(pos, reading, recent)
     if stepping:
         return fix  # nothing to wait for: the next move comes when it is asked for
-    return fix and Fix(fix.from_square, fix.to_square, f"Wait for the engine's move. {fix.text}")
+    wait = f"Wait for {opponent}'s move"
+    return fix and Fix(fix.from_square, fix.to_square, f"{wait}. {fix.text}")
 
 
 def illegal_castling(ex: Explainer, seen: Episode, matches: list[Candidate]) -> Candidate | None:

@@ -377,7 +377,7 @@ def capture_hint(p: Phase, view: View) -> Step:
             f"then put the {piece} down on its square"
         )
     if p.engine_move is not None:
-        text = f"{play_given(view.config.stepping)}. {text}"
+        text = f"{play_given(view.config.stepping, view.config.opponent)}. {text}"
     p, events = tr.hint_given(p, text)
     return emitted(p, events)
 
@@ -402,8 +402,9 @@ def diagnosed(p: Phase, view: View) -> Fix | None:
     pos, reading = view.position, p.reading
     recent = list(p.move.episode.recent)
     if not view.human_to_move:
+        config = view.config
         return engine_turn_fix(
-            pos, reading, recent, p.engine_move, p.taking_back, view.config.stepping
+            pos, reading, recent, p.engine_move, p.taking_back, config.stepping, config.opponent
         )
     castling = illegal(p, view, allowed(p, view, view.explainer.matches(reading)))
     return diagnose(pos, reading, recent, castling)

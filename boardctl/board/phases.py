@@ -34,6 +34,9 @@ class ReconcilerConfig:
     # the engine's is (the player carries it out), a takeback may be asked
     # for, and the start position set up is no new game.
     stepping: bool = False
+    # Who the opponent is, as the fixes name it ("Wait for the engine's move"):
+    # a remote game's other player by name, or the other board.
+    opponent: str = "the engine"
 
 
 class State(Enum):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine import Limits
+
 
 @dataclass
 class ChessClock:
@@ -65,3 +67,67 @@ class ChessClock:
             self.remaining[mover] += self.increment
         self.grace = self.delay
         return fell
+
+
+class Clocks:
+    """The game's clock as the daemon keeps it: the configured one for each
+    new game (:attr:`clock`; None: no clock), charged while a game is
+    played, or the clocks someone else keeps (a remote game's link), shown."""
+
+    def __init__(self, seconds: tuple[float, float] | None, delay: float, now: float) -> None:
+        self.clock = ChessClock.start(seconds, now, delay)
+
+    @property
+    def remaining(self) -> list[float] | None:
+        """White's and Black's remaining seconds, or None for no clock."""
+        return self.clock.remaining if self.clock is not None else None
+
+    @property
+    def flagged(self) -> int | None:
+        """The side whose time ran out, if it did."""
+        return self.clock.flagged if self.clock is not None else None
+
+    def run(self, turn: int, running: bool, now: float) -> bool:
+        """Charge ``turn`` while the game is ``running`` (it holds before the
+        first move, after the game, while setting up and while stepping);
+        True when its flag falls now."""
+        if self.clock is None:
+            return False
+        if not running:
+            self.clock.hold(now)
+            return False
+        return self.clock.run(turn, now)
+
+    def press(self, mover: int, first: bool, now: float) -> bool:
+        """``mover``'s move ends their time (``first``: the game's first move:
+        White's clock starts with Black's first reply); True if their flag
+        fell before it."""
+        if self.clock is None:
+            return False
+        if first:
+            self.clock.hold(now)
+        return self.clock.press(mover, now)
+
+    def limits(self, movetime: float) -> Limits:
+        """The engine's time for its move: the clocks, else ``movetime``."""
+        if self.clock is None:
+            return Limits(movetime=movetime)
+        white, black = self.clock.remaining
+        # A delay's seconds are free as an increment's are (UCI knows no delay).
+        free = self.clock.increment + self.clock.delay
+        return Limits(wtime=white, btime=black, winc=free, binc=free)
+
+    def left(self, side: int) -> float | None:
+        """The time ``side`` has left (None: no clocks)."""
+        return self.clock.remaining[side] if self.clock is not None else None
+
+    def show(self, clocks: tuple[float, float] | None, now: float) -> None:
+        """The clocks as someone else keeps them (it measures the time; the
+        daemon shows it); None: the game has none, whatever the file says."""
+        if clocks is None:
+            self.clock = None
+            return
+        if self.clock is None:
+            self.clock = ChessClock([*clocks], 0.0, now)
+        self.clock.remaining = [clocks[0], clocks[1]]
+        self.clock.hold(now)

@@ -27,6 +27,8 @@ from ..engine.interface import BestMove, Failed, Message, Opponent, Thinking, Wo
 from ..review.coach import Evaluation, Remark, remark
 from ..review.grading import ended_score
 from ..rules import Game, Move
+from .actions import Action
+from .view import Phase, View
 
 log = logging.getLogger("boardctl")
 
@@ -61,17 +63,21 @@ class Coach:
         self._info: Info | None = None  # the search's last finished iteration
         self._said: tuple[Key, Move, Remark] | None = None
 
-    def step(self, game: Game) -> None:
+    def step(self, now: float, view: View) -> list[Action]:
         """Take in what the engine said, judge the last move once both its
-        positions are known, and search the next position needed."""
-        if self._start is None:
-            return
+        positions are known, and search the next position needed (while a
+        game is played: not while the pieces are set up or a stored game is
+        stepped through).  The coach only speaks: it asks nothing of the daemon."""
+        if self._start is None or view.phase is not Phase.PLAYING:
+            return []
+        game = view.game
         key = (game.start_fen, tuple(game.moves))
         if key != self._seen:
             self._changed(key)
         self._poll()
         self._judge(game, key)
         self._ask(game, key)
+        return []
 
     @property
     def remark(self) -> Remark | None:

@@ -17,13 +17,13 @@ from ..board.explain import occupancy
 from ..board.replay import RUN_ON, LogEvent, parse_log
 from ..config import Config
 from ..engine.interface import Opponent
-from ..hw.hexpins import default_hex_pinout, hex_board
-from ..hw.pins import SQUARES
 from ..hw.sim import SimBoard, SimLeds
 from ..rules import BoardctlError, Game, get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..storage.backlog import Store
+from .boards import e_board
 from .loop import Daemon
+from .parts import Hardware, Services, Start
 
 SCAN_HZ = 100
 ENGINE_WAIT = 120.0  # real seconds an engine may think before it is told to stop
@@ -61,11 +61,10 @@ def run_script(
     )
     daemon = Daemon(
         config,
-        board,
+        Hardware(board, leds=_board_leds(geo)),
         store,
-        opponent=opponent,
-        leds=_board_leds(geo),
-        resume=resume,
+        Services(opponent=opponent),
+        Start(resume=resume),
         wall_clock=wall_clock,
     )
     play = _Playback(daemon, board, emit)
@@ -96,7 +95,7 @@ class _Playback:
         daemon, step = self.daemon, 1.0 / SCAN_HZ
         while self.now <= until:
             daemon.step(self.now)
-            if daemon.request is not None:
+            if daemon.engine.request is not None:
                 _wait_for_engine(daemon)
             fresh = daemon.event_count - self.seen
             for event in list(daemon.events)[-fresh:] if fresh else ():
@@ -107,7 +106,7 @@ class _Playback:
                 self.emit(f"engine {daemon.game.position.uci(move)}")
             self.shown = move
             self.now = round(self.now + step, 6)
-            if self.now - self.quiet_since > RUN_ON and daemon.request is None:
+            if self.now - self.quiet_since > RUN_ON and daemon.engine.request is None:
                 # All that settles has settled: only the clocks run, and they
                 # count the time passed whatever the step.
                 self.now = max(self.now, round(until - until % step, 6))
@@ -127,12 +126,10 @@ class _Playback:
 
 
 def _board_leds(geo: BoardGeometry) -> SimLeds | None:
-    """The LED chain of the e-board the preset is played on: the 8 × 10
-    board's, or the hex board's; a preset no board is built for plays
-    without one (the simulator window draws its own LEDs)."""
-    if hex_board(geo) is not None:
-        return SimLeds(default_hex_pinout().leds)
-    return SimLeds() if geo.size == SQUARES else None
+    """The LED chain of the e-board the preset is played on; a preset no
+    board is built for plays without one (the simulator window draws its own LEDs)."""
+    board = e_board(geo)
+    return board.sim_leds() if board is not None else None
 
 
 def _wait_for_engine(daemon: Daemon) -> None:
@@ -140,12 +137,13 @@ def _wait_for_engine(daemon: Daemon) -> None:
 
     :raises HeadlessError: when even a stopped engine does not answer.
     """
+    engine = daemon.engine
     daemon.wait_for_engine(ENGINE_WAIT)
-    if daemon.request is None or daemon.opponent is None:
+    if engine.request is None or engine.opponent is None:
         return
-    daemon.opponent.stop()
+    engine.opponent.stop()
     daemon.wait_for_engine(STOP_WAIT)
-    if daemon.request is not None:
+    if engine.request is not None:
         raise HeadlessError(
             f"the engine did not answer within {ENGINE_WAIT + STOP_WAIT:g} s, "
             "even when told to stop"

@@ -48,6 +48,9 @@ class Machine:
     # sides disagree, the other is away): before a hint or a notice.
     remote: tuple[str, bool] | None = None
     opponent: str = "Engine"  # what the screen calls the other side
+    # The panel's word for the other side when it is no engine (a remote
+    # player: online, away); None: the engine's status.
+    opponent_status: str | None = None
     welcome: str | None = None  # the first start: where the settings are (after the notice)
     sensors_healthy: bool = True
     sensor_problem: str | None = None  # in full, for the prompt
@@ -157,7 +160,7 @@ class Presenter:
             last_move=last,
             check_square=pos.kings[pos.turn] if pos.is_check() else None,
             moves=self.moves(game),
-            engine_status="thinking" if _puzzle_thinks(machine) else engine.text,
+            engine_status=_engine_status(machine, engine),
             engine_depth=engine.depth,
             engine_score=engine.score,
             engine_move=engine_move,
@@ -176,9 +179,13 @@ class Presenter:
             status_alert=bool(faults),
         )
 
-    def setup_state(self, setup: SetUp, machine: Machine, scene: LedScene) -> DisplayState:
+    def setup_state(
+        self, setup: SetUp, machine: Machine, scene: LedScene, status: str = SETTING_UP
+    ) -> DisplayState:
         """What the screen shows while the player sets up a position: the
-        position, and the one thing to do next in the banner (the voice says it)."""
+        position, and the one thing to do next in the banner (the voice says
+        it); ``status``: why the pieces are set up, for the panel's line
+        (a remote game's pieces are taken back, or catch up with the log)."""
         step = instruction(setup)
         prompt: str = step.text if step else ""
         kind: PromptKind = "info"
@@ -191,11 +198,13 @@ class Presenter:
             setup.target.variant.name,
             orientation=BLACK if self.engine_side == WHITE else WHITE,
             engine_side=self.engine_side,
+            opponent=machine.opponent,
+            engine_status=machine.opponent_status or "off",
             prompt=prompt,
             prompt_kind=kind,
             marks=tuple(sq for sq, role in scene.squares.items() if role in MARKED),
             # The panel's line says why nobody is to move yet.
-            status="; ".join(faults) or SETTING_UP,
+            status="; ".join(faults) or status,
             status_alert=bool(faults),
             setting_up=True,
         )
@@ -234,8 +243,12 @@ def _sensors_lost(machine: Machine) -> str | None:
     return machine.sensor_problem[:1].upper() + machine.sensor_problem[1:]
 
 
-def _puzzle_thinks(machine: Machine) -> bool:
-    return machine.puzzle is not None and machine.puzzle.thinking
+def _engine_status(machine: Machine, engine: EngineSession) -> str:
+    """The panel's word for the other side: a puzzle's engine judging, a
+    remote player there or away, else the engine's own."""
+    if machine.puzzle is not None and machine.puzzle.thinking:
+        return "thinking"
+    return machine.opponent_status or engine.text
 
 
 def _puzzle_line(machine: Machine) -> str:

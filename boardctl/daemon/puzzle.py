@@ -4,8 +4,8 @@ A puzzle is a game with a start position and a goal, not a mode with its own
 loop.  The daemon sets the position up with the guided set-up, and the game
 that starts from it is the attempt: at each turn of the daemon's loop
 :meth:`PuzzleSession.step` judges the game's new moves
-(:func:`boardctl.puzzles.judge`) and hands the defence to the reconciler as
-the engine's move, for the player to carry out.  A wrong move is taken back
+(:func:`boardctl.puzzles.judge`) and answers with the defence, for the
+daemon to light as the engine's move and the player to carry out.  A wrong move is taken back
 on the board to try again (takebacks are always allowed in a puzzle).  The
 start position set up after it ends the puzzle: two players play on.
 
@@ -19,13 +19,14 @@ from __future__ import annotations
 import logging
 import time
 
-from ..board import Reconciler
 from ..engine import MAX_SKILL, Limits
 from ..engine.interface import BestMove, Failed, Opponent, Thinking, WorkerError
 from ..puzzles import Attempt, Puzzle, Solver, Status, hint, judge
 from ..puzzles.solver import WAIT, Found, Wait
 from ..rules import Game, Move, Position, parse_uci
+from .actions import Action, SetOpponentMove, ShowHint
 from .presenter import PuzzleShown
+from .view import View
 
 log = logging.getLogger("boardctl")
 
@@ -157,12 +158,13 @@ class PuzzleSession:
         self.attempt = None
         return False
 
-    def step(self, game: Game, reconciler: Reconciler) -> Move | None:
+    def step(self, now: float, view: View) -> list[Action]:
         """Take in the engine's answers, judge the game's new moves, and offer
-        the defence when one is due and the board is ready for it.  Returns
-        the hint asked for, once it is known."""
+        the defence when one is due and the board is ready for it; show the
+        hint asked for, once it is known."""
+        game, board = view.game, view.board
         if self.attempt is None:
-            return None
+            return []
         if isinstance(self.solver, WorkerSolver):
             self.solver.poll()
         before = self.attempt
@@ -171,23 +173,31 @@ class PuzzleSession:
             self.hint_wanted = False  # asked for the position that was
             if self.attempt.status in (Status.SOLVED, Status.FAILED):
                 log.info("puzzle %s: %s", self.puzzle.id, self.attempt.banner()[0])
+        actions: list[Action] = []
         reply = self.attempt.reply
         if (
             reply is not None
-            and reconciler.engine_move is None
-            and reconciler.ready_for_engine
+            and board.engine_move is None
+            and board.ready_for_engine
             and game.ending() is None
         ):
-            reconciler.set_engine_move(reply)
-        return self._hint(game) if self.hint_wanted else None
+            actions.append(SetOpponentMove(reply))
+        hinted = self._hint(game) if self.hint_wanted else None
+        if hinted is not None:
+            actions.append(ShowHint(hinted))
+        return actions
 
-    def request_hint(self, game: Game) -> Move | None:
-        """The hint button: the next move of the solution, now or (None) from
-        a later :meth:`step`, while the player is to move."""
+    def request_hint(self, game: Game) -> list[Action]:
+        """The hint button: the next move of the solution, shown now or, once
+        the engine has found it, by a later :meth:`step` (while the player is
+        to move)."""
         if self.attempt is None or self.attempt.status is not Status.TO_PLAY:
-            return None
+            return []
         self.hint_wanted = True
-        return self._hint(game)
+        move = self._hint(game)
+        if move is None and not self.hint_wanted:
+            return []  # the solution has no next move to show
+        return [ShowHint(move)]
 
     def _hint(self, game: Game) -> Move | None:
         assert self.attempt is not None

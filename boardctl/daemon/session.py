@@ -1,11 +1,13 @@
 """The engine as the daemon uses it: requests, lost processes, hints and the level.
 
-One :class:`EngineSession` per daemon.  It asks the opponent for a move when
-the daemon says it is the engine's turn, hands the answer to the reconciler,
-starts a lost engine again a few times before leaving it alone until the
-position changes, asks for hints (from the opponent, or from an engine started
-for them), and keeps the level set at the board in the store.  It never
-blocks: every engine answer is polled.
+One :class:`EngineSession` per daemon, a :class:`~boardctl.daemon.view.Feature`.
+It asks the opponent for a move when the view says it is the engine's turn,
+answers with the move for the daemon to light
+(:class:`~boardctl.daemon.actions.SetOpponentMove`), starts a lost engine
+again a few times before leaving it alone until the position changes, asks
+for hints (from the opponent, or from an engine started for them), and keeps
+the level set at the board in the store.  It never blocks: every engine
+answer is polled.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
-from ..board import Reconciler
 from ..engine import MAX_SKILL, Limits
 from ..engine.interface import (
     BestMove,
@@ -30,6 +31,8 @@ from ..review.coach import HINT_MOVES, hint_words
 from ..rules import WHITE, Game, IllegalMoveError, Move, Position, parse_uci, san
 from ..rules.digits import NumberError, parse_whole, shown
 from ..storage.store import StoreError
+from .actions import Action, SetOpponentMove
+from .view import View
 
 log = logging.getLogger("boardctl")
 
@@ -83,51 +86,62 @@ class EngineSession:
         self.level = self._stored_level(configured_level)
 
     # ------------------------------------------------------------ moves
-    def step(
-        self, now: float, game: Game, reconciler: Reconciler, to_move: bool, limits: Limits
-    ) -> None:
+    def step(self, now: float, view: View) -> list[Action]:
         """Ask for a move when it is the engine's turn and the board is ready
         for one; take in what the engines said."""
+        game = view.game
         self._poll_adviser(game)
         if self.opponent is None:
-            return
+            return []
         if self.failures and self.request is None and (self.due is None or now < self.due):
-            return  # lost: left alone until it is asked again (go() starts it anew)
+            return []  # lost: left alone until it is asked again (go() starts it anew)
+        actions: list[Action] = []
+        board = view.board
         try:
             if (
                 self.request is None
-                and to_move
-                and reconciler.engine_move is None
+                and view.engine_to_move
+                and board.engine_move is None
                 and self.due is not None
                 and now >= self.due
-                and reconciler.ready_for_engine
+                and board.ready_for_engine
             ):
                 moves = [game.position.uci(m) for m in game.moves]
-                self.request = self.opponent.go(game.start_fen, moves, limits, game.variant.name)
+                self.request = self.opponent.go(
+                    game.start_fen, moves, view.limits, game.variant.name
+                )
                 self.text = "thinking"
                 self.due = None
             for message in self.opponent.poll(0):
                 if self.opponent is self._adviser and message.request == self.hint_request:
                     self._hint_message(message, game)
                 else:
-                    self._message(message, game, reconciler)
+                    actions += self._message(message, game)
         except WorkerError as exc:
             self.lost(exc, now)
+        return actions
 
-    def wait(self, timeout: float, now: float, game: Game, reconciler: Reconciler) -> None:
+    def wait(self, timeout: float, now: float, game: Game) -> list[Action]:
         """Block until the engine answers the current request (headless runs)."""
+        actions: list[Action] = []
         if self.opponent is None:
-            return
+            return actions
         waited = 0.0
         while self.request is not None and waited < timeout:
             try:
                 messages = self.opponent.poll(0.05)
             except WorkerError as exc:
                 self.lost(exc, now)
-                return
+                return actions
             for message in messages:
-                self._message(message, game, reconciler)
+                actions += self._message(message, game)
             waited += 0.05
+        return actions
+
+    def wake(self, at: float) -> None:
+        """Ask for the engine's move (if it is its turn) from ``at`` on: at
+        once after a move, a little later after a takeback."""
+        self.due = at
 
     def new_position(self) -> None:
         """The game changed: a lost engine gets new tries, a hint is stale."""
@@ -157,9 +171,9 @@ class EngineSession:
             self.due = None
             self.text = "engine error"
 
-    def _message(self, message: Message, game: Game, reconciler: Reconciler) -> None:
+    def _message(self, message: Message, game: Game) -> list[Action]:
         if message.request != self.request:
-            return  # an answer to a position that is gone
+            return []  # an answer to a position that is gone
         if isinstance(message, Thinking):
             info = message.info
             # The display shows scores from White's point of view.
@@ -175,19 +189,21 @@ class EngineSession:
             self.failures = 0
             if message.move is None:
                 self.text = "no move"
-                return
+                return []
             try:
                 move = parse_uci(game.position, message.move)
-                reconciler.set_engine_move(move)
-                self.text = "ready"  # the banner shows the move itself
-                self.depth = None
             except IllegalMoveError as exc:
                 log.error("engine move refused: %s", exc)
                 self.text = "engine error"
+                return []
+            self.text = "ready"  # the banner shows the move itself
+            self.depth = None
+            return [SetOpponentMove(move)]
         elif isinstance(message, Failed):
             self.request = None
             log.error("engine failed: %s", message.reason)
             self.text = "engine error"
+        return []
 
     def cancel(self) -> None:
         """Forget the move asked for (the position it was for is gone)."""
@@ -271,9 +287,12 @@ class EngineSession:
             scores = [(r.info.score_cp, r.info.mate) for r in message.moves]
             self.hint = hint_words(pos, list(zip(moves, scores, strict=True)))
 
-    def show_hint(self, pos: Position, move: Move) -> None:
+    def show_hint(self, pos: Position, move: Move | None) -> None:
         """Show ``move``, a legal move of ``pos``, as the hint (a puzzle's
-        comes from its solution, not from a search)."""
+        comes from its solution, not from a search); None: one is looked for."""
+        if move is None:
+            self.hint = HINT_THINKING  # shown once it is found
+            return
         self.hint = _hint_text(pos, move)
         self.hint_move = (move.from_square, move.to_square)
 

@@ -1,5 +1,6 @@
-"""From a configuration to a running daemon: which drivers, which engine,
-which store, which screen.  ``boardctl run`` and ``boardctl sim`` start here.
+"""From a configuration to a running daemon: which drivers (:mod:`.boards`),
+which engine, which store, which screen, and what else it is lent
+(:mod:`.services`).  ``boardctl run`` and ``boardctl sim`` start here.
 
 Drivers that need a Pi (gpiozero's backends, spidev, a serial port) are
 imported only when the configuration asks for them, so the simulator runs
@@ -14,128 +15,43 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TextIO
 
 from ..board.explain import occupancy
 from ..board.stepping import Stepping
 from ..config import Config
-from ..engine import Limits
 from ..engine.interface import Opponent
-from ..hw import LedSink, SensorSource
-from ..hw.hexpins import (
-    HexPinout,
-    default_hex_pinout,
-    hex_board,
-    load_hex_pinout,
-    read_pinout_schema,
-)
-from ..hw.pins import FILES, RANKS, Pinout, default_pinout, load_pinout
+from ..hw import Buttons, LedSink, SensorSource
+from ..hw.hexpins import HexPinout
+from ..hw.pins import Pinout
 from ..hw.sim import SimBoard, SimButtons
 from ..puzzles import Puzzle
-from ..remote.desk import Desk
-from ..remote.journal import JOURNAL_NAME
-from ..review.background import Reviewer
-from ..rules import BLACK, WHITE, BoardctlError, Game, Position, Variant, get_variant
-from ..rules.geometry import Geometry
-from ..rules.hexgeo import FALCON_HEX, HexGeometry
+from ..rules import Game, Position, Variant, get_variant
+from ..rules.hexgeo import HexGeometry
 from ..storage.store import DamagedGameError, GameStore, StoreError, default_db_path
-from ..ui.state import welcome_words
-from ..voice.engines import Espeak, SpeechError, VoiceSettings
-from ..voice.speaker import Speaker
 from ..web.starts import stepping_of
+from .boards import HexBoard, SquareBoard, StartError, e_board, fits_sensors
 from .loop import Daemon
+from .parts import NOTHING_LENT, PLAIN_START, Display, Hardware, Notifier, Services, Start
 from .puzzle import PuzzleSession
-from .restart import RESTART_GAP, RESTART_STATUS, under_systemd
-
-if TYPE_CHECKING:
-    from ..remote.link import LinkSettings
-    from ..settings import SettingsFile
-    from ..web.snapshot import Hub
+from .restart import RESTART_STATUS
+from .services import lent
 
 log = logging.getLogger("boardctl")
 
-SQUARE_BOARD = Geometry(FILES, RANKS)  # the 8×10 e-board's
-# The e-board of each pinout schema, for a game its board cannot be played on.
-_E_BOARD = {
-    SQUARE_BOARD.pinout_schema: f"the sensors read {RANKS}×{FILES} squares",
-    FALCON_HEX.pinout_schema: f"the hex e-board has {FALCON_HEX.size} cells",
-}
-
-
-class StartError(BoardctlError, RuntimeError):
-    """Something the daemon needs is not there; the message says what."""
+# diag/ reads these by their old names.
+_fits_sensors = fits_sensors
 
 
 def _pinout(config: Config) -> Pinout:
-    """The 8×10 board's pinout: the configured one, or the one shipped.
-
-    :raises StartError: if the configured pinout is the hex board's.
-    """
-    if not config.board.pinout:
-        return default_pinout()
-    path = Path(config.board.pinout)
-    if read_pinout_schema(path) != SQUARE_BOARD.pinout_schema:
-        raise StartError(
-            f"the pinout {config.board.pinout} is the hex board's: a game on "
-            f"{RANKS}×{FILES} squares needs one like hardware/pinout.toml"
-        )
-    return load_pinout(path)
-
-
-def _hex_geometry(variant: Variant) -> HexGeometry | None:
-    """The hex e-board the variant is played on (falcon-hex), or None."""
-    return hex_board(variant.geometry)
+    return SquareBoard().pinout(config)
 
 
 def _hex_pinout(config: Config, geo: HexGeometry) -> HexPinout:
-    """The hex board's pinout: the configured one, or the one shipped.
-
-    :raises StartError: if the configured pinout is not a hex board's, or another hexagon's.
-    """
-    wrong = StartError(
-        f"the pinout {config.board.pinout} is not the hex board's: point "
-        "[board] pinout at one like hardware/hex/pinout.toml, or leave it "
-        "empty for the one shipped"
-    )
-    if not config.board.pinout:
-        pinout = default_hex_pinout()
-    else:
-        path = Path(config.board.pinout)
-        if read_pinout_schema(path) != geo.pinout_schema:
-            raise wrong
-        pinout = load_hex_pinout(path)
-    if pinout.geometry != geo:
-        raise wrong
-    return pinout
-
-
-def _fits_sensors(variant: Variant, config: Config | None = None) -> None:
-    """The pinout, its LED layouts and the sensor drivers are the 8×10 board's
-    or the hex board's.
-
-    :raises StartError: for a preset of another size, or a hex game on a
-        build that cannot read the hex board.
-    """
-    hexagon = _hex_geometry(variant)
-    if hexagon is not None:
-        if config is not None and config.board.sensors == "gpio":
-            raise StartError(
-                f"{variant.name} is played on the {hexagon.size}-cell hex board, whose 12 × 12 "
-                "matrix needs 24 GPIOs (the Pi has 19 beside the LEDs and buttons): set "
-                '[board] sensors = "shiftreg" (sixteen 74HC165) or "serial" (a Pico)'
-            )
-        if config is not None:
-            _hex_pinout(config, hexagon)
-        return
-    geo = variant.geometry
-    if geo != SQUARE_BOARD:
-        raise StartError(
-            f"{variant.name} is played on {geo.description}, "
-            f"{_E_BOARD[geo.pinout_schema]}: play it in boardctl sim"
-        )
+    return HexBoard(geo).pinout(config)
 
 
 def make_sensors(config: Config, start: Game) -> SensorSource:
@@ -151,77 +67,16 @@ def make_board_sensors(config: Config, variant: Variant) -> SensorSource:
 
     :raises StartError: for a board or build that cannot play it.
     """
-    kind = config.board.sensors
-    _fits_sensors(variant, config)
-    hexagon = _hex_geometry(variant)
-    if hexagon is not None:
-        return _hex_sensors(config, _hex_pinout(config, hexagon))
-    pinout = _pinout(config)
-    if kind == "gpio":
-        from ..hw.matrix import GpioMatrix
-
-        return GpioMatrix.from_pinout(pinout.pi.matrix)
-    if kind == "shiftreg":
-        from ..hw.shiftreg import ShiftRegisterSensor
-
-        return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg)
-    from ..hw.protocol.messages import BoardShape
-    from ..hw.serial_link import SerialBoard
-
-    geo = variant.geometry
-    shape = BoardShape(geo.files, geo.ranks, pinout.leds.count)
-    return SerialBoard(config.board.serial_port, brightness=config.leds.brightness, shape=shape)
-
-
-def _hex_sensors(config: Config, pinout: HexPinout) -> SensorSource:
-    """The hex board's sensors: sixteen 74HC165 on the Pi, or its Pico."""
-    if config.board.sensors == "shiftreg":
-        from ..hw.shiftreg import ShiftRegisterSensor
-
-        return ShiftRegisterSensor.from_pinout(pinout.pi.shiftreg, squares=pinout.cells)
-    from ..hw.protocol.messages import BoardShape
-    from ..hw.serial_link import SerialBoard
-
-    return SerialBoard(
-        config.board.serial_port,
-        brightness=config.leds.brightness,
-        shape=BoardShape.named(pinout.board),
-    )
+    return fits_sensors(variant, config).sensors(config)
 
 
 def make_leds(config: Config, variant: Variant | None = None) -> LedSink | None:
-    """The Pi's own LED chain (None in the simulator and when a Pico drives them);
-    ``variant`` picks the hex board's chain for a game on the hexagon."""
-    if not config.leds.enabled or config.board.sensors == "sim":
-        return None
-    if config.board.sensors == "serial":
-        return None  # the microcontroller drives the LEDs: the SerialBoard is the sink
-    from ..hw.leds import SpiLeds
-
-    hexagon = None if variant is None else _hex_geometry(variant)
-    pinout = _pinout(config) if hexagon is None else _hex_pinout(config, hexagon)
-    if hexagon is None:
-        _fits_layout(config, pinout.leds.count, pinout.leds.corner_grid)
-    return SpiLeds.open(pinout, brightness=config.leds.brightness)
-
-
-def _fits_layout(config: Config, count: int, corner_grid: bool) -> None:
-    """The configured [leds] layout is the one the pinout's chain has: a
-    board wired one way and configured the other would light the wrong places.
-
-    :raises StartError: when they differ.
-    """
-    corners = config.leds.layout == "corners"
-    if corners != corner_grid:
-        wanted = (
-            f"{(RANKS + 1) * (FILES + 1)} LEDs at the square corners"
-            if corners
-            else f"{RANKS * FILES} LEDs, one per square"
-        )
-        raise StartError(
-            f'[leds] layout = "{config.leds.layout}" needs {wanted}, but the '
-            f"pinout's chain has {count}: set the layout or the pinout to match"
-        )
+    """The Pi's own LED chain (None in the simulator and when a Pico drives them),
+    of the e-board ``variant`` is played on (default: the 8×10 board's)."""
+    if not config.leds.enabled or config.board.sensors in ("sim", "serial"):
+        return None  # a Pico drives the LEDs: the SerialBoard is the sink
+    board = e_board(variant.geometry) if variant is not None else None
+    return (board or SquareBoard()).leds(config)
 
 
 def make_opponent(config: Config, vary: bool = True) -> Opponent | None:
@@ -254,168 +109,58 @@ def open_store(config: Config) -> GameStore:
     return store
 
 
-@dataclass(frozen=True)
-class WebParts:
-    """The running web page: the hub the daemon publishes to, the page's
-    address, and its settings' side of the configuration file (None without one)."""
-
-    hub: Hub
-    url: str
-    settings: SettingsFile | None
-
-
-def link_settings(config: Config) -> LinkSettings:
-    """What a remote game this board offers is played with, and its broker."""
-    from ..remote.link import LinkSettings
-    from ..remote.transport import BrokerSettings
-
-    remote = config.remote
-    broker = None
-    if remote.broker:
-        broker = BrokerSettings(remote.broker, remote.username, remote.password, remote.ca_file)
-    return LinkSettings(
-        colour=WHITE if config.game.human == "white" else BLACK,
-        variant=config.game.variant,
-        clock=config.clock_seconds,
-        name=config.remote.name,
-        broker=broker,
-        lan_port=remote.lan_port,
-    )
-
-
-def start_web(
-    config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None
-) -> WebParts:
-    """The spectator page's server, listening on its own thread.  With a
-    configuration file, its settings page writes to that file; with
-    ``remote``, the link of remote play runs there too (its journal beside
-    the game store).
-
-    :raises StartError: without aiohttp.
-    """
-    from ..web.snapshot import Hub
-
-    try:
-        from ..settings import SettingsFile
-        from ..web.server import WebServer
-    except ImportError:
-        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
-    hub = Hub()  # the daemon publishes here; the server only reads
-    link = None
-    if remote is not None:
-        try:
-            from ..remote.link import Link
-        except ImportError:
-            raise StartError(
-                "remote play needs paho-mqtt and cryptography: pip install 'boardctl[remote]'"
-            ) from None
-        link = Link(remote, db_path.with_name(JOURNAL_NAME), link_settings(config))
-    settings = SettingsFile(Path(config.source)) if config.from_file else None
-    # Under systemd a restart counts toward the unit's start limit (see RESTART_GAP).
-    restart_from = time.monotonic() + RESTART_GAP if under_systemd() else 0.0
-    server = WebServer(
-        hub,
-        host=config.web.bind,
-        port=config.web.port,
-        pin=config.web.pin,
-        db_path=db_path,
-        link=link,
-        settings=settings,
-        restart_from=restart_from,
-    )
-    server.start()
-    stack.callback(server.stop)
-    log.info(
-        "web page on %s (%s)",
-        server.url,
-        "actions and settings need the PIN" if config.web.pin else "view only: no PIN set",
-    )
-    return WebParts(hub, server.url, settings)
-
-
 def build(
     config: Config,
     stack: ExitStack,
     *,
     sensors: SensorSource | None = None,
+    leds: LedSink | None = None,
+    buttons: Buttons | None = None,
+    display: Display | None = None,
+    notifier: Notifier | None = None,
+    recorder: TextIO | None = None,
+    given: Services = NOTHING_LENT,
+    start: Start = PLAIN_START,
     now: float = 0.0,
     first_start: bool = False,
-    **extra: Any,
 ) -> Daemon:
-    """A daemon with everything the configuration asks for, closed by ``stack``;
+    """A daemon with everything the configuration asks for that the caller
+    has not given (the hardware, and the page's hub, the voice, the reviews
+    or the remote desk in ``given``; the engines are always the
+    configuration's), closed by ``stack``; ``start``: a position, a puzzle
+    or a stored game to set up first (the game to resume is the store's);
     ``first_start``: the screen shows where the settings page is and its PIN."""
     store = open_store(config)
     stack.callback(store.close)
-    resume, started_at = _resume_as_configured(store, config, extra.get("replay") is not None)
-    start = resume[1] if resume else Game(get_variant(config.game.variant))
+    resume, started_at = _resume_as_configured(store, config, start.replay is not None)
+    game = resume[1] if resume else Game(get_variant(config.game.variant))
     if sensors is None:
-        sensors = make_sensors(config, start)
+        sensors = make_sensors(config, game)
     stack.callback(sensors.close)
-    opponent = make_opponent(config) if extra.get("puzzle") is None else None  # its own engine
+    opponent = make_opponent(config) if start.puzzle is None else None  # a puzzle's: its own
     if opponent is not None:
         stack.callback(opponent.close)
-    given: LedSink | None = extra.pop("leds", None)
-    leds = given or make_leds(config, start.variant)
-    if leds is not None:
+    if leds is None and (leds := make_leds(config, game.variant)) is not None:
         stack.callback(leds.close)
-    elif config.board.sensors == "serial" and config.leds.enabled:
+    elif leds is None and config.board.sensors == "serial" and config.leds.enabled:
         leds = sensors  # type: ignore[assignment]  # SerialBoard is both
-    web = _add_extras(config, store.path, stack, extra, first_start)
-    daemon = Daemon(
-        config,
-        sensors,
-        store,
-        opponent=opponent,
-        leds=leds,
-        resume=resume,
-        started_at=started_at,
-        adviser=lambda: (
-            make_opponent(replace(config, game=replace(config.game, mode="engine")), vary=False)
-            or _no_engine()
-        ),
-        now=now,
-        **extra,
-    )
-    stack.callback(daemon.close)
-    if web is not None and web.settings is not None:
-        web.settings.abilities = daemon.abilities()  # before the loop runs
-    return daemon
-
-
-def _add_extras(
-    config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any], first_start: bool
-) -> WebParts | None:
-    """The parts the configuration turns on that the caller has not given:
-    the page, the voice, the reviews and the buttons, each closed by ``stack``;
-    on the first start, the words that say where the settings page is.
-    Returns the page's parts when it started them."""
-    web = None
-    if config.game.mode == "remote" and "remote" not in extra:
-        if not config.web.enabled:
-            raise StartError(
-                "a remote game is played through the web server: set [web] enabled = true "
-                "(and a pin, to offer or join a game from the page)"
-            )
-        extra["remote"] = Desk()
-    if config.web.enabled and "web" not in extra:
-        web = start_web(config, db_path, stack, extra.get("remote"))
-        extra["web"] = web.hub
-        if first_start:
-            extra["welcome"] = welcome_words(web.url, config.web.pin)
-    if config.speech.enabled and "speaker" not in extra:
-        extra["speaker"] = make_speaker(config, stack)
-    if (config.review.at_end or config.web.enabled) and "reviewer" not in extra:
-        # At a game's end, or asked for from the page.
-        reviewer = Reviewer(db_path, Limits(movetime=config.review.movetime))
-        stack.callback(reviewer.close)
-        extra["reviewer"] = reviewer
-    if config.buttons.enabled and "buttons" not in extra:
+    # Hints, the coach, and an engine to play when the settings turn one on.
+    engine_config = replace(config, game=replace(config.game, mode="engine"))
+    adviser = lambda: make_opponent(engine_config, vary=False) or _no_engine()  # noqa: E731
+    engines = replace(given, opponent=opponent, adviser=adviser)
+    services, welcome, web = lent(config, store.path, stack, engines, first_start)
+    if buttons is None and config.buttons.enabled:
         from ..hw.buttons import GpioButtons
 
         buttons = GpioButtons(_pinout(config).pi.buttons)
         stack.callback(buttons.close)
-        extra["buttons"] = buttons
-    return web
+    hardware = Hardware(sensors, leds, buttons, display, notifier, recorder)
+    start = replace(start, resume=resume, started_at=started_at, welcome=welcome)
+    daemon = Daemon(config, hardware, store, services, start, now=now)
+    stack.callback(daemon.close)
+    if web is not None and web.settings is not None:
+        web.settings.abilities = daemon.abilities()  # before the loop runs
+    return daemon
 
 
 def _resume_as_configured(
@@ -438,20 +183,6 @@ def _resume_as_configured(
     if resume is not None:
         log.info("resuming game %d after %d moves", resume[0], len(resume[1].moves))
     return resume, started_at
-
-
-def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:
-    """The board's voice as configured, or None (logged once) where the
-    speech engine cannot run: the game goes on in silence."""
-    speech = config.speech
-    try:
-        engine = Espeak(VoiceSettings(speech.voice, speech.rate, speech.volume))
-    except SpeechError as exc:
-        log.warning("[speech] %s: the board stays silent", exc)
-        return None
-    speaker = Speaker(engine)
-    stack.callback(speaker.close)
-    return speaker
 
 
 def _resume(store: GameStore) -> tuple[tuple[int, Game] | None, float | None]:
@@ -484,6 +215,11 @@ def load_replay(path: Path, game_id: int) -> Stepping:
     with GameStore(path, create=False) as store:
         stored = store.load(game_id)
     return stepping_of(stored)
+
+
+def _guided(setup: Position | None, puzzle: Puzzle | None, replay: Stepping | None) -> Start:
+    """The command line's start (``--setup``, ``--puzzle``, ``--replay``)."""
+    return Start(setup=setup, puzzle=PuzzleSession(puzzle) if puzzle else None, replay=replay)
 
 
 def _no_engine() -> Opponent:
@@ -532,9 +268,7 @@ def run(
             display=display,
             notifier=notifier,
             recorder=recorder,
-            setup=setup,
-            puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
-            replay=replay,
+            start=_guided(setup, puzzle, replay),
             now=time.monotonic(),
             first_start=first_start,
         )
@@ -639,9 +373,7 @@ def run_window(
         buttons=buttons,
         leds=window.leds,
         display=window.display,
-        setup=setup,
-        puzzle=PuzzleSession(puzzle) if puzzle is not None else None,
-        replay=replay,
+        start=_guided(setup, puzzle, replay),
     )
     # A resumed game: the board's pieces stand as the game left them.
     pos = daemon.game.position

@@ -76,9 +76,10 @@ def _board_for(config: Config, variant: Variant) -> tuple[DiagBoard, LedLayout]:
     :raises StartError: for a preset no e-board plays, or a pinout of the other board.
     """
     from ..daemon import wiring
+    from ..hw.hexpins import hex_board
 
     wiring._fits_sensors(variant)  # an e-board exists for it: 8×10 or the hexagon
-    hexagon = wiring._hex_geometry(variant)
+    hexagon = hex_board(variant.geometry)
     if hexagon is not None:
         pinout = wiring._hex_pinout(config, hexagon)
         return HexDiagBoard(pinout), pinout.leds

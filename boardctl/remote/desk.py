@@ -50,6 +50,7 @@ class RemoteView:
     code: str = ""  # the player code, shown while the seat is free
     invite: str = ""  # the link that invites a board, shown while the seat is free
     name: str = ""  # what the other side is called on the screen and in the store
+    opponent: str = ""  # where the other side plays: "board" or "browser" ("": not known)
     problem: str = ""  # why the game is stopped (the sides disagree), in full
 
 

@@ -376,5 +376,6 @@ class Match:
             code=self.kept.code if free else "",
             invite=invite if free else "",
             name=self.kept.other,
+            opponent=self.kept.seat,  # "board", "browser", or "" while the seat is free
             problem=self.problem,
         )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -42,6 +43,8 @@ class Store(Protocol):
     def remove_last_move(self, game_id: int) -> None: ...
     def amend_last_move(self, game_id: int, uci: str, now: float) -> None: ...
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None: ...
+    def set_clocks(self, game_id: int, first: int, clocks: Sequence[float | None]) -> None: ...
+    def set_players(self, game_id: int, white: str, black: str) -> None: ...
     def setting(self, key: str) -> str | None: ...
     def set_setting(self, key: str, value: str) -> None: ...
     def write_problem(self) -> str | None: ...
@@ -112,6 +115,12 @@ class Backlog:
 
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None:
         self._write(Write("finish", game_id, (result, termination, now)))
+
+    def set_clocks(self, game_id: int, first: int, clocks: Sequence[float | None]) -> None:
+        self._write(Write("set_clocks", game_id, (first, tuple(clocks))))
+
+    def set_players(self, game_id: int, white: str, black: str) -> None:
+        self._write(Write("set_players", game_id, (white, black)))
 
     # ------------------------------------------------------------- reads
     def setting(self, key: str) -> str | None:

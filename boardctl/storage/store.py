@@ -228,6 +228,31 @@ class GameStore(Database):
             )
         return int(row[10]), clock
 
+    def set_clocks(self, game_id: int, first: int, clocks: Sequence[float | None]) -> None:
+        """The stored moves from ply ``first`` on carry ``clocks``, the time
+        each mover had left (a remote game's, as its log has them: the board
+        player's move is stored before the log has its clock).  A ply not
+        stored is left alone.
+
+        :raises UnknownGameError: when there is no such game.
+        """
+        rows = [(clock, game_id, ply) for ply, clock in enumerate(clocks, start=first)]
+        with self._transaction("IMMEDIATE") as conn:
+            self._game_row(conn, game_id)
+            conn.executemany("UPDATE moves SET clock = ? WHERE game_id = ? AND ply = ?", rows)
+
+    def set_players(self, game_id: int, white: str, black: str) -> None:
+        """The players' names, once they are known (a remote player's is
+        known only once they join, after the game is stored).
+
+        :raises UnknownGameError: when there is no such game.
+        """
+        with self._transaction("IMMEDIATE") as conn:
+            self._game_row(conn, game_id)
+            conn.execute(
+                "UPDATE games SET white = ?, black = ? WHERE id = ?", (white, black, game_id)
+            )
+
     def finish(self, game_id: int, result: str, termination: str, now: float) -> None:
         """Record how the game ended, at ``now``: ``result`` is ``1-0``, ``0-1``,
         ``1/2-1/2`` or ``*`` (ended without one, e.g. abandoned).

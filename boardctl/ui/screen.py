@@ -10,7 +10,7 @@ from .state import DisplayState
 
 
 class Screen:
-    """A :class:`~boardctl.daemon.loop.Display` on a real screen.
+    """A :class:`~boardctl.daemon.parts.Display` on a real screen.
 
     :raises pygame.error: when there is no display to open.
     """

@@ -24,6 +24,7 @@ from boardctl.board import MoveMade
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import NOTHING_LENT, Hardware, Start
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, Position
 from boardctl.rules.moves import CASTLE, EN_PASSANT, code_flag
@@ -94,7 +95,7 @@ def main(db: Path, moves_file: Path) -> int:
         say(f"error the stored game {done} is not the start of the script")
         return 3
     board = SimBoard(pos.geometry.squares(occupancy(pos)))
-    daemon = Daemon(TWO_PLAYERS, board, store, resume=resume)
+    daemon = Daemon(TWO_PLAYERS, Hardware(board), store, NOTHING_LENT, Start(resume=resume))
     ply = len(done)
     say(f"ready {daemon.game_id} {ply}")
     now = 0.0

@@ -35,6 +35,7 @@ from .helpers import Screen, engine_frame, sq
 gpiozero = pytest.importorskip("gpiozero")
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]  # noqa: E402
 
+from boardctl.daemon.parts import Hardware, Services  # noqa: E402
 from boardctl.hw.matrix import GpioMatrix  # noqa: E402
 from boardctl.hw.mockpins import MockMatrixWiring  # noqa: E402
 
@@ -115,11 +116,9 @@ class GpioTable:
         self.now = 0.0
         self.daemon = Daemon(
             ENGINE_WHITE,
-            self.matrix,
+            Hardware(self.matrix, leds=self.leds, display=self),
             self.store,
-            opponent=opponent,
-            leds=self.leds,
-            display=self,
+            Services(opponent=opponent),
             now=self.now,
         )
 

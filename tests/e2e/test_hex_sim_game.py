@@ -31,6 +31,7 @@ from boardctl.board import GameOver  # noqa: E402
 from boardctl.board.explain import occupancy  # noqa: E402
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.daemon import wiring as app  # noqa: E402
+from boardctl.daemon.parts import Services  # noqa: E402
 from boardctl.engine.worker import EngineWorker  # noqa: E402
 from boardctl.hw import Colour, LedSink  # noqa: E402
 from boardctl.hw.hexpins import default_hex_pinout  # noqa: E402
@@ -106,7 +107,7 @@ class Table:
             buttons=buttons,
             leds=Tee(self.window.leds, self.chain),
             display=self.window.display,
-            web=self.hub,
+            given=Services(web=self.hub),
         )
         self.geo = start.position.geometry
         self.kinds: dict[str, int] = {}  # captures, promotions, en passant carried out
@@ -116,7 +117,7 @@ class Table:
         while self.now < end:
             assert self.window.tick(self.now)
             self.daemon.step(self.now)
-            if self.daemon.request is not None:
+            if self.daemon.engine.request is not None:
                 self.daemon.wait_for_engine(30.0)
             self.now = round(self.now + DT, 6)
 
@@ -228,7 +229,7 @@ def test_a_whole_falcon_hex_game_against_the_engine(tmp_path, monkeypatch):
         assert latest.to_json()["fen"] == game.position.fen()
         assert table.chain.frames and len(table.chain.pixels) == table.geo.size
         # The store holds the game with its result, and its PGN reads back.
-        game_id, config = daemon.game_id, daemon.config
+        game_id, config = daemon.game_id, daemon.top.config
     tags, read = read_game(app.open_store(config).pgn(game_id))
     assert tags["Variant"] == "Falcon Hexagonal" and tags["Result"] == outcome.result
     assert read.moves == game.moves and read.outcome() == outcome

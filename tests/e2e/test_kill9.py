@@ -39,6 +39,7 @@ from boardctl.board.explain import occupancy
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import NOTHING_LENT, Hardware, Start
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, Position, parse_uci
 from boardctl.storage.store import GameStore
@@ -290,7 +291,9 @@ def test_a_long_resumed_game_is_not_replayed_at_every_turn(
         assert resume is not None
         screen = Screen()
         board = SimBoard(resume[1].position.geometry.squares(occupancy(resume[1].position)))
-        daemon = Daemon(TWO_PLAYERS, board, store, display=screen, resume=resume)
+        daemon = Daemon(
+            TWO_PLAYERS, Hardware(board, display=screen), store, NOTHING_LENT, Start(resume=resume)
+        )
         now = run(daemon, 2.0)
         assert replays == [PLIES - 1]
         assert len(screen.last.moves) == PLIES - 1
@@ -350,7 +353,9 @@ def check_resume(db: Path) -> None:
         game_id, game = resume
         screen = Screen()
         board = SimBoard(game.position.geometry.squares(occupancy(before.position)))
-        daemon = Daemon(config, board, store, display=screen, resume=resume)
+        daemon = Daemon(
+            config, Hardware(board, display=screen), store, NOTHING_LENT, Start(resume=resume)
+        )
         now = run(daemon, 4.0)
         assert daemon.reconciler.state is State.ERROR
         shown = screen.last
@@ -374,7 +379,7 @@ def resumed_daemon(store: GameStore, pos: Position) -> tuple[Daemon, SimBoard]:
     board = SimBoard(pos.geometry.squares(occupancy(pos)))
     resume = store.resume()
     assert resume is not None
-    return Daemon(TWO_PLAYERS, board, store, resume=resume), board
+    return Daemon(TWO_PLAYERS, Hardware(board), store, NOTHING_LENT, Start(resume=resume)), board
 
 
 def play(daemon: Daemon, board: SimBoard, uci: str, now: float) -> float:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from boardctl.daemon.activity import SettingUp
 from boardctl.rules import BLACK, WHITE
 from boardctl.rules.game import Termination
 from boardctl.storage.store import GameStore
@@ -90,7 +91,10 @@ def test_two_boards_play_take_back_by_agreement_and_one_resigns(boards):
     host.do(lambda s: s.press("ok"))
     for board in (host, guest):  # both boards' hands put the pawn back where it was
         board.wait_for(lambda s, b=board: line(b) == ("e2e4",), "not taken back", WAIT)
-        board.wait_for(lambda s, b=board: moves(b) == 1 and s.daemon.setup is None, "not guided")
+        board.wait_for(
+            lambda s, b=board: moves(b) == 1 and not isinstance(s.daemon.activity, SettingUp),
+            "not guided",
+        )
     plays(guest, host, "d7d5")
     for board in (host, guest):  # each board's own store, read as `boardctl pgn` would
         stored = GameStore(board.folder / "games.sqlite3", create=False)

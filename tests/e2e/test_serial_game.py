@@ -30,6 +30,7 @@ from boardctl.board.explain import occupancy
 from boardctl.board.reconciler import State
 from boardctl.config import Config, parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services
 from boardctl.engine.interface import Opponent
 from boardctl.hw import Colour
 from boardctl.hw.serial_link import SerialBoard
@@ -86,11 +87,9 @@ class SerialTable:
         self.screen = Screen()
         self.daemon = Daemon(
             config,
-            self.board,
+            Hardware(self.board, leds=self.board, display=self.screen),
             self.store,
-            opponent=opponent,
-            leds=self.board,
-            display=self.screen,
+            Services(opponent=opponent),
             now=self.clock.now,
         )
         self.until(

@@ -28,6 +28,7 @@ from boardctl.board import Role  # noqa: E402
 from boardctl.config import parse_config  # noqa: E402
 from boardctl.daemon import coach  # noqa: E402
 from boardctl.daemon import wiring as app  # noqa: E402
+from boardctl.daemon.parts import Services  # noqa: E402
 from boardctl.engine import Limits  # noqa: E402
 from boardctl.engine.worker import EngineWorker  # noqa: E402
 from boardctl.hw.sim import SimBoard, SimButtons  # noqa: E402
@@ -81,7 +82,7 @@ class Table:
             buttons=buttons,
             leds=self.window.leds,
             display=self.window.display,
-            speaker=self.voice,
+            given=Services(speaker=self.voice),
         )
 
     def run(self, seconds: float) -> None:
@@ -106,7 +107,7 @@ class Table:
         """Run until the coach has judged the last move and ``done`` holds
         (the engine runs in real time, the loop in virtual time)."""
         deadline = time.monotonic() + WAIT
-        while not (self.daemon.coach._judging is None and done()):
+        while not (self.daemon.top.players.coach._judging is None and done()):
             assert time.monotonic() < deadline, f"stuck: {self.daemon.status().prompt!r}"
             self.run(DT)
             time.sleep(0.005)

@@ -8,6 +8,7 @@ from boardctl.board import MoveMade
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware
 from boardctl.hw.base import MayLag, Reading
 from boardctl.rules import Game, get_variant
 
@@ -60,11 +61,11 @@ def test_a_reading_that_comes_late_is_not_judged_by_the_time_it_was_missing() ->
     pushed = lifted | 1 << sq("e5")
     source = LateSource([(1.0, e4), (3.0, d5), (5.0, lifted), (8.5, pushed)], behind=[(5.1, 8.5)])
     assert isinstance(source, MayLag)
-    daemon = Daemon(TWO_PLAYERS, source, MemoryStore(), now=0.0)
+    daemon = Daemon(TWO_PLAYERS, Hardware(source), MemoryStore(), now=0.0)
     now = 0.0
     while now < 12.0:
         now = round(now + 0.05, 6)
         daemon.step(now)
     moves = [e.uci for e in daemon.events if isinstance(e, MoveMade)]
     assert moves == ["e2e4", "d7d5", "e4e5"]
-    assert 3.0 <= daemon.lagged <= 3.5
+    assert 3.0 <= daemon.sensing.lagged <= 3.5

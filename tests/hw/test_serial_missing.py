@@ -20,6 +20,7 @@ import pytest
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware
 from boardctl.hw.protocol.constants import LINK_TIMEOUT
 from boardctl.hw.serial_link import SerialBoard, SerialStatus
 from boardctl.storage.store import GameStore
@@ -59,7 +60,10 @@ class Table:
         self.board = SerialBoard(fake.port, reconnect_interval=1.0, reconnect_max=10.0)
         self.screen = Screen()
         self.daemon = Daemon(
-            TWO_PLAYERS, self.board, store, leds=self.board, display=self.screen, now=clock.now
+            TWO_PLAYERS,
+            Hardware(self.board, leds=self.board, display=self.screen),
+            store,
+            now=clock.now,
         )
 
     def run_for(self, seconds: float) -> None:

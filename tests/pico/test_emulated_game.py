@@ -20,6 +20,7 @@ from boardctl.board.explain import occupancy
 from boardctl.board.reconciler import State
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services
 from boardctl.rules import Game
 from boardctl.storage.store import GameStore
 
@@ -52,11 +53,9 @@ class Table:
         self.screen = Screen()
         self.daemon = Daemon(
             CONFIG,
-            rig.host,
+            Hardware(rig.host, leds=rig.host, display=self.screen),
             store,
-            opponent=ScriptedOpponent(GAME[1::2]),
-            leds=rig.host,
-            display=self.screen,
+            Services(opponent=ScriptedOpponent(GAME[1::2])),
             now=rig.now(),
         )
         self.deadline = time.monotonic() + WALL_LIMIT

@@ -22,8 +22,10 @@ from typing import Any
 from boardctl.board.explain import occupancy
 from boardctl.board.setup import instruction
 from boardctl.config import parse_config
+from boardctl.daemon.activity import SettingUp
 from boardctl.daemon.loop import Daemon
-from boardctl.daemon.wiring import link_settings
+from boardctl.daemon.parts import Hardware, Services, Start
+from boardctl.daemon.services import link_settings
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.remote.desk import Desk
 from boardctl.remote.journal import JOURNAL_NAME
@@ -95,12 +97,10 @@ class LiveSide:
         self.server.start()
         self.daemon = Daemon(
             self.config,
-            self.board,
+            Hardware(self.board, buttons=self.buttons),
             self.store,
-            resume=resume,
-            remote=self.desk,
-            web=self.hub,
-            buttons=self.buttons,
+            Services(web=self.hub, remote=self.desk),
+            Start(resume=resume),
             now=time.monotonic(),
         )
         self.acts: deque[tuple[str, int]] = deque()  # the hand's movements to come
@@ -117,7 +117,7 @@ class LiveSide:
             self._hand(now)
 
     def _hand(self, now: float) -> None:
-        if self.daemon.last_reading != self.board.occupancy:
+        if self.daemon.sensing.last_reading != self.board.occupancy:
             return  # a person waits for the board to take in a movement (a loaded machine is slow)
         if not self.acts:
             self._plan()
@@ -131,8 +131,8 @@ class LiveSide:
     def _plan(self) -> None:
         """What the hand does next, if anything."""
         d = self.daemon
-        if d.setup is not None:
-            step = instruction(d.setup)
+        if isinstance(d.activity, SettingUp):
+            step = instruction(d.activity.setup)
             if step is not None and (self.board.occupancy >> step.square & 1) != step.put:
                 self.acts.append(("place" if step.put else "lift", step.square))
             return
@@ -150,7 +150,7 @@ class LiveSide:
             and d.game.position.turn == self.options.colour
             and d.game.ending() is None
             and view.key
-            and tuple(d.web_shaper.move_ucis(d.game)) == view.line
+            and tuple(d.shown.shaper.move_ucis(d.game)) == view.line
             and view.line == script[:plies]
         ):
             self.move(script[plies])

@@ -12,6 +12,7 @@ from boardctl.board import Role
 from boardctl.board.explain import occupancy
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.remote.desk import Desk
 from boardctl.remote.journal import Journal
@@ -60,11 +61,10 @@ class Rig:
         self.buttons = SimButtons()
         self.daemon = Daemon(
             self.config,
-            self.board,
+            Hardware(self.board, buttons=self.buttons),
             self.store,
-            resume=resume,
-            remote=self.desk,
-            buttons=self.buttons,
+            Services(remote=self.desk),
+            Start(resume=resume),
         )
 
     def restart_daemon(self) -> None:
@@ -135,7 +135,8 @@ class Rig:
         self.match.heard = self.now
 
     def moves(self) -> list[str]:
-        return list(self.daemon.web_shaper.move_ucis(self.daemon.game))
+        game = self.daemon.game
+        return [game.position.uci(move) for move in game.moves]
 
     def close(self) -> None:
         self.daemon.close()

@@ -121,7 +121,7 @@ class Child:
             ending is None
             and not self.resigned
             and plies >= self.plies
-            and view.line == tuple(side.daemon.web_shaper.move_ucis(side.daemon.game))
+            and view.line == tuple(side.daemon.shown.shaper.move_ucis(side.daemon.game))
             and side.daemon.game.position.turn == side.options.colour
         ):
             self.resigned = True  # the script is played out: its mover resigns

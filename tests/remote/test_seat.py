@@ -6,22 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from boardctl.board import Role
+from boardctl.daemon.activity import SettingUp
 from boardctl.rules import BLACK, WHITE
 from boardctl.web.snapshot import WebAction
 
 from .rig import Rig
-
-
-@pytest.fixture
-def rig(tmp_path: Path):
-    r = Rig(tmp_path)
-    r.seat("Anna")
-    r.run(0.5)
-    yield r
-    r.close()
 
 
 def test_the_board_players_move_is_sent_once_it_is_final(rig: Rig):
@@ -73,12 +63,12 @@ def test_a_takeback_both_agree_on_is_guided_back_on_the_board(rig: Rig):
     rig.press("ok")  # the board player says yes
     rig.run(0.1)
     assert rig.line() == ("e2e4",)
-    assert rig.daemon.setup is not None  # the pieces are guided back
+    assert isinstance(rig.daemon.activity, SettingUp)  # the pieces are guided back
     rig.board.lift(rig.sq("e5"))
     rig.run(0.5)
     rig.board.place(rig.sq("e7"))
     rig.run(0.5)
-    assert rig.daemon.setup is None
+    assert not isinstance(rig.daemon.activity, SettingUp)
     assert rig.moves() == ["e2e4"]
     assert rig.store.load(rig.daemon.game_id).moves == ("e2e4",)
     rig.other("d7d5")
@@ -148,19 +138,19 @@ def test_the_board_players_own_move_taken_back_is_put_back_not_played_again(rig:
     rig.other_answers("takeback", True)
     rig.run(1.0)  # the pawn still stands on e4: it must not count as e2e4 played again
     assert rig.line() == ()
-    assert rig.daemon.setup is not None and rig.moves() == []
+    assert isinstance(rig.daemon.activity, SettingUp) and rig.moves() == []
     rig.board.lift(rig.sq("e4"))
     rig.run(0.5)
     rig.board.place(rig.sq("e2"))
     rig.run(0.5)
-    assert rig.daemon.setup is None and rig.line() == ()
+    assert not isinstance(rig.daemon.activity, SettingUp) and rig.line() == ()
     assert rig.store.load(rig.daemon.game_id).moves == ()
 
 
 def test_a_game_with_clocks_shows_them_whatever_the_configuration_says(tmp_path: Path):
     rig = Rig(tmp_path, clock="5+0")  # the game offered has clocks ...
     rig.restart_daemon()
-    rig.daemon.clock = None  # ... this daemon's configuration had none
+    rig.daemon.top.clocks.clock = None  # ... this daemon's configuration had none
     rig.seat("")
     try:
         rig.run(0.3)

@@ -14,6 +14,7 @@ import pytest
 
 from boardctl.config import parse_config
 from boardctl.daemon import wiring
+from boardctl.daemon.activity import RemoteGame
 from boardctl.daemon.wiring import StartError
 
 WAIT = 30.0  # real seconds the remote side may take to start (a loaded machine is slow)
@@ -46,12 +47,14 @@ def test_remote_mode_offers_a_game_whose_code_the_board_shows(
     )
     with ExitStack() as stack:
         daemon = wiring.build(config, stack)
-        assert daemon.remote is not None and daemon.engine_side == 0  # the other side: White
+        assert (
+            isinstance(daemon.activity, RemoteGame) and daemon.engine_side == 0
+        )  # the other side: White
         end = time.monotonic() + WAIT
-        while not daemon.remote.view.code and time.monotonic() < end:
+        while not daemon.activity.seat.view.code and time.monotonic() < end:
             daemon.step(time.monotonic())
             time.sleep(0.02)
-        code = daemon.remote.view.code
+        code = daemon.activity.seat.view.code
         assert len(code) == 8 and code in daemon.status().prompt
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/remote/state") as response:
             state = json.loads(response.read())

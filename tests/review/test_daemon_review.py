@@ -48,7 +48,10 @@ def test_a_game_that_ends_is_reviewed_and_its_blunder_marked_at_its_ply(tmp_path
         for uci in QUEEN_LOST:
             sim.move(uci)
         game_id = sim.hub.latest.game_id
-        assert sim.daemon.reviewer is not None and sim.daemon.reviewer.status() == ()
+        assert (
+            sim.daemon.top.record.reviewer is not None
+            and sim.daemon.top.record.reviewer.status() == ()
+        )
         sim.hub.request(WebAction("resign"))  # White, to move, resigns
         play_until(sim, lambda: state_of(sim, game_id) == "done", "the review did not land")
         stored = sim.store.load(game_id)

@@ -13,6 +13,7 @@ from boardctl.board.lights import LIGHTS
 from boardctl.board.scene import Role
 from boardctl.config import parse_config, with_game
 from boardctl.daemon import wiring as app
+from boardctl.daemon.activity import SettingUp, Solving, then_of
 from boardctl.puzzles import find
 from boardctl.rules import BLACK, Position
 from boardctl.ui.state import banner_line
@@ -49,7 +50,7 @@ def settle(rig: Rig) -> None:
     answer whatever the move asked it, however many questions that takes."""
     for _ in range(10):
         rig.run(0.3)
-        if not rig.daemon.puzzle.thinking:
+        if not then_of(rig.daemon.activity).session.thinking:
             return
         rig.daemon.wait_for_engine(30)
     raise AssertionError("the puzzle's engine never stopped thinking")
@@ -81,7 +82,10 @@ def test_a_puzzle_is_set_up_then_solved_against_the_engines_defence(solving):
     start = Position()
     rig.board.set_occupancy(start.colors[0] | start.colors[1])
     rig.run(1.0)
-    assert rig.daemon.puzzle is None and rig.daemon.reconciler.engine_side is None
+    assert (
+        not isinstance(then_of(rig.daemon.activity), Solving)
+        and rig.daemon.reconciler.engine_side is None
+    )
     assert banner(rig) == ("idle", "White to move")
 
 
@@ -147,6 +151,9 @@ def test_sim_puzzle_opens_the_window_on_the_puzzles_set_up(tmp_path, monkeypatch
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
         daemon = app.run_window(config, stack, frames=3, clock=lambda: next(times), puzzle=puzzle)
-        assert daemon.setup is not None and daemon.setup.target.fen() == puzzle.fen
+        assert (
+            isinstance(daemon.activity, SettingUp)
+            and daemon.activity.setup.target.fen() == puzzle.fen
+        )
         assert daemon.engine_side == BLACK  # the engine defends, the board faces White
         assert daemon.status().prompt.startswith("Take the piece off ")

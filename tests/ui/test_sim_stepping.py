@@ -11,6 +11,7 @@ from boardctl.board.lights import LIGHTS
 from boardctl.board.scene import Role
 from boardctl.board.stepping import begin
 from boardctl.daemon import wiring
+from boardctl.daemon.activity import SettingUp, SteppingThrough, then_of
 from boardctl.rules import Game, Move, Position, get_variant, parse_uci
 from boardctl.rules.moves import CASTLE, code_flag, code_from, code_to
 from boardctl.storage.store import GameStore
@@ -162,7 +163,7 @@ def test_a_wrong_move_while_stepping_is_guided_back():
     rig.click("e4")
     rig.run(0.5)
     assert rig.lines()[-1] == "move e2e4" and "move d2d4" not in rig.lines()
-    forward(rig, rig.daemon.game.position, rig.daemon.stepping.moves[1])
+    forward(rig, rig.daemon.game.position, rig.daemon.activity.stepping.moves[1])
     press(rig, pygame.K_LEFT)  # take a7a6 back, but the pawn goes to a5
     rig.click("a6")
     rig.click("a5")
@@ -212,7 +213,7 @@ def test_playing_on_from_a_move_stores_a_new_game_and_the_engine_replies(tmp_pat
         rig.key("\r", pygame.K_RETURN)
         rig.run(0.5)
         new = rig.daemon.game_id
-        assert new != old and rig.daemon.stepping is None
+        assert new != old and not isinstance(then_of(rig.daemon.activity), SteppingThrough)
         assert opponent.asked == [GAME[:5]]  # the engine, to move, plays on from the moves
         assert rig.window.state.engine_move is not None  # its move, to carry out
         rig.click("e7")
@@ -250,7 +251,9 @@ def test_the_simulator_steps_through_a_stored_game_and_stores_nothing(tmp_path, 
         )
         # The game, unfinished, was the one resumed: the board stands after
         # its first move, and is set up at its start before stepping.
-        assert daemon.stepping is not None and daemon.setup is not None
+        assert isinstance(then_of(daemon.activity), SteppingThrough) and isinstance(
+            daemon.activity, SettingUp
+        )
         assert daemon.status().prompt == "Take the piece off e4"
     with GameStore(default_db_path()) as store:
         assert [game.id for game in store.games()] == [old]
@@ -278,7 +281,9 @@ def test_settings_saved_while_stepping_wait_for_the_game_played_on():
     black = parse_config({"game": {"mode": "engine", "human": "black"}})
     rig.daemon.web_action(WebAction("settings", config=black), rig.now)
     rig.run(0.1)
-    assert rig.store.calls == [] and rig.daemon.stepping is not None  # no game begun
+    assert rig.store.calls == [] and isinstance(
+        then_of(rig.daemon.activity), SteppingThrough
+    )  # no game begun
     for _ in range(2):
         rig.key("\r", pygame.K_RETURN)
         rig.run(0.05)

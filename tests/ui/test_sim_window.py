@@ -18,6 +18,7 @@ from boardctl.board.stepping import Stepping
 from boardctl.config import parse_config
 from boardctl.daemon import wiring as app
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.daemon.puzzle import PuzzleSession
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.puzzles import Puzzle
@@ -68,16 +69,16 @@ class Rig:
         self.store = MemoryStore() if store is None else store
         self.daemon = Daemon(
             config,
-            self.board,
+            Hardware(
+                self.board, leds=self.window.leds, buttons=self.buttons, display=self.window.display
+            ),
             self.store,
-            opponent=opponent,
-            buttons=self.buttons,
-            leds=self.window.leds,
-            display=self.window.display,
-            setup=None if setup is None else Position(setup, get_variant(variant)),
-            puzzle=None if puzzle is None else PuzzleSession(puzzle),
-            speaker=speaker,
-            replay=replay,
+            Services(opponent=opponent, speaker=speaker),
+            Start(
+                setup=None if setup is None else Position(setup, get_variant(variant)),
+                puzzle=None if puzzle is None else PuzzleSession(puzzle),
+                replay=replay,
+            ),
         )
         self.geo = pos.geometry
 
@@ -242,8 +243,8 @@ def test_app_runs_the_window_with_the_store_and_a_resumed_game(tmp_path, monkeyp
         pygame.display.init()  # as app.sim does before it; the test may run alone
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
-        assert daemon.leds is not None and daemon.display is not None
-        assert daemon.buttons is not None
+        assert daemon.hw.leds is not None and daemon.hw.display is not None
+        assert daemon.hw.buttons is not None
 
 
 def test_the_ui_package_imports_neither_the_daemon_nor_the_hardware():
@@ -291,7 +292,7 @@ def test_the_app_builds_the_wooden_board_for_the_configured_preset(tmp_path, mon
         pygame.display.init()  # as app.sim does before it; the test may run alone
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
-        window = daemon.display.window
+        window = daemon.hw.display.window
         assert window.geometry == get_variant("falcon-9x10").geometry
         assert window.view.cells == 90
         assert len(window.pieces) == 40
@@ -391,7 +392,7 @@ def test_the_app_builds_the_wooden_hexagon_for_falcon_hex(tmp_path, monkeypatch)
         pygame.display.init()  # as app.sim does before it; the test may run alone
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
-        window = daemon.display.window
+        window = daemon.hw.display.window
         assert window.view.cells == 121 and len(window.pieces) == 44
         assert window.window.get_rect().contains(window.frame)
 
@@ -450,7 +451,7 @@ def test_a_resumed_game_finds_its_taken_pieces_in_the_tray(tmp_path, monkeypatch
         pygame.font.init()
         daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
         assert len(daemon.game.moves) == len(moves)
-        tray = daemon.display.window.tray.pieces
+        tray = daemon.hw.display.window.tray.pieces
     assert sorted(tray) == sorted([piece_from_symbol("P"), piece_from_symbol("p")])
 
 
@@ -475,7 +476,7 @@ def test_the_window_opens_whole_on_the_desktop_and_stays_there(tmp_path, monkeyp
     times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
         daemon = app.run_window(config, stack, frames=2, clock=lambda: next(times))
-        window = daemon.display.window
+        window = daemon.hw.display.window
         desk = pygame.Rect((0, 0), pygame.display.get_desktop_sizes()[0])
 
         def placed() -> pygame.Rect:
@@ -555,7 +556,7 @@ def test_a_piece_slid_across_the_board_during_a_set_up_changes_no_words():
     first = rig.window.state.prompt
     assert first.startswith("Take the piece off ")
     shown = []
-    board = rig.daemon.sensors
+    board = rig.daemon.hw.sensors
     # A rook slid from a1 over a3, a4, a5 and back, a square every 0.1 s.
     for name in ("a1", "a3", "a4", "a5", "a1"):
         square = rig.geo.parse_square(name)

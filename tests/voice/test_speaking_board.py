@@ -7,6 +7,7 @@ import threading
 
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
 from boardctl.voice.speaker import Recorder, Speaker
@@ -28,11 +29,9 @@ class Table:
         self.engine = self.speaker = Recorder()
         self.daemon = Daemon(
             config,
-            self.board,
+            Hardware(self.board, buttons=self.buttons),
             MemoryStore(),
-            buttons=self.buttons,
-            opponent=opponent,
-            speaker=self.speaker,
+            Services(opponent=opponent, speaker=self.speaker),
         )
         self.now = 0.0
         self.geo = pos.geometry

@@ -14,7 +14,9 @@ from typing import Any
 from boardctl.board.explain import occupancy
 from boardctl.board.setup import instruction
 from boardctl.config import parse_config
+from boardctl.daemon.activity import SettingUp
 from boardctl.daemon.loop import Daemon
+from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.engine import Limits
 from boardctl.engine.interface import Thinking
 from boardctl.engine.limits import Info
@@ -75,14 +77,10 @@ class SimGame:
         self.reviewer = reviewer  # the daemon's reviews; closed with the game
         self.daemon = Daemon(
             self.config,
-            self.board,
+            Hardware(self.board),
             self.store,
-            opponent=opponent,
-            web=self.hub,
-            setup=setup,
-            reviewer=reviewer,
-            puzzle=puzzle,
-            replay=replay,
+            Services(opponent=opponent, web=self.hub, reviewer=reviewer),
+            Start(setup=setup, puzzle=puzzle, replay=replay),
         )
 
     def run(self, seconds: float) -> None:
@@ -111,10 +109,10 @@ class SimGame:
     def follow_the_set_up(self) -> None:
         """Do what the set-up asks, one piece at a time, until it is complete."""
         for _ in range(200):  # a step for each piece off and each piece on, at most
-            setup = self.daemon.setup
-            if setup is None:
+            activity = self.daemon.activity
+            if not isinstance(activity, SettingUp):
                 return
-            step = instruction(setup)
+            step = instruction(activity.setup)
             if step is None:  # set up already: the board reads it once it has settled
                 pass
             elif step.put:

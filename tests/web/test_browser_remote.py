@@ -17,6 +17,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from boardctl.board import Role
+from boardctl.daemon.activity import SettingUp
 from boardctl.remote.journal import JOURNAL_NAME, Journal
 from boardctl.remote.match import new_game
 from boardctl.rules import WHITE, Game, get_variant
@@ -179,7 +180,10 @@ def test_a_takeback_asked_on_the_page_is_answered_at_the_board(browser, board):
     board.do(lambda s: s.press("ok"))  # the board player says yes with the OK button
     board.wait_for(lambda s: remote_line(board) == ("e2e4",), "not taken back")
     board.do(lambda s: setattr(s.options, "carry_out", True))  # the hand puts the pawn back
-    board.wait_for(lambda s: s.daemon.setup is None and len(s.daemon.game.moves) == 1, "not guided")
+    board.wait_for(
+        lambda s: not isinstance(s.daemon.activity, SettingUp) and len(s.daemon.game.moves) == 1,
+        "not guided",
+    )
     wait_for(browser, lambda d: "Your move" in d.find_element(By.ID, "you").text, "not their move")
 
 

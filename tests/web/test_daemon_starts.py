@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardctl.daemon import wiring
+from boardctl.daemon.activity import SettingUp, Solving, SteppingThrough, then_of
 from boardctl.daemon.puzzle import PuzzleSession
 from boardctl.puzzles import find
 from boardctl.rules import BLACK, Position
@@ -79,7 +80,7 @@ def test_a_bad_fen_from_the_page_changes_nothing_and_says_why(tmp_path, sims):
     sims.append(page)
     before = shown(page)
     asked(page, "setup", "not a fen")
-    assert page.daemon.setup is None and shown(page)[:2] == before[:2]
+    assert not isinstance(page.daemon.activity, SettingUp) and shown(page)[:2] == before[:2]
     assert page.daemon.notice[0].startswith("not a falcon position: ")
 
 
@@ -90,7 +91,7 @@ def test_a_puzzle_started_from_the_page_is_guided_and_played_as_puzzle_plays_it(
     asked(page, "puzzle", "duke-b")
     flag.run(0.2)
     assert shown(page) == shown(flag)
-    assert page.hub.latest.mode == "puzzle" and page.daemon.puzzle is not None
+    assert page.hub.latest.mode == "puzzle" and isinstance(then_of(page.daemon.activity), Solving)
     page.follow_the_set_up()
     flag.follow_the_set_up()
     assert page.daemon.game.start_fen == find("duke-b").fen
@@ -101,7 +102,9 @@ def test_a_puzzle_of_another_preset_is_refused(tmp_path, sims):
     page = board(tmp_path, "page")
     sims.append(page)
     asked(page, "puzzle", "hex-1")
-    assert page.daemon.puzzle is None and page.daemon.setup is None
+    assert not isinstance(then_of(page.daemon.activity), Solving) and not isinstance(
+        page.daemon.activity, SettingUp
+    )
     assert "hex-1 is played in falcon-hex" in page.daemon.notice[0]
 
 
@@ -119,7 +122,10 @@ def test_a_stored_game_stepped_from_the_page_is_guided_as_replay_guides_it(tmp_p
     page.follow_the_set_up()  # the board stands at its start: read once, it is set up
     flag.follow_the_set_up()
     assert shown(page) == shown(flag)
-    assert page.daemon.stepping is not None and page.hub.latest.mode == "stepping"
+    assert (
+        isinstance(then_of(page.daemon.activity), SteppingThrough)
+        and page.hub.latest.mode == "stepping"
+    )
     assert page.daemon.status().prompt == flag.daemon.status().prompt
     assert "next" in page.daemon.status().prompt.lower()
 
@@ -129,11 +135,13 @@ def test_a_game_under_way_is_finished_or_ended_first(tmp_path, sims):
     sims.append(page)
     page.move("e2e4")
     asked(page, "puzzle", "duke-b")
-    assert page.daemon.puzzle is None and page.daemon.setup is None
+    assert not isinstance(then_of(page.daemon.activity), Solving) and not isinstance(
+        page.daemon.activity, SettingUp
+    )
     assert page.daemon.notice[0] == BUSY.text
     asked(page, "resign")  # ended: the owner may set up what they like
     asked(page, "puzzle", "duke-b")
-    assert page.daemon.puzzle is not None and page.hub.latest.mode == "puzzle"
+    assert isinstance(then_of(page.daemon.activity), Solving) and page.hub.latest.mode == "puzzle"
 
 
 def test_back_to_a_normal_game_sets_up_the_start_and_seats_the_players_again(tmp_path, sims):
@@ -144,11 +152,16 @@ def test_back_to_a_normal_game_sets_up_the_start_and_seats_the_players_again(tmp
     assert page.daemon.notice[0] == NOTHING_TO_END.text
     asked(page, "puzzle", "duke-b")
     # The puzzle's own engine defends: the opponent waits.
-    assert page.daemon.opponent is None and page.daemon.engine_side == BLACK
+    assert page.daemon.engine.opponent is None and page.daemon.engine_side == BLACK
     asked(page, "normal")
-    assert page.daemon.puzzle is None and page.hub.latest.mode == "setup"
-    assert page.daemon.setup is not None and page.daemon.setup.target.fen() == Position().fen()
-    assert page.daemon.opponent is engine and page.daemon.engine_side == BLACK
+    assert (
+        not isinstance(then_of(page.daemon.activity), Solving) and page.hub.latest.mode == "setup"
+    )
+    assert (
+        isinstance(page.daemon.activity, SettingUp)
+        and page.daemon.activity.setup.target.fen() == Position().fen()
+    )
+    assert page.daemon.engine.opponent is engine and page.daemon.engine_side == BLACK
     page.follow_the_set_up()
     assert page.hub.latest.mode == "game" and page.daemon.game.start_fen == Position().fen()
     page.move("e2e4")

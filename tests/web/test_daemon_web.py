@@ -138,7 +138,7 @@ def test_level_is_set_against_the_engine(tmp_path: Path):
     )
     sim.hub.request(WebAction("level", 4))
     sim.run(0.05)
-    assert sim.daemon.level == 4 and opponent.skills == [4]
+    assert sim.daemon.engine.level == 4 and opponent.skills == [4]
     # With its approximate rating, as the engine gives it (the fake: 600 + 50 x 4).
     assert (sim.hub.latest.level, sim.hub.latest.rating) == (4, 800)
     assert sim.hub.latest.to_json()["rating"] == 800

@@ -682,7 +682,7 @@ def test_api_state_of_a_hex_game_carries_the_hexagon_and_cell_numbers(hex_game):
     geo = hex_game.geo
     for uci in HEX_MOVES:
         hex_game.move(uci)
-    replayed = Game(hex_game.daemon.variant)
+    replayed = Game(hex_game.daemon.top.variant)
     for uci in HEX_MOVES:
         replayed.push_text(uci)
     hex_game.lift("i11")  # Black's falcon: its paths light up

@@ -13,7 +13,7 @@ import pytest
 from boardctl.cli import _config, main
 from boardctl.cliargs import build_parser
 from boardctl.config import parse_config
-from boardctl.daemon import wiring as app
+from boardctl.daemon import services
 from boardctl.web.server import WebError, local_address
 
 
@@ -43,12 +43,12 @@ def test_the_daemon_serves_its_page_when_the_configuration_says_so(tmp_path: Pat
         port = probe.getsockname()[1]
     config = replace(config, web=replace(config.web, port=port))
     with ExitStack() as stack:
-        hub = app.start_web(config, tmp_path / "games.sqlite", stack).hub
+        hub = services.start_web(config, tmp_path / "games.sqlite", stack).hub
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/session") as response:
             assert response.status == 200
         # The port is now taken: a second server says so in one line.
         with pytest.raises(WebError, match=f"cannot listen on 127.0.0.1:{port}"):
-            app.start_web(config, tmp_path / "games.sqlite", stack)
+            services.start_web(config, tmp_path / "games.sqlite", stack)
         assert hub.latest.seq == 0
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)

@@ -1,0 +1,163 @@
+"""What the daemon is lent beside the board, as the configuration asks: the
+spectator page's server (and remote play's link in it), the board's voice,
+the reviews of ended games.  :func:`lent` starts them for
+:func:`~boardctl.daemon.wiring.build`."""
+
+from __future__ import annotations
+
+import logging
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..config import Config
+from ..engine import Limits
+from ..remote.desk import Desk
+from ..remote.journal import JOURNAL_NAME
+from ..review.background import Reviewer
+from ..rules import BLACK, WHITE
+from ..ui.state import welcome_words
+from ..voice.engines import Espeak, SpeechError, VoiceSettings
+from ..voice.speaker import Speaker
+from .boards import StartError
+from .parts import Services
+from .restart import RESTART_GAP, under_systemd
+
+if TYPE_CHECKING:
+    from ..remote.link import LinkSettings
+    from ..settings import SettingsFile
+    from ..web.snapshot import Hub
+
+log = logging.getLogger("boardctl")
+
+
+@dataclass(frozen=True)
+class WebParts:
+    """The running web page: the hub the daemon publishes to, the page's
+    address, and its settings' side of the configuration file (None without one)."""
+
+    hub: Hub
+    url: str
+    settings: SettingsFile | None
+
+
+def link_settings(config: Config) -> LinkSettings:
+    """What a remote game this board offers is played with, and its broker."""
+    from ..remote.link import LinkSettings
+    from ..remote.transport import BrokerSettings
+
+    remote = config.remote
+    broker = None
+    if remote.broker:
+        broker = BrokerSettings(remote.broker, remote.username, remote.password, remote.ca_file)
+    return LinkSettings(
+        colour=WHITE if config.game.human == "white" else BLACK,
+        variant=config.game.variant,
+        clock=config.clock_seconds,
+        name=config.remote.name,
+        broker=broker,
+        lan_port=remote.lan_port,
+    )
+
+
+def start_web(
+    config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None
+) -> WebParts:
+    """The spectator page's server, listening on its own thread.  With a
+    configuration file, its settings page writes to that file; with
+    ``remote``, the link of remote play runs there too (its journal beside
+    the game store).
+
+    :raises StartError: without aiohttp.
+    """
+    from ..web.snapshot import Hub
+
+    try:
+        from ..settings import SettingsFile
+        from ..web.server import WebServer
+    except ImportError:
+        raise StartError("the web page needs aiohttp: pip install 'boardctl[web]'") from None
+    hub = Hub()  # the daemon publishes here; the server only reads
+    link = None
+    if remote is not None:
+        try:
+            from ..remote.link import Link
+        except ImportError:
+            raise StartError(
+                "remote play needs paho-mqtt and cryptography: pip install 'boardctl[remote]'"
+            ) from None
+        link = Link(remote, db_path.with_name(JOURNAL_NAME), link_settings(config))
+    settings = SettingsFile(Path(config.source)) if config.from_file else None
+    # Under systemd a restart counts toward the unit's start limit (see RESTART_GAP).
+    restart_from = time.monotonic() + RESTART_GAP if under_systemd() else 0.0
+    server = WebServer(
+        hub,
+        host=config.web.bind,
+        port=config.web.port,
+        pin=config.web.pin,
+        db_path=db_path,
+        link=link,
+        settings=settings,
+        restart_from=restart_from,
+    )
+    server.start()
+    stack.callback(server.stop)
+    log.info(
+        "web page on %s (%s)",
+        server.url,
+        "actions and settings need the PIN" if config.web.pin else "view only: no PIN set",
+    )
+    return WebParts(hub, server.url, settings)
+
+
+def lent(
+    config: Config,
+    db_path: Path,
+    stack: ExitStack,
+    given: Services,
+    first_start: bool,
+) -> tuple[Services, str | None, WebParts | None]:
+    """What the board is lent (see :class:`~.parts.Services`): what the
+    caller ``given`` it (the engines always: the opponent, and the adviser
+    that starts one), else what the configuration turns on, each closed by
+    ``stack``: the remote link's desk, the page, the voice, the reviews; on
+    the first start, the words that say where the settings page is."""
+    remote, web, welcome = given.remote, None, None
+    if config.game.mode == "remote" and remote is None:
+        if not config.web.enabled:
+            raise StartError(
+                "a remote game is played through the web server: set [web] enabled = true "
+                "(and a pin, to offer or join a game from the page)"
+            )
+        remote = Desk()
+    if config.web.enabled and given.web is None:
+        web = start_web(config, db_path, stack, remote)
+        if first_start:
+            welcome = welcome_words(web.url, config.web.pin)
+    speaker = given.speaker
+    if speaker is None and config.speech.enabled:
+        speaker = make_speaker(config, stack)
+    reviewer = given.reviewer
+    # At a game's end, or asked for from the page.
+    if reviewer is None and (config.review.at_end or config.web.enabled):
+        reviewer = Reviewer(db_path, Limits(movetime=config.review.movetime))
+        stack.callback(reviewer.close)
+    hub = given.web or (web.hub if web is not None else None)
+    services = Services(given.opponent, given.adviser, hub, speaker, reviewer, remote)
+    return services, welcome, web
+
+
+def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:
+    """The board's voice as configured, or None (logged once) where the
+    speech engine cannot run: the game goes on in silence."""
+    speech = config.speech
+    try:
+        engine = Espeak(VoiceSettings(speech.voice, speech.rate, speech.volume))
+    except SpeechError as exc:
+        log.warning("[speech] %s: the board stays silent", exc)
+        return None
+    speaker = Speaker(engine)
+    stack.callback(speaker.close)
+    return speaker
