@@ -63,7 +63,7 @@ def variant_for(files: int, ranks: int) -> Variant:
     ranks, as in chess (only the board and the pawns' double steps matter
     here: there is no castling in these endings)."""
     for variant in VARIANTS.values():
-        if not variant.hexagonal and (variant.files, variant.ranks) == (files, ranks):
+        if variant.geometry == Geometry(files, ranks):
             return variant
     rows = [f"k{files - 1}", "p" * files, *[str(files)] * (ranks - 4), "P" * files, f"K{files - 1}"]
     if ranks < 5:

@@ -36,8 +36,8 @@ from tablebase import Parser, board_side, variant_for
 from boardctl.engine import tablebase
 from boardctl.engine.tablebase import DRAW, ILLEGAL, FalconTable
 from boardctl.rules import FenError, Position, Variant
+from boardctl.rules.fen import pawn_start_squares
 from boardctl.rules.pieces import BLACK, FALCON, KING, PAWN
-from boardctl.rules.position import pawn_start_squares
 
 
 class PawnTable:

@@ -31,7 +31,8 @@ from pathlib import Path
 
 import texel_data
 
-from boardctl.engine import Engine, Limits, core, evaluate
+from boardctl.engine import Engine, Limits, core
+from boardctl.engine.weights import default_weights
 from boardctl.rules import BLACK, WHITE
 
 PROGRESS = 20  # games between interim results
@@ -54,7 +55,7 @@ def read_weights(path: Path | None) -> dict[str, int]:
     :raises ValueError: for a name evaluate.py does not have, or a value that
         is not a whole number; :raises OSError: when the file cannot be read.
     """
-    weights = evaluate.default_weights()
+    weights = default_weights()
     if path is None:
         return weights
     given = json.loads(path.read_text(encoding="utf-8"))

@@ -52,7 +52,8 @@ from dataclasses import dataclass
 from operator import mul
 from pathlib import Path
 
-from boardctl.engine import core, evaluate
+from boardctl.engine import core
+from boardctl.engine.weights import Weights, default_weights
 from boardctl.rules import FenError, Position, get_variant
 
 VARIANT = "falcon-xboard"
@@ -134,7 +135,7 @@ def load(path: Path) -> list[Sample]:
     return samples
 
 
-def evaluations(samples: Sequence[Sample], weights: evaluate.Weights) -> list[int]:
+def evaluations(samples: Sequence[Sample], weights: Weights) -> list[int]:
     """The compiled core's static evaluation of each sample, from White's side."""
     engine = core.build(get_variant(VARIANT), tt_bits=10, weights=weights)
     out = []
@@ -178,14 +179,14 @@ def blended(samples: Sequence[Sample], k: float, blend: float) -> list[Sample]:
     ]
 
 
-def tunable(weights: evaluate.Weights) -> list[str]:
+def tunable(weights: Weights) -> list[str]:
     """The names :func:`tune` varies: all but :data:`FIXED`."""
     return [name for name in weights if not any(part in name for part in FIXED)]
 
 
 def effects(
     samples: Sequence[Sample],
-    weights: evaluate.Weights,
+    weights: Weights,
     names: Sequence[str],
     base: Sequence[int],
 ) -> list[list[float]]:
@@ -278,7 +279,7 @@ class Round:
     held_out: float
 
 
-def limits_for(weights: evaluate.Weights, names: Sequence[str]) -> list[tuple[float, float]]:
+def limits_for(weights: Weights, names: Sequence[str]) -> list[tuple[float, float]]:
     """How far one round may move each weight: a quarter of it (at least
     ``STEP``), and never below zero (every weight is a bonus or a penalty
     whose sign the evaluation's code gives)."""
@@ -409,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     train, held = samples[:cut], samples[cut:]
     if args.limit is not None and args.limit < len(train):
         train = random.Random(args.seed).sample(train, args.limit)
-    weights = evaluate.default_weights()
+    weights = default_weights()
     names = tunable(weights)
     if args.only:
         names = args.only.split(",")

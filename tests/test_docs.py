@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.cli import _build_parser
+from boardctl.cliargs import build_parser
 from boardctl.errors import BoardctlError
 from boardctl.puzzles import find as find_puzzle
 from boardctl.rules.variants import get_variant
@@ -99,7 +99,7 @@ def _mentions(path: Path) -> list[list[str]]:
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
-    parser = _build_parser()
+    parser = build_parser()
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
 
@@ -107,7 +107,7 @@ def _commands() -> dict[str, argparse.ArgumentParser]:
 def _problems(words: list[str]) -> list[str]:
     """What in a documented command the command line does not have: the command,
     an option, a choice of an option, a preset or a puzzle."""
-    parser = _build_parser()
+    parser = build_parser()
     pieces = [[p for p in w.replace("\\|", "|").strip("[]").split("|") if p] for w in words]
     pieces = [p for p in pieces if p]
     if not pieces:
@@ -257,7 +257,7 @@ def test_each_boardctl_line_to_type_is_reached_and_parses(page, line, active):
     assert program in reached or (program == "boardctl" and active), line
     assert not any(PLACEHOLDER.fullmatch(w) for w in words), line
     try:
-        _build_parser().parse_args(words)
+        build_parser().parse_args(words)
     except SystemExit as stop:  # --help prints the help and exits, with 0
         assert stop.code == 0 and {"-h", "--help"} & set(words), line
     assert _problems(words) == []

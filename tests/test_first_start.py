@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.cli import _build_parser, _run_config
+from boardctl.cli import _run_config
+from boardctl.cliargs import build_parser
 from boardctl.config import Config, ConfigError, load_config
 from boardctl.daemon import wiring as app
 from boardctl.ui.state import welcome_words
@@ -20,7 +21,7 @@ from boardctl.web.snapshot import WebAction
 
 
 def run_args(path: Path):
-    return _build_parser().parse_args(["run", "--config", str(path)])
+    return build_parser().parse_args(["run", "--config", str(path)])
 
 
 def test_no_file_at_the_configured_path_is_the_first_start(tmp_path):

@@ -8,14 +8,14 @@ names (a-m with j, straight ranks) for falcon-hex and Glinski names for glinski.
 
 import re
 from itertools import permutations
-from pathlib import Path
 
 import naive_hex as naive
 import pytest
 from naive_hex import FALCON_HEX, GLINSKI, divide, legal_moves, perft, play
 
+from .rules.helpers import perft_cases
+
 START = FALCON_HEX.start
-PERFT_DATA = Path(__file__).parent / "rules" / "perft_hex.txt"
 
 
 def cell(name, variant=FALCON_HEX):
@@ -485,17 +485,7 @@ def test_divide_sums_to_perft():
 # ---------------------------------------------------------------- the data file
 
 
-def perft_cases():
-    """The lines of tests/rules/perft_hex.txt: (name, variant, FEN, counts)."""
-    cases = []
-    for line in PERFT_DATA.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            label, variant, fen, counts = (part.strip() for part in line.split("|"))
-            cases.append((label, variant, fen, [int(c) for c in counts.split()]))
-    return cases
-
-
-CASES = perft_cases()
+CASES = perft_cases("perft_hex.txt")
 
 
 def _shallow(counts):

@@ -1,5 +1,6 @@
 """One geometry, not two code paths: code above the rules core never asks
-which shape of board it holds, and the rules core has no import cycle.
+which shape of board it holds, and no module (the rules core's or any other)
+is in an import cycle.
 
 Both read the source tree (as tests/test_tiers.py does), so a new
 ``isinstance(geo, HexGeometry)`` or a new cycle fails here, not in review.
@@ -125,6 +126,14 @@ def test_the_rules_core_has_no_import_cycle() -> None:
     # tightly for a reader and for mypy.
     graph = grimp.build_graph("boardctl")
     assert cycles(graph, "boardctl.rules") == []
+
+
+def test_no_module_of_boardctl_is_in_an_import_cycle() -> None:
+    # The whole package, as the rules core above: the store's records and
+    # reviews, the daemon's loop and its remote seat, and the engine's search
+    # and its compiled core each closed one before.
+    graph = grimp.build_graph("boardctl")
+    assert cycles(graph, "boardctl") == []
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

@@ -26,7 +26,8 @@ from boardctl.daemon import wiring as app
 from boardctl.hw.sim import SimBoard
 from boardctl.rules import Game, parse_move
 from boardctl.storage.backlog import RETRY_MAX
-from boardctl.storage.store import GameStore, pgn_command
+from boardctl.storage.command import pgn_command
+from boardctl.storage.store import GameStore
 
 from .mounts import fill, make_writable, read_only_view, tiny_filesystem
 from .test_backlog import Table

@@ -17,11 +17,10 @@ import pytest
 from boardctl.errors import BoardctlError
 from boardctl.rules import VARIANTS, FenError, Game, UnknownVariantError
 from boardctl.rules.pgn import read_games
+from boardctl.storage.command import pgn_command
+from boardctl.storage.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from boardctl.storage.store import (
-    _MIGRATIONS,  # the schema of each version, for migration tests
-    APPLICATION_ID,
     DISK_REASONS,
-    SCHEMA_VERSION,
     DamagedGameError,
     GameStore,
     ReplayError,
@@ -32,7 +31,6 @@ from boardctl.storage.store import (
     UnknownGameError,
     default_db_path,
     default_state_dir,
-    pgn_command,
 )
 
 from .mounts import read_only_view
@@ -886,7 +884,7 @@ def old_store(path: Path, version: int, started_at: object = 1.0) -> int:
     raw = sqlite3.connect(path, isolation_level=None)
     try:
         raw.execute("PRAGMA journal_mode=WAL")
-        for step in _MIGRATIONS[:version]:
+        for step in MIGRATIONS[:version]:
             raw.executescript(step)
         raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         raw.execute(f"PRAGMA user_version = {version}")

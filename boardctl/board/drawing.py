@@ -83,9 +83,7 @@ def lifted_squares(pos: Position, reading: int, teaching: bool) -> dict[int, Rol
     squares: dict[int, Role] = {}
     for frm in pos.geometry.squares(lifted):
         owner = piece_colour(pos.squares[frm])
-        source: Position | None = pos
-        if owner != pos.turn:
-            source = _with_turn(pos, owner) if teaching else None
+        source = pos if owner == pos.turn else _turned(pos, owner) if teaching else None
         if source is None:
             continue
         squares[frm] = Role.LIFTED
@@ -105,12 +103,9 @@ def lifted_squares(pos: Position, reading: int, teaching: bool) -> dict[int, Rol
     return squares
 
 
-def _with_turn(pos: Position, colour: int) -> Position | None:
+def _turned(pos: Position, colour: int) -> Position | None:
     """The same position with ``colour`` to move, or None if that is no position."""
-    fields = pos.fen().split()
-    fields[1] = "w" if colour == 0 else "b"
-    fields[3] = "-"
     try:
-        return Position(" ".join(fields), pos.variant)
+        return pos.with_turn(colour)
     except FenError:
         return None

@@ -12,11 +12,9 @@ always judged: timers due before a reading belong to the reading before it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..rules import PieceType, san
 from . import transitions as tr
-from .diagnosis import diagnose, engine_turn_fix, illegal_castling, play_given
+from .diagnosis import diagnose, engine_turn_fix, play_given
 from .events import Event, GameOver, MoveAmended, MoveMade
 from .explain import Candidate, Explainer, occupancy
 from .guidance import Fix, piece_name
@@ -51,7 +49,18 @@ from .machine import (
     View,
 )
 from .phases import Phase, Promotion, State, verdict
-from .picking import one_move, pick, promoting, same_squares
+from .picking import one_move, pick, same_squares
+from .questions import (
+    allowed,
+    explained,
+    illegal,
+    in_progress,
+    picked,
+    promoting_now,
+    promotion_piece,
+    proven,
+    reply_chose,
+)
 
 Step = tuple[Phase, list[Action], tuple[Stage, ...]]
 """A stage's result: the phase, the actions, and the stages it adds in front."""
@@ -147,80 +156,6 @@ def timer(p: Phase, due: Due, now: float, view: View) -> Step:
 
 def emitted(p: Phase, events: list[Event]) -> Step:
     return p, [Emit(tuple(events))] if events else [], ()
-
-
-# ------------------------------------------------------------ queries
-def promotion_piece(p: Phase, view: View) -> PieceType:
-    """The piece a promotion takes now: the one chosen, else the one
-    highlighted, else the default."""
-    return p.move.choice or p.move.highlight or view.default_promotion
-
-
-def allowed(p: Phase, view: View, candidates: list[Candidate]) -> list[Candidate]:
-    """Moves the board may show now: any human move, or the engine's own."""
-    if view.outcome is not None:
-        return []
-    if view.human_to_move:
-        return candidates
-    return [c for c in candidates if c.move == p.engine_move]
-
-
-def explained(p: Phase, view: View, reading: int) -> bool:
-    ex = view.explainer
-    if reading == ex.base:
-        return True
-    return bool(allowed(p, view, ex.matches(reading)) or allowed(p, view, ex.in_progress(reading)))
-
-
-def proven(p: Phase, view: View, candidates: list[Candidate]) -> list[Candidate]:
-    """The moves of ``candidates`` the board may show whose capture was seen."""
-    episode = p.move.episode
-    return [c for c in allowed(p, view, candidates) if episode.proves(c)]
-
-
-def reply_chose(p: Phase) -> bool:
-    """Was the promotion piece picked after the move last shown, once the
-    board had changed again?  Then the opponent picked it, ahead of a
-    promotion of their own."""
-    t = p.move
-    return t.choice is not None and t.choice_at > t.tentative_at
-
-
-def promoting_now(
-    p: Phase, view: View, candidates: Sequence[Candidate], piece: PieceType | None = None
-) -> Candidate:
-    """The one of ``candidates`` (of one move) that a promotion would take
-    now, or that promotes to ``piece``."""
-    return promoting(candidates, piece or promotion_piece(p, view), view.default_promotion)
-
-
-def in_progress(p: Phase, view: View, reading: int) -> bool:
-    ex = view.explainer
-    if allowed(p, view, ex.in_progress(reading)):
-        return True
-    amendable = p.move.amendable
-    if amendable and view.explain_before(amendable.before).in_progress(reading):
-        return True
-    history = p.history
-    if view.config.allow_takeback and history:
-        # Undoing the last move, half done: changes only on its squares.
-        earlier, squares = history[-1]
-        return (
-            not (reading ^ ex.base) & ~squares
-            and (reading & squares).bit_count() <= (earlier & squares).bit_count()
-        )
-    return False
-
-
-def illegal(p: Phase, view: View, matches: list[Candidate]) -> Candidate | None:
-    """A castling the rules forbid that the human made instead of ``matches``."""
-    if not matches or not view.human_to_move:
-        return None
-    return illegal_castling(view.explainer, p.move.episode, matches)
-
-
-def picked(p: Phase, view: View, matches: list[Candidate]) -> list[Candidate]:
-    return pick(matches, p.move.episode, view.explainer.base)
 
 
 # ------------------------------------------------------------ the hands

@@ -59,7 +59,7 @@ from .report import DiagReport, Outage
 from .scripted import ScriptedUser, run_scripted
 from .squares import ALL_SQUARES, FILE_NAMES, DiagError, parse_square, render_board, square_name
 from .steps import LED_STEPS, STEPS, Phase, parse_steps
-from .sweep import FILE_MASK, LINES, RANK_MASK, LineFault, LineKind, StuckSquare, SweepTracker
+from .sweep import LineFault, LineKind, StuckSquare, SweepTracker
 from .terminal import REFRESH, Keys, StdinKeys, run_terminal
 
 __all__ = [
@@ -67,12 +67,9 @@ __all__ = [
     "CHECK_COLOUR",
     "CHECK_SQUARES",
     "DONE_COLOUR",
-    "FILE_MASK",
     "FILE_NAMES",
     "LED_STEPS",
-    "LINES",
     "OCCUPIED_COLOUR",
-    "RANK_MASK",
     "REFRESH",
     "SETTLE",
     "STEPS",

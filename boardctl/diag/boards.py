@@ -36,6 +36,9 @@ class DiagBoard:
 
     cells: int = SQUARES
     noun = "square"
+    title = "board"  # as the summary names it: "simulated board"
+    # The simulated sensor matrix (files, ranks): the board's own.
+    sim_matrix = (FILES, RANKS)
     walk_order = "a1 … j1 then a2 … j8, one colour a rank"
     sweep_hint = (
         "put a piece on each square in turn and lift it, or set up ranks 1, 2, 7, 8 "
@@ -90,6 +93,10 @@ class HexDiagBoard(DiagBoard):
     from its matrix)."""
 
     noun = "cell"
+    title = "hex board"
+    # 11 × 11 crossings for the 121 cells: only the cell numbers matter to
+    # the simulated session, not which wire crosses which.
+    sim_matrix = (11, 11)
     walk_order = "h1 … l1, f2 … m2, and on up the ranks to f13, one colour a rank"
     sweep_hint = (
         "put a piece on each cell in turn and lift it, or set up the opening and "

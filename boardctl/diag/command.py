@@ -127,17 +127,14 @@ def diag_command(
     variant = variant or get_variant(config.game.variant)
     board, layout = _board_for(config, variant)
     if sim or config.board.sensors == "sim":
-        # The simulated matrix has 11 × 11 crossings for the hex board's 121
-        # cells: only the cell numbers matter to the session.
-        side = 11 if board.cells == 121 else 0
-        start = _start(variant)
-        sensors = SimBoard(start, files=side, ranks=side) if side else SimBoard(start)
+        files, ranks = board.sim_matrix
+        sensors = SimBoard(_start(variant), files=files, ranks=ranks)
         sim_leds = (
             SimLeds(layout, brightness=config.leds.brightness) if config.leds.enabled else None
         )
         diag = Diagnostics(sensors, sim_leds, layout=layout, steps=chosen, board=board)
         print(
-            f"boardctl diag: simulated {'hex ' if board.cells != 80 else ''}board, scripted user",
+            f"boardctl diag: simulated {board.title}, scripted user",
             file=out,
         )
         report = run_scripted(diag, ScriptedUser(sensors, sim_leds), out=out)

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from ..hw.pins import FILES, RANKS
 from .squares import FILE_NAMES, square_name
 
 if TYPE_CHECKING:
@@ -27,7 +26,7 @@ class StuckSquare:
 
     square: int
     occupied: bool  # what it read all along
-    label: str = field(default="", compare=False)  # its name, if not the 8×10 board's
+    label: str = field(default="", compare=False)  # its name (default: the 8×10 board's)
 
     def __str__(self) -> str:
         name = self.label or square_name(self.square)
@@ -42,6 +41,7 @@ class LineFault:
     index: int  # rank 0–7 or file 0–9 (the hex board: its row or column line)
     kind: LineKind
     label: str = field(default="", compare=False)  # "ranks 1 and 13" on the hex board
+    noun: str = field(default="square", compare=False)  # what its cells are called
 
     @property
     def name(self) -> str:
@@ -64,22 +64,11 @@ class LineFault:
                 "or its pull is missing"
             )
         if self.kind is LineKind.TOGETHER:
-            return (
-                f"the {'cells' if self.label else 'squares'} of {self.name} are joined: "
-                f"look for a short along its {wire}"
-            )
+            return f"the {self.noun}s of {self.name} are joined: look for a short along its {wire}"
         return f"no square of {self.name} responds: check its {wire} wire and connector"
 
     def __str__(self) -> str:
         return f"{self.name} {self.kind.value}: {self.advice}"
-
-
-RANK_MASK = (1 << FILES) - 1
-FILE_MASK = sum(1 << (rank * FILES) for rank in range(RANKS))
-LINES: tuple[tuple[bool, int, int], ...] = (
-    *((False, rank, RANK_MASK << (rank * FILES)) for rank in range(RANKS)),
-    *((True, file, FILE_MASK << file) for file in range(FILES)),
-)
 
 
 class SweepTracker:
@@ -117,10 +106,9 @@ class SweepTracker:
         stuck = self.every & ~both
         faults: list[LineFault] = []
         explained = 0
-        named = self.board.noun != "square"
         for i, line in enumerate(self.lines):
             mask = line.mask
-            label = line.name if named else ""
+            label, noun = line.name, self.board.noun
             if stuck & mask == mask:
                 occupied = self.seen_occupied & mask
                 kind = (
@@ -130,15 +118,13 @@ class SweepTracker:
                     if not occupied
                     else LineKind.NEVER_CHANGES
                 )
-                faults.append(LineFault(line.file, line.index, kind, label))
+                faults.append(LineFault(line.file, line.index, kind, label, noun))
                 explained |= mask
             elif not self.mixed[i] and both & mask:
-                faults.append(LineFault(line.file, line.index, LineKind.TOGETHER, label))
+                faults.append(LineFault(line.file, line.index, LineKind.TOGETHER, label, noun))
         left = stuck & ~explained
         squares = tuple(
-            StuckSquare(
-                sq, bool(self.seen_occupied >> sq & 1), self.board.name(sq) if named else ""
-            )
+            StuckSquare(sq, bool(self.seen_occupied >> sq & 1), self.board.name(sq))
             for sq in range(self.board.cells)
             if left >> sq & 1
         )

@@ -16,16 +16,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..rules import Position
+from ..rules.fen import pawn_start_squares
 from ..rules.hextables import PAWN_CAPTURES, PAWN_FORWARD
-from ..rules.position import pawn_start_squares
 from ..rules.variants import Variant
 from ..rules.zobrist import keys_for
-from . import evaluate, params
+from . import evaluate, params, piecesquare
+from . import weights as eval_weights
 
+# The compiled core's class, imported by name: to the import graph (the
+# extension is no .py file) ``from . import _core`` reads as an import of the
+# package itself, a circle through its __init__ and the search back to here.
 try:
-    from . import _core
+    from ._core import Core as _Compiled
 except ImportError:  # built without a compiler: the Python search stands in
-    _core = None  # type: ignore[assignment]
+    _Compiled = None  # type: ignore[assignment,misc]
 
 if TYPE_CHECKING:
     from ._core import Core as Core
@@ -34,7 +38,7 @@ TT_BITS = 20  # 2**20 entries of 16 bytes: 16 MiB, small for a Pi's memory
 
 
 def available() -> bool:
-    return _core is not None
+    return _Compiled is not None
 
 
 Vector = tuple[int, int]
@@ -110,26 +114,26 @@ def build(
     variant: Variant,
     tt_bits: int = TT_BITS,
     search: tuple[int, ...] | None = None,
-    weights: evaluate.Weights | None = None,
+    weights: eval_weights.Weights | None = None,
 ) -> Core:
     """A core for ``variant``, with the search's numbers ``search`` (by
     default :func:`params.core_search`'s), evaluating with ``weights`` (by
-    default the evaluation's own, :func:`evaluate.default_weights`; a tuner
+    default the evaluation's own, :func:`~boardctl.engine.weights.default_weights`; a tuner
     or a match between two sets of weights gives others).
 
     :raises RuntimeError: when the extension is not built.
     """
-    if _core is None:
+    if _Compiled is None:
         raise RuntimeError("the compiled search core is not built")
     geo = variant.geometry
     box = mailbox(variant)
     keys = keys_for(geo.size, geo.files)
     if weights is None:
-        mg, eg = evaluate.piece_tables(geo)
-        passed = evaluate.PASSED
+        mg, eg = piecesquare.piece_tables(geo)
+        passed = eval_weights.PASSED
     else:
-        mg, eg = evaluate.build_piece_tables(geo, weights)
-        passed = evaluate.passed_bonuses(weights)
+        mg, eg = piecesquare.build_piece_tables(geo, weights)
+        passed = eval_weights.passed_bonuses(weights)
     white, black = pawn_start_squares(variant)
     double_steps = [(white >> sq & 1) | (black >> sq & 1) << 1 for sq in range(geo.size)]
     last_white, last_black = geo.tables.promotion
@@ -137,7 +141,7 @@ def build(
     ep_keys = [keys.ep_file[geo.file_of(sq)] for sq in range(geo.size)]
     # The arguments in module.c's order, a line for each group it reads.
     # fmt: off
-    return _core.Core(
+    return _Compiled(
         geo.files, geo.ranks,
         variant.king_file if variant.castling else -1, variant.castle_min,
         -1 if variant.castle_max is None else variant.castle_max, variant.castle_judged_after,

@@ -9,7 +9,7 @@ number outside their structural definitions).  search.py reads the ones its
 Python search and its driver use.  Which side reads which (``IIR_DEPTH`` and
 ``CORE_CHECK_EVERY`` only the compiled core, ``CHECK_EVERY`` only the Python
 search) is tabled in README.md, and tests/engine/test_contract.py keeps that
-table true.  The evaluation's numbers live in evaluate.py the same way.
+table true.  The evaluation's numbers live in weights.py the same way.
 """
 
 from __future__ import annotations

@@ -54,10 +54,10 @@ from ..rules.digits import NumberError, parse_whole, shown
 from . import MAX_SKILL, Engine, Info, Limits, levels
 from .params import MAX_PLY
 from .ratings import ANCHOR_RATING
+from .uciwire import MS
 
 NULL_MOVE = "0000"  # the bestmove when there is no legal move
 ERROR_PREFIX = "info string error: "
-MS = 1000.0  # times are milliseconds on the wire, seconds in Limits
 
 
 class UciError(BoardctlError, ValueError):

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..engine.evaluate import VALUES
+from ..engine.weights import VALUES
 from ..rules import Move, PieceType, Position, san
 from ..rules.pieces import PAWN, QUEEN
 from .falcon import (

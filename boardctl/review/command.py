@@ -11,8 +11,10 @@ from typing import TextIO
 from ..engine import Engine, Limits
 from ..rules import Game
 from ..rules.notation import parse_uci, san
-from ..storage.records import StoredGame, StoreValueError, to_game
-from ..storage.reviews import Review, white_eval
+from ..storage.errors import StoreValueError
+from ..storage.export import white_eval
+from ..storage.records import StoredGame, to_game
+from ..storage.reviews import Review
 from ..storage.store import GameStore, UnknownGameError
 from .analysis import Verdict, analyse, grade_moves
 from .grading import Grade

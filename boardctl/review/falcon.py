@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.evaluate import VALUES
+from ..engine.weights import VALUES
 from ..rules import Move, PieceType, Position
 from ..rules.pieces import FALCON, KING
 

@@ -113,6 +113,15 @@ class BoardGeometry(Protocol):
         """The board in words, for messages: "a 8×10 board", "a 121-cell hexagon"."""
 
     @property
+    def noun(self) -> str:
+        """What one cell is called in messages: "square", "cell"."""
+
+    @property
+    def pawn_barred(self) -> str:
+        """Where no pawn may stand (the tables' ``pawn_forbidden``), in words
+        for messages: "the first or last rank", "the last cell of its file"."""
+
+    @property
     def pinout_schema(self) -> str:
         """The name of the pinout file layout an e-board of this shape uses."""
 

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
 
-from .hexgeo import ORTHOGONAL
 from .moves import Move
 from .notation import parse_move, san
 from .pieces import BISHOP, KING, KNIGHT, WHITE, Color
@@ -241,14 +239,13 @@ class Game:
 def is_dead_position(pos: Position) -> bool:
     """No sequence of legal moves can mate.
 
-    On a rectangle: K v K, K+B v K, K+N v K, and kings with bishops that all
-    stand on squares of one colour.  K+F v K is not dead: mates exist
-    (RULES.md, "End of the game").
-
-    On a hexagon a lone knight or bishop can mate (black Kh1, white Kh3 and
-    Ng4 or Bd3 on the 121-cell board), so only kings with bishops that all
-    stand on cells of a colour where no king can be mated by bishops are
-    dead (:func:`_bishop_mate_shades`): on both hexagons, the centre's colour.
+    Only kings, knights and bishops on the board, and the preset says which of
+    those cannot mate (:class:`~boardctl.rules.variants.Variant`): on a
+    rectangle K v K, K+B v K, K+N v K, and kings with bishops that all stand
+    on squares of one colour.  K+F v K is not dead: mates exist (RULES.md,
+    "End of the game").  On a hexagon a lone knight or bishop can mate (black
+    Kh1, white Kh3 and Ng4 or Bd3 on the 121-cell board), so only kings with
+    bishops that all stand on the centre's colour are dead.
     """
     others = pos.colors[0] | pos.colors[1]
     for ptype in (KING, BISHOP, KNIGHT):
@@ -257,36 +254,8 @@ def is_dead_position(pos: Position) -> bool:
         return False
     knights = pos.pieces[KNIGHT]
     bishops = pos.pieces[BISHOP]
-    geo = pos.geometry
+    variant, geo = pos.variant, pos.geometry
     if knights:
-        return not pos.variant.hexagonal and not bishops and knights & (knights - 1) == 0
+        return not variant.lone_knight_mates and not bishops and knights & (knights - 1) == 0
     shades = {geo.shade(sq) for sq in geo.squares(bishops)}
-    if pos.variant.hexagonal:
-        return not shades & _bishop_mate_shades(pos.variant)
-    return len(shades) <= 1
-
-
-@cache
-def _bishop_mate_shades(variant: Variant) -> frozenset[int]:
-    """The cell colours of a hexagon on which kings and bishops alone can mate.
-
-    Bishops keep to their colour, so the mated king stands on the checking
-    bishop's colour and its orthogonal neighbours are of the other colours:
-    no bishop of that colour can guard or block them, and only the other
-    king can cover them all, from a cell that does not touch the mated king.
-    Where no cell of a colour allows that, those bishops cannot mate.
-    """
-    geo = variant.geometry
-    king = geo.tables.king
-    shades = set()
-    for sq in range(geo.size):
-        flights = [c for d in ORTHOGONAL if (c := geo.step(sq, d)) is not None]
-        for other in range(geo.size):
-            if (
-                other != sq
-                and not king[sq] >> other & 1
-                and all(king[other] >> c & 1 for c in flights)
-            ):
-                shades.add(geo.shade(sq))
-                break
-    return frozenset(shades)
+    return len(shades) <= 1 and not shades & variant.bishop_mate_shades

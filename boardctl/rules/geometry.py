@@ -172,6 +172,14 @@ class Geometry(Cells):
         return f"a {self.ranks}×{self.files} board"
 
     @property
+    def noun(self) -> str:
+        return "square"
+
+    @property
+    def pawn_barred(self) -> str:
+        return "the first or last rank"
+
+    @property
     def pinout_schema(self) -> str:
         return SQUARE_PINOUT
 

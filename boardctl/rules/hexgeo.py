@@ -130,6 +130,14 @@ class HexGeometry(Cells):
         return f"a {self.size}-cell hexagon"
 
     @property
+    def noun(self) -> str:
+        return "cell"
+
+    @property
+    def pawn_barred(self) -> str:
+        return "the last cell of its file"
+
+    @property
     def pinout_schema(self) -> str:
         return HEX_PINOUT
 

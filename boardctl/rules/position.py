@@ -12,31 +12,26 @@ from collections.abc import Iterator
 from functools import cache
 
 from . import movegen
+from .attacks import attackers
 from .boardgeometry import Bitboard, BoardGeometry, BoardTables
-from .digits import NumberError, is_ascii_digits, parse_whole, shown
+from .castling import castling_shapes
 from .errors import FenError, IllegalMoveError
-from .geometry import Square, SquareError
+from .fen import pawn_start_squares, read_fen, write_fen
+from .geometry import Square
 from .moves import CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, encode
 from .pieces import (
     BLACK,
     KING,
     PAWN,
     ROOK,
-    WHITE,
     Color,
     PieceType,
-    piece_from_symbol,
     piece_symbol,
 )
 from .variants import DEFAULT_VARIANT, Variant
 from .zobrist import keys_for
 
 _Undo = tuple[int, int, int, "Square | None", int, int, int]
-
-# The largest halfmove clock or fullmove number a FEN may give: far beyond any
-# game (the longest possible orthodox game is under 6,000 moves), and short
-# enough to print, store and compare without surprises.
-MAX_FEN_COUNTER = 1_000_000
 
 
 class Position:
@@ -52,7 +47,6 @@ class Position:
     __slots__ = (
         "_ep_key",
         "_ep_keys",
-        "_pawn_forbidden",
         "_rights_lost",
         "_stack",
         "castling",
@@ -82,7 +76,6 @@ class Position:
         self.zobrist = keys_for(self.geometry.size, self.geometry.files)
         self._ep_keys = _ep_cell_keys(variant)
         self.double_step_from = pawn_start_squares(variant)
-        self._pawn_forbidden = self.tables.pawn_forbidden
         self._rights_lost = [0] * self.geometry.size
         for rank in (0, self.geometry.ranks - 1) if variant.castling else ():
             rooks = 0
@@ -100,131 +93,31 @@ class Position:
 
         :raises FenError: naming the field that is wrong.
         """
-        geo = self.geometry
-        parts = fen.split()
-        if len(parts) not in (4, 6):
-            raise FenError("layout", f"expected 6 space-separated fields, got {len(parts)}")
-        placement, turn, castling, ep = parts[:4]
-        squares = _parse_placement(placement, geo)
-        if turn not in ("w", "b"):
-            raise FenError("side to move", f"expected 'w' or 'b', got {shown(turn)}")
-        self.squares = squares
-        self.turn = WHITE if turn == "w" else BLACK
-        self.pieces = [0] * 8
-        self.colors = [0, 0]
-        self.kings = [-1, -1]
-        for sq, piece in enumerate(squares):
-            if piece:
-                self.pieces[piece & 7] |= 1 << sq
-                self.colors[piece >> 3] |= 1 << sq
-                if piece & 7 == KING:
-                    if self.kings[piece >> 3] != -1:
-                        raise FenError("piece placement", "more than one king of a colour")
-                    self.kings[piece >> 3] = sq
-        if -1 in self.kings:
-            raise FenError("piece placement", "each side needs exactly one king")
-        pawns = self.pieces[PAWN]
-        for colour in (WHITE, BLACK):
-            misplaced = pawns & self.colors[colour] & self._pawn_forbidden[colour]
-            if misplaced:
-                where = geo.name(misplaced.bit_length() - 1)
-                raise FenError(
-                    "piece placement",
-                    f"a pawn stands on {where}, "
-                    + (
-                        "the last cell of its file"
-                        if self.variant.hexagonal
-                        else "the first or last rank"
-                    ),
-                )
-        self.castling = self._parse_castling(castling)
-        self.ep_square = self._parse_ep(ep)
-        if len(parts) == 6:
-            self.halfmove_clock = _parse_counter(parts[4], "halfmove clock", 0)
-            self.fullmove_number = _parse_counter(parts[5], "fullmove number", 1)
-        else:
-            self.halfmove_clock, self.fullmove_number = 0, 1
+        fields = read_fen(fen, self.variant)
+        self.squares = fields.squares
+        self.pieces = fields.pieces
+        self.colors = fields.colors
+        self.kings = fields.kings
+        self.turn = fields.turn
+        self.castling = fields.castling
+        self.ep_square = fields.ep_square
+        self.halfmove_clock = fields.halfmove_clock
+        self.fullmove_number = fields.fullmove_number
         if self.is_attacked(self.kings[self.turn ^ 1], self.turn):
             raise FenError("position", "the side not to move is in check")
         self._stack = []
         self._ep_key = self._ep_key_for(self.ep_square)
         self.hash = self.compute_hash()
 
-    def _parse_castling(self, text: str) -> Bitboard:
-        if text == "-":
-            return 0
-        geo, variant = self.geometry, self.variant
-        if not variant.castling:
-            raise FenError("castling", f"{variant.name} has no castling: expected '-'")
-        rights = 0
-        for letter in text:
-            if letter not in "KQkq" or text.count(letter) > 1:
-                raise FenError("castling", f"unexpected {letter!r} in {shown(text)}")
-            colour = WHITE if letter.isupper() else BLACK
-            rank = 0 if colour == WHITE else geo.ranks - 1
-            rook_file = variant.rook_files[1 if letter in "Kk" else 0]
-            king_sq = geo.square(variant.king_file, rank)
-            rook_sq = geo.square(rook_file, rank)
-            if self.squares[king_sq] != KING | colour << 3:
-                raise FenError("castling", f"{letter!r} needs the king on {geo.name(king_sq)}")
-            if self.squares[rook_sq] != ROOK | colour << 3:
-                raise FenError("castling", f"{letter!r} needs a rook on {geo.name(rook_sq)}")
-            rights |= 1 << rook_sq
-        return rights
-
-    def _parse_ep(self, text: str) -> Square | None:
-        if text == "-":
-            return None
-        geo = self.geometry
-        try:
-            sq = geo.parse_square(text)
-        except SquareError:
-            raise FenError("en passant", f"{shown(text)} is not a {_unit(geo)[:-1]}") from None
-        # The pawn that stepped over sq came from behind it (seen from the
-        # side to move) and stands in front of it.
-        origin = self.tables.pawn_push[self.turn][sq]
-        landed = self.tables.pawn_push[self.turn ^ 1][sq]
-        pawn = PAWN | (self.turn ^ 1) << 3
-        if (
-            origin < 0
-            or landed < 0
-            or not self.double_step_from[self.turn ^ 1] >> origin & 1
-            or self.squares[sq]
-            or self.squares[origin]
-            or self.squares[landed] != pawn
-        ):
-            raise FenError("en passant", f"{text} is not behind a pawn that just moved two squares")
-        return sq
-
     def fen(self) -> str:
-        geo = self.geometry
-        rows = []
-        for cells in geo.fen_rows():
-            row, empty = "", 0
-            for sq in cells:
-                piece = self.squares[sq]
-                if piece:
-                    row += (str(empty) if empty else "") + piece_symbol(piece)
-                    empty = 0
-                else:
-                    empty += 1
-            rows.append(row + (str(empty) if empty else ""))
-        castling = ""
-        for letter in "KQkq" if self.variant.castling else "":
-            rank = 0 if letter.isupper() else geo.ranks - 1
-            file = self.variant.rook_files[1 if letter in "Kk" else 0]
-            if self.castling >> geo.square(file, rank) & 1:
-                castling += letter
-        ep = "-" if self.ep_square is None else geo.name(self.ep_square)
-        return " ".join(
-            (
-                "/".join(rows),
-                "w" if self.turn == WHITE else "b",
-                castling or "-",
-                ep,
-                str(self.halfmove_clock),
-                str(self.fullmove_number),
-            )
+        return write_fen(
+            self.variant,
+            self.squares,
+            self.turn,
+            self.castling,
+            self.ep_square,
+            self.halfmove_clock,
+            self.fullmove_number,
         )
 
     def board_fen(self) -> str:
@@ -453,10 +346,10 @@ class Position:
     def attackers(self, sq: Square, by: Color, occupied: Bitboard | None = None) -> Bitboard:
         """Pieces of colour ``by`` that attack ``sq`` (with ``occupied`` as the blockers)."""
         occ = self.colors[0] | self.colors[1] if occupied is None else occupied
-        return movegen.attackers(self, sq, by, occ)
+        return attackers(self, sq, by, occ)
 
     def is_attacked(self, sq: Square, by: Color) -> bool:
-        return bool(movegen.attackers(self, sq, by, self.colors[0] | self.colors[1]))
+        return bool(attackers(self, sq, by, self.colors[0] | self.colors[1]))
 
     def checkers(self) -> Bitboard:
         return self.attackers(self.kings[self.turn], self.turn ^ 1)
@@ -473,8 +366,8 @@ class Position:
         return movegen.pseudo_legal_codes(self)
 
     def castling_shapes(self) -> list[int]:
-        """Castlings by the rights and empty squares alone, legal or not (see movegen)."""
-        return movegen.castling_shapes(self)
+        """Castlings by the rights and empty squares alone, legal or not (see castling)."""
+        return castling_shapes(self)
 
     def legal_captures(self) -> list[int]:
         """Legal captures and promotions, packed (all legal moves when in check)."""
@@ -495,6 +388,24 @@ class Position:
         new.colors = self.colors[:]
         new.kings = self.kings[:]
         new._stack = self._stack[:]
+        return new
+
+    def with_turn(self, colour: Color) -> Position:
+        """The same pieces and castling rights with ``colour`` to move and no
+        en-passant square: a new position, with no moves behind it (the
+        teaching mode shows where the other side's lifted piece may go).
+
+        :raises FenError: when the side not to move would be in check: that
+            is no position.
+        """
+        new = self.copy()
+        new.turn = colour
+        new.ep_square = None
+        new._ep_key = 0
+        new._stack = []
+        if new.is_attacked(new.kings[colour ^ 1], colour):
+            raise FenError("position", "the side not to move is in check")
+        new.hash = new.compute_hash()
         return new
 
     # --------------------------------------------------- moves as values
@@ -571,23 +482,6 @@ class Position:
 
 
 @cache
-def pawn_start_squares(variant: Variant) -> tuple[Bitboard, Bitboard]:
-    """The squares each colour's pawns may step twice from: (white, black).
-
-    They are the squares where that colour's pawns stand in the start
-    position, so one rule serves every set-up, pawns on one rank or on two
-    (``falcon-10x10-central``).  Which pawn stands there does not matter: a
-    position records no pawn's history, just as in chess.
-    """
-    squares = _parse_placement(variant.start_fen.split()[0], variant.geometry)
-    starts = [0, 0]
-    for sq, piece in enumerate(squares):
-        if piece & 7 == PAWN:
-            starts[piece >> 3] |= 1 << sq
-    return starts[WHITE], starts[BLACK]
-
-
-@cache
 def _ep_cell_keys(variant: Variant) -> list[int]:
     """The en-passant Zobrist key for each cell: its file's key."""
     geo = variant.geometry
@@ -595,62 +489,4 @@ def _ep_cell_keys(variant: Variant) -> list[int]:
     return [keys.ep_file[geo.file_of(sq)] for sq in range(geo.size)]
 
 
-def _parse_placement(text: str, geo: BoardGeometry) -> list[int]:
-    """The piece on each cell, from the FEN's ranks (:meth:`fen_rows`)."""
-    layout = geo.fen_rows()
-    rows = text.split("/")
-    if len(rows) != len(layout):
-        raise FenError("piece placement", f"expected {len(layout)} ranks, got {len(rows)}")
-    unit = _unit(geo)
-    squares = [0] * geo.size
-    for row, cells in zip(rows, layout, strict=True):
-        label = geo.name(cells[0])[1:]
-        file = 0
-        digits = ""
-        for ch in row + "/":
-            if is_ascii_digits(ch):
-                digits += ch
-                continue
-            if digits:
-                try:
-                    if digits.startswith("0"):
-                        raise NumberError("a count cannot start with 0")
-                    file += parse_whole(digits, 1, len(cells))
-                except NumberError:
-                    raise FenError(
-                        "piece placement",
-                        f"bad empty count {shown(digits)} in rank {label} of {len(cells)} {unit}",
-                    ) from None
-                digits = ""
-            if ch == "/":
-                break
-            piece = piece_from_symbol(ch)
-            if not piece:
-                raise FenError("piece placement", f"unknown piece {ch!r} in rank {label}")
-            if file < len(cells):
-                squares[cells[file]] = piece
-            file += 1
-        if file != len(cells):
-            span = (
-                "" if unit == "squares" else (f" ({geo.name(cells[0])} to {geo.name(cells[-1])})")
-            )
-            raise FenError(
-                "piece placement",
-                f"rank {label} has {file} {unit} where the board has {len(cells)}{span}",
-            )
-    return squares
-
-
-def _unit(geo: BoardGeometry) -> str:
-    """What the board's cells are called in messages."""
-    return "squares" if geo.shades == 2 else "cells"
-
-
-def _parse_counter(text: str, field: str, minimum: int) -> int:
-    try:
-        return parse_whole(text, minimum, MAX_FEN_COUNTER)
-    except NumberError as exc:
-        raise FenError(field, str(exc)) from None
-
-
-__all__ = ["MAX_FEN_COUNTER", "Position", "encode"]
+__all__ = ["Position", "encode"]

@@ -8,54 +8,69 @@ that lists the names there are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .boardgeometry import BoardGeometry
 from .errors import UnknownVariantError
 from .geometry import Geometry
-from .hexgeo import FALCON_HEX, GLINSKI, HexGeometry
+from .hexgeo import FALCON_HEX, GLINSKI
 from .pieces import BISHOP, FALCON, KNIGHT, QUEEN, ROOK, PieceType
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One set of Falcon Chess rules.
+    """One set of Falcon Chess rules: every way the presets differ is a field
+    here, set by the preset, so that no code asks which board it is on.
 
-    Castling: the king moves towards a rook by a distance in
-    ``castle_min .. castle_max`` (``None``: up to the square next to the rook)
-    and the rook jumps over it.  ``castle_judged_after`` tests the king's
-    squares for attacks in the position after castling, as Fairy-Max does
-    (see docs/fairymax-castling.md); otherwise before, with the king at home.
+    Castling: a preset with ``castling`` has a king on ``king_file`` of its
+    first and last ranks and rooks in the corners (:attr:`rook_files`); the
+    king moves towards a rook by a distance in ``castle_min .. castle_max``
+    (``None``: up to the square next to the rook) and the rook jumps over it.
+    ``castle_judged_after`` tests the king's squares for attacks in the
+    position after castling, as Fairy-Max does (see docs/fairymax-castling.md);
+    otherwise before, with the king at home.  The hexagons have no castling.
 
     Pawns: a pawn steps twice from any square where a pawn of its colour
-    stands in ``start_fen`` (:func:`boardctl.rules.position.pawn_start_squares`),
-    so a set-up with pawns on two ranks needs no field of its own.
+    stands in ``start_fen`` (:func:`boardctl.rules.fen.pawn_start_squares`),
+    so a set-up with pawns on two ranks needs no field of its own; it promotes
+    to one of ``promotions``.
 
     ``geometry`` is the board: a :class:`Geometry` rectangle or a
-    :class:`HexGeometry` hexagon (which has no castling).  ``stalemate_points``
+    :class:`~boardctl.rules.hexgeo.HexGeometry` hexagon.  ``stalemate_points``
     is what the side that gives stalemate scores: ½ where stalemate is a draw,
     ¾ in Glinski's hexagonal chess and its falcon version.
+
+    Dead positions (kings with knights and bishops only,
+    :func:`~boardctl.rules.game.is_dead_position`): with ``lone_knight_mates``
+    a king and a knight can mate a bare king, so no knight is dead; bishops
+    that all stand on one cell colour are dead unless it is one of
+    ``bishop_mate_shades``, the colours on which bishops alone can mate.  On a
+    rectangle bishops of one colour never mate; on the hexagons a lone knight
+    does, and so do bishops on any colour but the centre's
+    (tests/rules/test_hex_game.py derives both from the board).
+
+    ``pgn_tag`` is the PGN ``Variant`` tag; ``None``: the preset's name.
     """
 
     name: str
     title: str
     geometry: BoardGeometry
     start_fen: str
+    castling: bool = True
     king_file: int = 0
     castle_min: int = 1
     castle_max: int | None = None
     castle_judged_after: bool = False
     promotions: tuple[PieceType, ...] = (QUEEN, FALCON, ROOK, BISHOP, KNIGHT)
     stalemate_points: float = 0.5
+    lone_knight_mates: bool = False
+    bishop_mate_shades: frozenset[int] = frozenset()
     pgn_tag: str | None = None
 
     @property
     def pgn_name(self) -> str:
-        """The PGN ``Variant`` tag: "Falcon" for the default, the preset's own
-        tag where it has one, else the preset name."""
-        if self.pgn_tag is not None:
-            return self.pgn_tag
-        return "Falcon" if self.name == "falcon" else self.name
+        """The PGN ``Variant`` tag: the preset's own tag, else its name."""
+        return self.name if self.pgn_tag is None else self.pgn_tag
 
     @property
     def files(self) -> int:
@@ -64,15 +79,6 @@ class Variant:
     @property
     def ranks(self) -> int:
         return self.geometry.ranks
-
-    @property
-    def hexagonal(self) -> bool:
-        return isinstance(self.geometry, HexGeometry)
-
-    @property
-    def castling(self) -> bool:
-        """Whether the preset knows castling at all (no hexagon does)."""
-        return not self.hexagonal
 
     @property
     def rook_files(self) -> tuple[int, int]:
@@ -94,9 +100,33 @@ FALCON_HEX_START = (
 )
 GLINSKI_START = "b/qbk/n1b1n/r5r/ppppppppp/11/5P5/4P1P4/3P1B1P3/2P2B2P2/1PRNQBKNRP1 w - - 0 1"
 _8x10 = Geometry(10, 8)
+_OFF_CENTRE = frozenset({1, 2})  # a hexagon's cell colours but the centre's (0)
+
+# Glinski's hexagonal chess, the base game of the hexagons and the check of
+# their geometry: no castling, stalemate scores 3/4 to 1/4, and a lone knight
+# or bishops off the centre's colour can mate.
+_GLINSKI = Variant(
+    "glinski",
+    "Glinski's hexagonal chess",
+    GLINSKI,
+    GLINSKI_START,
+    castling=False,
+    promotions=(QUEEN, ROOK, BISHOP, KNIGHT),
+    stalemate_points=0.75,
+    lone_knight_mates=True,
+    bishop_mate_shades=_OFF_CENTRE,
+    pgn_tag="Glinski",
+)
 
 _PRESETS = (
-    Variant("falcon", "Falcon Chess (free castling)", _8x10, FALCON_START, king_file=5),
+    Variant(
+        "falcon",
+        "Falcon Chess (free castling)",
+        _8x10,
+        FALCON_START,
+        king_file=5,
+        pgn_tag="Falcon",
+    ),
     Variant(
         "falcon-orthodox-castling",
         "Falcon Chess, orthodox castling",
@@ -162,27 +192,18 @@ _PRESETS = (
         castle_max=2,
         promotions=(FALCON, ROOK, BISHOP, KNIGHT),
     ),
-    # Sibahi's Falcon Hexagonal Chess (RULES-HEX.md): no queen among the
-    # promotions, stalemate scores 3/4 to 1/4.
-    Variant(
-        "falcon-hex",
-        "Falcon Hexagonal Chess",
-        FALCON_HEX,
-        FALCON_HEX_START,
+    # Sibahi's Falcon Hexagonal Chess (RULES-HEX.md): Glinski's rules with the
+    # falcon on the 121-cell board, and no queen among the promotions.
+    replace(
+        _GLINSKI,
+        name="falcon-hex",
+        title="Falcon Hexagonal Chess",
+        geometry=FALCON_HEX,
+        start_fen=FALCON_HEX_START,
         promotions=(ROOK, BISHOP, KNIGHT, FALCON),
-        stalemate_points=0.75,
         pgn_tag="Falcon Hexagonal",
     ),
-    # Glinski's hexagonal chess, the base game: the check of the geometry.
-    Variant(
-        "glinski",
-        "Glinski's hexagonal chess",
-        GLINSKI,
-        GLINSKI_START,
-        promotions=(QUEEN, ROOK, BISHOP, KNIGHT),
-        stalemate_points=0.75,
-        pgn_tag="Glinski",
-    ),
+    _GLINSKI,
 )
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in _PRESETS}

@@ -7,7 +7,7 @@ made, to be tried again with a growing pause (:meth:`Backlog.retry`, from
 every turn of the daemon's loop).  When the store takes them again the whole
 backlog is written, oldest first, and the screen clears.
 
-Only :class:`~boardctl.storage.store.StoreError` (the database cannot be written) is
+Only :class:`~boardctl.storage.errors.StoreError` (the database cannot be written) is
 waited out.  Any other error is a write that contradicts the store, which
 waiting cannot mend: it is raised as the store raised it.
 
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .store import StoreError
+from .errors import StoreError
 
 log = logging.getLogger("boardctl")
 

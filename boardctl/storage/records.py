@@ -11,35 +11,15 @@ values: each costs one game, never the reader.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import BoardctlError
 from ..rules import RESULTS, Game, get_variant
-
-if TYPE_CHECKING:  # reviews.py reads this module's values and errors
-    from .reviews import Review
+from .errors import UCI, DamagedGameError, ReplayError
+from .reviews import Review
 
 LATEST_TIME = 253_402_300_800.0  # 10000-01-01 UTC: no later time has a PGN date
-UCI = re.compile(r"^[a-z][0-9]{1,2}[a-z][0-9]{1,2}[a-z]?$")
-
-
-class StoreValueError(BoardctlError, ValueError):
-    """A request the stored games cannot satisfy (see the subclasses)."""
-
-
-class DamagedGameError(StoreValueError):
-    """A stored game holding values boardctl never writes (edited in, or
-    damaged where ``quick_check`` cannot see); names the game and the value."""
-
-    def __init__(self, game_id: int, message: str) -> None:
-        super().__init__(f"game {game_id}: {message}")
-        self.game_id = game_id
-
-
-class ReplayError(DamagedGameError):
-    """A stored game the rules core cannot replay; names the game and the ply."""
 
 
 @dataclass(frozen=True)

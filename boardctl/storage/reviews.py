@@ -1,30 +1,21 @@
 """A stored game's review: the engine's view of each position, and the grade
-of each move, as the store keeps them; and a stored game as PGN, with them.
+of each move, as the store keeps them.
 
 ``boardctl review`` (:mod:`boardctl.review`) works them out; the store only
 keeps them, checks them when it reads them back, and hands them to the PGN
-writer.  Scores are the engine's: from the side to move, centipawns or moves
-to a mate (negative: that side is mated; 0: it is mated on the board).
+writer (:mod:`boardctl.storage.export`).  Scores are the engine's: from the
+side to move, centipawns or moves to a mate (negative: that side is mated; 0:
+it is mated on the board).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BoardctlError
-from ..rules import Game
-from ..rules.notation import parse_uci, san
-from ..rules.pgn import (
-    NAG_BLUNDER,
-    NAG_DUBIOUS,
-    NAG_MISTAKE,
-    MoveNote,
-    date_tags,
-    eval_text,
-    export,
-)
-from .records import UCI, DamagedGameError, StoredGame, to_game
+from ..rules.pgn import NAG_BLUNDER, NAG_DUBIOUS, NAG_MISTAKE
+from .errors import UCI, DamagedGameError
 
 NAGS = (NAG_DUBIOUS, NAG_MISTAKE, NAG_BLUNDER)  # the NAGs a review gives
 
@@ -79,65 +70,46 @@ def checked_review(game_id: int, plies: int, row: Any, rows: list[Any]) -> Revie
     return Review(float(reviewed_at), float(movetime), depth, tuple(positions))
 
 
-def white_eval(position: ReviewedPosition, white_to_move: bool) -> str | None:
-    """The position's score from White's side as ``[%eval]`` writes it; None
-    for a position mated on the board (its result says it)."""
-    if position.mate == 0:
+def read_review(conn: sqlite3.Connection, version: int, game_id: int, plies: int) -> Review | None:
+    """The review kept with game ``game_id`` of ``plies`` moves, if it has
+    one, from a database of schema ``version`` (4 or later).
+
+    :raises DamagedGameError: as :func:`checked_review`.
+    """
+    head = conn.execute(
+        "SELECT reviewed_at, movetime, depth FROM reviews WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    if head is None:
         return None
-    sign = 1 if white_to_move else -1
-    mate = None if position.mate is None else sign * position.mate
-    cp = None if position.cp is None else sign * position.cp
-    return eval_text(cp, mate)
+    loss = "loss" if version >= 5 else "NULL"
+    rows = conn.execute(
+        f"SELECT ply, cp, mate, best, nag, {loss} FROM review_positions "
+        "WHERE game_id = ? ORDER BY ply",
+        (game_id,),
+    ).fetchall()
+    return checked_review(game_id, plies, head, rows)
 
 
-def move_notes(game_id: int, game: Game, review: Review) -> list[MoveNote]:
-    """What PGN says after each move of a reviewed game: the grade as a NAG,
-    the engine's better move with its score for a graded move, and the
-    evaluation of the position the move left.
-
-    :raises DamagedGameError: when a stored better move is not legal there.
-    """
-    replay = Game(game.variant, game.start_fen)
-    notes = []
-    for ply, move in enumerate(game.moves, start=1):
-        before, after = review.positions[ply - 1], review.positions[ply]
-        white = replay.position.turn == 0
-        comment = None
-        if after.nag is not None and before.best is not None:
-            better = _san(game_id, replay, before.best)
-            comment = f"Better: {better} ({white_eval(before, white)})"
-        replay.push(move)
-        notes.append(MoveNote(after.nag, comment, white_eval(after, not white)))
-    return notes
+def write_review(conn: sqlite3.Connection, game_id: int, review: Review) -> None:
+    """Keep ``review`` with game ``game_id`` in place of any earlier one, in
+    the caller's transaction."""
+    forget_review(conn, game_id)
+    conn.execute(
+        "INSERT INTO reviews (game_id, reviewed_at, movetime, depth) VALUES (?, ?, ?, ?)",
+        (game_id, review.reviewed_at, review.movetime, review.depth),
+    )
+    conn.executemany(
+        "INSERT INTO review_positions (game_id, ply, cp, mate, best, nag, loss) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, ply, p.cp, p.mate, p.best, p.nag, p.loss)
+            for ply, p in enumerate(review.positions)
+        ],
+    )
 
 
-def _san(game_id: int, game: Game, uci: str) -> str:
-    try:
-        return san(game.position, parse_uci(game.position, uci))
-    except BoardctlError as exc:
-        raise DamagedGameError(game_id, f"its review's better move {uci}: {exc}") from None
-
-
-def stored_pgn(stored: StoredGame) -> str:
-    """A stored game as PGN, with its review if it has one.
-
-    :raises DamagedGameError: when the game does not replay.
-    """
-    game = to_game(stored)
-    outcome = game.outcome()
-    headers = {
-        "Event": "boardctl game",
-        "White": stored.white,
-        "Black": stored.black,
-    }
-    if stored.result is not None:
-        headers["Result"] = stored.result
-    if stored.termination:
-        headers["Termination"] = stored.termination
-    elif outcome is not None:
-        headers["Termination"] = outcome.termination.value
-    else:
-        headers["Termination"] = "unterminated"
-    headers.update(date_tags(stored.started_at))
-    notes = () if stored.review is None else move_notes(stored.id, game, stored.review)
-    return export(game, headers, stored.clocks, notes)
+def forget_review(conn: sqlite3.Connection, game_id: int) -> None:
+    """Drop game ``game_id``'s review, if it has one (a takeback does: the
+    review judged moves that are no longer the game's)."""
+    conn.execute("DELETE FROM review_positions WHERE game_id = ?", (game_id,))
+    conn.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))

@@ -27,7 +27,7 @@ from collections.abc import Callable
 import pygame
 
 from ..colour import Colour
-from ..rules import WHITE, PieceType, Position, get_variant
+from ..rules import DEFAULT_VARIANT, WHITE, PieceType, Position, get_variant
 from ..rules.boardgeometry import BoardGeometry
 from ..rules.geometry import Geometry
 from ..scores import score_words
@@ -287,7 +287,7 @@ class Renderer:
     def _panel(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
         panel, pad = lay.panel, lay.pad
         pygame.draw.rect(surface, PANEL, panel, border_radius=pad)
-        status = state.status or ("" if state.variant == "falcon" else state.variant)
+        status = state.status or ("" if state.variant == DEFAULT_VARIANT.name else state.variant)
         status_h = lay.small + pad if status else 0
         row_h = lay.big + pad
         top_row = pygame.Rect(panel.left, panel.top, panel.width, row_h)

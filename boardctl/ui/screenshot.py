@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardctlError
+from ..rules import DEFAULT_VARIANT
 from .size import SizeError
 from .size import parse_size as _parse_size
 from .state import DisplayState
@@ -81,7 +82,7 @@ def screenshot(
     fen: str | None,
     out: Path | str,
     size: tuple[int, int] = DEFAULT_SIZE,
-    variant: str = "falcon",
+    variant: str = DEFAULT_VARIANT.name,
     **overrides: Any,
 ) -> None:
     """Save the screen for ``fen`` (None: the variant's start) to ``out``.
@@ -103,7 +104,7 @@ def screenshot_command(
     fen: str | None,
     out: str,
     size: str = "480x320",
-    variant: str = "falcon",
+    variant: str = DEFAULT_VARIANT.name,
 ) -> Path:
     """What ``boardctl screenshot`` does: parse the size text, render, return the path.
 

@@ -71,7 +71,7 @@ class DisplayState:
     """
 
     fen: str = DEFAULT_VARIANT.start_fen
-    variant: str = "falcon"
+    variant: str = DEFAULT_VARIANT.name
     orientation: int = WHITE
     last_move: tuple[int, int] | None = None
     check_square: int | None = None
@@ -129,7 +129,7 @@ class DisplayState:
     def from_fen(
         cls,
         fen: str | None = None,
-        variant: str = "falcon",
+        variant: str = DEFAULT_VARIANT.name,
         **fields: Any,
     ) -> DisplayState:
         """A state for ``fen`` (default: the variant's start) with the check found.

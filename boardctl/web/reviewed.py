@@ -16,7 +16,7 @@ from ..review.grading import Grade, win_percent
 from ..rules import WHITE, Game
 from ..rules.notation import parse_uci, san
 from ..scores import score_words
-from ..storage.records import DamagedGameError
+from ..storage.errors import DamagedGameError
 from ..storage.reviews import Review, ReviewedPosition
 
 # What each grade is called on the page, and its class there.

@@ -5,6 +5,24 @@ from __future__ import annotations
 from boardctl.board import Event, Reconciler, ReconcilerConfig
 from boardctl.board.explain import footprint, occupancy
 from boardctl.rules import Game, Position, get_variant
+from boardctl.rules.moves import CASTLE, EN_PASSANT, code_flag, code_from, code_to
+
+
+def handled_squares(pos: Position, code: int) -> tuple[dict[int, int], list[int]]:
+    """What a hand does to carry out ``code`` in ``pos``: the pieces it
+    carries (from-square to to-square: the mover, and a castling rook) and
+    the squares it clears (a captured piece, en passant's too)."""
+    frm, to, flag = code_from(code), code_to(code), code_flag(code)
+    carries = {frm: to}
+    removals: list[int] = []
+    if flag == CASTLE:
+        rook_from, rook_to = pos.castle_rook_squares(frm, to)
+        carries[rook_from] = rook_to
+    elif flag == EN_PASSANT:
+        removals.append(footprint(pos, code)[1])
+    elif occupancy(pos) >> to & 1:
+        removals.append(to)
+    return carries, removals
 
 
 def twin_squares(pos: Position, code: int) -> int:

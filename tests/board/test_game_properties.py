@@ -35,7 +35,7 @@ from boardctl.rules.moves import (
     code_to,
 )
 
-from .helpers import twin_squares
+from .helpers import handled_squares, twin_squares
 
 CONFIG = ReconcilerConfig()
 LONGEST_WAIT = max(CONFIG.settle, CONFIG.grace, CONFIG.new_game_hold, CONFIG.promotion_wait)
@@ -111,15 +111,7 @@ def handling(
     use; no piece on ``avoid`` is picked up and put back."""
     frm, to, flag = code_from(code), code_to(code), code_flag(code)
     occ = occupancy(pos)
-    carries = {frm: to}
-    removals: list[int] = []
-    if flag == CASTLE:
-        rook_from, rook_to = pos.castle_rook_squares(frm, to)
-        carries[rook_from] = rook_to
-    elif flag == EN_PASSANT:
-        removals.append(footprint(pos, code)[1])
-    elif occ >> to & 1:
-        removals.append(to)
+    carries, removals = handled_squares(pos, code)
     steps: list[Step] = []
     # Before moving, the mover may pick up one of their own pieces and put
     # it back (never on a twin's square: no sensor could tell that apart).

@@ -21,7 +21,7 @@ from boardctl.board.explain import footprint, occupancy
 from boardctl.rules import VARIANTS, Game, PieceType, Position
 from boardctl.rules.moves import CASTLE, EN_PASSANT
 
-from .helpers import twin_squares
+from .helpers import handled_squares, twin_squares
 
 CONFIG = ReconcilerConfig()
 FAST = CONFIG.settle * 0.8  # longest pause that never lets a reading settle
@@ -62,19 +62,11 @@ def games(draw: st.DrawFn) -> Game:
 @st.composite
 def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Step]:
     """The steps of carrying out ``code`` on the board, in a random physical order."""
-    frm, to, flag = code & 127, code >> 7 & 127, code >> 17
     occ = occupancy(pos)
     pause = st.floats(0.02, 1.2 if slow else FAST)
-    # Pieces to move: (from, to); pieces to take off: squares.
-    carries = [(frm, to)]
-    removals: list[int] = []
-    if flag == CASTLE:
-        carries.append(pos.castle_rook_squares(frm, to))
-    elif flag == EN_PASSANT:
-        removals.append(footprint(pos, code)[1])
-    elif occ >> to & 1:
-        removals.append(to)
-    pending = [("lift", s) for s, _ in carries] + [("off", s) for s in removals]
+    # Pieces to move: from-square to to-square; pieces to take off: squares.
+    carries, removals = handled_squares(pos, code)
+    pending = [("lift", s) for s in carries] + [("off", s) for s in removals]
     held: dict[int, int] = {}  # piece (by its from-square) -> where it goes
     board = occ
     steps: list[Step] = []
@@ -89,7 +81,7 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
             steps.append(Step("lift", square, pause=draw(pause)))
             board &= ~(1 << square)
             if kind == "lift":
-                held[square] = dict(carries)[square]
+                held[square] = carries[square]
             continue
         dest = held.pop(square)
         # Slide over a few empty squares first, never long enough to settle.

@@ -26,10 +26,10 @@ from boardctl.board.phases import (
     Underway,
     verdict,
 )
-from boardctl.rules import PieceType, Position, get_variant, parse_uci
+from boardctl.rules import Game, PieceType, Position, get_variant, parse_uci
 
 from .helpers import Table
-from .test_properties import CONFIG, games, handlings, run
+from .test_properties import CONFIG, Step, games, handlings, run
 
 START = Position(None, get_variant("falcon"))
 BASE = occupancy(START)
@@ -263,6 +263,16 @@ def test_the_reconcilers_commit_is_the_committed_transition():
     assert t.lines() == ["move e2e4"]
 
 
+def move_steps(game: Game, data: st.DataObject) -> list[Step] | None:
+    """A hand's steps carrying out one of the game's legal moves (the
+    generators of test_properties); None when the game has none."""
+    pos = game.position
+    codes = pos.legal_codes()
+    if not codes or game.outcome() is not None:
+        return None
+    return data.draw(handlings(pos.copy(), data.draw(st.sampled_from(codes)), False))
+
+
 @settings(
     max_examples=60,
     deadline=None,
@@ -273,11 +283,9 @@ def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(g
     """Hands carrying out a move (the generators of test_properties): every
     reading that commits nothing and tells nothing leaves the reconciler in
     the phase :func:`reading_noted` makes of it, with the move it shows."""
-    pos = game.position
-    codes = pos.legal_codes()
-    if not codes or game.outcome() is not None:
+    steps = move_steps(game, data)
+    if steps is None:
         return
-    steps = data.draw(handlings(pos.copy(), data.draw(st.sampled_from(codes)), False))
     rec = Reconciler(game, CONFIG)
     reading, now, lines = rec.reading, 0.0, []
     for step in steps:
@@ -347,11 +355,9 @@ def agrees(rec: Reconciler) -> bool:
 )
 @given(games(), st.data())
 def test_label_text_and_choices_agree_while_a_move_is_made(game, data):
-    pos = game.position
-    codes = pos.legal_codes()
-    if not codes or game.outcome() is not None:
+    steps = move_steps(game, data)
+    if steps is None:
         return
-    steps = data.draw(handlings(pos.copy(), data.draw(st.sampled_from(codes)), False))
     rec = Reconciler(game, CONFIG)
     reading, now, lines = rec.reading, 0.0, []
     for step in steps:

@@ -38,7 +38,7 @@ module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 sys.modules["boardctl.engine._core"] = module
 from boardctl.engine import core
-assert core._core is module, "the core under test is not the one just built"
+assert core._Compiled is module.Core, "the core under test is not the one just built"
 import pytest
 sys.exit(pytest.main(["-p", "no:cacheprovider", *sys.argv[2:]]))
 """

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from boardctl.engine import Engine, Limits, core, params, search
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
+from boardctl.engine import tree as python_tree
+from boardctl.engine.evaluate import evaluator_for, material_sums
 from boardctl.rules import Position, get_variant
-from boardctl.rules.hexgeo import HexGeometry
 from tests.engine_mates import forces_mate_with
 
 README = Path(search.__file__).with_name("README.md")
@@ -54,12 +54,7 @@ def _position(variant: str, fen: str | None) -> Position:
 
 
 def _reference_eval(pos: Position) -> int:
-    geo = pos.geometry
-    evaluator = (
-        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-        if isinstance(geo, HexGeometry)
-        else Evaluator(pos.tables)
-    )
+    evaluator = evaluator_for(pos)
     return evaluator.evaluate(pos, *material_sums(pos))
 
 
@@ -116,10 +111,12 @@ def _params_numbers() -> set[str]:
 
 
 def _read_by_search_py() -> set[str]:
-    tree = ast.parse(inspect.getsource(search))
+    """What the Python search reads of params: its driver (search.py) and its
+    tree (tree.py)."""
     return {
         alias.name
-        for node in ast.walk(tree)
+        for module in (search, python_tree)
+        for node in ast.walk(ast.parse(inspect.getsource(module)))
         if isinstance(node, ast.ImportFrom) and node.module == "params"
         for alias in node.names
     }

@@ -10,25 +10,21 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from boardctl.engine import Engine, Limits, core
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
+from boardctl.engine.evaluate import evaluator_for, material_sums
 from boardctl.rules import VARIANTS, Position, get_variant
 from boardctl.rules.hexgeo import HexGeometry
 from boardctl.rules.moves import EN_PASSANT
 from boardctl.rules.pieces import PAWN
 
+from ..rules.helpers import perft_cases
+
 pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
 
-PERFT = [
-    [part.strip() for part in line.split("|")]
-    for name in ("perft.txt", "perft_hex.txt")
-    for line in (Path(__file__).parents[1] / "rules" / name).read_text().splitlines()
-    if line.strip() and not line.startswith("#")
-]
+PERFT = [*perft_cases("perft.txt"), *perft_cases("perft_hex.txt")]
 
 
 def _core_at(pos: Position) -> core.Core:
@@ -38,12 +34,7 @@ def _core_at(pos: Position) -> core.Core:
 
 
 def _python_eval(pos: Position) -> int:
-    geo = pos.geometry
-    evaluator = (
-        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-        if isinstance(geo, HexGeometry)
-        else Evaluator(pos.tables)
-    )
+    evaluator = evaluator_for(pos)
     return evaluator.evaluate(pos, *material_sums(pos))
 
 
@@ -53,8 +44,7 @@ def _python_eval(pos: Position) -> int:
 def test_perft_counts_match_the_reference(name, variant, fen, counts):
     pos = Position(fen, get_variant(variant))
     engine = _core_at(pos)
-    expected = [int(n) for n in counts.split()]
-    assert [engine.perft(d) for d in range(1, len(expected) + 1)] == expected
+    assert [engine.perft(d) for d in range(1, len(counts) + 1)] == counts
     assert engine.hash() == pos.hash
     assert engine.evaluate() == _python_eval(pos)
 
@@ -104,7 +94,9 @@ def test_random_games_agree_move_by_move(variant, seed):
     assert _play_random_game(variant, seed, 0.3)["positions"] > 10
 
 
-@pytest.mark.parametrize("variant", sorted(n for n, v in VARIANTS.items() if v.hexagonal))
+@pytest.mark.parametrize(
+    "variant", sorted(n for n, v in VARIANTS.items() if isinstance(v.geometry, HexGeometry))
+)
 def test_random_hex_games_reach_en_passant_and_promotions(variant):
     """Pawn-heavy games on the hexagon, until both special moves were checked."""
     seen: Counter[str] = Counter()

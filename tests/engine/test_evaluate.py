@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from boardctl.engine import core, evaluate
+from boardctl.engine import core, weights
 from boardctl.engine.evaluate import Evaluator, material_sums
 from boardctl.rules import Position
 
@@ -70,7 +70,7 @@ def test_falcon_mobility_counts_exactly_the_falcons_moves(fen, monkeypatch, scor
     falcon = pos.geometry.parse_square("e4")
     moves = sum(1 for move in pos.legal_moves() if move.from_square == falcon)
     with_term = score(fen)
-    monkeypatch.setattr(evaluate, "FALCON_MOBILITY", 0)
+    monkeypatch.setattr(weights, "FALCON_MOBILITY", 0)
     assert with_term - score(fen) == 4 * moves
 
 

@@ -16,14 +16,9 @@ import sys
 import pytest
 
 from boardctl.engine import Limits
-from boardctl.engine.external import (
-    EngineOption,
-    ExternalEngine,
-    go_command,
-    parse_info,
-    parse_option,
-)
+from boardctl.engine.external import ExternalEngine
 from boardctl.engine.interface import BestMove, Failed, Message, Thinking, WorkerError
+from boardctl.engine.uciwire import EngineOption, go_command, parse_info, parse_option
 from boardctl.rules import Position, get_variant, parse_uci
 
 BOARDCTL = [sys.executable, "-m", "boardctl", "uci"]

@@ -10,15 +10,10 @@ import random
 import pytest
 
 from boardctl.engine import Engine, Limits, core
-from boardctl.engine.evaluate import (
-    VALUES,
-    HexEvaluator,
-    cell_tables,
-    hex_values,
-    material_phase,
-    material_sums,
-)
+from boardctl.engine.evaluate import HexEvaluator, material_sums
+from boardctl.engine.piecesquare import cell_tables, hex_values
 from boardctl.engine.uci import run
+from boardctl.engine.weights import VALUES, material_phase
 from boardctl.rules import Position, get_variant, parse_uci
 from boardctl.rules.hexgeo import FALCON_HEX, HexGeometry
 from boardctl.rules.moves import EN_PASSANT

@@ -1,6 +1,6 @@
 """One source for every number: the compiled core holds none of its own.
 
-The search's numbers live in params.py and the evaluation's in evaluate.py;
+The search's numbers live in params.py and the evaluation's in weights.py;
 the compiled core gets them at construction.  These tests fail when the core
 keeps a number of its own: it must report back exactly what it was given,
 follow changed evaluation numbers to the centipawn, and its source may
@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.engine import Engine, Limits, core, evaluate, params
-from boardctl.engine.evaluate import Evaluator, HexEvaluator, material_sums, start_phase
+from boardctl.engine import Engine, Limits, core, evaluate, params, piecesquare, weights
+from boardctl.engine.evaluate import evaluator_for, material_sums
 from boardctl.rules import VARIANTS, Position, get_variant
-from boardctl.rules.hexgeo import HexGeometry
 
 CORE_SOURCES = Path(core.__file__).with_name("csrc")
 # What the core's sources may define: array sizes, piece and move codes, the
@@ -135,7 +134,11 @@ def test_the_core_refuses_numbers_it_cannot_hold():
 
 @pytest.fixture
 def other_numbers(monkeypatch):
-    """Every evaluation number changed, in evaluate.py only."""
+    """Every evaluation number changed, in weights.py only."""
+
+    def change(name, value):
+        monkeypatch.setattr(weights, name, value)
+
     for name in (
         "BISHOP_PAIR",
         "FALCON_MOBILITY",
@@ -148,21 +151,15 @@ def other_numbers(monkeypatch):
         "DANGER_CAP",
         "DANGER_DIVISOR",
     ):
-        monkeypatch.setattr(evaluate, name, getattr(evaluate, name) * 2 + 3)
-    monkeypatch.setattr(
-        evaluate, "MOBILITY", {k: (w + 1, b + 1) for k, (w, b) in evaluate.MOBILITY.items()}
-    )
-    monkeypatch.setattr(
-        evaluate, "ZONE_WEIGHT", {k: w + 2 for k, w in evaluate.ZONE_WEIGHT.items()}
-    )
-    phase = {k: w + 1 for k, w in evaluate.PHASE_WEIGHT.items()}
-    monkeypatch.setattr(evaluate, "PHASE_WEIGHT", phase)
-    monkeypatch.setattr(evaluate, "FULL_PHASE", 3 * sum(phase.values()))
-    monkeypatch.setattr(evaluate, "PASSED", tuple(v * 2 + 7 for v in evaluate.PASSED))
-    monkeypatch.setattr(
-        evaluate, "VALUES", {k: (mg + 13, eg + 17) for k, (mg, eg) in evaluate.VALUES.items()}
-    )
-    caches = (evaluate.square_tables, evaluate.cell_tables, evaluate.hex_values)
+        change(name, getattr(weights, name) * 2 + 3)
+    change("MOBILITY", {k: (w + 1, b + 1) for k, (w, b) in weights.MOBILITY.items()})
+    change("ZONE_WEIGHT", {k: w + 2 for k, w in weights.ZONE_WEIGHT.items()})
+    phase = {k: w + 1 for k, w in weights.PHASE_WEIGHT.items()}
+    change("PHASE_WEIGHT", phase)
+    change("FULL_PHASE", 3 * sum(phase.values()))
+    change("PASSED", tuple(v * 2 + 7 for v in weights.PASSED))
+    change("VALUES", {k: (mg + 13, eg + 17) for k, (mg, eg) in weights.VALUES.items()})
+    caches = (piecesquare.square_tables, piecesquare.cell_tables, piecesquare.hex_values)
     for cached in caches:
         cached.cache_clear()
     yield
@@ -177,12 +174,7 @@ def test_the_core_follows_every_evaluation_number(other_numbers, variant, seed):
     rng = random.Random(seed)
     pos = Position(None, get_variant(variant))
     engine = core.build(pos.variant, tt_bits=10)
-    geo = pos.geometry
-    evaluator = (
-        HexEvaluator(pos.tables, geo, start_phase(pos.variant))
-        if isinstance(geo, HexGeometry)
-        else Evaluator(pos.tables)
-    )
+    evaluator = evaluator_for(pos)
     changed = 0
     for _ in range(120):
         core.load(engine, pos)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.engine import Engine, core, evaluate
+from boardctl.engine import Engine, core, evaluate, piecesquare, weights
 from boardctl.rules import Position, get_variant
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
@@ -39,7 +39,7 @@ def random_positions(count: int, seed: int) -> list[Position]:
     return out
 
 
-def compiled_score(pos: Position, weights: evaluate.Weights | None) -> int:
+def compiled_score(pos: Position, weights: weights.Weights | None) -> int:
     engine = core.build(pos.variant, tt_bits=10, weights=weights)
     core.load(engine, pos)
     return engine.evaluate()
@@ -47,26 +47,26 @@ def compiled_score(pos: Position, weights: evaluate.Weights | None) -> int:
 
 # ------------------------------------------------------------ weights by name
 def test_the_named_weights_rebuild_the_tables_and_core_weights_evaluate_py_holds():
-    defaults = evaluate.default_weights()
+    defaults = weights.default_weights()
     for files, ranks in ((10, 8), (10, 10), (8, 8)):
-        assert evaluate.build_square_tables(files, ranks, defaults) == evaluate.square_tables(
+        assert piecesquare.build_square_tables(files, ranks, defaults) == piecesquare.square_tables(
             files, ranks
         )
     for name in ("falcon", "falcon-hex", "glinski"):
         variant = get_variant(name)
         assert evaluate.core_weights(variant, defaults) == evaluate.core_weights(variant)
-        assert evaluate.build_piece_tables(variant.geometry, defaults) == evaluate.piece_tables(
-            variant.geometry
-        )
-    assert evaluate.passed_bonuses(defaults) == evaluate.PASSED
+        assert piecesquare.build_piece_tables(
+            variant.geometry, defaults
+        ) == piecesquare.piece_tables(variant.geometry)
+    assert weights.passed_bonuses(defaults) == weights.PASSED
 
 
 def test_the_hexagon_derives_its_values_from_the_weights_given():
     geo = get_variant("falcon-hex").geometry
-    defaults = evaluate.default_weights()
+    defaults = weights.default_weights()
     more = dict(defaults, **{"rook.mg": defaults["rook.mg"] + 100})
-    mg, _ = evaluate.build_piece_tables(geo, more)
-    old_mg, _ = evaluate.cell_tables(geo)
+    mg, _ = piecesquare.build_piece_tables(geo, more)
+    old_mg, _ = piecesquare.cell_tables(geo)
     rook = 4
     assert all(new > old for new, old in zip(mg[rook], old_mg[rook], strict=True))
     phases = dict(defaults, **{"falcon.phase": defaults["falcon.phase"] + 1})
@@ -75,9 +75,9 @@ def test_the_hexagon_derives_its_values_from_the_weights_given():
 
 
 def test_a_changed_shape_weight_changes_the_squares_it_shapes_only():
-    changed = dict(evaluate.default_weights(), **{"rook.seventh": 40})
-    mg, eg = evaluate.build_square_tables(10, 8, changed)
-    old_mg, old_eg = evaluate.square_tables(10, 8)
+    changed = dict(weights.default_weights(), **{"rook.seventh": 40})
+    mg, eg = piecesquare.build_square_tables(10, 8, changed)
+    old_mg, old_eg = piecesquare.square_tables(10, 8)
     rook = 4
     differ = [sq for sq in range(80) if mg[rook][sq] != old_mg[rook][sq]]
     assert differ == list(range(60, 70))  # the seventh rank
@@ -88,7 +88,7 @@ def test_a_changed_shape_weight_changes_the_squares_it_shapes_only():
 @needs_core
 def test_the_core_evaluates_with_the_weights_it_is_given():
     pos = Position("4k5/pppp2pppp/10/10/10/10/PPPP2PPPP/2B1K1B3 w - - 0 1", VARIANT)
-    defaults = evaluate.default_weights()
+    defaults = weights.default_weights()
     assert compiled_score(pos, defaults) == compiled_score(pos, None)
     more = dict(defaults, bishop_pair=defaults["bishop_pair"] + 10)
     assert compiled_score(pos, more) == compiled_score(pos, None) + 10
@@ -96,7 +96,7 @@ def test_the_core_evaluates_with_the_weights_it_is_given():
 
 def test_other_weights_need_the_compiled_core():
     with pytest.raises(ValueError, match="compiled"):
-        Engine(compiled=False, weights=evaluate.default_weights())
+        Engine(compiled=False, weights=weights.default_weights())
 
 
 # ------------------------------------------------------------ data
@@ -166,7 +166,7 @@ def test_k_is_fitted_to_the_scores_that_made_the_results():
 def test_tuning_lowers_the_loss_and_moves_the_weights_towards_those_that_made_the_results():
     # Results made by an evaluation with a knight worth 100 more and a larger
     # bishop pair; the tuner starts from evaluate.py's weights.
-    truth = dict(evaluate.default_weights())
+    truth = dict(weights.default_weights())
     truth["knight.mg"] += 100
     truth["knight.eg"] += 100
     truth["bishop_pair"] += 60
@@ -179,7 +179,7 @@ def test_tuning_lowers_the_loss_and_moves_the_weights_towards_those_that_made_th
         )
         for s, score in zip(samples, true_scores, strict=True)
     ]
-    start = evaluate.default_weights()
+    start = weights.default_weights()
     names = ["knight.mg", "knight.eg", "bishop_pair"]
     tuned, curve = texel_tune.tune(
         samples, [], start, 1.0, rounds=4, steps=4, damping=0.1, names=names, report=False

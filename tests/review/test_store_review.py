@@ -13,13 +13,13 @@ from boardctl.review.command import review_command, verdicts
 from boardctl.review.grading import Grade
 from boardctl.rules import Game
 from boardctl.rules.pgn import read_game
+from boardctl.storage.command import pgn_command
 from boardctl.storage.reviews import Review, ReviewedPosition
 from boardctl.storage.store import (
     SCHEMA_VERSION,
     DamagedGameError,
     GameStore,
     StoreConflictError,
-    pgn_command,
 )
 
 from ..test_store import old_store, user_version

@@ -37,8 +37,8 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from boardctl.rules import VARIANTS, Variant
+from boardctl.rules.fen import pawn_start_squares
 from boardctl.rules.geometry import Tables
-from boardctl.rules.position import pawn_start_squares
 
 WHITE, BLACK = 0, 1
 LINE_STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))

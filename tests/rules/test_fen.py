@@ -118,3 +118,27 @@ def test_central_10x10_en_passant_square_follows_the_pawns_start_squares(fen, va
         with pytest.raises(FenError) as info:
             Position(fen, variant)
         assert info.value.field == "en passant"
+
+
+@pytest.mark.parametrize("variant", ["falcon", "falcon-hex"])
+def test_with_turn_gives_the_other_side_the_move_as_a_new_position(variant):
+    """Teaching mode lifts a piece of the side not to move: the position is
+    the same but for who moves, the en-passant square it loses, and no moves
+    behind it; it is what a FEN so edited would read."""
+    start = Position(None, get_variant(variant))
+    start.push(start.legal_moves()[0])
+    turned = start.with_turn(start.turn ^ 1)
+    fields = start.fen().split()
+    fields[1], fields[3] = ("w" if fields[1] == "b" else "b"), "-"
+    read = Position(" ".join(fields), start.variant)
+    assert turned.fen() == read.fen() and turned.hash == read.hash
+    assert turned.turn != start.turn and turned.ply_stack == [] and len(start.ply_stack) == 1
+    assert turned.legal_codes() == read.legal_codes()
+    assert start.with_turn(start.turn).fen().split()[:3] == start.fen().split()[:3]
+
+
+def test_with_turn_refuses_a_side_to_move_that_could_take_the_king():
+    checked = pos("k9/10/10/10/10/10/10/R8K b - - 0 1")  # Black is in check from a1
+    with pytest.raises(FenError) as info:
+        checked.with_turn(0)
+    assert info.value.field == "position"

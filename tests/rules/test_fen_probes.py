@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardctl.rules import FenError, Position, get_variant
-from boardctl.rules.position import MAX_FEN_COUNTER
+from boardctl.rules.fen import MAX_FEN_COUNTER
 
 START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
 BAD_NUMBERS = [

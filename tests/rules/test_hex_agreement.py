@@ -8,8 +8,6 @@ then compare the two generators' legal moves ply by ply.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import naive_hex as naive
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,22 +15,14 @@ from hypothesis import strategies as st
 
 from boardctl.rules import Position, divide, get_variant, perft
 
-DATA = Path(__file__).with_name("perft_hex.txt")
+from .helpers import perft_cases
+
 # Larger recorded counts (the openings' depth 4, 7 and 21 million) are skipped so the
 # file runs in seconds; the counts up to here take the core about 6 s of CPU in all.
 MAX_LEAVES = 500_000
 
 
-def _cases() -> list[tuple[str, str, str, list[int]]]:
-    cases = []
-    for line in DATA.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            label, variant, fen, counts = (part.strip() for part in line.split("|"))
-            cases.append((label, variant, fen, [int(c) for c in counts.split()]))
-    return cases
-
-
-CASES = _cases()
+CASES = perft_cases("perft_hex.txt")
 IDS = [f"{case[0]} ({case[1]})" for case in CASES]
 
 

@@ -19,6 +19,7 @@ from boardctl.rules import (
     parse_uci,
     san,
 )
+from boardctl.rules.hexgeo import ORTHOGONAL
 from boardctl.rules.pgn import export, read_game
 
 from .test_hex_perft import CASES
@@ -334,6 +335,41 @@ def test_bishops_on_the_centre_colour_only_are_dead_on_both_hexagons():
     # Glinski's board: f6 is the centre; c4 is of another colour.
     assert is_dead_position(position(board("Kg1 Bf6", "Kf11 Bf9", variant=GLINSKI), GLINSKI))
     assert not is_dead_position(position(board("Kg1 Bc4", "Kf11", variant=GLINSKI), GLINSKI))
+
+
+def bishop_mate_shades(variant) -> frozenset[int]:
+    """The cell colours of a hexagon on which kings and bishops alone can mate.
+
+    Bishops keep to their colour, so the mated king stands on the checking
+    bishop's colour and its orthogonal neighbours are of the other colours:
+    no bishop of that colour can guard or block them, and only the other
+    king can cover them all, from a cell that does not touch the mated king.
+    Where no cell of a colour allows that, those bishops cannot mate.
+    """
+    geo = variant.geometry
+    king = geo.tables.king
+    shades = set()
+    for sq in range(geo.size):
+        flights = [c for d in ORTHOGONAL if (c := geo.step(sq, d)) is not None]
+        for other in range(geo.size):
+            if (
+                other != sq
+                and not king[sq] >> other & 1
+                and all(king[other] >> c & 1 for c in flights)
+            ):
+                shades.add(geo.shade(sq))
+                break
+    return frozenset(shades)
+
+
+@pytest.mark.parametrize("variant", [HEX, GLINSKI], ids=["falcon-hex", "glinski"])
+def test_each_hexagons_preset_names_the_colours_its_bishops_mate_on(variant):
+    """The preset's fields are data; the board says what they must be: bishops
+    mate on every colour but the centre's, and so does a lone knight."""
+    assert variant.bishop_mate_shades == bishop_mate_shades(variant)
+    geo = variant.geometry
+    assert geo.shade(geo.cell_at(0, 0)) not in variant.bishop_mate_shades
+    assert variant.lone_knight_mates and not variant.castling
 
 
 def test_fifty_moves_and_repetition_end_a_hex_game():

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from boardctl.rules import Position, divide, get_variant, perft
 from boardctl.rules.moves import CASTLE
 
-DATA = Path(__file__).with_name("perft_hex.txt")
+from .helpers import perft_cases
 
 # RULES-HEX.md 3.1: White's 67 legal first moves in Falcon Hexagonal Chess.
 FIRST_MOVES = {
@@ -39,16 +38,7 @@ FIRST_MOVES = {
 }
 
 
-def _cases() -> list[tuple[str, str, str, list[int]]]:
-    cases = []
-    for line in DATA.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, variant, fen, counts = (part.strip() for part in line.split("|"))
-            cases.append((name, variant, fen, [int(c) for c in counts.split()]))
-    return cases
-
-
-CASES = _cases()
+CASES = perft_cases("perft_hex.txt")
 SHALLOW = [c for c in CASES if sum(c[3][:3]) < 60_000]
 
 

@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import naive_falcon as naive
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardctl.rules import VARIANTS, Position, divide, get_variant, perft
+from boardctl.rules import VARIANTS, Geometry, Position, divide, get_variant, perft
 
-DATA = Path(__file__).with_name("perft.txt")
+from .helpers import perft_cases
 
-
-def _cases() -> list[tuple[str, str, str, list[int]]]:
-    cases = []
-    for line in DATA.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, variant, fen, counts = (part.strip() for part in line.split("|"))
-            cases.append((name, variant, fen, [int(c) for c in counts.split()]))
-    return cases
-
-
-CASES = _cases()
+CASES = perft_cases("perft.txt")
 # The naive generator knows the rectangular presets only (hex: test_hex_perft.py).
-SQUARE_VARIANTS = sorted(name for name, v in VARIANTS.items() if not v.hexagonal)
+SQUARE_VARIANTS = sorted(name for name, v in VARIANTS.items() if isinstance(v.geometry, Geometry))
 
 
 @pytest.mark.parametrize(

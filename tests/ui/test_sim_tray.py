@@ -216,18 +216,9 @@ def test_a_capture_with_the_captured_piece_taken_off_first(how):
     if how == "right-click":
         rig.click("d5", button=3)
     else:
-        start = rig.window.view.centre(rig.geo.parse_square("d5"))
-        end = rig.window.tray.rect.center
-        rig.window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
-        rig.window.handle(
-            pygame.event.Event(
-                pygame.MOUSEMOTION,
-                buttons=(1, 0, 0),
-                pos=end,
-                rel=(end[0] - start[0], end[1] - start[1]),
-            )
+        rig.drag_between(
+            rig.window.view.centre(rig.geo.parse_square("d5")), rig.window.tray.rect.center
         )
-        rig.window.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
     rig.run(1.0)
     rig.drag("e4", "d5")
     rig.run(1.0)

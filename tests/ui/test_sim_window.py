@@ -26,7 +26,8 @@ from boardctl.rules import Game, PieceType, Position, get_variant
 from boardctl.rules.pieces import piece_from_symbol
 from boardctl.storage.store import GameStore, default_db_path
 from boardctl.ui.keys import KEYS
-from boardctl.ui.sim import DARK_WOOD, LIGHT_WOOD, WOODS, SimWindow, _glow
+from boardctl.ui.sim import SimWindow
+from boardctl.ui.simpaint import DARK_WOOD, LIGHT_WOOD, WOODS, led_glow
 from boardctl.ui.state import DisplayState
 from boardctl.ui.tray import off_the_board
 from boardctl.voice.speaker import Recorder
@@ -97,8 +98,14 @@ class Rig:
 
     def drag(self, frm: str, to: str) -> None:
         """Press on one cell, move, let go on another: one movement of the hand."""
-        start = self.window.view.centre(self.geo.parse_square(frm))
-        end = self.window.view.centre(self.geo.parse_square(to))
+        view = self.window.view
+        self.drag_between(
+            view.centre(self.geo.parse_square(frm)), view.centre(self.geo.parse_square(to))
+        )
+        self.run(0.2)
+
+    def drag_between(self, start: tuple[int, int], end: tuple[int, int]) -> None:
+        """Press at ``start``, move, let go at ``end`` (a cell's centre, the tray)."""
         self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
         self.window.handle(
             pygame.event.Event(
@@ -109,7 +116,6 @@ class Rig:
             )
         )
         self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
-        self.run(0.2)
 
     def key(self, text: str, key: int) -> None:
         self.window.handle(pygame.event.Event(pygame.KEYDOWN, unicode=text, key=key))
@@ -496,7 +502,7 @@ def test_a_path_is_a_dot_and_every_destination_fills_its_cell():
     # From a falcon's square, destinations and paths came out in four or five
     # shades of one blue, a one-path destination darker than a path.
     def inked(role: Role) -> int:
-        glow = _glow(LIGHTS[role].rgb, 60)
+        glow = led_glow(LIGHTS[role].rgb, 60)
         return sum(1 for x in range(60) for y in range(60) if glow.get_at((x, y)).a)
 
     path = inked(Role.FALCON_PATH)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.cli import _build_parser, _config, main
+from boardctl.cli import _config, main
+from boardctl.cliargs import build_parser
 from boardctl.config import parse_config
 from boardctl.daemon import services
 from boardctl.web.server import WebError, local_address
@@ -19,7 +20,7 @@ from boardctl.web.server import WebError, local_address
 def test_sim_web_turns_the_page_on_and_keeps_the_web_section(tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text('[web]\nport = 8123\npin = "9876"\n')
-    args = _build_parser().parse_args(
+    args = build_parser().parse_args(
         ["sim", "--web", "--config", str(path), "--mode", "two-players"]
     )
     config = _config(args)

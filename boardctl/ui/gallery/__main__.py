@@ -1,0 +1,5 @@
+"""``python -m boardctl.ui.gallery docs``: draw the gallery into ``docs/``."""
+
+from . import main
+
+raise SystemExit(main())
