@@ -35,7 +35,6 @@ from .invite import (
     broker_url,
     join_message,
     offer_message,
-    parse_broker,
     parse_invitation,
     read_answer,
     read_join,
@@ -45,20 +44,16 @@ from .invite import (
 )
 from .journal import Journal, JournalError, Kept
 from .keys import SigningKey, fingerprint
-from .lanbroker import LanBroker, LanBrokerError, lan_address
+from .lanbroker import LanBroker, lan_address
 from .match import Match, new_game
-from .transport import MAX_PACKET, BrokerSettings, MqttTransport, Transport
+from .port import LAN, BrokerPort, LanFor, TransportFor
+from .transport import MAX_PACKET, BrokerSettings, MqttTransport
 
 log = logging.getLogger("boardctl.remote")
 
 TICK = 0.05  # seconds between the link's turns
 REPUBLISH = 5.0  # seconds between repeats of the offer, the seat and a join
 JOIN_WAIT = 15.0  # seconds the page's Join waits for the other board's answer
-MAX_PER_SECOND = 100  # messages a second taken from the broker; the rest are dropped
-LAN = "lan"  # a game's broker is the one this board runs itself
-
-TransportFor = Callable[[BrokerSettings], Transport]
-LanFor = Callable[[int, Path], LanBroker]
 
 
 @dataclass(frozen=True)
@@ -88,12 +83,9 @@ class Joining:
 
 @dataclass
 class Figures:
-    """What the link counts, for the page, the logs and the bench."""
+    """What the link counts beside its port's counts, for the logs and the bench."""
 
-    received: int = 0
     refused: int = 0  # messages that were not what they claimed to be
-    dropped: int = 0  # messages past MAX_PER_SECOND
-    published: int = 0
 
 
 class Link:
@@ -113,25 +105,25 @@ class Link:
         self.desk = desk
         self.journal_path = journal_path
         self.settings = settings
-        self.transport_for = transport_for
-        self.lan_for = lan_for
         self.monotonic = monotonic
         self.wall = wall
         self.lock = threading.RLock()
         self.journal: Journal | None = None
         self.match: Match | None = None
         self.problem = ""  # why remote play cannot work here (the journal), in full
-        self.broker_problem = ""  # why no board can be invited or reached now
         self.invite_host = ""  # the address the other board reaches this one's broker at
         self.joining: Joining | None = None
         self.figures = Figures()
         self.quiet = QuietLog(log, monotonic)
-        self._transport: Transport | None = None
-        self._transport_url = ""
-        self._lan: LanBroker | None = None
-        self._subscribed: set[str] = set()
+        self.port = BrokerPort(
+            settings.broker,
+            settings.lan_port,
+            journal_path.parent / "broker",
+            self.quiet,
+            transport_for=transport_for,
+            lan_for=lan_for,
+        )
         self._republished = -REPUBLISH
-        self._second = (0.0, 0)  # the second being counted, and its messages
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -176,10 +168,7 @@ class Link:
         if self._thread is not None:
             self._thread.join(5.0)
         with self.lock:
-            self._disconnect()
-            if self._lan is not None:
-                self._lan.close()
-                self._lan = None
+            self.port.close()
             if self.journal is not None:
                 self.journal.close()
 
@@ -212,84 +201,24 @@ class Link:
         self._wake.set()
 
     # ------------------------------------------------------------ the broker
-    def _broker_for(self, kept: Kept) -> BrokerSettings | None:
-        """How this board reaches the broker of ``kept``."""
-        configured = self.settings.broker
-        if kept.broker == LAN:
-            if self._lan is None:
-                try:
-                    self._lan = self.lan_for(
-                        self.settings.lan_port, self.journal_path.parent / "broker"
-                    )
-                except LanBrokerError as exc:
-                    self.broker_problem = str(exc)
-                    return None
-            return BrokerSettings(self._lan.url)
-        if not kept.broker:
-            return None
-        if configured is not None and _same_broker(configured.url, kept.broker):
-            return configured
-        return BrokerSettings(kept.broker)
+    @property
+    def broker_problem(self) -> str:
+        """Why no board can be invited or reached now ("" when one can)."""
+        return self.port.problem
 
     def _connect_for(self, match: Match | None) -> None:
         """Be connected to the broker the game needs (none for a browser's)."""
-        settings: BrokerSettings | None = None
         joining = self.joining
-        if joining is not None and joining.kept is None:
-            settings = BrokerSettings(joining.invitation.broker)
-            configured = self.settings.broker
-            if configured is not None and _same_broker(configured.url, settings.url):
-                settings = configured
-        elif joining is not None and joining.kept is not None:
-            settings = self._broker_for(joining.kept)
+        if joining is not None:
+            broker = joining.kept.broker if joining.kept is not None else joining.invitation.broker
         elif match is not None and match.kept.seat != "browser":
-            settings = self._broker_for(match.kept)
-        url = settings.url if settings is not None else ""
-        if url == self._transport_url:
-            return
-        self._disconnect()
-        if settings is not None:
-            try:
-                self._transport = self.transport_for(settings)
-            except (OSError, ValueError) as exc:
-                self.broker_problem = f"cannot use the broker {url}: {exc}"
-                self.quiet.warn("broker", "remote: %s", self.broker_problem)
-                return
-            self._transport_url = url
-            self.broker_problem = ""
+            broker = match.kept.broker
+        else:
+            broker = ""
+        self.port.use(broker)
 
-    def _disconnect(self) -> None:
-        if self._transport is not None:
-            self._transport.close()
-        self._transport, self._transport_url = None, ""
-        self._subscribed = set()
-
-    def _subscribe(self, pattern: str) -> None:
-        if self._transport is not None and pattern not in self._subscribed:
-            self._transport.subscribe(pattern)
-            self._subscribed.add(pattern)
-
-    def _publish(self, where: str, data: dict[str, Any], retain: bool = False) -> None:
-        if self._transport is not None:
-            self._transport.publish(where, json.dumps(data).encode(), retain)
-            self.figures.published += 1
-
-    # ------------------------------------------------------------ in
     def _receive(self, now: float) -> None:
-        if self._transport is None:
-            return
-        for where, payload in self._transport.take():
-            second, count = self._second
-            if int(now) != second:
-                second, count = int(now), 0
-            self._second = (second, count + 1)
-            if count >= MAX_PER_SECOND:
-                self.figures.dropped += 1
-                self.quiet.warn(
-                    "flood", "remote: more than %d messages a second: dropped", MAX_PER_SECOND
-                )
-                continue
-            self.figures.received += 1
+        for where, payload in self.port.take(now):
             try:
                 data = loads(payload, MAX_PACKET)
                 self._message(where, data, now)
@@ -339,38 +268,40 @@ class Link:
             raise InviteError("a join for another game")
         why, answer = match.take_board(join, self.wall())
         if answer.get("t") == "seat":
-            self._publish(topic(match.game_key, "seat"), answer, retain=True)
+            self.port.publish(topic(match.game_key, "seat"), answer, retain=True)
         elif answer:
-            self._publish(topic(match.game_key, "refused"), answer)
+            self.port.publish(topic(match.game_key, "refused"), answer)
         if why:
             self.quiet.warn("join", "remote: a join refused: %s", why)
 
     # ------------------------------------------------------------ out
     def _send(self, match: Match, now: float) -> None:
-        if self._transport is None or not self._transport.connected():
+        if not self.port.connected():
             return
         key = match.game_key
         kept = match.kept
         if kept.role == "host" and kept.seat in ("", "board"):
-            self._subscribe(topic(key, "join"))
+            self.port.subscribe(topic(key, "join"))
             if now - self._republished >= REPUBLISH:
                 self._republished = now
-                self._publish(
+                self.port.publish(
                     topic(key, "offer"),
                     offer_message(kept.header, self.settings.name, match.key),
                     retain=True,
                 )
                 if kept.seat_message:
-                    self._publish(topic(key, "seat"), json.loads(kept.seat_message), retain=True)
+                    self.port.publish(
+                        topic(key, "seat"), json.loads(kept.seat_message), retain=True
+                    )
         if kept.role == "guest" and not kept.seat_message:
-            self._subscribe(topic(key, "seat"))
-            self._subscribe(topic(key, "refused"))
+            self.port.subscribe(topic(key, "seat"))
+            self.port.subscribe(topic(key, "refused"))
             if now - self._republished >= REPUBLISH:
                 self._republished = now
                 invitation = Invitation(
                     kept.broker, key, kept.invite, fingerprint(kept.header.host_key)
                 )
-                self._publish(
+                self.port.publish(
                     topic(key, "join"),
                     join_message(invitation, self.settings.name, match.key),
                     retain=True,
@@ -379,13 +310,13 @@ class Link:
         if exchange is None or not match.joined:
             return
         other = match.colour ^ 1
-        self._subscribe(side_topic(key, other, "log"))
-        self._subscribe(side_topic(key, other, "status"))
+        self.port.subscribe(side_topic(key, other, "log"))
+        self.port.subscribe(side_topic(key, other, "status"))
         for message in exchange.outgoing(now):
             if message["t"] == "status":
-                self._publish(side_topic(key, match.colour, "status"), message, retain=True)
+                self.port.publish(side_topic(key, match.colour, "status"), message, retain=True)
             else:
-                self._publish(side_topic(key, match.colour, "log"), message)
+                self.port.publish(side_topic(key, match.colour, "log"), message)
 
     # ------------------------------------------------------------ games
     def offer(self, page_host: str = "") -> Match:
@@ -399,22 +330,25 @@ class Link:
         self.match = Match(self.journal, kept, self.monotonic())
         self.invite_host = page_host
         self._republished = -REPUBLISH
-        self._broker_for(kept)  # a broker of this board's own starts now: the invitation names it
+        self.port.settings_for(
+            kept.broker
+        )  # a broker of its own starts now: the invitation names it
         log.info("remote: game %s offered", kept.header.key)
         self.publish()
         return self.match
 
     def invitation(self) -> str:
-        """The link that invites a board to the game offered, while its seat is
+        """The invitation to the game offered, for a board, while its seat is
         free ("" when no broker can carry it)."""
         match = self.match
         if match is None or match.kept.role != "host" or match.kept.seat != "":
             return ""
         kept = match.kept
         if kept.broker == LAN:
-            if self.broker_problem or self._lan is None:
+            lan = self.port.lan
+            if self.port.problem or lan is None:
                 return ""
-            url = broker_url("mqtt", self.invite_host or lan_address(), self._lan.port)
+            url = broker_url("mqtt", self.invite_host or lan_address(), lan.port)
         else:
             url = kept.broker
         return Invitation(
@@ -465,13 +399,13 @@ class Link:
 
     def _join_turn(self, joining: Joining, now: float) -> None:
         invitation = joining.invitation
-        self._subscribe(topic(invitation.key, "offer"))
+        self.port.subscribe(topic(invitation.key, "offer"))
         match = self.match
         if joining.kept is not None and match is not None and match.kept.seat_message:
             joining.done.set()
             self.joining = None
         elif now > joining.deadline:
-            reached = self._transport is not None and self._transport.connected()
+            reached = self.port.connected()
             if joining.refused:
                 joining.error = f"{joining.refused}: check the invitation"
             elif not reached:
@@ -506,10 +440,3 @@ class Link:
             joining.error = why
             joining.done.set()
             self.joining = None
-
-
-def _same_broker(a: str, b: str) -> bool:
-    try:
-        return parse_broker(a) == parse_broker(b)
-    except InviteError:
-        return False

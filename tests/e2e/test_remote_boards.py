@@ -149,8 +149,9 @@ def test_two_boards_on_one_network_play_through_the_hosts_own_broker(tmp_path: P
             return bool(invitation)
 
         host.wait_for(invited, "no invitation", WAIT)
-        assert side(host).link._lan is not None  # its own mosquitto
-        assert f":{side(host).link._lan.port}/" in invitation
+        lan = side(host).link.port.lan
+        assert lan is not None  # its own mosquitto
+        assert f":{lan.port}/" in invitation
         status, body = join(host, guest)
         assert (status, body.get("colour")) == (200, BLACK), body
         plays(host, guest, "e2e4")

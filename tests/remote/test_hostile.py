@@ -218,7 +218,7 @@ def test_a_flood_is_cut_to_a_rate_and_the_game_goes_on(game):
     for _ in range(2000):
         stranger.publish(side_topic(match.game_key, BLACK, "status"), b"{}")
     run(clock, host, guest, seconds=0.1)
-    assert host.link.figures.dropped > 0
+    assert host.link.port.counts.dropped > 0
     host.play("d2d4")
     run(clock, host, guest, seconds=2.0)
     assert guest.line() == ("e2e4", "e7e5", "d2d4")
