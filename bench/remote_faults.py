@@ -325,6 +325,7 @@ class Page:
     def login(self) -> None:
         """The player types the code on the page."""
         self.page = PageClient(self.base)
+        self.call("api/remote/state")  # the page loads before the code is typed
         status, data = self.call("api/remote/login", {"code": self.code, "name": "Bench"})
         if status != 200:
             raise RuntimeError(f"login refused: {data}")

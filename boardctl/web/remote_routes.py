@@ -169,7 +169,21 @@ async def state(request: web.Request) -> web.StreamResponse:
         player = _player(request)
         you = match.colour ^ 1 if player is not None else None
         body = state_of(match, you, request.app[OWNER](request), link)
-    return web.json_response(body, headers={"Cache-Control": "no-store"})
+    response = web.json_response(body, headers={"Cache-Control": "no-store"})
+    _session(request, response)
+    return response
+
+
+def _session(request: web.Request, response: web.StreamResponse) -> str:
+    """This browser's session token: the one its cookie carries, else a new
+    one set now.  The page reads the state before anyone types a code, so a
+    login whose answer is lost on the way is sent again from the same
+    session, and finds the seat its own."""
+    token = request.cookies.get(PLAYER_COOKIE, "")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        response.set_cookie(PLAYER_COOKIE, token, httponly=True, samesite="Strict", path="/")
+    return token
 
 
 async def login(request: web.Request) -> web.StreamResponse:
@@ -186,13 +200,11 @@ async def login(request: web.Request) -> web.StreamResponse:
             name = clean_name(data.get("name", ""), "name", allow_empty=True)
         except InvalidName as exc:
             return _error(400, str(exc))
-        token = request.cookies.get(PLAYER_COOKIE, "") or secrets.token_urlsafe(24)
-        why = match.take_browser(name, token)
+        response = web.json_response({"player": True, "key": match.game_key})
+        why = match.take_browser(name, _session(request, response))
         if why is not None:
             return _error(409, why)
         link.publish()
-    response = web.json_response({"player": True, "key": match.game_key})
-    response.set_cookie(PLAYER_COOKIE, token, httponly=True, samesite="Strict", path="/")
     return response
 
 

@@ -284,3 +284,19 @@ def test_a_player_name_that_is_no_name_is_refused_with_the_reason(tmp_path: Path
         assert link.match.kept.other == "Anna"
 
     serve(tmp_path, check)
+
+
+def test_a_login_whose_answer_was_lost_is_answered_again_from_the_same_page(tmp_path: Path):
+    async def check(client: TestClient, link: Link) -> None:
+        await state(client)  # the page loads: its session
+        loaded = client.session.cookie_jar.filter_cookies(client.make_url("/"))
+        assert link.match is not None
+        code = link.match.kept.code
+        for _ in range(2):  # the second: the first's answer never came back
+            response = await client.post("/api/remote/login", json={"code": code, "name": "A"})
+            assert response.status == 200, await response.text()
+            client.session.cookie_jar.clear()  # whatever the answer said is lost
+            client.session.cookie_jar.update_cookies(loaded)
+        assert (await state(client))["you"] == BLACK
+
+    serve(tmp_path, check)
