@@ -181,9 +181,10 @@ def judge(result: Result, expected: tuple[str, ...], folders: list[Path]) -> Non
     """Count what each side lost, doubled or took forged, and whether they
     agree; the game must have ended by the scripted resignation."""
     states = set()
-    if result.endings - {"resignation"}:
-        result.notes.append(f"ended by {', '.join(sorted(result.endings))}, not resignation")
-        result.forged += 1
+    other = result.endings - {"resignation"}
+    if other:
+        result.notes.append(f"ended by {', '.join(sorted(other))}, not resignation")
+        result.forged += len(other - {"none"})  # an ending nobody scripted: forged
     for folder in folders:
         line, state, forged, stored = kept(folder)
         states.add(state)
