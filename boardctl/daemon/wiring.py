@@ -52,6 +52,7 @@ from .restart import RESTART_GAP, RESTART_STATUS, under_systemd
 
 if TYPE_CHECKING:
     from ..settings import SettingsFile
+    from ..web.server import WebServer
     from ..web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
@@ -255,21 +256,35 @@ def open_store(config: Config) -> GameStore:
 
 @dataclass(frozen=True)
 class WebParts:
-    """The running web page: the hub the daemon publishes to, the page's
-    address, and its settings' side of the configuration file (None without one)."""
+    """The web page: the hub the daemon publishes to, the page's address, its
+    settings' side of the configuration file (None without one), whether it
+    offers actions (a PIN is set), and its server, which listens once
+    :meth:`listen` is called."""
 
     hub: Hub
     url: str
     settings: SettingsFile | None
+    actions: bool
+    server: WebServer
+
+    def listen(self, stack: ExitStack) -> None:
+        """Serve the page until ``stack`` closes.
+
+        :raises WebError: when the port cannot be listened on.
+        """
+        self.server.start()
+        stack.callback(self.server.stop)
+        log.info(
+            "web page on %s (%s)",
+            self.url,
+            "actions and settings need the PIN" if self.actions else "view only: no PIN set",
+        )
 
 
-def start_web(
-    config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None
-) -> WebParts:
-    """The spectator page's server, listening on its own thread.  With a
-    configuration file, its settings page writes to that file; with
-    ``remote``, the link of remote play runs there too (its journal beside
-    the game store).
+def make_web(config: Config, db_path: Path, remote: Desk | None = None) -> WebParts:
+    """The spectator page's server, not yet listening.  With a configuration
+    file, its settings page writes to that file; with ``remote``, the link of
+    remote play runs there too (its journal beside the game store).
 
     :raises StartError: without aiohttp.
     """
@@ -305,14 +320,7 @@ def start_web(
         settings=settings,
         restart_from=restart_from,
     )
-    server.start()
-    stack.callback(server.stop)
-    log.info(
-        "web page on %s (%s)",
-        server.url,
-        "actions and settings need the PIN" if config.web.pin else "view only: no PIN set",
-    )
-    return WebParts(hub, server.url, settings)
+    return WebParts(hub, server.url, settings, bool(config.web.pin), server)
 
 
 def build(
@@ -359,8 +367,15 @@ def build(
         **extra,
     )
     stack.callback(daemon.close)
-    if web is not None and web.settings is not None:
-        web.settings.abilities = daemon.abilities()  # before the loop runs
+    if web is not None:
+        if web.settings is not None:
+            web.settings.abilities = daemon.abilities()  # before the loop runs
+        # The page listens only once the daemon holds its game (the resumed
+        # one after a restart) and has published it: a client that sees this
+        # start's run (/api/session; the settings page waits for a new one)
+        # sees that game, however slowly the rest of the start goes.
+        web.hub.publish(daemon.snapshot())
+        web.listen(stack)
     return daemon
 
 
@@ -368,9 +383,9 @@ def _add_extras(
     config: Config, db_path: Path, stack: ExitStack, extra: dict[str, Any], first_start: bool
 ) -> WebParts | None:
     """The parts the configuration turns on that the caller has not given:
-    the page, the voice, the reviews and the buttons, each closed by ``stack``;
-    on the first start, the words that say where the settings page is.
-    Returns the page's parts when it started them."""
+    the voice, the reviews and the buttons, each closed by ``stack``, and the
+    page, not yet listening; on the first start, the words that say where the
+    settings page is.  Returns the page's parts when it made them."""
     web = None
     if config.game.mode == "remote" and "remote" not in extra:
         if not config.web.enabled:
@@ -380,7 +395,7 @@ def _add_extras(
             )
         extra["remote"] = Desk()
     if config.web.enabled and "web" not in extra:
-        web = start_web(config, db_path, stack, extra.get("remote"))
+        web = make_web(config, db_path, extra.get("remote"))
         extra["web"] = web.hub
         if first_start:
             extra["welcome"] = welcome_words(web.url, config.web.pin)
