@@ -75,8 +75,6 @@ SLOW_TESTS = {
         "builds a pawn table",
     "tests/engine/test_texel.py::test_the_generator_writes_quiet_positions_labelled_with_their_games_result":
         "plays self-play games in worker processes",
-    "tests/hw/test_serial_link.py::test_corrupted_lines_never_become_readings":
-        "120 turns of a hand over a pseudo-terminal in real time",
     "tests/hw/test_serial_offline.py::test_a_damaged_stream_never_yields_a_board_that_was_not_sent":
         _PROPERTY,
     "tests/review/test_daemon_review.py::test_a_game_that_ends_is_reviewed_and_its_blunder_marked_at_its_ply":
