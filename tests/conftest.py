@@ -1,6 +1,7 @@
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 # The naive reference generator lives beside the tests, not in the package.
@@ -114,9 +115,41 @@ SLOW_TESTS = {
 # fmt: on
 
 
+# Modules whose tests share something expensive that the module makes once.
+# `make test` runs with --dist worksteal, which hands each worker a run of
+# tests in collection order, and an idle worker steals the back half of a busy
+# one's: collected first, these head the first worker's run, the last tests
+# to be stolen, so each seldom splits and what it shares is made once, not on
+# every worker (one boot per emulated board).  (--dist loadgroup's xdist_group
+# would say it per test, but with pytest 9.2 and xdist 3.8 it groups nothing:
+# xdist names a grouped test by setting item._nodeid, which pytest no longer
+# reads.)
+SHARED_MODULES = {
+    "tests/pico/test_emulated_pico.py": "one emulated Pico per board, some 10 s a boot",
+    "tests/web/test_browser.py": "one Chromium",
+    "tests/web/test_browser_remote.py": "one Chromium",
+    "tests/web/test_settings_browser.py": "one Chromium",
+    "tests/web/test_starts_browser.py": "one Chromium",
+    "tests/engine/test_tablebase_scripts.py": "a pawn table, built once",
+}
+
+
+# tryfirst: the slow marker must be there before -m "not slow" deselects.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     root = Path(__file__).parent.parent
+    slow_modules = set()
     for item in items:
         where = Path(str(item.fspath)).relative_to(root).as_posix()
         if where in SLOW_MODULES or item.nodeid.split("[")[0] in SLOW_TESTS:
             item.add_marker("slow")
+            slow_modules.add(where)
+
+    def order(item: pytest.Item) -> int:
+        where = Path(str(item.fspath)).relative_to(root).as_posix()
+        return 0 if where in SHARED_MODULES else 1 if where in slow_modules else 2
+
+    # The shared first, then the modules with slow tests, each module kept
+    # whole (its module-scoped fixtures made once): in a parallel run the long
+    # tests start at once, and the short ones, last, even out the workers' ends.
+    items.sort(key=order)
