@@ -46,7 +46,7 @@ _REVIEW_PROCESS = "a daemon in real time while a review's process starts Python 
 # Node ids are longer than a line; each reason stays beside its id.
 # fmt: off
 SLOW_TESTS = {
-    "tests/test_headless.py::test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_the_engine":
+    "tests/daemon/test_headless.py::test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_the_engine":
         "five headless games of some 30 virtual seconds each, at 100 steps a second",
     "tests/board/test_game_properties.py::test_games_against_the_engine_are_read_back_exactly":
         _PROPERTY,
@@ -96,7 +96,7 @@ SLOW_TESTS = {
         _PROPERTY,
     "tests/test_naive_falcon.py::test_8x8_without_falcons_matches_orthodox_chess_perft":
         "perft of the naive generator",
-    "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
+    "tests/storage/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
         "kills a writer process at random points",
     "tests/test_naive_falcon.py::test_colour_flip_gives_the_same_perft":
         "perft of the naive generator to depth 3, 11 s in all",

@@ -11,7 +11,7 @@ from boardctl.engine.interface import WorkerError
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
 
-from .daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent
+from ..daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent
 
 TEACHING = parse_config({"game": {"mode": "teaching"}})
 # White's knight on c3 may go to d5, where Black's pawn on e6 takes it.

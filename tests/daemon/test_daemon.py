@@ -14,7 +14,7 @@ from boardctl.daemon.headless import run_script
 from boardctl.daemon.session import ENGINE_RETRIES
 from boardctl.rules import Game
 
-from .daemon_fakes import FlakyOpponent, MemoryStore, ScriptedOpponent
+from ..daemon_fakes import FlakyOpponent, MemoryStore, ScriptedOpponent
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
 ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})

@@ -26,7 +26,7 @@ from boardctl.rules import Game, parse_move
 from boardctl.storage.backlog import RETRY_MAX
 from boardctl.storage.store import GameStore, pgn_command
 
-from .mounts import fill, make_writable, read_only_view, tiny_filesystem
+from ..mounts import fill, make_writable, read_only_view, tiny_filesystem
 from .test_backlog import Table
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
