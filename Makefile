@@ -65,8 +65,12 @@ emulator/node_modules/.installed: emulator/package.json emulator/package-lock.js
 
 emulator-deps: system-deps emulator/node_modules/.installed
 
+# Every test, on every core: --dist worksteal hands each worker a run of the
+# collection and lets an idle one take the back half of another's, so long
+# tests even out; tests/conftest.py puts what a module shares (an emulated
+# Pico, a browser) and the slow tests at the head of the run (it says why).
 test: lint docs system-deps emulator-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # The fast tier, for after every change: the linters and every test not marked slow
 # (tests/conftest.py lists what is left out and why: browsers, MicroPython, the emulated

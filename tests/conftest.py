@@ -1,6 +1,7 @@
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 # The naive reference generator lives beside the tests, not in the package.
@@ -48,7 +49,7 @@ _REVIEW_PROCESS = "a daemon in real time while a review's process starts Python 
 # fmt: off
 SLOW_TESTS = {
     "tests/remote/test_record.py::test_any_order_of_arrival_derives_the_same_game": _PROPERTY,
-    "tests/test_headless.py::test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_the_engine":
+    "tests/daemon/test_headless.py::test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_the_engine":
         "five headless games of some 30 virtual seconds each, at 100 steps a second",
     "tests/board/test_game_properties.py::test_games_against_the_engine_are_read_back_exactly":
         _PROPERTY,
@@ -78,8 +79,6 @@ SLOW_TESTS = {
         "builds a pawn table",
     "tests/engine/test_texel.py::test_the_generator_writes_quiet_positions_labelled_with_their_games_result":
         "plays self-play games in worker processes",
-    "tests/hw/test_serial_link.py::test_corrupted_lines_never_become_readings":
-        "120 turns of a hand over a pseudo-terminal in real time",
     "tests/hw/test_serial_offline.py::test_a_damaged_stream_never_yields_a_board_that_was_not_sent":
         _PROPERTY,
     "tests/review/test_daemon_review.py::test_a_game_that_ends_is_reviewed_and_its_blunder_marked_at_its_ply":
@@ -100,7 +99,7 @@ SLOW_TESTS = {
         _PROPERTY,
     "tests/test_naive_falcon.py::test_8x8_without_falcons_matches_orthodox_chess_perft":
         "perft of the naive generator",
-    "tests/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
+    "tests/storage/test_store.py::test_a_writer_killed_at_random_points_loses_no_committed_move":
         "kills a writer process at random points",
     "tests/test_atomic.py::test_a_saver_killed_at_random_points_leaves_no_copy_after_the_next_start":
         "kills a settings saver process at random points",
@@ -121,9 +120,41 @@ SLOW_TESTS = {
 # fmt: on
 
 
+# Modules whose tests share something expensive that the module makes once.
+# `make test` runs with --dist worksteal, which hands each worker a run of
+# tests in collection order, and an idle worker steals the back half of a busy
+# one's: collected first, these head the first worker's run, the last tests
+# to be stolen, so each seldom splits and what it shares is made once, not on
+# every worker (one boot per emulated board).  (--dist loadgroup's xdist_group
+# would say it per test, but with pytest 9.2 and xdist 3.8 it groups nothing:
+# xdist names a grouped test by setting item._nodeid, which pytest no longer
+# reads.)
+SHARED_MODULES = {
+    "tests/pico/test_emulated_pico.py": "one emulated Pico per board, some 10 s a boot",
+    "tests/web/test_browser.py": "one Chromium",
+    "tests/web/test_browser_remote.py": "one Chromium",
+    "tests/web/test_settings_browser.py": "one Chromium",
+    "tests/web/test_starts_browser.py": "one Chromium",
+    "tests/engine/test_tablebase_scripts.py": "a pawn table, built once",
+}
+
+
+# tryfirst: the slow marker must be there before -m "not slow" deselects.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     root = Path(__file__).parent.parent
+    slow_modules = set()
     for item in items:
         where = Path(str(item.fspath)).relative_to(root).as_posix()
         if where in SLOW_MODULES or item.nodeid.split("[")[0] in SLOW_TESTS:
             item.add_marker("slow")
+            slow_modules.add(where)
+
+    def order(item: pytest.Item) -> int:
+        where = Path(str(item.fspath)).relative_to(root).as_posix()
+        return 0 if where in SHARED_MODULES else 1 if where in slow_modules else 2
+
+    # The shared first, then the modules with slow tests, each module kept
+    # whole (its module-scoped fixtures made once): in a parallel run the long
+    # tests start at once, and the short ones, last, even out the workers' ends.
+    items.sort(key=order)

@@ -1,5 +1,6 @@
 """The fast tier's list of slow tests names tests that exist: a renamed test
-must not slip back into `make check` unnoticed."""
+must not slip back into `make check` unnoticed; nor may a module that shares
+something expensive lose its place at the head of `make test`'s run."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SLOW_MODULES, SLOW_TESTS
+from .conftest import SHARED_MODULES, SLOW_MODULES, SLOW_TESTS
 
 ROOT = Path(__file__).parent.parent
 
@@ -24,3 +25,8 @@ def test_each_slow_test_exists_and_says_why(nodeid: str) -> None:
 def test_each_slow_module_exists_and_says_why() -> None:
     for path, reason in SLOW_MODULES.items():
         assert (ROOT / path).is_file() and reason, path
+
+
+def test_each_shared_module_exists_and_says_what_it_shares() -> None:
+    for path, shared in SHARED_MODULES.items():
+        assert (ROOT / path).is_file() and shared, path

@@ -28,6 +28,7 @@ from .restart import RESTART_GAP, under_systemd
 if TYPE_CHECKING:
     from ..remote.link import LinkSettings
     from ..settings import SettingsFile
+    from ..web.server import WebServer
     from ..web.snapshot import Hub
 
 log = logging.getLogger("boardctl")
@@ -35,12 +36,29 @@ log = logging.getLogger("boardctl")
 
 @dataclass(frozen=True)
 class WebParts:
-    """The running web page: the hub the daemon publishes to, the page's
-    address, and its settings' side of the configuration file (None without one)."""
+    """The web page: the hub the daemon publishes to, the page's address, its
+    settings' side of the configuration file (None without one), whether it
+    offers actions (a PIN is set), and its server, which listens once
+    :meth:`listen` is called."""
 
     hub: Hub
     url: str
     settings: SettingsFile | None
+    actions: bool
+    server: WebServer
+
+    def listen(self, stack: ExitStack) -> None:
+        """Serve the page until ``stack`` closes.
+
+        :raises WebError: when the port cannot be listened on.
+        """
+        self.server.start()
+        stack.callback(self.server.stop)
+        log.info(
+            "web page on %s (%s)",
+            self.url,
+            "actions and settings need the PIN" if self.actions else "view only: no PIN set",
+        )
 
 
 def link_settings(config: Config) -> LinkSettings:
@@ -62,13 +80,10 @@ def link_settings(config: Config) -> LinkSettings:
     )
 
 
-def start_web(
-    config: Config, db_path: Path, stack: ExitStack, remote: Desk | None = None
-) -> WebParts:
-    """The spectator page's server, listening on its own thread.  With a
-    configuration file, its settings page writes to that file; with
-    ``remote``, the link of remote play runs there too (its journal beside
-    the game store).
+def make_web(config: Config, db_path: Path, remote: Desk | None = None) -> WebParts:
+    """The spectator page's server, not yet listening.  With a configuration
+    file, its settings page writes to that file; with ``remote``, the link of
+    remote play runs there too (its journal beside the game store).
 
     :raises StartError: without aiohttp.
     """
@@ -102,14 +117,7 @@ def start_web(
         settings=settings,
         restart_from=restart_from,
     )
-    server.start()
-    stack.callback(server.stop)
-    log.info(
-        "web page on %s (%s)",
-        server.url,
-        "actions and settings need the PIN" if config.web.pin else "view only: no PIN set",
-    )
-    return WebParts(hub, server.url, settings)
+    return WebParts(hub, server.url, settings, bool(config.web.pin), server)
 
 
 def lent(
@@ -122,8 +130,9 @@ def lent(
     """What the board is lent (see :class:`~.parts.Services`): what the
     caller ``given`` it (the engines always: the opponent, and the adviser
     that starts one), else what the configuration turns on, each closed by
-    ``stack``: the remote link's desk, the page, the voice, the reviews; on
-    the first start, the words that say where the settings page is."""
+    ``stack``: the remote link's desk, the page (not yet listening: the
+    caller starts it once the daemon holds its game), the voice, the reviews;
+    on the first start, the words that say where the settings page is."""
     remote, web, welcome = given.remote, None, None
     if config.game.mode == "remote" and remote is None:
         if not config.web.enabled:
@@ -133,7 +142,7 @@ def lent(
             )
         remote = Desk()
     if config.web.enabled and given.web is None:
-        web = start_web(config, db_path, stack, remote)
+        web = make_web(config, db_path, remote)
         if first_start:
             welcome = welcome_words(web.url, config.web.pin)
     speaker = given.speaker

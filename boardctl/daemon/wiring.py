@@ -158,8 +158,15 @@ def build(
     start = replace(start, resume=resume, started_at=started_at, welcome=welcome)
     daemon = Daemon(config, hardware, store, services, start, now=now)
     stack.callback(daemon.close)
-    if web is not None and web.settings is not None:
-        web.settings.abilities = daemon.abilities()  # before the loop runs
+    if web is not None:
+        if web.settings is not None:
+            web.settings.abilities = daemon.abilities()  # before the loop runs
+        # The page listens only once the daemon holds its game (the resumed
+        # one after a restart) and has published it: a client that sees this
+        # start's run (/api/session; the settings page waits for a new one)
+        # sees that game, however slowly the rest of the start goes.
+        web.hub.publish(daemon.snapshot())
+        web.listen(stack)
     return daemon
 
 

@@ -244,6 +244,7 @@ class FakeMcu:
         board: str | None = None,
         seed: int = 0,
         clock: Callable[[], float] = time.monotonic,
+        idle: float = IDLE,
     ) -> None:
         self.fw = firmware()
         self.shape = (
@@ -253,6 +254,7 @@ class FakeMcu:
         )
         self.port = str(directory / "ttyFAKE0")
         self.clock = clock
+        self.idle = idle  # seconds the loop waits for input each turn
         self.rng = random.Random(seed)
         self.corrupt_ratio = 0.0  # chance that a line to the host is damaged
         self.info = [("FW", "0.1.0-fake")]
@@ -445,10 +447,10 @@ class FakeMcu:
                 fd = None if self._muted or self.in_repl else self._master
                 generation = self._generation
             if fd is None:
-                time.sleep(IDLE)
+                time.sleep(self.idle)
                 continue
             try:
-                ready, _, _ = select.select([fd], [], [], IDLE)
+                ready, _, _ = select.select([fd], [], [], self.idle)
             except (OSError, ValueError):  # unplugged while waiting
                 continue
             with self.lock:

@@ -92,7 +92,7 @@ def test_a_clean_serial_link_reports_both_ends_and_no_fault(monkeypatch, tmp_pat
     # The link itself is no fault.  (On a machine starved of CPU the pty can
     # fall silent past the link's timeout, which the session rightly reports
     # as the board not connected: only that may make it fail.  Connecting at
-    # the start is no outage: tests/test_diag.py.)
+    # the start is no outage: tests/diag/test_diag.py.)
     summary = text[text.index("boardctl diag: summary") :]
     if "board not connected" in summary:
         assert status == 1 and "result: 1 problem(s) found" in summary, summary

@@ -3,12 +3,14 @@
 The fake runs the firmware's own link logic; the host opens the pty by name
 through pyserial.  No assertion depends on timing: every wait is a bounded
 polling loop, and the tests about timers (heartbeats, retries, the watchdog)
-share a clock the test moves by hand between the host and the fake.
+share a clock the test moves by hand between the host and the fake, or one
+that moves on with each of the host's polls (:class:`LockstepClock`).
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -33,6 +35,9 @@ pytest.importorskip("serial")
 # e2-e4: the pawn lifted from e2 and put on e4.
 MOVED = START & ~bits("e2") | bits("e4")
 WAIT = 20.0  # seconds a polling loop may take before the test fails
+LOCKSTEP = 0.01  # virtual seconds per poll of the host: four of the firmware's scan periods
+STEP_WAIT = 0.2  # real seconds a poll waits for the fake to run a step
+LOCKSTEP_IDLE = 0.0002  # the fake's wait for input in lockstep: no poll waits its 2 ms
 
 
 class ManualClock:
@@ -48,16 +53,49 @@ class ManualClock:
         self.now += seconds
 
 
+class LockstepClock(ManualClock):
+    """Virtual time that moves :data:`LOCKSTEP` on at each poll of the host,
+    once the fake's firmware has run a step at the time before (it looks at
+    :meth:`device` once a step): the device's timers (its retries of a lost
+    line, its heartbeat) run as fast as the two sides step, not in real time,
+    and never ahead of the device."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        super().__init__(start)
+        self.looks = 0
+        self.looked = threading.Condition()
+
+    def device(self) -> float:
+        with self.looked:
+            self.looks += 1
+            self.looked.notify_all()
+        return self.now
+
+    def step(self) -> None:
+        with self.looked:
+            looks = self.looks
+            self.looked.wait_for(lambda: self.looks != looks, STEP_WAIT)
+        self.advance(LOCKSTEP)
+
+
 class Session:
     """A :class:`SerialBoard` driven as the daemon's loop drives it."""
 
-    def __init__(self, board: SerialBoard, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        board: SerialBoard,
+        clock: Callable[[], float],
+        tick: Callable[[], None] | None = None,
+    ) -> None:
         self.board = board
         self.clock = clock
+        self.tick = tick  # called before each poll: a clock that moves with them
         self.readings: list[Reading] = []
         self.health: list[bool] = []
 
     def poll(self) -> None:
+        if self.tick is not None:
+            self.tick()
         reading = self.board.read(self.clock())
         if reading is not None:
             self.readings.append(reading)
@@ -72,9 +110,11 @@ class Session:
                 return
             if time.monotonic() > deadline:
                 raise AssertionError(
-                    f"gave up waiting for {what}; status {self.board.status}, {self.board.counters}"
+                    f"gave up waiting for {what}; status {self.board.status} "
+                    f"({self.board.last_error}), {self.board.counters}"
                 )
-            time.sleep(0.001)
+            if self.tick is None:  # a tick waits for the device itself
+                time.sleep(0.001)
 
     def past(self, count: Callable[[], int], before: int, what: str) -> None:
         """Poll until ``count()`` has gone past ``before``."""
@@ -123,7 +163,8 @@ Start = Callable[..., tuple[FakeMcu, Session]]
 
 @pytest.fixture
 def start(tmp_path: Path) -> Iterator[Start]:
-    """start(clock=None, occupancy=START, **board options) -> (fake, session)."""
+    """start(clock=None, occupancy=START, **board options) -> (fake, session);
+    a :class:`LockstepClock` moves on with the session's polls."""
     with ExitStack() as stack:
 
         def make(
@@ -132,12 +173,14 @@ def start(tmp_path: Path) -> Iterator[Start]:
             mcu: dict[str, Any] | None = None,
             **options: Any,
         ) -> tuple[FakeMcu, Session]:
-            fake = stack.enter_context(FakeMcu(tmp_path, occupancy, clock=clock, **(mcu or {})))
+            lockstep = clock if isinstance(clock, LockstepClock) else None
+            device = clock if lockstep is None else lockstep.device
+            fake = stack.enter_context(FakeMcu(tmp_path, occupancy, clock=device, **(mcu or {})))
             options.setdefault("reconnect_interval", 0.05)
             options.setdefault("reconnect_max", 0.2)
             board = SerialBoard(fake.port, **options)
             stack.callback(board.close)
-            return fake, Session(board, clock)
+            return fake, Session(board, clock, None if lockstep is None else lockstep.step)
 
         yield make
 
@@ -208,7 +251,9 @@ def test_heartbeats_keep_it_healthy_and_silence_trips_the_watchdog(start: Start)
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_corrupted_lines_never_become_readings(start: Start, seed: int) -> None:
-    fake, s = start(mcu={"seed": seed})
+    # The lost lines are sent again after the device's ACK timeout, and a
+    # board held for changing too much comes with its heartbeat: in virtual time.
+    fake, s = start(LockstepClock(), mcu={"seed": seed, "idle": LOCKSTEP_IDLE})
     s.up()
     fake.corrupt_ratio = 0.3  # one line in three to the host loses a byte
     rng = random.Random(seed)
@@ -238,7 +283,7 @@ def test_corrupted_lines_never_become_readings(start: Start, seed: int) -> None:
 
 
 def test_a_lost_snapshot_is_put_right_by_the_next_one(start: Start) -> None:
-    fake, s = start()
+    fake, s = start(LockstepClock(), mcu={"idle": LOCKSTEP_IDLE})  # the retries, the heartbeat
     s.up()
     with fake.lock:  # the move's snapshot and all its retries are lost
         fake.occupancy = MOVED
@@ -345,7 +390,7 @@ def test_unplug_and_replug(start: Start) -> None:
 
 
 def test_a_reset_microcontroller_is_resynchronised(start: Start) -> None:
-    fake, s = start()
+    fake, s = start(LockstepClock(), mcu={"idle": LOCKSTEP_IDLE})  # the reboot's HELLO
     s.up()
     s.board.show({sq("f5"): (255, 0, 255)})
     s.pump(lambda: lit(fake, sq("f5")) == (255, 0, 255), "the LED frame")

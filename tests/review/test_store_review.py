@@ -22,7 +22,7 @@ from boardctl.storage.store import (
     StoreConflictError,
 )
 
-from ..test_store import old_store, user_version
+from ..storage.test_store import old_store, user_version
 from .games import LIMITS, MISSES_MATE, QUIET, stored
 
 

@@ -15,7 +15,7 @@ from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.daemon.session import ENGINE_RETRIES
 from boardctl.rules import Game
 
-from .daemon_fakes import FlakyOpponent, MemoryStore, ScriptedOpponent
+from ..daemon_fakes import FlakyOpponent, MemoryStore, ScriptedOpponent
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
 ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})

@@ -1,4 +1,4 @@
-"""The writer that tests/test_store.py kills: adds moves until it is stopped.
+"""The writer that tests/storage/test_store.py kills: adds moves until it is stopped.
 
 Usage: ``python store_child.py DB``.  It resumes the unfinished game in DB (or
 starts one), prints ``ready``, then after every :meth:`GameStore.add_move`

@@ -14,7 +14,7 @@ from boardctl.config import parse_config
 from boardctl.daemon.headless import run_script
 from boardctl.rules import Game, Position, get_variant
 
-from .daemon_fakes import MemoryStore, ScriptedOpponent
+from ..daemon_fakes import MemoryStore, ScriptedOpponent
 
 ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})
 

@@ -29,7 +29,7 @@ from boardctl.storage.backlog import RETRY_MAX
 from boardctl.storage.command import pgn_command
 from boardctl.storage.store import GameStore
 
-from .mounts import fill, make_writable, read_only_view, tiny_filesystem
+from ..mounts import fill, make_writable, read_only_view, tiny_filesystem
 from .test_backlog import Table
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})

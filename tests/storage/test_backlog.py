@@ -17,8 +17,8 @@ from boardctl.rules import Game
 from boardctl.storage.backlog import RETRY_MAX, Backlog
 from boardctl.storage.store import GameStore, StoreConflictError
 
-from .daemon_fakes import MemoryStore
-from .mounts import fill, read_only_view, tiny_filesystem
+from ..daemon_fakes import MemoryStore
+from ..mounts import fill, read_only_view, tiny_filesystem
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
 OPENING = ["e2e4", "e7e5", "d2d4", "d7d6", "c2c3", "c7c6", "b2b3", "b7b6"]

@@ -33,7 +33,7 @@ from boardctl.storage.store import (
     default_state_dir,
 )
 
-from .mounts import read_only_view
+from ..mounts import read_only_view
 
 START = VARIANTS["falcon"].start_fen
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
@@ -804,7 +804,7 @@ def test_the_default_state_directory(environ, expected):
 
 # -------------------------------------------------------------- crash test
 def run_child(db: Path) -> subprocess.Popen[str]:
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2]))
     return subprocess.Popen(
         [sys.executable, str(CHILD), str(db)],
         stdout=subprocess.PIPE,

@@ -40,7 +40,7 @@ from boardctl.hw.errors import HardwareError
 from boardctl.hw.pins import LedLayout, default_pinout
 from boardctl.hw.sim import DiodeMatrix, SimBoard, SimLeds
 
-from .hw.helpers import START, sq
+from ..hw.helpers import START, sq
 
 LAYOUT = default_pinout().leds  # serpentine along the ranks from a1
 START_SQUARES = [s for s in range(80) if START >> s & 1]

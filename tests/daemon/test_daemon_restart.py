@@ -8,7 +8,7 @@ from pathlib import Path
 from boardctl.storage.store import GameStore
 from boardctl.web.snapshot import WebAction
 
-from .web.helpers import SimGame
+from ..web.helpers import SimGame
 
 OPENING = ("e2e4", "e7e5", "d2d4", "d7d6")
 MAX_TURNS = 1000  # the loop must end well before: a turn or two after the action

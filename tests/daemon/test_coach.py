@@ -12,7 +12,7 @@ from boardctl.engine.interface import WorkerError
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
 
-from .daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent, view_of
+from ..daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent, view_of
 
 TEACHING = parse_config({"game": {"mode": "teaching"}})
 # White's knight on c3 may go to d5, where Black's pawn on e6 takes it.

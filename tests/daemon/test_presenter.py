@@ -10,7 +10,7 @@ from boardctl.daemon.presenter import Machine, Presenter
 from boardctl.daemon.session import EngineSession
 from boardctl.rules import BLACK, WHITE, Game, Outcome, Termination
 
-from .daemon_fakes import MemoryStore
+from ..daemon_fakes import MemoryStore
 
 
 def parts(**machine: object):

@@ -12,7 +12,7 @@ from boardctl.engine import Limits
 from boardctl.engine.interface import BestMove, Message
 from boardctl.rules import BLACK
 
-from .daemon_fakes import MemoryStore, ScriptedOpponent
+from ..daemon_fakes import MemoryStore, ScriptedOpponent
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}})
 ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})

@@ -17,8 +17,8 @@ from boardctl.voice.engines import VoiceSettings
 from boardctl.voice.speaker import Recorder
 from boardctl.web.snapshot import WebAction
 
-from .daemon_fakes import ScriptedOpponent
-from .web.helpers import SimGame
+from ..daemon_fakes import ScriptedOpponent
+from ..web.helpers import SimGame
 
 
 def saved(sim: SimGame, **sections: dict[str, object]) -> Config:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from boardctl.daemon.session import ENGINE_RETRIES, LEVEL_SETTING, MAX_LEVEL, EngineSession
 from boardctl.engine.interface import WorkerError
 
-from .daemon_fakes import MemoryStore, ScriptedOpponent, view_of
+from ..daemon_fakes import MemoryStore, ScriptedOpponent, view_of
 
 
 def test_the_level_is_clamped_told_to_the_engine_and_kept():
@@ -48,7 +48,7 @@ def test_a_lost_engine_is_tried_again_then_left_alone_until_the_position_changes
 def test_a_ranked_hint_needs_an_engine_that_ranks_else_it_names_one_move():
     from boardctl.rules import Game
 
-    from .daemon_fakes import EvaluatingOpponent
+    from ..daemon_fakes import EvaluatingOpponent
 
     game = Game()
     for adviser, expected in (
