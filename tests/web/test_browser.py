@@ -414,6 +414,9 @@ def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
             ),
             "the boards did not arrive",
         )
+        # Black's move is numbered as the move list numbers it, not as White's.
+        tiles = browser.find_elements(By.CSS_SELECTOR, ".tile")
+        assert "last 1\N{HORIZONTAL ELLIPSIS} d5" in tiles[1].text
         games[1].do("c2c4")
         wait_for(browser, lambda d: plies(d) == ["3", "3"], "the second board's move is missing")
         tiles = browser.find_elements(By.CSS_SELECTOR, ".tile")

@@ -140,6 +140,14 @@ function moveRows(sans, firstPly) {
   return rows;
 }
 
+// The last of `sans` with its number as a move list writes it: "2. Nh3" for
+// White's, "1… d5" for Black's (whose number is the move White began).
+function lastMove(sans, firstPly) {
+  if (!sans.length) return "";
+  const ply = (firstPly || 0) + sans.length - 1;
+  return `${Math.floor(ply / 2) + 1}${ply % 2 ? "…" : "."} ${sans[sans.length - 1]}`;
+}
+
 // `current`: the number of plies shown (its last move is highlighted);
 // `marks`: a review's marked moves by their index, {glyph, kind}, each
 // written after its move and given the class `mark-${kind}`.
