@@ -11,6 +11,7 @@ from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.engine.interface import WorkerError
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
+from boardctl.voice.words import banner_words
 
 from .daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent, view_of
 
@@ -138,7 +139,12 @@ def test_a_hint_names_the_good_moves_ranked():
     table = Table(engine=lambda: EvaluatingOpponent(OPINIONS, ranked))
     table.buttons.press("hint", table.now)
     table.run(0.2)
-    assert table.daemon.status().prompt == "Best: Ne4 \N{EN DASH} c3 to e4, then Nb5"
+    # The other good move is an alternative, not the reply to the best one:
+    # so the screen, the page and the voice say, in the same words.
+    words = "Best: Ne4 \N{EN DASH} c3 to e4; also good: Nb5"
+    assert table.daemon.status().prompt == words
+    assert table.daemon.snapshot().prompt == words
+    assert banner_words(table.daemon.status()) == "Best: knight c3 to e4; also good: knight to b5."
     assert table.lit() == {"c3": Role.HINT_FROM, "e4": Role.HINT_TO}
 
 
