@@ -313,6 +313,45 @@ def test_phone_and_dark_layouts(browser, board, shots):
     browser.save_screenshot(str(shots / "web-phone.png"))
 
 
+def test_the_page_draws_the_rings_the_leds_show_the_hint_too(browser, tmp_path, shots):
+    """A teaching board's hint lights its move on the board: the page draws
+    the same squares in the same roles (it drew no ring for it)."""
+    from ..daemon_fakes import EvaluatingOpponent
+
+    game = LiveGame(
+        tmp_path / "games.sqlite",
+        adviser=lambda: EvaluatingOpponent({}, [("e2e4", 30), ("d2d4", 25), ("i1h3", 20)]),
+        game={"mode": "teaching"},
+    )
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+    server.start()
+    try:
+        browser.set_window_size(1280, 800)
+        browser.get(server.url)
+        wait_for(browser, lambda d: pieces(d) == 40, "the board did not arrive")
+        game.do("hint")
+
+        def drawn(driver: Any) -> dict[int, str]:
+            rings = driver.find_elements(By.CSS_SELECTOR, "#board circle.ring")
+            return {
+                int(r.get_attribute("data-square")): next(
+                    c[5:] for c in r.get_attribute("class").split() if c.startswith("role-")
+                )
+                for r in rings
+            }
+
+        wait_for(browser, lambda d: "Best: e4" in text(d, "prompt"), "no hint on the page")
+        square = get_variant("falcon").geometry.parse_square
+        hint = {square("e2"): "hint-from", square("e4"): "hint-to"}
+        wait_for(browser, lambda d: drawn(d) == hint, "the hint's rings are not drawn")
+        assert game.lit == hint
+        browser.save_screenshot(str(shots / "web-hint.png"))
+    finally:
+        server.stop()
+        game.stop()
+
+
 def test_a_stored_game_is_replayed_move_by_move(browser, board, shots):
     game, server = board
     for uci in ("e2e4", "e7e5", "i1h3"):

@@ -80,7 +80,7 @@ function drawBoard(svg, s) {
     // A dim LED is a fainter ring of the same hue, not a darker one.
     const [hue, opacity] = glow(ring.colour);
     svgEl("circle", {cx, cy, r: cell * 0.44, stroke: hue, "stroke-opacity": opacity,
-                     class: cls}, svg);
+                     class: cls, "data-square": ring.square}, svg);
     if (ring.role === "falcon-path") {
       svgEl("circle", {cx, cy, r: cell * 0.12, fill: hue, "fill-opacity": opacity,
                        class: "path-dot"}, svg);
