@@ -1364,3 +1364,94 @@ def test_the_review_button_asks_the_board_and_the_page_shows_the_review_when_rea
     finally:
         server.stop()
         game.stop()
+
+
+# Every piece of text the live page shows, with the size it is drawn at in
+# CSS pixels (an SVG text's font scaled as its board is) and its colour and
+# the page's background as "rgb(r, g, b)".
+SHOWN_TEXT = """
+const out = [];
+const background = getComputedStyle(document.body).backgroundColor;
+for (const el of document.querySelectorAll('body *')) {
+  const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  const box = el.getBoundingClientRect();
+  if (!own || box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+  let size = parseFloat(getComputedStyle(el).fontSize);
+  let colour = getComputedStyle(el).color;
+  if (el instanceof SVGElement) {
+    size = Number(el.getAttribute('font-size')) * el.getScreenCTM().a;
+    colour = getComputedStyle(el).fill;
+  }
+  out.push([el.textContent.trim(), size, colour, background]);
+}
+return out;
+"""
+
+
+def _contrast(one: str, two: str) -> float:
+    """WCAG 2's contrast ratio of two "rgb(r, g, b)" colours."""
+
+    def luminance(text: str) -> float:
+        channels = [int(c) / 255 for c in text[text.index("(") + 1 : -1].split(",")[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("variant", ["falcon", "falcon-10x10", "falcon-hex"])
+def test_on_a_phone_every_name_and_number_of_the_page_is_readable(browser, variant):
+    """The board's coordinates were 6 px of grey on a 360 px phone.  Every
+    text of the live page (the board's names, the moves, the clocks, the
+    score beside the evaluation bar) is at least the layout's MIN_LABEL_PX
+    high on a phone, in a colour that stands out of the background (WCAG AA,
+    4.5:1)."""
+    from boardctl.web.layout import MIN_LABEL_PX
+
+    game, moves = Game(get_variant(variant)), []
+    for _ in range(3):
+        move = game.position.legal_moves()[0]
+        moves.append(game.position.uci(move))
+        game.push(move)
+    pos = game.position
+    snap = Snapshot(
+        variant=variant,
+        start_fen=game.start_fen,
+        fen=pos.fen(),
+        turn="black",
+        moves=tuple(moves),
+        sans=tuple(game.sans()),
+        white="Ana",
+        black="Ben",
+        white_clock=293.0,
+        black_clock=300.0,
+        clock_running="black",
+        engine="ready",
+        level=8,
+        score="+0.35",
+        evals=(0.2, 0.3, 0.35, 0.35),
+    )
+    count = len(pos.geometry.squares(pos.colors[0] | pos.colors[1]))  # pieces to draw
+    hub = Hub()
+    hub.publish(snap)
+    server = WebServer(hub, host="127.0.0.1", port=0)
+    server.start()
+    try:
+        for width, height in ((360, 740), (390, 844)):
+            browser.set_window_size(width, height)
+            browser.get(server.url)
+            wait_for(browser, lambda d: pieces(d) == count, "the board did not arrive")
+            shown = browser.execute_script(SHOWN_TEXT)
+            labels = {label[0] for label in snap.to_json()["board"]["labels"]}
+            assert labels <= {row[0] for row in shown}, "the board's names are not all drawn"
+            small = [(text, round(size, 2)) for text, size, _, _ in shown if size < MIN_LABEL_PX]
+            assert small == [], f"at {width} px"
+            faint = [
+                (text, colour, ground)
+                for text, _, colour, ground in shown
+                if _contrast(colour, ground) < 4.5
+            ]
+            assert faint == [], f"at {width} px"
+    finally:
+        server.stop()
