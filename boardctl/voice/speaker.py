@@ -34,6 +34,9 @@ class SaysAloud(Protocol):
     def say(self, text: str) -> None: ...
     def mute(self, muted: bool) -> None: ...
     def tune(self, voice: VoiceSettings) -> None: ...
+    def busy(self) -> bool:
+        """Is a text being said, or about to be?"""
+        ...
 
 
 class Recorder:
@@ -54,6 +57,9 @@ class Recorder:
 
     def tune(self, voice: VoiceSettings) -> None:
         self.voice = voice
+
+    def busy(self) -> bool:
+        return False  # said at once
 
 
 class Speaker:
@@ -93,6 +99,10 @@ class Speaker:
         with self._cond:
             if isinstance(self.engine, Tunable):
                 self.engine.voice = voice
+
+    def busy(self) -> bool:
+        with self._cond:
+            return self._pending is not None or self._speaking
 
     def idle(self, timeout: float) -> bool:
         """Wait until nothing is said or waiting (tests, a clean exit)."""
@@ -189,6 +199,12 @@ class Announcer:
     @property
     def muted(self) -> bool:
         return self.speaker is None or self.speaker.muted
+
+    @property
+    def speaking(self) -> bool:
+        """Are words still being said aloud?  The waits that a prompt
+        belongs to start when they end (see Daemon.step)."""
+        return self.speaker is not None and self.speaker.busy()
 
     def _say(self, text: str) -> None:
         if not text:

@@ -69,6 +69,8 @@ SAN = re.compile(
     r"|\b(?P<pfile>[a-l])x(?P<pto>[a-l](?:1[0-3]|[1-9]))(?:=(?P<promo>[QRBNF]))?(?P<ps>[+#]?)"
 )
 LETTER_PIECES = {p.symbol.upper(): p for p in PieceType}
+# "3 s" on the screen is "3 seconds" said (a speech engine reads "3 s" as "three ess").
+SECONDS = re.compile(r"\b(\d+(?:\.\d+)?) s\b")
 # A move as the screen names it, in SAN and by its squares ("Fxh7 – f5 to h7"):
 # said once, by the squares, with the piece and a capture from the SAN.
 NAMED_MOVE = re.compile(
@@ -153,7 +155,11 @@ def said(text: str, style: SquareStyle = "plain") -> str:
         took = ", takes" if "x" in text else ""
         return f"{piece} {m.group('frm')} to {m.group('to')}{took}{_san_suffix(text[-1])}"
 
-    return _squares(SAN.sub(one, NAMED_MOVE.sub(named, text)), style)
+    return _squares(SAN.sub(one, NAMED_MOVE.sub(named, SECONDS.sub(_seconds, text))), style)
+
+
+def _seconds(m: re.Match[str]) -> str:
+    return f"{m.group(1)} second{'' if m.group(1) == '1' else 's'}"
 
 
 def _san_suffix(mark: str) -> str:
@@ -168,7 +174,7 @@ def banner_words(state: DisplayState, style: SquareStyle = "plain") -> str:
     if kind == "engine":
         return _sentence(_engine_move_said(state, style))
     if kind == "choice":
-        return f"{_sentence(said(text, style))} {_choices_said(state)}".strip()
+        return _choice_said(text, state, style)
     return _sentence(said(text.replace("Check! ", "Check. "), style))
 
 
@@ -176,15 +182,22 @@ def _choice_name(choice: PieceType | str) -> str:
     return choice.title if isinstance(choice, PieceType) else choice
 
 
-def _choices_said(state: DisplayState) -> str:
-    """The options of a choice, and the one highlighted: what a player who
-    cannot see the screen needs to pick with prev, next and ok."""
-    if not state.choices:
-        return ""
-    names = f"{_or(_choice_name(c) for c in state.choices).capitalize()}."
-    if state.chosen is None:
-        return names
-    return f"{names} {_choice_name(state.choices[state.chosen]).capitalize()} is highlighted."
+def _choice_said(prompt: str, state: DisplayState, style: SquareStyle) -> str:
+    """The choice's prompt, its options and the one highlighted: what a
+    player who cannot see the screen needs to pick with prev, next and ok,
+    each said once ("Choose the new piece: queen, falcon, rook, bishop or
+    knight. Queen is highlighted.": the prompt's own list of the options is
+    said as the options are, not before them)."""
+    names = [_choice_name(c) for c in state.choices]
+    lead, _, listed = prompt.partition(": ")
+    if names and listed and {n.strip().lower() for n in listed.split(",")} == set(names):
+        text = f"{lead}: {_or(names)}."
+    else:
+        options = f" {_or(names).capitalize()}." if names else ""
+        text = f"{_sentence(said(prompt, style))}{options}"
+    if state.chosen is None or not names:
+        return text
+    return f"{text} {names[state.chosen].capitalize()} is highlighted."
 
 
 def utterance(before: DisplayState | None, now: DisplayState, style: SquareStyle = "plain") -> str:
