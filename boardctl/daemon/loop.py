@@ -412,6 +412,7 @@ class Daemon:
             then = act.then_of(self.activity)
             code = isinstance(then, RemoteGame) and then.seat.code_shown
             self.voice.heard(self.status(scene, screen=False) if self.welcome or code else state)
+            self.voice.step()  # a long answer's next part, once the last is said
 
     # --------------------------------------------------------------- run
     def run(self, clock: Callable[[], float], sleep: Callable[[float], None]) -> None:
