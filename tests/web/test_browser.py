@@ -115,6 +115,22 @@ def socket_port() -> Iterator[int]:
         yield probe.getsockname()[1]
 
 
+@contextlib.contextmanager
+def live_page(browser: Any, db: Path, **options: Any) -> Iterator[LiveGame]:
+    """A :class:`LiveGame` with ``options`` and its page open in ``browser`` at a laptop's size."""
+    game = LiveGame(db, **options)
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+    server.start()
+    try:
+        browser.set_window_size(1280, 800)
+        browser.get(server.url)
+        yield game
+    finally:
+        server.stop()
+        game.stop()
+
+
 def wait_for(driver: Any, what: Callable[[Any], Any], message: str) -> Any:
     try:
         return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(what)
@@ -318,17 +334,12 @@ def test_the_page_draws_the_rings_the_leds_show_the_hint_too(browser, tmp_path, 
     the same squares in the same roles (it drew no ring for it)."""
     from ..daemon_fakes import EvaluatingOpponent
 
-    game = LiveGame(
+    with live_page(
+        browser,
         tmp_path / "games.sqlite",
         adviser=lambda: EvaluatingOpponent({}, [("e2e4", 30), ("d2d4", 25), ("i1h3", 20)]),
         game={"mode": "teaching"},
-    )
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
-    server.start()
-    try:
-        browser.set_window_size(1280, 800)
-        browser.get(server.url)
+    ) as game:
         wait_for(browser, lambda d: pieces(d) == 40, "the board did not arrive")
         game.do("hint")
 
@@ -347,9 +358,6 @@ def test_the_page_draws_the_rings_the_leds_show_the_hint_too(browser, tmp_path, 
         wait_for(browser, lambda d: drawn(d) == hint, "the hint's rings are not drawn")
         assert game.lit == hint
         browser.save_screenshot(str(shots / "web-hint.png"))
-    finally:
-        server.stop()
-        game.stop()
 
 
 def test_a_stored_game_is_replayed_move_by_move(browser, board, shots):
@@ -647,17 +655,12 @@ def test_a_hex_game_is_drawn_and_replayed(browser, hex_board, shots):
 
 def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, tmp_path, shots):
     opponent = ThinkingOpponent(["h5h7"], [15])
-    game = LiveGame(
+    with live_page(
+        browser,
         tmp_path / "games.sqlite",
         opponent=opponent,
         game={"variant": "falcon-hex", "mode": "engine", "human": "black"},
-    )
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
-    server.start()
-    try:
-        browser.set_window_size(1280, 800)
-        browser.get(server.url)
+    ):
         wait_for(
             browser,
             lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow"),
@@ -687,9 +690,6 @@ def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, 
         named = san(start, parse_uci(start, "h5h7"))
         assert engine_waiting(browser) == f"Engine: {named} \N{EN DASH} h5 to h7"
         browser.save_screenshot(str(shots / "web-hex-engine.png"))
-    finally:
-        server.stop()
-        game.stop()
 
 
 # ------------------------------------------------------------ the Speak switch
