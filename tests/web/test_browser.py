@@ -364,6 +364,7 @@ def test_a_stored_game_is_replayed_move_by_move(browser, board, shots):
     game, server = board
     for uci in ("e2e4", "e7e5", "i1h3"):
         game.do(uci)
+    browser.set_window_size(390, 844)  # the gallery's shot is a phone's, beside web-phone.png
     browser.get(server.url)
     wait_for(browser, lambda d: "Nh3" in text(d, "moves"), "the moves did not appear")
     browser.get(server.url + "games")
