@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import puzzles
 from .board.replay import parse_log, read_log, replay_events
@@ -36,6 +37,9 @@ from .storage.store import GameStore, default_db_path
 from .ui import gallery
 from .ui.screenshot import parse_size
 from .userfiles import SCRIPT_LIMIT, open_regular, read_text
+
+if TYPE_CHECKING:
+    from .configfile import FirstFile  # tomlkit: the web page's extra
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -78,22 +82,23 @@ def _config(args: argparse.Namespace) -> Config:
     return with_game(config, **overrides)
 
 
-def _run_config(args: argparse.Namespace) -> tuple[Config, bool]:
-    """``boardctl run``'s configuration, and whether this is the first start:
-    ``--config`` names a file not there yet, in a folder that is (as the
-    service's /etc/boardctl/config.toml after installing).  One is written
-    then, with the web page on and a new PIN, which the screen shows.  Without
-    the web page's packages, a missing file is refused as before."""
+def _run_config(args: argparse.Namespace) -> tuple[Config, FirstFile | None]:
+    """``boardctl run``'s configuration, and the file to write first when this
+    is the first start: ``--config`` names a file not there yet, in a folder
+    that is (as the service's /etc/boardctl/config.toml after installing).
+    That file has the web page on and a new PIN, which the screen shows; it
+    is written only once every other argument has been found good
+    (:func:`_run`).  Without the web page's packages, a missing file is
+    refused as before."""
     path = args.config
     if path is None or os.path.lexists(path) or not path.parent.is_dir():
-        return _config(args), False
+        return _config(args), None
     if importlib.util.find_spec("aiohttp") is None or importlib.util.find_spec("tomlkit") is None:
-        return _config(args), False
-    from .configfile import first_config
+        return _config(args), None
+    from .configfile import first_file
 
-    first_config(path)
-    logging.getLogger("boardctl").info("first start: wrote %s with the web page on", path)
-    return _config(args), True
+    first = first_file(path)
+    return first.config, first
 
 
 def _setup(args: argparse.Namespace, config: Config) -> Position | None:
@@ -172,10 +177,17 @@ def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Step
 
 def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s")
+    # Every argument is checked before anything is written: a refused
+    # command leaves no first configuration behind.
     config, first = _run_config(args)
     config, puzzle = _puzzle(args, config)
     config, replay = _replay_game(args, config)
-    return wiring.run(config, _setup(args, config), puzzle, replay, first_start=first)
+    setup = _setup(args, config)
+    wiring.check_run(config)
+    if first is not None:
+        first.write()
+        logging.getLogger("boardctl").info("first start: wrote %s with the web page on", first.path)
+    return wiring.run(config, setup, puzzle, replay, first_start=first is not None)
 
 
 def _again_if_asked(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ import secrets
 import stat
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -181,12 +182,25 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
-def first_config(path: Path) -> Config:
-    """The first start: no file at ``path``.  One is written with the web
-    page on and a new PIN to open its settings, and returned.
+@dataclass(frozen=True)
+class FirstFile:
+    """The configuration a first start writes at ``path``: its ``text``, and
+    the ``config`` it holds.  Made before it is written, so that a command
+    refused for another argument leaves nothing behind."""
 
-    :raises ConfigWriteError: when it cannot be written.
-    """
+    path: Path
+    text: str
+    config: Config
+
+    def write(self) -> None:
+        """:raises ConfigWriteError: when it cannot be written."""
+        target = Path(os.path.realpath(self.path))
+        write_atomic(target, self.text, "write the first configuration")
+
+
+def first_file(path: Path) -> FirstFile:
+    """The first start: no file at ``path``.  The file to write there, with
+    the web page on and a new PIN to open its settings; nothing is written."""
     document = tomlkit.parse(FIRST_HEADER)
     web = tomlkit.table()
     pin = new_pin()
@@ -195,6 +209,14 @@ def first_config(path: Path) -> Config:
     document["web"] = web
     text = tomlkit.dumps(document)
     changes = {("web", "enabled"): True, ("web", "pin"): pin}
-    config = _read_back(text, str(path), changes)
-    write_atomic(Path(os.path.realpath(path)), text, "write the first configuration")
-    return config
+    return FirstFile(path, text, _read_back(text, str(path), changes))
+
+
+def first_config(path: Path) -> Config:
+    """:func:`first_file` at ``path``, written, and the configuration it holds.
+
+    :raises ConfigWriteError: when it cannot be written.
+    """
+    first = first_file(path)
+    first.write()
+    return first.config

@@ -192,6 +192,14 @@ class Reconciler:
         """May the last move still be amended (its player has not let go of it)?"""
         return self.phase.move.amendable is not None
 
+    def hold(self, now: float) -> None:
+        """The board's voice is still speaking: the waits a prompt asks the
+        player to act in (a promotion piece to choose, the start position
+        to keep for a new game) start again from ``now``, so that a player
+        who listens hears the words whole before the board decides."""
+        c = self.config
+        self.phase = tr.held(self.phase, now, c.promotion_wait, c.new_game_hold)
+
     def seal(self) -> None:
         """Make the last move final: it can no longer be amended, only taken
         back where takebacks are allowed (a remote game sends it on)."""

@@ -248,6 +248,21 @@ def sealed(p: Phase) -> Phase:
     return replace(p, move=replace(p.move, amendable=None))
 
 
+def held(p: Phase, now: float, promotion_wait: float, new_game_hold: float) -> Phase:
+    """The player is still hearing the words a wait began with: the wait
+    for a promotion piece and the hold of the start position for a new game
+    count from ``now``, so that each starts when the voice has finished."""
+    t = p.move
+    waiting, due = t.waiting, t.new_game_due
+    if isinstance(waiting, Promotion):
+        waiting = replace(waiting, deadline=max(waiting.deadline, now + promotion_wait))
+    if due is not None:
+        due = max(due, now + new_game_hold)
+    if waiting is t.waiting and due == t.new_game_due:
+        return p
+    return replace(p, move=replace(t, waiting=waiting, new_game_due=due))
+
+
 def engine_move_offered(p: Phase, move: Move, settle: float) -> Phase:
     """The engine's move, for the player to carry out: the reading is judged
     again against it."""

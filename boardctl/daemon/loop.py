@@ -162,6 +162,8 @@ class Daemon:
         if self.hw.buttons is not None:
             for press in self.hw.buttons.presses(now):
                 events += self._button(press.button, now)
+        if self.voice.speaking:
+            self._hold(now, board_now)
         events += top.reconciler.tick(board_now)
         self._handle(events, now)
         top.record.store.retry(now)
@@ -181,6 +183,17 @@ class Daemon:
             interval = notifier.watchdog_interval()
             self.watchdog_due = now + (interval / 2 if interval else 10.0)
         return events
+
+    def _hold(self, now: float, board_now: float) -> None:
+        """The voice is still speaking: every wait that words belong to
+        starts when they end, not when they began (a promotion's choice,
+        the start position kept for a new game, the pause after a takeback,
+        a notice on the screen), so that the board never decides, nor says
+        the next thing, while a player is still hearing what to do."""
+        self.top.reconciler.hold(board_now)
+        self.top.players.engine.hold(now)
+        if self.notice is not None and now < self.notice[1]:
+            self.notice = (self.notice[0], max(self.notice[1], now + NOTICE_SECONDS))
 
     def _features(self) -> list[Feature]:
         """The features in play, in the order they step."""
@@ -399,6 +412,7 @@ class Daemon:
             then = act.then_of(self.activity)
             code = isinstance(then, RemoteGame) and then.seat.code_shown
             self.voice.heard(self.status(scene, screen=False) if self.welcome or code else state)
+            self.voice.step()  # a long answer's next part, once the last is said
 
     # --------------------------------------------------------------- run
     def run(self, clock: Callable[[], float], sleep: Callable[[float], None]) -> None:

@@ -76,6 +76,7 @@ class EngineSession:
         self.settings = settings
         self.request: int | None = None  # the engine request whose answer we want
         self.due: float | None = now  # when to ask the engine (if its turn)
+        self.pausing = 0.0  # the pause ``due`` is at the end of (seconds; 0: none)
         self.text = "off" if opponent is None else "ready"
         self.failures = 0  # engine processes lost on this position
         self.depth: int | None = None
@@ -111,7 +112,7 @@ class EngineSession:
                     game.start_fen, moves, view.limits, game.variant.name
                 )
                 self.text = "thinking"
-                self.due = None
+                self.due, self.pausing = None, 0.0
             for message in self.opponent.poll(0):
                 if self.opponent is self._adviser and message.request == self.hint_request:
                     self._hint_message(message, game)
@@ -139,9 +140,19 @@ class EngineSession:
         return actions
 
     def wake(self, at: float) -> None:
-        """Ask for the engine's move (if it is its turn) from ``at`` on: at
-        once after a move, a little later after a takeback."""
-        self.due = at
+        """Ask for the engine's move (if it is its turn) from ``at`` on."""
+        self.due, self.pausing = at, 0.0
+
+    def pause(self, now: float, seconds: float) -> None:
+        """Ask for the engine's move ``seconds`` after ``now`` (after a
+        takeback: the board settles, and the player hears it said)."""
+        self.due, self.pausing = now + seconds, seconds
+
+    def hold(self, now: float) -> None:
+        """The board's voice is still speaking: a pause starts again from
+        ``now`` (the engine's move said at its end would cut the words)."""
+        if self.pausing and self.due is not None and self.request is None:
+            self.due = max(self.due, now + self.pausing)
 
     def new_position(self) -> None:
         """The game changed: a lost engine gets new tries, a hint is stale."""
@@ -159,7 +170,7 @@ class EngineSession:
             log.warning(
                 "engine lost (%s): starting it again (%d of %d)", exc, self.failures, ENGINE_RETRIES
             )
-            self.due = now + ENGINE_RETRY_DELAY
+            self.due, self.pausing = now + ENGINE_RETRY_DELAY, 0.0
             self.text = "restarting"
         else:
             log.error(
@@ -168,7 +179,7 @@ class EngineSession:
                 self.failures,
                 exc,
             )
-            self.due = None
+            self.due, self.pausing = None, 0.0
             self.text = "engine error"
 
     def _message(self, message: Message, game: Game) -> list[Action]:
@@ -219,7 +230,7 @@ class EngineSession:
                 self.opponent.new_game()
             except WorkerError as exc:
                 self.lost(exc, now)
-        self.due = now
+        self.wake(now)
 
     # ------------------------------------------------------------ hints
     def request_hint(self, game: Game, seconds: float = HINT_SECONDS) -> None:

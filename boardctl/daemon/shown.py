@@ -129,7 +129,7 @@ class Shown:
         screen does, with none of the last game's moves; while a person
         plays, no engine is shown."""
         game, engine = board.game, self.players.engine
-        scene = self.scene(activity, board) if isinstance(activity, SettingUp) else board.scene()
+        scene = self.scene(activity, board)  # the LEDs' own: the hint's and the coach's too
         shown = EngineShown(
             engine.score,
             engine.text,

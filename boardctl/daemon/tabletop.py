@@ -203,7 +203,7 @@ class Tabletop:
             case MoveTakenBack():
                 self.record.take_back()
                 engine.cancel()
-                engine.wake(now + TAKEBACK_PAUSE)
+                engine.pause(now, TAKEBACK_PAUSE)
             case NewGame():
                 self.begin_game(now)
             case GameOver():

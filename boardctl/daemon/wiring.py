@@ -233,6 +233,17 @@ def _no_engine() -> Opponent:
     raise StartError("no engine for hints")
 
 
+def check_run(config: Config) -> None:
+    """What :func:`run` checks before it starts anything: the configured
+    e-board plays the preset (the command line checks it before it writes
+    a first start's configuration).
+
+    :raises StartError: for a preset the configured board cannot play.
+    """
+    if config.board.sensors != "sim":
+        _fits_sensors(get_variant(config.game.variant), config)
+
+
 def run(
     config: Config,
     setup: Position | None = None,
@@ -248,8 +259,7 @@ def run(
     the configuration was just written, and the screen shows where to change it."""
     from .notify import Notifier
 
-    if config.board.sensors != "sim":
-        _fits_sensors(get_variant(config.game.variant), config)  # before the screen speaks
+    check_run(config)  # before the screen speaks
     notifier = Notifier.from_env()
     with ExitStack() as stack:
         display = None

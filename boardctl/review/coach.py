@@ -227,10 +227,12 @@ def _tally(pos: Position, line: Sequence[Move]) -> tuple[int, Pieces, Pieces]:
 
 def hint_words(pos: Position, ranked: Sequence[tuple[Move, Score]]) -> str:
     """A teaching hint: the best move by its squares too, then the other
-    good ones (within an inaccuracy of it: grading's ``INACCURACY``):
-    ``Best: Fxh7 – e5 to h7, then Qd2, Nf3``; a falcon move the last move
-    opened the way for says so in place of its squares: ``Best: Fxh7 (open
-    since the knight left g6), then Qd2, Nf3``."""
+    good ones (within an inaccuracy of it: grading's ``INACCURACY``), as
+    alternatives and not as a line of play: ``Best: Fxh7 – e5 to h7; also
+    good: Qd2 or Nf3``; a falcon move the last move opened the way for says
+    so in place of its squares: ``Best: Fxh7 (open since the knight left
+    g6); also good: Qd2``.  The screen, the page and the voice all say these
+    words."""
     if not ranked:
         return ""
     best, top = ranked[0]
@@ -248,8 +250,15 @@ def hint_words(pos: Position, ranked: Sequence[tuple[Move, Score]]) -> str:
         if move_loss(top, _mirrored(score)) < INACCURACY
     ]
     if good:
-        text += f", then {', '.join(good)}"
+        text += f"; also good: {_alternatives(good)}"
     return text
+
+
+def _alternatives(sans: Sequence[str]) -> str:
+    """ "Qd2", "Qd2 or Nf3", "Qd2, Nf3 or Ne4": one of them, not one after another."""
+    if len(sans) == 1:
+        return sans[0]
+    return f"{', '.join(sans[:-1])} or {sans[-1]}"
 
 
 def _mirrored(score: Score) -> Score:

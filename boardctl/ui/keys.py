@@ -51,7 +51,7 @@ KEYS: tuple[tuple[str, str | None, str], ...] = (
         None,
         "with speech on: say the last move, the clocks, whose turn it is",
     ),
-    ("p  s", None, "say where the pieces stand, by piece; or square by square, rank by rank"),
+    ("p  s", None, "say where the pieces stand, side by side; or rank by rank (again: skip on)"),
     ("d  a", None, "say where the piece in hand may go; say the screen's line again"),
     ("m", "mute", "speech off or on"),
     ("? or F1", None, "show or hide this help"),

@@ -95,9 +95,16 @@ class Espeak:
         ):
             deadline = time.monotonic() + SAY_TIMEOUT
             while child.poll() is None:
-                if cancel.wait(CANCEL_POLL) or time.monotonic() > deadline:
+                late = time.monotonic() > deadline
+                if cancel.wait(CANCEL_POLL) or late:
                     child.terminate()
                     child.wait()
+                    if late and not cancel.is_set():
+                        # Never silently: long answers come in parts (voice.readout).
+                        raise SpeechError(
+                            f"{ESPEAK} was stopped after {SAY_TIMEOUT:g} s, the text unsaid "
+                            f"from there on: {text[:40]!r}…"
+                        )
                     return
             err.seek(0)
             problem = _error_line(err.read())

@@ -21,6 +21,7 @@ from typing import Protocol
 from ..ui.state import DisplayState
 from . import words
 from .engines import SpeechEngine, SpeechError, Tunable, VoiceSettings
+from .readout import Readout
 from .words import SquareStyle
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,9 @@ class SaysAloud(Protocol):
     def say(self, text: str) -> None: ...
     def mute(self, muted: bool) -> None: ...
     def tune(self, voice: VoiceSettings) -> None: ...
+    def busy(self) -> bool:
+        """Is a text being said, or about to be?"""
+        ...
 
 
 class Recorder:
@@ -54,6 +58,9 @@ class Recorder:
 
     def tune(self, voice: VoiceSettings) -> None:
         self.voice = voice
+
+    def busy(self) -> bool:
+        return False  # said at once
 
 
 class Speaker:
@@ -93,6 +100,10 @@ class Speaker:
         with self._cond:
             if isinstance(self.engine, Tunable):
                 self.engine.voice = voice
+
+    def busy(self) -> bool:
+        with self._cond:
+            return self._pending is not None or self._speaking
 
     def idle(self, timeout: float) -> bool:
         """Wait until nothing is said or waiting (tests, a clean exit)."""
@@ -142,6 +153,7 @@ class Announcer:
         self.style = style
         self.said: tuple[int, str] = (0, "")
         self._last: DisplayState | None = None
+        self.readout: Readout | None = None  # a long answer being said in parts
 
     def heard(self, state: DisplayState) -> str:
         """The screen now shows ``state``: say what changed; the words said."""
@@ -149,31 +161,63 @@ class Announcer:
             return ""
         text = words.utterance(self._last, state, self.style)
         self._last = state
+        if text:
+            self.readout = None  # the board's news cuts a readout short
         self._say(text)
         return text
 
     def answer(self, question: str, state: DisplayState, square: int | None = None) -> str:
         """Say the answer to one of :data:`QUESTIONS` about ``state``;
-        ``square``: the lifted piece's, whose moves "moves" reads out."""
-        style = self.style
-        if question == "last":
-            text = words.last_move_words(state, style)
-        elif question == "clocks":
-            text = words.clock_words(state)
-        elif question == "turn":
-            text = words.turn_words(state)
-        elif question == "pieces":
-            text = words.pieces_words(state, style)
-        elif question == "squares":
-            text = words.squares_words(state, style)
-        elif question == "moves" and square is not None:
-            text = words.destinations_words(state, square, style)
-        elif question == "moves":
-            text = "Lift a piece to hear where it may go."
+        ``square``: the lifted piece's, whose moves "moves" reads out.  A
+        long answer is said in parts (:mod:`.readout`): the first now, each
+        next one by :meth:`step` once the last is said; the same question
+        again steps on, *repeat* says the part again.  Returns what is said now."""
+        parts = self._parts(question, state, square)
+        reading = self.readout
+        if self.speaker is None:
+            text = " ".join(parts)  # the page's own voice has no time limit
+        elif reading is not None and question == "repeat":
+            text = reading.part
+        elif len(parts) > 1 or (reading is not None and reading.question == question):
+            self.readout = (
+                Readout(question, parts)
+                if reading is None
+                else reading.asked_again(question, parts)
+            )
+            text = self.readout.part
         else:
-            text = words.banner_words(state, style)
+            self.readout = None
+            text = parts[0]
         self._say(text)
         return text
+
+    def _parts(self, question: str, state: DisplayState, square: int | None) -> tuple[str, ...]:
+        style = self.style
+        if question == "last":
+            return (words.last_move_words(state, style),)
+        if question == "clocks":
+            return (words.clock_words(state),)
+        if question == "turn":
+            return (words.turn_words(state),)
+        if question == "pieces":
+            return words.pieces_parts(state, style)
+        if question == "squares":
+            return words.squares_parts(state, style)
+        if question == "moves" and square is not None:
+            return (words.destinations_words(state, square, style),)
+        if question == "moves":
+            return ("Lift a piece to hear where it may go.",)
+        return (words.banner_words(state, style),)
+
+    def step(self) -> None:
+        """Say a readout's next part once its last has been said (the
+        daemon's loop calls this at every turn)."""
+        reading = self.readout
+        if reading is None or self.speaker is None or self.speaker.busy():
+            return
+        self.readout = reading.on()
+        if self.readout is not None:
+            self._say(self.readout.part)
 
     def mute(self, muted: bool) -> str:
         """Mute or unmute; the words that say so (said only when unmuting)."""
@@ -181,6 +225,7 @@ class Announcer:
             return ""
         if muted:
             self.speaker.mute(True)
+            self.readout = None
             return "Speech off."
         self.speaker.mute(False)
         self._say("Speech on.")
@@ -189,6 +234,12 @@ class Announcer:
     @property
     def muted(self) -> bool:
         return self.speaker is None or self.speaker.muted
+
+    @property
+    def speaking(self) -> bool:
+        """Are words still being said aloud?  The waits that a prompt
+        belongs to start when they end (see Daemon.step)."""
+        return self.speaker is not None and self.speaker.busy()
 
     def _say(self, text: str) -> None:
         if not text:

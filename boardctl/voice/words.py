@@ -69,6 +69,8 @@ SAN = re.compile(
     r"|\b(?P<pfile>[a-l])x(?P<pto>[a-l](?:1[0-3]|[1-9]))(?:=(?P<promo>[QRBNF]))?(?P<ps>[+#]?)"
 )
 LETTER_PIECES = {p.symbol.upper(): p for p in PieceType}
+# "3 s" on the screen is "3 seconds" said (a speech engine reads "3 s" as "three ess").
+SECONDS = re.compile(r"\b(\d+(?:\.\d+)?) s\b")
 # A move as the screen names it, in SAN and by its squares ("Fxh7 – f5 to h7"):
 # said once, by the squares, with the piece and a capture from the SAN.
 NAMED_MOVE = re.compile(
@@ -153,7 +155,11 @@ def said(text: str, style: SquareStyle = "plain") -> str:
         took = ", takes" if "x" in text else ""
         return f"{piece} {m.group('frm')} to {m.group('to')}{took}{_san_suffix(text[-1])}"
 
-    return _squares(SAN.sub(one, NAMED_MOVE.sub(named, text)), style)
+    return _squares(SAN.sub(one, NAMED_MOVE.sub(named, SECONDS.sub(_seconds, text))), style)
+
+
+def _seconds(m: re.Match[str]) -> str:
+    return f"{m.group(1)} second{'' if m.group(1) == '1' else 's'}"
 
 
 def _san_suffix(mark: str) -> str:
@@ -168,7 +174,7 @@ def banner_words(state: DisplayState, style: SquareStyle = "plain") -> str:
     if kind == "engine":
         return _sentence(_engine_move_said(state, style))
     if kind == "choice":
-        return f"{_sentence(said(text, style))} {_choices_said(state)}".strip()
+        return _choice_said(text, state, style)
     return _sentence(said(text.replace("Check! ", "Check. "), style))
 
 
@@ -176,15 +182,22 @@ def _choice_name(choice: PieceType | str) -> str:
     return choice.title if isinstance(choice, PieceType) else choice
 
 
-def _choices_said(state: DisplayState) -> str:
-    """The options of a choice, and the one highlighted: what a player who
-    cannot see the screen needs to pick with prev, next and ok."""
-    if not state.choices:
-        return ""
-    names = f"{_or(_choice_name(c) for c in state.choices).capitalize()}."
-    if state.chosen is None:
-        return names
-    return f"{names} {_choice_name(state.choices[state.chosen]).capitalize()} is highlighted."
+def _choice_said(prompt: str, state: DisplayState, style: SquareStyle) -> str:
+    """The choice's prompt, its options and the one highlighted: what a
+    player who cannot see the screen needs to pick with prev, next and ok,
+    each said once ("Choose the new piece: queen, falcon, rook, bishop or
+    knight. Queen is highlighted.": the prompt's own list of the options is
+    said as the options are, not before them)."""
+    names = [_choice_name(c) for c in state.choices]
+    lead, _, listed = prompt.partition(": ")
+    if names and listed and {n.strip().lower() for n in listed.split(",")} == set(names):
+        text = f"{lead}: {_or(names)}."
+    else:
+        options = f" {_or(names).capitalize()}." if names else ""
+        text = f"{_sentence(said(prompt, style))}{options}"
+    if state.chosen is None or not names:
+        return text
+    return f"{text} {names[state.chosen].capitalize()} is highlighted."
 
 
 def utterance(before: DisplayState | None, now: DisplayState, style: SquareStyle = "plain") -> str:
@@ -330,12 +343,21 @@ def pieces_words(
 ) -> str:
     """Where the pieces stand, side by side and type by type: "White: king
     e1; queen d1; falcons c1, h1; pawns a2, b2 …"."""
+    parts = pieces_parts(state, style)
+    if len(parts) == 1 or colour is None:
+        return " ".join(parts)
+    return parts[0 if colour == WHITE else 1]
+
+
+def pieces_parts(state: DisplayState, style: SquareStyle = "plain") -> tuple[str, ...]:
+    """:func:`pieces_words` in parts a player steps through, a side each
+    (White's at the start, 39 s at 80 words a minute: each part is said
+    within the speech engine's time limit)."""
     try:
         pos = Position(state.fen, get_variant(state.variant))
     except BoardctlError:
-        return "The position is not known."
-    sides = (WHITE, BLACK) if colour is None else (colour,)
-    return " ".join(_side_pieces(pos, c, style) for c in sides)
+        return ("The position is not known.",)
+    return tuple(_side_pieces(pos, c, style) for c in (WHITE, BLACK))
 
 
 def _side_pieces(pos: Position, colour: int, style: SquareStyle) -> str:
@@ -360,10 +382,18 @@ def _plural(piece: PieceType, count: int) -> str:
 def squares_words(state: DisplayState, style: SquareStyle = "plain") -> str:
     """Where the pieces stand, square by square, rank by rank from the top
     as the FEN reads: "Rank 8: f8 black king. Rank 7: …"; empty ranks left out."""
+    return " ".join(squares_parts(state, style))
+
+
+def squares_parts(state: DisplayState, style: SquareStyle = "plain") -> tuple[str, ...]:
+    """:func:`squares_words` in parts a player steps through, a rank each:
+    the whole start position takes 61 s at 160 words a minute, 121 s at 80,
+    longer than the speech engine may speak one text; its fullest rank, 16 s
+    and 32 s."""
     try:
         pos = Position(state.fen, get_variant(state.variant))
     except BoardctlError:
-        return "The position is not known."
+        return ("The position is not known.",)
     geo, ranks = pos.geometry, []
     for row in geo.fen_rows():
         pieces = []
@@ -374,7 +404,7 @@ def squares_words(state: DisplayState, style: SquareStyle = "plain") -> str:
                 pieces.append(f"{square_words(geo.name(sq), style)} {colour} {found[0].title}")
         if pieces:
             ranks.append(f"Rank {geo.name(row[0])[1:]}: {', '.join(pieces)}.")
-    return " ".join(ranks) or "The board is empty."
+    return tuple(ranks) or ("The board is empty.",)
 
 
 def destinations_words(state: DisplayState, square: int, style: SquareStyle = "plain") -> str:

@@ -4,7 +4,7 @@ shape.  The page's script (``static/board.js``) only scales and paints this.
 
 The document (``"board"`` in ``/api/state`` and in ``/api/games/<id>``)::
 
-    {"shape": "square" | "hex", "width": W, "height": H, "cell": 100, "font": 18,
+    {"shape": "square" | "hex", "width": W, "height": H, "cell": 100, "font": F,
      "corners": [[dx, dy], ...],          # a cell's outline around its centre
      "cells": [[name, cx, cy, shade], ...],   # index = cell number
      "rows": [[cell, ...], ...],          # the FEN's ranks, first one first
@@ -33,15 +33,19 @@ from ..rules.hexlattice import CORNERS, HEX_SHADES, lattice, rank_ends
 CELL = 100
 HEX_RADIUS = CELL / math.sqrt(3)  # a flat-topped hexagon CELL high, centre to corner
 SHADE_NAMES = ("light", "medium", "dark")  # indexed by the screen's shades
-# The square board's strip for the names (left and below) and where a name's
-# baseline sits: the page looked like this before hexagons came.
-SQUARE_MARGIN = 24
-SQUARE_FONT = 18  # the names' font size, in the board's units
-BASELINE = 6  # from a label's centre down to its baseline
-# The hexagon is wider than a rectangle of squares and its names stand in the
-# gaps of its ragged edge: larger names keep them legible on a phone.
-HEX_FONT = 28
-HEX_BASELINE = 10
+# The names along the edges are read on a phone too: at least MIN_LABEL_PX
+# high (the page's smallest text is 0.8rem, 12.8 px) where the board is
+# PHONE_BOARD_PX wide (on a 360 px phone, the narrowest in common use, with
+# the evaluation bar beside it, the board is 316.3 px wide in Chromium).
+# Each board's font is the smallest that does, in the board's units
+# (:func:`_readable`); a wider screen draws them larger with the board.  At
+# the old 18 units the square board's names were 6 px on a 360 px phone.
+MIN_LABEL_PX = 12.0
+PHONE_BOARD_PX = 316.0
+BASELINE_SHARE = 0.36  # from a name's centre down to its baseline, of the font size
+# The square board's strip for the names (left and below), of the font size:
+# room for two digits ("10") and a gap either side.
+STRIP_SHARE = 1.4
 CHAR_WIDTH = 0.6  # a digit's or letter's width, in font sizes, generously
 LABEL_GAP = 3
 EDGE = 4  # room round the hexagon's labels
@@ -68,9 +72,29 @@ def _rank_name(geo: BoardGeometry, cell: int) -> tuple[str, str]:
     return letters, name[len(letters) :]
 
 
+def _readable(width: Callable[[int], float]) -> int:
+    """The smallest font size, in whole units, at which a drawing
+    ``width(font)`` units wide shows its names :data:`MIN_LABEL_PX` high
+    when it is :data:`PHONE_BOARD_PX` wide."""
+    font = 1
+    while font * PHONE_BOARD_PX < MIN_LABEL_PX * width(font):
+        font += 1
+    return font
+
+
+def _strip(font: int) -> int:
+    return math.ceil(STRIP_SHARE * font)
+
+
+def _baseline(font: int) -> int:
+    return round(BASELINE_SHARE * font)
+
+
 @_layout.register
 def _square(geo: Geometry, flip: bool) -> dict[str, Any]:
-    files, ranks, margin = geo.files, geo.ranks, SQUARE_MARGIN
+    files, ranks = geo.files, geo.ranks
+    font = _readable(lambda f: files * CELL + _strip(f))
+    margin, baseline = _strip(font), _baseline(font)
     width, height = files * CELL + margin, ranks * CELL + margin
 
     def corner(cell: int) -> tuple[int, int]:
@@ -89,7 +113,7 @@ def _square(geo: Geometry, flip: bool) -> dict[str, Any]:
         [
             _rank_name(geo, geo.square(file, 0))[0],
             corner(geo.square(file, 0))[0] + half,
-            height - BASELINE,
+            ranks * CELL + margin // 2 + baseline,
         ]
         for file in range(files)
     ]
@@ -97,7 +121,7 @@ def _square(geo: Geometry, flip: bool) -> dict[str, Any]:
         [
             _rank_name(geo, geo.square(0, rank))[1],
             margin // 2,
-            corner(geo.square(0, rank))[1] + half + BASELINE,
+            corner(geo.square(0, rank))[1] + half + baseline,
         ]
         for rank in range(ranks)
     ]
@@ -106,7 +130,7 @@ def _square(geo: Geometry, flip: bool) -> dict[str, Any]:
         "width": width,
         "height": height,
         "cell": CELL,
-        "font": SQUARE_FONT,
+        "font": font,
         "corners": [[-half, -half], [half, -half], [half, half], [-half, half]],
         "cells": cells,
         "rows": [list(row) for row in geo.fen_rows()],
@@ -122,6 +146,7 @@ def _hex_labels(
     places: list[tuple[int, int]],
     centres: list[tuple[float, float]],
     point: Callable[[float, float], tuple[float, float]],
+    font: int,
 ) -> list[Spot]:
     """The edge names of the hexagon: each file's letter under its column, as
     the screen has them, and each rank's number beyond the end that lies
@@ -137,11 +162,11 @@ def _hex_labels(
         letters, number = _rank_name(geo, cell)
         columns[letters] = centres[cell][0]
         ranks.setdefault(number, []).append(cell)
-    spots = [(letters, x, bottom + LABEL_GAP + HEX_FONT / 2) for letters, x in columns.items()]
+    spots = [(letters, x, bottom + LABEL_GAP + font / 2) for letters, x in columns.items()]
     # A number goes beside the end cell on the board's straight sides, else
     # in the next place along the rank.
     for number, members in ranks.items():
-        width = CHAR_WIDTH * HEX_FONT * len(number)
+        width = CHAR_WIDTH * font * len(number)
         points = [places[cell] for cell in members]
         ends = []
         for index, (dx, dy) in rank_ends(points):
@@ -160,6 +185,12 @@ def _hex_labels(
 
 @_layout.register
 def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
+    # The hexagon's names stand in the gaps of its ragged edge, which grow with them.
+    font = _readable(lambda f: float(_hex_drawing(geo, flip, f)["width"]))
+    return _hex_drawing(geo, flip, font)
+
+
+def _hex_drawing(geo: HexGeometry, flip: bool, font: int) -> dict[str, Any]:
     radius = HEX_RADIUS
     unit = (radius / 2, CELL / 2)  # one lattice step across, down
 
@@ -175,12 +206,12 @@ def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
     corners = [point(dx, dy) for dx, dy in CORNERS]
     xs, ys = [x for x, _ in centres], [y for _, y in centres]
     bottom = max(ys) + CELL / 2
-    spots = _hex_labels(geo, places, centres, point)
-    half = {text: CHAR_WIDTH * HEX_FONT * len(text) / 2 for text, _, _ in spots}
+    spots = _hex_labels(geo, places, centres, point, font)
+    half = {text: CHAR_WIDTH * font * len(text) / 2 for text, _, _ in spots}
     left = min(min(xs) - radius, *(x - half[t] for t, x, _ in spots)) - EDGE
-    top = min(min(ys) - CELL / 2, *(y - HEX_FONT / 2 for _, _, y in spots)) - EDGE
+    top = min(min(ys) - CELL / 2, *(y - font / 2 for _, _, y in spots)) - EDGE
     right = max(max(xs) + radius, *(x + half[t] for t, x, _ in spots)) + EDGE
-    low = max(bottom, *(y + HEX_FONT / 2 for _, _, y in spots)) + EDGE
+    low = max(bottom, *(y + font / 2 for _, _, y in spots)) + EDGE
 
     def fix(value: float) -> float:
         return round(value, 1)
@@ -190,12 +221,12 @@ def _hex(geo: HexGeometry, flip: bool) -> dict[str, Any]:
         "width": fix(right - left),
         "height": fix(low - top),
         "cell": CELL,
-        "font": HEX_FONT,
+        "font": font,
         "corners": [[fix(x), fix(y)] for x, y in corners],
         "cells": [
             [geo.name(cell), fix(x - left), fix(y - top), SHADE_NAMES[HEX_SHADES[geo.colour(cell)]]]
             for cell, (x, y) in enumerate(centres)
         ],
         "rows": [list(row) for row in geo.fen_rows()],
-        "labels": [[text, fix(x - left), fix(y - top + HEX_BASELINE)] for text, x, y in spots],
+        "labels": [[text, fix(x - left), fix(y - top + _baseline(font))] for text, x, y in spots],
     }

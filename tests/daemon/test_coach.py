@@ -11,6 +11,7 @@ from boardctl.daemon.parts import Hardware, Services, Start
 from boardctl.engine.interface import WorkerError
 from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
+from boardctl.voice.words import banner_words
 
 from ..daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent, view_of
 
@@ -67,14 +68,19 @@ class Table:
     def lit(self) -> dict[str, Role]:
         return {self.geo.name(sq): role for sq, role in self.daemon.scene().squares.items()}
 
+    def rings(self) -> dict[str, Role]:
+        """The LEDs as the page mirrors them."""
+        return {self.geo.name(r.square): Role(r.role) for r in self.daemon.snapshot().rings}
+
 
 def test_a_hanging_knight_is_warned_about_lit_and_taken_back():
     table = Table()
     table.move("c3", "d5")
     state = table.daemon.status()
     assert (state.prompt, state.prompt_kind) == (WARNING, "coach")
-    # The knight to lift, and the square it goes back to (blinking), in the hint's colours.
-    assert table.lit() == {"d5": Role.HINT_FROM, "c3": Role.HINT_TO}
+    # The knight to lift, and the square it goes back to (blinking), in the hint's
+    # colours: on the board and on the page alike.
+    assert table.lit() == table.rings() == {"d5": Role.HINT_FROM, "c3": Role.HINT_TO}
     # The position before the move was searched, and the one after it, each once.
     assert table.engines[0].asked == [[], ["c3d5"]]
     assert table.engines[0].limits[0].movetime == COACH_SECONDS
@@ -138,8 +144,13 @@ def test_a_hint_names_the_good_moves_ranked():
     table = Table(engine=lambda: EvaluatingOpponent(OPINIONS, ranked))
     table.buttons.press("hint", table.now)
     table.run(0.2)
-    assert table.daemon.status().prompt == "Best: Ne4 \N{EN DASH} c3 to e4, then Nb5"
-    assert table.lit() == {"c3": Role.HINT_FROM, "e4": Role.HINT_TO}
+    # The other good move is an alternative, not the reply to the best one:
+    # so the screen, the page and the voice say, in the same words.
+    words = "Best: Ne4 \N{EN DASH} c3 to e4; also good: Nb5"
+    assert table.daemon.status().prompt == words
+    assert table.daemon.snapshot().prompt == words
+    assert banner_words(table.daemon.status()) == "Best: knight c3 to e4; also good: knight to b5."
+    assert table.lit() == table.rings() == {"c3": Role.HINT_FROM, "e4": Role.HINT_TO}
 
 
 def test_a_falcon_lesson_without_a_warning():

@@ -27,11 +27,13 @@ def run_args(path: Path):
 def test_no_file_at_the_configured_path_is_the_first_start(tmp_path):
     path = tmp_path / "config.toml"
     config, first = _run_config(run_args(path))
-    assert first and path.exists()
+    # Written once every other argument is found good (tests/test_cli_refusals.py).
+    assert first is not None and not path.exists()
+    first.write()
     assert config == load_config(path)
     assert config.web.enabled and len(config.web.pin) == 6 and config.web.pin.isdigit()
     again, first = _run_config(run_args(path))
-    assert not first and again.web.pin == config.web.pin  # the next start is not a first one
+    assert first is None and again.web.pin == config.web.pin  # the next start is not a first one
 
 
 def test_a_missing_folder_is_refused_as_before(tmp_path):

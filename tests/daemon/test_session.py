@@ -54,7 +54,7 @@ def test_a_ranked_hint_needs_an_engine_that_ranks_else_it_names_one_move():
     for adviser, expected in (
         (
             EvaluatingOpponent({}, [("e2e4", 30), ("d2d4", 25)]),
-            "Best: e4 \N{EN DASH} e2 to e4, then d4",
+            "Best: e4 \N{EN DASH} e2 to e4; also good: d4",
         ),
         (ScriptedOpponent(["g2g4"]), "Hint: g4 \N{EN DASH} g2 to g4"),
     ):

@@ -213,9 +213,9 @@ def test_a_hint_names_the_good_moves_best_first():
         (parse_uci(pos, "c3b5"), (40, None)),  # 20 centipawns worse: still good
         (parse_uci(pos, "c3d5"), (-250, None)),  # loses the knight: not named
     ]
-    assert hint_words(pos, ranked) == "Best: Ne4 \N{EN DASH} c3 to e4, then Nb5"
+    assert hint_words(pos, ranked) == "Best: Ne4 \N{EN DASH} c3 to e4; also good: Nb5"
     ranked[2] = (parse_uci(pos, "c3a4"), (55, None))
-    assert hint_words(pos, ranked) == "Best: Ne4 \N{EN DASH} c3 to e4, then Nb5, Na4"
+    assert hint_words(pos, ranked) == "Best: Ne4 \N{EN DASH} c3 to e4; also good: Nb5 or Na4"
     assert hint_words(pos, ranked[:1]) == "Best: Ne4 \N{EN DASH} c3 to e4"
     assert hint_words(pos, []) == ""
 
@@ -224,4 +224,4 @@ def test_a_hinted_falcon_move_the_last_move_opened_is_taught():
     pos = Position("9k/7p2/5pn3/4F5/10/10/10/K9 b - - 0 1")
     pos.push(parse_uci(pos, "g6e7"))
     ranked = [(parse_uci(pos, "e5h7"), (90, None)), (parse_uci(pos, "a1b1"), (80, None))]
-    assert hint_words(pos, ranked) == ("Best: Fxh7 (open since the knight left g6), then Kb1")
+    assert hint_words(pos, ranked) == "Best: Fxh7 (open since the knight left g6); also good: Kb1"

@@ -121,6 +121,11 @@ def test_a_takeback_and_a_new_game_are_said():
         ("Hint: Fxh7 \N{EN DASH} f5 to h7", "info", "Hint: falcon f5 to h7, takes."),
         ("Hint: O-O \N{EN DASH} f1 to h1", "info", "Hint: castles king side."),
         ("Take back Nbd2: put the piece back", "info", "Take back knight from b to d2: put"),
+        (
+            "Keep the start position for 3 s for a new game",
+            "info",
+            "Keep the start position for 3 seconds for a new game.",  # not "three ess"
+        ),
     ],
 )
 def test_every_new_banner_line_is_said_in_words(prompt, kind, spoken):

@@ -1,6 +1,7 @@
 """A simulated board with the daemon publishing to a hub, for the web tests:
 stepped in virtual time (:class:`SimGame`) or run in real time on a thread
-(:class:`LiveGame`, for the browser tests)."""
+(:class:`LiveGame`, for the browser tests).  Every snapshot either publishes
+is checked against the LEDs as they stand (:meth:`SimGame._mirrored`)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ class SimGame:
         reviewer: Reviewer | None = None,
         puzzle: Any = None,
         replay: Any = None,
+        adviser: Any = None,
         **sections: dict[str, Any],
     ) -> None:
         game_section = {"mode": "two-players", **sections.pop("game", {})}
@@ -79,15 +81,30 @@ class SimGame:
             self.config,
             Hardware(self.board),
             self.store,
-            Services(opponent=opponent, web=self.hub, reviewer=reviewer),
+            Services(opponent=opponent, adviser=adviser, web=self.hub, reviewer=reviewer),
             Start(setup=setup, puzzle=puzzle, replay=replay),
         )
+
+        self.lit: dict[int, str] = {}  # the LEDs' squares and roles, after the last step
+        self._published: Any = None
 
     def run(self, seconds: float) -> None:
         end = self.now + seconds
         while self.now < end:
             self.daemon.step(self.now)
+            self.lit = {sq: role.value for sq, role in self.daemon.scene().squares.items()}
+            self._mirrored()
             self.now = round(self.now + STEP, 6)
+
+    def _mirrored(self) -> None:
+        """Every snapshot the page is given mirrors the LEDs as they are when
+        it is made: the same squares, the same roles (whatever the test)."""
+        snap = self.hub.latest
+        if snap is self._published or snap is None:
+            return
+        self._published = snap
+        rings = {ring.square: ring.role for ring in snap.rings}
+        assert rings == self.lit, f"the page's rings {rings} are not the LEDs' {self.lit}"
 
     def lift(self, square: str) -> None:
         self.board.lift(self.geo.parse_square(square))
@@ -149,6 +166,7 @@ class LiveGame(threading.Thread):
 
     def run(self) -> None:
         sim = SimGame(self.db, hub=self.hub, **self.options)
+        self.sim = sim  # read from another thread: only its lit, a dict replaced whole
         self._ready.set()
         try:
             while not self._halt.is_set():
@@ -158,6 +176,8 @@ class LiveGame(threading.Thread):
                     what = ""
                 if what.startswith("lift "):
                     sim.lift(what[5:])
+                elif what == "hint":
+                    sim.daemon.request_hint()
                 elif what:
                     sim.move(what)  # virtual time runs ahead of the wall clock: no matter
                 sim.run(STEP)
@@ -166,7 +186,13 @@ class LiveGame(threading.Thread):
             sim.close()
 
     def do(self, what: str) -> None:
+        """``"lift e2"``, a move ``"e2e4"``, or ``"hint"`` (the hint button)."""
         self._todo.put(what)
+
+    @property
+    def lit(self) -> dict[int, str]:
+        """The LEDs' squares and roles now."""
+        return self.sim.lit
 
     def stop(self) -> None:
         self._halt.set()

@@ -115,6 +115,22 @@ def socket_port() -> Iterator[int]:
         yield probe.getsockname()[1]
 
 
+@contextlib.contextmanager
+def live_page(browser: Any, db: Path, **options: Any) -> Iterator[LiveGame]:
+    """A :class:`LiveGame` with ``options`` and its page open in ``browser`` at a laptop's size."""
+    game = LiveGame(db, **options)
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
+    server.start()
+    try:
+        browser.set_window_size(1280, 800)
+        browser.get(server.url)
+        yield game
+    finally:
+        server.stop()
+        game.stop()
+
+
 def wait_for(driver: Any, what: Callable[[Any], Any], message: str) -> Any:
     try:
         return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(what)
@@ -313,10 +329,42 @@ def test_phone_and_dark_layouts(browser, board, shots):
     browser.save_screenshot(str(shots / "web-phone.png"))
 
 
+def test_the_page_draws_the_rings_the_leds_show_the_hint_too(browser, tmp_path, shots):
+    """A teaching board's hint lights its move on the board: the page draws
+    the same squares in the same roles (it drew no ring for it)."""
+    from ..daemon_fakes import EvaluatingOpponent
+
+    with live_page(
+        browser,
+        tmp_path / "games.sqlite",
+        adviser=lambda: EvaluatingOpponent({}, [("e2e4", 30), ("d2d4", 25), ("i1h3", 20)]),
+        game={"mode": "teaching"},
+    ) as game:
+        wait_for(browser, lambda d: pieces(d) == 40, "the board did not arrive")
+        game.do("hint")
+
+        def drawn(driver: Any) -> dict[int, str]:
+            rings = driver.find_elements(By.CSS_SELECTOR, "#board circle.ring")
+            return {
+                int(r.get_attribute("data-square")): next(
+                    c[5:] for c in r.get_attribute("class").split() if c.startswith("role-")
+                )
+                for r in rings
+            }
+
+        wait_for(browser, lambda d: "Best: e4" in text(d, "prompt"), "no hint on the page")
+        square = get_variant("falcon").geometry.parse_square
+        hint = {square("e2"): "hint-from", square("e4"): "hint-to"}
+        wait_for(browser, lambda d: drawn(d) == hint, "the hint's rings are not drawn")
+        assert game.lit == hint
+        browser.save_screenshot(str(shots / "web-hint.png"))
+
+
 def test_a_stored_game_is_replayed_move_by_move(browser, board, shots):
     game, server = board
     for uci in ("e2e4", "e7e5", "i1h3"):
         game.do(uci)
+    browser.set_window_size(390, 844)  # the gallery's shot is a phone's, beside web-phone.png
     browser.get(server.url)
     wait_for(browser, lambda d: "Nh3" in text(d, "moves"), "the moves did not appear")
     browser.get(server.url + "games")
@@ -414,6 +462,9 @@ def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
             ),
             "the boards did not arrive",
         )
+        # Black's move is numbered as the move list numbers it, not as White's.
+        tiles = browser.find_elements(By.CSS_SELECTOR, ".tile")
+        assert "last 1\N{HORIZONTAL ELLIPSIS} d5" in tiles[1].text
         games[1].do("c2c4")
         wait_for(browser, lambda d: plies(d) == ["3", "3"], "the second board's move is missing")
         tiles = browser.find_elements(By.CSS_SELECTOR, ".tile")
@@ -605,17 +656,12 @@ def test_a_hex_game_is_drawn_and_replayed(browser, hex_board, shots):
 
 def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, tmp_path, shots):
     opponent = ThinkingOpponent(["h5h7"], [15])
-    game = LiveGame(
+    with live_page(
+        browser,
         tmp_path / "games.sqlite",
         opponent=opponent,
         game={"variant": "falcon-hex", "mode": "engine", "human": "black"},
-    )
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
-    server.start()
-    try:
-        browser.set_window_size(1280, 800)
-        browser.get(server.url)
+    ):
         wait_for(
             browser,
             lambda d: d.find_elements(By.CSS_SELECTOR, "#board .engine-arrow"),
@@ -645,9 +691,6 @@ def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, 
         named = san(start, parse_uci(start, "h5h7"))
         assert engine_waiting(browser) == f"Engine: {named} \N{EN DASH} h5 to h7"
         browser.save_screenshot(str(shots / "web-hex-engine.png"))
-    finally:
-        server.stop()
-        game.stop()
 
 
 # ------------------------------------------------------------ the Speak switch
@@ -1322,3 +1365,94 @@ def test_the_review_button_asks_the_board_and_the_page_shows_the_review_when_rea
     finally:
         server.stop()
         game.stop()
+
+
+# Every piece of text the live page shows, with the size it is drawn at in
+# CSS pixels (an SVG text's font scaled as its board is) and its colour and
+# the page's background as "rgb(r, g, b)".
+SHOWN_TEXT = """
+const out = [];
+const background = getComputedStyle(document.body).backgroundColor;
+for (const el of document.querySelectorAll('body *')) {
+  const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  const box = el.getBoundingClientRect();
+  if (!own || box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+  let size = parseFloat(getComputedStyle(el).fontSize);
+  let colour = getComputedStyle(el).color;
+  if (el instanceof SVGElement) {
+    size = Number(el.getAttribute('font-size')) * el.getScreenCTM().a;
+    colour = getComputedStyle(el).fill;
+  }
+  out.push([el.textContent.trim(), size, colour, background]);
+}
+return out;
+"""
+
+
+def _contrast(one: str, two: str) -> float:
+    """WCAG 2's contrast ratio of two "rgb(r, g, b)" colours."""
+
+    def luminance(text: str) -> float:
+        channels = [int(c) / 255 for c in text[text.index("(") + 1 : -1].split(",")[:3]]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("variant", ["falcon", "falcon-10x10", "falcon-hex"])
+def test_on_a_phone_every_name_and_number_of_the_page_is_readable(browser, variant):
+    """The board's coordinates were 6 px of grey on a 360 px phone.  Every
+    text of the live page (the board's names, the moves, the clocks, the
+    score beside the evaluation bar) is at least the layout's MIN_LABEL_PX
+    high on a phone, in a colour that stands out of the background (WCAG AA,
+    4.5:1)."""
+    from boardctl.web.layout import MIN_LABEL_PX
+
+    game, moves = Game(get_variant(variant)), []
+    for _ in range(3):
+        move = game.position.legal_moves()[0]
+        moves.append(game.position.uci(move))
+        game.push(move)
+    pos = game.position
+    snap = Snapshot(
+        variant=variant,
+        start_fen=game.start_fen,
+        fen=pos.fen(),
+        turn="black",
+        moves=tuple(moves),
+        sans=tuple(game.sans()),
+        white="Ana",
+        black="Ben",
+        white_clock=293.0,
+        black_clock=300.0,
+        clock_running="black",
+        engine="ready",
+        level=8,
+        score="+0.35",
+        evals=(0.2, 0.3, 0.35, 0.35),
+    )
+    count = len(pos.geometry.squares(pos.colors[0] | pos.colors[1]))  # pieces to draw
+    hub = Hub()
+    hub.publish(snap)
+    server = WebServer(hub, host="127.0.0.1", port=0)
+    server.start()
+    try:
+        for width, height in ((360, 740), (390, 844)):
+            browser.set_window_size(width, height)
+            browser.get(server.url)
+            wait_for(browser, lambda d: pieces(d) == count, "the board did not arrive")
+            shown = browser.execute_script(SHOWN_TEXT)
+            labels = {label[0] for label in snap.to_json()["board"]["labels"]}
+            assert labels <= {row[0] for row in shown}, "the board's names are not all drawn"
+            small = [(text, round(size, 2)) for text, size, _, _ in shown if size < MIN_LABEL_PX]
+            assert small == [], f"at {width} px"
+            faint = [
+                (text, colour, ground)
+                for text, _, colour, ground in shown
+                if _contrast(colour, ground) < 4.5
+            ]
+            assert faint == [], f"at {width} px"
+    finally:
+        server.stop()

@@ -11,7 +11,7 @@ from boardctl.config import ConfigError, parse_config
 from boardctl.rules import Position
 from boardctl.web.snapshot import History, Hub, Snapshot, WebAction, score_value
 
-from ..daemon_fakes import ScriptedOpponent
+from ..daemon_fakes import EvaluatingOpponent, ScriptedOpponent
 from .helpers import SimGame, ThinkingOpponent
 
 
@@ -36,7 +36,7 @@ def test_the_snapshot_follows_the_game_the_clocks_and_the_leds(game):
     game.lift("d8")  # a falcon's move with its paths shown on the LEDs
     rings = {ring.square: ring for ring in game.hub.latest.rings}
     assert rings[game.geo.parse_square("d8")].role == "lifted"
-    scene = game.daemon.reconciler.scene()
+    scene = game.daemon.scene()
     assert {sq: role.value for sq, role in scene.squares.items()} == {
         sq: ring.role for sq, ring in rings.items()
     }
@@ -279,5 +279,39 @@ def test_while_a_position_is_set_up_the_page_shows_it_and_none_of_the_last_game(
         assert snap.moves == () and snap.sans == () and snap.result == "*"
         assert snap.prompt.startswith("Take the piece off ")
         assert snap.status == "setting up"
+    finally:
+        sim.close()
+
+
+def test_the_page_mirrors_the_hints_and_the_coachs_leds(tmp_path: Path):
+    """The hint's move and the move the coach offers back are lit on the board
+    on a quiet board: the page's rings show them too (its text did before)."""
+    # White's knight on c3 may go to d5, where Black's pawn on e6 takes it.
+    fen = "9k/10/4p5/10/10/2N7/10/K9 w - - 0 1"
+    opinions = {
+        (): (250, None, ["c3e4", "j8i8"]),
+        ("c3d5",): (90, None, ["e6d5"]),
+        ("c3e4",): (-240, None, ["j8i8"]),
+    }
+    sim = SimGame(
+        tmp_path / "games.sqlite",
+        setup=Position(fen),
+        adviser=lambda: EvaluatingOpponent(opinions, [("c3e4", 60), ("c3b5", 40)]),
+        game={"mode": "teaching"},
+    )
+    try:
+        sim.follow_the_set_up()
+        sim.daemon.request_hint()
+        sim.run(0.3)
+        square = sim.geo.parse_square
+        hint = {square("c3"): "hint-from", square("e4"): "hint-to"}
+        assert sim.hub.latest.prompt.startswith("Best: Ne4")
+        assert sim.lit == hint
+        assert {r.square: r.role for r in sim.hub.latest.rings} == hint
+        sim.move("c3d5")
+        sim.run(1.0)
+        assert sim.hub.latest.prompt.startswith("That move loses a knight")
+        back = {square("d5"): "hint-from", square("c3"): "hint-to"}
+        assert {r.square: r.role for r in sim.hub.latest.rings} == back == sim.lit
     finally:
         sim.close()

@@ -1,5 +1,6 @@
 """The board layouts the page draws: the hexagon from its geometry, the
-rectangles exactly where the page drew them before it knew of hexagons."""
+rectangles as the page drew them before it knew of hexagons, with names along
+the edges large enough to read on a phone."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ import pytest
 
 from boardctl.rules import get_variant
 from boardctl.rules.hexgeo import ORTHOGONAL
-from boardctl.web.layout import CELL, HEX_BASELINE, SQUARE_MARGIN, board_layout
+from boardctl.web.layout import (
+    BASELINE_SHARE,
+    CELL,
+    CHAR_WIDTH,
+    MIN_LABEL_PX,
+    PHONE_BOARD_PX,
+    board_layout,
+)
+
+VARIANTS = ["falcon", "falcon-8x8", "falcon-9x10", "falcon-10x10", "falcon-hex", "glinski"]
 
 
 @pytest.mark.parametrize("variant", ["falcon-hex", "glinski"])
@@ -49,11 +59,12 @@ def test_the_hexagon_and_its_names_fit_in_the_drawing(flip):
     assert sorted(t for t in texts if t.isalpha()) == list("abcdefghijklm")
     numbers = {geo.name(c)[1:] for c in range(geo.size)}
     assert set(texts) - set("abcdefghijklm") == numbers
-    # No name on a cell: every label is further from every cell centre than
-    # the cell's inner radius.
+    # No name on a cell: the middle of every label is further from every cell
+    # centre than the cell's inner radius and half the name's height.
+    half = BASELINE_SHARE * board["font"]
     for _, x, y in board["labels"]:
         assert all(
-            math.hypot(x - cx, y - HEX_BASELINE - cy) > CELL / 2 for _, cx, cy, _ in board["cells"]
+            math.hypot(x - cx, y - half - cy) > CELL / 2 + half for _, cx, cy, _ in board["cells"]
         )
     # White's side is at the bottom, or at the top when Black is.
     low, high = geo.parse_square("g2"), geo.parse_square("g12")
@@ -68,20 +79,33 @@ def test_a_rectangle_is_laid_out_as_the_page_always_drew_it(variant, flip):
     files, ranks = geo.files, geo.ranks
     board = board_layout(variant, flip)
     assert board["shape"] == "square"
-    assert (board["width"], board["height"]) == (files * 100 + 24, ranks * 100 + 24)
+    # A strip for the names left of the squares and below them, wide enough for "10".
+    margin, font = board["width"] - files * 100, board["font"]
+    assert board["height"] == ranks * 100 + margin and margin >= 2 * CHAR_WIDTH * font
     assert board["corners"] == [[-50, -50], [50, -50], [50, 50], [-50, 50]]
     for sq, (name, cx, cy, shade) in enumerate(board["cells"]):
         file, rank = sq % files, sq // files
         col = files - 1 - file if flip else file
         row = rank if flip else ranks - 1 - rank
-        assert (name, cx, cy) == (geo.name(sq), SQUARE_MARGIN + col * 100 + 50, row * 100 + 50)
+        assert (name, cx, cy) == (geo.name(sq), margin + col * 100 + 50, row * 100 + 50)
         assert shade == ("light" if (file + rank) % 2 == 0 else "dark")
+    # Each name in the middle of its strip, across from its file or rank.
+    baseline = round(BASELINE_SHARE * font)
     letters = [
-        [letter, board["cells"][f][1], board["height"] - 6]
+        [letter, board["cells"][f][1], ranks * 100 + margin // 2 + baseline]
         for f, letter in enumerate("abcdefghijklmnop"[:files])
     ]
-    numbers = [[str(r + 1), 12, board["cells"][r * files][2] + 6] for r in range(ranks)]
+    numbers = [
+        [str(r + 1), margin // 2, board["cells"][r * files][2] + baseline] for r in range(ranks)
+    ]
     assert board["labels"] == letters + numbers
     assert board["rows"] == [
         list(range(r * files, (r + 1) * files)) for r in reversed(range(ranks))
     ]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_names_are_readable_where_the_board_is_a_phones_width(variant):
+    """At the old 18 units, the names were 6 px high on a 360 px phone."""
+    board = board_layout(variant)
+    assert board["font"] * PHONE_BOARD_PX / board["width"] >= MIN_LABEL_PX

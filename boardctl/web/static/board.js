@@ -80,7 +80,7 @@ function drawBoard(svg, s) {
     // A dim LED is a fainter ring of the same hue, not a darker one.
     const [hue, opacity] = glow(ring.colour);
     svgEl("circle", {cx, cy, r: cell * 0.44, stroke: hue, "stroke-opacity": opacity,
-                     class: cls}, svg);
+                     class: cls, "data-square": ring.square}, svg);
     if (ring.role === "falcon-path") {
       svgEl("circle", {cx, cy, r: cell * 0.12, fill: hue, "fill-opacity": opacity,
                        class: "path-dot"}, svg);
@@ -138,6 +138,14 @@ function moveRows(sans, firstPly) {
     ply += 1;
   }
   return rows;
+}
+
+// The last of `sans` with its number as a move list writes it: "2. Nh3" for
+// White's, "1… d5" for Black's (whose number is the move White began).
+function lastMove(sans, firstPly) {
+  if (!sans.length) return "";
+  const ply = (firstPly || 0) + sans.length - 1;
+  return `${Math.floor(ply / 2) + 1}${ply % 2 ? "…" : "."} ${sans[sans.length - 1]}`;
 }
 
 // `current`: the number of plies shown (its last move is highlighted);

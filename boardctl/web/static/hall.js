@@ -15,7 +15,7 @@ for (const tile of document.querySelectorAll(".tile")) {
     const clocks = s.white_clock === null ? "" :
       ` (${formatClock(s.white_clock)} – ${formatClock(s.black_clock)})`;
     tile.querySelector(".players").textContent = `${s.white} – ${s.black}${clocks}`;
-    const last = s.sans.length ? `${Math.floor((s.first_ply + s.sans.length - 1) / 2) + 1}. ${s.sans[s.sans.length - 1]}` : "";
+    const last = lastMove(s.sans, s.first_ply);
     tile.querySelector(".status").textContent = s.result === "*" ?
       `${s.turn === "white" ? "White" : "Black"} to move${last ? " · last " + last : ""}` :
       `${s.result} (${s.reason})`;
