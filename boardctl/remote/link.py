@@ -337,11 +337,14 @@ class Link:
         self.publish()
         return self.match
 
-    def invitation(self) -> str:
+    def invitation(self, seated: bool = False) -> str:
         """The invitation to the game offered, for a board, while its seat is
-        free ("" when no broker can carry it)."""
+        free ("" when no broker can carry it).  ``seated``: also once a board
+        has the seat, to send it again when this board is back at another
+        address (it seats that board again, and no other)."""
         match = self.match
-        if match is None or match.kept.role != "host" or match.kept.seat != "":
+        seats = ("", "board") if seated else ("",)
+        if match is None or match.kept.role != "host" or match.kept.seat not in seats:
             return ""
         kept = match.kept
         if kept.broker == LAN:

@@ -25,8 +25,8 @@ autocomplete="off" autocapitalize="characters" maxlength="16"></label>
 OWNER_CONTROLS = """<div id="remote-owner" class="remote-owner" hidden>
 <button id="offer">Offer a new remote game</button>
 <p id="offer-info" class="offer-info"></p>
-<p id="invite-info" class="offer-info" hidden>To play from another board, send its owner
-this invitation (it works once): <input id="invite" readonly size="40"></p>
+<p id="invite-info" class="offer-info" hidden><span id="invite-lead"></span>
+<input id="invite" readonly size="40"></p>
 <button id="release" hidden>Let another browser take the player's seat</button>
 <button id="claim" hidden>Claim the game: the opponent has gone</button>
 <form id="join-form"><label>Join another board's game <input id="join-link"

@@ -153,6 +153,9 @@ def state_of(match: Match, you: int | None, owner: bool, link: Link) -> dict[str
         "board": board_layout(match.kept.header.variant, side == BLACK),
         "code": match.kept.code if owner and free else "",
         "invite": view.invite if owner else "",
+        # Once a board has the seat: its invitation again, for when this board
+        # is back at another address (it seats that board, and no other).
+        "reinvite": link.invitation(seated=True) if owner and match.kept.seat == "board" else "",
         "invite_problem": link.broker_problem if owner and free else "",
         "board_asks": list(view.asks) if owner else [],
         "held": bool(match.kept.holder) if owner else False,

@@ -97,3 +97,38 @@ def test_a_join_through_a_broker_out_of_reach_says_so(tmp_path: Path):
     joining = guest.link.join(invitation)
     run(clock, host, guest, seconds=20.0)
     assert joining.error.startswith("cannot reach the broker mqtt://")
+
+
+def test_a_host_back_at_another_address_is_followed_with_its_new_invitation(tmp_path: Path):
+    from boardctl.remote.invite import parse_invitation
+
+    _, clock, host, guest = joined(tmp_path)
+    match = host.link.match
+    assert match is not None
+    assert host.link.invitation() == ""  # seated: no invitation for anyone new ...
+    old = parse_invitation(host.link.invitation(seated=True))  # ... but for that board again
+    moved = old.link().replace(old.broker, "mqtt://192.0.2.77:18830")
+    again = guest.link.join(moved)
+    run(clock, host, guest, seconds=1.0)
+    assert again.done.is_set() and not again.error
+    assert guest.link.match is not None
+    assert guest.link.match.kept.broker == "mqtt://192.0.2.77:18830"
+    host.play("e2e4")
+    run(clock, host, guest, seconds=1.0)
+    assert guest.line() == ("e2e4",)
+
+
+def test_after_a_game_a_rematch_is_offered_and_joined_at_once(tmp_path: Path):
+    _, clock, host, guest = joined(tmp_path)
+    guest.ask("resign")
+    run(clock, host, guest, seconds=1.0)
+    assert host.desk.view.ending == (WHITE, "resignation")
+    first = host.desk.view.key
+    with host.link.lock:
+        host.link.offer()
+    run(clock, host, guest, seconds=0.5)
+    rematch = guest.link.join(host.link.invitation())
+    run(clock, host, guest, seconds=1.0)
+    assert rematch.done.is_set() and not rematch.error
+    assert host.desk.view.key == guest.desk.view.key != first
+    assert guest.desk.view.ending is None and host.desk.view.joined

@@ -171,8 +171,12 @@ function showOwner(r) {
   owner.hidden = false;
   $("offer-info").textContent = r.code
     ? `Player code ${r.code}: whoever types it on this page plays the other side.` : "";
-  $("invite-info").hidden = !r.invite;
-  if (r.invite && $("invite").value !== r.invite) $("invite").value = r.invite;
+  const invite = r.invite || r.reinvite || "";
+  $("invite-info").hidden = !invite;
+  $("invite-lead").textContent = r.invite
+    ? "To play from another board, send its owner this invitation (it works once):"
+    : "If the other board has lost this one (a new address), send it this again:";
+  if (invite && $("invite").value !== invite) $("invite").value = invite;
   if (r.code && !r.invite && r.invite_problem) {
     $("offer-info").textContent += ` No board can be invited: ${r.invite_problem}.`;
   }
