@@ -93,7 +93,7 @@ def copies(folder: Path) -> dict[str, int]:
 
 
 def test_a_saver_killed_at_random_points_leaves_no_copy_after_the_next_start(tmp_path):
-    """30 times: a child saves the settings page's form over and over and is
+    """15 times: a child saves the settings page's form over and over and is
     SIGKILLed somewhere.  A copy it leaves has the file's mode from its first
     moment, and the next start removes it; the file always reads."""
     rng = random.Random(1984)
@@ -101,7 +101,7 @@ def test_a_saver_killed_at_random_points_leaves_no_copy_after_the_next_start(tmp
     path.write_text(PIN_FILE)
     path.chmod(0o640)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent))
-    for trial in range(30):
+    for trial in range(15):
         child = subprocess.Popen(
             [sys.executable, str(CHILD), str(path)],
             stdin=subprocess.PIPE,

@@ -22,7 +22,7 @@ import pytest
 from ..remote.broker import need_mosquitto
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "remote_faults.py"
-PLIES = 24
+PLIES = 16
 KILLS = 2
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
