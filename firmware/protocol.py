@@ -37,6 +37,7 @@ from protocol_constants import (
     CHECK_DIGITS,
     CMD,
     CRC,
+    CRC8_VERSION,
     FORMAT,
     HEX_DIGITS,
     KEY_FIRST,
@@ -356,21 +357,19 @@ def _crc8(data):
 
 
 def _version_1_hello(text, star):
-    """True for a version-1 HELLO (two-digit CRC-8 that holds): the peer
-    speaks version 1, which is a VER, not a damaged line."""
+    """True for a version-1 HELLO (two-digit CRC-8 that holds, P=1): the
+    peer speaks version 1, which is a VER, not a damaged line.  Any other
+    version in that frame is a damaged line whose 8-bit check happens to
+    hold (1 in 256), never a peer: later versions frame HELLO as version 2."""
     if star < 0 or not text or text[0] != "$" or not _is_hex(text[star + 1 :], 2):
         return False
     body = text[1:star]
     tokens = body.split(" ")
-    for version in SUPPORTED_VERSIONS:
-        # A version this side speaks: a damaged line of that version whose
-        # 8-bit check happens to hold (1 in 256), never a peer.
-        if "P=%d" % version in tokens:
-            return False
     return (
         len(tokens) >= 3
         and tokens[1] == "HELLO"
         and _is_hex(tokens[0], 2)
+        and "P=%d" % CRC8_VERSION in tokens
         and _crc8(body.encode()) == int(text[star + 1 :], 16)
     )
 

@@ -597,6 +597,40 @@ def test_a_version_1_firmware_is_named_in_one_line_and_never_comes_up() -> None:
     assert not any(isinstance(a, SnapshotReceived | StateChanged) for a in s.actions[start:])
 
 
+def version_1_hello(version: int) -> bytes:
+    """A HELLO in version 1's frame (a CRC-8 that holds) naming ``version``:
+    a version-1 board, or a damaged line whose 8-bit check held by chance."""
+    body = b"00 HELLO P=%d F=10 R=8 L=80" % version
+    return b"$" + body + b"*%02X\r\n" % crc8_smbus(body)
+
+
+@pytest.mark.parametrize("version", [1, 3])
+def test_a_version_1_hello_amid_good_lines_does_not_stop_the_readings(version: int) -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    s.now += 0.1
+    got = s.feed(Received(version_1_hello(version)))
+    if version == 1:  # a version-1 board's HELLO, or a damaged line like one
+        assert s.link.state is LinkState.INCOMPATIBLE
+    else:  # only version 1 ever used that frame: damage
+        assert s.link.state is LinkState.UP and s.link.counters["FORMAT"] == 1
+        assert not any(isinstance(a, StateChanged) for a in got)
+    # The device goes on with good lines of this version, as a version-2 board does.
+    start = len(s.actions)
+    lifted = START & ~(1 << 14)
+    for board in (START, lifted, lifted):
+        s.now += 0.25
+        got = s.device(Snap(board))
+        for frame in sent(got):
+            if isinstance(frame.message, Hello):  # the host asks who is there
+                s.device(Ack(frame.seq))
+                s.device(DEVICE_HELLO)
+    assert s.link.state is LinkState.UP
+    readings = [a.occupancy for a in s.actions[start:] if isinstance(a, SnapshotReceived)]
+    assert readings[-1:] == [lifted]
+
+
 def test_an_unacknowledged_frame_is_sent_three_more_times_then_given_up() -> None:
     s = Session()
     s.connect()

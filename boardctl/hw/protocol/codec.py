@@ -25,6 +25,7 @@ import zlib
 from ...errors import BoardctlError
 from .constants import (
     CHECK_DIGITS,
+    CRC8_VERSION,
     HEX_DIGITS,
     KEY_FIRST,
     KEY_REST,
@@ -299,9 +300,10 @@ def _refuse_version_1(text: str, star: int) -> None:
     if len(tokens) < 3 or tokens[1] != "HELLO" or not _is_hex(tokens[0], 2):
         return
     version = _decimal(dict(arg.partition("=")[::2] for arg in tokens[2:]).get("P", ""))
-    # A version this side speaks in a version-1 frame is a damaged line of
-    # that version whose 8-bit check happens to hold (1 in 256), never a peer.
-    if version is not None and version not in SUPPORTED_VERSIONS:
+    # Any other version in a version-1 frame is a damaged line whose 8-bit
+    # check happens to hold (1 in 256), never a peer: a later version frames
+    # its HELLO as version 2 does, so that P can always be read.
+    if version == CRC8_VERSION:
         raise ProtocolError(DropReason.VER, None, f"protocol version {version}", version)
 
 

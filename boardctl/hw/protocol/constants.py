@@ -20,6 +20,9 @@ from ...colour import Colour
 
 PROTOCOL_VERSION = 2
 SUPPORTED_VERSIONS = frozenset({2})
+# The one version framed with a two-digit CRC-8: a line in that frame is of
+# that version or damaged (later versions frame HELLO as version 2 does).
+CRC8_VERSION = 1
 MAX_LINE = 200  # bytes from "$" to the last checksum digit, terminator excluded
 CHECK_DIGITS = 8  # the CRC-32, in upper-case hex
 SEQ_MODULO = 256
@@ -173,6 +176,7 @@ def firmware_module() -> str:
             "",
             f"PROTOCOL_VERSION = {PROTOCOL_VERSION}",
             f"SUPPORTED_VERSIONS = {_literal(tuple(sorted(SUPPORTED_VERSIONS)))}",
+            f"CRC8_VERSION = {CRC8_VERSION}",
             f"MAX_LINE = {MAX_LINE}",
             f"CHECK_DIGITS = {CHECK_DIGITS}",
             f"SEQ_MODULO = {SEQ_MODULO}",

@@ -137,6 +137,9 @@ class HostLink:
         # first: the answer that follows the ACK is no restart.  Our recent
         # HELLOs' numbers, and until when a device HELLO is such an answer.
         self._hello_seqs: dict[int, float] = {}  # number -> when sent
+        # The link is incompatible because of a version-1 HELLO (a peer that
+        # cannot read a NAK): a line of this version after it undoes that.
+        self._version_1 = False
         self._answer_until: float | None = None
         self.answered = False  # the last device HELLO answered one of ours
 
@@ -222,8 +225,16 @@ class HostLink:
             if error.reason is DropReason.VER:
                 self._last_rx = now  # a sign of life all the same
                 self._device = None
+                self._version_1 = error.nak is None  # a version-1 frame
                 self._set_state(LinkState.INCOMPATIBLE, version_mismatch(error.version), actions)
             return
+        if self._version_1 and self._state is LinkState.INCOMPATIBLE:
+            # A line of this version after a version-1 HELLO: that HELLO was
+            # a damaged line whose 8-bit check held, or the board has since
+            # been flashed.  Ask the device to introduce itself again, rather
+            # than refuse its snapshots until the port is opened again.
+            self._set_state(LinkState.CONNECTING, "the board speaks this version", actions)
+        self._version_1 = False
         message = frame.message
         if not isinstance(message, _FROM_DEVICE):  # LED, PAL, STAT go the other way
             self._counters["CMD"] += 1
