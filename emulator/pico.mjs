@@ -25,6 +25,11 @@ const FLASH_FS_OFFSET = 0xa0000; // where MicroPython's rp2 port keeps its littl
 const CHUNK_INSTRUCTIONS = 20000; // CPU instructions between looks at the outside
 const TIME_EVENT_NS = 1e6; // report the time at least every simulated millisecond
 const LATCH_NS = 50000; // WS2812: low this long ends a frame
+// While the LED state machine shifts a frame, a sleeping chip's clock moves on
+// at most this far at a time: a DMA channel refills the machine's FIFO as the
+// machine empties it, at the next tick of the clock, and four words (120 us)
+// must never run dry between two ticks.
+const PIO_BUSY_STEP_NS = 5000;
 
 function argument(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
@@ -185,6 +190,10 @@ function unplug() {
 // one at a time, columns read with pull-downs; shiftreg: {load, spi, bytes}.
 let sensors = null;
 let pendingSensorChanges = []; // [{at, closed|bytes}], applied in simulated time
+// Host bytes held for the next LED frame: [{data, after}], released `after` ns
+// after its first bit (bytes that arrive while a frame is being written).
+let injectOnFrame = [];
+let pendingInjections = []; // [{at, data}], given to the USB port in simulated time
 
 function wireSensors() {
   if (!sensors) return;
@@ -237,6 +246,15 @@ function applySensors(change) {
   }
 }
 
+function applyDueInjections() {
+  const now = mcu.clock.nanos + clockBase;
+  const due = pendingInjections.filter((held) => held.at <= now);
+  if (!due.length) return;
+  pendingInjections = pendingInjections.filter((held) => held.at > now);
+  for (const held of due) for (const byte of held.data) fromHost.push(byte);
+  feedUsb();
+}
+
 function applyDueSensorChanges() {
   const now = mcu.clock.nanos + clockBase;
   while (pendingSensorChanges.length && pendingSensorChanges[0].at <= now) {
@@ -262,7 +280,11 @@ function wireLeds() {
       if (line.fall !== null && t - line.fall >= LATCH_NS) endFrame();
       if (line.rise !== null && line.bits.length) line.periods.push(t - line.rise);
       line.rise = t;
-      if (line.bits.length === 0) line.start = t;
+      if (line.bits.length === 0) {
+        line.start = t;
+        for (const held of injectOnFrame) pendingInjections.push({ at: t + held.after, data: held.data });
+        injectOnFrame = [];
+      }
     } else if (line.rise !== null) {
       const high = t - line.rise;
       line.highs.push(high);
@@ -299,6 +321,11 @@ function endFrame() {
   line.highs = [];
   line.periods = [];
   line.rise = null;
+}
+
+function ledBusy() {
+  const machine = mcu.pio[0].machines[0];
+  return machine.enabled && !(machine.waiting && machine.txFIFO.empty);
 }
 
 function stepPio(untilNs) {
@@ -349,11 +376,14 @@ function run() {
   const cycleNs = 1e9 / mcu.clkSys;
   for (let i = 0; i < CHUNK_INSTRUCTIONS; i++) {
     if (core.waiting) {
-      const skip = clock.nanosToNextAlarm;
-      const until = pendingSensorChanges.length
-        ? Math.min(skip, pendingSensorChanges[0].at - clockBase - clock.nanos)
-        : skip;
-      clock.tick(Math.max(until, 0));
+      let until = clock.nanosToNextAlarm;
+      if (pendingSensorChanges.length) {
+        until = Math.min(until, pendingSensorChanges[0].at - clockBase - clock.nanos);
+      }
+      for (const held of pendingInjections) until = Math.min(until, held.at - clockBase - clock.nanos);
+      if (ledBusy()) until = Math.min(until, PIO_BUSY_STEP_NS);
+      until = Math.max(until, 0);
+      clock.tick(until);
       i += until / cycleNs;
       stats.idleNs += until;
     } else {
@@ -362,6 +392,7 @@ function run() {
     }
     if (pio.ns < clock.nanos) stepPio(clock.nanos);
     if (pendingSensorChanges.length) applyDueSensorChanges();
+    if (pendingInjections.length) applyDueInjections();
   }
   const now = clock.nanos + clockBase;
   if (now - lastTimeEvent >= TIME_EVENT_NS) {
@@ -397,10 +428,14 @@ function command(message) {
     case 'stats':
       emit({ ev: 'stats', clk: mcu.clkSys, instructions: stats.instructions, idle_ns: stats.idleNs, wall_ms: Date.now() - stats.started });
       break;
-    case 'inject':
-      // Bytes as if the host had sent them (damaged lines, noise).
-      for (const byte of Buffer.from(message.data, 'base64')) fromHost.push(byte);
+    case 'inject': {
+      // Bytes as if the host had sent them (damaged lines, noise): now, or
+      // `on_frame` ns after the next LED frame's first bit.
+      const data = Buffer.from(message.data, 'base64');
+      if (message.on_frame !== undefined) injectOnFrame.push({ data, after: message.on_frame });
+      else for (const byte of data) fromHost.push(byte);
       break;
+    }
     case 'damage':
       damage.lines += message.lines;
       break;

@@ -183,18 +183,39 @@ def _ws2812_program():
     wrap()  # noqa: F821
 
 
+# The PIO blocks' TX FIFO of state machine 0 (each next machine's is 4 bytes on),
+# and the DMA request line of PIO n's state machine m (8 n + m).
+_PIO_TXF = (0x50200010, 0x50300010)
+WS2812_LED_US = 30  # 24 bits of 1.25 us: one LED's word on the line
+WS2812_LATCH_US = 300  # low this long ends a frame (WS2812B-V5: 280 us)
+
+
 class Ws2812Pio:
-    """write(words): one 24-bit GRB word per LED, shifted out by PIO.  Blocks
-    while the PIO FIFO drains: about 30 us per LED."""
+    """write(words) starts one 24-bit GRB word per LED on its way to the PIO
+    and returns: a DMA channel feeds the state machine's FIFO at the line's
+    pace, so nothing the CPU does (serving USB, a collection) can starve the
+    line in mid-frame, which made the LEDs latch half a frame and show its
+    rest on the first LEDs.  ready() is False until that frame and its latch
+    are over; the words must not change before."""
 
     def __init__(self, pin, sm_id):
         self._sm = rp2.StateMachine(
             sm_id, _ws2812_program, freq=8000000, sideset_base=machine.Pin(pin)
         )
         self._sm.active(1)
+        pio, sm = divmod(sm_id, 4)
+        self._dma = rp2.DMA()
+        ctrl = self._dma.pack_ctrl(inc_write=False, treq_sel=8 * pio + sm)
+        self._dma.config(write=_PIO_TXF[pio] + 4 * sm, ctrl=ctrl)
+        self._free_at = time.ticks_us()
 
     def write(self, words):
-        self._sm.put(words, 8)
+        count = len(words)
+        self._dma.config(read=words, count=count, trigger=True)
+        self._free_at = time.ticks_add(time.ticks_us(), count * WS2812_LED_US + WS2812_LATCH_US)
+
+    def ready(self):
+        return time.ticks_diff(self._free_at, time.ticks_us()) <= 0
 
 
 class StatusLed:

@@ -139,7 +139,10 @@ class _Output:
         self.words: list[int] = []
 
     def write(self, words: Any) -> None:
-        self.words = list(words)
+        self.words = [word >> 8 for word in words]  # the 24 bits on top
+
+    def ready(self) -> bool:
+        return True
 
 
 def _recording_strip(ws2812: ModuleType) -> type:

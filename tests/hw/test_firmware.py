@@ -343,6 +343,9 @@ def test_the_same_palette_or_frame_again_does_not_rewrite_the_leds(fw: SimpleNam
         def write(self, words: object) -> None:
             self.writes += 1
 
+        def ready(self) -> bool:
+            return True
+
     out = Output()
     strip = fw.ws2812.LedStrip(out, 80, 10)
     strip.set_palette([0xFF0000])
@@ -615,19 +618,30 @@ def test_the_strip_caps_brightness_orders_colours_and_goes_dark(
     frame[sq("a1")] = 7  # white
     strip.set_frame(bytes(frame))
     assert strip.show(False)
-    words, shift = pico.rp2.machines[0].puts[-1]
-    assert shift == 8  # 24-bit GRB words, MSB first
+    words = sent(pico)  # 24-bit GRB words, MSB first
     assert words[15] == 64 << 8  # e2 (serpentine: position 15), G=0 R=64 B=0
     assert words[0] == 64 << 16 | 64 << 8 | 64
     assert sum(1 for w in words if w) == 2
     assert not strip.show(False)  # unchanged: not written again
-    strip.show(True)
-    assert not any(pico.rp2.machines[0].puts[-1][0])
+    # The next frame waits until the last one and its latch are over.
+    strip.set_frame(bytes(80))
+    assert not strip.show(True) and len(pico.rp2.machines[0].puts) == 1
+    pico.clock.advance(80 * pico.hal.WS2812_LED_US + pico.hal.WS2812_LATCH_US)
+    assert strip.show(True)
+    assert not any(sent(pico))
     rgb = fw.ws2812.LedStrip(pio, 80, 10, order="RGB")
     rgb.set_palette([0xFF0000])
     rgb.set_frame(bytes([1] + [0] * 79))
+    pico.clock.advance(80 * pico.hal.WS2812_LED_US + pico.hal.WS2812_LATCH_US)
     rgb.show(False)
-    assert pico.rp2.machines[0].puts[-1][0][0] == 255 << 16
+    assert sent(pico)[0] == 255 << 16
+
+
+def sent(pico: SimpleNamespace) -> list[int]:
+    """The 24-bit words of the last frame as the LED state machine shifts
+    them out: the top 24 bits of each word it was given."""
+    words, shift = pico.rp2.machines[0].puts[-1]
+    return [(w << shift & 0xFFFFFFFF) >> 8 for w in words]
 
 
 # --------------------------------------------------------------------- the firmware on a board
@@ -963,6 +977,7 @@ class Bench:
                     self._host(Received(line))
                 self._host(Tick())
             self.ms += 2
+            self.pico.clock.advance(2000)  # the LEDs' clock: a frame takes its time
 
     def _host(self, event: Any) -> None:
         for action in self.link.feed(event, self.ms / 1000):
@@ -979,8 +994,8 @@ class Bench:
         self._host(event)
 
     def leds(self) -> list[int]:
-        """The words last shifted out to the LEDs."""
-        return list(self.pico.rp2.machines[0].puts[-1][0])
+        """The 24-bit words last shifted out to the LEDs."""
+        return sent(self.pico)
 
     def snapshots(self) -> list[int]:
         return [e.occupancy for e in self.events if isinstance(e, SnapshotReceived)]

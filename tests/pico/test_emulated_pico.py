@@ -192,6 +192,26 @@ def test_led_frames_carry_colour_cap_and_chain_order_with_ws2812_timing(rig: Rig
         frame_after(rig, since, expected_words(rig, {sq: (0, 0, 255)}))
 
 
+def test_host_bytes_arriving_while_a_frame_goes_out_never_split_it(rig: Rig) -> None:
+    # Serving the USB port while a frame was written starved the LED line: 12
+    # LEDs, a gap of a millisecond (a latch), then the rest of the frame on the
+    # first LEDs.  Bytes from the host now land at several points of each frame.
+    n = rig.board.squares
+    since = len(rig.pico.frames)
+    spoilt = b"$ZZ LED " + b"0" * n + b"*00000000\n"  # a damaged line: read, counted, dropped
+    for k in range(4):
+        lit = {(k * 7 + 3) % n: (0, 0, 255), (k * 11 + 1) % n: (255, 0, 0)}
+        at = (200 + 500 * k) * 1000  # ns after the frame's first bit
+        rig.pico.command("inject", data=harness.b64(spoilt), on_frame=at)
+        start = len(rig.pico.frames)
+        rig.show(lit)
+        frame_after(rig, start, expected_words(rig, lit))
+    frames = rig.pico.frames[since:]
+    assert [f.bits for f in frames] == [24 * n] * len(frames), [f.bits // 24 for f in frames]
+    assert device_counter(rig, "CRC") >= 4  # the bytes did arrive, during the frames
+    rig.show({})
+
+
 def test_the_leds_go_dark_when_the_host_goes_silent_and_come_back_with_it(rig: Rig) -> None:
     if rig.board.name != "matrix":
         # The same code (app.py) on every board, and 3 s of silence cost
