@@ -22,6 +22,7 @@ import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 
 const FLASH_FS_OFFSET = 0xa0000; // where MicroPython's rp2 port keeps its littlefs
+const WATCHDOG_BASE = 0x40058; // the watchdog's peripheral block
 const CHUNK_INSTRUCTIONS = 20000; // CPU instructions between looks at the outside
 const TIME_EVENT_NS = 1e6; // report the time at least every simulated millisecond
 const LATCH_NS = 50000; // WS2812: low this long ends a frame
@@ -61,9 +62,14 @@ let usbReady = false;
 
 function boot() {
   const previous = mcu;
+  let watchdogKept = null; // what the watchdog keeps through its own reset
   if (previous) {
     clockBase += previous.clock.nanos;
     flash = previous.flash.slice();
+    if (resetBy === 'watchdog') {
+      const dog = previous.peripherals[WATCHDOG_BASE];
+      watchdogKept = { reason: dog.reason, scratch: dog.scratchData.slice() };
+    }
   }
   mcu = new RP2040();
   mcu.logger = new ConsoleLogger(LogLevel.Error);
@@ -75,10 +81,23 @@ function boot() {
     mcu.flash.set(filesystem, FLASH_FS_OFFSET);
   }
   mcu.core.PC = 0x10000000;
+  if (watchdogKept) {
+    // A watchdog reset keeps the scratch registers and says why it happened
+    // (REASON); power-on and the RUN pin clear both.
+    const dog = mcu.peripherals[WATCHDOG_BASE];
+    dog.reason = watchdogKept.reason;
+    dog.scratchData.set(watchdogKept.scratch);
+  }
+  hung = false;
   // The PIO is stepped by run() below, never by its own timer.
   for (const pio of mcu.pio) pio.run = () => {};
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+  const dog = mcu.peripherals[WATCHDOG_BASE];
+  dog.onWatchdogTrigger = () => {
+    // Stock rp2040js keeps the expired counter's alarm due at the same
+    // instant, so the clock would fire it for ever: the chip resets instead.
+    dog.alarm.enable = false;
     pendingReset = true;
+    resetBy = 'watchdog';
   };
   wireUsb();
   wireSensors();
@@ -361,6 +380,8 @@ function endFrameAfterLatch() {
 // ---- running -------------------------------------------------------------------
 
 let pendingReset = false;
+let resetBy = 'power'; // what the pending reset is: 'watchdog' keeps its scratch registers
+let hung = false; // the CPU stopped (a `hang` command): only the clock and the peripherals run
 const stats = { instructions: 0, idleNs: 0, started: Date.now() };
 let lastTimeEvent = 0;
 
@@ -369,14 +390,16 @@ function run() {
     pendingReset = false;
     unplug();
     boot();
-    emit({ ev: 'reset' });
+    emit({ ev: 'reset', by: resetBy });
   }
   feedUsb();
   const { clock, core } = mcu;
   const cycleNs = 1e9 / mcu.clkSys;
   for (let i = 0; i < CHUNK_INSTRUCTIONS; i++) {
-    if (core.waiting) {
-      let until = clock.nanosToNextAlarm;
+    if (core.waiting || hung) {
+      // A chip asleep with no alarm set (MicroPython's REPL waits so for a
+      // key) still lives in time: the clock moves on a millisecond at a time.
+      let until = clock.nextAlarm ? clock.nanosToNextAlarm : TIME_EVENT_NS;
       if (pendingSensorChanges.length) {
         until = Math.min(until, pendingSensorChanges[0].at - clockBase - clock.nanos);
       }
@@ -455,7 +478,15 @@ function command(message) {
       unplug();
       break;
     case 'reset':
+      // Power cycled, or the RUN pin pulled low.
       pendingReset = true;
+      resetBy = 'power';
+      break;
+    case 'hang':
+      // The firmware stops running, as a lockup would stop it; the timers
+      // and the watchdog go on.
+      hung = true;
+      emit({ ev: 'hung' });
       break;
     case 'quit':
       process.exit(0);

@@ -15,6 +15,9 @@ READ_LIMIT = 64  # bytes taken from the host per step, and then the rest of the
 STATUS_BLINK_MS = 500
 HEAP_EVERY = 24000  # scans between looks at the free heap (a minute): a look
 # walks the whole heap, 8.8 ms on the Pico
+WATCHDOG_MS = 2000  # a step that has not ended by then is a hang: the chip resets.
+# The longest step that is no hang is a write held up by a host that does not
+# read (MicroPython's USB transmit timeout, 500 ms); a step is some 3 ms.
 REPL_ESCAPE = 0x03  # never sent by a host; a developer's Ctrl-C or mpremote
 _ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
 LINE_ROOM = MAX_LINE + 2  # the longest frame and its CR LF
@@ -50,6 +53,7 @@ class Firmware:
         self.now = 0  # the time of the last step, ms (link.TIME_WRAP)
         self.uptime_s = 0  # counted here: as ms it would outgrow a small int
         self._uptime_ms = 0
+        self.watchdog_resets = 0  # since power-on (main.run sets it from the chip)
 
     def step(self, now):
         self._uptime_ms += link.age(now, self.now)
@@ -150,6 +154,7 @@ class Firmware:
             ("SCANS", self.scanner.scans),
             ("OVERRUN", self.overruns),
             ("STEPMAX", self.step_max),
+            ("WDT", self.watchdog_resets),
             ("UPTIME", self.uptime_s),
         ]
         if self.heap_free is not None:

@@ -35,7 +35,52 @@ def print_exception(error):
 
 
 def reset():
+    machine.mem32[_WATCHDOG_MARK] = _KEPT  # a reset on purpose, not a hang
     machine.reset()
+
+
+# The RP2040's watchdog (datasheet 4.7): its control register (through the
+# atomic-clear alias, +0x3000), and two of its scratch registers, which keep
+# their value through every reset but power-on: the count of resets the
+# watchdog made, and a mark that says whether this firmware had it running
+# (_ARMED) or the count is ours (_KEPT); 0 after power-on.
+_WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000
+_WATCHDOG_ENABLE = 1 << 30
+_WATCHDOG_COUNT = 0x4005800C  # SCRATCH0
+_WATCHDOG_MARK = 0x40058010  # SCRATCH1
+_ARMED = 0x0B0A
+_KEPT = 0x0B0B
+_WDT_RESET = getattr(machine, "WDT_RESET", 3)
+
+
+class Watchdog:
+    """The chip's watchdog, running from construction: feed() at least every
+    timeout_ms, or the chip resets.  stop() hands the chip back (the REPL,
+    a crash's pause) where MicroPython's WDT has no way to."""
+
+    def __init__(self, timeout_ms):
+        machine.mem32[_WATCHDOG_MARK] = _ARMED
+        self._wdt = machine.WDT(timeout=timeout_ms)
+        self.feed = self._wdt.feed  # made once: a bound method is an allocation
+
+    def stop(self):
+        machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
+        machine.mem32[_WATCHDOG_MARK] = _KEPT
+
+
+def watchdog_resets():
+    """How many times the watchdog reset the chip since power-on, this boot
+    included.  machine.reset() also resets through the watchdog, and a soft
+    reset keeps the last reset's cause: only a reset while this firmware had
+    the watchdog running counts, and once."""
+    mem32 = machine.mem32
+    mark = mem32[_WATCHDOG_MARK]
+    count = mem32[_WATCHDOG_COUNT] & 0xFFFF if mark in (_ARMED, _KEPT) else 0
+    if mark == _ARMED and machine.reset_cause() == _WDT_RESET:
+        count += 1
+    mem32[_WATCHDOG_COUNT] = count
+    mem32[_WATCHDOG_MARK] = _KEPT
+    return count
 
 
 def unique_id():

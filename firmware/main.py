@@ -113,11 +113,12 @@ def sensors_named(board, shape, port=None):
     raise ValueError("SENSOR must be 'matrix' or 'shiftreg'")
 
 
-def loop(firmware, clock, steps=None):
-    """Step every SCAN_PERIOD_US until the REPL escape (or `steps` steps).
-    The firmware sees milliseconds going on from its last step, counting
-    round at link.TIME_WRAP (6.2 days: a small int, unlike MicroPython's
-    ticks_ms, which wraps at 2**30 and must be diffed)."""
+def loop(firmware, clock, steps=None, watchdog=None):
+    """Step every SCAN_PERIOD_US until the REPL escape (or `steps` steps),
+    feeding the watchdog at every step.  The firmware sees milliseconds
+    going on from its last step, counting round at link.TIME_WRAP (6.2
+    days: a small int, unlike MicroPython's ticks_ms, which wraps at 2**30
+    and must be diffed)."""
     now = firmware.now
     last_ms = clock.ticks_ms()
     due = clock.ticks_us()
@@ -127,6 +128,8 @@ def loop(firmware, clock, steps=None):
         ms = clock.ticks_ms()
         now = (now + clock.ticks_diff(ms, last_ms)) & (link.TIME_WRAP - 1)
         last_ms = ms
+        if watchdog is not None:
+            watchdog.feed()
         if not firmware.step(now):
             return False
         done = clock.ticks_us()
@@ -148,17 +151,24 @@ RESTART_DELAY_MS = 3000
 
 def run(serial=None):
     clock = hal.Clock()
+    resets = hal.watchdog_resets()  # before the watchdog runs again
     firmware = build(0, serial)
+    firmware.watchdog_resets = resets
     hal.disable_ctrl_c()
+    # From here a loop that stops stepping (a hang in MicroPython, a driver
+    # that never returns) resets the chip, and the next boot counts it.
+    watchdog = hal.Watchdog(app.WATCHDOG_MS)
     try:
-        loop(firmware, clock)
+        loop(firmware, clock, watchdog=watchdog)
     except Exception as error:  # a bug: show it, then start afresh
+        watchdog.stop()  # the pause below is no hang, nor is the REPL after it
         firmware.stop()
         hal.enable_ctrl_c()  # Ctrl-C in the delay keeps the REPL
         hal.print_exception(error)
         print(f"boardctl firmware crashed: reset in {RESTART_DELAY_MS} ms")
         clock.sleep_ms(RESTART_DELAY_MS)
         hal.reset()
+    watchdog.stop()  # the REPL may sit idle for as long as the developer likes
     firmware.stop()
     hal.enable_ctrl_c()
     print("boardctl firmware stopped: REPL")

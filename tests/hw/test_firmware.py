@@ -809,6 +809,45 @@ def test_byte_3_hands_the_port_back_to_the_repl(
     assert "REPL" in capsys.readouterr().out
 
 
+def test_the_watchdog_runs_in_the_loop_and_is_handed_back_before_the_repl(
+    pico: SimpleNamespace,
+) -> None:
+    serial = FakeSerial()
+    serial.clock = pico.clock
+    watchdog = pico.machine.watchdog
+    pico.board.closed = squares(START)
+    firmware = pico.main.build(0, serial)
+    dog = pico.hal.Watchdog(pico.main.app.WATCHDOG_MS)
+    assert watchdog.running and watchdog.timeout_ms == pico.main.app.WATCHDOG_MS
+    pico.main.loop(firmware, pico.clock, steps=50, watchdog=dog)
+    assert watchdog.feeds == 50  # every step
+    serial.inbox.extend(b"\x03")
+    pico.main.run(serial)  # runs until byte 3
+    assert not watchdog.running  # the REPL is no hang
+
+
+def test_a_watchdog_reset_is_counted_once_and_reported(pico: SimpleNamespace) -> None:
+    hal, watchdog = pico.hal, pico.machine.watchdog
+    assert hal.watchdog_resets() == 0  # power-on
+    hal.Watchdog(2000)
+    watchdog.expire()  # the firmware hung: the chip resets
+    assert hal.watchdog_resets() == 1
+    assert hal.watchdog_resets() == 1  # a soft reset keeps the cause: not counted again
+    hal.Watchdog(2000)
+    with pytest.raises(pico.machine.FakeReset):
+        hal.reset()  # on purpose (after a crash), through the watchdog too
+    assert hal.watchdog_resets() == 1
+    hal.Watchdog(2000)
+    watchdog.expire()
+    # The next run reports both in its counters, and STAT comes before byte 3.
+    serial = FakeSerial()
+    serial.inbox.extend(host_codec.encode(Frame(0, host_messages.Stat())) + b"\x03")
+    pico.board.closed = squares(START)
+    pico.main.run(serial)
+    (report,) = _cmds(serial.take(), host_messages.Counters)[-1:]
+    assert dict(report.values)["WDT"] == 2
+
+
 @pytest.fixture
 def _sys_with_print_exception(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "print_exception", lambda error: print(repr(error)), raising=False)

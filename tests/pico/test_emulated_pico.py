@@ -9,6 +9,7 @@ leaving the board empty and the host connected.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -35,6 +36,10 @@ BIT_PERIOD = (1100, 1400)
 # than a hand's four squares is held by the host until the next heartbeat.
 WALKERS = 2
 WALK_DWELL = 0.04  # seconds each rests on a square
+# The firmware's watchdog timeout, read from its source (it runs on the chip, not here).
+WATCHDOG_MS = int(
+    re.search(r"^WATCHDOG_MS = (\d+)", (harness.FIRMWARE_DIR / "app.py").read_text(), re.M)[1]
+)
 
 
 @pytest.fixture(scope="module", params=sorted(BOARDS), ids=sorted(BOARDS))
@@ -326,3 +331,50 @@ def test_unplugged_and_reset_it_comes_back_with_the_board_as_it_is(rig: Rig) -> 
     rig.show({})
     rig.place([(0.0, set())])
     assert rig.settle(0)
+
+
+def test_a_hung_firmware_is_reset_by_its_watchdog_and_says_so(rig: Rig) -> None:
+    if rig.board.name != "matrix":
+        pytest.skip("the watchdog is the same on every board: run on the matrix board")
+    before = device_counter(rig, "WDT")
+    resets = sum(1 for e in rig.pico.log if e["ev"] == "reset")
+    rig.pico.command("hang")  # the CPU stops; its timers and the watchdog go on
+    hung_at = rig.now()
+    assert rig.pump(
+        10.0,
+        until=lambda: (
+            sum(1 for e in rig.pico.log if e["ev"] == "reset") > resets
+            and rig.host.status.value == "up"
+        ),
+    ), "the hung chip was never reset"
+    reset = [e for e in rig.pico.log if e["ev"] == "reset"][-1]
+    assert reset["by"] == "watchdog"
+    assert int(reset["ns"]) / 1e9 - hung_at >= WATCHDOG_MS / 1000 * 0.9  # not before its time
+    assert device_counter(rig, "WDT") == before + 1
+    rig.place([(0.0, set())])
+    assert rig.settle(0, 1.0)
+
+
+def test_the_repl_escape_hands_the_watchdog_back(rig: Rig) -> None:
+    # Last: the firmware stops for the REPL, then a soft reset starts it again.
+    if rig.board.name != "matrix":
+        pytest.skip("the watchdog is the same on every board: run on the matrix board")
+    before = device_counter(rig, "WDT")
+    resets = sum(1 for e in rig.pico.log if e["ev"] == "reset")
+    since = len(rig.pico.frames)
+    rig.show({5: (255, 0, 0)})
+    frame_after(rig, since, expected_words(rig, {5: (255, 0, 0)}))
+    # The host lets go of the port, and mpremote takes it (the REPL would echo
+    # the host's HELLOs back to it).
+    rig.host.close()
+    since = len(rig.pico.frames)
+    rig.pico.command("inject", data=harness.b64(b"\r\x03"))
+    rig.pico.sleep(0.2)
+    assert any(not any(f.words) for f in rig.pico.frames[since:]), "the firmware did not stop"
+    rig.pico.sleep(WATCHDOG_MS / 1000 + 1.0)  # the REPL idles past the watchdog's timeout
+    assert sum(1 for e in rig.pico.log if e["ev"] == "reset") == resets
+    rig.pico.command("inject", data=harness.b64(b"\r\x04"))  # Ctrl-D: a soft reset
+    rig.reopen()
+    assert rig.pump(6.0, until=lambda: rig.host.status.value == "up")
+    assert sum(1 for e in rig.pico.log if e["ev"] == "reset") == resets  # no chip reset
+    assert device_counter(rig, "WDT") == before  # and none counted
