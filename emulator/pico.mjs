@@ -47,6 +47,35 @@ const firmware = readFileSync(argument('firmware'));
 const filesystem = readFileSync(argument('fs'));
 const ledPin = Number(argument('led-pin', '22'));
 
+// The boot ROM's flash functions (found by their two-letter codes in its
+// function table, as rom_func_lookup finds them): rp2040js has no flash chip
+// behind its SSI, so erasing and programming are done here, on the flash
+// array, when the chip calls them; a NOR flash programs by clearing bits.
+function romFunction(code) {
+  let entry = bootromBytes.readUInt16LE(0x14);
+  for (;;) {
+    const found = bootromBytes.readUInt16LE(entry);
+    if (!found) throw new Error(`no ROM function ${code}`);
+    if (found === (code.charCodeAt(0) | (code.charCodeAt(1) << 8))) {
+      return bootromBytes.readUInt16LE(entry + 2) & ~1;
+    }
+    entry += 4;
+  }
+}
+const ROM_FLASH_ERASE = romFunction('RE'); // (offset, count, block size, block command)
+const ROM_FLASH_PROGRAM = romFunction('RP'); // (offset, data, count)
+
+function flashCall() {
+  const { core } = mcu;
+  const [offset, second, third] = core.registers;
+  if (core.PC === ROM_FLASH_ERASE) {
+    mcu.flash.fill(0xff, offset, offset + second);
+  } else {
+    for (let i = 0; i < third; i++) mcu.flash[offset + i] &= mcu.readUint8(second + i);
+  }
+  core.PC = core.LR & ~1; // return to the caller
+}
+
 function emit(event) {
   event.ns = Math.round(mcu ? mcu.clock.nanos + clockBase : 0);
   process.stdout.write(JSON.stringify(event) + '\n');
@@ -410,6 +439,7 @@ function run() {
       i += until / cycleNs;
       stats.idleNs += until;
     } else {
+      if (core.PC === ROM_FLASH_ERASE || core.PC === ROM_FLASH_PROGRAM) flashCall();
       clock.tick(core.executeInstruction() * cycleNs);
       stats.instructions += 1;
     }

@@ -83,6 +83,29 @@ def watchdog_resets():
     return count
 
 
+EPOCH_FILE = "epoch"  # this board's boots, counted in its flash (a decimal)
+_EPOCH_WRAP = 1 << 16  # as the protocol carries them: 4 hex digits
+
+
+def next_epoch(path=EPOCH_FILE):
+    """This boot's number: one more than the last boot's, kept in the flash
+    so that it goes on counting through every reset and power cut.  The host
+    orders the board's snapshots by it across restarts.  A flash that
+    cannot be written (full, worn) keeps the last number: the host then
+    takes the board's word only when it answers the host's own HELLO."""
+    try:
+        with open(path) as file:
+            epoch = (int(file.read()) + 1) % _EPOCH_WRAP
+    except (OSError, ValueError):  # the first boot, or a file gone bad
+        epoch = 1
+    try:
+        with open(path, "w") as file:
+            file.write(str(epoch))
+    except OSError:
+        pass
+    return epoch
+
+
 def unique_id():
     """The flash chip's unique id as upper-case hex (a HELLO value)."""
     return "".join([f"{b:02X}" for b in machine.unique_id()])

@@ -15,11 +15,11 @@ import scanner
 import ws2812
 
 
-def build(now, serial=None):
+def build(now, serial=None, epoch=0):
     """The Firmware for the board pins.py describes (serial: the USB port,
-    or a stand-in)."""
+    or a stand-in), in boot number `epoch`."""
     if pins.BOARD is not None:
-        return build_named(now, serial)
+        return build_named(now, serial, epoch)
     shape = protocol.Shape(pins.FILES, pins.RANKS, pins.LED_COUNT)
     if pins.SENSOR == "matrix":
         port = hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, pins.MATRIX_SETTLE_US)
@@ -42,10 +42,10 @@ def build(now, serial=None):
         pins.LED_FIRST,
         pins.LED_COLOUR_ORDER,
     )
-    return assemble(shape, scan, strip, now, serial)
+    return assemble(shape, scan, strip, now, serial, epoch)
 
 
-def build_named(now, serial=None):
+def build_named(now, serial=None, epoch=0):
     """The Firmware for a board that is not files x ranks (pins.BOARD),
     from the module generated from its pinout (hexboard.py)."""
     import hexboard as board
@@ -63,14 +63,14 @@ def build_named(now, serial=None):
         order=board.LED_COLOUR_ORDER,
         positions=board.LED_CHAIN,
     )
-    return assemble(shape, scan, strip, now, serial)
+    return assemble(shape, scan, strip, now, serial, epoch)
 
 
-def assemble(shape, scan, strip, now, serial=None):
+def assemble(shape, scan, strip, now, serial=None, epoch=0):
     """The Firmware around a board's scanner and LED strip, on the USB port
     (serial: or a stand-in)."""
     info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
-    device = link.DeviceLink(shape, info, now)
+    device = link.DeviceLink(shape, info, now, epoch)
     if serial is None:
         serial = hal.UsbSerial()
     return app.Firmware(
@@ -152,7 +152,7 @@ RESTART_DELAY_MS = 3000
 def run(serial=None):
     clock = hal.Clock()
     resets = hal.watchdog_resets()  # before the watchdog runs again
-    firmware = build(0, serial)
+    firmware = build(0, serial, hal.next_epoch())
     firmware.watchdog_resets = resets
     hal.disable_ctrl_c()
     # From here a loop that stops stepping (a hang in MicroPython, a driver

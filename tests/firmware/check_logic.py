@@ -102,7 +102,8 @@ class Checks:
 
 
 def commands(decoded, command):
-    return [value for _, c, value in decoded if c == command]
+    """The values of the decoded lines of `command`: a SNAP's board, without its stamp."""
+    return [value[0] if c == "SNAP" else value for _, c, value in decoded if c == command]
 
 
 def run_session(c):

@@ -439,7 +439,8 @@ class FakeMcu:
             reader = fw.scanner.MatrixReader(_Sensors(self), shape.ranks)
             scan = fw.scanner.Scanner(reader, shape.files, shape.ranks, fw.app.DEBOUNCE_READS)
             strip = self._strip_class(_Output(), shape.leds, width)
-        link = fw.link.DeviceLink(shape, list(self.info), self._now_ms())
+        # Each boot its own number, as the firmware counts them in its flash.
+        link = fw.link.DeviceLink(shape, list(self.info), self._now_ms(), self.boots)
         self.device = fw.app.Firmware(scan, strip, self._port, link)
 
     def _run(self) -> None:
@@ -477,7 +478,7 @@ class FakeMcu:
             self._write(_damage(line, self.rng))
             return
         if command == "SNAP":
-            _, _, occupancy = self.fw.protocol.decode(line.rstrip(b"\r\n"), self.shape)
+            _, _, (occupancy, _, _) = self.fw.protocol.decode(line.rstrip(b"\r\n"), self.shape)
             self.snaps_sent.append(occupancy)
         self.lines_written += 1
         self._write(line)

@@ -132,10 +132,14 @@ def _load_fake(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 @pytest.fixture
-def pico(fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
+def pico(
+    fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[SimpleNamespace]:
     """Fresh fakes of machine, rp2 and micropython in sys.modules, MicroPython's
     time functions on a FakeClock, and hal, pins and main imported over them.
-    The fake board is wired to firmware/pins.py."""
+    The fake board is wired to firmware/pins.py; its flash is a temporary
+    folder (the firmware keeps its boot count there)."""
+    monkeypatch.chdir(tmp_path)
     fakes = {name: _load_fake(name, monkeypatch) for name in ("machine", "rp2", "micropython")}
     clock = FakeClock()
     for attr in ("ticks_ms", "ticks_us", "ticks_add", "ticks_diff", "sleep_us", "sleep_ms"):
@@ -188,6 +192,11 @@ class FakeSerial:
 
 def _cmds(frames: list[Frame], kind: type) -> list[Any]:
     return [f.message for f in frames if isinstance(f.message, kind)]
+
+
+def _boards(frames: list[Frame]) -> list[int]:
+    """The boards of the snapshots among ``frames``."""
+    return [snap.occupancy for snap in _cmds(frames, host_messages.Snap)]
 
 
 # --------------------------------------------------------------------- vectors and checks
@@ -319,7 +328,7 @@ def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_ho
     shape = fw.protocol.Shape()
     found = 0
     for seq in range(256):
-        body = b"%02X HELLO P=2" % seq
+        body = b"%02X HELLO P=%d" % (seq, fw.protocol_constants.PROTOCOL_VERSION)
         line = b"$" + body + b"*%08X" % host_codec.crc32(body)
         cut = line[: len(body) + 4]  # two checksum digits left
         if int(cut[-2:], 16) != fw.protocol._crc8(body):
@@ -389,12 +398,15 @@ def test_a_host_led_frame_is_what_the_firmware_decodes(
     assert fw.protocol.decode(line[:-1], fw.protocol.Shape()) == (7, "LED", bytes(indices))
 
 
-@given(st.integers(0, (1 << 80) - 1))
-def test_a_firmware_snapshot_is_what_the_host_decodes(fw: SimpleNamespace, occupancy: int) -> None:
-    line = fw.protocol.encode(9, "SNAP", occupancy, fw.protocol.Shape())
+@given(st.integers(0, (1 << 80) - 1), st.integers(0, 0xFFFF), st.integers(0, 0xFFFFFF))
+def test_a_firmware_snapshot_is_what_the_host_decodes(
+    fw: SimpleNamespace, occupancy: int, epoch: int, count: int
+) -> None:
+    line = fw.protocol.encode(9, "SNAP", (occupancy, epoch, count), fw.protocol.Shape())
     assert line.endswith(b"\r\n")
     (frame,) = host_codec.LineAssembler().feed(line)
-    assert host_codec.decode(frame) == Frame(9, host_messages.Snap(occupancy))
+    stamp = host_messages.Stamp(epoch, count)
+    assert host_codec.decode(frame) == Frame(9, host_messages.Snap(occupancy, stamp))
 
 
 _PIECES = st.one_of(
@@ -557,7 +569,7 @@ def test_changes_closer_than_20_ms_are_folded_into_one_snapshot(fw: SimpleNamesp
         device.poll(now, occupancy.to_bytes(10, "little"))
         sent += [(now, fw.protocol.decode(line[:-2], device.shape)) for line in device.outbox]
         device.outbox.clear()
-    snaps = [(now, value) for now, (_, command, value) in sent if command == "SNAP"]
+    snaps = [(now, value[0]) for now, (_, command, value) in sent if command == "SNAP"]
     assert snaps == [(0, 1), (20, 15), (40, 31)]
 
 
@@ -647,11 +659,11 @@ def sent(pico: SimpleNamespace) -> list[int]:
 # --------------------------------------------------------------------- the firmware on a board
 
 
-def _build(pico: SimpleNamespace, serial: FakeSerial | None = None) -> Any:
+def _build(pico: SimpleNamespace, serial: FakeSerial | None = None, epoch: int = 0) -> Any:
     pico.board.closed = squares(START)
     serial = serial or FakeSerial()
     serial.clock = pico.clock
-    return pico.main.build(0, serial)
+    return pico.main.build(0, serial, epoch)
 
 
 class _Timed:
@@ -739,13 +751,13 @@ def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -
     assert [type(f.message) for f in out] == [host_messages.Hello, host_messages.Snap]
     hello = out[0].message
     assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
-    assert dict(hello.info) == {"FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
-    assert _cmds(out, host_messages.Snap) == [host_messages.Snap(START)]
+    assert dict(hello.info) == {"E": "0000", "FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
+    assert _boards(out) == [START]
     pico.board.closed.discard(sq("e2"))  # a pawn lifted
     pico.main.loop(firmware, clock, steps=12)  # 30 ms: 4 reads, 20 ms after the last
-    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START & ~bits("e2"))]
+    assert _boards(serial.take()) == [START & ~bits("e2")]
     pico.main.loop(firmware, clock, steps=400)  # one second: a heartbeat
-    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START & ~bits("e2"))]
+    assert _boards(serial.take()) == [START & ~bits("e2")]
 
 
 def test_without_a_host_it_keeps_scanning_and_never_waits_for_the_port(
@@ -848,6 +860,22 @@ def test_a_watchdog_reset_is_counted_once_and_reported(pico: SimpleNamespace) ->
     assert dict(report.values)["WDT"] == 2
 
 
+def test_each_boot_counts_one_more_in_the_flash_and_says_so(pico: SimpleNamespace) -> None:
+    hellos = []
+    for _ in range(2):
+        serial = FakeSerial()
+        serial.inbox.extend(b"\x03")
+        pico.board.closed = squares(START)
+        pico.main.run(serial)  # a boot: HELLO, then byte 3
+        hellos += _cmds(serial.take(), host_messages.Hello)
+    assert [hello.epoch for hello in hellos] == [1, 2]
+    assert Path(pico.hal.EPOCH_FILE).read_text() == "2"
+    Path(pico.hal.EPOCH_FILE).write_text("65535")
+    assert pico.hal.next_epoch() == 0  # boots count round as the protocol carries them
+    Path(pico.hal.EPOCH_FILE).write_text("not a number")
+    assert pico.hal.next_epoch() == 1
+
+
 @pytest.fixture
 def _sys_with_print_exception(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "print_exception", lambda error: print(repr(error)), raising=False)
@@ -876,7 +904,7 @@ def test_the_shift_register_build_reports_the_board(
     serial = FakeSerial()
     firmware = _build(pico, serial)
     pico.main.loop(firmware, pico.clock, steps=4)
-    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START)]
+    assert _boards(serial.take()) == [START]
 
 
 # --------------------------------------------------------------------- the hex board
@@ -919,15 +947,13 @@ def test_the_hex_board_reports_its_121_cells(
     assert isinstance(hello, host_messages.Hello) and hello.shape() == HEX
     assert (hello.files, hello.ranks, hello.board) == (None, None, "hex121")
     opening = sum(1 << c for c in HEX_OPENING)
-    assert _cmds(out, host_messages.Snap) == [host_messages.Snap(opening)]
+    assert _boards(out) == [opening]
     # Every cell, one at a time: the corners of the matrix, the shared lines
     # (ranks 1 and 13, files a and m) and the last chip's inputs included.
     for cell in range(121):
         pico.board.closed = {cell}
         pico.main.loop(firmware, pico.clock, steps=12)
-        assert _cmds(serial.take(HEX), host_messages.Snap)[-1:] == [
-            host_messages.Snap(1 << cell)
-        ], cell
+        assert _boards(serial.take(HEX))[-1:] == [1 << cell], cell
 
 
 def test_a_board_name_hexboard_does_not_describe_stops_the_build(
@@ -1090,7 +1116,7 @@ def test_a_device_reset_is_repaired_by_the_host(pico: SimpleNamespace) -> None:
     bench.show(ShowLeds(tuple([1] * 80)))
     bench.run(20)
     assert all(bench.leds())
-    bench.firmware = _build(pico, bench.serial)  # the Pico resets
+    bench.firmware = _build(pico, bench.serial, epoch=1)  # the Pico resets: its next boot
     bench.run(100)
     assert all(bench.leds())
     assert bench.link.counters["LOST"] == 0

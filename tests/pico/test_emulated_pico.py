@@ -296,8 +296,8 @@ def test_replayed_old_lines_and_a_damaged_hello_are_never_believed(rig: Rig) -> 
     assert rig.host.counters["OLDSNAP"] + rig.host.counters["DUP"] > 0
     # A damaged version-2 HELLO that reads as version 1, each way: counted, not believed.
     ver = device_counter(rig, "VER")
-    rig.pico.command("inject", data=harness.b64(cut_hello(b"HELLO P=2 SW=boardctl-test")))
-    rig.pico.command("tohost", data=harness.b64(cut_hello(b"HELLO P=2 F=10 R=8 L=80")))
+    rig.pico.command("inject", data=harness.b64(cut_hello(b"HELLO P=3 SW=boardctl-test")))
+    rig.pico.command("tohost", data=harness.b64(cut_hello(b"HELLO P=3 F=10 R=8 L=80")))
     rig.pump(0.3)
     assert rig.host.status.value == "up" and rig.host.counters["VER"] == 0
     assert device_counter(rig, "VER") == ver
