@@ -175,6 +175,7 @@ function wireUsb() {
     }
     client.write(bytes);
     keepDeviceLines(bytes);
+    if (process.env.PICO_LINES) traceLines('tx', bytes);
     if (process.env.PICO_TRACE) emit({ ev: 'tx', text: bytes.toString('latin1') });
   };
 }
@@ -225,6 +226,19 @@ function feedUsb() {
   const bytes = Uint8Array.from(fromHost.splice(0, outArmed));
   outArmed = null;
   mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, bytes);
+  if (process.env.PICO_LINES) traceLines('rx', bytes);
+}
+
+// PICO_LINES=1: a `line` event for each whole line, when its last byte left
+// the device (tx) or reached it (rx), for the benches' timing.
+const partial = { tx: '', rx: '' };
+function traceLines(dir, bytes) {
+  partial[dir] += Buffer.from(bytes).toString('latin1');
+  let end;
+  while ((end = partial[dir].indexOf('\n')) >= 0) {
+    emit({ ev: 'line', dir, text: partial[dir].slice(0, end).trimEnd() });
+    partial[dir] = partial[dir].slice(end + 1);
+  }
 }
 
 function unplug() {
