@@ -21,6 +21,11 @@ _SIO_GPIO_IN = 0xD0000004  # RP2040 SIO register: the level of every GPIO, one b
 heap_free = getattr(gc, "mem_free", None)
 
 
+def collect():
+    """Collect the garbage now (what building the firmware left: some 70-100 KB)."""
+    gc.collect()
+
+
 def disable_ctrl_c():
     """Byte 0x03 from the host becomes data instead of KeyboardInterrupt."""
     micropython.kbd_intr(-1)

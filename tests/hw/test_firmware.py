@@ -742,6 +742,34 @@ def test_the_free_heap_and_the_collections_are_counted(
     assert (counters["HEAP"], counters["HEAPMIN"], counters["GCS"]) == (5200, 4000, 2)
 
 
+def test_the_free_heap_reported_after_start_is_what_play_has(
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What building the firmware left is collected before the first scan:
+    the HEAP a host reads straight after start is the heap play has, not
+    the 67-96 KB the garbage of the imports left on the chip."""
+
+    class Heap:
+        free = 70_000  # the imports' and the build's garbage still there
+
+        def mem_free(self) -> int:
+            return self.free
+
+        def collect(self) -> None:
+            self.free = 160_000
+
+    heap = Heap()
+    monkeypatch.setattr(pico.hal, "gc", heap)
+    monkeypatch.setattr(pico.hal, "heap_free", heap.mem_free)
+    serial = FakeSerial()
+    serial.inbox += host_codec.encode(host_messages.Frame(0, host_messages.Stat()))
+    serial.inbox += b"\x03"
+    pico.board.closed = squares(START)
+    pico.main.run(serial)
+    counters = {k: v for c in _cmds(serial.take(), host_messages.Counters) for k, v in c.values}
+    assert counters["HEAP"] == 160_000
+
+
 def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -> None:
     serial = FakeSerial()
     firmware = _build(pico, serial)
