@@ -302,7 +302,7 @@ class StatusLed:
 class UsbSerial:
     """The USB serial port (also the REPL), never blocking for long.
 
-    readinto(buf, count, limit, stop) reads the bytes waiting, wait(ms)
+    readinto(buf, count, limit, stop, tick) reads the bytes waiting, wait(ms)
     waits for some; write(line)
     returns False, writing nothing, when the port has no room.  A write the
     port has some room for can still wait for MicroPython's USB TX timeout
@@ -324,12 +324,13 @@ class UsbSerial:
         self._writable = getattr(writable, "ipoll", writable.poll)
 
     @micropython.native  # some 25 us a byte instead of 34
-    def readinto(self, buf, count, limit, stop):
+    def readinto(self, buf, count, limit, stop, tick=None):
         """Read the bytes waiting into buf after its first `count` bytes,
         and return the count it holds then: at most len(buf), and once
         `limit` are there only up to the end of the line (LF); up to and
         including the byte `stop`, what follows it staying unread (for the
-        REPL).  It allocates nothing."""
+        REPL).  tick(), if given, is called every 16 bytes (the firmware
+        scans there when a scan is due).  It allocates nothing."""
         # The port cannot say how many bytes wait, and a read of more than
         # are there blocks: byte by byte, asking before each (some 25 us a
         # byte on the Pico, most of it in the port's own calls).
@@ -348,6 +349,8 @@ class UsbSerial:
             count += 1
             if byte == stop or (byte == 0x0A and count >= limit):
                 break
+            if tick is not None and not count & 15:  # 0.4 ms of reading
+                tick()
         return count
 
     def wait(self, ms):

@@ -122,6 +122,7 @@ def loop(firmware, clock, steps=None, watchdog=None):
     now = firmware.now
     last_ms = clock.ticks_ms()
     due = clock.ticks_us()
+    firmware.clock = clock
     while steps is None or steps > 0:
         if steps is not None:
             steps -= 1
@@ -130,16 +131,20 @@ def loop(firmware, clock, steps=None, watchdog=None):
         last_ms = ms
         if watchdog is not None:
             watchdog.feed()
+        # The next scan: a long read in the step makes it itself, on time.
+        firmware.due = clock.ticks_add(due, app.SCAN_PERIOD_US)
         if not firmware.step(now):
             return False
         done = clock.ticks_us()
         spent = clock.ticks_diff(done, due)  # from when the scan was due to the step's end
         if spent > firmware.step_max:
             firmware.step_max = spent
-        due = clock.ticks_add(due, app.SCAN_PERIOD_US)
+        due = firmware.due
         wait = clock.ticks_diff(due, done)
         if wait > 0:
-            firmware.idle(clock, due)  # sleeps, or reads the host's bytes as they come
+            # Sleeps, or reads the host's bytes as they come (scanning on time
+            # if a line runs past the next scan).
+            due = firmware.idle(clock, due)
         else:
             firmware.overruns += 1  # late: count it and do not try to catch up
             due = clock.ticks_us()

@@ -70,7 +70,7 @@ class Serial:
         self.lines = []
         self.full = False
 
-    def readinto(self, buf, count, limit, stop):
+    def readinto(self, buf, count, limit, stop, tick=None):
         filled = take_waiting(self.inbox, 0, len(self.inbox), buf, count, limit, stop)
         self.inbox = self.inbox[filled - count :]
         return filled
@@ -265,7 +265,7 @@ class QuietSerial:
         wire.copy(line, 0, size, self.inbox, self.arrived)
         self.arrived += size
 
-    def readinto(self, buf, count, limit, stop):
+    def readinto(self, buf, count, limit, stop, tick=None):
         filled = take_waiting(self.inbox, self.taken, self.arrived, buf, count, limit, stop)
         self.taken += filled - count
         return filled

@@ -210,7 +210,9 @@ class _PtyPort:
                 self.mcu.host_hellos += 1
             self.inbox += line
 
-    def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
+    def readinto(
+        self, buf: bytearray, count: int, limit: int, stop: int, tick: object = None
+    ) -> int:
         return take_waiting(self.inbox, buf, count, limit, stop)
 
     def wait(self, ms: int) -> bool:

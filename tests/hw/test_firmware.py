@@ -167,7 +167,9 @@ class FakeSerial:
         self.full = False
         self.clock: FakeClock | None = None  # set by _build: the loop's clock
 
-    def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
+    def readinto(
+        self, buf: bytearray, count: int, limit: int, stop: int, tick: object = None
+    ) -> int:
         return take_waiting(self.inbox, buf, count, limit, stop)
 
     def wait(self, ms: int) -> bool:
@@ -681,8 +683,9 @@ class _Timed:
         result: bool = self.firmware.step(now)
         return result
 
-    def idle(self, clock: FakeClock, due: int) -> None:
-        self.firmware.idle(clock, due)
+    def idle(self, clock: FakeClock, due: int) -> int:
+        result: int = self.firmware.idle(clock, due)
+        return result
 
     @property
     def now(self) -> int:
@@ -914,7 +917,9 @@ def test_a_crash_prints_and_resets_after_a_pause(
     pico: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ) -> None:
     class Broken(FakeSerial):
-        def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
+        def readinto(
+            self, buf: bytearray, count: int, limit: int, stop: int, tick: object = None
+        ) -> int:
             raise RuntimeError("bug")
 
     with pytest.raises(pico.machine.FakeReset):
