@@ -672,16 +672,33 @@ class _Timed:
     """A firmware whose every step takes ``cost_us`` of virtual time."""
 
     def __init__(self, firmware: Any, clock: FakeClock, cost_us: int) -> None:
-        self.firmware, self.clock, self.cost_us = firmware, clock, cost_us
+        self.firmware, self.timer, self.cost_us = firmware, clock, cost_us
         self.times: list[int] = []
         self.started: list[int] = []  # the clock (us) at each step's start
 
     def step(self, now: int) -> bool:
         self.times.append(now)
-        self.started.append(self.clock.us)
-        self.clock.advance(self.cost_us)
+        self.started.append(self.timer.us)
         result: bool = self.firmware.step(now)
+        self.timer.advance(self.cost_us)  # after the scans: a slow write, say
         return result
+
+    # The loop's clock and next scan are the firmware's (a long read scans on time).
+    @property
+    def clock(self) -> Any:
+        return self.firmware.clock
+
+    @clock.setter
+    def clock(self, value: Any) -> None:
+        self.firmware.clock = value
+
+    @property
+    def due(self) -> int:
+        return int(self.firmware.due)
+
+    @due.setter
+    def due(self, value: int) -> None:
+        self.firmware.due = value
 
     def idle(self, clock: FakeClock, due: int) -> int:
         result: int = self.firmware.idle(clock, due)
@@ -727,6 +744,45 @@ def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) 
     assert firmware.overruns == 10
     assert firmware.step_max == period + 100 + 8 * settle
     assert ("STEPMAX", period + 100 + 8 * settle) in firmware.extra_counters(0)
+
+
+def test_a_scan_due_while_a_long_line_is_read_comes_on_time(pico: SimpleNamespace) -> None:
+    """Reading the host costs 25 us a byte on the Pico: a 300-byte line
+    takes 7.5 ms, three scan periods, and the scans due meanwhile are made
+    in the read, on time (they came after it: contacts were missed)."""
+
+    class Slow(FakeSerial):
+        def readinto(
+            self, buf: bytearray, count: int, limit: int, stop: int, tick: Any = None
+        ) -> int:
+            start = count
+            while self.inbox and count < len(buf):
+                buf[count] = self.inbox.pop(0)
+                count += 1
+                pico.clock.advance(25)
+                if tick is not None and not count & 15:
+                    tick()
+                if buf[count - 1] == stop or (buf[count - 1] == 0x0A and count - start >= limit):
+                    break
+            return count
+
+    serial = Slow()
+    firmware = _build(pico, serial)
+    scans: list[int] = []
+    scan = firmware.scanner.scan
+
+    def timed_scan() -> None:
+        scans.append(pico.clock.us)
+        scan()
+
+    firmware.scanner.scan = timed_scan
+    pico.main.loop(firmware, pico.clock, steps=4)
+    serial.inbox += b"$" + b"7" * 297 + b"\r\n"  # damaged: read whole, then dropped
+    pico.main.loop(firmware, pico.clock, steps=6)
+    period = pico.main.app.SCAN_PERIOD_US
+    settle = 8 * pico.pins.MATRIX_SETTLE_US  # a scan waits this before the next look
+    late = [b - a - period for a, b in itertools.pairwise(scans)]
+    assert len(scans) >= 12 and max(late) <= settle + 16 * 25, late
 
 
 def test_the_free_heap_and_the_collections_are_counted(
