@@ -33,6 +33,7 @@ Needs what ``tests/pico`` needs (``make test`` installs it; ``../shared/emu``).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -72,6 +73,19 @@ def applied_at(rig: Rig, tag: int) -> float:
         if event["ev"] == "applied" and event["tag"] == tag:
             return float(event["ns"]) / 1e9  # type: ignore[arg-type]
     raise harness.EmulatorError(f"sensor change {tag} never applied")
+
+
+def firmware_share(rig: Rig, closed: float, occupancy: int, lit: float) -> float:
+    """Of contact -> light, the seconds the firmware took: from the contact to
+    the last byte of the SNAP that reported it leaving the chip, and from the
+    last byte of the LED line that lights it reaching the chip to the frame's
+    first bit (the emulator's line events, PICO_LINES)."""
+    digits = f" SNAP {occupancy:0{(rig.board.squares + 3) // 4}X} "
+    lines = [e for e in rig.pico.log if e["ev"] == "line" and int(e["ns"]) >= closed * 1e9]  # type: ignore[call-overload]
+    snap = next(e for e in lines if e["dir"] == "tx" and digits in str(e["text"]))
+    led = [e for e in lines if e["dir"] == "rx" and " LED " in str(e["text"])]
+    led_in = max(int(e["ns"]) for e in led if int(e["ns"]) <= lit * 1e9)  # type: ignore[call-overload]
+    return (int(snap["ns"]) / 1e9 - closed) + (lit - led_in / 1e9)  # type: ignore[call-overload]
 
 
 def heap(rig: Rig, minutes: float) -> None:
@@ -127,7 +141,7 @@ def board(name: str, samples: int, minutes: float) -> None:
         rig.show({})
         rig.pump(0.3)
 
-        reading, frame, light = [], [], []
+        reading, frame, light, share = [], [], [], []
         squares = rig.board.squares
         for k in range(samples):
             sq = (k * 37 + 5) % squares
@@ -150,6 +164,7 @@ def board(name: str, samples: int, minutes: float) -> None:
             )
             shown = next(f for f in rig.pico.frames[since:] if list(f.words) == words)
             light.append(shown.start / 1e9 - closed)
+            share.append(firmware_share(rig, closed, bits({sq}), shown.start / 1e9))
             # frame -> last bit: a frame sent with the board still
             since = len(rig.pico.frames)
             sent = rig.now()
@@ -165,6 +180,10 @@ def board(name: str, samples: int, minutes: float) -> None:
         print(f"  contact -> reading: {ms(reading)}")
         print(f"  frame -> last bit: {ms(frame)}")
         print(f"  contact -> light (through SerialBoard): {ms(light)}")
+        print(
+            "    of it in the firmware (contact -> SNAP out, LED line in -> first bit): "
+            + ms(share)
+        )
         if minutes > 0:
             heap(rig, minutes)
         emu1 = emulator_stats(rig)
@@ -280,6 +299,7 @@ def main() -> int:
     if reason is not None:
         print(reason)
         return 2
+    os.environ["PICO_LINES"] = "1"  # the emulator says when each line leaves or arrives
     for name in args.boards.split(","):
         board(name, args.samples, args.minutes)
         through_daemon(name, args.samples)

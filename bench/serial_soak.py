@@ -14,6 +14,9 @@ by family:
 * ``reorder``: a line delivered after the one sent after it;
 * ``replay``: a run of two to five old lines delivered again, in order, as a
   USB hub or adapter replaying its buffer does (issue 22);
+* ``stale``: three old snapshots from 30 to 60 lines back (across a reset
+  or an unplug, when there was one), one with each of the next three lines,
+  as a buffer that lets go of old lines late does (issue 39);
 * ``garbage``: runs of random bytes and of protocol-looking text
   (``$``, hex digits, ``SNAP``, ``*``);
 * ``unplug``: a line cut off by the cable being pulled; the Pico boots afresh
@@ -77,13 +80,15 @@ FAMILIES = (
     "duplicate",
     "reorder",
     "replay",
+    "stale",
     "garbage",
     "unplug",
     "reset",
 )
 # How often each family strikes, relative to one another: unplugging and
 # resetting take the link down for a while, so they come more rarely.
-WEIGHTS = (2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 0.15, 0.15)
+WEIGHTS = (2, 2, 2, 2, 3, 2, 2, 2, 2, 1, 2, 0.15, 0.15)
+STALE_BACK = (30, 60)  # how far back the stale family's snapshots come from, in lines
 DAMAGE_CHANCE = 0.75  # of a genuine line meeting some damage
 BURST = 3  # damaged lines per strike, for the families that make copies
 STEP = 0.05  # virtual seconds per turn of the host's loop
@@ -91,7 +96,7 @@ HAND_GAP = 0.1  # a player's pause between two actions, once the last is seen
 SEEN_WAIT = 20.0  # virtual seconds an action may take to be seen before it is missed
 UNPLUGGED = 0.4  # virtual seconds the cable stays out
 MAX_PLIES = 60
-PROTOCOL_TEXT = b"$$$****0123456789ABCDEF SNAP ACK HELLO P=2 \n\r"
+PROTOCOL_TEXT = b"$$$****0123456789ABCDEF SNAP ACK HELLO P=3 \n\r"
 
 
 def load_firmware() -> SimpleNamespace:
@@ -122,6 +127,7 @@ class Figures:
     readings: int = 0
     moves: int = 0
     games: int = 0
+    spoilt_games: int = 0  # games in which a phantom move was recorded
     missed: int = 0  # actions or moves the host never saw in time
     host: dict[str, int] = field(default_factory=dict)
     examples: list[str] = field(default_factory=list)
@@ -208,15 +214,25 @@ class WatchedBoard(SerialBoard):
 class Device:
     """The microcontroller: the firmware's link, fed the board the players made."""
 
-    def __init__(self, fw: SimpleNamespace, board: int, now: float, sent: list[int]) -> None:
+    def __init__(
+        self,
+        fw: SimpleNamespace,
+        board: int,
+        now: float,
+        sent: list[int],
+        next_boot: Callable[[], int],
+    ) -> None:
         self.fw = fw
         self.shape = fw.protocol.Shape(10, 8, 80)
         self.board = board
         self.sent = sent  # the board of every SNAP sent, in order
+        self.next_boot = next_boot  # the boot count in its flash, one more each time
         self.boot(now)
 
     def boot(self, now: float) -> None:
-        self.link = self.fw.link.DeviceLink(self.shape, [("FW", "soak")], int(now * 1000))
+        self.link = self.fw.link.DeviceLink(
+            self.shape, [("FW", "soak")], int(now * 1000), self.next_boot()
+        )
 
     def feed(self, data: bytes, now: float) -> None:
         self.link.feed(data, int(now * 1000))
@@ -230,7 +246,7 @@ class Device:
         self.link.outbox.clear()
         for line in lines:
             if line[4:8] == b"SNAP":
-                _, _, board = self.fw.protocol.decode(line.rstrip(b"\r\n"), self.shape)
+                _, _, (board, _, _) = self.fw.protocol.decode(line.rstrip(b"\r\n"), self.shape)
                 self.sent.append(board)
         return lines
 
@@ -279,6 +295,8 @@ class Wire:
         self.rng = rng
         self.damage = damage
         self.history: deque[bytes] = deque(maxlen=12)
+        self.long_history: deque[bytes] = deque(maxlen=STALE_BACK[1])
+        self.late: list[bytes] = []  # old lines still to come, one with each line
         self.snaps: deque[bytes] = deque(maxlen=8)  # the last few SNAP lines
         self.held: bytes | None = None  # a line to deliver after the next one
         self.splice_at = 1  # the next aligned splice offset
@@ -303,12 +321,15 @@ class Wire:
         rng = self.rng
         previous = self.history[-1] if self.history else line
         self.history.append(line)
+        self.long_history.append(line)
+        if self.late:
+            self._deliver(self.late.pop(0))
         if line[4:8] == b"SNAP":
             if self.snaps and rng.random() < 0.5:
                 previous = rng.choice(list(self.snaps))
             self.snaps.append(line)
         self.rig.figures.genuine_lines += 1
-        family = rng.choices(FAMILIES, WEIGHTS)[0] if rng.random() < self.damage else None
+        family = rng.choices(FAMILIES, self.rig.weights)[0] if rng.random() < self.damage else None
         deliver = True
         if family is not None and family.startswith("flip"):
             for _ in range(BURST):
@@ -344,6 +365,13 @@ class Wire:
             for copy in run:
                 self._deliver(copy)
             self._count(family, max(1, len(run)))
+        elif family == "stale":
+            old = [
+                copy for copy in list(self.long_history)[: -STALE_BACK[0]] if copy[4:8] == b"SNAP"
+            ]
+            start = rng.randrange(len(old)) if old else 0
+            self.late = old[start : start + 3]
+            self._count(family, len(self.late))
         elif family == "reorder":
             if self.held is None:
                 self.held = line
@@ -376,9 +404,15 @@ class Rig:
     """Device, wire, host and reconciler in one virtual clock."""
 
     def __init__(
-        self, seed: int, damage: float = DAMAGE_CHANCE, fw: SimpleNamespace | None = None
+        self,
+        seed: int,
+        damage: float = DAMAGE_CHANCE,
+        fw: SimpleNamespace | None = None,
+        restarts: float = 1.0,
     ) -> None:
         self.rng = random.Random(seed)
+        self.weights = WEIGHTS[:-2] + tuple(w * restarts for w in WEIGHTS[-2:])
+        self.spoilt = False  # a phantom move in this game
         self.fw = fw or load_firmware()
         self.figures = Figures()
         self.now = 0.0
@@ -386,8 +420,9 @@ class Rig:
         self.unplugged_until: float | None = None
         self.sent: list[int] = []  # every board the device sent, in order
         self.matched = 0  # where the last reading's board is in it
+        self._boots = 0  # the device's, kept in its flash through unplugging
         self.device: Device | None = Device(
-            self.fw, occupancy(Game().position), self.now, self.sent
+            self.fw, occupancy(Game().position), self.now, self.sent, self._next_boot
         )
         self.board_state = self.device.board  # what the players made, plugged or not
         self.wire = Wire(self, self.rng, damage)
@@ -406,9 +441,14 @@ class Rig:
             if self.now < self.unplugged_until:
                 raise OSError(f"no such device {url}")
             self.unplugged_until = None
-            self.device = Device(self.fw, self.board_state, self.now, self.sent)  # USB powered
+            # USB powered: plugged in again, it boots again.
+            self.device = Device(self.fw, self.board_state, self.now, self.sent, self._next_boot)
         self.port = Port(self)
         return self.port
+
+    def _next_boot(self) -> int:
+        self._boots += 1
+        return self._boots
 
     def unplug(self) -> None:
         if self.port is not None:
@@ -457,6 +497,7 @@ class Rig:
                 pass
             case MoveMade() | MoveAmended() | MoveTakenBack() | NewGame():
                 self.figures.phantom_moves[self.wire.last_family] += 1
+                self.spoilt = True
                 self._example(f"phantom move: {event.line()} at {self.now:.2f} s")
 
     def _example(self, text: str) -> None:
@@ -519,6 +560,13 @@ class Rig:
                 return
         self.expected = []
         self.figures.games += 1
+        self.spoilt = False
+        try:
+            self._play(game, lines)
+        finally:
+            self.figures.spoilt_games += self.spoilt
+
+    def _play(self, game: Game, lines: int) -> None:
         while (
             game.outcome() is None
             and len(game.moves) < MAX_PLIES
@@ -565,10 +613,12 @@ def soak(
     damage: float = DAMAGE_CHANCE,
     games: int | None = None,
     fw: SimpleNamespace | None = None,
+    restarts: float = 1.0,
 ) -> Figures:
     """Play until ``lines`` damaged lines have gone down the wire (or
-    ``games`` games are over, for a wire without damage)."""
-    rig = Rig(seed, damage, fw)
+    ``games`` games are over); ``restarts`` multiplies how often the cable
+    is pulled and the device resets."""
+    rig = Rig(seed, damage, fw, restarts)
     rig.run_until(lambda: rig.reading is not None, SEEN_WAIT)
     while rig.figures.total_damaged < lines and (games is None or rig.figures.games < games):
         rig.game(lines)
@@ -582,15 +632,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=100_000, help="damaged lines to send")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=None, help="stop after this many games")
+    parser.add_argument(
+        "--restarts", type=float, default=1.0, help="times the usual rate of unplugs and resets"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    figures = soak(args.lines, args.seed)
+    figures = soak(args.lines, args.seed, games=args.games, restarts=args.restarts)
     took = time.perf_counter() - started
     print(figures.table())
     print(
         f"\n{figures.genuine_lines:,} genuine lines, {figures.readings:,} readings, "
-        f"{figures.moves:,} moves in {figures.games} games, {figures.missed} missed; "
-        f"{took:.0f} s"
+        f"{figures.moves:,} moves in {figures.games} games, {figures.missed} missed, "
+        f"{figures.spoilt_games} games with a phantom move; {took:.0f} s"
     )
     dropped = {k: v for k, v in figures.host.items() if v}
     print("host counters: " + ", ".join(f"{k}={v:,}" for k, v in sorted(dropped.items())))

@@ -22,9 +22,15 @@ import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, ConsoleLogger, LogLevel } from 'rp2040js';
 
 const FLASH_FS_OFFSET = 0xa0000; // where MicroPython's rp2 port keeps its littlefs
+const WATCHDOG_BASE = 0x40058; // the watchdog's peripheral block
 const CHUNK_INSTRUCTIONS = 20000; // CPU instructions between looks at the outside
 const TIME_EVENT_NS = 1e6; // report the time at least every simulated millisecond
 const LATCH_NS = 50000; // WS2812: low this long ends a frame
+// While the LED state machine shifts a frame, a sleeping chip's clock moves on
+// at most this far at a time: a DMA channel refills the machine's FIFO as the
+// machine empties it, at the next tick of the clock, and four words (120 us)
+// must never run dry between two ticks.
+const PIO_BUSY_STEP_NS = 5000;
 
 function argument(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
@@ -41,6 +47,35 @@ const firmware = readFileSync(argument('firmware'));
 const filesystem = readFileSync(argument('fs'));
 const ledPin = Number(argument('led-pin', '22'));
 
+// The boot ROM's flash functions (found by their two-letter codes in its
+// function table, as rom_func_lookup finds them): rp2040js has no flash chip
+// behind its SSI, so erasing and programming are done here, on the flash
+// array, when the chip calls them; a NOR flash programs by clearing bits.
+function romFunction(code) {
+  let entry = bootromBytes.readUInt16LE(0x14);
+  for (;;) {
+    const found = bootromBytes.readUInt16LE(entry);
+    if (!found) throw new Error(`no ROM function ${code}`);
+    if (found === (code.charCodeAt(0) | (code.charCodeAt(1) << 8))) {
+      return bootromBytes.readUInt16LE(entry + 2) & ~1;
+    }
+    entry += 4;
+  }
+}
+const ROM_FLASH_ERASE = romFunction('RE'); // (offset, count, block size, block command)
+const ROM_FLASH_PROGRAM = romFunction('RP'); // (offset, data, count)
+
+function flashCall() {
+  const { core } = mcu;
+  const [offset, second, third] = core.registers;
+  if (core.PC === ROM_FLASH_ERASE) {
+    mcu.flash.fill(0xff, offset, offset + second);
+  } else {
+    for (let i = 0; i < third; i++) mcu.flash[offset + i] &= mcu.readUint8(second + i);
+  }
+  core.PC = core.LR & ~1; // return to the caller
+}
+
 function emit(event) {
   event.ns = Math.round(mcu ? mcu.clock.nanos + clockBase : 0);
   process.stdout.write(JSON.stringify(event) + '\n');
@@ -56,9 +91,14 @@ let usbReady = false;
 
 function boot() {
   const previous = mcu;
+  let watchdogKept = null; // what the watchdog keeps through its own reset
   if (previous) {
     clockBase += previous.clock.nanos;
     flash = previous.flash.slice();
+    if (resetBy === 'watchdog') {
+      const dog = previous.peripherals[WATCHDOG_BASE];
+      watchdogKept = { reason: dog.reason, scratch: dog.scratchData.slice() };
+    }
   }
   mcu = new RP2040();
   mcu.logger = new ConsoleLogger(LogLevel.Error);
@@ -70,10 +110,23 @@ function boot() {
     mcu.flash.set(filesystem, FLASH_FS_OFFSET);
   }
   mcu.core.PC = 0x10000000;
+  if (watchdogKept) {
+    // A watchdog reset keeps the scratch registers and says why it happened
+    // (REASON); power-on and the RUN pin clear both.
+    const dog = mcu.peripherals[WATCHDOG_BASE];
+    dog.reason = watchdogKept.reason;
+    dog.scratchData.set(watchdogKept.scratch);
+  }
+  hung = false;
   // The PIO is stepped by run() below, never by its own timer.
   for (const pio of mcu.pio) pio.run = () => {};
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+  const dog = mcu.peripherals[WATCHDOG_BASE];
+  dog.onWatchdogTrigger = () => {
+    // Stock rp2040js keeps the expired counter's alarm due at the same
+    // instant, so the clock would fire it for ever: the chip resets instead.
+    dog.alarm.enable = false;
     pendingReset = true;
+    resetBy = 'watchdog';
   };
   wireUsb();
   wireSensors();
@@ -122,6 +175,7 @@ function wireUsb() {
     }
     client.write(bytes);
     keepDeviceLines(bytes);
+    if (process.env.PICO_LINES) traceLines('tx', bytes);
     if (process.env.PICO_TRACE) emit({ ev: 'tx', text: bytes.toString('latin1') });
   };
 }
@@ -172,6 +226,19 @@ function feedUsb() {
   const bytes = Uint8Array.from(fromHost.splice(0, outArmed));
   outArmed = null;
   mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, bytes);
+  if (process.env.PICO_LINES) traceLines('rx', bytes);
+}
+
+// PICO_LINES=1: a `line` event for each whole line, when its last byte left
+// the device (tx) or reached it (rx), for the benches' timing.
+const partial = { tx: '', rx: '' };
+function traceLines(dir, bytes) {
+  partial[dir] += Buffer.from(bytes).toString('latin1');
+  let end;
+  while ((end = partial[dir].indexOf('\n')) >= 0) {
+    emit({ ev: 'line', dir, text: partial[dir].slice(0, end).trimEnd() });
+    partial[dir] = partial[dir].slice(end + 1);
+  }
 }
 
 function unplug() {
@@ -185,6 +252,10 @@ function unplug() {
 // one at a time, columns read with pull-downs; shiftreg: {load, spi, bytes}.
 let sensors = null;
 let pendingSensorChanges = []; // [{at, closed|bytes}], applied in simulated time
+// Host bytes held for the next LED frame: [{data, after}], released `after` ns
+// after its first bit (bytes that arrive while a frame is being written).
+let injectOnFrame = [];
+let pendingInjections = []; // [{at, data}], given to the USB port in simulated time
 
 function wireSensors() {
   if (!sensors) return;
@@ -237,6 +308,15 @@ function applySensors(change) {
   }
 }
 
+function applyDueInjections() {
+  const now = mcu.clock.nanos + clockBase;
+  const due = pendingInjections.filter((held) => held.at <= now);
+  if (!due.length) return;
+  pendingInjections = pendingInjections.filter((held) => held.at > now);
+  for (const held of due) for (const byte of held.data) fromHost.push(byte);
+  feedUsb();
+}
+
 function applyDueSensorChanges() {
   const now = mcu.clock.nanos + clockBase;
   while (pendingSensorChanges.length && pendingSensorChanges[0].at <= now) {
@@ -262,7 +342,11 @@ function wireLeds() {
       if (line.fall !== null && t - line.fall >= LATCH_NS) endFrame();
       if (line.rise !== null && line.bits.length) line.periods.push(t - line.rise);
       line.rise = t;
-      if (line.bits.length === 0) line.start = t;
+      if (line.bits.length === 0) {
+        line.start = t;
+        for (const held of injectOnFrame) pendingInjections.push({ at: t + held.after, data: held.data });
+        injectOnFrame = [];
+      }
     } else if (line.rise !== null) {
       const high = t - line.rise;
       line.highs.push(high);
@@ -301,6 +385,11 @@ function endFrame() {
   line.rise = null;
 }
 
+function ledBusy() {
+  const machine = mcu.pio[0].machines[0];
+  return machine.enabled && !(machine.waiting && machine.txFIFO.empty);
+}
+
 function stepPio(untilNs) {
   // Step PIO0 until the LED machine's time reaches the CPU's.
   const machine = mcu.pio[0].machines[0];
@@ -334,6 +423,8 @@ function endFrameAfterLatch() {
 // ---- running -------------------------------------------------------------------
 
 let pendingReset = false;
+let resetBy = 'power'; // what the pending reset is: 'watchdog' keeps its scratch registers
+let hung = false; // the CPU stopped (a `hang` command): only the clock and the peripherals run
 const stats = { instructions: 0, idleNs: 0, started: Date.now() };
 let lastTimeEvent = 0;
 
@@ -342,26 +433,33 @@ function run() {
     pendingReset = false;
     unplug();
     boot();
-    emit({ ev: 'reset' });
+    emit({ ev: 'reset', by: resetBy });
   }
   feedUsb();
   const { clock, core } = mcu;
   const cycleNs = 1e9 / mcu.clkSys;
   for (let i = 0; i < CHUNK_INSTRUCTIONS; i++) {
-    if (core.waiting) {
-      const skip = clock.nanosToNextAlarm;
-      const until = pendingSensorChanges.length
-        ? Math.min(skip, pendingSensorChanges[0].at - clockBase - clock.nanos)
-        : skip;
-      clock.tick(Math.max(until, 0));
+    if (core.waiting || hung) {
+      // A chip asleep with no alarm set (MicroPython's REPL waits so for a
+      // key) still lives in time: the clock moves on a millisecond at a time.
+      let until = clock.nextAlarm ? clock.nanosToNextAlarm : TIME_EVENT_NS;
+      if (pendingSensorChanges.length) {
+        until = Math.min(until, pendingSensorChanges[0].at - clockBase - clock.nanos);
+      }
+      for (const held of pendingInjections) until = Math.min(until, held.at - clockBase - clock.nanos);
+      if (ledBusy()) until = Math.min(until, PIO_BUSY_STEP_NS);
+      until = Math.max(until, 0);
+      clock.tick(until);
       i += until / cycleNs;
       stats.idleNs += until;
     } else {
+      if (core.PC === ROM_FLASH_ERASE || core.PC === ROM_FLASH_PROGRAM) flashCall();
       clock.tick(core.executeInstruction() * cycleNs);
       stats.instructions += 1;
     }
     if (pio.ns < clock.nanos) stepPio(clock.nanos);
     if (pendingSensorChanges.length) applyDueSensorChanges();
+    if (pendingInjections.length) applyDueInjections();
   }
   const now = clock.nanos + clockBase;
   if (now - lastTimeEvent >= TIME_EVENT_NS) {
@@ -397,10 +495,14 @@ function command(message) {
     case 'stats':
       emit({ ev: 'stats', clk: mcu.clkSys, instructions: stats.instructions, idle_ns: stats.idleNs, wall_ms: Date.now() - stats.started });
       break;
-    case 'inject':
-      // Bytes as if the host had sent them (damaged lines, noise).
-      for (const byte of Buffer.from(message.data, 'base64')) fromHost.push(byte);
+    case 'inject': {
+      // Bytes as if the host had sent them (damaged lines, noise): now, or
+      // `on_frame` ns after the next LED frame's first bit.
+      const data = Buffer.from(message.data, 'base64');
+      if (message.on_frame !== undefined) injectOnFrame.push({ data, after: message.on_frame });
+      else for (const byte of data) fromHost.push(byte);
       break;
+    }
     case 'damage':
       damage.lines += message.lines;
       break;
@@ -420,7 +522,15 @@ function command(message) {
       unplug();
       break;
     case 'reset':
+      // Power cycled, or the RUN pin pulled low.
       pendingReset = true;
+      resetBy = 'power';
+      break;
+    case 'hang':
+      // The firmware stops running, as a lockup would stop it; the timers
+      // and the watchdog go on.
+      hung = true;
+      emit({ ev: 'hung' });
       break;
     case 'quit':
       process.exit(0);

@@ -15,6 +15,9 @@ READ_LIMIT = 64  # bytes taken from the host per step, and then the rest of the
 STATUS_BLINK_MS = 500
 HEAP_EVERY = 24000  # scans between looks at the free heap (a minute): a look
 # walks the whole heap, 8.8 ms on the Pico
+WATCHDOG_MS = 2000  # a step that has not ended by then is a hang: the chip resets.
+# The longest step that is no hang is a write held up by a host that does not
+# read (MicroPython's USB transmit timeout, 500 ms); a step is some 3 ms.
 REPL_ESCAPE = 0x03  # never sent by a host; a developer's Ctrl-C or mpremote
 _ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
 LINE_ROOM = MAX_LINE + 2  # the longest frame and its CR LF
@@ -26,7 +29,12 @@ class Firmware:
     LEDs.  It returns False when the host sent byte 0x03: the caller then
     stops and returns to the REPL.  A step in which nothing happens
     allocates nothing: on the Pico every allocation brings the next garbage
-    collection closer, and a collection stops the scan for milliseconds."""
+    collection closer, and a collection stops the scan for milliseconds.
+
+    Reading the host costs 25 us a byte (a hex board's LED line 6.5 ms), so
+    a scan falling due while a line is read is made in the read itself
+    (_tick, every 16 bytes the port reads): with the host sending frames the scans
+    came late, and contacts the debounce should have read were missed."""
 
     def __init__(self, scanner, strip, serial, link, status=None, heap=None):
         self.scanner = scanner
@@ -43,6 +51,11 @@ class Firmware:
         self._rx = bytearray(READ_LIMIT + LINE_ROOM)
         self._rx_count = 0  # bytes in _rx not yet given to the link
         self._rx_open = True  # False once this step's share is read
+        # The loop's clock and when the next scan is due (ticks_us): a read
+        # that runs past it scans there and moves it on.
+        self.clock = None
+        self.due = 0
+        self._ticker = self._tick  # the bound method made once: no allocation
         self.status = status
         self.overruns = 0  # counted by the caller's loop
         self.step_max = 0  # the caller's too: the longest step since STAT, us
@@ -50,6 +63,7 @@ class Firmware:
         self.now = 0  # the time of the last step, ms (link.TIME_WRAP)
         self.uptime_s = 0  # counted here: as ms it would outgrow a small int
         self._uptime_ms = 0
+        self.watchdog_resets = 0  # since power-on (main.run sets it from the chip)
 
     def step(self, now):
         self._uptime_ms += link.age(now, self.now)
@@ -64,6 +78,7 @@ class Firmware:
         if self._heap is not None and self.scanner.scans % HEAP_EVERY == 0:
             self._watch_heap()
         self._receive()
+        self._tick()  # each part of the step looks: a scan due comes on time, give or take one part
         data = self._rx
         count = self._rx_count
         self._rx_count = 0
@@ -83,10 +98,12 @@ class Firmware:
                     self._watch_heap()  # the answer is a long step anyway
                 self.link.send_counters(self.extra_counters(now), now)
                 self._step_max_sent = True
+            self._tick()
         # The LEDs first: a new frame's first bit goes out now, the lines
         # after it (writing the frame blocks while the PIO shifts it out).
         present = self.link.host_present(now)
         self.strip.show(not present)
+        self._tick()
         self.link.poll(now, self.scanner.reading())
         self.flush()
         if self.status is not None:
@@ -99,7 +116,7 @@ class Firmware:
         if not self._rx_open:
             return
         rx = self._rx
-        count = self.serial.readinto(rx, self._rx_count, READ_LIMIT, REPL_ESCAPE)
+        count = self.serial.readinto(rx, self._rx_count, READ_LIMIT, REPL_ESCAPE, self._ticker)
         if count > self._rx_count:
             last = rx[count - 1]
             self._rx_open = not (
@@ -107,27 +124,39 @@ class Firmware:
             )
         self._rx_count = count
 
+    def _tick(self):
+        """While a line is read: scan if a scan is due, on time."""
+        clock = self.clock
+        if clock is not None and clock.ticks_diff(clock.ticks_us(), self.due) >= 0:
+            self.scanner.scan()
+            self.due = clock.ticks_add(self.due, SCAN_PERIOD_US)
+
     def idle(self, clock, due):
         """Wait for the next scan (due, in ticks_us), reading the host's
         bytes as they arrive: the host's answer to a SNAP, some 0.3 ms after
         it, is read while the chip would sleep, not in the next step, so
-        the frame it carries is lit some 2.5 ms sooner."""
+        the frame it carries is lit some 2.5 ms sooner.  A line read past
+        `due` scans on time meanwhile (_tick); returns when the next step is
+        due."""
         # The port waits in whole milliseconds, so the last one is polled
         # (13 us a look on the Pico).  The looks that find nothing are
         # bounded, for a clock that does not move (the tests') or a port
         # that does not wait.
+        self.clock = clock
+        self.due = due
         polls = 2 + clock.ticks_diff(due, clock.ticks_us()) // IDLE_POLL_US
         while self._rx_open and polls > 0:
-            left = clock.ticks_diff(due, clock.ticks_us())
+            left = clock.ticks_diff(self.due, clock.ticks_us())
             if left <= 0:
-                return
+                return self.due
             if self.serial.wait(left // 1000):
                 self._receive()
             else:
                 polls -= 1
-        left = clock.ticks_diff(due, clock.ticks_us())
+        left = clock.ticks_diff(self.due, clock.ticks_us())
         if left > 0:
             clock.sleep_us(left)
+        return self.due
 
     def _watch_heap(self):
         free = self._heap()
@@ -150,6 +179,7 @@ class Firmware:
             ("SCANS", self.scanner.scans),
             ("OVERRUN", self.overruns),
             ("STEPMAX", self.step_max),
+            ("WDT", self.watchdog_resets),
             ("UPTIME", self.uptime_s),
         ]
         if self.heap_free is not None:

@@ -21,6 +21,11 @@ _SIO_GPIO_IN = 0xD0000004  # RP2040 SIO register: the level of every GPIO, one b
 heap_free = getattr(gc, "mem_free", None)
 
 
+def collect():
+    """Collect the garbage now (what building the firmware left: some 70-100 KB)."""
+    gc.collect()
+
+
 def disable_ctrl_c():
     """Byte 0x03 from the host becomes data instead of KeyboardInterrupt."""
     micropython.kbd_intr(-1)
@@ -35,7 +40,75 @@ def print_exception(error):
 
 
 def reset():
+    machine.mem32[_WATCHDOG_MARK] = _KEPT  # a reset on purpose, not a hang
     machine.reset()
+
+
+# The RP2040's watchdog (datasheet 4.7): its control register (through the
+# atomic-clear alias, +0x3000), and two of its scratch registers, which keep
+# their value through every reset but power-on: the count of resets the
+# watchdog made, and a mark that says whether this firmware had it running
+# (_ARMED) or the count is ours (_KEPT); 0 after power-on.
+_WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000
+_WATCHDOG_ENABLE = 1 << 30
+_WATCHDOG_COUNT = 0x4005800C  # SCRATCH0
+_WATCHDOG_MARK = 0x40058010  # SCRATCH1
+_ARMED = 0x0B0A
+_KEPT = 0x0B0B
+_WDT_RESET = getattr(machine, "WDT_RESET", 3)
+
+
+class Watchdog:
+    """The chip's watchdog, running from construction: feed() at least every
+    timeout_ms, or the chip resets.  stop() hands the chip back (the REPL,
+    a crash's pause) where MicroPython's WDT has no way to."""
+
+    def __init__(self, timeout_ms):
+        machine.mem32[_WATCHDOG_MARK] = _ARMED
+        self._wdt = machine.WDT(timeout=timeout_ms)
+        self.feed = self._wdt.feed  # made once: a bound method is an allocation
+
+    def stop(self):
+        machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
+        machine.mem32[_WATCHDOG_MARK] = _KEPT
+
+
+def watchdog_resets():
+    """How many times the watchdog reset the chip since power-on, this boot
+    included.  machine.reset() also resets through the watchdog, and a soft
+    reset keeps the last reset's cause: only a reset while this firmware had
+    the watchdog running counts, and once."""
+    mem32 = machine.mem32
+    mark = mem32[_WATCHDOG_MARK]
+    count = mem32[_WATCHDOG_COUNT] & 0xFFFF if mark in (_ARMED, _KEPT) else 0
+    if mark == _ARMED and machine.reset_cause() == _WDT_RESET:
+        count += 1
+    mem32[_WATCHDOG_COUNT] = count
+    mem32[_WATCHDOG_MARK] = _KEPT
+    return count
+
+
+EPOCH_FILE = "epoch"  # this board's boots, counted in its flash (a decimal)
+_EPOCH_WRAP = 1 << 16  # as the protocol carries them: 4 hex digits
+
+
+def next_epoch(path=EPOCH_FILE):
+    """This boot's number: one more than the last boot's, kept in the flash
+    so that it goes on counting through every reset and power cut.  The host
+    orders the board's snapshots by it across restarts.  A flash that
+    cannot be written (full, worn) keeps the last number: the host then
+    takes the board's word only when it answers the host's own HELLO."""
+    try:
+        with open(path) as file:
+            epoch = (int(file.read()) + 1) % _EPOCH_WRAP
+    except (OSError, ValueError):  # the first boot, or a file gone bad
+        epoch = 1
+    try:
+        with open(path, "w") as file:
+            file.write(str(epoch))
+    except OSError:
+        pass
+    return epoch
 
 
 def unique_id():
@@ -183,18 +256,39 @@ def _ws2812_program():
     wrap()  # noqa: F821
 
 
+# The PIO blocks' TX FIFO of state machine 0 (each next machine's is 4 bytes on),
+# and the DMA request line of PIO n's state machine m (8 n + m).
+_PIO_TXF = (0x50200010, 0x50300010)
+WS2812_LED_US = 30  # 24 bits of 1.25 us: one LED's word on the line
+WS2812_LATCH_US = 300  # low this long ends a frame (WS2812B-V5: 280 us)
+
+
 class Ws2812Pio:
-    """write(words): one 24-bit GRB word per LED, shifted out by PIO.  Blocks
-    while the PIO FIFO drains: about 30 us per LED."""
+    """write(words) starts one 24-bit GRB word per LED on its way to the PIO
+    and returns: a DMA channel feeds the state machine's FIFO at the line's
+    pace, so nothing the CPU does (serving USB, a collection) can starve the
+    line in mid-frame, which made the LEDs latch half a frame and show its
+    rest on the first LEDs.  ready() is False until that frame and its latch
+    are over; the words must not change before."""
 
     def __init__(self, pin, sm_id):
         self._sm = rp2.StateMachine(
             sm_id, _ws2812_program, freq=8000000, sideset_base=machine.Pin(pin)
         )
         self._sm.active(1)
+        pio, sm = divmod(sm_id, 4)
+        self._dma = rp2.DMA()
+        ctrl = self._dma.pack_ctrl(inc_write=False, treq_sel=8 * pio + sm)
+        self._dma.config(write=_PIO_TXF[pio] + 4 * sm, ctrl=ctrl)
+        self._free_at = time.ticks_us()
 
     def write(self, words):
-        self._sm.put(words, 8)
+        count = len(words)
+        self._dma.config(read=words, count=count, trigger=True)
+        self._free_at = time.ticks_add(time.ticks_us(), count * WS2812_LED_US + WS2812_LATCH_US)
+
+    def ready(self):
+        return time.ticks_diff(self._free_at, time.ticks_us()) <= 0
 
 
 class StatusLed:
@@ -208,7 +302,7 @@ class StatusLed:
 class UsbSerial:
     """The USB serial port (also the REPL), never blocking for long.
 
-    readinto(buf, count, limit, stop) reads the bytes waiting, wait(ms)
+    readinto(buf, count, limit, stop, tick) reads the bytes waiting, wait(ms)
     waits for some; write(line)
     returns False, writing nothing, when the port has no room.  A write the
     port has some room for can still wait for MicroPython's USB TX timeout
@@ -230,12 +324,13 @@ class UsbSerial:
         self._writable = getattr(writable, "ipoll", writable.poll)
 
     @micropython.native  # some 25 us a byte instead of 34
-    def readinto(self, buf, count, limit, stop):
+    def readinto(self, buf, count, limit, stop, tick=None):
         """Read the bytes waiting into buf after its first `count` bytes,
         and return the count it holds then: at most len(buf), and once
         `limit` are there only up to the end of the line (LF); up to and
         including the byte `stop`, what follows it staying unread (for the
-        REPL).  It allocates nothing."""
+        REPL).  tick(), if given, is called every 16 bytes (the firmware
+        scans there when a scan is due).  It allocates nothing."""
         # The port cannot say how many bytes wait, and a read of more than
         # are there blocks: byte by byte, asking before each (some 25 us a
         # byte on the Pico, most of it in the port's own calls).
@@ -254,6 +349,8 @@ class UsbSerial:
             count += 1
             if byte == stop or (byte == 0x0A and count >= limit):
                 break
+            if tick is not None and not count & 15:  # 0.4 ms of reading
+                tick()
         return count
 
     def wait(self, ms):

@@ -16,11 +16,15 @@ import wire
 from protocol_constants import (
     ACK_TIMEOUT_MS,
     CHECK_DIGITS,
+    COUNT_DIGITS,
+    EPOCH_DIGITS,
+    EPOCH_KEY,
     HEARTBEAT_MS,
     HELLO_INTERVAL_MS,
     LINK_TIMEOUT_MS,
     MAX_LINE,
     MAX_RETRIES,
+    NONCE_KEY,
     PALETTE_SIZE,
     PROTOCOL_VERSION,
     REPLAY_WINDOW,
@@ -47,6 +51,7 @@ _LED_WORD = b"LED "
 _PAL_WORD = b"PAL "
 _STAT_WORD = b"STAT"
 _SNAP_DIGITS_AT = len("$00 SNAP ")
+_COUNT_WRAP = 1 << 4 * COUNT_DIGITS
 # "*" and the checksum: the end of every line.
 _TAIL = 1 + CHECK_DIGITS
 
@@ -59,11 +64,18 @@ class DeviceLink:
     The list and the values in it are the link's own, reused by the next
     feed.  poll(now, board) runs the timers.  Lines to write pile up in
     `outbox` (oldest first); some are the link's own buffers, which it
-    copies there before it writes one again."""
+    copies there before it writes one again.
 
-    def __init__(self, shape, info, now):
+    epoch is this boot's number (hal.next_epoch, counted in the flash): the
+    HELLO names it, and every SNAP carries it with its own number in the
+    boot, so that the host can tell an old snapshot from a new one across
+    restarts, where sequence numbers count round at 256."""
+
+    def __init__(self, shape, info, now, epoch=0):
         self.shape = shape
         self.info = info  # HELLO pairs after P F R L: [("FW", "0.1.0"), ...]
+        self.epoch = epoch
+        self._nonce = None  # the nonce of the host's last HELLO, which ours repeats
         self.counters = {}
         for name in COUNTER_NAMES:
             self.counters[name] = 0
@@ -95,7 +107,9 @@ class DeviceLink:
         self._stat_request = ("STAT", None)
         # The lines sent most: made once, numbered and checked in place.
         self._ack_line = bytearray(protocol.encode(0, "ACK", 0, shape))
-        self._snap_line = bytearray(protocol.encode(0, "SNAP", 0, shape))
+        self._snap_line = bytearray(protocol.encode(0, "SNAP", (0, epoch, 0), shape))
+        self._count_at = _SNAP_DIGITS_AT + shape.snap_digits + 1 + EPOCH_DIGITS
+        self._snap_count = 0  # snapshots sent in this boot
         self._hello_line = None  # made at the first HELLO
         self._entries = {}  # {command: its pending entry, reused}
 
@@ -223,8 +237,16 @@ class DeviceLink:
         if not fresh:
             return
         if command == "HELLO":
-            # The host (re)started: announce ourselves and the board again.
+            # The host (re)started: announce ourselves and the board again,
+            # repeating its nonce, so that the host knows the answer is ours.
             self._hello_acked = False
+            nonce = None
+            for key, text in value[4]:
+                if key == NONCE_KEY:
+                    nonce = text
+            if nonce != self._nonce:
+                self._nonce = nonce
+                self._hello_line = None
             self._send_hello(now)
             self._snap_now = True
             requests.append((command, value))
@@ -353,13 +375,10 @@ class DeviceLink:
         self._last_hello = now
         if self._hello_line is None:
             shape = self.shape
-            hello = (
-                PROTOCOL_VERSION,
-                shape.files,
-                shape.ranks,
-                shape.leds,
-                shape.hello_info() + list(self.info),
-            )
+            info = shape.hello_info() + [(EPOCH_KEY, "%04X" % self.epoch)] + list(self.info)
+            if self._nonce is not None:
+                info.append((NONCE_KEY, self._nonce))
+            hello = (PROTOCOL_VERSION, shape.files, shape.ranks, shape.leds, info)
             self._hello_line = bytearray(protocol.encode(0, "HELLO", hello, shape))
         self._send("HELLO", None, now, self._hello_line)
 
@@ -413,10 +432,13 @@ class DeviceLink:
                 self._snap_now = False
                 self._last_snap = now
                 line = self._snap_line
+                self._unshare(line)
                 if changed:
-                    self._unshare(line)
                     wire.put_bits_hex(board, self.shape.snap_digits, line, _SNAP_DIGITS_AT)
                     wire.copy(board, 0, len(board), self._sent_board, 0)
+                # Each snapshot its own number (a retry repeats the line as it is).
+                self._snap_count = (self._snap_count + 1) % _COUNT_WRAP
+                wire.put_hex(line, self._count_at, self._snap_count, COUNT_DIGITS)
                 self._send("SNAP", None, now, line)
         pending = self._pending
         for i in range(len(pending) - 1, -1, -1):  # backwards: a retry may remove it

@@ -15,11 +15,11 @@ import scanner
 import ws2812
 
 
-def build(now, serial=None):
+def build(now, serial=None, epoch=0):
     """The Firmware for the board pins.py describes (serial: the USB port,
-    or a stand-in)."""
+    or a stand-in), in boot number `epoch`."""
     if pins.BOARD is not None:
-        return build_named(now, serial)
+        return build_named(now, serial, epoch)
     shape = protocol.Shape(pins.FILES, pins.RANKS, pins.LED_COUNT)
     if pins.SENSOR == "matrix":
         port = hal.MatrixPort(pins.MATRIX_RANK_PINS, pins.MATRIX_FILE_PINS, pins.MATRIX_SETTLE_US)
@@ -42,10 +42,10 @@ def build(now, serial=None):
         pins.LED_FIRST,
         pins.LED_COLOUR_ORDER,
     )
-    return assemble(shape, scan, strip, now, serial)
+    return assemble(shape, scan, strip, now, serial, epoch)
 
 
-def build_named(now, serial=None):
+def build_named(now, serial=None, epoch=0):
     """The Firmware for a board that is not files x ranks (pins.BOARD),
     from the module generated from its pinout (hexboard.py)."""
     import hexboard as board
@@ -63,14 +63,14 @@ def build_named(now, serial=None):
         order=board.LED_COLOUR_ORDER,
         positions=board.LED_CHAIN,
     )
-    return assemble(shape, scan, strip, now, serial)
+    return assemble(shape, scan, strip, now, serial, epoch)
 
 
-def assemble(shape, scan, strip, now, serial=None):
+def assemble(shape, scan, strip, now, serial=None, epoch=0):
     """The Firmware around a board's scanner and LED strip, on the USB port
     (serial: or a stand-in)."""
     info = [("FW", app.FIRMWARE_VERSION), ("ID", hal.unique_id())]
-    device = link.DeviceLink(shape, info, now)
+    device = link.DeviceLink(shape, info, now, epoch)
     if serial is None:
         serial = hal.UsbSerial()
     return app.Firmware(
@@ -113,30 +113,38 @@ def sensors_named(board, shape, port=None):
     raise ValueError("SENSOR must be 'matrix' or 'shiftreg'")
 
 
-def loop(firmware, clock, steps=None):
-    """Step every SCAN_PERIOD_US until the REPL escape (or `steps` steps).
-    The firmware sees milliseconds going on from its last step, counting
-    round at link.TIME_WRAP (6.2 days: a small int, unlike MicroPython's
-    ticks_ms, which wraps at 2**30 and must be diffed)."""
+def loop(firmware, clock, steps=None, watchdog=None):
+    """Step every SCAN_PERIOD_US until the REPL escape (or `steps` steps),
+    feeding the watchdog at every step.  The firmware sees milliseconds
+    going on from its last step, counting round at link.TIME_WRAP (6.2
+    days: a small int, unlike MicroPython's ticks_ms, which wraps at 2**30
+    and must be diffed)."""
     now = firmware.now
     last_ms = clock.ticks_ms()
     due = clock.ticks_us()
+    firmware.clock = clock
     while steps is None or steps > 0:
         if steps is not None:
             steps -= 1
         ms = clock.ticks_ms()
         now = (now + clock.ticks_diff(ms, last_ms)) & (link.TIME_WRAP - 1)
         last_ms = ms
+        if watchdog is not None:
+            watchdog.feed()
+        # The next scan: a long read in the step makes it itself, on time.
+        firmware.due = clock.ticks_add(due, app.SCAN_PERIOD_US)
         if not firmware.step(now):
             return False
         done = clock.ticks_us()
         spent = clock.ticks_diff(done, due)  # from when the scan was due to the step's end
         if spent > firmware.step_max:
             firmware.step_max = spent
-        due = clock.ticks_add(due, app.SCAN_PERIOD_US)
+        due = firmware.due
         wait = clock.ticks_diff(due, done)
         if wait > 0:
-            firmware.idle(clock, due)  # sleeps, or reads the host's bytes as they come
+            # Sleeps, or reads the host's bytes as they come (scanning on time
+            # if a line runs past the next scan).
+            due = firmware.idle(clock, due)
         else:
             firmware.overruns += 1  # late: count it and do not try to catch up
             due = clock.ticks_us()
@@ -148,17 +156,29 @@ RESTART_DELAY_MS = 3000
 
 def run(serial=None):
     clock = hal.Clock()
-    firmware = build(0, serial)
+    resets = hal.watchdog_resets()  # before the watchdog runs again
+    firmware = build(0, serial, hal.next_epoch())
+    firmware.watchdog_resets = resets
+    # Play allocates nothing, so the garbage of the imports and of building
+    # would stay until some rare line filled the heap, and the free heap
+    # reported after start (67-96 KB) said nothing of what play has (some
+    # 160 KB): collected now, before the first scan, it says.
+    hal.collect()
     hal.disable_ctrl_c()
+    # From here a loop that stops stepping (a hang in MicroPython, a driver
+    # that never returns) resets the chip, and the next boot counts it.
+    watchdog = hal.Watchdog(app.WATCHDOG_MS)
     try:
-        loop(firmware, clock)
+        loop(firmware, clock, watchdog=watchdog)
     except Exception as error:  # a bug: show it, then start afresh
+        watchdog.stop()  # the pause below is no hang, nor is the REPL after it
         firmware.stop()
         hal.enable_ctrl_c()  # Ctrl-C in the delay keeps the REPL
         hal.print_exception(error)
         print(f"boardctl firmware crashed: reset in {RESTART_DELAY_MS} ms")
         clock.sleep_ms(RESTART_DELAY_MS)
         hal.reset()
+    watchdog.stop()  # the REPL may sit idle for as long as the developer likes
     firmware.stop()
     hal.enable_ctrl_c()
     print("boardctl firmware stopped: REPL")

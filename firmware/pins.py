@@ -25,7 +25,11 @@ SENSOR_ACTIVE_LOW = False
 # side).  Ranks are driven high one at a time; files are read with pull-downs.
 MATRIX_RANK_PINS = (2, 3, 4, 5, 6, 7, 8, 9)  # GP2-GP9: ranks 1-8
 MATRIX_FILE_PINS = (10, 11, 12, 13, 14, 15, 16, 17, 18, 19)  # GP10-GP19: files a-j
-MATRIX_SETTLE_US = 10  # after driving a rank, before reading the files
+# After driving a rank, before reading the files: five time constants of a
+# file line (up to 200 pF) with its external 10 kOhm pull-down, the time a
+# file the last rank lifted takes to fall (hardware/README.md).  The
+# internal pull-downs alone (50-80 kOhm) would need some 50 us.
+MATRIX_SETTLE_US = 10
 
 # Ten 74HC165 in a chain on SPI1 (SENSOR = "shiftreg"); CLK INH tied to GND.
 # The first bit clocked out is square j8, the last a1 (see scanner.py).

@@ -10,7 +10,8 @@
 #   "HELLO"     (version, files, ranks, leds, info)   files/ranks/leds may be None,
 #                                                      info a list of (key, text),
 #                                                      a board's name (B) among them
-#   "SNAP"      occupancy int, bit sq = square sq (a1 = 0)
+#   "SNAP"      (occupancy, epoch, count): occupancy int, bit sq = square sq
+#               (a1 = 0); the boot and the snapshot's number in it
 #   "LED"       bytes, one palette index (0-15) per LED
 #   "PAL"       list of (r, g, b), 1 to 15 entries
 #   "STAT"      None
@@ -36,7 +37,10 @@ from protocol_constants import (
     CHAR,
     CHECK_DIGITS,
     CMD,
+    COUNT_DIGITS,
     CRC,
+    CRC8_VERSION,
+    EPOCH_DIGITS,
     FORMAT,
     HEX_DIGITS,
     KEY_FIRST,
@@ -164,9 +168,13 @@ def _args(command, value, shape):
             args.append(key + "=" + text)
         return args
     if command == "SNAP":
-        if not 0 <= value < (1 << shape.squares):
+        occupancy, epoch, count = value
+        if not 0 <= occupancy < (1 << shape.squares):
             raise ValueError("occupancy out of range")
-        return [_snap_hex(value, shape.snap_digits)]
+        if not (0 <= epoch < 1 << 4 * EPOCH_DIGITS and 0 <= count < 1 << 4 * COUNT_DIGITS):
+            raise ValueError("stamp out of range")
+        stamp = _snap_hex(epoch, EPOCH_DIGITS) + _snap_hex(count, COUNT_DIGITS)
+        return [_snap_hex(occupancy, shape.snap_digits), stamp]
     if command == "LED":
         if len(value) != shape.leds:
             raise ValueError("LED frame length")
@@ -274,10 +282,15 @@ def _decode_value(command, args, seq, shape):
     if command == "HELLO":
         return _decode_hello(args, seq)
     if command == "SNAP":
-        if len(args) == 1 and _is_hex(args[0], shape.snap_digits):
+        if (
+            len(args) == 2
+            and _is_hex(args[0], shape.snap_digits)
+            and _is_hex(args[1], EPOCH_DIGITS + COUNT_DIGITS)
+        ):
             occupancy = int(args[0], 16)
             if occupancy < (1 << shape.squares):
-                return occupancy
+                stamp = args[1]
+                return (occupancy, int(stamp[:EPOCH_DIGITS], 16), int(stamp[EPOCH_DIGITS:], 16))
     elif command == "LED":
         if len(args) == 1 and len(args[0]) == shape.leds:
             frame = _nibbles(args[0])
@@ -356,21 +369,19 @@ def _crc8(data):
 
 
 def _version_1_hello(text, star):
-    """True for a version-1 HELLO (two-digit CRC-8 that holds): the peer
-    speaks version 1, which is a VER, not a damaged line."""
+    """True for a version-1 HELLO (two-digit CRC-8 that holds, P=1): the
+    peer speaks version 1, which is a VER, not a damaged line.  Any other
+    version in that frame is a damaged line whose 8-bit check happens to
+    hold (1 in 256), never a peer: later versions frame HELLO as version 2."""
     if star < 0 or not text or text[0] != "$" or not _is_hex(text[star + 1 :], 2):
         return False
     body = text[1:star]
     tokens = body.split(" ")
-    for version in SUPPORTED_VERSIONS:
-        # A version this side speaks: a damaged line of that version whose
-        # 8-bit check happens to hold (1 in 256), never a peer.
-        if "P=%d" % version in tokens:
-            return False
     return (
         len(tokens) >= 3
         and tokens[1] == "HELLO"
         and _is_hex(tokens[0], 2)
+        and "P=%d" % CRC8_VERSION in tokens
         and _crc8(body.encode()) == int(text[star + 1 :], 16)
     )
 

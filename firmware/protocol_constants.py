@@ -3,8 +3,9 @@
 # sync`: do not edit (tests/hw/test_protocol_constants.py checks that it is
 # in sync).  Times are in milliseconds.
 
-PROTOCOL_VERSION = 2
-SUPPORTED_VERSIONS = (2,)
+PROTOCOL_VERSION = 3
+SUPPORTED_VERSIONS = (3,)
+CRC8_VERSION = 1
 MAX_LINE = 200
 CHECK_DIGITS = 8
 SEQ_MODULO = 256
@@ -14,6 +15,11 @@ MAX_RANKS = 16
 MAX_LEDS = 180
 BOARDS = {"hex121": 121}
 BOARD_KEY = "B"
+EPOCH_KEY = "E"
+NONCE_KEY = "N"
+EPOCH_DIGITS = 4
+COUNT_DIGITS = 6
+NONCE_DIGITS = 8
 
 HEARTBEAT_MS = 1000
 SNAP_MIN_INTERVAL_MS = 20

@@ -21,21 +21,23 @@ if sys.implementation.name == "micropython":
 
     @micropython.viper
     def _fill(words, positions, colours, frame, count: int):
-        # words[positions[i]] = colours[frame[i]]: a Python loop over 80 LEDs
-        # cost the Pico a millisecond before the first bit went out.
+        # words[positions[i]] = colours[frame[i]] << 8: a Python loop over 80
+        # LEDs cost the Pico a millisecond before the first bit went out.  The
+        # PIO shifts a word out from its top bit, so the 24 bits go on top: as
+        # a Python int that would be a heap object, here it is a machine word.
         w = ptr32(words)  # noqa: F821
         at = ptr16(positions)  # noqa: F821
         c = ptr32(colours)  # noqa: F821
         f = ptr8(frame)  # noqa: F821
         i = 0
         while i < count:
-            w[at[i]] = c[f[i]]
+            w[at[i]] = c[f[i]] << 8
             i += 1
 else:  # CPython: the same, in Python
 
     def _fill(words, positions, colours, frame, count):
         for i in range(count):
-            words[positions[i]] = colours[frame[i]]
+            words[positions[i]] = colours[frame[i]] << 8
 
 
 # DEFAULT_PALETTE as the strip takes colours: 0xRRGGBB.
@@ -80,7 +82,10 @@ def pack(rgb, max_level, order="GRB"):
 
 
 class LedStrip:
-    """output.write(words) sends one 24-bit word per LED, in chain order."""
+    """output.write(words) sends one word per LED, in chain order, its 24
+    bits of colour on top (as the PIO shifts them out);
+    output.ready() is False while the last frame is still on its way (the
+    words are not touched until it is over)."""
 
     def __init__(
         self,
@@ -139,8 +144,9 @@ class LedStrip:
         self._shown_dark = None
 
     def show(self, dark):
-        """Write the frame (all off if dark) if anything changed; True if written."""
-        if dark == self._shown_dark:
+        """Write the frame (all off if dark) if anything changed and the last
+        frame is out; True if written (else the next show tries again)."""
+        if dark == self._shown_dark or not self._out.ready():
             return False
         _fill(
             self._words,

@@ -26,6 +26,9 @@ class Output:
     def write(self, words):
         pass
 
+    def ready(self):
+        return True
+
 
 def values(shape):
     """Two different LED frames and two palettes."""

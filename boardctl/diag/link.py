@@ -23,6 +23,9 @@ DAMAGE = tuple(
 DAMAGE_ALLOWED = 1
 # How long the device has to answer the request for its counters.
 ANSWER_WAIT = 1.0
+# The board's count of resets its watchdog made since power-on: the firmware
+# stopped stepping (hung) and the chip started again.
+WATCHDOG = "WDT"
 
 
 class CountedLink(Protocol):
@@ -59,11 +62,13 @@ class LinkCounts:
     @property
     def problems(self) -> int:
         """One for a cable that damages lines, one for lines the board gave
-        up resending, one for a board that did not report its counters."""
+        up resending, one for a board that did not report its counters, one
+        for a board whose watchdog had to reset it."""
         here, there = self.damaged
         damage = max(here, there) > DAMAGE_ALLOWED
         gave_up = self.host.get("GIVEUP", 0) + self.device.get("GIVEUP", 0) > 0
-        return int(damage) + int(gave_up) + int(not self.device)
+        hung = self.device.get(WATCHDOG, 0) > 0
+        return int(damage) + int(gave_up) + int(not self.device) + int(hung)
 
     def lines(self) -> list[str]:
         """The summary's lines, indented as the rest of it."""
@@ -82,6 +87,13 @@ class LinkCounts:
             )
         if self.host.get("GIVEUP", 0) + self.device.get("GIVEUP", 0):
             out.append("    advice: lines were given up after their retries: the link stalls")
+        resets = self.device.get(WATCHDOG, 0)
+        if resets:
+            out.append(
+                f"    the board's firmware hung and its watchdog reset it {resets} time(s) "
+                "since it was powered: note what it was doing, and report it with "
+                "the firmware version"
+            )
         return out
 
 

@@ -44,7 +44,10 @@ class Output:
         self.frames = []
 
     def write(self, words):
-        self.frames.append(list(words))
+        self.frames.append([word >> 8 for word in words])  # the 24 bits on top
+
+    def ready(self):
+        return True
 
 
 def take_waiting(source, start, end, buf, count, limit, stop):
@@ -67,7 +70,7 @@ class Serial:
         self.lines = []
         self.full = False
 
-    def readinto(self, buf, count, limit, stop):
+    def readinto(self, buf, count, limit, stop, tick=None):
         filled = take_waiting(self.inbox, 0, len(self.inbox), buf, count, limit, stop)
         self.inbox = self.inbox[filled - count :]
         return filled
@@ -99,7 +102,8 @@ class Checks:
 
 
 def commands(decoded, command):
-    return [value for _, c, value in decoded if c == command]
+    """The values of the decoded lines of `command`: a SNAP's board, without its stamp."""
+    return [value[0] if c == "SNAP" else value for _, c, value in decoded if c == command]
 
 
 def run_session(c):
@@ -261,7 +265,7 @@ class QuietSerial:
         wire.copy(line, 0, size, self.inbox, self.arrived)
         self.arrived += size
 
-    def readinto(self, buf, count, limit, stop):
+    def readinto(self, buf, count, limit, stop, tick=None):
         filled = take_waiting(self.inbox, self.taken, self.arrived, buf, count, limit, stop)
         self.taken += filled - count
         return filled

@@ -68,9 +68,11 @@ def meaning(seq, command, value, shape):
         result["leds"] = value[3]
         result["info"] = [[k, t] for k, t in value[4]]
     elif command == "SNAP":
+        occupancy, epoch, count = value
         result["occupied"] = [
-            square_name(sq, shape) for sq in range(shape.squares) if value >> sq & 1
+            square_name(sq, shape) for sq in range(shape.squares) if occupancy >> sq & 1
         ]
+        result["stamp"] = [epoch, count]
     elif command == "LED":
         result["lit"] = [[i, value[i]] for i in range(len(value)) if value[i]]
     elif command == "PAL":
@@ -94,7 +96,7 @@ def value_of(m, shape):
         occupancy = 0
         for name in m["occupied"]:
             occupancy |= 1 << square_of(name, shape)
-        return occupancy
+        return (occupancy, m["stamp"][0], m["stamp"][1])
     if command == "LED":
         frame = bytearray(shape.leds)
         for i, index in m["lit"]:

@@ -139,7 +139,10 @@ class _Output:
         self.words: list[int] = []
 
     def write(self, words: Any) -> None:
-        self.words = list(words)
+        self.words = [word >> 8 for word in words]  # the 24 bits on top
+
+    def ready(self) -> bool:
+        return True
 
 
 def _recording_strip(ws2812: ModuleType) -> type:
@@ -207,7 +210,9 @@ class _PtyPort:
                 self.mcu.host_hellos += 1
             self.inbox += line
 
-    def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
+    def readinto(
+        self, buf: bytearray, count: int, limit: int, stop: int, tick: object = None
+    ) -> int:
         return take_waiting(self.inbox, buf, count, limit, stop)
 
     def wait(self, ms: int) -> bool:
@@ -438,7 +443,8 @@ class FakeMcu:
             reader = fw.scanner.MatrixReader(_Sensors(self), shape.ranks)
             scan = fw.scanner.Scanner(reader, shape.files, shape.ranks, fw.app.DEBOUNCE_READS)
             strip = self._strip_class(_Output(), shape.leds, width)
-        link = fw.link.DeviceLink(shape, list(self.info), self._now_ms())
+        # Each boot its own number, as the firmware counts them in its flash.
+        link = fw.link.DeviceLink(shape, list(self.info), self._now_ms(), self.boots)
         self.device = fw.app.Firmware(scan, strip, self._port, link)
 
     def _run(self) -> None:
@@ -476,7 +482,7 @@ class FakeMcu:
             self._write(_damage(line, self.rng))
             return
         if command == "SNAP":
-            _, _, occupancy = self.fw.protocol.decode(line.rstrip(b"\r\n"), self.shape)
+            _, _, (occupancy, _, _) = self.fw.protocol.decode(line.rstrip(b"\r\n"), self.shape)
             self.snaps_sent.append(occupancy)
         self.lines_written += 1
         self._write(line)

@@ -127,3 +127,10 @@ def test_lines_given_up_and_a_board_that_never_answers_are_faults() -> None:
     silent = LinkCounts({"RX": 5}, {})
     assert silent.problems == 1
     assert any("did not report its counters" in line for line in silent.lines())
+
+
+def test_a_board_its_watchdog_had_to_reset_is_a_fault_and_says_how_often() -> None:
+    assert counts({}, {"WDT": 0}).problems == 0
+    hung = counts({}, {"WDT": 2})
+    assert hung.problems == 1
+    assert any("watchdog reset it 2 time(s)" in line for line in hung.lines())

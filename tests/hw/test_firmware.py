@@ -132,10 +132,14 @@ def _load_fake(name: str, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 @pytest.fixture
-def pico(fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
+def pico(
+    fw: SimpleNamespace, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[SimpleNamespace]:
     """Fresh fakes of machine, rp2 and micropython in sys.modules, MicroPython's
     time functions on a FakeClock, and hal, pins and main imported over them.
-    The fake board is wired to firmware/pins.py."""
+    The fake board is wired to firmware/pins.py; its flash is a temporary
+    folder (the firmware keeps its boot count there)."""
+    monkeypatch.chdir(tmp_path)
     fakes = {name: _load_fake(name, monkeypatch) for name in ("machine", "rp2", "micropython")}
     clock = FakeClock()
     for attr in ("ticks_ms", "ticks_us", "ticks_add", "ticks_diff", "sleep_us", "sleep_ms"):
@@ -163,7 +167,9 @@ class FakeSerial:
         self.full = False
         self.clock: FakeClock | None = None  # set by _build: the loop's clock
 
-    def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
+    def readinto(
+        self, buf: bytearray, count: int, limit: int, stop: int, tick: object = None
+    ) -> int:
         return take_waiting(self.inbox, buf, count, limit, stop)
 
     def wait(self, ms: int) -> bool:
@@ -188,6 +194,11 @@ class FakeSerial:
 
 def _cmds(frames: list[Frame], kind: type) -> list[Any]:
     return [f.message for f in frames if isinstance(f.message, kind)]
+
+
+def _boards(frames: list[Frame]) -> list[int]:
+    """The boards of the snapshots among ``frames``."""
+    return [snap.occupancy for snap in _cmds(frames, host_messages.Snap)]
 
 
 # --------------------------------------------------------------------- vectors and checks
@@ -319,7 +330,7 @@ def test_a_damaged_version_2_hello_whose_8_bit_check_holds_is_not_a_version_1_ho
     shape = fw.protocol.Shape()
     found = 0
     for seq in range(256):
-        body = b"%02X HELLO P=2" % seq
+        body = b"%02X HELLO P=%d" % (seq, fw.protocol_constants.PROTOCOL_VERSION)
         line = b"$" + body + b"*%08X" % host_codec.crc32(body)
         cut = line[: len(body) + 4]  # two checksum digits left
         if int(cut[-2:], 16) != fw.protocol._crc8(body):
@@ -342,6 +353,9 @@ def test_the_same_palette_or_frame_again_does_not_rewrite_the_leds(fw: SimpleNam
 
         def write(self, words: object) -> None:
             self.writes += 1
+
+        def ready(self) -> bool:
+            return True
 
     out = Output()
     strip = fw.ws2812.LedStrip(out, 80, 10)
@@ -386,12 +400,15 @@ def test_a_host_led_frame_is_what_the_firmware_decodes(
     assert fw.protocol.decode(line[:-1], fw.protocol.Shape()) == (7, "LED", bytes(indices))
 
 
-@given(st.integers(0, (1 << 80) - 1))
-def test_a_firmware_snapshot_is_what_the_host_decodes(fw: SimpleNamespace, occupancy: int) -> None:
-    line = fw.protocol.encode(9, "SNAP", occupancy, fw.protocol.Shape())
+@given(st.integers(0, (1 << 80) - 1), st.integers(0, 0xFFFF), st.integers(0, 0xFFFFFF))
+def test_a_firmware_snapshot_is_what_the_host_decodes(
+    fw: SimpleNamespace, occupancy: int, epoch: int, count: int
+) -> None:
+    line = fw.protocol.encode(9, "SNAP", (occupancy, epoch, count), fw.protocol.Shape())
     assert line.endswith(b"\r\n")
     (frame,) = host_codec.LineAssembler().feed(line)
-    assert host_codec.decode(frame) == Frame(9, host_messages.Snap(occupancy))
+    stamp = host_messages.Stamp(epoch, count)
+    assert host_codec.decode(frame) == Frame(9, host_messages.Snap(occupancy, stamp))
 
 
 _PIECES = st.one_of(
@@ -554,7 +571,7 @@ def test_changes_closer_than_20_ms_are_folded_into_one_snapshot(fw: SimpleNamesp
         device.poll(now, occupancy.to_bytes(10, "little"))
         sent += [(now, fw.protocol.decode(line[:-2], device.shape)) for line in device.outbox]
         device.outbox.clear()
-    snaps = [(now, value) for now, (_, command, value) in sent if command == "SNAP"]
+    snaps = [(now, value[0]) for now, (_, command, value) in sent if command == "SNAP"]
     assert snaps == [(0, 1), (20, 15), (40, 31)]
 
 
@@ -615,48 +632,77 @@ def test_the_strip_caps_brightness_orders_colours_and_goes_dark(
     frame[sq("a1")] = 7  # white
     strip.set_frame(bytes(frame))
     assert strip.show(False)
-    words, shift = pico.rp2.machines[0].puts[-1]
-    assert shift == 8  # 24-bit GRB words, MSB first
+    words = sent(pico)  # 24-bit GRB words, MSB first
     assert words[15] == 64 << 8  # e2 (serpentine: position 15), G=0 R=64 B=0
     assert words[0] == 64 << 16 | 64 << 8 | 64
     assert sum(1 for w in words if w) == 2
     assert not strip.show(False)  # unchanged: not written again
-    strip.show(True)
-    assert not any(pico.rp2.machines[0].puts[-1][0])
+    # The next frame waits until the last one and its latch are over.
+    strip.set_frame(bytes(80))
+    assert not strip.show(True) and len(pico.rp2.machines[0].puts) == 1
+    pico.clock.advance(80 * pico.hal.WS2812_LED_US + pico.hal.WS2812_LATCH_US)
+    assert strip.show(True)
+    assert not any(sent(pico))
     rgb = fw.ws2812.LedStrip(pio, 80, 10, order="RGB")
     rgb.set_palette([0xFF0000])
     rgb.set_frame(bytes([1] + [0] * 79))
+    pico.clock.advance(80 * pico.hal.WS2812_LED_US + pico.hal.WS2812_LATCH_US)
     rgb.show(False)
-    assert pico.rp2.machines[0].puts[-1][0][0] == 255 << 16
+    assert sent(pico)[0] == 255 << 16
+
+
+def sent(pico: SimpleNamespace) -> list[int]:
+    """The 24-bit words of the last frame as the LED state machine shifts
+    them out: the top 24 bits of each word it was given."""
+    words, shift = pico.rp2.machines[0].puts[-1]
+    return [(w << shift & 0xFFFFFFFF) >> 8 for w in words]
 
 
 # --------------------------------------------------------------------- the firmware on a board
 
 
-def _build(pico: SimpleNamespace, serial: FakeSerial | None = None) -> Any:
+def _build(pico: SimpleNamespace, serial: FakeSerial | None = None, epoch: int = 0) -> Any:
     pico.board.closed = squares(START)
     serial = serial or FakeSerial()
     serial.clock = pico.clock
-    return pico.main.build(0, serial)
+    return pico.main.build(0, serial, epoch)
 
 
 class _Timed:
     """A firmware whose every step takes ``cost_us`` of virtual time."""
 
     def __init__(self, firmware: Any, clock: FakeClock, cost_us: int) -> None:
-        self.firmware, self.clock, self.cost_us = firmware, clock, cost_us
+        self.firmware, self.timer, self.cost_us = firmware, clock, cost_us
         self.times: list[int] = []
         self.started: list[int] = []  # the clock (us) at each step's start
 
     def step(self, now: int) -> bool:
         self.times.append(now)
-        self.started.append(self.clock.us)
-        self.clock.advance(self.cost_us)
+        self.started.append(self.timer.us)
         result: bool = self.firmware.step(now)
+        self.timer.advance(self.cost_us)  # after the scans: a slow write, say
         return result
 
-    def idle(self, clock: FakeClock, due: int) -> None:
-        self.firmware.idle(clock, due)
+    # The loop's clock and next scan are the firmware's (a long read scans on time).
+    @property
+    def clock(self) -> Any:
+        return self.firmware.clock
+
+    @clock.setter
+    def clock(self, value: Any) -> None:
+        self.firmware.clock = value
+
+    @property
+    def due(self) -> int:
+        return int(self.firmware.due)
+
+    @due.setter
+    def due(self, value: int) -> None:
+        self.firmware.due = value
+
+    def idle(self, clock: FakeClock, due: int) -> int:
+        result: int = self.firmware.idle(clock, due)
+        return result
 
     @property
     def now(self) -> int:
@@ -700,6 +746,45 @@ def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) 
     assert ("STEPMAX", period + 100 + 8 * settle) in firmware.extra_counters(0)
 
 
+def test_a_scan_due_while_a_long_line_is_read_comes_on_time(pico: SimpleNamespace) -> None:
+    """Reading the host costs 25 us a byte on the Pico: a 300-byte line
+    takes 7.5 ms, three scan periods, and the scans due meanwhile are made
+    in the read, on time (they came after it: contacts were missed)."""
+
+    class Slow(FakeSerial):
+        def readinto(
+            self, buf: bytearray, count: int, limit: int, stop: int, tick: Any = None
+        ) -> int:
+            start = count
+            while self.inbox and count < len(buf):
+                buf[count] = self.inbox.pop(0)
+                count += 1
+                pico.clock.advance(25)
+                if tick is not None and not count & 15:
+                    tick()
+                if buf[count - 1] == stop or (buf[count - 1] == 0x0A and count - start >= limit):
+                    break
+            return count
+
+    serial = Slow()
+    firmware = _build(pico, serial)
+    scans: list[int] = []
+    scan = firmware.scanner.scan
+
+    def timed_scan() -> None:
+        scans.append(pico.clock.us)
+        scan()
+
+    firmware.scanner.scan = timed_scan
+    pico.main.loop(firmware, pico.clock, steps=4)
+    serial.inbox += b"$" + b"7" * 297 + b"\r\n"  # damaged: read whole, then dropped
+    pico.main.loop(firmware, pico.clock, steps=6)
+    period = pico.main.app.SCAN_PERIOD_US
+    settle = 8 * pico.pins.MATRIX_SETTLE_US  # a scan waits this before the next look
+    late = [b - a - period for a, b in itertools.pairwise(scans)]
+    assert len(scans) >= 12 and max(late) <= settle + 16 * 25, late
+
+
 def test_the_free_heap_and_the_collections_are_counted(
     pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -716,6 +801,34 @@ def test_the_free_heap_and_the_collections_are_counted(
     assert (counters["HEAP"], counters["HEAPMIN"], counters["GCS"]) == (5200, 4000, 2)
 
 
+def test_the_free_heap_reported_after_start_is_what_play_has(
+    pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What building the firmware left is collected before the first scan:
+    the HEAP a host reads straight after start is the heap play has, not
+    the 67-96 KB the garbage of the imports left on the chip."""
+
+    class Heap:
+        free = 70_000  # the imports' and the build's garbage still there
+
+        def mem_free(self) -> int:
+            return self.free
+
+        def collect(self) -> None:
+            self.free = 160_000
+
+    heap = Heap()
+    monkeypatch.setattr(pico.hal, "gc", heap)
+    monkeypatch.setattr(pico.hal, "heap_free", heap.mem_free)
+    serial = FakeSerial()
+    serial.inbox += host_codec.encode(host_messages.Frame(0, host_messages.Stat()))
+    serial.inbox += b"\x03"
+    pico.board.closed = squares(START)
+    pico.main.run(serial)
+    counters = {k: v for c in _cmds(serial.take(), host_messages.Counters) for k, v in c.values}
+    assert counters["HEAP"] == 160_000
+
+
 def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -> None:
     serial = FakeSerial()
     firmware = _build(pico, serial)
@@ -725,13 +838,13 @@ def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -
     assert [type(f.message) for f in out] == [host_messages.Hello, host_messages.Snap]
     hello = out[0].message
     assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
-    assert dict(hello.info) == {"FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
-    assert _cmds(out, host_messages.Snap) == [host_messages.Snap(START)]
+    assert dict(hello.info) == {"E": "0000", "FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
+    assert _boards(out) == [START]
     pico.board.closed.discard(sq("e2"))  # a pawn lifted
     pico.main.loop(firmware, clock, steps=12)  # 30 ms: 4 reads, 20 ms after the last
-    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START & ~bits("e2"))]
+    assert _boards(serial.take()) == [START & ~bits("e2")]
     pico.main.loop(firmware, clock, steps=400)  # one second: a heartbeat
-    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START & ~bits("e2"))]
+    assert _boards(serial.take()) == [START & ~bits("e2")]
 
 
 def test_without_a_host_it_keeps_scanning_and_never_waits_for_the_port(
@@ -795,6 +908,61 @@ def test_byte_3_hands_the_port_back_to_the_repl(
     assert "REPL" in capsys.readouterr().out
 
 
+def test_the_watchdog_runs_in_the_loop_and_is_handed_back_before_the_repl(
+    pico: SimpleNamespace,
+) -> None:
+    serial = FakeSerial()
+    serial.clock = pico.clock
+    watchdog = pico.machine.watchdog
+    pico.board.closed = squares(START)
+    firmware = pico.main.build(0, serial)
+    dog = pico.hal.Watchdog(pico.main.app.WATCHDOG_MS)
+    assert watchdog.running and watchdog.timeout_ms == pico.main.app.WATCHDOG_MS
+    pico.main.loop(firmware, pico.clock, steps=50, watchdog=dog)
+    assert watchdog.feeds == 50  # every step
+    serial.inbox.extend(b"\x03")
+    pico.main.run(serial)  # runs until byte 3
+    assert not watchdog.running  # the REPL is no hang
+
+
+def test_a_watchdog_reset_is_counted_once_and_reported(pico: SimpleNamespace) -> None:
+    hal, watchdog = pico.hal, pico.machine.watchdog
+    assert hal.watchdog_resets() == 0  # power-on
+    hal.Watchdog(2000)
+    watchdog.expire()  # the firmware hung: the chip resets
+    assert hal.watchdog_resets() == 1
+    assert hal.watchdog_resets() == 1  # a soft reset keeps the cause: not counted again
+    hal.Watchdog(2000)
+    with pytest.raises(pico.machine.FakeReset):
+        hal.reset()  # on purpose (after a crash), through the watchdog too
+    assert hal.watchdog_resets() == 1
+    hal.Watchdog(2000)
+    watchdog.expire()
+    # The next run reports both in its counters, and STAT comes before byte 3.
+    serial = FakeSerial()
+    serial.inbox.extend(host_codec.encode(Frame(0, host_messages.Stat())) + b"\x03")
+    pico.board.closed = squares(START)
+    pico.main.run(serial)
+    (report,) = _cmds(serial.take(), host_messages.Counters)[-1:]
+    assert dict(report.values)["WDT"] == 2
+
+
+def test_each_boot_counts_one_more_in_the_flash_and_says_so(pico: SimpleNamespace) -> None:
+    hellos = []
+    for _ in range(2):
+        serial = FakeSerial()
+        serial.inbox.extend(b"\x03")
+        pico.board.closed = squares(START)
+        pico.main.run(serial)  # a boot: HELLO, then byte 3
+        hellos += _cmds(serial.take(), host_messages.Hello)
+    assert [hello.epoch for hello in hellos] == [1, 2]
+    assert Path(pico.hal.EPOCH_FILE).read_text() == "2"
+    Path(pico.hal.EPOCH_FILE).write_text("65535")
+    assert pico.hal.next_epoch() == 0  # boots count round as the protocol carries them
+    Path(pico.hal.EPOCH_FILE).write_text("not a number")
+    assert pico.hal.next_epoch() == 1
+
+
 @pytest.fixture
 def _sys_with_print_exception(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "print_exception", lambda error: print(repr(error)), raising=False)
@@ -805,7 +973,9 @@ def test_a_crash_prints_and_resets_after_a_pause(
     pico: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ) -> None:
     class Broken(FakeSerial):
-        def readinto(self, buf: bytearray, count: int, limit: int, stop: int) -> int:
+        def readinto(
+            self, buf: bytearray, count: int, limit: int, stop: int, tick: object = None
+        ) -> int:
             raise RuntimeError("bug")
 
     with pytest.raises(pico.machine.FakeReset):
@@ -823,7 +993,7 @@ def test_the_shift_register_build_reports_the_board(
     serial = FakeSerial()
     firmware = _build(pico, serial)
     pico.main.loop(firmware, pico.clock, steps=4)
-    assert _cmds(serial.take(), host_messages.Snap) == [host_messages.Snap(START)]
+    assert _boards(serial.take()) == [START]
 
 
 # --------------------------------------------------------------------- the hex board
@@ -866,15 +1036,13 @@ def test_the_hex_board_reports_its_121_cells(
     assert isinstance(hello, host_messages.Hello) and hello.shape() == HEX
     assert (hello.files, hello.ranks, hello.board) == (None, None, "hex121")
     opening = sum(1 << c for c in HEX_OPENING)
-    assert _cmds(out, host_messages.Snap) == [host_messages.Snap(opening)]
+    assert _boards(out) == [opening]
     # Every cell, one at a time: the corners of the matrix, the shared lines
     # (ranks 1 and 13, files a and m) and the last chip's inputs included.
     for cell in range(121):
         pico.board.closed = {cell}
         pico.main.loop(firmware, pico.clock, steps=12)
-        assert _cmds(serial.take(HEX), host_messages.Snap)[-1:] == [
-            host_messages.Snap(1 << cell)
-        ], cell
+        assert _boards(serial.take(HEX))[-1:] == [1 << cell], cell
 
 
 def test_a_board_name_hexboard_does_not_describe_stops_the_build(
@@ -963,6 +1131,7 @@ class Bench:
                     self._host(Received(line))
                 self._host(Tick())
             self.ms += 2
+            self.pico.clock.advance(2000)  # the LEDs' clock: a frame takes its time
 
     def _host(self, event: Any) -> None:
         for action in self.link.feed(event, self.ms / 1000):
@@ -979,8 +1148,8 @@ class Bench:
         self._host(event)
 
     def leds(self) -> list[int]:
-        """The words last shifted out to the LEDs."""
-        return list(self.pico.rp2.machines[0].puts[-1][0])
+        """The 24-bit words last shifted out to the LEDs."""
+        return sent(self.pico)
 
     def snapshots(self) -> list[int]:
         return [e.occupancy for e in self.events if isinstance(e, SnapshotReceived)]
@@ -1036,7 +1205,7 @@ def test_a_device_reset_is_repaired_by_the_host(pico: SimpleNamespace) -> None:
     bench.show(ShowLeds(tuple([1] * 80)))
     bench.run(20)
     assert all(bench.leds())
-    bench.firmware = _build(pico, bench.serial)  # the Pico resets
+    bench.firmware = _build(pico, bench.serial, epoch=1)  # the Pico resets: its next boot
     bench.run(100)
     assert all(bench.leds())
     assert bench.link.counters["LOST"] == 0

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from boardctl.hw.hexpins import HexPinout, load_any_pinout
 from boardctl.hw.pins import SENSORS, Pinout, load_pinout
 
 from .helpers import PICO_EDGE, pin_table
@@ -77,6 +78,8 @@ def test_the_bom_is_well_formed() -> None:
 def test_the_bom_covers_each_build(build: str, pinout: Pinout) -> None:
     matrix = build.endswith("matrix")
     assert quantity("1N4148", build) == (80 if matrix else 0)
+    # A 10 kOhm pull-down on each file line: the settle time counts on it.
+    assert quantity("CFR-25JB-52-10K", build) == (10 if matrix else 0)
     assert quantity("SN74HC165N", build) == (0 if matrix else 10)
     assert quantity("4609X-101-103LF", build) == (0 if matrix else 10)
     assert quantity("WS2812B", build) == pinout.leds.count
@@ -86,6 +89,14 @@ def test_the_bom_covers_each_build(build: str, pinout: Pinout) -> None:
     reed = [r for r in BOM if r["variant"] == "reed" and "reed switch" in r["item"]]
     assert sum(int(r[build]) for r in reed) == 80
     assert quantity("Pico", build) == (1 if build.startswith("pico") else 0)
+
+
+def test_the_hex_matrix_has_a_pull_down_on_each_column_line() -> None:
+    hex_pinout = load_any_pinout(HARDWARE / "hex" / "pinout.toml")
+    assert isinstance(hex_pinout, HexPinout)
+    columns = len(hex_pinout.pico.matrix.columns)
+    assert quantity("CFR-25JB-52-10K", "hex_pico_matrix") == columns
+    assert quantity("CFR-25JB-52-10K", "hex_pico_shiftreg") == 0
 
 
 def test_the_schematic_is_svg_with_the_parts() -> None:

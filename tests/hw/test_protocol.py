@@ -57,6 +57,7 @@ from boardctl.hw.protocol.messages import (
     Nak,
     Palette,
     Snap,
+    Stamp,
     Stat,
 )
 
@@ -143,10 +144,12 @@ def meaning(frame: Frame, shape: BoardShape) -> dict[str, Any]:
                 leds=leds,
                 info=[list(pair) for pair in info],
             )
-        case Snap(occupancy):
+        case Snap(occupancy, stamp):
+            assert stamp is not None
             result.update(
                 cmd="SNAP",
                 occupied=[name(sq, shape) for sq in range(shape.squares) if occupancy >> sq & 1],
+                stamp=[stamp.epoch, stamp.count],
             )
         case Led(indices):
             result.update(cmd="LED", lit=[[i, v] for i, v in enumerate(indices) if v])
@@ -171,7 +174,7 @@ def message_of(m: dict[str, Any], shape: BoardShape) -> Message:
                 m["version"], m["files"], m["ranks"], m["leds"], tuple((k, v) for k, v in m["info"])
             )
         case "SNAP":
-            return Snap(sum(1 << square_of(n, shape) for n in m["occupied"]))
+            return Snap(sum(1 << square_of(n, shape) for n in m["occupied"]), Stamp(*m["stamp"]))
         case "LED":
             indices = [0] * shape.leds
             for i, v in m["lit"]:
@@ -266,7 +269,11 @@ def messages(shape: BoardShape) -> st.SearchStrategy[Message]:
             st.none() | st.integers(1, 180),
             st.lists(st.tuples(keys, values), max_size=4, unique_by=lambda kv: kv[0]).map(tuple),
         ),
-        st.integers(0, (1 << shape.squares) - 1).map(Snap),
+        st.builds(
+            Snap,
+            st.integers(0, (1 << shape.squares) - 1),
+            st.builds(Stamp, st.integers(0, 0xFFFF), st.integers(0, 0xFFFFFF)),
+        ),
         st.lists(st.integers(0, 15), min_size=shape.leds, max_size=shape.leds).map(
             lambda v: Led(tuple(v))
         ),
@@ -345,7 +352,7 @@ def test_encode_refuses_what_the_protocol_cannot_carry() -> None:
     with pytest.raises(ValueError):
         encode(Frame(256, Stat()))
     with pytest.raises(ValueError):
-        encode(Frame(0, Snap(1 << 80)))
+        encode(Frame(0, Snap(1 << 80, Stamp(EPOCH, 1))))
     with pytest.raises(ValueError):
         encode(Frame(0, Led((0,) * 79)))
     with pytest.raises(ValueError):
@@ -371,17 +378,33 @@ def test_protocol_errors_are_boardctl_value_errors() -> None:
 
 # --------------------------------------------------------------------- the host link
 
-DEVICE_HELLO = Hello(PROTOCOL_VERSION, 10, 8, 80, (("FW", "0.1.0"),))
+EPOCH = 7  # the scripted device's boot
+
+
+def device_hello(epoch: int = EPOCH, nonce: str | None = None) -> Hello:
+    """The scripted device's HELLO in boot ``epoch``, answering the host's
+    HELLO ``nonce`` if given."""
+    answer = (("N", nonce),) if nonce is not None else ()
+    return Hello(PROTOCOL_VERSION, 10, 8, 80, (("E", f"{epoch:04X}"), ("FW", "0.1.0"), *answer))
+
+
+DEVICE_HELLO = device_hello()
 
 
 @dataclass
 class Session:
     """The host link and a scripted device, in virtual time."""
 
-    link: HostLink = field(default_factory=HostLink)
+    link: HostLink = field(default_factory=lambda: HostLink(nonces=iter(range(1, 1 << 20))))
     now: float = 0.0
     seq: int = 0
     actions: list[Action] = field(default_factory=list)
+    # The device's snapshots: the count of the last, and each line's stamp by
+    # its number, so that a line sent again (seq=) carries its stamp again.
+    count: int = 0
+    stamps: dict[int, Stamp] = field(default_factory=dict)
+    epoch: int = EPOCH
+    lines: list[bytes] = field(default_factory=list)  # every line the device sent
 
     def feed(self, event: Event) -> list[Action]:
         got = self.link.feed(event, self.now)
@@ -399,10 +422,31 @@ class Session:
         return got
 
     def device(self, message: Message, seq: int | None = None) -> list[Action]:
-        """The device sends a line."""
+        """The device sends a line.  A snapshot without a stamp gets the one
+        its line had if ``seq`` names a line sent before, else the next."""
+        again = seq is not None and seq in self.stamps
         if seq is None:
             seq, self.seq = self.seq, (self.seq + 1) % 256
-        return self.feed(Received(encode(Frame(seq, message), self.link.shape)))
+        if isinstance(message, Snap) and message.stamp is None:
+            if not again:
+                self.count += 1
+                self.stamps[seq] = Stamp(self.epoch, self.count)
+            message = Snap(message.occupancy, self.stamps[seq])
+        line = encode(Frame(seq, message), self.link.shape)
+        self.lines.append(line)
+        return self.feed(Received(line))
+
+    def reboot(self) -> Hello:
+        """The device restarts: its next boot, a new numbering; its HELLO."""
+        self.epoch += 1
+        self.seq = self.count = 0
+        self.stamps.clear()
+        return device_hello(self.epoch)
+
+    def answer(self, ours: Frame) -> Hello:
+        """The device's HELLO in answer to the host's (``ours``): its nonce repeated."""
+        assert isinstance(ours.message, Hello)
+        return device_hello(self.epoch, ours.message.nonce)
 
     def connect(self) -> None:
         self.feed(Tick())
@@ -425,7 +469,7 @@ def sent_messages(actions: list[Action], shape: BoardShape = DEFAULT_SHAPE) -> l
 def test_the_host_says_hello_at_once_and_every_second_until_the_device_answers() -> None:
     s = Session()
     assert sent_messages(s.feed(Tick())) == [
-        Hello(PROTOCOL_VERSION, info=(("SW", "boardctl-0.1.0"),))
+        Hello(PROTOCOL_VERSION, info=(("SW", "boardctl-0.1.0"), ("N", "00000001")))
     ]
     assert s.link.state is LinkState.CONNECTING and not s.link.healthy
     hellos = [m for m in sent_messages(s.wait(3.0)) if isinstance(m, Hello)]
@@ -471,7 +515,9 @@ def test_a_device_with_another_board_is_incompatible() -> None:
 
 
 HEX = BoardShape.named("hex121")
-HEX_HELLO = Hello(PROTOCOL_VERSION, None, None, 121, (("B", "hex121"), ("FW", "0.1.0")))
+HEX_HELLO = Hello(
+    PROTOCOL_VERSION, None, None, 121, (("B", "hex121"), ("E", "0007"), ("FW", "0.1.0"))
+)
 
 
 def incompatible(got: list[Action]) -> list[str]:
@@ -559,7 +605,7 @@ def test_the_named_boards_are_the_rules_boards() -> None:
 def test_a_device_speaking_another_version_is_nakked_and_incompatible() -> None:
     s = Session()
     s.feed(Tick())
-    body = b"00 HELLO P=3 F=10 R=8 L=80"
+    body = b"00 HELLO P=4 F=10 R=8 L=80"
     got = s.feed(Received(b"$" + body + b"*%08X\n" % crc32(body)))
     assert sent_messages(got) == [Nak(0, NakReason.VER)]
     assert s.link.state is LinkState.INCOMPATIBLE
@@ -568,7 +614,7 @@ def test_a_device_speaking_another_version_is_nakked_and_incompatible() -> None:
         StateChanged(
             LinkState.INCOMPATIBLE,
             "the board's firmware speaks protocol version "
-            "3, this boardctl speaks 2: update boardctl",
+            "4, this boardctl speaks 3: update boardctl",
         )
         in got
     )
@@ -584,7 +630,7 @@ def test_a_version_1_firmware_is_named_in_one_line_and_never_comes_up() -> None:
         StateChanged(
             LinkState.INCOMPATIBLE,
             "the board's firmware speaks protocol version 1, this "
-            "boardctl speaks 2: install the firmware from this boardctl's firmware/ directory "
+            "boardctl speaks 3: install the firmware from this boardctl's firmware/ directory "
             "(firmware/README.md)",
         )
     ]
@@ -595,6 +641,40 @@ def test_a_version_1_firmware_is_named_in_one_line_and_never_comes_up() -> None:
         s.feed(Received(old + b"$01 SNAP FFFFF0000000000FFFFF*D3\r\n"))
     assert s.link.state is LinkState.INCOMPATIBLE
     assert not any(isinstance(a, SnapshotReceived | StateChanged) for a in s.actions[start:])
+
+
+def version_1_hello(version: int) -> bytes:
+    """A HELLO in version 1's frame (a CRC-8 that holds) naming ``version``:
+    a version-1 board, or a damaged line whose 8-bit check held by chance."""
+    body = b"00 HELLO P=%d F=10 R=8 L=80" % version
+    return b"$" + body + b"*%02X\r\n" % crc8_smbus(body)
+
+
+@pytest.mark.parametrize("version", [1, 3])
+def test_a_version_1_hello_amid_good_lines_does_not_stop_the_readings(version: int) -> None:
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    s.now += 0.1
+    got = s.feed(Received(version_1_hello(version)))
+    if version == 1:  # a version-1 board's HELLO, or a damaged line like one
+        assert s.link.state is LinkState.INCOMPATIBLE
+    else:  # only version 1 ever used that frame: damage
+        assert s.link.state is LinkState.UP and s.link.counters["FORMAT"] == 1
+        assert not any(isinstance(a, StateChanged) for a in got)
+    # The device goes on with good lines of this version, as a version-2 board does.
+    start = len(s.actions)
+    lifted = START & ~(1 << 14)
+    for board in (START, lifted, lifted):
+        s.now += 0.25
+        got = s.device(Snap(board))
+        for frame in sent(got):
+            if isinstance(frame.message, Hello):  # the host asks who is there
+                s.device(Ack(frame.seq))
+                s.device(s.answer(frame))
+    assert s.link.state is LinkState.UP
+    readings = [a.occupancy for a in s.actions[start:] if isinstance(a, SnapshotReceived)]
+    assert readings[-1:] == [lifted]
 
 
 def test_an_unacknowledged_frame_is_sent_three_more_times_then_given_up() -> None:
@@ -679,7 +759,7 @@ def test_a_device_reset_is_noticed_by_its_hello_and_the_leds_are_sent_again() ->
     s.connect()
     s.feed(ShowLeds((4,) * 80))
     s.device(Snap(START))
-    got = s.device(DEVICE_HELLO, seq=0)  # rebooted: numbering starts again
+    got = s.device(s.reboot())  # rebooted: its next boot, numbering starts again
     assert Led((4,) * 80) in sent_messages(got)
     assert s.link.counters["LOST"] == 0 and s.link.counters["DUP"] == 0
 
@@ -710,7 +790,7 @@ def test_garbage_then_a_good_line_resynchronises() -> None:
     s.connect()
     rx = s.link.counters["RX"]
     junk = b"Traceback (most recent\r\n" + b"\x00\xff" + b"$05 SN"  # noise, noise, trunc
-    got = s.feed(Received(junk + encode(Frame(s.seq, Snap(7)))))
+    got = s.feed(Received(junk + encode(Frame(s.seq, Snap(7, Stamp(EPOCH, 1))))))
     assert SnapshotReceived(7, s.now) in got
     assert s.link.counters["NOISE"] == 2 and s.link.counters["TRUNC"] == 1
     assert s.link.counters["RX"] == rx + 1
@@ -719,7 +799,7 @@ def test_garbage_then_a_good_line_resynchronises() -> None:
 def test_a_damaged_device_line_is_nakked_with_its_claimed_number() -> None:
     s = Session()
     s.connect()
-    line = encode(Frame(33, Snap(START))).replace(b"FFFFF0", b"FFFFF1")
+    line = encode(Frame(33, Snap(START, Stamp(EPOCH, 1)))).replace(b"FFFFF0", b"FFFFF1")
     got = s.feed(Received(line))
     assert sent_messages(got) == [Nak(33, NakReason.CRC)]
     assert not any(isinstance(a, SnapshotReceived) for a in got)
@@ -866,8 +946,8 @@ def test_a_repeated_or_older_snapshot_is_acknowledged_but_never_used() -> None:
 def test_the_spliced_lines_of_issue_11_never_decode() -> None:
     """Two genuine lines spliced at every offset: under CRC-8 the splice
     ``$00 SNAP FFFFB0000000008FDFFD*88`` was a valid SNAP."""
-    one = encode(Frame(0, Snap(0xFFFFB0000000008FDFFF)))[:-1]
-    two = encode(Frame(2, Snap(0xFFFFB0000400008FDFFD)))[:-1]
+    one = encode(Frame(0, Snap(0xFFFFB0000000008FDFFF, Stamp(EPOCH, 1))))[:-1]
+    two = encode(Frame(2, Snap(0xFFFFB0000400008FDFFD, Stamp(EPOCH, 3))))[:-1]
     genuine = {one, two}
     for cut in range(1, len(one)):
         for spliced in (one[:cut] + two[cut:], two[:cut] + one[cut:]):
@@ -885,9 +965,11 @@ def test_the_link_is_behind_from_a_damaged_or_missing_line_to_the_next_snapshot(
     s.connect()
     s.device(Snap(START))
     assert not s.link.behind
-    s.feed(Received(encode(Frame(s.seq, Snap(START ^ 1 << 14)))[:-9] + b"\n"))  # cut short
+    cut = encode(Frame(s.seq, Snap(START ^ 1 << 14, Stamp(EPOCH, s.count + 1))))[:-9]
+    s.feed(Received(cut + b"\n"))  # cut short
     assert s.link.behind  # that may have been the new board
     s.seq += 1
+    s.count += 1
     s.device(Snap(START ^ 1 << 14))  # after a missing line: held
     assert s.link.behind
     s.now += HEARTBEAT
@@ -916,7 +998,7 @@ def test_the_hex_vectors_opening_is_the_falcon_hex_presets() -> None:
     start = occupancy(Game(get_variant("falcon-hex")).position)
     first = next(r for r in RECORDS if r.shape == HEX and r.kind == "ok" and '"SNAP"' in r.text)
     opening = decode(unescape(first.text.split(" => ")[0]), HEX).message
-    assert opening == Snap(start) and start.bit_count() == 44
+    assert opening.occupancy == start and start.bit_count() == 44
 
 
 # --------------------------------------------------------------------- the link's last holes
@@ -954,15 +1036,18 @@ def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, ba
 
 
 def _damaged_v2_hellos_read_as_version_1() -> list[bytes]:
-    """Version-2 HELLO lines cut after two checksum digits whose CRC-8 holds."""
-    found = []
-    body_tail = " HELLO P=2 F=10 R=8 L=80 FW=0.1.0 ID=E6614C311B4F7E2A"
-    for seq in range(256):
-        body = f"{seq:02X}{body_tail}".encode()
-        line = b"$" + body + b"*%08X" % crc32(body)
-        cut = line[: len(body) + 4]  # "$", body, "*", two digits
-        if int(cut[-2:], 16) == crc8_smbus(body):
-            found.append(cut + b"\n")
+    """HELLO lines of this version cut after two checksum digits whose CRC-8 holds."""
+    found: list[bytes] = []
+    body_tail = f" HELLO P={PROTOCOL_VERSION} F=10 R=8 L=80 FW=0.1.0 ID=E6614C311B4F7E2A"
+    for tag in range(20):  # one value varied, until some are found
+        for seq in range(256):
+            body = f"{seq:02X}{body_tail} X={tag}".encode()
+            line = b"$" + body + b"*%08X" % crc32(body)
+            cut = line[: len(body) + 4]  # "$", body, "*", two digits
+            if int(cut[-2:], 16) == crc8_smbus(body):
+                found.append(cut + b"\n")
+        if len(found) >= 2:
+            return found
     return found
 
 
@@ -1008,8 +1093,7 @@ def test_a_device_that_restarts_mid_game_is_read_again_after_one_heartbeat() -> 
     s.connect()
     s.device(Snap(START))
     s.now = 5.0
-    s.seq = 0
-    s.device(DEVICE_HELLO)  # it restarted: a new count
+    s.device(s.reboot())  # it restarted: its next boot, a new count
     assert snapshots(s.device(Snap(START ^ 1 << 14))) == []
     s.now += HEARTBEAT
     got = s.device(Snap(START ^ 1 << 14))
@@ -1041,7 +1125,7 @@ def test_the_device_hello_that_answers_ours_is_no_restart_even_after_its_boot_he
     s.device(DEVICE_HELLO)  # the boot HELLO, read first
     assert s.link.state is LinkState.UP
     s.device(Ack(ours.seq))  # then the answer to ours
-    s.device(DEVICE_HELLO)
+    s.device(s.answer(ours))
     assert s.link.answered
     assert snapshots(s.device(Snap(START))) == [START]
     assert s.link.counters["HELD"] == 0 and s.link.counters["STALE"] == 0
@@ -1056,3 +1140,75 @@ def test_a_device_hello_long_after_the_ack_of_ours_is_a_restart() -> None:
     s.device(DEVICE_HELLO, seq=0)
     assert not s.link.answered
     assert snapshots(s.device(Snap(START), seq=1)) == []
+
+
+# --------------------------------------------------------------------- old lines, stamped
+
+
+def test_old_heartbeats_from_further_back_than_the_window_never_bring_an_old_board_back() -> None:
+    """Three heartbeats from 43 lines back, delivered again 50 ms apart: their
+    numbers, counting round at 256, re-anchored the count, and the old board
+    came back for 1.8 s.  Each snapshot's stamp says it is older."""
+    s = Session()
+    s.connect()
+    for _ in range(3):  # heartbeats of the old board
+        s.now += HEARTBEAT
+        s.device(Snap(START))
+    old = s.lines[-3:]
+    moved = START ^ 1 << 14
+    for _ in range(44):  # a piece lifted, and the board still for a while
+        s.now += HEARTBEAT
+        s.device(Snap(moved))
+    start = len(s.actions)
+    for line in old:
+        s.now += 0.05
+        s.feed(Received(line))
+    for _ in range(3):
+        s.now += HEARTBEAT
+        s.device(Snap(moved))
+    assert START not in snapshots(s.actions[start:])
+    assert s.link.counters["OLDSNAP"] >= 1
+
+
+def test_old_lines_delivered_again_after_the_device_restarted_are_never_believed() -> None:
+    """Lines from before a restart, its HELLO among them, delivered after it:
+    the HELLO names an older boot and answers none of the host's, and the
+    snapshots are stamped with that boot."""
+    s = Session()
+    s.connect()
+    for _ in range(3):
+        s.now += HEARTBEAT
+        s.device(Snap(START))
+    before = list(s.lines)  # the HELLO of the last boot among them
+    s.device(s.reboot())  # restarted, with a piece lifted meanwhile
+    moved = START ^ 1 << 14
+    s.now += HEARTBEAT
+    s.device(Snap(moved))
+    s.now += HEARTBEAT
+    s.device(Snap(moved))
+    start = len(s.actions)
+    for line in before:
+        s.now += 0.05
+        s.feed(Received(line))
+    s.now += HEARTBEAT
+    s.device(Snap(moved))
+    assert START not in snapshots(s.actions[start:])
+    assert s.link.counters["OLDHELLO"] == 1 and s.link.device == device_hello(s.epoch)
+
+
+def test_a_device_that_counts_its_boots_from_further_back_is_heard_once_it_answers() -> None:
+    """Its flash erased, a device names an older boot than before: the host
+    says HELLO, and believes the answer that repeats its nonce."""
+    s = Session()
+    s.connect()
+    s.device(Snap(START))
+    s.epoch = 0  # the next boot is boot 1: the count started again
+    s.now += HEARTBEAT
+    got = s.device(s.reboot())
+    assert s.link.counters["OLDHELLO"] == 1
+    (ours,) = [f for f in sent(got) if isinstance(f.message, Hello)]
+    s.device(Ack(ours.seq))
+    s.device(s.answer(ours))
+    moved = START ^ 1 << 14
+    s.now += 0.1
+    assert snapshots(s.device(Snap(moved))) == [moved]

@@ -29,15 +29,23 @@ MOVED = START & ~bits("e2") | bits("e4")
 SHAPE = firmware().protocol.Shape(10, 8, 80)
 
 
-def device_line(seq: int, command: str, value: object) -> bytes:
-    """A line as the firmware writes it (its own codec)."""
+def device_line(seq: int, command: str, value: object, epoch: int = 1) -> bytes:
+    """A line as the firmware writes it (its own codec); a SNAP's value is
+    the board, stamped as the firmware stamps it in boot ``epoch`` (its
+    line's number, counted from 1, as its own number)."""
+    if command == "SNAP":
+        value = (value, epoch, seq + 1)
     line: bytes = firmware().protocol.encode(seq, command, value, SHAPE)
     return line
 
 
-HELLO = device_line(
-    0, "HELLO", (firmware().protocol_constants.PROTOCOL_VERSION, 10, 8, 80, [("FW", "test")])
-)
+def hello(epoch: int = 1) -> bytes:
+    """The device's HELLO in boot ``epoch``."""
+    version = firmware().protocol_constants.PROTOCOL_VERSION
+    return device_line(0, "HELLO", (version, 10, 8, 80, [("E", f"{epoch:04X}"), ("FW", "test")]))
+
+
+HELLO = hello()
 
 
 class ScriptedPort:
@@ -195,7 +203,8 @@ def test_a_pulled_cable_closes_the_port_and_it_is_opened_again() -> None:
     assert len(opener.ports) == 1  # not before the interval
     board.read(1.5)
     assert len(opener.ports) == 2 and board.status is SerialStatus.CONNECTING
-    opener.port.incoming += HELLO + device_line(1, "SNAP", MOVED)
+    # A Pico is powered by its cable: plugged in again, it boots again.
+    opener.port.incoming += hello(epoch=2) + device_line(1, "SNAP", MOVED, epoch=2)
     assert board.read(1.6) == Reading(MOVED, 1.6)
     assert board.healthy and board.counters["RECONNECTS"] == 1
 

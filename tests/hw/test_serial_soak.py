@@ -15,7 +15,7 @@ import pytest
 from boardctl.hw.protocol import codec
 from boardctl.hw.protocol.codec import encode
 from boardctl.hw.protocol.constants import PROTOCOL_VERSION
-from boardctl.hw.protocol.messages import Frame, Hello, Snap
+from boardctl.hw.protocol.messages import Frame, Hello, Snap, Stamp
 from boardctl.hw.serial_link import SerialBoard, SerialPort
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "serial_soak.py"
@@ -103,9 +103,9 @@ def test_issue_11s_splices_give_no_reading_through_the_serial_board() -> None:
     offset both ways, between the genuine lines: the readings are the two
     genuine boards, in order, and nothing else."""
     first, second = 0xFFFFB0000000008FDFFF, 0xFFFFB0000400008FDFFD
-    one = encode(Frame(1, Snap(first)))
-    two = encode(Frame(2, Snap(second)))
-    chunks = [encode(Frame(0, Hello(PROTOCOL_VERSION, 10, 8, 80))), one]
+    one = encode(Frame(1, Snap(first, Stamp(1, 1))))
+    two = encode(Frame(2, Snap(second, Stamp(1, 2))))
+    chunks = [encode(Frame(0, Hello(PROTOCOL_VERSION, 10, 8, 80, (("E", "0001"),)))), one]
     for cut in range(1, len(one) - 1):
         chunks += [one[:cut] + two[cut:], two[:cut] + one[cut:]]
     chunks += [b"$00 SNAP FFFFB0000000008FDFFD*88\n", two]  # the issue's line, as in version 1

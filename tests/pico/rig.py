@@ -38,11 +38,12 @@ class Rig:
     def start(cls, board: harness.Board) -> Rig:
         pico = harness.EmulatedPico(board.files)
         board.wire(pico)
-        shape = BoardShape.named("hex121") if board.hex else BoardShape(10, 8, 80)
-        host = SerialBoard(
-            pico.url, shape=shape, reconnect_interval=0.2, reconnect_max=0.5, heartbeat=None
-        )
-        return cls(board, pico, host)
+        return cls(board, pico, host_for(board, pico))
+
+    def reopen(self) -> None:
+        """The host closes the port and a new one opens it (a restarted boardctl)."""
+        self.host.close()
+        self.host = host_for(self.board, self.pico)
 
     def close(self) -> None:
         self.host.close()
@@ -94,6 +95,14 @@ class Rig:
 
     def show(self, colours: Mapping[int, Colour]) -> None:
         self.host.show(colours)
+
+
+def host_for(board: harness.Board, pico: harness.EmulatedPico) -> SerialBoard:
+    """The host's SerialBoard on the emulated Pico's port, expecting `board`."""
+    shape = BoardShape.named("hex121") if board.hex else BoardShape(10, 8, 80)
+    return SerialBoard(
+        pico.url, shape=shape, reconnect_interval=0.2, reconnect_max=0.5, heartbeat=None
+    )
 
 
 def bits(squares: set[int] | frozenset[int]) -> int:

@@ -9,6 +9,7 @@ HELLO starts a new one) and one :class:`SnapshotGate` for its life.
 from __future__ import annotations
 
 from .constants import REPLAY_WINDOW, SEQ_MODULO, SNAP_MIN_INTERVAL
+from .messages import Stamp
 
 # A hand changes at most this many squares between two snapshots (20 ms or
 # more apart): two hands, each lifting or putting down two pieces.  A snapshot
@@ -19,8 +20,10 @@ MAX_HAND_CHANGE = 4
 # replay), and never confirm each other.
 SNAP_SPACING = SNAP_MIN_INTERVAL / 2
 # The host's own counters: snapshots held for confirmation, those the next one
-# did not confirm, and those older than the last one passed on (a replayed run).
-HOST_COUNTER_NAMES = ("HELD", "UNCONFIRMED", "OLDSNAP")
+# did not confirm, those older than the last one passed on or of another boot
+# of the device than its last HELLO's (a replayed run, a late line), and device
+# HELLOs of an older boot (a late copy of one from before a restart).
+HOST_COUNTER_NAMES = ("HELD", "UNCONFIRMED", "OLDSNAP", "OLDHELLO")
 
 
 class SeqTracker:
@@ -95,6 +98,13 @@ class SnapshotGate:
     and a held snapshot is confirmed only by a later line (numbered after
     it, and arriving SNAP_SPACING or more after it): never by a copy of
     itself, nor by another line of one replayed burst.
+
+    Above all, each snapshot carries its :class:`~.messages.Stamp`: one of
+    another boot than the device's last HELLO named (:meth:`start_boot`), or
+    not taken after the last one passed on, is dropped (``OLDSNAP``) however
+    its sequence number reads.  Sequence numbers count round at 256, so a
+    run of old lines from 43 back re-anchored the count and put an old board
+    back for 1.8 s; a stamp counts round only after 16 million snapshots.
     """
 
     def __init__(self, counters: dict[str, int]) -> None:
@@ -105,15 +115,34 @@ class SnapshotGate:
         self.held: int | None = None
         self._held_at = 0.0
         self._held_seq = 0
+        self._held_stamp: Stamp | None = None
+        # The device's boot (its HELLO's) and the stamp of the last snapshot
+        # passed on in it.
+        self.epoch: int | None = None
+        self._stamp: Stamp | None = None
         # After a HELLO mid-session (the device restarted, or an old HELLO
         # replayed with old snapshots behind it) the next snapshot is held.
         self.recheck = False
         self.doubt = False  # a line was lost or damaged since the last snapshot
 
-    def offer(self, seq: int, occupancy: int, gap: int, now: float, tracker: SeqTracker) -> bool:
-        """True if the snapshot in line ``seq``, after ``gap`` missing lines,
-        is to be passed on now; ``tracker`` is the numbering it came in."""
-        if tracker.older_than_passed_on(seq):
+    def start_boot(self, epoch: int) -> None:
+        """The device's HELLO named its boot: snapshots of other boots are old."""
+        if epoch != self.epoch:
+            self.epoch = epoch
+            self._stamp = None
+            self.held = None
+
+    def offer(
+        self, seq: int, occupancy: int, stamp: Stamp, gap: int, now: float, tracker: SeqTracker
+    ) -> bool:
+        """True if the snapshot in line ``seq``, taken at ``stamp``, after
+        ``gap`` missing lines, is to be passed on now; ``tracker`` is the
+        numbering it came in."""
+        if (
+            stamp.epoch != self.epoch
+            or (self._stamp is not None and not stamp.after(self._stamp))
+            or tracker.older_than_passed_on(seq)
+        ):
             self._counters["OLDSNAP"] += 1
             self.doubt = True
             return False
@@ -121,10 +150,12 @@ class SnapshotGate:
         if held == occupancy and (
             now - self._held_at < SNAP_SPACING
             or not 0 < (seq - self._held_seq) % SEQ_MODULO < REPLAY_WINDOW
+            or (self._held_stamp is not None and not stamp.after(self._held_stamp))
         ):
             # The same burst, or the same line again: no confirmation, but
             # this line is the one a later line may confirm.
             self.held, self._held_at, self._held_seq = occupancy, now, seq
+            self._held_stamp = stamp
             return False
         confirmed = held == occupancy
         plausible = (
@@ -139,6 +170,7 @@ class SnapshotGate:
             self._counters["UNCONFIRMED"] += 1
         if confirmed or plausible:
             self._accepted = occupancy
+            self._stamp = stamp
             tracker.passed_on = seq
             self.recheck = False
             self.doubt = False
@@ -146,5 +178,6 @@ class SnapshotGate:
         self.held = occupancy
         self._held_at = now
         self._held_seq = seq
+        self._held_stamp = stamp
         self._counters["HELD"] += 1
         return False

@@ -25,6 +25,9 @@ import zlib
 from ...errors import BoardctlError
 from .constants import (
     CHECK_DIGITS,
+    COUNT_DIGITS,
+    CRC8_VERSION,
+    EPOCH_DIGITS,
     HEX_DIGITS,
     KEY_FIRST,
     KEY_REST,
@@ -52,6 +55,7 @@ from .messages import (
     Nak,
     Palette,
     Snap,
+    Stamp,
     Stat,
 )
 
@@ -127,9 +131,11 @@ def _args(message: Message, shape: BoardShape) -> tuple[str, list[str]]:
                 )
                 args.append(f"{key}={text}")
             return "HELLO", args
-        case Snap(occupancy):
+        case Snap(occupancy, stamp):
             _check(0 <= occupancy < 1 << shape.squares, "occupancy out of range")
-            return "SNAP", [f"{occupancy:0{shape.snap_digits}X}"]
+            if stamp is None:
+                raise ValueError("cannot encode: a SNAP without its stamp")
+            return "SNAP", [f"{occupancy:0{shape.snap_digits}X}", _stamp_text(stamp)]
         case Led(indices):
             _check(
                 len(indices) == shape.leds and all(0 <= i <= PALETTE_SIZE for i in indices),
@@ -155,6 +161,11 @@ def _args(message: Message, shape: BoardShape) -> tuple[str, list[str]]:
             _check(0 <= ref < SEQ_MODULO, "NAK reference")
             return "NAK", [f"{ref:02X}", reason.value]
     raise TypeError(f"not a message: {message!r}")
+
+
+def _stamp_text(stamp: Stamp) -> str:
+    """The boot's and the snapshot's number, in hex: ``EEEECCCCCC``."""
+    return f"{stamp.epoch:0{EPOCH_DIGITS}X}{stamp.count:0{COUNT_DIGITS}X}"
 
 
 def encode(frame: Frame, shape: BoardShape = DEFAULT_SHAPE) -> bytes:
@@ -223,10 +234,16 @@ def _decode_message(command: str, args: list[str], seq: int, shape: BoardShape) 
         case "HELLO":
             return _decode_hello(args, seq)
         case "SNAP":
-            need(len(args) == 1 and _is_hex(args[0], shape.snap_digits), "occupancy digits")
+            need(
+                len(args) == 2
+                and _is_hex(args[0], shape.snap_digits)
+                and _is_hex(args[1], EPOCH_DIGITS + COUNT_DIGITS),
+                "occupancy digits and stamp",
+            )
             occupancy = int(args[0], 16)
             need(occupancy < 1 << shape.squares, "bits beyond the last square")
-            return Snap(occupancy)
+            stamp = Stamp(int(args[1][:EPOCH_DIGITS], 16), int(args[1][EPOCH_DIGITS:], 16))
+            return Snap(occupancy, stamp)
         case "LED":
             need(len(args) == 1 and _is_hex(args[0], shape.leds), "one digit per LED")
             return Led(tuple(HEX_DIGITS.index(c) for c in args[0]))
@@ -299,9 +316,10 @@ def _refuse_version_1(text: str, star: int) -> None:
     if len(tokens) < 3 or tokens[1] != "HELLO" or not _is_hex(tokens[0], 2):
         return
     version = _decimal(dict(arg.partition("=")[::2] for arg in tokens[2:]).get("P", ""))
-    # A version this side speaks in a version-1 frame is a damaged line of
-    # that version whose 8-bit check happens to hold (1 in 256), never a peer.
-    if version is not None and version not in SUPPORTED_VERSIONS:
+    # Any other version in a version-1 frame is a damaged line whose 8-bit
+    # check happens to hold (1 in 256), never a peer: a later version frames
+    # its HELLO as version 2 does, so that P can always be read.
+    if version == CRC8_VERSION:
         raise ProtocolError(DropReason.VER, None, f"protocol version {version}", version)
 
 

@@ -18,8 +18,11 @@ from pathlib import Path
 
 from ...colour import Colour
 
-PROTOCOL_VERSION = 2
-SUPPORTED_VERSIONS = frozenset({2})
+PROTOCOL_VERSION = 3
+SUPPORTED_VERSIONS = frozenset({3})
+# The one version framed with a two-digit CRC-8: a line in that frame is of
+# that version or damaged (later versions frame HELLO as version 2 does).
+CRC8_VERSION = 1
 MAX_LINE = 200  # bytes from "$" to the last checksum digit, terminator excluded
 CHECK_DIGITS = 8  # the CRC-32, in upper-case hex
 SEQ_MODULO = 256
@@ -33,6 +36,15 @@ MAX_LEDS = 180
 # by rank, then file, lowest first).
 BOARDS: dict[str, int] = {"hex121": 121}
 BOARD_KEY = "B"
+# Ordering a device's snapshots, across its restarts too (PROTOCOL.md 4.1): its
+# HELLO names its boot (EPOCH_KEY, counted in its flash), every SNAP carries a
+# stamp of that boot and the snapshot's number in it, and a host HELLO carries
+# a nonce (NONCE_KEY) that the device's answer repeats.
+EPOCH_KEY = "E"
+NONCE_KEY = "N"
+EPOCH_DIGITS = 4  # hex digits: boots count round at 65,536
+COUNT_DIGITS = 6  # hex digits: snapshots count round at 16,777,216 in a boot
+NONCE_DIGITS = 8
 
 # Timing, in seconds (PROTOCOL.md, "Timing").
 HEARTBEAT = 1.0  # the device sends a SNAP at least this often ...
@@ -173,6 +185,7 @@ def firmware_module() -> str:
             "",
             f"PROTOCOL_VERSION = {PROTOCOL_VERSION}",
             f"SUPPORTED_VERSIONS = {_literal(tuple(sorted(SUPPORTED_VERSIONS)))}",
+            f"CRC8_VERSION = {CRC8_VERSION}",
             f"MAX_LINE = {MAX_LINE}",
             f"CHECK_DIGITS = {CHECK_DIGITS}",
             f"SEQ_MODULO = {SEQ_MODULO}",
@@ -182,6 +195,11 @@ def firmware_module() -> str:
             f"MAX_LEDS = {MAX_LEDS}",
             f"BOARDS = {_literal(BOARDS)}",
             f"BOARD_KEY = {_literal(BOARD_KEY)}",
+            f"EPOCH_KEY = {_literal(EPOCH_KEY)}",
+            f"NONCE_KEY = {_literal(NONCE_KEY)}",
+            f"EPOCH_DIGITS = {EPOCH_DIGITS}",
+            f"COUNT_DIGITS = {COUNT_DIGITS}",
+            f"NONCE_DIGITS = {NONCE_DIGITS}",
             "",
             *(f"{name}_MS = {_milliseconds(seconds)}" for name, seconds in timing),
             f"MAX_RETRIES = {MAX_RETRIES}",

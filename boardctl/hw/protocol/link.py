@@ -14,12 +14,13 @@ Example::
     link = HostLink(BoardShape(files=10, ranks=8, leds=80))
     for action in link.feed(Tick(), now=0.0):
         if isinstance(action, Send):
-            port.write(action.data)     # b"$00 HELLO P=2 SW=boardctl-0.1.0*C0C5B4F9\\n"
+            port.write(action.data)     # b"$00 HELLO P=3 SW=boardctl-0.1.0 N=8F3A61C2*980272B8\\n"
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import secrets
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ... import __version__
@@ -33,6 +34,8 @@ from .constants import (
     HELLO_INTERVAL,
     LINK_TIMEOUT,
     MAX_RETRIES,
+    NONCE_DIGITS,
+    NONCE_KEY,
     PROTOCOL_VERSION,
     SEQ_MODULO,
     DropReason,
@@ -66,6 +69,7 @@ from .messages import (
     Palette,
     Snap,
     Stat,
+    epoch_after,
 )
 
 LED_REFRESH = 5.0  # seconds: the host repeats palette and LED frame this often
@@ -108,10 +112,16 @@ class HostLink:
 
     ``shape`` is the board the configuration expects; a device that
     announces another one makes the link :attr:`LinkState.INCOMPATIBLE`.
+    ``nonces`` numbers the host's HELLOs (PROTOCOL.md 4.1): by default from
+    a random start, so that no HELLO of an earlier run is taken for an
+    answer to this one's.
     """
 
     def __init__(
-        self, shape: BoardShape = DEFAULT_SHAPE, software: str = f"boardctl-{__version__}"
+        self,
+        shape: BoardShape = DEFAULT_SHAPE,
+        software: str = f"boardctl-{__version__}",
+        nonces: Iterator[int] | None = None,
     ) -> None:
         if not is_value(software):
             raise ValueError(f"software name {software!r} is not a HELLO value")
@@ -132,12 +142,20 @@ class HostLink:
         self._sent_leds: tuple[int, ...] | None = None
         self._sent_palette: tuple[Colour, ...] | None = None
         self._gate = SnapshotGate(self._counters)
-        # The device answers a host HELLO with an ACK and its own HELLO
-        # (PROTOCOL.md 7.2).  Its boot HELLO may have brought the link up
-        # first: the answer that follows the ACK is no restart.  Our recent
-        # HELLOs' numbers, and until when a device HELLO is such an answer.
-        self._hello_seqs: dict[int, float] = {}  # number -> when sent
-        self._answer_until: float | None = None
+        # The device answers a host HELLO with its own, which repeats the
+        # host HELLO's nonce (PROTOCOL.md 4.1 and 7.2): the answer is no
+        # restart, and it is the device as it is now, whatever boot it names.
+        # The nonces of our recent HELLOs, and when each was sent.
+        self._nonces = nonces if nonces is not None else _random_nonces()
+        self._sent_nonces: dict[str, float] = {}
+        self._hello_seqs: dict[int, float] = {}  # their lines' numbers -> when sent
+        # The device's boot, as its last believed HELLO named it: a HELLO of
+        # an older boot that answers none of ours is a late copy, and kept
+        # across a reopened port, since lines from before may still come.
+        self._epoch: int | None = None
+        # The link is incompatible because of a version-1 HELLO (a peer that
+        # cannot read a NAK): a line of this version after it undoes that.
+        self._version_1 = False
         self.answered = False  # the last device HELLO answered one of ours
 
     @property
@@ -209,21 +227,33 @@ class HostLink:
 
     # -- receiving
 
+    def _refused(self, error: ProtocolError, now: float, actions: list[Action]) -> None:
+        """A line that did not decode: counted, and answered if it can be."""
+        self._counters[error.reason.value] += 1
+        self._gate.doubt = True
+        if error.nak is not None:
+            if error.reason is not DropReason.CRC:  # the checksum held: it is them
+                self._heard(error.nak, now, error.reason is DropReason.VER)
+            self._send(Nak(error.nak, NakReason[error.reason.value]), now, actions)
+        if error.reason is DropReason.VER:
+            self._last_rx = now  # a sign of life all the same
+            self._device = None
+            self._version_1 = error.nak is None  # a version-1 frame
+            self._set_state(LinkState.INCOMPATIBLE, version_mismatch(error.version), actions)
+
     def _receive(self, raw: bytes, now: float, actions: list[Action]) -> None:
         try:
             frame = decode(raw, self.shape)
         except ProtocolError as error:
-            self._counters[error.reason.value] += 1
-            self._gate.doubt = True
-            if error.nak is not None:
-                if error.reason is not DropReason.CRC:  # the checksum held: it is them
-                    self._heard(error.nak, now, error.reason is DropReason.VER)
-                self._send(Nak(error.nak, NakReason[error.reason.value]), now, actions)
-            if error.reason is DropReason.VER:
-                self._last_rx = now  # a sign of life all the same
-                self._device = None
-                self._set_state(LinkState.INCOMPATIBLE, version_mismatch(error.version), actions)
+            self._refused(error, now, actions)
             return
+        if self._version_1 and self._state is LinkState.INCOMPATIBLE:
+            # A line of this version after a version-1 HELLO: that HELLO was
+            # a damaged line whose 8-bit check held, or the board has since
+            # been flashed.  Ask the device to introduce itself again, rather
+            # than refuse its snapshots until the port is opened again.
+            self._set_state(LinkState.CONNECTING, "the board speaks this version", actions)
+        self._version_1 = False
         message = frame.message
         if not isinstance(message, _FROM_DEVICE):  # LED, PAL, STAT go the other way
             self._counters["CMD"] += 1
@@ -231,28 +261,34 @@ class HostLink:
             self._send(Nak(frame.seq, NakReason.CMD), now, actions)
             return
         self._counters["RX"] += 1
-        gap = self._heard(frame.seq, now, isinstance(message, Hello))
+        believed = isinstance(message, Hello) and self._believe(message, now)
+        gap = self._heard(frame.seq, now, believed)
         match message:
             case Ack(ref):
-                hello_sent = self._hello_seqs.pop(ref, None)
-                if hello_sent is not None and now - hello_sent < LINK_TIMEOUT:
-                    # Its HELLO follows in the same step of the device's loop.
-                    self._take(ref)
-                    self._answer_until = now + ACK_TIMEOUT
-                elif self._take(ref) is None:
+                # The ACK of one of our HELLOs comes after it left the pending
+                # lines (the device's answer brought the link up): not stale.
+                hello = self._hello_seqs.pop(ref, None)
+                if self._take(ref) is None and hello is None:
                     self._counters["STALE"] += 1
             case Nak(ref, reason):
                 self._counters["NAKRX"] += 1
                 self._nak(ref, reason, now, actions)
             case Hello():
                 self._send(Ack(frame.seq), now, actions)
-                self._hello(message, now, actions)
-            case Snap(occupancy):
+                if believed:
+                    self._hello(message, now, actions)
+                else:
+                    self._stale_hello(message, now, actions)
+            case Snap(occupancy, stamp) if stamp is not None:
                 self._send(Ack(frame.seq), now, actions)
+                if self._epoch is not None and epoch_after(stamp.epoch, self._epoch):
+                    # A later boot whose HELLO the host missed (a late ACK of
+                    # an old line can stop the device repeating it): ask.
+                    self._ask(now, actions)
                 if (
                     self._state is LinkState.UP
                     and gap is not None
-                    and self._gate.offer(frame.seq, occupancy, gap, now, self._tracker)
+                    and self._gate.offer(frame.seq, occupancy, stamp, gap, now, self._tracker)
                 ):
                     actions.append(SnapshotReceived(occupancy, now))
             case Counters(values):
@@ -271,9 +307,42 @@ class HostLink:
             self._gate.doubt = True
         return gap
 
+    def _answers_us(self, hello: Hello, now: float) -> bool:
+        """True if the device's HELLO repeats the nonce of a recent HELLO of ours."""
+        sent = self._sent_nonces.get(hello.nonce or "")
+        return sent is not None and now - sent < LINK_TIMEOUT
+
+    def _believe(self, hello: Hello, now: float) -> bool:
+        """True if a device HELLO is the device as it is now: an answer to one
+        of our HELLOs, or the first of a boot after the one the host knows.
+        Another HELLO of the boot the host knows (a repeat whose ACK was
+        lost, or a copy) starts nothing; one of an older boot is a late
+        copy from before a restart, whose old snapshots may follow it."""
+        epoch = hello.epoch
+        return (
+            self._answers_us(hello, now)
+            or epoch is None  # no boot: _hello says what is wrong
+            or self._epoch is None
+            or epoch_after(epoch, self._epoch)
+        )
+
+    def _stale_hello(self, hello: Hello, now: float, actions: list[Action]) -> None:
+        """A device HELLO not believed: a late copy of an older boot's is
+        counted, and the host says HELLO (once a second at most), in case the
+        device really counts its boots from further back now (its flash
+        erased): its answer, repeating our nonce, is believed."""
+        if hello.epoch == self._epoch:
+            return
+        self._counters["OLDHELLO"] += 1
+        self._ask(now, actions)
+
+    def _ask(self, now: float, actions: list[Action]) -> None:
+        """Say HELLO, once a second at most: the device answers with its own."""
+        if self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL:
+            self._say_hello(now, actions)
+
     def _hello(self, hello: Hello, now: float, actions: list[Action]) -> None:
-        self.answered = self._answer_until is not None and now <= self._answer_until
-        self._answer_until = None
+        self.answered = self._answers_us(hello, now)
         self._gate.recheck = self._state is LinkState.UP and not self.answered
         self._device = hello
         self._gate.held = None
@@ -286,6 +355,17 @@ class HostLink:
                 actions,
             )
             return
+        epoch = hello.epoch
+        if epoch is None:
+            self._set_state(
+                LinkState.INCOMPATIBLE,
+                "the board's firmware names no boot (HELLO without E): install the "
+                "firmware from this boardctl's firmware/ directory (firmware/README.md)",
+                actions,
+            )
+            return
+        self._epoch = epoch
+        self._gate.start_boot(epoch)
         self._set_state(LinkState.UP, f"device firmware {dict(hello.info).get('FW', '?')}", actions)
         # The device starts every session dark with its default palette.
         self._send_palette(now, actions)
@@ -356,12 +436,7 @@ class HostLink:
         if self._state is LinkState.CONNECTING and (
             self._last_hello is None or now - self._last_hello >= HELLO_INTERVAL
         ):
-            self._last_hello = now
-            self._hello_seqs = {
-                seq: at for seq, at in self._hello_seqs.items() if now - at < LINK_TIMEOUT
-            }  # before the numbers come round
-            self._hello_seqs[self._seq] = now
-            self._send(Hello(PROTOCOL_VERSION, info=(("SW", self.software),)), now, actions)
+            self._say_hello(now, actions)
         for pending in list(self._pending):
             if pending.kind is Hello:  # repeated by the HELLO timer, not retried
                 if self._state is not LinkState.CONNECTING:
@@ -376,6 +451,21 @@ class HostLink:
             self._send_palette(now, actions)
             self._send_leds(now, actions)
 
+    def _say_hello(self, now: float, actions: list[Action]) -> None:
+        """Send our HELLO with a new nonce, which the device's answer repeats."""
+        self._last_hello = now
+        self._sent_nonces = {
+            nonce: at for nonce, at in self._sent_nonces.items() if now - at < LINK_TIMEOUT
+        }
+        self._hello_seqs = {
+            seq: at for seq, at in self._hello_seqs.items() if now - at < LINK_TIMEOUT
+        }  # before the numbers come round
+        nonce = f"{next(self._nonces) % (1 << 4 * NONCE_DIGITS):0{NONCE_DIGITS}X}"
+        self._sent_nonces[nonce] = now
+        self._hello_seqs[self._seq] = now
+        info = (("SW", self.software), (NONCE_KEY, nonce))
+        self._send(Hello(PROTOCOL_VERSION, info=info), now, actions)
+
     def _set_state(self, state: LinkState, detail: str, actions: list[Action]) -> None:
         if state is self._state:
             return
@@ -384,3 +474,11 @@ class HostLink:
             self._last_hello = None
             self._sent_leds = self._sent_palette = None
         actions.append(StateChanged(state, detail))
+
+
+def _random_nonces() -> Iterator[int]:
+    """HELLO nonces: from a random start, one after the other."""
+    nonce = secrets.randbits(4 * NONCE_DIGITS)
+    while True:
+        nonce += 1
+        yield nonce

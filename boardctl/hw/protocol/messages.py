@@ -13,9 +13,13 @@ from ...colour import Colour
 from .constants import (
     BOARD_KEY,
     BOARDS,
+    COUNT_DIGITS,
+    EPOCH_DIGITS,
+    EPOCH_KEY,
     MAX_FILES,
     MAX_LEDS,
     MAX_RANKS,
+    NONCE_KEY,
     PROTOCOL_VERSION,
     NakReason,
 )
@@ -103,6 +107,19 @@ class Hello:
         """The ``B`` key: the name of a board that is not a rectangle, or None."""
         return dict(self.info).get(BOARD_KEY)
 
+    @property
+    def epoch(self) -> int | None:
+        """The device's boot (the ``E`` key, hex), or None if it names none."""
+        text = dict(self.info).get(EPOCH_KEY, "")
+        if len(text) != EPOCH_DIGITS or any(c not in "0123456789ABCDEF" for c in text):
+            return None
+        return int(text, 16)
+
+    @property
+    def nonce(self) -> str | None:
+        """The ``N`` key: the host's nonce, which a device's answer repeats."""
+        return dict(self.info).get(NONCE_KEY)
+
     def shape(self) -> BoardShape | None:
         """The board shape announced, or None if the HELLO has none (or one
         that does not hold together: a named board with files and ranks, or
@@ -138,11 +155,46 @@ class Hello:
         return f"no board shape that holds together ({given or 'nothing announced'})"
 
 
+EPOCH_MODULO = 1 << 4 * EPOCH_DIGITS
+COUNT_MODULO = 1 << 4 * COUNT_DIGITS
+
+
+def _after(a: int, b: int, modulo: int) -> bool:
+    """True if ``a`` comes after ``b`` on a count that goes round at ``modulo``
+    (less than half the way round ahead)."""
+    return 0 < (a - b) % modulo < modulo // 2
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """When a device took a snapshot: its boot (``epoch``, which it counts in
+    its flash) and the snapshot's number in that boot (``count``, from 1)."""
+
+    epoch: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.epoch < EPOCH_MODULO and 0 <= self.count < COUNT_MODULO):
+            raise ValueError(f"stamp out of range: {self}")
+
+    def after(self, other: Stamp) -> bool:
+        """True if this snapshot was taken after ``other`` in the same boot."""
+        return self.epoch == other.epoch and _after(self.count, other.count, COUNT_MODULO)
+
+
+def epoch_after(a: int, b: int) -> bool:
+    """True if boot ``a`` came after boot ``b`` (counting round at 65,536)."""
+    return _after(a, b, EPOCH_MODULO)
+
+
 @dataclass(frozen=True)
 class Snap:
-    """``SNAP``: every square's occupancy, bit ``sq`` set = occupied (a1 = 0)."""
+    """``SNAP``: every square's occupancy, bit ``sq`` set = occupied (a1 = 0),
+    and when the device took it.  A scripted device in the tests may leave
+    the stamp to be filled in; :func:`~.codec.encode` needs one."""
 
     occupancy: int
+    stamp: Stamp | None = None
 
 
 @dataclass(frozen=True)

@@ -151,14 +151,69 @@ class SPI:
         board.clock_out(buf)
 
 
+WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000  # the atomic-clear alias of CTRL
+WATCHDOG_ENABLE = 1 << 30
+WATCHDOG_SCRATCH = tuple(0x4005800C + 4 * i for i in range(8))
+PWRON_RESET = 1
+WDT_RESET = 3
+
+
+@dataclass
+class FakeWatchdog:
+    """The chip's watchdog: running or not, its timeout, how often it was
+    fed, the scratch registers (which outlive every reset but power-on), and
+    the cause of the last reset as ``reset_cause()`` reports it."""
+
+    timeout_ms: int | None = None
+    running: bool = False
+    feeds: int = 0
+    scratch: list[int] = field(default_factory=lambda: [0] * 8)
+    cause: int = PWRON_RESET
+
+    def expire(self) -> None:
+        """The chip resets because nobody fed the watchdog in time."""
+        if not self.running:
+            raise AssertionError("the watchdog is not running")
+        self.running = False
+        self.cause = WDT_RESET
+
+
+watchdog = FakeWatchdog()
+
+
 class _Mem32:
     def __getitem__(self, address: int) -> int:
+        if address in WATCHDOG_SCRATCH:
+            return watchdog.scratch[WATCHDOG_SCRATCH.index(address)]
         if address != SIO_GPIO_IN:
             raise AssertionError(f"unexpected mem32 read at {address:#x}")
         return board.gpio_in()
 
+    def __setitem__(self, address: int, value: int) -> None:
+        if address in WATCHDOG_SCRATCH:
+            watchdog.scratch[WATCHDOG_SCRATCH.index(address)] = value & 0xFFFFFFFF
+        elif address == WATCHDOG_CTRL_CLEAR and value == WATCHDOG_ENABLE:
+            watchdog.running = False
+        else:
+            raise AssertionError(f"unexpected mem32 write of {value:#x} at {address:#x}")
+
 
 mem32 = _Mem32()
+
+
+class WDT:
+    def __init__(self, id: int = 0, timeout: int = 5000) -> None:
+        if timeout > 8388:
+            raise ValueError("timeout exceeds 8388")
+        watchdog.timeout_ms = timeout
+        watchdog.running = True
+
+    def feed(self) -> None:
+        watchdog.feeds += 1
+
+
+def reset_cause() -> int:
+    return watchdog.cause
 
 
 def unique_id() -> bytes:
@@ -166,4 +221,5 @@ def unique_id() -> bytes:
 
 
 def reset() -> None:
+    watchdog.cause = WDT_RESET  # the RP2040 resets through its watchdog
     raise FakeReset

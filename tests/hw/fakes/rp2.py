@@ -100,3 +100,48 @@ class StateMachine:
     def put(self, value: Any, shift: int = 0) -> None:
         words = [value] if isinstance(value, int) else list(value)
         self.puts.append((words, shift))
+
+
+# The PIO blocks' TX FIFO addresses, as DMA writes to them.
+_TXF = {0x50200010 + 4 * i: i for i in range(4)} | {0x50300010 + 4 * i: 4 + i for i in range(4)}
+
+
+class DMA:
+    """A DMA channel: ``config(..., trigger=True)`` hands the words read to
+    the state machine whose TX FIFO it writes (as ``put(words, 0)`` would);
+    ``configs`` records every call."""
+
+    def __init__(self) -> None:
+        self.configs: list[dict[str, Any]] = []
+        self.read: Any = None
+        self.write: int | None = None
+        self.count = 0
+        self.ctrl: dict[str, Any] = {}
+
+    def pack_ctrl(self, **fields: Any) -> dict[str, Any]:
+        return dict(fields)
+
+    def config(
+        self,
+        *,
+        read: Any = None,
+        write: int | None = None,
+        count: int | None = None,
+        ctrl: dict[str, Any] | None = None,
+        trigger: bool = False,
+    ) -> None:
+        self.configs.append(dict(read=read, write=write, count=count, ctrl=ctrl, trigger=trigger))
+        if read is not None:
+            self.read = read
+        if write is not None:
+            self.write = write
+        if count is not None:
+            self.count = count
+        if ctrl is not None:
+            self.ctrl = ctrl
+        if trigger:
+            sm_id = _TXF[self.write] if self.write is not None else None
+            machine = next(m for m in machines if m.id == sm_id)
+            if self.ctrl.get("treq_sel") != sm_id or self.ctrl.get("inc_write", True):
+                raise AssertionError(f"DMA paced by {self.ctrl} into machine {sm_id}'s FIFO")
+            machine.puts.append((list(self.read)[: self.count], 0))
