@@ -114,3 +114,8 @@ class Table:
 
     def lines(self) -> list[str]:
         return [e.line() for e in self.events]
+
+    def roles(self) -> dict[str, str]:
+        """What the scene lights, by square name."""
+        name = self.game.position.geometry.name
+        return {name(sq): role.value for sq, role in self.rec.scene().squares.items()}
