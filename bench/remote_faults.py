@@ -204,13 +204,20 @@ def kill_plan(rng: random.Random, plies: int, kills: int) -> list[int]:
     return sorted(rng.randint(2, max(3, plies - 2)) for _ in range(kills))
 
 
+def begin(
+    form: str, game: int, plies: int, seed: int, work: Path
+) -> tuple[random.Random, Result, tuple[str, ...]]:
+    """A game's chance, its result so far and its script (written to
+    ``work/script`` for the players)."""
+    script = tuple(long_game(plies, seed))
+    (work / "script").write_text(" ".join(script))
+    return random.Random(seed), Result(form, game, plies), script
+
+
 def play_boards(
     game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
 ) -> Result:
-    rng = random.Random(seed)
-    result = Result("boards", game, plies)
-    script = tuple(long_game(plies, seed))
-    (work / "script").write_text(" ".join(script))
+    rng, result, script = begin("boards", game, plies, seed, work)
     common = ["--script", str(work / "script"), "--plies", str(plies), "--clock", CLOCK]
     broker = Broker(work / "broker")
     tcp = TcpFaults()
@@ -362,10 +369,7 @@ class Page:
 def play_browser(
     game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
 ) -> Result:
-    rng = random.Random(seed)
-    result = Result("browser", game, plies)
-    script = tuple(long_game(plies, seed))
-    (work / "script").write_text(" ".join(script))
+    rng, result, script = begin("browser", game, plies, seed, work)
     port = free_port()
     args = ["--colour", "white", "--port", str(port), "--script", str(work / "script")]
     args += ["--clock", CLOCK]

@@ -61,26 +61,22 @@ def test_wrongly_executed_engine_move_is_guided_to_the_engine_move():
     assert t.lines()[-1] == "move e7e5"
 
 
-def test_engine_move_scene_shows_from_path_and_to():
-    t = Table("9k/10/10/10/10/10/10/R8K w - - 0 1", engine_side=0)
-    t.rec.set_engine_move(parse_uci(t.game.position, "a1a5"))
+@pytest.mark.parametrize(
+    ("fen", "uci", "path"),
+    [
+        ("9k/10/10/10/10/10/10/R8K w - - 0 1", "a1a5", ["a2", "a3", "a4"]),
+        # A falcon's move shows one open path of its three.
+        ("k9/10/10/10/4F5/10/10/9K w - - 0 1", "e4f7", ["e5", "e6"]),
+    ],
+    ids=["rook", "falcon"],
+)
+def test_engine_move_scene_shows_from_path_and_to(fen, uci, path):
+    t = Table(fen, engine_side=0)
+    t.rec.set_engine_move(parse_uci(t.game.position, uci))
     assert t.roles() == {
-        "a1": "engine-from",
-        "a2": "engine-path",
-        "a3": "engine-path",
-        "a4": "engine-path",
-        "a5": "engine-to",
-    }
-
-
-def test_engine_falcon_move_shows_one_open_path():
-    t = Table("k9/10/10/10/4F5/10/10/9K w - - 0 1", engine_side=0)
-    t.rec.set_engine_move(parse_uci(t.game.position, "e4f7"))
-    assert t.roles() == {
-        "e4": "engine-from",
-        "e5": "engine-path",
-        "e6": "engine-path",
-        "f7": "engine-to",
+        uci[:2]: "engine-from",
+        **dict.fromkeys(path, "engine-path"),
+        uci[2:]: "engine-to",
     }
 
 
