@@ -47,7 +47,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -214,6 +215,21 @@ def begin(
     return random.Random(seed), Result(form, game, plies), script
 
 
+@contextmanager
+def played(result: Result, started: float, stops: list[Callable[[], None]]) -> Iterator[None]:
+    """A game played from ``started``: a RuntimeError ends it unfinished,
+    noted in ``result``; afterwards the seconds it took, then ``stops``."""
+    try:
+        yield
+    except RuntimeError as exc:
+        result.finished = False
+        result.notes.append(str(exc))
+    finally:
+        result.seconds = time.monotonic() - started
+        for stop in stops:
+            stop()
+
+
 def play_boards(
     game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
 ) -> Result:
@@ -250,19 +266,9 @@ def play_boards(
         broker.start()
         result.broker_kills += 1
 
-    try:
+    stops = [forger.stop, *(side.stop for side in sides), *(p.stop for p in proxies), broker.close]
+    with played(result, started, stops):
         result.kills = run_game(sides, plan, rng, started, cut, broker_down)
-    except RuntimeError as exc:
-        result.finished = False
-        result.notes.append(str(exc))
-    finally:
-        result.seconds = time.monotonic() - started
-        forger.stop()
-        for side in sides:
-            side.stop()
-        for proxy in proxies:
-            proxy.stop()
-        broker.close()
     result.forgeries = forger.sent
     result.faults = Counter(proxies[0].faults) + Counter(proxies[1].faults)
     result.endings = {(s.last("over ") or "none").split(" ", 1)[-1] for s in sides}
@@ -380,20 +386,13 @@ def play_browser(
     page = Page(proxy.url, code, script, plies)
     plan = kill_plan(rng, plies, kills + 1)
     started = time.monotonic()
-    try:
+    with played(result, started, [host.stop, proxy.stop]):
         page.login()
 
         def cut() -> None:
             proxy.cut(outage)
 
         result.kills, result.reloads = browse(page, host, plan, rng, started, cut)
-    except RuntimeError as exc:
-        result.finished = False
-        result.notes.append(str(exc))
-    finally:
-        result.seconds = time.monotonic() - started
-        host.stop()
-        proxy.stop()
     result.faults = Counter(proxy.faults)
     result.endings = {(host.last("over ") or "none").split(" ", 1)[-1]}
     judge(result, script[:plies], [work / "host"])
