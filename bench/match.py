@@ -128,8 +128,11 @@ class BoardctlPlayer:
 
 
 class RandomPlayer:
+    """A legal move at random; it remembers nothing between moves."""
+
+    name = "random"
+
     def __init__(self, rng: random.Random) -> None:
-        self.name = "random"
         self.rng = rng
 
     def new_game(self) -> None:
@@ -152,18 +155,10 @@ def material(game: Game, colour: int) -> int:
     return total
 
 
-class GreedyPlayer:
+class GreedyPlayer(RandomPlayer):
     """One ply: the move that leaves it the most material; ties broken at random."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.name = "greedy"
-        self.rng = rng
-
-    def new_game(self) -> None:
-        pass
-
-    def moved(self, uci: str) -> None:
-        pass
+    name = "greedy"
 
     def choose(self, game: Game) -> str:
         pos = game.position

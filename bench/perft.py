@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 import chess
 
@@ -68,34 +69,43 @@ def best_of(runs: int, fn: Callable[[], int]) -> tuple[int, float]:
     return nodes, best
 
 
+def rate(label: str, cases: list[tuple[str, int, Callable[[], int]]]) -> float:
+    """Nodes per second over ``cases`` (name, depth, perft), each the best of
+    three runs; prints each case's figures under ``label``."""
+    total_nodes = total_time = 0.0
+    for name, depth, perft in cases:
+        nodes, secs = best_of(3, perft)
+        print(
+            f"  {label:13} {name:22} depth {depth}: {nodes:>9} nodes "
+            f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s"
+        )
+        total_nodes += nodes
+        total_time += secs
+    return total_nodes / total_time
+
+
 def measure(
     mode: str, falcon_leaf: Callable[[Position], int], chess_leaf: Callable[[chess.Board], int]
 ) -> float:
-    falcon_nodes = falcon_time = 0.0
-    chess_nodes = chess_time = 0.0
     variant = get_variant("falcon")
-    for name, fen, depth in FALCON_CASES:
-        pos = Position(fen, variant)
-        nodes, secs = best_of(3, lambda p=pos, d=depth: falcon_perft(p, d, falcon_leaf))
-        print(
-            f"  boardctl      {name:22} depth {depth}: {nodes:>9} nodes "
-            f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s"
-        )
-        falcon_nodes += nodes
-        falcon_time += secs
-    for name, fen, depth in CHESS_CASES:
-        board = chess.Board(fen)
-        nodes, secs = best_of(3, lambda b=board, d=depth: chess_perft(b, d, chess_leaf))
-        print(
-            f"  python-chess  {name:22} depth {depth}: {nodes:>9} nodes "
-            f"{secs:7.3f} s {nodes / secs:>11,.0f} nodes/s"
-        )
-        chess_nodes += nodes
-        chess_time += secs
-    ratio = (falcon_nodes / falcon_time) / (chess_nodes / chess_time)
+    falcon = rate(
+        "boardctl",
+        [
+            (name, depth, partial(falcon_perft, Position(fen, variant), depth, falcon_leaf))
+            for name, fen, depth in FALCON_CASES
+        ],
+    )
+    board = rate(
+        "python-chess",
+        [
+            (name, depth, partial(chess_perft, chess.Board(fen), depth, chess_leaf))
+            for name, fen, depth in CHESS_CASES
+        ],
+    )
+    ratio = falcon / board
     print(
-        f"  {mode}: boardctl {falcon_nodes / falcon_time:,.0f} nodes/s, "
-        f"python-chess {chess_nodes / chess_time:,.0f} nodes/s, ratio {ratio:.2f}"
+        f"  {mode}: boardctl {falcon:,.0f} nodes/s, "
+        f"python-chess {board:,.0f} nodes/s, ratio {ratio:.2f}"
     )
     return ratio
 

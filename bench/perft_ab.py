@@ -20,25 +20,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # this tree's boardctl, and the tests' helpers
 
-
-def _load(name: str, path: Path) -> ModuleType:
-    """Import a package directory or a module file under ``name``."""
-    if path.is_dir():
-        spec = importlib.util.spec_from_file_location(
-            name, path / "__init__.py", submodule_search_locations=[str(path)]
-        )
-    else:
-        spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.pathimport import import_file  # noqa: E402
 
 
 def main() -> None:
@@ -46,13 +33,12 @@ def main() -> None:
         sys.exit("usage: perft_ab.py OLD_TREE [REPETITIONS]")
     old_tree = Path(sys.argv[1]).resolve()
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 11
-    _load("boardctl_old", old_tree / "boardctl")
+    import_file(old_tree / "boardctl", "boardctl_old")
     old = importlib.import_module("boardctl_old.rules")
-    sys.path.insert(0, str(HERE.parent))
     import boardctl.rules as new
 
     assert Path(new.__file__).is_relative_to(HERE.parent), new.__file__
-    bench = _load("bench_perft", HERE / "perft.py")
+    bench = import_file(HERE / "perft.py", "bench_perft")
     leaves: dict[str, Callable[[Any], int]] = {
         "counted": lambda pos: pos.count_legal(),
         "listed": lambda pos: len(pos.legal_codes()),

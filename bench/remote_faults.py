@@ -47,7 +47,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -204,13 +205,35 @@ def kill_plan(rng: random.Random, plies: int, kills: int) -> list[int]:
     return sorted(rng.randint(2, max(3, plies - 2)) for _ in range(kills))
 
 
+def begin(
+    form: str, game: int, plies: int, seed: int, work: Path
+) -> tuple[random.Random, Result, tuple[str, ...]]:
+    """A game's chance, its result so far and its script (written to
+    ``work/script`` for the players)."""
+    script = tuple(long_game(plies, seed))
+    (work / "script").write_text(" ".join(script))
+    return random.Random(seed), Result(form, game, plies), script
+
+
+@contextmanager
+def played(result: Result, started: float, stops: list[Callable[[], None]]) -> Iterator[None]:
+    """A game played from ``started``: a RuntimeError ends it unfinished,
+    noted in ``result``; afterwards the seconds it took, then ``stops``."""
+    try:
+        yield
+    except RuntimeError as exc:
+        result.finished = False
+        result.notes.append(str(exc))
+    finally:
+        result.seconds = time.monotonic() - started
+        for stop in stops:
+            stop()
+
+
 def play_boards(
     game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
 ) -> Result:
-    rng = random.Random(seed)
-    result = Result("boards", game, plies)
-    script = tuple(long_game(plies, seed))
-    (work / "script").write_text(" ".join(script))
+    rng, result, script = begin("boards", game, plies, seed, work)
     common = ["--script", str(work / "script"), "--plies", str(plies), "--clock", CLOCK]
     broker = Broker(work / "broker")
     tcp = TcpFaults()
@@ -243,19 +266,9 @@ def play_boards(
         broker.start()
         result.broker_kills += 1
 
-    try:
+    stops = [forger.stop, *(side.stop for side in sides), *(p.stop for p in proxies), broker.close]
+    with played(result, started, stops):
         result.kills = run_game(sides, plan, rng, started, cut, broker_down)
-    except RuntimeError as exc:
-        result.finished = False
-        result.notes.append(str(exc))
-    finally:
-        result.seconds = time.monotonic() - started
-        forger.stop()
-        for side in sides:
-            side.stop()
-        for proxy in proxies:
-            proxy.stop()
-        broker.close()
     result.forgeries = forger.sent
     result.faults = Counter(proxies[0].faults) + Counter(proxies[1].faults)
     result.endings = {(s.last("over ") or "none").split(" ", 1)[-1] for s in sides}
@@ -362,10 +375,7 @@ class Page:
 def play_browser(
     game: int, plies: int, kills: int, faults: Faults, seed: int, work: Path, outage: float
 ) -> Result:
-    rng = random.Random(seed)
-    result = Result("browser", game, plies)
-    script = tuple(long_game(plies, seed))
-    (work / "script").write_text(" ".join(script))
+    rng, result, script = begin("browser", game, plies, seed, work)
     port = free_port()
     args = ["--colour", "white", "--port", str(port), "--script", str(work / "script")]
     args += ["--clock", CLOCK]
@@ -376,20 +386,13 @@ def play_browser(
     page = Page(proxy.url, code, script, plies)
     plan = kill_plan(rng, plies, kills + 1)
     started = time.monotonic()
-    try:
+    with played(result, started, [host.stop, proxy.stop]):
         page.login()
 
         def cut() -> None:
             proxy.cut(outage)
 
         result.kills, result.reloads = browse(page, host, plan, rng, started, cut)
-    except RuntimeError as exc:
-        result.finished = False
-        result.notes.append(str(exc))
-    finally:
-        result.seconds = time.monotonic() - started
-        host.stop()
-        proxy.stop()
     result.faults = Counter(proxy.faults)
     result.endings = {(host.last("over ") or "none").split(" ", 1)[-1]}
     judge(result, script[:plies], [work / "host"])

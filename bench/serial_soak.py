@@ -68,8 +68,13 @@ from boardctl.hw.base import Reading
 from boardctl.hw.serial_link import SerialBoard, SerialPort
 from boardctl.rules import Game, Move, PieceType, Position
 
+# The game store in memory, the tests' own: the soak is about the line, not the disk.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.daemon_fakes import MemoryStore  # noqa: E402
+
 # The firmware's host loader, beside its checks.
-CHECKS = Path(__file__).resolve().parents[1] / "tests" / "firmware"
+CHECKS = ROOT / "tests" / "firmware"
 FAMILIES = (
     "flip1",
     "flip2",
@@ -160,36 +165,6 @@ class Figures:
 
 
 TWO_PLAYERS = parse_config({"game": {"mode": "two-players"}, "board": {"sensors": "serial"}})
-
-
-class Store:
-    """The game store, in memory: the soak is about the line, not the disk."""
-
-    def __init__(self) -> None:
-        self.games = 0
-        self.settings: dict[str, str] = {}
-
-    def new_game(
-        self, variant: str, start_fen: str, white: str, black: str, mode: str, now: float
-    ) -> int:
-        self.games += 1
-        return self.games
-
-    def add_move(
-        self, game_id: int, ply: int, uci: str, now: float, *, clock: float | None = None
-    ) -> None: ...
-    def remove_last_move(self, game_id: int) -> None: ...
-    def amend_last_move(self, game_id: int, uci: str, now: float) -> None: ...
-    def finish(self, game_id: int, result: str, termination: str, now: float) -> None: ...
-
-    def setting(self, key: str) -> str | None:
-        return self.settings.get(key)
-
-    def set_setting(self, key: str, value: str) -> None:
-        self.settings[key] = value
-
-    def write_problem(self) -> str | None:
-        return None
 
 
 class WatchedBoard(SerialBoard):
@@ -430,7 +405,7 @@ class Rig:
             self, open_serial=self._open, reconnect_interval=0.1, reconnect_max=0.5, heartbeat=1.0
         )
         self.reading: int | None = None
-        self.daemon = Daemon(TWO_PLAYERS, Hardware(self.host), Store(), now=self.now)
+        self.daemon = Daemon(TWO_PLAYERS, Hardware(self.host), MemoryStore(), now=self.now)
         self.expected: list[str] = []  # the players' moves in this game
         self.new_game_due = False  # the players set up a new game
 

@@ -36,7 +36,7 @@ from .storage.command import pgn_command
 from .storage.store import GameStore, default_db_path
 from .ui import gallery
 from .ui.screenshot import parse_size
-from .userfiles import SCRIPT_LIMIT, open_regular, read_text
+from .userfiles import SCRIPT_LIMIT, open_regular, read_text, unreadable
 
 if TYPE_CHECKING:
     from .configfile import FirstFile  # tomlkit: the web page's extra
@@ -60,7 +60,7 @@ def _replay(args: argparse.Namespace) -> int:
         stream = open_regular(args.log)  # closed by the with below
         size = os.fstat(stream.fileno()).st_size
     except OSError as exc:
-        raise UsageError(f"cannot read {args.log}: {exc.strerror or exc}") from None
+        raise UsageError(unreadable(args.log, exc)) from None
     progress = Progress("boardctl replay", size, sys.stderr)
     with stream, progress:
         try:
@@ -68,7 +68,7 @@ def _replay(args: argparse.Namespace) -> int:
             for line in replay_events(events, game):
                 print(line)
         except OSError as exc:
-            raise UsageError(f"cannot read {args.log}: {exc.strerror or exc}") from None
+            raise UsageError(unreadable(args.log, exc)) from None
     return 0
 
 
@@ -231,12 +231,8 @@ def _sim(args: argparse.Namespace) -> int:
         raise UsageError("--headless needs --script LOG")
     try:
         text = read_text(args.script, SCRIPT_LIMIT)
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.script}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"{args.script} is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})"
-        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(unreadable(args.script, exc)) from None
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         # A headless run is a test: its games go to a throw-away database.
         store = GameStore(Path(tmp) / "games.sqlite")

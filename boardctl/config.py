@@ -29,7 +29,7 @@ from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
 from .rules import VARIANTS, BoardctlError
 from .rules.digits import SHOWN, NumberError, parse_decimal, shown
 from .ui.size import SizeError, parse_size
-from .userfiles import TOML_LIMIT, parse_toml, read_text
+from .userfiles import TOML_LIMIT, parse_toml, read_text, unreadable
 from .voice.engines import RATE_RANGE, VOICE_NAME, VOLUME_RANGE, SpeechEngineName
 from .voice.words import SquareStyle
 
@@ -310,12 +310,8 @@ def _readable_pinout(text: str) -> None:
         return  # the pinout that ships with boardctl
     try:
         load_any_pinout(text)
-    except OSError as exc:
-        raise ConfigError(f"cannot read {_path(text)}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{_path(text)} is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})"
-        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(unreadable(_path(text), exc)) from None
     except PinoutError as exc:
         raise ConfigError(str(exc)) from None
 

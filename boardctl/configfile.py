@@ -35,7 +35,7 @@ from tomlkit.items import InlineTable, Table
 from .atomic import create_copy
 from .config import PIN_LENGTH, Config, ConfigError, parse_config
 from .rules import BoardctlError
-from .userfiles import TOML_LIMIT, parse_toml, read_text
+from .userfiles import TOML_LIMIT, parse_toml, read_text, unreadable
 
 # A new file holds the web page's PIN: the owner and the service's group may
 # read it, nobody else.
@@ -96,7 +96,7 @@ def _document(path: Path) -> tomlkit.TOMLDocument:
     except FileNotFoundError:
         return tomlkit.document()
     except OSError as exc:
-        raise ConfigWriteError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ConfigWriteError(unreadable(path, exc)) from None
     except UnicodeDecodeError:
         raise ConfigError(f"config {path}: not UTF-8 text") from None
     try:

@@ -76,6 +76,14 @@ def read_text(path: Path | str, limit: int) -> str:
     return data.decode("utf-8")
 
 
+def unreadable(name: object, exc: OSError | UnicodeDecodeError) -> str:
+    """Why the file ``name`` could not be read as text, as :func:`read_text`
+    raised it: the system's reason, or the first byte that is not UTF-8."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"{name} is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})"
+    return f"cannot read {name}: {exc.strerror or exc}"
+
+
 def parse_toml(text: str) -> dict[str, Any]:
     """``tomllib.loads``, refusing nesting deeper than :data:`TOML_DEPTH`.
 

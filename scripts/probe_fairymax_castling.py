@@ -24,9 +24,11 @@ Results are documented in docs/fairymax-castling.md.
 
 import argparse
 import contextlib
+import itertools
 import os
 import queue
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -58,19 +60,12 @@ def parse_fen(fen):
     for i, row in enumerate(ranks):
         r = NR - i
         f = 0
-        j = 0
-        while j < len(row):
-            c = row[j]
-            if c.isdigit():
-                k = j
-                while k < len(row) and row[k].isdigit():
-                    k += 1
-                f += int(row[j:k])
-                j = k
-                continue
-            board[(f, r)] = c
-            f += 1
-            j += 1
+        for token in re.findall(r"\d+|\D", row):
+            if token.isdigit():
+                f += int(token)
+            else:
+                board[(f, r)] = token
+                f += 1
         assert f == NF, fen
     return board
 
@@ -78,18 +73,10 @@ def parse_fen(fen):
 def to_fen(board, side):
     rows = []
     for r in range(NR, 0, -1):
-        row, empty = "", 0
-        for f in range(NF):
-            p = board.get((f, r))
-            if p is None:
-                empty += 1
-            else:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += p
-        if empty:
-            row += str(empty)
+        row = ""
+        for piece, run in itertools.groupby(board.get((f, r)) for f in range(NF)):
+            n = len(list(run))
+            row += str(n) if piece is None else piece * n
         rows.append(row)
     return "/".join(rows) + " " + side
 
@@ -318,11 +305,10 @@ class Engine:
             return
         with contextlib.suppress(EngineDied):
             self.send("quit")
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        self.proc.kill()  # does nothing to an engine that has quit
+        self.proc.wait()
         self.proc = None
 
     # --- higher level ---
@@ -377,254 +363,126 @@ class Engine:
 # ranks and colours (descriptions always name the White squares).
 
 BASE = "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R"
+START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR"
 
 
-def fen_mod(base, remove=(), add=()):
+def fen_mod(base, changes):
+    """`base` (a FEN's board) changed by `changes`, in order: "-e2" empties e2,
+    "bc4" puts a black bishop on c4."""
     b = parse_fen(base + " w")
-    for s in remove:
-        b.pop(sq(s), None)
-    for item in add:
-        b[sq(item[1:])] = item[0]
+    for change in changes.split():
+        if change.startswith("-"):
+            b.pop(sq(change[1:]), None)
+        else:
+            b[sq(change[1:])] = change[0]
     return to_fen(b, "w").split()[0]
 
 
 TESTS = []
 
 
-def T(group, desc, fen, move, pre=(), note=""):
-    TESTS.append(dict(group=group, desc=desc, fen=fen, pre=list(pre), move=move, note=note))
+def T(group, desc, fen, moves, pre="", note=""):
+    """One experiment for each of `moves`, played after the moves `pre` (both
+    space-separated)."""
+    for move in moves.split():
+        TESTS.append(dict(group=group, desc=desc, fen=fen, pre=pre.split(), move=move, note=note))
 
 
 # Q1: which inputs are castling, where does the rook go
-for mv in ["f1b1", "f1c1", "f1d1", "f1e1", "f1g1", "f1h1", "f1i1", "f1a1", "f1j1", "a1f1", "j1f1"]:
-    T("Q1", "bare back rank, all unmoved", BASE, mv)
-T("Q1", "rook is on h1 after f1i1: rook h1->f1", BASE, "h1f1", pre=["f1i1", "a7a6"])
-T("Q1", "j1 empty after f1i1: king i1->j1", BASE, "i1j1", pre=["f1i1", "a7a6"])
-T("Q1", "rook is on d1 after f1c1: rook d1->e1", BASE, "d1e1", pre=["f1c1", "a7a6"])
-T("Q1", "a1 empty after f1c1: king c1->b1->a1", BASE, "b1a1", pre=["f1c1", "a7a6", "c1b1", "a6a5"])
-START = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR"
-T(
-    "Q1",
-    "real game from the start position, kingside cleared",
-    START,
-    "f1i1",
-    pre=["g2g4", "g7g5", "g1h4", "g8h5", "h1g2", "h8g7", "i1h3", "i8h6"],
-)
-T(
-    "Q1",
-    "real game from the start position, queenside cleared",
-    START,
-    "f1c1",
-    pre=[
-        "d2d4",
-        "d7d5",
-        "d1e4",
-        "d8e5",
-        "e2e3",
-        "e7e6",
-        "e1e2",
-        "e8e7",
-        "c1d2",
-        "c8d7",
-        "b1c3",
-        "b8c6",
-    ],
-)
+T("Q1", "bare back rank, all unmoved", BASE, "f1b1 f1c1 f1d1 f1e1 f1g1 f1h1 f1i1 f1a1 f1j1")
+T("Q1", "bare back rank, all unmoved", BASE, "a1f1 j1f1")
+T("Q1", "rook is on h1 after f1i1: rook h1->f1", BASE, "h1f1", pre="f1i1 a7a6")
+T("Q1", "j1 empty after f1i1: king i1->j1", BASE, "i1j1", pre="f1i1 a7a6")
+T("Q1", "rook is on d1 after f1c1: rook d1->e1", BASE, "d1e1", pre="f1c1 a7a6")
+T("Q1", "a1 empty after f1c1: king c1->b1->a1", BASE, "b1a1", pre="f1c1 a7a6 c1b1 a6a5")
+KINGSIDE_CLEARED = "g2g4 g7g5 g1h4 g8h5 h1g2 h8g7 i1h3 i8h6"
+QUEENSIDE_CLEARED = "d2d4 d7d5 d1e4 d8e5 e2e3 e7e6 e1e2 e8e7 c1d2 c8d7 b1c3 b8c6"
+T("Q1", "real game from the start position, kingside cleared", START, "f1i1", KINGSIDE_CLEARED)
+T("Q1", "real game from the start position, queenside cleared", START, "f1c1", QUEENSIDE_CLEARED)
 
 # Q2: ordinary conditions
-for f in "abcdefghij":
-    T(
-        "Q2",
-        f"black rook on {f}4 attacks {f}1 (pawn {f}2 removed)",
-        fen_mod(BASE, remove=[f + "2"], add=[f"r{f}4"]),
-        "f1i1",
-    )
-    T(
-        "Q2",
-        f"black rook on {f}4 attacks {f}1 (pawn {f}2 removed)",
-        fen_mod(BASE, remove=[f + "2"], add=[f"r{f}4"]),
-        "f1c1",
-    )
-T("Q2", "black pawn on h2 attacks g1, i1", fen_mod(BASE, add=["ph2"]), "f1i1")
-T("Q2", "black pawn on h2 attacks g1, i1", fen_mod(BASE, add=["ph2"]), "f1c1")
-T("Q2", "black pawn on c2 attacks b1, d1", fen_mod(BASE, add=["pc2"]), "f1c1")
-T(
-    "Q2",
-    "black pawn on a2 attacks b1 only",
-    fen_mod(BASE, add=["pa2"]),
-    "f1c1",
-    note="b1 is crossed by the rook only",
-)
-T("Q2", "black knight on h3 attacks g1, i1", fen_mod(BASE, add=["nh3"]), "f1i1")
-T(
-    "Q2",
-    "black knight on a3 attacks b1 only",
-    fen_mod(BASE, add=["na3"]),
-    "f1c1",
-    note="b1 is crossed by the rook only",
-)
-T(
-    "Q2",
-    "black bishop on c4 attacks f1 (check)",
-    fen_mod(BASE, remove=["d3", "e2"], add=["bc4"]),
-    "f1i1",
-)
+for f in FILES:
+    rook = fen_mod(BASE, f"-{f}2 r{f}4")
+    T("Q2", f"black rook on {f}4 attacks {f}1 (pawn {f}2 removed)", rook, "f1i1 f1c1")
+ROOK_ONLY = "b1 is crossed by the rook only"
+T("Q2", "black pawn on h2 attacks g1, i1", fen_mod(BASE, "ph2"), "f1i1 f1c1")
+T("Q2", "black pawn on c2 attacks b1, d1", fen_mod(BASE, "pc2"), "f1c1")
+T("Q2", "black pawn on a2 attacks b1 only", fen_mod(BASE, "pa2"), "f1c1", note=ROOK_ONLY)
+T("Q2", "black knight on h3 attacks g1, i1", fen_mod(BASE, "nh3"), "f1i1")
+T("Q2", "black knight on a3 attacks b1 only", fen_mod(BASE, "na3"), "f1c1", note=ROOK_ONLY)
+T("Q2", "black bishop on c4 attacks f1 (check)", fen_mod(BASE, "-d3 -e2 bc4"), "f1i1")
 for s in ["b1", "c1", "d1", "e1"]:
-    T("Q2", f"white knight on {s}", fen_mod(BASE, add=["N" + s]), "f1c1")
-T("Q2", "black knight on b1", fen_mod(BASE, add=["nb1"]), "f1c1")
-T("Q2", "white knight on b1, rook-takes-king input", fen_mod(BASE, add=["Nb1"]), "a1f1")
+    T("Q2", f"white knight on {s}", fen_mod(BASE, "N" + s), "f1c1")
+T("Q2", "black knight on b1", fen_mod(BASE, "nb1"), "f1c1")
+T("Q2", "white knight on b1, rook-takes-king input", fen_mod(BASE, "Nb1"), "a1f1")
 for s in ["g1", "h1", "i1"]:
-    T("Q2", f"white knight on {s}", fen_mod(BASE, add=["N" + s]), "f1i1")
-T("Q2", "king moved f1e1 and back", BASE, "f1i1", pre=["f1e1", "a7a6", "e1f1", "a6a5"])
-T("Q2", "king moved f1e1 and back", BASE, "f1c1", pre=["f1e1", "a7a6", "e1f1", "a6a5"])
-T("Q2", "j-rook moved j1i1 and back", BASE, "f1i1", pre=["j1i1", "a7a6", "i1j1", "a6a5"])
-T(
-    "Q2",
-    "j-rook moved j1i1 and back (a-rook unmoved)",
-    BASE,
-    "f1c1",
-    pre=["j1i1", "a7a6", "i1j1", "a6a5"],
-)
-T("Q2", "a-rook moved a1b1 and back", BASE, "f1c1", pre=["a1b1", "a7a6", "b1a1", "a6a5"])
-T("Q2", "no rook on j1", fen_mod(BASE, remove=["j1"]), "f1i1")
-T("Q2", "knight instead of rook on j1", fen_mod(BASE, remove=["j1"], add=["Nj1"]), "f1i1")
+    T("Q2", f"white knight on {s}", fen_mod(BASE, "N" + s), "f1i1")
+T("Q2", "king moved f1e1 and back", BASE, "f1i1 f1c1", pre="f1e1 a7a6 e1f1 a6a5")
+T("Q2", "j-rook moved j1i1 and back", BASE, "f1i1", pre="j1i1 a7a6 i1j1 a6a5")
+T("Q2", "j-rook moved j1i1 and back (a-rook unmoved)", BASE, "f1c1", pre="j1i1 a7a6 i1j1 a6a5")
+T("Q2", "a-rook moved a1b1 and back", BASE, "f1c1", pre="a1b1 a7a6 b1a1 a6a5")
+T("Q2", "no rook on j1", fen_mod(BASE, "-j1"), "f1i1")
+T("Q2", "knight instead of rook on j1", fen_mod(BASE, "-j1 Nj1"), "f1i1")
 
-# Q3: falcon paths that change when castling moves king and rook.
-# F1: check from falcon i2 only via h1-g1 (pawn h2 blocks the other paths)
-F1 = fen_mod(BASE, remove=["i2"], add=["fi2"])
-T(
-    "Q3",
-    "falcon i2 checks f1 only via h1,g1",
-    F1,
-    "f1i1",
-    note="in check; rook on h1 blocks the check afterwards",
-)
-T(
-    "Q3",
-    "falcon i2 checks f1 only via h1,g1",
-    F1,
-    "f1c1",
-    note="in check; path h1,g1 still open afterwards",
-)
-T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "a2a3", note="confirms the check is real")
-T("Q3", "falcon i2 checks f1 only via h1,g1", F1, "f1e1", note="plain king move out of check")
-# F2: check from falcon c2 only via d1-e1
-F2 = fen_mod(BASE, remove=["c2"], add=["fc2"])
-T(
-    "Q3",
-    "falcon c2 checks f1 only via d1,e1",
-    F2,
-    "f1c1",
-    note="in check; rook on d1 blocks the check afterwards",
-)
-T(
-    "Q3",
-    "falcon c2 checks f1 only via d1,e1",
-    F2,
-    "f1i1",
-    note="in check; path d1,e1 still open afterwards",
-)
-T("Q3", "falcon c2 checks f1 only via d1,e1", F2, "a2a3", note="confirms the check is real")
-# F3: falcon d2 reaches g1 only through f1 (e2 pawn blocks other paths)
-F3 = fen_mod(BASE, remove=["d2"], add=["fd2"])
-T("Q3", "falcon d2 reaches g1 only via e1,f1", F3, "f1i1", note="g1 attacked only once f1 is empty")
-T("Q3", "falcon d2 reaches g1 only via e1,f1", F3, "f1c1")
-# F4: falcon e2 reaches h1 only through f1 (f2 pawn blocks)
-F4 = fen_mod(BASE, remove=["e2"], add=["fe2"])
-T(
-    "Q3",
-    "falcon e2 reaches h1 only via f1,g1",
-    F4,
-    "f1i1",
-    note="h1 (rook's new square) attacked only once f1 is empty",
-)
-T("Q3", "falcon e2 reaches h1 only via f1,g1", F4, "f1c1")
-# F5: falcon h2 reaches e1 only through f1 (g2 pawn blocks)
-F5 = fen_mod(BASE, remove=["h2"], add=["fh2"])
-T("Q3", "falcon h2 reaches e1 only via g1,f1", F5, "f1c1", note="e1 attacked only once f1 is empty")
-T("Q3", "falcon h2 reaches e1 only via g1,f1", F5, "f1i1")
-# F6: falcon g2 reaches d1 only through f1 (f2 pawn blocks)
-F6 = fen_mod(BASE, remove=["g2"], add=["fg2"])
-T(
-    "Q3",
-    "falcon g2 reaches d1 only via f1,e1",
-    F6,
-    "f1c1",
-    note="d1 (rook's new square) attacked only once f1 is empty",
-)
-T("Q3", "falcon g2 reaches d1 only via f1,e1", F6, "f1i1")
-# F7: falcon f2 reaches i1 only via g1,h1 and c1 only via e1,d1
-F7 = fen_mod(BASE, remove=["f2"], add=["ff2"])
-T(
-    "Q3",
-    "falcon f2 reaches i1 via g1,h1 and c1 via e1,d1",
-    F7,
-    "f1i1",
-    note="destination attacked before, blocked by rook on h1 after",
-)
-T(
-    "Q3",
-    "falcon f2 reaches i1 via g1,h1 and c1 via e1,d1",
-    F7,
-    "f1c1",
-    note="destination attacked before, blocked by rook on d1 after",
-)
-# F8: falcon j2 reaches g1 only via i1,h1 (i2 pawn blocks)
-F8 = fen_mod(BASE, remove=["j2"], add=["fj2"])
-T(
-    "Q3",
-    "falcon j2 reaches g1 only via i1,h1",
-    F8,
-    "f1i1",
-    note="passed square attacked before, blocked by king+rook after",
-)
-T("Q3", "falcon j2 reaches g1 only via i1,h1", F8, "f1c1")
-# F9: falcon b2 reaches e1 only via c1,d1 (c2 pawn blocks)
-F9 = fen_mod(BASE, remove=["b2"], add=["fb2"])
-T(
-    "Q3",
-    "falcon b2 reaches e1 only via c1,d1",
-    F9,
-    "f1c1",
-    note="passed square attacked before, blocked by king+rook after",
-)
-T("Q3", "falcon b2 reaches e1 only via c1,d1", F9, "f1i1")
-# F10: falcon a2 reaches d1 only via b1,c1 (b2 pawn blocks)
-F10 = fen_mod(BASE, remove=["a2"], add=["fa2"])
-T(
-    "Q3",
-    "falcon a2 reaches d1 only via b1,c1",
-    F10,
-    "f1c1",
-    note="passed square attacked before, blocked by king on c1 after",
-)
-# F11: a falcon attack on g1 that castling does not affect
-F11 = fen_mod(BASE, remove=["g2"], add=["fh4"])
-T("Q3", "falcon h4 attacks g1 via g3,g2 (unaffected by castling)", F11, "f1i1")
+# Q3: falcon paths that change when castling moves king and rook.  A black
+# falcon stands in place of White's pawn on the square named; the other pawns
+# on the second rank block its other paths.
+FALCON_REACHES = {
+    "i2": "checks f1 only via h1,g1",
+    "c2": "checks f1 only via d1,e1",
+    "d2": "reaches g1 only via e1,f1",
+    "e2": "reaches h1 only via f1,g1",
+    "h2": "reaches e1 only via g1,f1",
+    "g2": "reaches d1 only via f1,e1",
+    "f2": "reaches i1 via g1,h1 and c1 via e1,d1",
+    "j2": "reaches g1 only via i1,h1",
+    "b2": "reaches e1 only via c1,d1",
+    "a2": "reaches d1 only via b1,c1",
+}
+FALCON_PROBES = [
+    # the falcon's square, the move tried, a note
+    ("i2", "f1i1", "in check; rook on h1 blocks the check afterwards"),
+    ("i2", "f1c1", "in check; path h1,g1 still open afterwards"),
+    ("i2", "a2a3", "confirms the check is real"),
+    ("i2", "f1e1", "plain king move out of check"),
+    ("c2", "f1c1", "in check; rook on d1 blocks the check afterwards"),
+    ("c2", "f1i1", "in check; path d1,e1 still open afterwards"),
+    ("c2", "a2a3", "confirms the check is real"),
+    ("d2", "f1i1", "g1 attacked only once f1 is empty"),
+    ("d2", "f1c1", ""),
+    ("e2", "f1i1", "h1 (rook's new square) attacked only once f1 is empty"),
+    ("e2", "f1c1", ""),
+    ("h2", "f1c1", "e1 attacked only once f1 is empty"),
+    ("h2", "f1i1", ""),
+    ("g2", "f1c1", "d1 (rook's new square) attacked only once f1 is empty"),
+    ("g2", "f1i1", ""),
+    ("f2", "f1i1", "destination attacked before, blocked by rook on h1 after"),
+    ("f2", "f1c1", "destination attacked before, blocked by rook on d1 after"),
+    ("j2", "f1i1", "passed square attacked before, blocked by king+rook after"),
+    ("j2", "f1c1", ""),
+    ("b2", "f1c1", "passed square attacked before, blocked by king+rook after"),
+    ("b2", "f1i1", ""),
+    ("a2", "f1c1", "passed square attacked before, blocked by king on c1 after"),
+]
+for square, move, note in FALCON_PROBES:
+    desc = f"falcon {square} {FALCON_REACHES[square]}"
+    T("Q3", desc, fen_mod(BASE, f"-{square} f{square}"), move, note=note)
+# a falcon attack on g1 that castling does not affect
+T("Q3", "falcon h4 attacks g1 via g3,g2 (unaffected by castling)", fen_mod(BASE, "-g2 fh4"), "f1i1")
 
-# Quirks of the rook-takes-king input
-T(
-    "Quirk",
-    "own bishop on h1 'takes' king: h1f1",
-    fen_mod(BASE, add=["Bh1"]),
-    "h1f1",
-    note="converted to f1g1 (h1-1); see board afterwards",
-)
-T(
-    "Quirk",
-    "own queen on e1 'takes' king: e1f1",
-    fen_mod(BASE, add=["Qe1"]),
-    "e1f1",
-    note="converted to f1g1 (e1+2); see board afterwards",
-)
-T(
-    "Quirk",
-    "own bishop on c1 'takes' king: c1f1",
-    fen_mod(BASE, add=["Bc1"]),
-    "c1f1",
-    note="converted to f1e1 (c1+2); see board afterwards",
-)
-T("Quirk", "own bishop on h1, plain king move f1g1", fen_mod(BASE, add=["Bh1"]), "f1g1")
+# Quirks of the rook-takes-king input: an own piece "takes" the king, and the
+# board afterwards shows what Fairy-Max made of it.
+QUIRKS = [
+    # the piece put on the back rank, its move, what Fairy-Max plays instead
+    ("Bh1", "bishop", "h1f1", "f1g1 (h1-1)"),
+    ("Qe1", "queen", "e1f1", "f1g1 (e1+2)"),
+    ("Bc1", "bishop", "c1f1", "f1e1 (c1+2)"),
+]
+for piece, piece_name, move, converted in QUIRKS:
+    desc = f"own {piece_name} on {piece[1:]} 'takes' king: {move}"
+    note = f"converted to {converted}; see board afterwards"
+    T("Quirk", desc, fen_mod(BASE, piece), move, note=note)
+T("Quirk", "own bishop on h1, plain king move f1g1", fen_mod(BASE, "Bh1"), "f1g1")
 
 
 def all_tests():

@@ -35,6 +35,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from boardctl.engine import tablebase
@@ -77,10 +78,14 @@ def variant_for(files: int, ranks: int) -> Variant:
     )
 
 
+def legal_and_drawn(side: Sequence[int]) -> tuple[int, int]:
+    """How many positions of one side to move are legal, and how many drawn."""
+    return len(side) - side.count(ILLEGAL), side.count(DRAW)
+
+
 def figures(table: FalconTable, geo: Geometry, seconds: float) -> None:
     for name, side in (("falcon's side", table.strong), ("bare king", table.weak)):
-        legal = len(side) - side.count(ILLEGAL)
-        drawn = side.count(DRAW)
+        legal, drawn = legal_and_drawn(side)
         print(
             f"{name} to move: {legal:,} legal positions, {legal - drawn:,} "
             f"{'won' if side is table.strong else 'lost'}, {drawn:,} drawn"
@@ -146,14 +151,9 @@ def verify_rules(table: FalconTable, variant: Variant) -> tuple[int, int]:
                     continue
                 for strong_to_move in (True, False):
                     stored = (table.strong if strong_to_move else table.weak)[table.index(k, f, b)]
-                    try:
-                        pos.set_fen(tablebase.fen_of(geo, k, f, b, strong_to_move))
-                    except FenError:
-                        if stored != ILLEGAL:
-                            fail(
-                                f"{geo.name(k)} {geo.name(f)} {geo.name(b)}: refused by the "
-                                f"rules core, {stored} in the table"
-                            )
+                    fen = tablebase.fen_of(geo, k, f, b, strong_to_move)
+                    where = f"{geo.name(k)} {geo.name(f)} {geo.name(b)}"
+                    if not placed(pos, fen, stored, where, fail):
                         continue
                     expected = expected_value(pos, table, strong_to_move)
                     if stored != expected:
@@ -166,6 +166,18 @@ def verify_rules(table: FalconTable, variant: Variant) -> tuple[int, int]:
                             fail(f"{pos.fen()}: not a checkmate for Game")
                     checked += 1
     return checked, stalemates
+
+
+def placed(pos: Position, fen: str, stored: int, where: str, fail: Callable[[str], None]) -> bool:
+    """Whether the rules core sets ``pos`` to ``fen``; one it refuses must be
+    ILLEGAL in the table (``stored``), or ``fail`` is told so of ``where``."""
+    try:
+        pos.set_fen(fen)
+    except FenError:
+        if stored != ILLEGAL:
+            fail(f"{where}: refused by the rules core, {stored} in the table")
+        return False
+    return True
 
 
 def expected_value(pos: Position, table: FalconTable, strong_to_move: bool) -> int:

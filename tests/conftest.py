@@ -13,6 +13,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 settings.register_profile("boardctl", deadline=None)
 settings.load_profile("boardctl")
 
+EXAMPLE_CONFIG = Path(__file__).parent.parent / "systemd" / "config.example.toml"
+
+
+@pytest.fixture
+def example_config(tmp_path: Path) -> Path:
+    """A copy of the shipped example configuration, to read and edit."""
+    path = tmp_path / "config.toml"
+    path.write_text(EXAMPLE_CONFIG.read_text())
+    return path
+
 
 # The fast tier (`make check`) leaves out what is marked slow: whole modules
 # below, which need a browser, MicroPython, an emulated Pico, a C compiler,

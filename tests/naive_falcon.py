@@ -2,7 +2,8 @@
 
 This is test-support code: an independent second implementation of the rules in
 RULES.md, written to be obviously correct rather than fast. It imports nothing from
-boardctl and nothing outside the standard library.
+boardctl and nothing outside the standard library but tests/naive_common.py, which holds
+what both naive generators share (FEN ranks, the move counters, the perft walk).
 
 How it works:
 - A board is a dict ``{(file, rank): piece}`` with 0-based file and rank (a1 is (0, 0))
@@ -28,8 +29,9 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
 
+from naive_common import count_leaves, counters_after, read_rank, write_rank
+
 FILE_LETTERS = "abcdefghij"
-PIECE_LETTERS = "PNBRQKF"
 
 # The eight one-square steps, clockwise from north: neighbours in this list
 # (cyclically) are exactly 45 degrees apart.
@@ -40,9 +42,14 @@ KNIGHT_OFFSETS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1),
 SLIDER_DIRECTIONS = {"R": ORTHOGONAL_STEPS, "B": DIAGONAL_STEPS, "Q": STEPS}
 
 
+START_FEN_8X10 = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
+START_FEN_8X8 = "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1"
+
+
 @dataclass(frozen=True)
 class Variant:
-    """A rule preset: board width, start position and castling style.
+    """A rule preset: board size, start position and castling style; what it
+    leaves out is Falcon Chess on 8x10 with free castling.
 
     The king starts on ``king_file``; the rooks castle from the corners. A castling
     king goes to one of ``queenside_king_files`` (towards the a-file rook) or
@@ -51,11 +58,12 @@ class Variant:
     """
 
     name: str
-    width: int
-    start_fen: str
-    king_file: int
-    queenside_king_files: tuple[int, ...]
-    kingside_king_files: tuple[int, ...]
+    width: int = 10
+    start_fen: str = START_FEN_8X10
+    # Files: a=0 b=1 c=2 d=3 e=4 f=5 g=6 h=7 i=8 j=9.
+    king_file: int = 5
+    queenside_king_files: tuple[int, ...] = (1, 2, 3, 4)  # b, c, d, e
+    kingside_king_files: tuple[int, ...] = (6, 7, 8)  # g, h, i
     # False: "no attacked square on the king's way" is judged before castling, with
     # the king still on its start square. True (XBoard / Fairy-Max): judged in the
     # position after castling, for the start square too.
@@ -64,40 +72,20 @@ class Variant:
     height: int = 8
 
 
-START_FEN_8X10 = "rnbfqkfbnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1"
-START_FEN_8X8 = "rnbfkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBFKBNR w KQkq - 0 1"
-
-# Files: a=0 b=1 c=2 d=3 e=4 f=5 g=6 h=7 i=8 j=9.
 VARIANTS: dict[str, Variant] = {
-    "falcon": Variant(
-        name="falcon",
-        width=10,
-        start_fen=START_FEN_8X10,
-        king_file=5,
-        queenside_king_files=(1, 2, 3, 4),  # b, c, d, e
-        kingside_king_files=(6, 7, 8),  # g, h, i
-    ),
+    "falcon": Variant(name="falcon"),
     "falcon-orthodox-castling": Variant(
         name="falcon-orthodox-castling",
-        width=10,
-        start_fen=START_FEN_8X10,
-        king_file=5,
         queenside_king_files=(3,),  # d (rook to e)
         kingside_king_files=(7,),  # h (rook to g)
     ),
     "falcon-modified-free": Variant(
         name="falcon-modified-free",
-        width=10,
-        start_fen=START_FEN_8X10,
-        king_file=5,
         queenside_king_files=(1, 2, 3),  # b, c, d -- not e
         kingside_king_files=(7, 8),  # h, i -- not g
     ),
     "falcon-xboard": Variant(
         name="falcon-xboard",
-        width=10,
-        start_fen=START_FEN_8X10,
-        king_file=5,
         queenside_king_files=(2,),  # c (rook to d)
         kingside_king_files=(8,),  # i (rook to h)
         attacks_judged_after_castling=True,
@@ -114,33 +102,21 @@ VARIANTS: dict[str, Variant] = {
     ),
     "falcon-10x10": Variant(
         name="falcon-10x10",
-        width=10,
         height=10,
         start_fen="rnbfqkfbnr/10/pppppppppp/10/10/10/10/PPPPPPPPPP/10/RNBFQKFBNR w KQkq - 0 1",
-        king_file=5,
-        queenside_king_files=(1, 2, 3, 4),
-        kingside_king_files=(6, 7, 8),
     ),
     # Nine ranks: the 8x10 game with one more empty rank in the middle.
     "falcon-9x10": Variant(
         name="falcon-9x10",
-        width=10,
         height=9,
         start_fen="rnbfqkfbnr/pppppppppp/10/10/10/10/10/PPPPPPPPPP/RNBFQKFBNR w KQkq - 0 1",
-        king_file=5,
-        queenside_king_files=(1, 2, 3, 4),
-        kingside_king_files=(6, 7, 8),
     ),
     # 10x10 with the pawns in front of falcons, queen and king (d, e, f, g) on
     # the third rank and the other six on the second.
     "falcon-10x10-central": Variant(
         name="falcon-10x10-central",
-        width=10,
         height=10,
         start_fen="rnbfqkfbnr/ppp4ppp/3pppp3/10/10/10/10/3PPPP3/PPP4PPP/RNBFQKFBNR w KQkq - 0 1",
-        king_file=5,
-        queenside_king_files=(1, 2, 3, 4),
-        kingside_king_files=(6, 7, 8),
     ),
 }
 
@@ -221,23 +197,10 @@ def parse_fen(fen: str, variant: Variant) -> Position:
     board = {}
     for row_index, row in enumerate(rows):
         rank = variant.height - 1 - row_index
-        file = 0
-        digits = ""
-        for char in row + " ":  # a trailing space flushes a final run of digits
-            if char.isdigit():
-                digits += char
-                continue
-            if digits:
-                file += int(digits)
-                digits = ""
-            if char == " ":
-                break
-            if char.upper() not in PIECE_LETTERS:
-                raise ValueError(f"unknown piece {char!r} in FEN {fen!r}")
-            board[(file, rank)] = char
-            file += 1
-        if file != variant.width:
-            raise ValueError(f"rank {rank + 1} has {file} squares, expected {variant.width}")
+        cells = read_rank(row)
+        if len(cells) != variant.width:
+            raise ValueError(f"rank {rank + 1} has {len(cells)} squares, expected {variant.width}")
+        board.update(((file, rank), piece) for file, piece in enumerate(cells) if piece)
 
     if side not in ("w", "b"):
         raise ValueError(f"bad side to move {side!r}")
@@ -256,22 +219,10 @@ def parse_fen(fen: str, variant: Variant) -> Position:
 
 
 def to_fen(position: Position) -> str:
-    rows = []
-    for rank in range(position.variant.height - 1, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(position.variant.width):
-            piece = position.board.get((file, rank))
-            if piece is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += piece
-        if empty:
-            row += str(empty)
-        rows.append(row)
+    rows = [
+        write_rank(position.board.get((file, rank)) for file in range(position.variant.width))
+        for rank in range(position.variant.height - 1, -1, -1)
+    ]
     castling = "".join(char for char in "KQkq" if char in position.castling) or "-"
     en_passant = square_name(position.en_passant) if position.en_passant else "-"
     side = "w" if position.white_to_move else "b"
@@ -393,19 +344,15 @@ def make_move(position: Position, move: Move) -> Position:
         if corner_of_right(right, position.variant) in (move.start, move.end):
             castling = castling.replace(right, "")
 
-    en_passant = None
-    if piece.upper() == "P" and abs(move.end[1] - move.start[1]) == 2:
-        en_passant = (move.start[0], (move.start[1] + move.end[1]) // 2)
-
-    pawn_move = piece.upper() == "P" or bool(move.promotion)
+    en_passant, halfmove, fullmove = counters_after(position, move, piece, captured)
     return Position(
-        board=board,
-        white_to_move=not position.white_to_move,
-        castling=castling,
-        en_passant=en_passant,
-        halfmove_clock=0 if (pawn_move or captured) else position.halfmove_clock + 1,
-        fullmove_number=position.fullmove_number + (0 if position.white_to_move else 1),
-        variant=position.variant,
+        board,
+        not position.white_to_move,
+        castling,
+        en_passant,
+        halfmove,
+        fullmove,
+        position.variant,
     )
 
 
@@ -544,18 +491,9 @@ def legal_moves(fen: str, variant: str = "falcon") -> list[str]:
     return sorted(move.notation() for move in legal_move_list(position))
 
 
-def _perft(position: Position, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = legal_move_list(position)
-    if depth == 1:
-        return len(moves)
-    return sum(_perft(make_move(position, move), depth - 1) for move in moves)
-
-
 def perft(fen: str, depth: int, variant: str = "falcon") -> int:
     """Number of leaf positions ``depth`` plies below ``fen`` (depth 0 -> 1)."""
-    return _perft(parse_fen(fen, get_variant(variant)), depth)
+    return count_leaves(parse_fen(fen, get_variant(variant)), depth, legal_move_list, make_move)
 
 
 def divide(fen: str, depth: int, variant: str = "falcon") -> dict[str, int]:
@@ -564,7 +502,9 @@ def divide(fen: str, depth: int, variant: str = "falcon") -> dict[str, int]:
         raise ValueError("divide needs depth >= 1")
     position = parse_fen(fen, get_variant(variant))
     return {
-        move.notation(): _perft(make_move(position, move), depth - 1)
+        move.notation(): count_leaves(
+            make_move(position, move), depth - 1, legal_move_list, make_move
+        )
         for move in sorted(legal_move_list(position), key=Move.notation)
     }
 

@@ -3,7 +3,9 @@
 Test-support code, like tests/naive_falcon.py: a second implementation of
 Falcon Hexagonal Chess and of Glinski's hexagonal chess, written from
 docs/rules-hex.md alone, to be obviously correct rather than fast. It
-imports nothing from boardctl and nothing outside the standard library.
+imports nothing from boardctl and nothing outside the standard library but
+tests/naive_common.py (FEN ranks, the move counters and the perft walk,
+as for the square boards).
 
 How it works:
 - Cells are axial coordinates ``(q, r)`` (RULES-HEX.md section 2): q counts files
@@ -31,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import permutations
+
+from naive_common import count_leaves, counters_after, read_rank, write_rank
 
 Cell = tuple[int, int]
 
@@ -63,7 +67,6 @@ SLIDES = {
     "B": list(DIAGONAL.values()),
     "Q": list(STEPS.values()),
 }
-PIECE_LETTERS = "PNBRQKF"
 
 
 def add(cell: Cell, step: Cell) -> Cell:
@@ -243,45 +246,17 @@ def parse_placement(placement: str, variant: Variant) -> dict[Cell, str]:
         raise ValueError(f"{variant.name} FEN needs {len(expected)} ranks, not {len(rows)}")
     board = {}
     for row, cells in zip(rows, expected, strict=True):
-        index = 0
-        digits = ""
-        for char in row + " ":  # a trailing space flushes a final run of digits
-            if char.isdigit():
-                digits += char
-                continue
-            if digits:
-                index += int(digits)
-                digits = ""
-            if char == " ":
-                break
-            if char.upper() not in PIECE_LETTERS:
-                raise ValueError(f"unknown piece {char!r}")
-            if index >= len(cells):
-                raise ValueError(f"rank {row!r} is longer than {len(cells)} cells")
-            board[cells[index]] = char
-            index += 1
-        if index != len(cells):
-            raise ValueError(f"rank {row!r} has {index} cells, not {len(cells)}")
+        pieces = read_rank(row)
+        if any(pieces[len(cells) :]):
+            raise ValueError(f"rank {row!r} is longer than {len(cells)} cells")
+        if len(pieces) != len(cells):
+            raise ValueError(f"rank {row!r} has {len(pieces)} cells, not {len(cells)}")
+        board.update((cell, piece) for cell, piece in zip(cells, pieces, strict=True) if piece)
     return board
 
 
 def board_to_fen(board: dict[Cell, str], variant: Variant) -> str:
-    rows = []
-    for cells in ranks(variant):
-        row = ""
-        empty = 0
-        for cell in cells:
-            if cell not in board:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += board[cell]
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
+    return "/".join(write_rank(board.get(cell) for cell in cells) for cells in ranks(variant))
 
 
 def parse_fen(fen: str, variant: Variant) -> Position:
@@ -452,17 +427,9 @@ def make_move(position: Position, move: Move) -> Position:
         piece = move.promotion.upper() if white else move.promotion
     board[move.end] = piece
 
-    en_passant = None
-    if piece.upper() == "P" and abs(move.end[1] - move.start[1]) == 2:
-        en_passant = (move.start[0], (move.start[1] + move.end[1]) // 2)
-    pawn_move = piece.upper() == "P" or bool(move.promotion)
+    en_passant, halfmove, fullmove = counters_after(position, move, piece, captured)
     return Position(
-        board=board,
-        white_to_move=not position.white_to_move,
-        en_passant=en_passant,
-        halfmove_clock=0 if (pawn_move or captured) else position.halfmove_clock + 1,
-        fullmove_number=position.fullmove_number + (0 if position.white_to_move else 1),
-        variant=position.variant,
+        board, not position.white_to_move, en_passant, halfmove, fullmove, position.variant
     )
 
 
@@ -509,18 +476,9 @@ def legal_moves(fen: str, variant: str | Variant = "falcon-hex") -> list[str]:
     return sorted(move.notation(position.variant) for move in legal_move_list(position))
 
 
-def _perft(position: Position, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = legal_move_list(position)
-    if depth == 1:
-        return len(moves)
-    return sum(_perft(make_move(position, move), depth - 1) for move in moves)
-
-
 def perft(fen: str, depth: int, variant: str | Variant = "falcon-hex") -> int:
     """Leaf positions ``depth`` plies below ``fen`` (depth 0 -> 1)."""
-    return _perft(parse_fen(fen, get_variant(variant)), depth)
+    return count_leaves(parse_fen(fen, get_variant(variant)), depth, legal_move_list, make_move)
 
 
 def divide(fen: str, depth: int, variant: str | Variant = "falcon-hex") -> dict[str, int]:
@@ -529,7 +487,9 @@ def divide(fen: str, depth: int, variant: str | Variant = "falcon-hex") -> dict[
         raise ValueError("divide needs depth >= 1")
     position = parse_fen(fen, get_variant(variant))
     return {
-        move.notation(position.variant): _perft(make_move(position, move), depth - 1)
+        move.notation(position.variant): count_leaves(
+            make_move(position, move), depth - 1, legal_move_list, make_move
+        )
         for move in legal_move_list(position)
     }
 

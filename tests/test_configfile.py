@@ -30,10 +30,8 @@ EXAMPLE = Path(__file__).parent.parent / "systemd" / "config.example.toml"
 
 
 @pytest.fixture
-def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(EXAMPLE.read_text())
-    return path
+def config_file(example_config: Path) -> Path:
+    return example_config
 
 
 def leftovers(folder: Path) -> list[str]:

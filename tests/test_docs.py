@@ -9,7 +9,6 @@ command; and the site's hooks send each link where the site serves its target.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import subprocess
@@ -24,13 +23,12 @@ from boardctl.errors import BoardctlError
 from boardctl.puzzles import find as find_puzzle
 from boardctl.rules.variants import get_variant
 
+from .pathimport import import_file
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
-_spec = importlib.util.spec_from_file_location("mkdocs_hooks", ROOT / "scripts/mkdocs_hooks.py")
-assert _spec is not None and _spec.loader is not None
-hooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(hooks)
+hooks = import_file(ROOT / "scripts/mkdocs_hooks.py", "mkdocs_hooks")
 
 # The site's pages: docs/, and the documents published from beside their code.
 PAGES = sorted(

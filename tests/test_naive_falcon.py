@@ -22,6 +22,11 @@ def moves_from(fen, square, variant="falcon"):
     return sorted(move for move in legal_moves(fen, variant) if move.startswith(square))
 
 
+def first_rank_after(fen, move, variant="falcon"):
+    """White's back rank, as FEN text, once ``move`` is played from ``fen``."""
+    return play(fen, [move], variant).split()[0].split("/")[-1]
+
+
 def destinations_from(fen, square, variant="falcon"):
     return sorted(move[2:] for move in moves_from(fen, square, variant))
 
@@ -182,7 +187,7 @@ def test_free_castling_goes_to_every_square_between_king_and_rook():
 
 def test_free_castling_places_the_rook_beside_the_king_on_the_start_side():
     after = {
-        move: play(BOTH_SIDES, [move]).split()[0].split("/")[-1]
+        move: first_rank_after(BOTH_SIDES, move)
         for move in ["f1a1", "f1b1", "f1c1", "f1d1", "f1j1", "f1h1", "f1i1"]
     }
     assert after == {
@@ -207,13 +212,10 @@ def test_free_castling_for_black():
 
 
 def test_orthodox_castling_moves_the_king_two_squares():
-    assert moves_from(BOTH_SIDES, "f1", "falcon-orthodox-castling") == sorted(
-        [*PLAIN_KING_STEPS, "f1d1", "f1h1"]
-    )
-    row = play(BOTH_SIDES, ["f1d1"], "falcon-orthodox-castling").split()[0].split("/")[-1]
-    assert row == "3KR4R"  # king d1, rook e1
-    row = play(BOTH_SIDES, ["f1h1"], "falcon-orthodox-castling").split()[0].split("/")[-1]
-    assert row == "R5RK2"  # king h1, rook g1
+    orthodox = "falcon-orthodox-castling"
+    assert moves_from(BOTH_SIDES, "f1", orthodox) == sorted([*PLAIN_KING_STEPS, "f1d1", "f1h1"])
+    assert first_rank_after(BOTH_SIDES, "f1d1", orthodox) == "3KR4R"  # king d1, rook e1
+    assert first_rank_after(BOTH_SIDES, "f1h1", orthodox) == "R5RK2"  # king h1, rook g1
 
 
 def test_modified_free_castling_skips_the_square_next_to_the_king():
@@ -226,10 +228,8 @@ def test_xboard_castling_moves_the_king_three_squares():
     assert moves_from(BOTH_SIDES, "f1", "falcon-xboard") == sorted(
         [*PLAIN_KING_STEPS, "f1c1", "f1i1"]
     )
-    row = play(BOTH_SIDES, ["f1c1"], "falcon-xboard").split()[0].split("/")[-1]
-    assert row == "2KR5R"  # king c1, rook d1
-    row = play(BOTH_SIDES, ["f1i1"], "falcon-xboard").split()[0].split("/")[-1]
-    assert row == "R6RK1"  # king i1, rook h1
+    assert first_rank_after(BOTH_SIDES, "f1c1", "falcon-xboard") == "2KR5R"  # king c1, rook d1
+    assert first_rank_after(BOTH_SIDES, "f1i1", "falcon-xboard") == "R6RK1"  # king i1, rook h1
     black = BOTH_SIDES.replace(" w ", " b ")
     assert moves_from(black, "f8", "falcon-xboard") == sorted(
         ["f8e7", "f8e8", "f8f7", "f8g7", "f8g8", "f8c8", "f8i8"]
@@ -241,10 +241,8 @@ def test_8x8_castling_is_orthodox():
     assert moves_from(fen, "e1", "falcon-8x8") == sorted(
         ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1c1", "e1g1"]
     )
-    row = play(fen, ["e1c1"], "falcon-8x8").split()[0].split("/")[-1]
-    assert row == "2KR3R"
-    row = play(fen, ["e1g1"], "falcon-8x8").split()[0].split("/")[-1]
-    assert row == "R4RK1"
+    assert first_rank_after(fen, "e1c1", "falcon-8x8") == "2KR3R"
+    assert first_rank_after(fen, "e1g1", "falcon-8x8") == "R4RK1"
 
 
 def test_castling_needs_the_right_the_rook_and_empty_squares():

@@ -24,14 +24,10 @@ from boardctl.settings import (
 )
 from boardctl.web.owner import Change, Refused, Saved
 
-EXAMPLE = Path(__file__).parent.parent / "systemd" / "config.example.toml"
-
 
 @pytest.fixture
-def owner(tmp_path: Path) -> SettingsFile:
-    path = tmp_path / "config.toml"
-    path.write_text(EXAMPLE.read_text())
-    return SettingsFile(path)
+def owner(example_config: Path) -> SettingsFile:
+    return SettingsFile(example_config)
 
 
 def test_the_form_shows_what_the_file_holds(owner):

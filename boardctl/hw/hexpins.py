@@ -220,13 +220,8 @@ def parse_hex_pinout(text: str, source: str = "hardware/hex/pinout.toml") -> Hex
 
 
 def load_hex_pinout(path: str | Path) -> HexPinout:
-    """Read and check a hex pinout file.
-
-    :raises PinoutError: see :func:`parse_hex_pinout`.
-    :raises OSError: if the file cannot be read.
-    """
-    path = Path(path)
-    return parse_hex_pinout(read_text(path, TOML_LIMIT), source=str(path))
+    """Read and check a hex pinout file; raises as :func:`.pins.load_pinout` does."""
+    return parse_hex_pinout(read_text(Path(path), TOML_LIMIT), source=str(path))
 
 
 def hex_board(geo: object) -> HexGeometry | None:

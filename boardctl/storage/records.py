@@ -11,6 +11,7 @@ values: each costs one game, never the reader.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,19 +54,8 @@ class StoredGame(GameSummary):
     review: Review | None = None  # boardctl review's, if the game was reviewed
 
 
-_FIELDS = (
-    "id",
-    "variant",
-    "start_fen",
-    "started_at",
-    "ended_at",
-    "result",
-    "termination",
-    "white",
-    "black",
-    "mode",
-    "plies",
-)
+# A games row begins with the summary's fields, in their order.
+_FIELDS = tuple(field.name for field in dataclasses.fields(GameSummary))
 _TEXT_FIELDS = ("variant", "start_fen", "white", "black", "mode")
 
 

@@ -27,6 +27,7 @@ Wrong codes are slowed down as wrong PINs are (:class:`~boardctl.web.guard.PinGa
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import math
 import secrets
@@ -271,16 +272,22 @@ async def answer(request: web.Request) -> web.StreamResponse:
 
 
 # ---------------------------------------------------------------- the owner
-def _owner(request: web.Request) -> web.Response | None:
-    if not request.app[OWNER](request):
-        return _error(401, "unlock the controls with the PIN first")
-    return None
+def _owner_only(
+    handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """``handler``, refused with 401 unless the request holds the PIN's session."""
+
+    @functools.wraps(handler)
+    async def checked(request: web.Request) -> web.StreamResponse:
+        if not request.app[OWNER](request):
+            return _error(401, "unlock the controls with the PIN first")
+        return await handler(request)
+
+    return checked
 
 
+@_owner_only
 async def offer(request: web.Request) -> web.StreamResponse:
-    refused = _owner(request)
-    if refused is not None:
-        return refused
     link = request.app[LINK]
     with link.lock:
         if link.journal is None:
@@ -291,10 +298,8 @@ async def offer(request: web.Request) -> web.StreamResponse:
     return web.json_response(body)
 
 
+@_owner_only
 async def join(request: web.Request) -> web.StreamResponse:
-    refused = _owner(request)
-    if refused is not None:
-        return refused
     data = await request.app[BODY](request)
     given = data.get("link")
     if not isinstance(given, str) or len(given) > 400:
@@ -313,10 +318,8 @@ async def join(request: web.Request) -> web.StreamResponse:
     return web.json_response({"key": kept.header.key, "colour": kept.colour})
 
 
+@_owner_only
 async def board_answer(request: web.Request) -> web.StreamResponse:
-    refused = _owner(request)
-    if refused is not None:
-        return refused
     link = request.app[LINK]
     data = await request.app[BODY](request)
     kind, yes = data.get("kind"), data.get("yes")
@@ -332,10 +335,8 @@ async def board_answer(request: web.Request) -> web.StreamResponse:
     return web.json_response({"answered": kind})
 
 
+@_owner_only
 async def claim(request: web.Request) -> web.StreamResponse:
-    refused = _owner(request)
-    if refused is not None:
-        return refused
     link = request.app[LINK]
     with link.lock:
         match = link.match
@@ -347,10 +348,8 @@ async def claim(request: web.Request) -> web.StreamResponse:
         return _answered(link, why)
 
 
+@_owner_only
 async def release(request: web.Request) -> web.StreamResponse:
-    refused = _owner(request)
-    if refused is not None:
-        return refused
     link = request.app[LINK]
     with link.lock:
         match = link.match

@@ -20,38 +20,20 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from ..review.status import ReviewStatus
 from .layout import board_layout
 
-ActionKind = Literal[
-    "newgame",
-    "takeback",
-    "level",
-    "resign",
-    "draw",
-    "review",
-    "settings",
-    "setup",
-    "puzzle",
-    "replay",
-    "normal",
-    "restart",
-]
-# What the page's buttons ask for (/api/action); "settings" comes only from a
-# saved settings form (/api/settings).
-ACTION_KINDS: tuple[ActionKind, ...] = (
-    "newgame",
-    "takeback",
-    "level",
-    "resign",
-    "draw",
-    "review",
-    "restart",  # the board's program starts again (boardctl.daemon.restart)
-)
+# What the page's buttons ask for (/api/action); "restart": the board's
+# program starts again (boardctl.daemon.restart).
+ButtonKind = Literal["newgame", "takeback", "level", "resign", "draw", "review", "restart"]
 # What the owner may set up on the board (boardctl.web.starts).
-START_KINDS: tuple[ActionKind, ...] = ("setup", "puzzle", "replay", "normal")
+StartKind = Literal["setup", "puzzle", "replay", "normal"]
+# "settings" comes only from a saved settings form (/api/settings).
+ActionKind = Literal[ButtonKind, StartKind, "settings"]
+ACTION_KINDS: tuple[ButtonKind, ...] = get_args(ButtonKind)
+START_KINDS: tuple[StartKind, ...] = get_args(StartKind)
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,63 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
 from boardctl.board import Event, Reconciler, ReconcilerConfig
 from boardctl.board.explain import footprint, occupancy
 from boardctl.rules import Game, Position, get_variant
 from boardctl.rules.moves import CASTLE, EN_PASSANT, code_flag, code_from, code_to
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing a hand does at the board, ``pause`` seconds after the last."""
+
+    verb: str  # "lift", "place", "choose"; the games add "engine" and "wait"
+    square: int = -1
+    piece: int = 0
+    pause: float = 0.1
+
+
+def carried(
+    draw: st.DrawFn,
+    size: int,
+    board: int,
+    carries: dict[int, int],
+    removals: list[int],
+    pause: st.SearchStrategy[float],
+    detour: Callable[[int, list[int]], list[Step]],
+) -> list[Step]:
+    """The lifts and placements of a move's pieces (``carries``: from-square
+    to to-square; ``removals``: squares emptied) on occupancy ``board`` of
+    ``size`` squares, in
+    a random order a hand can use: a piece goes down only on an empty square.
+    Before each goes down, ``detour(dest, empty)`` gives what the hand does
+    first (``empty``: where it could put the piece meanwhile)."""
+    pending = [("lift", s) for s in carries] + [("off", s) for s in removals]
+    held: dict[int, int] = {}  # piece (by its from-square) -> where it goes
+    steps: list[Step] = []
+    while pending or held:
+        options = list(pending) + [("place", s) for s, d in held.items() if not board >> d & 1]
+        kind, square = draw(st.sampled_from(options))
+        if kind in ("lift", "off"):
+            pending.remove((kind, square))
+            steps.append(Step("lift", square, pause=draw(pause)))
+            board &= ~(1 << square)
+            if kind == "lift":
+                held[square] = carries[square]
+            continue
+        dest = held.pop(square)
+        empty = [
+            s for s in range(size) if not board >> s & 1 and s != dest and s not in held.values()
+        ]
+        steps += detour(dest, empty)
+        steps.append(Step("place", dest, pause=draw(pause)))
+        board |= 1 << dest
+    return steps
 
 
 def handled_squares(pos: Position, code: int) -> tuple[dict[int, int], list[int]]:
@@ -114,3 +167,8 @@ class Table:
 
     def lines(self) -> list[str]:
         return [e.line() for e in self.events]
+
+    def roles(self) -> dict[str, str]:
+        """What the scene lights, by square name."""
+        name = self.game.position.geometry.name
+        return {name(sq): role.value for sq, role in self.rec.scene().squares.items()}

@@ -87,44 +87,41 @@ def test_en_passant_that_opens_a_falcon_path_is_refused():
     ]
 
 
-def test_castling_past_a_falcon_is_not_taken_for_a_rook_move():
-    # The falcon on i4 attacks g1, so Kg1 with Rf1 is no castling here; the
-    # rook move j1-g1 leaves the same squares filled (king and rook swapped).
-    table = Table("5k4/10/10/10/8f1/10/10/5K3R w K - 0 1")
+@pytest.mark.parametrize(
+    ("fen", "king_to", "rook"),
+    [
+        # The falcon on i4 attacks g1, so Kg1 with Rf1 is no castling here; the
+        # rook move j1-g1 leaves the same squares filled (king and rook swapped).
+        ("5k4/10/10/10/8f1/10/10/5K3R w K - 0 1", "g1", "j1"),
+        # The falcon on c4 attacks e1: Ke1 with Rf1 is no castling, and the rook
+        # move a1-e1 fills the same squares.
+        ("5k4/10/10/10/2f7/10/10/R4K4 w Q - 0 1", "e1", "a1"),
+    ],
+    ids=["kingside", "queenside"],
+)
+def test_castling_past_a_falcon_is_not_taken_for_a_rook_move(fen, king_to, rook):
+    table = Table(fen)
     table.lift("f1")
-    table.place("g1", after=0.3)
-    table.lift("j1", after=0.3)
+    table.place(king_to, after=0.3)
+    table.lift(rook, after=0.3)
     table.place("f1", after=0.3)
     table.wait(3)
-    assert "move j1g1" not in table.lines()
+    assert f"move {rook}{king_to}" not in table.lines()
     assert table.lines()[-1] == (
         "error That castling is not allowed: the king would cross or land on an attacked "
-        "square. Put the king back on f1 and the rook back on j1"
+        f"square. Put the king back on f1 and the rook back on {rook}"
     )
     # Put back, the position is the game's again, and the rook move itself is read.
-    table.lift("g1")
+    table.lift(king_to)
     table.lift("f1", after=0.3)
     table.place("f1", after=0.3)
-    table.place("j1", after=0.3)
+    table.place(rook, after=0.3)
     table.wait(2)
     assert table.rec.state.value == "synced"
-    table.lift("j1")
-    table.place("g1", after=0.3)
+    table.lift(rook)
+    table.place(king_to, after=0.3)
     table.wait(2)
-    assert table.lines()[-1] == "move j1g1"
-
-
-def test_queenside_castling_past_a_falcon_is_not_taken_for_a_rook_move():
-    # The falcon on c4 attacks e1: Ke1 with Rf1 is no castling, and the rook
-    # move a1-e1 fills the same squares.
-    table = Table("5k4/10/10/10/2f7/10/10/R4K4 w Q - 0 1")
-    table.lift("f1")
-    table.place("e1", after=0.3)
-    table.lift("a1", after=0.3)
-    table.place("f1", after=0.3)
-    table.wait(3)
-    assert "move a1e1" not in table.lines()
-    assert table.lines()[-1].endswith("Put the king back on f1 and the rook back on a1")
+    assert table.lines()[-1] == f"move {rook}{king_to}"
 
 
 def test_the_rook_move_that_fills_the_same_squares_is_still_read():

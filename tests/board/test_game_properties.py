@@ -17,7 +17,6 @@ does, must too.  One silent difference fails the property.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -35,7 +34,7 @@ from boardctl.rules.moves import (
     code_to,
 )
 
-from .helpers import handled_squares, twin_squares
+from .helpers import Step, carried, handled_squares, twin_squares
 
 CONFIG = ReconcilerConfig()
 LONGEST_WAIT = max(CONFIG.settle, CONFIG.grace, CONFIG.new_game_hold, CONFIG.promotion_wait)
@@ -57,14 +56,6 @@ STARTS = [(name, None) for name in VARIANTS] + [
     ("falcon-hex", "5/8/6P2/10/2k8/12/11/12/9p1/10/9/8/K4 w - - 0 1"),
     ("falcon-hex", "5/8/9/10/6k4/12/11/Np10/11/10/9/8/K4 b - - 0 1"),
 ]
-
-
-@dataclass(frozen=True)
-class Step:
-    verb: str  # "lift", "place", "choose", "engine" (its move arrives) or "wait" (between moves)
-    square: int = -1
-    piece: int = 0
-    pause: float = 0.1  # seconds before this step
 
 
 short = st.floats(0.02, CONFIG.settle * 0.8)
@@ -119,37 +110,18 @@ def handling(
     if not by_engine and mine and draw(st.integers(0, 3)) == 0:
         sq = draw(st.sampled_from(pos.geometry.squares(mine)))
         steps += [Step("lift", sq, pause=draw(pauses)), Step("place", sq, pause=draw(short))]
-    pending = [("lift", s) for s in carries] + [("off", s) for s in removals]
-    held: dict[int, int] = {}
-    board = occ
     detoured = False
-    while pending or held:
-        options = list(pending) + [("place", s) for s, d in held.items() if not board >> d & 1]
-        kind, square = draw(st.sampled_from(options))
-        if kind in ("lift", "off"):
-            pending.remove((kind, square))
-            steps.append(Step("lift", square, pause=draw(pauses)))
-            board &= ~(1 << square)
-            if kind == "lift":
-                held[square] = carries[square]
-            continue
-        dest = held.pop(square)
-        if by_engine and not detoured and draw(st.integers(0, 2)) == 0:
-            # A newcomer puts the engine's piece down on a wrong square first.
-            empty = [
-                s
-                for s in range(pos.geometry.size)
-                if not board >> s & 1 and s != dest and s not in held.values()
-            ]
-            if empty:
-                detoured = True
-                wrong = draw(st.sampled_from(empty))
-                steps += [
-                    Step("place", wrong, pause=draw(pauses)),
-                    Step("lift", wrong, pause=draw(pauses)),
-                ]
-        steps.append(Step("place", dest, pause=draw(pauses)))
-        board |= 1 << dest
+
+    def newcomer(dest: int, empty: list[int]) -> list[Step]:
+        """A newcomer puts the engine's piece down on a wrong square first, once."""
+        nonlocal detoured
+        if not by_engine or detoured or draw(st.integers(0, 2)) != 0 or not empty:
+            return []
+        detoured = True
+        wrong = draw(st.sampled_from(empty))
+        return [Step("place", wrong, pause=draw(pauses)), Step("lift", wrong, pause=draw(pauses))]
+
+    steps += carried(draw, pos.geometry.size, occ, carries, removals, pauses, newcomer)
     _classify(steps, frm, removals, carries, flag)
     promo = code_promotion(code)
     default = (

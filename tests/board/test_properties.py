@@ -11,7 +11,6 @@ capture at all: the board waits for the captured square to change.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,7 +20,7 @@ from boardctl.board.explain import footprint, occupancy
 from boardctl.rules import VARIANTS, Game, PieceType, Position
 from boardctl.rules.moves import CASTLE, EN_PASSANT
 
-from .helpers import handled_squares, twin_squares
+from .helpers import Step, carried, handled_squares, twin_squares
 
 CONFIG = ReconcilerConfig()
 FAST = CONFIG.settle * 0.8  # longest pause that never lets a reading settle
@@ -37,14 +36,6 @@ STARTS = [
     ("falcon-modified-free", "r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1"),
     ("falcon-8x8", None),
 ]
-
-
-@dataclass(frozen=True)
-class Step:
-    verb: str  # "lift", "place" or "choose"
-    square: int = -1
-    piece: int = 0
-    pause: float = 0.1  # seconds before this step
 
 
 @st.composite
@@ -66,38 +57,19 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
     pause = st.floats(0.02, 1.2 if slow else FAST)
     # Pieces to move: from-square to to-square; pieces to take off: squares.
     carries, removals = handled_squares(pos, code)
-    pending = [("lift", s) for s in carries] + [("off", s) for s in removals]
-    held: dict[int, int] = {}  # piece (by its from-square) -> where it goes
-    board = occ
-    steps: list[Step] = []
-    while pending or held:
-        options: list[tuple[str, int]] = list(pending)
-        for source, dest in held.items():
-            if not board >> dest & 1:
-                options.append(("place", source))
-        kind, square = draw(st.sampled_from(options))
-        if kind in ("lift", "off"):
-            pending.remove((kind, square))
-            steps.append(Step("lift", square, pause=draw(pause)))
-            board &= ~(1 << square)
-            if kind == "lift":
-                held[square] = carries[square]
-            continue
-        dest = held.pop(square)
-        # Slide over a few empty squares first, never long enough to settle.
+
+    def slide(dest: int, empty: list[int]) -> list[Step]:
+        """Over a few empty squares first, never long enough to settle."""
+        vias: list[Step] = []
         for _ in range(draw(st.integers(0, 2)) if not slow else 0):
-            empty = [
-                s
-                for s in range(pos.geometry.size)
-                if not board >> s & 1 and s != dest and s not in held.values()
-            ]
             if not empty:
                 break
             via = draw(st.sampled_from(empty))
-            steps.append(Step("place", via, pause=draw(st.floats(0.02, FAST))))
-            steps.append(Step("lift", via, pause=draw(st.floats(0.02, FAST))))
-        steps.append(Step("place", dest, pause=draw(pause)))
-        board |= 1 << dest
+            vias.append(Step("place", via, pause=draw(st.floats(0.02, FAST))))
+            vias.append(Step("lift", via, pause=draw(st.floats(0.02, FAST))))
+        return vias
+
+    steps = carried(draw, pos.geometry.size, occ, carries, removals, pause, slide)
     # Nudges: an uninvolved piece knocked and set straight, quickly.
     if not slow:
         others = [s for s in pos.geometry.squares(occ & ~footprint(pos, code)[0])]

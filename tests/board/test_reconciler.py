@@ -61,39 +61,29 @@ def test_wrongly_executed_engine_move_is_guided_to_the_engine_move():
     assert t.lines()[-1] == "move e7e5"
 
 
-def test_engine_move_scene_shows_from_path_and_to():
-    t = Table("9k/10/10/10/10/10/10/R8K w - - 0 1", engine_side=0)
-    t.rec.set_engine_move(parse_uci(t.game.position, "a1a5"))
-    scene = t.rec.scene()
-    name = t.game.position.geometry.name
-    roles = {name(sq): role.value for sq, role in scene.squares.items()}
-    assert roles == {
-        "a1": "engine-from",
-        "a2": "engine-path",
-        "a3": "engine-path",
-        "a4": "engine-path",
-        "a5": "engine-to",
-    }
-
-
-def test_engine_falcon_move_shows_one_open_path():
-    t = Table("k9/10/10/10/4F5/10/10/9K w - - 0 1", engine_side=0)
-    t.rec.set_engine_move(parse_uci(t.game.position, "e4f7"))
-    name = t.game.position.geometry.name
-    roles = {name(sq): role.value for sq, role in t.rec.scene().squares.items()}
-    assert roles == {
-        "e4": "engine-from",
-        "e5": "engine-path",
-        "e6": "engine-path",
-        "f7": "engine-to",
+@pytest.mark.parametrize(
+    ("fen", "uci", "path"),
+    [
+        ("9k/10/10/10/10/10/10/R8K w - - 0 1", "a1a5", ["a2", "a3", "a4"]),
+        # A falcon's move shows one open path of its three.
+        ("k9/10/10/10/4F5/10/10/9K w - - 0 1", "e4f7", ["e5", "e6"]),
+    ],
+    ids=["rook", "falcon"],
+)
+def test_engine_move_scene_shows_from_path_and_to(fen, uci, path):
+    t = Table(fen, engine_side=0)
+    t.rec.set_engine_move(parse_uci(t.game.position, uci))
+    assert t.roles() == {
+        uci[:2]: "engine-from",
+        **dict.fromkeys(path, "engine-path"),
+        uci[2:]: "engine-to",
     }
 
 
 def test_engine_castling_shows_king_and_rook():
     t = Table("r4k3r/pppppppppp/10/10/10/10/PPPPPPPPPP/R4K3R w KQkq - 0 1", engine_side=0)
     t.rec.set_engine_move(parse_uci(t.game.position, "f1i1"))
-    name = t.game.position.geometry.name
-    roles = {name(sq): role.value for sq, role in t.rec.scene().squares.items()}
+    roles = t.roles()
     assert roles["f1"] == "engine-from" and roles["j1"] == "engine-from"
     assert roles["i1"] == "engine-to" and roles["h1"] == "engine-to"
 
@@ -107,17 +97,13 @@ def test_engine_move_that_is_not_legal_is_refused():
 def test_lifted_piece_lights_its_destinations():
     t = Table()
     t.lift("b1")
-    scene = t.rec.scene()
-    name = t.game.position.geometry.name
-    roles = {name(sq): role.value for sq, role in scene.squares.items()}
-    assert roles == {"b1": "lifted", "a3": "legal", "c3": "legal"}
+    assert t.roles() == {"b1": "lifted", "a3": "legal", "c3": "legal"}
 
 
 def test_lifted_falcon_lights_paths_and_counts_them():
     t = Table("k9/10/10/10/4F5/10/4P5/9K w - - 0 1")
     t.lift("e4")
-    name = t.game.position.geometry.name
-    roles = {name(sq): role.value for sq, role in t.rec.scene().squares.items()}
+    roles = t.roles()
     assert roles["f7"] == "legal-3"  # all three paths open
     assert roles["e5"] == "falcon-path"
     # e4 to d1 (-1,-3): paths (e3,e2), (e3,d2), (d3,d2); the pawn on e2 shuts one.
@@ -130,8 +116,7 @@ def test_opponent_piece_lifted_lights_nothing_but_in_teaching_mode_its_moves():
     assert Table().lift("b8") == [] and not Table().rec.scene().squares
     t = Table(teaching=True)
     t.lift("b8")
-    name = t.game.position.geometry.name
-    assert {name(sq) for sq in t.rec.scene().squares} == {"b8", "a6", "c6"}
+    assert set(t.roles()) == {"b8", "a6", "c6"}
 
 
 def test_check_is_shown_on_the_king():

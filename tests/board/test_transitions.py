@@ -36,6 +36,14 @@ BASE = occupancy(START)
 SETTLE, GRACE = 0.3, 1.5
 
 
+# A whole move carried out by hand is slow to draw and a large example.
+HANDS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
 def sq(name: str) -> int:
     return START.geometry.parse_square(name)
 
@@ -273,11 +281,7 @@ def move_steps(game: Game, data: st.DataObject) -> list[Step] | None:
     return data.draw(handlings(pos.copy(), data.draw(st.sampled_from(codes)), False))
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@HANDS
 @given(games(), st.data())
 def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(game, data):
     """Hands carrying out a move (the generators of test_properties): every
@@ -348,11 +352,7 @@ def agrees(rec: Reconciler) -> bool:
     return True
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@HANDS
 @given(games(), st.data())
 def test_label_text_and_choices_agree_while_a_move_is_made(game, data):
     steps = move_steps(game, data)

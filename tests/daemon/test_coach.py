@@ -13,6 +13,7 @@ from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
 from boardctl.voice.words import banner_words
 
+from .. import hand
 from ..daemon_fakes import EvaluatingOpponent, MemoryStore, ScriptedOpponent, view_of
 
 TEACHING = parse_config({"game": {"mode": "teaching"}})
@@ -26,7 +27,7 @@ OPINIONS = {
 WARNING = "That move loses a knight: Ne4 was better. Take it back?"
 
 
-class Table:
+class Table(hand.Table):
     """A daemon at the simulated board, from ``fen``, played by hand."""
 
     def __init__(self, config=TEACHING, fen=KNIGHT_HANGS, engine=None, opponent=None) -> None:
@@ -50,20 +51,7 @@ class Table:
             Services(opponent=opponent, adviser=adviser),
             Start(resume=(1, game)),
         )
-        self.now = 0.0
         self.run(0.2)
-
-    def run(self, seconds: float) -> None:
-        end = self.now + seconds
-        while self.now < end:
-            self.daemon.step(self.now)
-            self.now += 0.01
-
-    def move(self, frm: str, to: str) -> None:
-        self.board.lift(self.geo.parse_square(frm))
-        self.run(0.2)
-        self.board.place(self.geo.parse_square(to))
-        self.run(1.0)
 
     def lit(self) -> dict[str, Role]:
         return {self.geo.name(sq): role for sq, role in self.daemon.scene().squares.items()}

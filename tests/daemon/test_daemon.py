@@ -33,20 +33,27 @@ def test_two_players_moves_are_stored_in_order():
     assert store.moves(1) == ["e2e4", "e7e5"]
 
 
-def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
+def engine_replies_e5(opponent, at):  # type: ignore[no-untyped-def]
+    """White plays e2-e4 by hand and the engine's e7-e5 is carried out at
+    ``at`` seconds: each move is shown, played and stored in turn."""
     store = MemoryStore()
-    opponent = ScriptedOpponent(["e7e5"])
     lines: list[str] = []
     daemon = run_script(
         ENGINE_BLACK,
-        "0 lift e2\n0.4 place e4\n3 lift e7\n3.4 place e5\n",
+        f"0 lift e2\n0.4 place e4\n{at} lift e7\n{at + 0.4} place e5\n",
         store,
         opponent=opponent,
         emit=lines.append,
     )
     assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
-    assert opponent.asked == [["e2e4"]]
     assert store.moves(1) == ["e2e4", "e7e5"]
+    return daemon
+
+
+def test_against_the_engine_its_move_is_shown_then_played_on_the_board():
+    opponent = ScriptedOpponent(["e7e5"])
+    daemon = engine_replies_e5(opponent, at=3)
+    assert opponent.asked == [["e2e4"]]
     assert daemon.engine.text == "ready"
 
 
@@ -237,19 +244,9 @@ def test_a_flag_fall_ends_the_game_on_time():
 
 
 def test_a_lost_engine_process_is_started_again_and_still_moves(caplog):
-    store = MemoryStore()
     opponent = FlakyOpponent(["e7e5"], failures=2)
-    lines: list[str] = []
-    daemon = run_script(
-        ENGINE_BLACK,
-        "0 lift e2\n0.4 place e4\n6 lift e7\n6.4 place e5\n",
-        store,
-        opponent=opponent,
-        emit=lines.append,
-    )
-    assert lines[:3] == ["move e2e4", "engine e7e5", "move e7e5"]
+    daemon = engine_replies_e5(opponent, at=6)
     assert opponent.asked == [["e2e4"]] * 3  # asked again after each loss
-    assert store.moves(1) == ["e2e4", "e7e5"]
     assert daemon.engine.failures == 0
     assert sum("starting it again" in r.getMessage() for r in caplog.records) == 2
 

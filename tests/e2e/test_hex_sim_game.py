@@ -15,35 +15,28 @@ Virtual time stands still while the engine thinks, as in ``--headless``.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable
 from contextlib import ExitStack
 
 import pytest
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-pygame = pytest.importorskip("pygame")
+from boardctl.board import GameOver
+from boardctl.board.explain import occupancy
+from boardctl.config import parse_config
+from boardctl.daemon import wiring as app
+from boardctl.daemon.parts import Services
+from boardctl.engine.worker import EngineWorker
+from boardctl.hw import Colour, LedSink
+from boardctl.hw.hexpins import default_hex_pinout
+from boardctl.hw.sim import SimLeds
+from boardctl.rules import Game, Move, Position, get_variant
+from boardctl.rules.moves import EN_PASSANT, code_flag
+from boardctl.rules.pgn import read_game
+from boardctl.web.snapshot import Hub
 
-from boardctl.board import GameOver  # noqa: E402
-from boardctl.board.explain import occupancy  # noqa: E402
-from boardctl.config import parse_config  # noqa: E402
-from boardctl.daemon import wiring as app  # noqa: E402
-from boardctl.daemon.parts import Services  # noqa: E402
-from boardctl.engine.worker import EngineWorker  # noqa: E402
-from boardctl.hw import Colour, LedSink  # noqa: E402
-from boardctl.hw.hexpins import default_hex_pinout  # noqa: E402
-from boardctl.hw.sim import SimBoard, SimButtons, SimLeds  # noqa: E402
-from boardctl.rules import Game, Move, Position, get_variant  # noqa: E402
-from boardctl.rules.moves import EN_PASSANT, code_flag  # noqa: E402
-from boardctl.rules.pgn import read_game  # noqa: E402
-from boardctl.ui.sim import SimWindow  # noqa: E402
-from boardctl.ui.state import DisplayState  # noqa: E402
-from boardctl.web.snapshot import Hub  # noqa: E402
+from .simtable import DT, WindowTable, pygame
 
-DT = 0.02  # virtual seconds per turn of the loop
 MOVE_WAIT = 20.0  # virtual seconds a move may take to be read before the test fails
 MAX_PLIES = 800  # far more than the 50-move rule lets a game this greedy last
 ENGINE_SKILL = 0  # one ply and large random errors: a quick, beatable opponent
@@ -64,8 +57,9 @@ class Tee:
         pass
 
 
-class Table:
-    """The simulator and everything it is wired to, on a virtual clock."""
+class Table(WindowTable):
+    """The simulator and everything it is wired to, on a virtual clock; the
+    engine thinks while virtual time stands still."""
 
     def __init__(self, stack: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
         config = parse_config(
@@ -84,48 +78,17 @@ class Table:
                 else None
             ),
         )
-        pygame.display.init()
-        pygame.font.init()
-        start = Game(get_variant("falcon-hex"))
-        self.board = app.make_sensors(config, start)
-        assert isinstance(self.board, SimBoard)
-        self.now = 0.0
-        buttons = SimButtons()
-        self.window = SimWindow(
-            self.board,
-            lambda name: buttons.press(name, self.now),
-            config.display_size,
-            DisplayState.from_fen(None, "falcon-hex"),
-        )
         self.chain = SimLeds(default_hex_pinout().leds)
         self.hub = Hub()
-        self.daemon = app.build(
-            config,
-            stack,
-            sensors=self.board,
-            now=0.0,
-            buttons=buttons,
-            leds=Tee(self.window.leds, self.chain),
-            display=self.window.display,
-            given=Services(web=self.hub),
+        super().__init__(
+            stack, config, Services(web=self.hub), lambda window: Tee(window.leds, self.chain)
         )
-        self.geo = start.position.geometry
+        self.geo = self.start.position.geometry
         self.kinds: dict[str, int] = {}  # captures, promotions, en passant carried out
 
-    def run(self, seconds: float) -> None:
-        end = self.now + seconds
-        while self.now < end:
-            assert self.window.tick(self.now)
-            self.daemon.step(self.now)
-            if self.daemon.engine.request is not None:
-                self.daemon.wait_for_engine(30.0)
-            self.now = round(self.now + DT, 6)
-
-    def click(self, cell: int, button: int = 1) -> None:
-        centre = self.window.view.centre(cell)
-        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            self.window.handle(pygame.event.Event(kind, button=button, pos=centre))
-        self.run(0.2)
+    def between_steps(self) -> None:
+        if self.daemon.engine.request is not None:
+            self.daemon.wait_for_engine(30.0)
 
     def carry_out(self, pos: Position, move: Move) -> None:
         """Lift, take the captured piece off (a right-click), put down, as the

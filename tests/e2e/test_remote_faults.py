@@ -12,13 +12,12 @@ the counts hold wherever the faults and kills land.
 
 from __future__ import annotations
 
-import importlib.util
 import signal
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..pathimport import import_file
 from ..remote.broker import need_mosquitto
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "remote_faults.py"
@@ -29,12 +28,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SI
 
 
 def bench():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("remote_faults", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["remote_faults"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return import_file(BENCH, "remote_faults")
 
 
 @pytest.mark.parametrize("form", ["boards", "browser"])

@@ -12,40 +12,30 @@ the daemon's second (the engine is the same), so the test is quick.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
 
 import pytest
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-pygame = pytest.importorskip("pygame")
+from boardctl.board import Role
+from boardctl.config import parse_config
+from boardctl.daemon import coach
+from boardctl.daemon import wiring as app
+from boardctl.daemon.parts import Services
+from boardctl.engine import Limits
+from boardctl.engine.worker import EngineWorker
+from boardctl.voice.speaker import Recorder
 
-from boardctl.board import Role  # noqa: E402
-from boardctl.config import parse_config  # noqa: E402
-from boardctl.daemon import coach  # noqa: E402
-from boardctl.daemon import wiring as app  # noqa: E402
-from boardctl.daemon.parts import Services  # noqa: E402
-from boardctl.engine import Limits  # noqa: E402
-from boardctl.engine.worker import EngineWorker  # noqa: E402
-from boardctl.hw.sim import SimBoard, SimButtons  # noqa: E402
-from boardctl.rules import Game  # noqa: E402
-from boardctl.ui.sim import SimWindow  # noqa: E402
-from boardctl.ui.state import DisplayState  # noqa: E402
-from boardctl.voice.speaker import Recorder  # noqa: E402
+from .helpers import WAIT, sq
+from .simtable import DT, WindowTable
 
-from .helpers import WAIT, sq  # noqa: E402
-
-DT = 0.02  # virtual seconds per turn of the loop
 # A position's search here: a depth CI's faster machine reached in 0.4 s, which
 # ours reaches in a second (a hanging knight shows at 3).
 COACH_LIMITS = Limits(depth=8)
 
 
-class Table:
+class Table(WindowTable):
     """The simulator in teaching mode; virtual time, a real engine process."""
 
     def __init__(self, stack: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,47 +50,12 @@ class Table:
                 EngineWorker(cfg.engine.skill, vary=vary) if cfg.game.mode == "engine" else None
             ),
         )
-        pygame.display.init()
-        pygame.font.init()
-        start = Game()
-        self.board = app.make_sensors(config, start)
-        assert isinstance(self.board, SimBoard)
-        self.now = 0.0
-        buttons = SimButtons()
-        self.window = SimWindow(
-            self.board,
-            lambda name: buttons.press(name, self.now),
-            config.display_size,
-            DisplayState.from_fen(None),
-        )
         self.voice = Recorder()
-        self.daemon = app.build(
-            config,
-            stack,
-            sensors=self.board,
-            now=0.0,
-            buttons=buttons,
-            leds=self.window.leds,
-            display=self.window.display,
-            given=Services(speaker=self.voice),
-        )
-
-    def run(self, seconds: float) -> None:
-        end = self.now + seconds
-        while self.now < end:
-            assert self.window.tick(self.now)
-            self.daemon.step(self.now)
-            self.now = round(self.now + DT, 6)
-
-    def click(self, name: str) -> None:
-        centre = self.window.view.centre(sq(name))
-        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            self.window.handle(pygame.event.Event(kind, button=1, pos=centre))
-        self.run(0.2)
+        super().__init__(stack, config, Services(speaker=self.voice))
 
     def move(self, frm: str, to: str) -> None:
-        self.click(frm)
-        self.click(to)
+        self.click(sq(frm))
+        self.click(sq(to))
         self.run(0.5)  # the board settles and the move is made
 
     def settled(self, done: Callable[[], bool]) -> None:

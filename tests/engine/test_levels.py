@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -144,18 +145,24 @@ def test_giving_away_is_judged_by_the_captures_that_follow():
 
 
 # ------------------------------------------------------------ variety
+def opening(
+    engine: Engine, check: Callable[[Position, Move], None] = lambda p, m: None
+) -> Position:
+    """The position after ``engine``'s first six moves from the start, each
+    searched three plies deep and handed to ``check`` before it is played."""
+    pos = Position()
+    for _ in range(6):
+        move = engine.search(pos, Limits(depth=3))
+        assert move is not None
+        check(pos, move)
+        pos.push(move)
+    return pos
+
+
 @needs_core
 @pytest.mark.parametrize("number", [0, 7, MAX_LEVEL])
 def test_games_at_a_level_do_not_repeat_move_for_move(number):
-    openings = set()
-    for seed in range(10):
-        engine = Engine(number, seed=seed)
-        pos = Position()
-        for _ in range(6):
-            move = engine.search(pos, Limits(depth=3))
-            assert move is not None
-            pos.push(move)
-        openings.add(pos.fen())
+    openings = {opening(Engine(number, seed=seed)).fen() for seed in range(10)}
     assert len(openings) >= 5
 
 
@@ -164,14 +171,12 @@ def test_games_at_a_level_do_not_repeat_move_for_move(number):
 def test_full_strength_varies_only_among_moves_near_its_best():
     """Level 20 picks among opening moves within twice its spread of the
     best (each move's score and random points against the best's)."""
+
+    def near_the_best(pos: Position, move: Move) -> None:
+        assert _loss(pos, pos.code_of(move)) <= 2 * levels.OPENING_SPREAD + SLACK
+
     for seed in range(3):
-        engine = Engine(MAX_LEVEL, seed=seed)
-        pos = Position()
-        for _ in range(6):
-            move = engine.search(pos, Limits(depth=3))
-            assert move is not None
-            assert _loss(pos, pos.code_of(move)) <= 2 * levels.OPENING_SPREAD + SLACK
-            pos.push(move)
+        opening(Engine(MAX_LEVEL, seed=seed), near_the_best)
 
 
 SLACK = 20  # centipawns between one search of the root and one of each reply

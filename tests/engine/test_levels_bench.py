@@ -4,19 +4,15 @@ results made to measure from known ratings."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 from boardctl.rules import Game, get_variant
 
+from ..pathimport import import_file
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "levels.py"
-spec = importlib.util.spec_from_file_location("levels_bench", BENCH)
-assert spec is not None and spec.loader is not None
-bench = importlib.util.module_from_spec(spec)
-sys.modules["levels_bench"] = bench  # dataclasses look their module up
-spec.loader.exec_module(bench)
+bench = import_file(BENCH, "levels_bench")
 
 
 def _tally(elo: float, games: int) -> bench.Tally:

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..pathimport import import_file
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "match.py"
-spec = importlib.util.spec_from_file_location("match_bench", BENCH)
-assert spec is not None and spec.loader is not None
-match = importlib.util.module_from_spec(spec)
-sys.modules["match_bench"] = match  # dataclasses look their module up
-spec.loader.exec_module(match)
+match = import_file(BENCH, "match_bench")
 
 
 def test_an_even_score_is_zero_elo_and_its_interval_narrows_with_games():

@@ -5,19 +5,15 @@ Elo: elo 10 expects a score of 0.5143872), or found by a second, direct way."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import pytest
 
+from ..pathimport import import_file
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "sprt.py"
-spec = importlib.util.spec_from_file_location("sprt_bench", BENCH)
-assert spec is not None and spec.loader is not None
-sprt = importlib.util.module_from_spec(spec)
-sys.modules["sprt_bench"] = sprt  # dataclasses look their module up
-spec.loader.exec_module(sprt)
+sprt = import_file(BENCH, "sprt_bench")
 
 
 def test_the_logistic_score_of_10_elo():

@@ -3,7 +3,6 @@ small board, and a bad argument ends in one line with status 2."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -12,6 +11,8 @@ import pytest
 from boardctl.engine import tablebase
 from boardctl.rules import Position
 
+from ..pathimport import import_file
+
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
@@ -19,12 +20,7 @@ def load(name: str):
     if name in sys.modules:
         return sys.modules[name]
     sys.path.insert(0, str(SCRIPTS))  # tablebase_pawn imports tablebase beside it
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return import_file(SCRIPTS / f"{name}.py", name)
 
 
 def test_the_builder_verifies_a_small_board(capsys):

@@ -168,16 +168,23 @@ def test_an_engine_that_never_answers_times_out_at_the_handshake(tmp_path):
         fake(tmp_path, "silent", timeout=HANG)
 
 
+def timed_out(engine: FairyMax) -> EngineTimeoutError:
+    """What ``engine`` (one that hangs on go) raises at go, after a new game
+    and e2e4."""
+    engine.new_game()
+    engine.play_move("e2e4")
+    expect_hangs(engine)
+    with pytest.raises(EngineTimeoutError) as caught:
+        engine.go(0.01)
+    return caught.value
+
+
 def test_an_engine_that_hangs_on_go_times_out_and_is_stopped(tmp_path):
     engine = fake(tmp_path, "hang-on-go")
     try:
-        engine.new_game()
-        engine.play_move("e2e4")
-        expect_hangs(engine)
-        with pytest.raises(EngineTimeoutError) as caught:
-            engine.go(0.01)
-        assert isinstance(caught.value, TimeoutError)
-        assert isinstance(caught.value, BoardctlError)
+        error = timed_out(engine)
+        assert isinstance(error, TimeoutError)
+        assert isinstance(error, BoardctlError)
         assert not engine.running
         with pytest.raises(EngineError, match="not running"):
             engine.play_move("e7e5")
@@ -189,11 +196,7 @@ def test_an_engine_that_hangs_on_go_times_out_and_is_stopped(tmp_path):
 def test_restart_after_a_hang_replays_the_game(tmp_path):
     engine = fake(tmp_path, "hang-on-go")
     try:
-        engine.new_game()
-        engine.play_move("e2e4")
-        expect_hangs(engine)
-        with pytest.raises(EngineTimeoutError):
-            engine.go(0.01)
+        timed_out(engine)
         engine.timeout = WORKING
         engine.restart()
         assert engine.running

@@ -42,7 +42,6 @@ loop itself runs every couple of milliseconds of real time either way.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import random
 import select
@@ -54,6 +53,8 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType, SimpleNamespace, TracebackType
 from typing import Any
+
+from ..pathimport import import_file
 
 # The firmware's checks and its host loader, beside it but never flashed.
 CHECKS = Path(__file__).resolve().parents[1] / "firmware"
@@ -80,10 +81,7 @@ def firmware() -> SimpleNamespace:
     """The firmware's hardware-free modules, loaded by path by the firmware's
     own host loader (``tests/firmware/hostload.py``: their plain-name imports
     never shadow the host's ``boardctl.hw.protocol``)."""
-    spec = importlib.util.spec_from_file_location("firmware_hostload", CHECKS / "hostload.py")
-    assert spec is not None and spec.loader is not None
-    hostload = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hostload)
+    hostload = import_file(CHECKS / "hostload.py", "firmware_hostload")
     modules: SimpleNamespace = hostload.load(FIRMWARE_MODULES)
     return modules
 

@@ -24,13 +24,14 @@ CHECKER = sum(1 << s for s in range(80) if (s // 10 + s % 10) % 2 == 0)
 
 def crc8_smbus(data: bytes) -> int:
     """Protocol version 1's check, written here from its definition (poly
-    0x07, init 0): the tests' own oracle, not the code under test."""
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc << 1 ^ 0x07) & 0xFF if crc & 0x80 else crc << 1 & 0xFF
-    return crc
+    0x07, init 0, nothing reflected): the remainder of the message times x^8
+    divided by x^8 + x^2 + x + 1, by long division of the message as one
+    number; the tests' own oracle, not the code under test."""
+    rem = int.from_bytes(data, "big") << 8
+    for shift in range(rem.bit_length() - 9, -1, -1):
+        if rem >> (shift + 8) & 1:
+            rem ^= 0x107 << shift
+    return rem
 
 
 # Raspberry Pi Pico: GP number → pin on the board's edge.

@@ -668,6 +668,14 @@ def _build(pico: SimpleNamespace, serial: FakeSerial | None = None, epoch: int =
     return pico.main.build(0, serial, epoch)
 
 
+def _forwarded(name: str) -> property:
+    """The wrapped firmware's attribute ``name``, read and written through."""
+    return property(
+        lambda self: getattr(self.firmware, name),
+        lambda self, value: setattr(self.firmware, name, value),
+    )
+
+
 class _Timed:
     """A firmware whose every step takes ``cost_us`` of virtual time."""
 
@@ -704,25 +712,10 @@ class _Timed:
         result: int = self.firmware.idle(clock, due)
         return result
 
-    @property
-    def now(self) -> int:
-        return int(self.firmware.now)
-
-    @property
-    def overruns(self) -> int:
-        return int(self.firmware.overruns)
-
-    @overruns.setter
-    def overruns(self, value: int) -> None:
-        self.firmware.overruns = value
-
-    @property
-    def step_max(self) -> int:
-        return int(self.firmware.step_max)
-
-    @step_max.setter
-    def step_max(self, value: int) -> None:
-        self.firmware.step_max = value
+    # The firmware's own figures, which the loop reads and writes.
+    now = _forwarded("now")
+    overruns = _forwarded("overruns")
+    step_max = _forwarded("step_max")
 
 
 def test_the_loop_scans_every_period_and_counts_overruns(pico: SimpleNamespace) -> None:

@@ -5,10 +5,7 @@ more) is ``.venv/bin/python bench/serial_soak.py``."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -18,19 +15,12 @@ from boardctl.hw.protocol.constants import PROTOCOL_VERSION
 from boardctl.hw.protocol.messages import Frame, Hello, Snap, Stamp
 from boardctl.hw.serial_link import SerialBoard, SerialPort
 
+from ..pathimport import import_file
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "serial_soak.py"
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("serial_soak", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["serial_soak"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = _load()
+soak = import_file(BENCH, "serial_soak")
 
 
 def total(counter: dict[str, int]) -> int:

@@ -4,7 +4,6 @@ match (no network: the test plays the other side through the match)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,8 @@ from boardctl.remote.journal import Journal
 from boardctl.remote.match import Match, new_game
 from boardctl.rules import WHITE, Game
 from boardctl.storage.store import GameStore
+
+from ..hand import carry_out
 
 STEP = 0.01
 SESSION = "the-browser-session"  # the player's cookie
@@ -103,16 +104,7 @@ class Rig:
 
     def hand(self, uci: str) -> None:
         """Carry out ``uci`` on the board as a person does; let it settle."""
-        names = re.fullmatch(r"([a-z]+\d+)([a-z]+\d+)[a-z]?", uci)
-        assert names is not None, uci
-        src, dst = (self.sq(n) for n in names.groups())
-        self.board.lift(src)
-        self.run(0.1)
-        if dst in self.board.occupied:
-            self.board.lift(dst)
-            self.run(0.1)
-        self.board.place(dst)
-        self.run(0.2)
+        carry_out(self.board, self.geo, uci, self.run, settle=0.2)
 
     def lit(self) -> dict[str, Role]:
         scene = self.daemon.scene()

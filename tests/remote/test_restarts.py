@@ -8,7 +8,7 @@ from pathlib import Path
 
 from boardctl.rules import BLACK, WHITE
 
-from .twolinks import joined, run
+from .twolinks import joined, met, run
 
 
 def test_a_declined_offer_stays_declined_across_restarts(tmp_path: Path):
@@ -67,14 +67,8 @@ def _fingerprint(public: str) -> str:
 
 def test_an_invitation_past_its_day_seats_nobody(tmp_path: Path):
     from boardctl.remote.invite import INVITATION_HOURS
-    from boardctl.remote.transport import Bus
 
-    from .twolinks import Board, Clock
-
-    bus, clock = Bus(), Clock()
-    host = Board(tmp_path / "host", bus, clock)
-    guest = Board(tmp_path / "guest", bus, clock, offer_at_start=False)
-    run(clock, host, guest, seconds=0.2)
+    _, clock, host, guest = met(tmp_path)
     invitation = host.link.invitation()
     clock.wall += INVITATION_HOURS * 3600 + 60
     joining = guest.link.join(invitation)
@@ -84,14 +78,7 @@ def test_an_invitation_past_its_day_seats_nobody(tmp_path: Path):
 
 
 def test_a_join_through_a_broker_out_of_reach_says_so(tmp_path: Path):
-    from boardctl.remote.transport import Bus
-
-    from .twolinks import Board, Clock
-
-    bus, clock = Bus(), Clock()
-    host = Board(tmp_path / "host", bus, clock)
-    guest = Board(tmp_path / "guest", bus, clock, offer_at_start=False)
-    run(clock, host, guest, seconds=0.2)
+    bus, clock, host, guest = met(tmp_path)
     invitation = host.link.invitation()
     bus.up = False
     joining = guest.link.join(invitation)

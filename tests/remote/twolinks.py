@@ -82,12 +82,18 @@ def run(clock: Clock, *boards: Board, seconds: float = 1.0) -> None:
         clock.wall += STEP
 
 
-def joined(folder: Path, **host_settings: object) -> tuple[Bus, Clock, Board, Board]:
-    """A host that offered a game and a guest seated in it."""
+def met(folder: Path, **host_settings: object) -> tuple[Bus, Clock, Board, Board]:
+    """A host that offered a game and a guest not in it yet."""
     bus, clock = Bus(), Clock()
     host = Board(folder / "host", bus, clock, name="Table A", **host_settings)
     guest = Board(folder / "guest", bus, clock, name="Table B", offer_at_start=False)
     run(clock, host, guest, seconds=0.2)
+    return bus, clock, host, guest
+
+
+def joined(folder: Path, **host_settings: object) -> tuple[Bus, Clock, Board, Board]:
+    """A host that offered a game and a guest seated in it."""
+    bus, clock, host, guest = met(folder, **host_settings)
     joining = guest.link.join(host.link.invitation())
     run(clock, host, guest, seconds=1.0)
     assert joining.done.is_set() and not joining.error, joining.error

@@ -36,6 +36,16 @@ def after(pos: Position, text: str) -> Position:
     return board
 
 
+def remark_on(
+    pos: Position, played: str, best: int, line: str, score: int, reply: str, offer: bool = True
+) -> Remark | None:
+    """The coach's remark on ``played``, the best move's ``line`` scoring
+    ``best`` and ``played`` scoring ``score`` with the ``reply`` to it."""
+    best_eval = Evaluation(best, None, moves(pos, *line.split()))
+    played_eval = Evaluation(score, None, moves(after(pos, played), reply))
+    return remark(pos, parse_uci(pos, played), best_eval, played_eval, offer=offer)
+
+
 def test_the_margin_is_grading_s_mistake():
     assert WARN_AT == MISTAKE == 20.0
 
@@ -68,38 +78,20 @@ def test_the_engine_s_own_move_and_forced_moves_are_not_judged_against():
 
 def test_a_hanging_knight_is_named():
     pos = Position(KNIGHT_HANGS)
-    said = remark(
-        pos,
-        parse_uci(pos, "c3d5"),
-        Evaluation(250, None, moves(pos, "c3e4", "j8i8")),
-        Evaluation(90, None, moves(after(pos, "c3d5"), "e6d5")),
-        offer=True,
-    )
+    said = remark_on(pos, "c3d5", 250, "c3e4 j8i8", 90, "e6d5")
     assert said == Remark("That move loses a knight: Ne4 was better. Take it back?", True)
 
 
 def test_without_takebacks_the_move_is_not_offered_back():
     pos = Position(KNIGHT_HANGS)
-    said = remark(
-        pos,
-        parse_uci(pos, "c3d5"),
-        Evaluation(250, None, moves(pos, "c3e4")),
-        Evaluation(90, None, moves(after(pos, "c3d5"), "e6d5")),
-        offer=False,
-    )
+    said = remark_on(pos, "c3d5", 250, "c3e4", 90, "e6d5", offer=False)
     assert said == Remark("That move loses a knight: Ne4 was better.", False)
 
 
 def test_a_queen_left_uncaptured_is_a_missed_win():
     # White's knight on c3 can take the queen on d5; it goes to b5 instead.
     pos = Position("9k/10/10/3q6/10/2N7/10/K9 w - - 0 1")
-    said = remark(
-        pos,
-        parse_uci(pos, "c3b5"),
-        Evaluation(800, None, moves(pos, "c3d5")),
-        Evaluation(800, None, moves(after(pos, "c3b5"), "d5b5")),
-        offer=True,
-    )
+    said = remark_on(pos, "c3b5", 800, "c3d5", 800, "d5b5")
     assert said is not None
     assert said.text.startswith("That move loses a knight")  # the queen then takes it
     cost = material_cost(pos, parse_uci(pos, "c3b5"), moves(pos, "c3d5"), ())
@@ -176,14 +168,7 @@ def test_a_knight_left_to_a_falcon_is_said_once():
 
 def test_a_piece_lost_to_a_falcon_names_the_falcon():
     pos = Position("9k/10/10/2f7/4N5/10/10/K9 w - - 0 1")
-    played = parse_uci(pos, "e4f6")
-    said = remark(
-        pos,
-        played,
-        Evaluation(0, None, moves(pos, "e4c5")),
-        Evaluation(300, None, moves(after(pos, "e4f6"), "c5f6")),
-        offer=True,
-    )
+    said = remark_on(pos, "e4f6", 0, "e4c5", 300, "c5f6")
     assert said == Remark(
         "That move loses a knight to a falcon: Nxc5 was better. Take it back?", True
     )

@@ -119,16 +119,23 @@ def test_a_full_disk_after_a_clean_stop_resumes_plays_and_saves_when_space_retur
         assert stored_moves(db) == OPENING
 
 
+def unsaved_start(caplog: pytest.LogCaptureFixture, why: str, plies: int) -> Started:
+    """A daemon started where it cannot save, for ``why``: it says so, and
+    plays the opening's first ``plies`` all the same, counting them unsaved."""
+    caplog.set_level(logging.INFO, logger="boardctl")
+    table = Started()
+    assert table.daemon.status().prompt == f"Moves not saved ({why})"
+    table.play(*OPENING[:plies])
+    assert table.moves == OPENING[:plies]
+    assert table.daemon.status().prompt == f"{plies} moves not saved ({why})"
+    return table
+
+
 def test_a_first_start_on_a_full_disk_plays_and_creates_the_database_later(tmp_path, state, caplog):
     with tiny_filesystem(tmp_path / "tiny", "256k") as disk:
         db = state(disk / "state")
         filler = fill(disk)
-        caplog.set_level(logging.INFO, logger="boardctl")
-        table = Started()
-        assert table.daemon.status().prompt == "Moves not saved (disk full)"
-        table.play(*OPENING[:3])
-        assert table.moves == OPENING[:3]
-        assert table.daemon.status().prompt == "3 moves not saved (disk full)"
+        table = unsaved_start(caplog, "disk full", 3)
         table.wait(60)  # still full: still playing
         filler.unlink()
         table.wait(RETRY_MAX + 1)
@@ -146,12 +153,7 @@ def test_a_read_only_filesystem_with_no_database_yet(tmp_path, state, caplog, wh
     with read_only_view(source, tmp_path / "ro") as card:
         # A read-only state directory, or a read-only root where it would be made.
         db = state(card if where == "state directory" else card / "boardctl")
-        caplog.set_level(logging.INFO, logger="boardctl")
-        table = Started()
-        assert table.daemon.status().prompt == "Moves not saved (folder read-only)"
-        table.play(*OPENING[:2])
-        assert table.moves == OPENING[:2]
-        assert table.daemon.status().prompt == "2 moves not saved (folder read-only)"
+        table = unsaved_start(caplog, "folder read-only", 2)
         make_writable(card)  # the card remounted read-write
         table.wait(RETRY_MAX + 1)
         assert table.daemon.status().prompt == ""

@@ -14,6 +14,8 @@ from boardctl.ui.state import DisplayState
 from boardctl.ui.tray import FELT
 from tests.ui.test_sim_window import Rig
 
+from . import mouse
+
 VARIANTS = ["falcon", "falcon-hex"]
 CASTLING_LINE = ["i1h3", "a7a6", "g2g3", "a6a5", "h1g2", "a5a4", "i2i3", "b7b6", "g1j3", "b6b5"]
 
@@ -50,27 +52,11 @@ class Table:
             return self.window.tray.slots()[spot].center
         return self.window.view.centre(self.geo.parse_square(spot))
 
-    def event(self, kind: int, pos: tuple[int, int], button: int = 1) -> None:
-        self.window.handle(pygame.event.Event(kind, button=button, pos=pos))
-
     def click(self, spot: str | int | tuple[int, int], button: int = 1) -> None:
-        pos = spot if isinstance(spot, tuple) else self.at(spot)
-        self.event(pygame.MOUSEBUTTONDOWN, pos, button)
-        self.event(pygame.MOUSEBUTTONUP, pos, button)
+        mouse.click(self.window, spot if isinstance(spot, tuple) else self.at(spot), button)
 
     def drag(self, frm: str | int, to: str | int | tuple[int, int]) -> None:
-        start = self.at(frm)
-        end = to if isinstance(to, tuple) else self.at(to)
-        self.event(pygame.MOUSEBUTTONDOWN, start)
-        self.window.handle(
-            pygame.event.Event(
-                pygame.MOUSEMOTION,
-                buttons=(1, 0, 0),
-                pos=end,
-                rel=(end[0] - start[0], end[1] - start[1]),
-            )
-        )
-        self.event(pygame.MOUSEBUTTONUP, end)
+        mouse.drag(self.window, self.at(frm), to if isinstance(to, tuple) else self.at(to))
 
     @property
     def tray(self) -> tuple[int, int]:
@@ -209,10 +195,7 @@ def test_tab_or_the_wheel_chooses_which_piece_in_hand_goes_down(swap):
 @pytest.mark.parametrize("how", ["right-click", "drag to the tray"])
 def test_a_capture_with_the_captured_piece_taken_off_first(how):
     rig = Rig()
-    for frm, to in (("e2", "e4"), ("d7", "d5")):
-        rig.click(frm)
-        rig.click(to)
-        rig.run(1.0)
+    rig.click_moves(("e2", "e4"), ("d7", "d5"))
     if how == "right-click":
         rig.click("d5", button=3)
     else:
@@ -231,18 +214,13 @@ def test_a_capture_with_the_captured_piece_taken_off_first(how):
 @pytest.mark.parametrize("how", ["right-click", "both in hand"])
 def test_a_capture_with_the_capturing_piece_lifted_first(how):
     rig = Rig()
-    for frm, to in (("e2", "e4"), ("d7", "d5")):
-        rig.click(frm)
-        rig.click(to)
-        rig.run(1.0)
+    rig.click_moves(("e2", "e4"), ("d7", "d5"))
     rig.click("e4")
     if how == "right-click":
         rig.click("d5", button=3)
     else:
         rig.click("d5")  # the second piece in hand, then into the tray
-        centre = rig.window.tray.rect.center
-        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            rig.window.handle(pygame.event.Event(kind, button=1, pos=centre))
+        mouse.click(rig.window, rig.window.tray.rect.center)
     rig.click("d5")
     rig.run(1.0)
     assert rig.lines() == ["move e2e4", "move d7d5", "move e4d5"]
@@ -277,10 +255,7 @@ def test_castling_with_king_and_rook_in_hand_put_down_in_either_order(first, lif
 @pytest.mark.parametrize("order", ["captured first", "capturing first"])
 def test_a_capture_on_the_hexagon_in_either_order(order):
     rig = Rig(variant="falcon-hex")
-    for frm, to in (("e6", "e8"), ("f9", "f7")):
-        rig.click(frm)
-        rig.click(to)
-        rig.run(1.0)
+    rig.click_moves(("e6", "e8"), ("f9", "f7"))
     if order == "captured first":
         rig.click("f7", button=3)
         rig.run(0.5)

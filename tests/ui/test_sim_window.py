@@ -33,6 +33,8 @@ from boardctl.ui.tray import off_the_board
 from boardctl.voice.speaker import Recorder
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
 
+from . import mouse
+
 UI = Path(__file__).resolve().parents[2] / "boardctl" / "ui"
 
 
@@ -91,10 +93,17 @@ class Rig:
 
     def click(self, name: str, button: int = 1) -> None:
         """A click on a cell (``button`` 3: a right-click)."""
-        rect = self.window.square_rect(self.geo.parse_square(name))
-        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            self.window.handle(pygame.event.Event(kind, button=button, pos=rect.center))
+        mouse.click(
+            self.window, self.window.square_rect(self.geo.parse_square(name)).center, button
+        )
         self.run(0.2)
+
+    def click_moves(self, *moves: tuple[str, str]) -> None:
+        """Each move clicked, from its cell and to its cell, and a second to read it."""
+        for frm, to in moves:
+            self.click(frm)
+            self.click(to)
+            self.run(1.0)
 
     def drag(self, frm: str, to: str) -> None:
         """Press on one cell, move, let go on another: one movement of the hand."""
@@ -106,16 +115,7 @@ class Rig:
 
     def drag_between(self, start: tuple[int, int], end: tuple[int, int]) -> None:
         """Press at ``start``, move, let go at ``end`` (a cell's centre, the tray)."""
-        self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
-        self.window.handle(
-            pygame.event.Event(
-                pygame.MOUSEMOTION,
-                buttons=(1, 0, 0),
-                pos=end,
-                rel=(end[0] - start[0], end[1] - start[1]),
-            )
-        )
-        self.window.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
+        mouse.drag(self.window, start, end)
 
     def key(self, text: str, key: int) -> None:
         self.window.handle(pygame.event.Event(pygame.KEYDOWN, unicode=text, key=key))
@@ -147,10 +147,7 @@ def test_capture_by_right_clicking_the_piece_off_then_moving_onto_its_square():
     # Clicking an occupied square with a piece in hand captured it once; a
     # hand cannot do that, so the captured piece is taken off first.
     rig = Rig()
-    for frm, to in (("e2", "e4"), ("d7", "d5")):
-        rig.click(frm)
-        rig.click(to)
-        rig.run(1.0)
+    rig.click_moves(("e2", "e4"), ("d7", "d5"))
     rig.click("d5", button=3)
     rig.click("e4")
     rig.click("d5")
@@ -160,14 +157,10 @@ def test_capture_by_right_clicking_the_piece_off_then_moving_onto_its_square():
 
 def test_the_engine_reply_is_shown_and_carried_out_with_the_mouse():
     rig = Rig("engine", ScriptedOpponent(["e7e5"]))
-    rig.click("e2")
-    rig.click("e4")
-    rig.run(1.0)
+    rig.click_moves(("e2", "e4"))
     assert rig.window.state.engine_move is not None
     assert rig.window.renderer.banner(rig.window.state)[1].startswith("Engine: e5")
-    rig.click("e7")
-    rig.click("e5")
-    rig.run(0.5)
+    rig.click_moves(("e7", "e5"))
     assert rig.lines() == ["move e2e4", "move e7e5"]
 
 
@@ -235,16 +228,27 @@ def test_the_board_names_its_files_and_ranks():
     assert any(c.r > 200 and c.g > 180 for c in ink)  # the letter "a" under a1
 
 
-def test_app_runs_the_window_with_the_store_and_a_resumed_game(tmp_path, monkeypatch):
+@pytest.fixture
+def run_window(tmp_path, monkeypatch):
+    """``app.run_window`` for a two-player game of ``variant``, in a fresh state
+    folder and on a virtual clock, stopped after ``frames``: the daemon it runs."""
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    config = parse_config({"game": {"mode": "two-players"}})
-    times = iter(x * 0.02 for x in range(10_000))
     with ExitStack() as stack:
-        pygame.display.init()  # as app.sim does before it; the test may run alone
-        pygame.font.init()
-        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
-        assert daemon.hw.leds is not None and daemon.hw.display is not None
-        assert daemon.hw.buttons is not None
+
+        def run(variant: str = "falcon", frames: int = 5) -> Daemon:
+            config = parse_config({"game": {"mode": "two-players", "variant": variant}})
+            times = iter(x * 0.02 for x in range(10_000))
+            pygame.display.init()  # as app.sim does before it; the test may run alone
+            pygame.font.init()
+            return app.run_window(config, stack, frames=frames, clock=lambda: next(times))
+
+        yield run
+
+
+def test_app_runs_the_window_with_the_store_and_a_resumed_game(run_window):
+    daemon = run_window()
+    assert daemon.hw.leds is not None and daemon.hw.display is not None
+    assert daemon.hw.buttons is not None
 
 
 def test_the_ui_package_imports_neither_the_daemon_nor_the_hardware():
@@ -283,19 +287,12 @@ def test_the_other_board_sizes_play_in_the_window(variant, human, engine, corner
     assert tuple(rig.window.window.get_at(probe))[:3] == wood
 
 
-def test_the_app_builds_the_wooden_board_for_the_configured_preset(tmp_path, monkeypatch):
+def test_the_app_builds_the_wooden_board_for_the_configured_preset(run_window):
     # The window was first built for 8×10 and kept that size for every preset.
-    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    config = parse_config({"game": {"mode": "two-players", "variant": "falcon-9x10"}})
-    times = iter(x * 0.02 for x in range(10_000))
-    with ExitStack() as stack:
-        pygame.display.init()  # as app.sim does before it; the test may run alone
-        pygame.font.init()
-        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
-        window = daemon.hw.display.window
-        assert window.geometry == get_variant("falcon-9x10").geometry
-        assert window.view.cells == 90
-        assert len(window.pieces) == 40
+    window = run_window("falcon-9x10").hw.display.window
+    assert window.geometry == get_variant("falcon-9x10").geometry
+    assert window.view.cells == 90
+    assert len(window.pieces) == 40
 
 
 # ---------------------------------------------------------------- the hexagon
@@ -329,8 +326,7 @@ def test_clicks_off_the_hexagon_lift_nothing():
     before = rig.board.occupancy
     for spot in spots:
         assert rig.window.square_at(*spot) is None, spot
-        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            rig.window.handle(pygame.event.Event(kind, button=1, pos=spot))
+        mouse.click(rig.window, spot)
     rig.run(1.0)
     assert rig.window.held == [] and rig.board.occupancy == before
     assert rig.lines() == []
@@ -378,23 +374,14 @@ def test_the_engine_plays_the_hexagon_in_the_window():
     rig.run(1.0)
     assert rig.window.state.engine_move is not None
     assert rig.window.renderer.banner(rig.window.state)[1].endswith("i8 to i6")
-    rig.click("i8")
-    rig.click("i6")
-    rig.run(0.5)
+    rig.click_moves(("i8", "i6"))
     assert rig.lines() == ["move e6e8", "move i8i6"]
 
 
-def test_the_app_builds_the_wooden_hexagon_for_falcon_hex(tmp_path, monkeypatch):
-    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    config = parse_config({"game": {"mode": "two-players", "variant": "falcon-hex"}})
-    times = iter(x * 0.02 for x in range(10_000))
-    with ExitStack() as stack:
-        pygame.display.init()  # as app.sim does before it; the test may run alone
-        pygame.font.init()
-        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
-        window = daemon.hw.display.window
-        assert window.view.cells == 121 and len(window.pieces) == 44
-        assert window.window.get_rect().contains(window.frame)
+def test_the_app_builds_the_wooden_hexagon_for_falcon_hex(run_window):
+    window = run_window("falcon-hex").hw.display.window
+    assert window.view.cells == 121 and len(window.pieces) == 44
+    assert window.window.get_rect().contains(window.frame)
 
 
 def test_the_wooden_hexagon_scales_with_the_window_and_still_plays():
@@ -416,10 +403,7 @@ def test_en_passant_on_the_hexagon_with_the_mouse():
     # 1. f8 e8 2. fxe9 e.p.: the pawn taken is right-clicked off into the
     # tray, and the capturing pawn moved on to e9.
     rig = Rig(variant="falcon-hex")
-    for frm, to in (("f6", "f8"), ("e10", "e8")):
-        rig.click(frm)
-        rig.click(to)
-        rig.run(1.0)
+    rig.click_moves(("f6", "f8"), ("e10", "e8"))
     rig.click("f8")
     rig.click("e8", button=3)
     rig.click("e9")
@@ -433,10 +417,9 @@ def test_en_passant_on_the_hexagon_with_the_mouse():
     )
 
 
-def test_a_resumed_game_finds_its_taken_pieces_in_the_tray(tmp_path, monkeypatch):
+def test_a_resumed_game_finds_its_taken_pieces_in_the_tray(run_window):
     # The window used to open a resumed game with an empty tray, so a piece
     # taken before the restart could not be put back or promoted to.
-    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     store = GameStore(default_db_path())
     game = Game(get_variant("falcon"))
     game_id = store.new_game("falcon", game.start_fen, "White", "Black", "two-players", 0.0)
@@ -444,14 +427,9 @@ def test_a_resumed_game_finds_its_taken_pieces_in_the_tray(tmp_path, monkeypatch
     for ply, uci in enumerate(moves, 1):
         store.add_move(game_id, ply, uci, float(ply))
     store.close()
-    config = parse_config({"game": {"mode": "two-players"}})
-    times = iter(x * 0.02 for x in range(10_000))
-    with ExitStack() as stack:
-        pygame.display.init()  # as app.sim does before it; the test may run alone
-        pygame.font.init()
-        daemon = app.run_window(config, stack, frames=5, clock=lambda: next(times))
-        assert len(daemon.game.moves) == len(moves)
-        tray = daemon.hw.display.window.tray.pieces
+    daemon = run_window()
+    assert len(daemon.game.moves) == len(moves)
+    tray = daemon.hw.display.window.tray.pieces
     assert sorted(tray) == sorted([piece_from_symbol("P"), piece_from_symbol("p")])
 
 

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import wave
 from pathlib import Path
+
+from ..pathimport import import_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "speech"
 
 
 def script():
-    spec = importlib.util.spec_from_file_location(
-        "speak_sample", ROOT / "scripts" / "speak_sample.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return import_file(ROOT / "scripts" / "speak_sample.py", "speak_sample")
 
 
 def test_the_sample_games_words_in_docs_are_the_ones_the_board_says():

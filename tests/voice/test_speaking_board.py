@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from boardctl.config import parse_config
 from boardctl.daemon.loop import Daemon
 from boardctl.daemon.parts import Hardware, Services
@@ -12,12 +14,13 @@ from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.rules import Game
 from boardctl.voice.speaker import Recorder, Speaker
 
+from .. import hand
 from ..daemon_fakes import MemoryStore, ScriptedOpponent
 
 ENGINE_BLACK = parse_config({"game": {"mode": "engine", "human": "white"}})
 
 
-class Table:
+class Table(hand.Table):
     """A daemon on a simulated board whose speaker records what it is given
     (in order, in the loop's thread: the speaker's own thread would drop a
     text made stale by the next), stepped in virtual time."""
@@ -33,20 +36,7 @@ class Table:
             MemoryStore(),
             Services(opponent=opponent, speaker=self.speaker),
         )
-        self.now = 0.0
         self.geo = pos.geometry
-
-    def run(self, seconds: float) -> None:
-        end = self.now + seconds
-        while self.now < end:
-            self.daemon.step(self.now)
-            self.now += 0.01
-
-    def move(self, frm: str, to: str) -> None:
-        self.board.lift(self.geo.parse_square(frm))
-        self.run(0.2)
-        self.board.place(self.geo.parse_square(to))
-        self.run(1.0)
 
     def press(self, name: str) -> str:
         said = len(self.engine.said)
@@ -128,39 +118,40 @@ class Blocking:
                 return
 
 
-def test_a_new_text_cuts_a_stale_one_short_and_the_caller_never_waits():
+@pytest.fixture
+def saying_one():
+    """A speaker on a :class:`Blocking` engine, saying "one" (and closed after)."""
     engine = Blocking()
     speaker = Speaker(engine)
+    speaker.say("one")
     try:
-        speaker.say("one")
         assert engine.saying.acquire(timeout=5.0)
-        # These return at once although "one" is still being said.
-        speaker.say("two")
-        speaker.say("three")
-        assert engine.saying.acquire(timeout=5.0)
-        while engine.started[-1] != "three":  # "two" may have begun, and been cut
-            assert engine.saying.acquire(timeout=5.0)
-        assert speaker.idle(0.2) is False  # "three" is being said
-        engine.release.set()
-        assert speaker.idle(5.0)
-        assert engine.cut == engine.started[:-1] and engine.started[0] == "one"
-        assert "three" not in engine.cut
+        yield engine, speaker
     finally:
         speaker.close()
 
 
-def test_muting_cuts_the_text_short_and_drops_what_follows():
-    engine = Blocking()
-    speaker = Speaker(engine)
-    try:
-        speaker.say("one")
+def test_a_new_text_cuts_a_stale_one_short_and_the_caller_never_waits(saying_one):
+    engine, speaker = saying_one
+    # These return at once although "one" is still being said.
+    speaker.say("two")
+    speaker.say("three")
+    assert engine.saying.acquire(timeout=5.0)
+    while engine.started[-1] != "three":  # "two" may have begun, and been cut
         assert engine.saying.acquire(timeout=5.0)
-        speaker.mute(True)
-        speaker.say("two")
-        assert speaker.idle(5.0)
-        assert engine.started == ["one"] and engine.cut == ["one"]
-    finally:
-        speaker.close()
+    assert speaker.idle(0.2) is False  # "three" is being said
+    engine.release.set()
+    assert speaker.idle(5.0)
+    assert engine.cut == engine.started[:-1] and engine.started[0] == "one"
+    assert "three" not in engine.cut
+
+
+def test_muting_cuts_the_text_short_and_drops_what_follows(saying_one):
+    engine, speaker = saying_one
+    speaker.mute(True)
+    speaker.say("two")
+    assert speaker.idle(5.0)
+    assert engine.started == ["one"] and engine.cut == ["one"]
 
 
 def test_speech_configured_is_a_speaker_beside_the_loop_or_one_warning(

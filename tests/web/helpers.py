@@ -6,9 +6,10 @@ is checked against the LEDs as they stand (:meth:`SimGame._mirrored`)."""
 from __future__ import annotations
 
 import queue
-import re
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from boardctl.storage.store import GameStore
 from boardctl.web.snapshot import Hub
 
 from ..daemon_fakes import ScriptedOpponent
+from ..hand import carry_out
 
 STEP = 0.01
 
@@ -112,16 +114,7 @@ class SimGame:
 
     def move(self, uci: str) -> None:
         """Lift the piece, (lift the captured one,) put it down; let it settle."""
-        names = re.fullmatch(r"([a-z]+\d+)([a-z]+\d+)[a-z]?", uci)
-        assert names is not None, uci
-        src, dst = (self.geo.parse_square(name) for name in names.groups())
-        self.board.lift(src)
-        self.run(0.1)
-        if dst in self.board.occupied:
-            self.board.lift(dst)
-            self.run(0.1)
-        self.board.place(dst)
-        self.run(0.6)
+        carry_out(self.board, self.geo, uci, self.run, settle=0.6)
 
     def follow_the_set_up(self) -> None:
         """Do what the set-up asks, one piece at a time, until it is complete."""
@@ -144,6 +137,15 @@ class SimGame:
         if self.reviewer is not None:
             self.reviewer.close()
         self.store.close()
+
+
+@contextmanager
+def running(db: Path, **options: Any) -> Iterator[SimGame]:
+    """A :class:`SimGame` on ``db`` that has run a tenth of a second; closed after."""
+    sim = SimGame(db, **options)
+    sim.run(0.1)
+    yield sim
+    sim.close()
 
 
 class LiveGame(threading.Thread):

@@ -142,6 +142,17 @@ def text(driver: Any, element_id: str) -> str:
     return str(driver.find_element(By.ID, element_id).text)
 
 
+def shown(element_id: str) -> Callable[[Any], bool]:
+    """For :func:`wait_for`: the element ``element_id`` is displayed."""
+    return lambda d: bool(d.find_element(By.ID, element_id).is_displayed())
+
+
+def type_pin(driver: Any, button: str, pin: str = PIN) -> None:
+    """Type ``pin`` in the page's PIN field and press ``button`` (a CSS selector)."""
+    driver.find_element(By.ID, "pin").send_keys(pin)
+    driver.find_element(By.CSS_SELECTOR, button).click()
+
+
 def pieces(driver: Any) -> int:
     """Pieces drawn on the board (none until the sprites they use are in the page)."""
     if not driver.execute_script("return document.getElementById('wF') !== null"):
@@ -175,23 +186,13 @@ def test_the_page_shows_the_board_and_a_move_after_it_is_made(browser, board, sh
 def test_a_wrong_pin_is_refused_and_the_right_one_unlocks_the_actions(browser, board):
     game, server = board
     browser.get(server.url)
-    wait_for(
-        browser,
-        lambda d: d.find_element(By.ID, "controls").is_displayed(),
-        "no PIN form although a PIN is set",
-    )
+    wait_for(browser, shown("controls"), "no PIN form although a PIN is set")
     assert not browser.find_element(By.ID, "actions").is_displayed()
-    browser.find_element(By.ID, "pin").send_keys("0000")
-    browser.find_element(By.CSS_SELECTOR, "#pin-form button").click()
+    type_pin(browser, "#pin-form button", "0000")
     wait_for(browser, lambda d: "wrong PIN" in text(d, "pin-status"), "a wrong PIN was not refused")
     assert not browser.find_element(By.ID, "actions").is_displayed()
-    browser.find_element(By.ID, "pin").send_keys(PIN)
-    browser.find_element(By.CSS_SELECTOR, "#pin-form button").click()
-    wait_for(
-        browser,
-        lambda d: d.find_element(By.ID, "actions").is_displayed(),
-        "the right PIN did not unlock the actions",
-    )
+    type_pin(browser, "#pin-form button")
+    wait_for(browser, shown("actions"), "the right PIN did not unlock the actions")
     # Two players, no engine: no level to set.
     assert not browser.find_element(By.ID, "level-control").is_displayed()
     game.do("e2e4")
@@ -200,11 +201,7 @@ def test_a_wrong_pin_is_refused_and_the_right_one_unlocks_the_actions(browser, b
     wait_for(browser, lambda d: "1/2-1/2" in text(d, "result"), "the draw did not reach the board")
     # The session is the cookie: a reload stays unlocked.
     browser.refresh()
-    wait_for(
-        browser,
-        lambda d: d.find_element(By.ID, "actions").is_displayed(),
-        "the session cookie was not kept",
-    )
+    wait_for(browser, shown("actions"), "the session cookie was not kept")
     assert browser.execute_script("return document.cookie") == ""  # HttpOnly
 
 
@@ -783,6 +780,13 @@ def publish(driver: Any, hub: Hub, snapshot: Snapshot) -> None:
     wait_for(driver, lambda d: shown_seq(d) == latest, "the snapshot did not arrive")
 
 
+def switch_speech_on(driver: Any) -> None:
+    """Tick the page's speech switch and wait for the latest words to be said
+    (a cancel, then the text)."""
+    driver.find_element(By.ID, "speak").click()
+    wait_for(driver, lambda d: len(said(d)) == 2, "switching on said nothing")
+
+
 def test_the_speak_switch_is_off_at_first_and_then_the_page_says_nothing(
     browser, talking_board, voice
 ):
@@ -852,8 +856,7 @@ def test_the_switch_stays_on_after_a_reload_and_old_words_are_not_said_again(
     hub, server = talking_board
     hub.publish(words(1, "White plays e4."))
     open_live(browser, server)
-    browser.find_element(By.ID, "speak").click()
-    wait_for(browser, lambda d: len(said(d)) == 2, "switching on said nothing")
+    switch_speech_on(browser)
     browser.refresh()
     latest = str(hub.latest.seq)
     wait_for(browser, lambda d: shown_seq(d) == latest, "the page did not come back")
@@ -869,8 +872,7 @@ def test_words_from_a_restarted_daemon_are_counted_from_where_it_starts_again(
     hub, server = talking_board
     hub.publish(words(40, "Draw agreed."))
     open_live(browser, server)
-    browser.find_element(By.ID, "speak").click()
-    wait_for(browser, lambda d: len(said(d)) == 2, "switching on said nothing")
+    switch_speech_on(browser)
     publish(browser, hub, words(1, "New game."))  # a lower number: the count began again
     publish(browser, hub, words(2, "White plays e4."))
     assert said(browser)[2:] == [["cancel"], ["speak", "White plays e4."]]
@@ -881,8 +883,7 @@ def test_words_the_browser_refuses_before_a_tap_are_said_at_the_first_tap(
 ):
     hub, server = talking_board
     open_live(browser, server)
-    browser.find_element(By.ID, "speak").click()
-    wait_for(browser, lambda d: len(said(d)) == 2, "switching on said nothing")
+    switch_speech_on(browser)
     browser.execute_script("window.__refuse = true")
     publish(browser, hub, words(1, "White plays e4."))
     note = browser.find_element(By.ID, "speak-note")
@@ -1057,14 +1058,9 @@ def contrast(driver: Any, element_id: str) -> float:
 
 
 def unlock(driver: Any) -> None:
-    wait_for(
-        driver,
-        lambda d: d.find_element(By.ID, "controls").is_displayed(),
-        "no PIN form although a PIN is set",
-    )
-    driver.find_element(By.ID, "pin").send_keys(PIN)
-    driver.find_element(By.CSS_SELECTOR, "#pin-form button").click()
-    wait_for(driver, lambda d: d.find_element(By.ID, "actions").is_displayed(), "not unlocked")
+    wait_for(driver, shown("controls"), "no PIN form although a PIN is set")
+    type_pin(driver, "#pin-form button")
+    wait_for(driver, shown("actions"), "not unlocked")
 
 
 def test_a_level_set_from_the_page_is_confirmed_beside_the_control_then_the_note_goes(
@@ -1340,13 +1336,8 @@ def test_the_review_button_asks_the_board_and_the_page_shows_the_review_when_rea
         browser.get(f"{server.url}games/1")
         wait_for(browser, lambda d: text(d, "review-status") == "Not reviewed yet.", "no status")
         assert not browser.find_element(By.ID, "review-button").is_displayed()
-        browser.find_element(By.ID, "pin").send_keys(PIN)
-        browser.find_element(By.CSS_SELECTOR, "#review-pin button").click()
-        wait_for(
-            browser,
-            lambda d: d.find_element(By.ID, "review-button").is_displayed(),
-            "the PIN did not unlock the review",
-        )
+        type_pin(browser, "#review-pin button")
+        wait_for(browser, shown("review-button"), "the PIN did not unlock the review")
         browser.find_element(By.ID, "review-button").click()
         try:
             WebDriverWait(browser, REVIEW_WAIT, poll_frequency=0.1).until(

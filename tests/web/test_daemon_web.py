@@ -12,15 +12,13 @@ from boardctl.rules import Position
 from boardctl.web.snapshot import History, Hub, Snapshot, WebAction, score_value
 
 from ..daemon_fakes import EvaluatingOpponent, ScriptedOpponent
-from .helpers import SimGame, ThinkingOpponent
+from .helpers import SimGame, ThinkingOpponent, running
 
 
 @pytest.fixture
 def game(tmp_path: Path):
-    sim = SimGame(tmp_path / "games.sqlite", game={"clock": "3+2"})
-    sim.run(0.1)
-    yield sim
-    sim.close()
+    with running(tmp_path / "games.sqlite", game={"clock": "3+2"}) as sim:
+        yield sim
 
 
 def test_the_snapshot_follows_the_game_the_clocks_and_the_leds(game):

@@ -15,7 +15,7 @@ from boardctl.settings import SettingsFile
 from boardctl.web.server import make_app
 from boardctl.web.snapshot import Hub
 
-from .test_settings_server import EXAMPLE, PIN, Check, unlock
+from .test_settings_server import PIN, Check, unlock
 
 
 def serve(hub: Hub, check: Check, **options: object) -> None:
@@ -90,9 +90,8 @@ def test_each_start_of_the_program_answers_with_its_own_run():
     assert runs[0] != runs[1]
 
 
-def test_the_form_names_the_saved_changes_that_wait_for_a_restart(tmp_path: Path):
-    path = tmp_path / "config.toml"
-    path.write_text(EXAMPLE.read_text())
+def test_the_form_names_the_saved_changes_that_wait_for_a_restart(example_config: Path):
+    path = example_config
     owner = SettingsFile(path)
 
     async def check(client: TestClient) -> None:

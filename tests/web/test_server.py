@@ -23,7 +23,7 @@ from boardctl.web import server as web_server
 from boardctl.web.server import make_app
 from boardctl.web.snapshot import Hub, Snapshot, WebAction
 
-from .helpers import SimGame
+from .helpers import SimGame, running
 
 PIN = "2468"
 CLK = re.compile(r"\{\[%clk (\d+):(\d\d):(\d\d)\]\}")
@@ -40,10 +40,8 @@ def serve(hub: Hub, check: Check, *, pin: str = "", db: Path | None = None) -> N
 
 @pytest.fixture
 def game(tmp_path: Path):
-    sim = SimGame(tmp_path / "games.sqlite", game={"clock": "5+3"})
-    sim.run(0.1)
-    yield sim
-    sim.close()
+    with running(tmp_path / "games.sqlite", game={"clock": "5+3"}) as sim:
+        yield sim
 
 
 # ------------------------------------------------------------ pages
@@ -672,10 +670,8 @@ HEX_MOVES = ("h5h7", "i8i6", "e3d7")  # a pawn's double step each, then White's 
 
 @pytest.fixture
 def hex_game(tmp_path: Path):
-    sim = SimGame(tmp_path / "games.sqlite", game={"variant": "falcon-hex"})
-    sim.run(0.1)
-    yield sim
-    sim.close()
+    with running(tmp_path / "games.sqlite", game={"variant": "falcon-hex"}) as sim:
+        yield sim
 
 
 def test_api_state_of_a_hex_game_carries_the_hexagon_and_cell_numbers(hex_game):

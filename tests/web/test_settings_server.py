@@ -17,15 +17,12 @@ from boardctl.web.server import make_app
 from boardctl.web.snapshot import Hub, Snapshot
 
 PIN = "2468"
-EXAMPLE = Path(__file__).parent.parent.parent / "systemd" / "config.example.toml"
 Check = Callable[[TestClient], Awaitable[None]]
 
 
 @pytest.fixture
-def owner(tmp_path: Path) -> SettingsFile:
-    path = tmp_path / "config.toml"
-    path.write_text(EXAMPLE.read_text())
-    return SettingsFile(path)
+def owner(example_config: Path) -> SettingsFile:
+    return SettingsFile(example_config)
 
 
 def serve(hub: Hub, check: Check, *, pin: str, settings: SettingsFile | None) -> None:

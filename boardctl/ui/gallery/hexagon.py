@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ...rules import BLACK, WHITE, Game, get_variant
 from ...rules.notation import parse_move, san
 from ..state import DisplayState
-from .play import against_engine, played
+from .play import against_engine, played, wrong
 
 HEX = "falcon-hex"
 HEX_MIDGAME = ("e8", "i6", "Fe4", "d9", "exd9")
@@ -41,12 +41,10 @@ def hex_engine_move() -> DisplayState:
 def hex_fix() -> DisplayState:
     """White's falcon has gone from e4 to f7, where no falcon move goes."""
     game = hex_game(HEX_MIDGAME[:4])
-    geo = game.position.geometry
-    return DisplayState.from_game(
+    return wrong(
         game,
-        prompt="Move the falcon from f7 back to e4",
-        prompt_kind="error",
-        marks=(geo.parse_square("f7"), geo.parse_square("e4")),
+        "Move the falcon from f7 back to e4",
+        ("f7", "e4"),
         **against_engine(variant=HEX, engine_score="+0.40"),
     )
 

@@ -108,15 +108,25 @@ def remote_asks() -> DisplayState:
     )
 
 
-def fix() -> DisplayState:
-    """White has moved the falcon from f4 like a knight, to e6; the board says so."""
-    game = played(MIDGAME)
+def wrong(game: Game, prompt: str, marks: tuple[str, str], **fields: Any) -> DisplayState:
+    """``game`` with the error ``prompt`` and the two squares it names marked."""
     geo = game.position.geometry
     return DisplayState.from_game(
         game,
-        prompt="Move the falcon from e6 back to f4",
+        prompt=prompt,
         prompt_kind="error",
-        marks=(geo.parse_square("e6"), geo.parse_square("f4")),
+        marks=tuple(geo.parse_square(name) for name in marks),
+        **fields,
+    )
+
+
+def fix() -> DisplayState:
+    """White has moved the falcon from f4 like a knight, to e6; the board says so."""
+    game = played(MIDGAME)
+    return wrong(
+        game,
+        "Move the falcon from e6 back to f4",
+        ("e6", "f4"),
         white_clock=251.0,
         black_clock=232.0,
         **against_engine(engine_depth=12, engine_score="+0.41"),
@@ -126,12 +136,10 @@ def fix() -> DisplayState:
 def check_fix() -> DisplayState:
     """A move that would leave the king in check, to be taken back."""
     game = Game(fen="5k4/10/10/10/10/10/5B4/r4K4 w - - 0 40")
-    geo = game.position.geometry
-    return DisplayState.from_game(
+    return wrong(
         game,
-        prompt="That move leaves your king in check: move the bishop back to f2",
-        prompt_kind="error",
-        marks=(geo.parse_square("f2"), geo.parse_square("c5")),
+        "That move leaves your king in check: move the bishop back to f2",
+        ("f2", "c5"),
         **against_engine(),
     )
 
