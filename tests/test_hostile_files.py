@@ -2,11 +2,11 @@
 exit status 2, at once.
 
 The roles are the configuration (``--config``), the pinout it names, a hall
-of boards (``boardctl hall``), a headless simulator script and a sensor log
-(``boardctl replay``).  What is given in their place: TOML nested far deeper
-than Python's parser can follow, a device that never ends, a FIFO that no one
-writes (it must not be waited on), a directory, and a file larger than any of
-its kind.  Each runs as a child process with a deadline, so that a read that
+of boards (``boardctl hall``), a round (``boardctl hall --round``), a headless
+simulator script and a sensor log (``boardctl replay``).  What is given in
+their place: TOML nested far deeper than Python's parser can follow, a device
+that never ends, a FIFO that no one writes (it must not be waited on), a
+directory, and a file larger than any of its kind.  Each runs as a child process with a deadline, so that a read that
 blocks fails this test instead of holding the run.
 """
 
@@ -62,6 +62,8 @@ def command(role: str, path: Path, folder: Path) -> list[str]:
         return ["run", "--config", str(config)]
     if role == "hall":
         return ["hall", str(path)]
+    if role == "round":
+        return ["hall", "--round", str(path)]
     if role == "script":
         return ["sim", "--headless", "--script", str(path)]
     return ["replay", str(path)]
@@ -78,7 +80,7 @@ TOML_KINDS = [
 ]
 LOG_KINDS = ["/dev/zero", "FIFO", "directory", "not UTF-8"]
 CASES = (
-    [(role, kind) for role in ("config", "pinout", "hall") for kind in TOML_KINDS]
+    [(role, kind) for role in ("config", "pinout", "hall", "round") for kind in TOML_KINDS]
     + [("script", kind) for kind in [*LOG_KINDS, "too large"]]
     + [("log", kind) for kind in LOG_KINDS]
 )

@@ -87,18 +87,26 @@ def client_key(address: str | None) -> str:
 
 # ---------------------------------------------------------------- streams
 class Seats:
-    """Who holds the live streams (see the module docstring)."""
+    """Who holds the live streams (see the module docstring); a hall, which
+    serves a whole room, holds more (``total``, ``per_address``, ``reserved``)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        total: int = MAX_STREAMS,
+        per_address: int = STREAMS_PER_ADDRESS,
+        reserved: int = STREAMS_RESERVED,
+    ) -> None:
+        self.limits = (total, per_address, reserved)
         self.held: dict[str, int] = {}
         self.total = 0
 
     def take(self, key: str) -> str | None:
         """Take a seat for ``key``; None when it got one, else why not."""
+        most, per_address, reserved = self.limits
         mine = self.held.get(key, 0)
-        if mine >= STREAMS_PER_ADDRESS:
-            return f"at most {STREAMS_PER_ADDRESS} live streams from one address"
-        if self.total >= MAX_STREAMS or (mine and self.total >= MAX_STREAMS - STREAMS_RESERVED):
+        if mine >= per_address:
+            return f"at most {per_address} live streams from one address"
+        if self.total >= most or (mine and self.total >= most - reserved):
             return "too many spectators: try again later"
         self.held[key] = mine + 1
         self.total += 1
