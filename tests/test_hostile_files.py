@@ -6,8 +6,9 @@ of boards (``boardctl hall``), a round (``boardctl hall --round``), a headless
 simulator script and a sensor log (``boardctl replay``).  What is given in
 their place: TOML nested far deeper than Python's parser can follow, a device
 that never ends, a FIFO that no one writes (it must not be waited on), a
-directory, and a file larger than any of its kind.  Each runs as a child process with a deadline, so that a read that
-blocks fails this test instead of holding the run.
+directory, and a file larger than any of its kind.  Each runs as a child
+process with a deadline, so that a read that blocks fails this test instead
+of holding the run.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ WAIT = 15.0
 
 @cache
 def board_keys() -> tuple[SigningKey, ...]:
-    """Four boards' keys, made once."""
-    return tuple(SigningKey() for _ in range(4))
+    """Eight boards' keys (a round on the hall's page), made once."""
+    return tuple(SigningKey() for _ in range(8))
 
 
 def make_round(boards: int = 3, number: int = 3, **names: Any) -> Round:

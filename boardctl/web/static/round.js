@@ -108,16 +108,36 @@ function follow() {
   });
 }
 
+// On a wide screen every board is in sight at once: as few columns, and so
+// as large tiles, as let them all fit the screen's height; when even the
+// narrowest do not, as many as fit across, and the page scrolls.
+function fitTiles() {
+  const grid = document.getElementById("boards");
+  grid.style.gridTemplateColumns = "";
+  if (window.innerWidth < 900 || grid.hidden) return;
+  const room = window.innerHeight - grid.getBoundingClientRect().top - 12;
+  for (let columns = 1; columns <= grid.children.length; columns++) {
+    grid.style.gridTemplateColumns = `repeat(${columns}, minmax(0, 1fr))`;
+    if (grid.firstElementChild.offsetWidth < 200) break;
+    if (grid.offsetHeight <= room) return;
+  }
+  grid.style.gridTemplateColumns = "";
+}
+
 function route() {
   const number = parseInt(location.hash.slice(1), 10);
   shown = boards.has(number) ? number : 0;
   drawDetail();
-  if (!shown) window.scrollTo(0, 0);
+  if (!shown) {
+    fitTiles();
+    window.scrollTo(0, 0);
+  }
 }
 
 const initial = document.getElementById("initial-state");
 if (initial) whole(JSON.parse(initial.textContent));
 window.addEventListener("hashchange", route);
+window.addEventListener("resize", fitTiles);
 route();
 follow();
 // The running clocks count down between the hall's messages.
