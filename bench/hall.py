@@ -191,7 +191,8 @@ def spectators(
     host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
     request = f"GET /api/events HTTP/1.0\r\nHost: {host}\r\n\r\n".encode()
     latencies = array("d")
-    figures = {"reconnects": 0, "pairs": 0, "missed": 0, "bytes": 0, "opened": 0}
+    figures = {"ended": 0, "failed": 0, "refused": 0, "pairs": 0, "missed": 0, "bytes": 0}
+    opened_count = [0]
     boards_n = len(plies)
 
     async def watch(n: int, sampled: bool, opened: asyncio.Event) -> None:
@@ -208,12 +209,18 @@ def spectators(
                 await asyncio.sleep(1)
                 continue
             writer.write(request)
-            if first_time:
-                figures["opened"] += 1
-                if figures["opened"] == count:
-                    opened.set()
-                first_time = False
             try:
+                status = await reader.readline()
+                if b" 200 " not in status:
+                    figures["refused"] += 1
+                    writer.close()
+                    await asyncio.sleep(1)
+                    continue
+                if first_time:
+                    opened_count[0] += 1
+                    if opened_count[0] == count:
+                        opened.set()
+                    first_time = False
                 while True:
                     if not sampled:
                         block = await reader.read(1 << 16)
@@ -239,10 +246,10 @@ def spectators(
                                     latencies.append(arrived - sent)
                             seen[b] = ply
             except OSError:
-                pass
+                figures["failed"] += 1
+            else:
+                figures["ended"] += not done.is_set()
             writer.close()
-            if not done.is_set():
-                figures["reconnects"] += 1
 
     async def main() -> None:
         opened = asyncio.Event()
@@ -263,6 +270,35 @@ def spectators(
     seens: list[list[int]] = []
     asyncio.run(main())
     out.put({"latencies": latencies.tobytes(), **figures})
+
+
+class Probe:
+    """One subscriber beside the hall, straight on the broker: the latency of
+    the broker's leg alone (a board's publish to its state's arrival)."""
+
+    def __init__(self, url: str, published: Any, window: Any) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.latencies = array("d")
+        host, port = url.split("//")[1].rsplit(":", 1)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-probe")
+
+        def arrived(client: Any, userdata: Any, message: Any) -> None:
+            now = time.time()
+            n = int(message.topic.split("/")[3].split("-")[1]) - 1
+            ply = len(json.loads(message.payload)["body"]["moves"].split())
+            sent = published[n * MAX_PLIES + ply]
+            if window[0] <= sent < window[1]:
+                self.latencies.append(now - sent)
+
+        self.client.on_message = arrived
+        self.client.on_connect = lambda c, *_: c.subscribe(f"boardctl/hall/{EVENT}/+/state", 1)
+        self.client.connect(host, int(port))
+        self.client.loop_start()
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
 
 
 def pct(values: list[float], p: float) -> float:
@@ -359,11 +395,13 @@ def main() -> None:
         ready.wait(180)
     opened_at = time.time()
     window[0], window[1] = opened_at, opened_at + args.seconds
+    probe = Probe(url, published, window)
     broker_pid = broker.process.pid
     before = {"broker": usage(broker_pid), "hall": usage(hall_proc.pid)}
     time.sleep(args.seconds)
     after = {"broker": usage(broker_pid), "hall": usage(hall_proc.pid)}
     played = board_out.get(timeout=120)  # the boards stopped and the last moves settled
+    probe.close()
     with urllib.request.urlopen(hall_url + "api/stats", timeout=30) as response:
         stats = json.loads(response.read())
     done.set()
@@ -380,7 +418,6 @@ def main() -> None:
     latencies = array("d")
     for r in results:
         latencies.frombytes(r["latencies"])
-    lat = sorted(x * 1000 for x in latencies)
     moves = sum(played["plies"])
     sampled = sum(
         len(range(0, count, args.sample))
@@ -396,18 +433,21 @@ def main() -> None:
         f"board step (Hub.publish), {args.spectators} watching: "
         f"{step_figures(steps, window[0], window[1])}"
     )
-    if lat:
-        print(
-            f"publish to spectator: {len(lat)} arrivals, p50 {pct(lat, 50):.0f} ms, "
-            f"p99 {pct(lat, 99):.0f} ms, max {lat[-1]:.0f} ms"
-        )
+    for name, got in (("an MQTT subscriber", probe.latencies), ("a spectator", latencies)):
+        lat = sorted(x * 1000 for x in got)
+        if lat:
+            print(
+                f"publish to {name}: {len(lat)} arrivals, p50 {pct(lat, 50):.0f} ms, "
+                f"p99 {pct(lat, 99):.0f} ms, max {lat[-1]:.0f} ms"
+            )
     print(
         f"timed spectators: {sum(r['pairs'] for r in results)} times two moves came at once, "
         f"{sum(r['missed'] for r in results)} moves never seen at the end"
     )
+    ended, failed, refused = (sum(r[k] for r in results) for k in ("ended", "failed", "refused"))
     print(
-        f"streams dropped by the hall: {stats['dropped_streams']}, "
-        f"reconnects {sum(r['reconnects'] for r in results)}; "
+        f"streams dropped by the hall: {stats['dropped_streams']}; streams ended {ended}, "
+        f"failed {failed}, refused at opening {refused}; "
         f"{sum(r['bytes'] for r in results) / 1e6:.0f} MB read by the spectators"
     )
     print(
