@@ -36,6 +36,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import socket
 import statistics
 import tempfile
@@ -412,6 +413,7 @@ def main() -> None:
     stop_hall.set()
     hall_proc.join(60)
     broker.close()
+    shutil.rmtree(folder, ignore_errors=True)
 
     steps = array("d")
     steps.frombytes(played["steps"])

@@ -67,13 +67,13 @@ SwitchOn = Callable[[int], SimBoard]
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[tuple[SwitchOn, str, Path]]:
-    broker = Broker(tmp_path / "broker")
     seats = tuple(
         Seat(n, f"table-{n}", fingerprint(board_keys()[n - 1].public), *PLAYERS[n - 1])
         for n in range(1, 9)
     )
     rnd = Round(EVENT, 4, seats, "Spring Open 2025", "Falcon Club")
     with ExitStack() as stack:
+        broker = Broker(tmp_path / "broker")
         stack.callback(broker.close)
         settings = BrokerSettings(broker.url)
 
