@@ -3,7 +3,10 @@
 :meth:`Watch.feed` takes one message from the broker as it came (its topic
 and its bytes) and believes it only as far as it holds up, cheapest check
 first: a topic of the round's, within the board's rate
-(:data:`RATE` messages a second, :data:`BURST` at once), within the bounds
+(:data:`RATE` messages a second, :data:`BURST` at once: past it, a board's
+newest message of each kind is held until the rate allows, the ones it
+replaces dropped unread, so that a hall that fell behind and takes a backlog
+at once never loses a board's latest word), within the bounds
 of size and depth, signed by the key the round file names for that board,
 newer than what the hall has (its stamp), for this round and board number
 where the board says which, and a game the rules core replays move by move.
@@ -59,7 +62,8 @@ class Table:
     heard: float = -math.inf
     received: float = 0.0
     refused: str = ""
-    dropped: int = 0  # messages past the board's rate
+    dropped: int = 0  # messages past the board's rate, replaced by a newer one unread
+    held: dict[Kind, bytes] = field(default_factory=dict)  # the newest past the rate
     tokens: float = BURST
     filled: float = -math.inf
 
@@ -102,7 +106,6 @@ class Table:
             self.tokens = min(BURST, self.tokens + (now - self.filled) * RATE)
         self.filled = now
         if self.tokens < 1:
-            self.dropped += 1
             return False
         self.tokens -= 1
         return True
@@ -136,10 +139,20 @@ class Watch:
             self.quiet.warn("topic", "hall: a message on %s, not a topic of the round", where[:120])
             return
         table, kind = found
-        seat = table.seat
         if not table.admit(now):
-            self.quiet.warn(f"rate {seat.board}", "hall: %s sends too fast: dropped", where)
+            if kind in table.held:
+                table.dropped += 1
+            table.held[kind] = raw
+            self.quiet.warn(
+                f"rate {table.seat.board}", "hall: %s sends too fast: only its newest kept", where
+            )
             return
+        if table.held.pop(kind, None) is not None:
+            table.dropped += 1  # older than this one: the broker keeps a topic's order
+        self._open(table, kind, raw, now)
+
+    def _open(self, table: Table, kind: Kind, raw: bytes, now: float) -> None:
+        seat = table.seat
         try:
             sealed = unseal(raw, kind, self.round.event, seat.board, seat.key)
         except MessageError as exc:
@@ -151,8 +164,12 @@ class Watch:
             self._state(table, sealed, now)
 
     def tick(self, now: float) -> None:
-        """Boards silent for :data:`~.wire.SILENT` seconds are offline."""
+        """Messages held past a board's rate are read as it allows; boards
+        silent for :data:`~.wire.SILENT` seconds are offline."""
         for table in self.tables:
+            for kind in list(table.held):
+                if table.admit(now):
+                    self._open(table, kind, table.held.pop(kind), now)
             if table.presence is Presence.LIVE and now - table.heard > SILENT:
                 table.presence = Presence.OFFLINE
                 self.changed.add(table.seat.number)

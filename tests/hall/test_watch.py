@@ -10,6 +10,7 @@ from boardctl.hall.broadcast import Place
 from boardctl.hall.watch import BURST, Presence
 from boardctl.hall.wire import HEARTBEAT, SILENT, Sealed, seal, topic
 from boardctl.remote.keys import SigningKey
+from boardctl.rules import Game, get_variant
 
 from .helpers import EVENT, MemoryRound, SimBoard, board_keys, make_round, snapshot
 
@@ -163,8 +164,28 @@ def test_a_flood_on_a_board_s_topic_is_dropped_past_its_rate_unchecked():
         room.bus.deliver(where, b"{}", retain=False)
     room.deliver(0.0)
     table = room.watch.tables[0]
-    assert table.dropped == int(BURST) * 4
+    assert table.dropped == int(BURST) * 4 - 1  # the newest is held for later
+    assert list(table.held) == ["state"]
     assert room.watch.quiet.lines <= 2  # a line for the refused, one for the dropped
+
+
+def test_a_backlog_past_the_rate_loses_no_board_s_latest_game():
+    """A hall that fell behind takes a board's states all at once: past the
+    rate the middle ones go unread, the newest is read as soon as the rate
+    allows."""
+    room = MemoryRound(1)
+    game = Game(get_variant("falcon"))
+    moves: list[str] = []
+    for _ in range(int(BURST) + 10):
+        move = sorted(game.position.legal_moves(), key=game.position.uci)[0]
+        moves.append(game.position.uci(move))
+        game.push(move)
+        room.boards[0].show(snapshot(moves))
+    room.deliver(0.0)
+    table = room.watch.tables[0]
+    assert len(table.sans) < len(moves)  # the rate held the newest back
+    room.deliver(1.0)
+    assert len(table.sans) == len(moves) and not table.held
 
 
 def test_a_message_on_a_topic_not_of_the_round_is_ignored():
