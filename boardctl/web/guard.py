@@ -92,11 +92,17 @@ class Seats:
 
     def __init__(
         self,
-        total: int = MAX_STREAMS,
-        per_address: int = STREAMS_PER_ADDRESS,
-        reserved: int = STREAMS_RESERVED,
+        total: int | None = None,
+        per_address: int | None = None,
+        reserved: int | None = None,
     ) -> None:
-        self.limits = (total, per_address, reserved)
+        # None: the board's own limits, read when the page starts (not when
+        # this module was loaded), so that they stay the module's to set.
+        self.limits = (
+            MAX_STREAMS if total is None else total,
+            STREAMS_PER_ADDRESS if per_address is None else per_address,
+            STREAMS_RESERVED if reserved is None else reserved,
+        )
         self.held: dict[str, int] = {}
         self.total = 0
 
