@@ -244,6 +244,28 @@ def _sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hall(args: argparse.Namespace) -> int:
+    """``boardctl hall``: key, --round, or the older HALL.toml (see boardctl.hall.command)."""
+    target = args.target
+    if (target is None) == (args.round is None):
+        raise UsageError("give one of key, --round ROUND.toml or HALL.toml")
+    try:
+        from .hall import command
+        from .remote.transport import BrokerSettings
+        from .web import hall
+    except ImportError as exc:
+        raise UsageError(f"needs {exc.name}: pip install 'boardctl[web,remote]'") from None
+    if target == "key":
+        return command.key_command(default_db_path().parent)
+    if args.round is not None:
+        login = load_config(args.config).hall
+        broker = BrokerSettings(login.broker, login.username, login.password, login.ca_file)
+        return command.round_command(
+            args.round, broker, port=args.port, bind=args.bind, pgn=args.pgn
+        )
+    return hall.hall_command(Path(target))
+
+
 def _pgn(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
     if args.all and args.game is not None:
@@ -296,11 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "screenshot":
             return _screenshot(args)
         if args.command == "hall":
-            try:
-                from .web.hall import hall_command
-            except ImportError:
-                raise UsageError("needs aiohttp: pip install 'boardctl[web]'") from None
-            return hall_command(args.config)
+            return _hall(args)
         if args.command == "diag":
             from .diag import diag_command
 

@@ -16,6 +16,7 @@ from .config import CHOICES
 from .engine import uci
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
+from .hall.place import HALL_PORT
 from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
 from .rules import DEFAULT_VARIANT, VARIANTS
 from .rules.digits import NumberError, parse_decimal, parse_whole
@@ -149,10 +150,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_review(commands)
     _add_puzzles(commands)
     _add_screenshot(commands)
-    p = commands.add_parser("hall", help="serve one page with several boards side by side")
-    p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
+    _add_hall(commands)
     _add_diag(commands)
     return parser
+
+
+def _add_hall(commands: argparse._SubParsersAction[_Parser]) -> None:
+    p = commands.add_parser(
+        "hall",
+        help="serve a tournament's round to spectators from the boards' broadcast "
+        "(--round), show this board's broadcast key (key), or one page of several "
+        "boards' feeds (HALL.toml)",
+    )
+    p.add_argument(
+        "target",
+        nargs="?",
+        metavar="key|HALL.toml",
+        help="key: this board's broadcast key; HALL.toml: boards and their URLs (the older hall)",
+    )
+    p.add_argument("--round", type=Path, metavar="ROUND.toml", help="the round file (docs/hall.md)")
+    p.add_argument("--config", type=Path, help="configuration file: its [hall] names the broker")
+    p.add_argument(
+        "--port", type=_whole(0, 65535), default=HALL_PORT, help="default: %(default)s; 0: any free"
+    )
+    p.add_argument("--bind", default="auto", help="an address, or auto: the local network's")
+    p.add_argument(
+        "--pgn", type=Path, metavar="OUT.pgn", help="the round's PGN (default: beside ROUND.toml)"
+    )
 
 
 def _add_replay(p: argparse.ArgumentParser) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from .engine.search import MAX_SKILL
+from .hall.place import MAX_ROUND, NAME, NAME_RULE
 from .hw.errors import PinoutError
 from .hw.hexpins import load_any_pinout
 from .names import MAX_NAME, InvalidName, clean_name
@@ -142,6 +143,25 @@ class RemoteConfig:
 
 
 @dataclass(frozen=True)
+class HallConfig:
+    # The MQTT broker a tournament's boards broadcast their games through, and
+    # the hall reads them from (docs/hall.md): mqtt://HOST:PORT or
+    # mqtts://HOST:PORT; "": none.
+    broker: str = ""
+    username: str = ""  # this board's (or the hall's) login at that broker
+    password: str = ""
+    ca_file: str = ""
+    # A board broadcasts when it names the tournament (its name in the broker's
+    # topics) and itself there (the round file names its key).
+    event: str = ""
+    board: str = ""
+    # The round and board number the board plays, if it says (0: the round
+    # file alone places it); a game of another round is then not shown.
+    round: int = 0
+    number: int = 0
+
+
+@dataclass(frozen=True)
 class ReviewConfig:
     at_end: bool = True  # review each game when it ends, in a process of its own
     movetime: float = DEFAULT_MOVETIME  # the engine's seconds for each position
@@ -162,6 +182,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
+    hall: HallConfig = field(default_factory=HallConfig)
     review: ReviewConfig = field(default_factory=ReviewConfig)
     source: str = DEFAULTS
 
@@ -251,6 +272,8 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("speech", "volume"): VOLUME_RANGE,
     ("remote", "confirm_ms"): (0, 10000),
     ("remote", "lan_port"): (1024, 65535),
+    ("hall", "round"): (0, MAX_ROUND),
+    ("hall", "number"): (0, MAX_ROUND),
     ("review", "movetime"): MOVETIME_RANGE,
 }
 
@@ -414,6 +437,11 @@ def _broker(text: str) -> None:
         raise ConfigError(f"{exc}; got {shown(text)}") from None
 
 
+def _hall_name(text: str) -> None:
+    if text and not NAME.fullmatch(text):
+        raise ConfigError(f"expected {NAME_RULE}; got {shown(text)}")
+
+
 def _readable_file(text: str) -> None:
     if text and not Path(text).expanduser().is_file():
         raise ConfigError(f"no such file: {shown(text)}")
@@ -441,6 +469,10 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("remote", "name"): _name,
     ("remote", "broker"): _broker,
     ("remote", "ca_file"): _readable_file,
+    ("hall", "broker"): _broker,
+    ("hall", "ca_file"): _readable_file,
+    ("hall", "event"): _hall_name,
+    ("hall", "board"): _hall_name,
 }
 
 

@@ -127,9 +127,11 @@ def _read_back(text: str, source: str, changes: Mapping[tuple[str, str], Any]) -
     return config
 
 
-def write_atomic(path: Path, text: str, doing: str = "save the settings") -> None:
+def write_atomic(
+    path: Path, text: str, doing: str = "save the settings", new_mode: int = NEW_FILE_MODE
+) -> None:
     """Replace the file at ``path`` with ``text`` whole (see the module
-    docstring); a new file gets :data:`NEW_FILE_MODE`, an old one keeps its mode.
+    docstring); a new file gets ``new_mode``, an old one keeps its mode.
 
     :raises ConfigWriteError: "cannot ``doing``: why", with the file as it was.
     """
@@ -137,7 +139,7 @@ def write_atomic(path: Path, text: str, doing: str = "save the settings") -> Non
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        mode = NEW_FILE_MODE
+        mode = new_mode
     except OSError as exc:
         raise _write_error(path, exc, doing) from None
     temp: Path | None = None

@@ -47,6 +47,7 @@ SLOW_MODULES = {
     "tests/test_hostile_files.py": "a child process per hostile file",
     "tests/remote/test_transport.py": "a real mosquitto, killed and started again",
     "tests/remote/test_links.py": "two links through a lossy broker, a property over restarts",
+    "tests/hall/test_mqtt.py": "a round through a real mosquitto, a board's network cut",
 }
 
 
@@ -124,6 +125,8 @@ SLOW_TESTS = {
         "the coach's engine searches five positions to depth 8",
     "tests/review/test_coach_depths.py::test_a_knight_left_to_a_pawn_is_the_same_words_at_every_depth":
         "four positions searched to each depth from 3 to 9",
+    "tests/hall/test_command.py::test_hall_round_serves_from_the_configured_broker_until_stopped":
+        "boardctl hall in a process of its own, through a real mosquitto",
     "tests/test_docs.py::test_the_readmes_commands_run_as_written":
         "the README's commands, each a new boardctl process, one a game against the engine",
 }

@@ -15,6 +15,7 @@ import pytest
 from boardctl.cli import main
 
 NEW = "new.toml"  # a configuration file not there yet: run's first start
+ROUND = 'event = "open"\nround = 1\n[[board]]\nnumber = 1\nid = "t1"\nkey = "0123456789abcdef"\n'
 CASES = [
     ["run", "--config", NEW, "--setup", "not a fen"],
     ["run", "--config", NEW, "--setup", "10/10/10/10/10/10/10/10 w - - 0 1"],  # no kings
@@ -39,6 +40,10 @@ CASES = [
     ["diag", "--config", NEW],
     ["diag", "--sim", "--variant", "no-such-preset"],
     ["hall", NEW],
+    ["hall"],
+    ["hall", "--round", NEW],
+    ["hall", "key", "--round", NEW],
+    ["hall", "--round", "round.toml"],  # a good round, but no [hall] broker to read it from
     ["puzzles", "--every-move"],
 ]
 
@@ -65,6 +70,9 @@ def test_a_refused_command_says_why_in_one_line_and_writes_nothing(
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    if "round.toml" in argv:
+        (empty.parent / "round.toml").write_text(ROUND)
+        argv = [str(empty.parent / "round.toml") if a == "round.toml" else a for a in argv]
     if "--script" in argv and "log" in argv:
         (empty.parent / "log").write_text("0 lift e2\n")
         argv = [str(empty.parent / "log") if a == "log" else a for a in argv]

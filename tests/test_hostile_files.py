@@ -2,12 +2,13 @@
 exit status 2, at once.
 
 The roles are the configuration (``--config``), the pinout it names, a hall
-of boards (``boardctl hall``), a headless simulator script and a sensor log
-(``boardctl replay``).  What is given in their place: TOML nested far deeper
-than Python's parser can follow, a device that never ends, a FIFO that no one
-writes (it must not be waited on), a directory, and a file larger than any of
-its kind.  Each runs as a child process with a deadline, so that a read that
-blocks fails this test instead of holding the run.
+of boards (``boardctl hall``), a round (``boardctl hall --round``), a headless
+simulator script and a sensor log (``boardctl replay``).  What is given in
+their place: TOML nested far deeper than Python's parser can follow, a device
+that never ends, a FIFO that no one writes (it must not be waited on), a
+directory, and a file larger than any of its kind.  Each runs as a child
+process with a deadline, so that a read that blocks fails this test instead
+of holding the run.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def command(role: str, path: Path, folder: Path) -> list[str]:
         return ["run", "--config", str(config)]
     if role == "hall":
         return ["hall", str(path)]
+    if role == "round":
+        return ["hall", "--round", str(path)]
     if role == "script":
         return ["sim", "--headless", "--script", str(path)]
     return ["replay", str(path)]
@@ -78,7 +81,7 @@ TOML_KINDS = [
 ]
 LOG_KINDS = ["/dev/zero", "FIFO", "directory", "not UTF-8"]
 CASES = (
-    [(role, kind) for role in ("config", "pinout", "hall") for kind in TOML_KINDS]
+    [(role, kind) for role in ("config", "pinout", "hall", "round") for kind in TOML_KINDS]
     + [("script", kind) for kind in [*LOG_KINDS, "too large"]]
     + [("log", kind) for kind in LOG_KINDS]
 )

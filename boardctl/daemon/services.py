@@ -154,8 +154,47 @@ def lent(
         reviewer = Reviewer(db_path, Limits(movetime=config.review.movetime))
         stack.callback(reviewer.close)
     hub = given.web or (web.hub if web is not None else None)
+    if config.hall.broker and config.hall.event and config.hall.board:
+        from ..web.snapshot import Hub
+
+        hub = hub or Hub()  # the daemon publishes its game there, page or no page
+        start_broadcast(config, hub, db_path.parent, stack)
+    elif config.hall.broker:
+        log.warning("[hall] broker is set, but not event and board: this board broadcasts nothing")
     services = Services(given.opponent, given.adviser, hub, speaker, reviewer, remote)
     return services, welcome, web
+
+
+def start_broadcast(config: Config, hub: Hub, folder: Path, stack: ExitStack) -> None:
+    """The board's game to the tournament's broker ([hall], boardctl.hall.broadcast),
+    closed by ``stack``; a key that cannot be read or made is logged, and the
+    board plays on without it.
+
+    :raises StartError: without paho-mqtt and cryptography.
+    """
+    try:
+        from ..hall.boardkey import BoardKeyError, board_key
+        from ..hall.broadcast import Broadcast, Place, Will
+        from ..remote.transport import BrokerSettings, MqttTransport
+    except ImportError:
+        raise StartError(
+            "[hall] broker: the broadcast needs paho-mqtt and cryptography: "
+            "pip install 'boardctl[remote]'"
+        ) from None
+    hall = config.hall
+    try:
+        key = board_key(folder)
+    except BoardKeyError as exc:
+        log.error("[hall] no broadcast: %s", exc)
+        return
+    settings = BrokerSettings(hall.broker, hall.username, hall.password, hall.ca_file)
+
+    def connect(will: Will) -> MqttTransport:
+        return MqttTransport(settings, will=will)
+
+    broadcast = Broadcast(hub, key, Place(hall.event, hall.board, hall.round, hall.number), connect)
+    stack.callback(broadcast.close)
+    log.info("hall: broadcasting as %s of %s through %s", hall.board, hall.event, hall.broker)
 
 
 def make_speaker(config: Config, stack: ExitStack) -> Speaker | None:

@@ -75,13 +75,23 @@ class MqttTransport:
     """See the module docstring.  Connects at once and again after any
     loss, backing off to a minute; ``take`` never waits."""
 
-    def __init__(self, settings: BrokerSettings) -> None:
+    def __init__(
+        self,
+        settings: BrokerSettings,
+        *,
+        will: tuple[str, bytes] | None = None,
+        waiting: int = MAX_WAITING,
+    ) -> None:
+        """``will``: a topic and payload the broker publishes, retained, when
+        this client drops without a goodbye (a board's broadcast says it is
+        offline so); ``waiting``: messages held for :meth:`take` (a hall
+        subscribes to a whole round's boards)."""
         scheme, host, port = parse_broker(settings.url)
         self.settings = settings
         self.dropped = 0  # messages dropped because the link fell behind
         self.problem = ""  # why it is not connected, for the page
         self._patterns: list[str] = []
-        self._inbox: queue.Queue[tuple[str, bytes]] = queue.Queue(MAX_WAITING)
+        self._inbox: queue.Queue[tuple[str, bytes]] = queue.Queue(waiting)
         self._up = threading.Event()
         client = _BoundedClient(
             CallbackAPIVersion.VERSION2,
@@ -89,6 +99,8 @@ class MqttTransport:
             protocol=mqtt.MQTTv5,
         )
         client.max_queued_messages_set(MAX_WAITING)
+        if will is not None:
+            client.will_set(will[0], will[1], qos=1, retain=True)
         client.reconnect_delay_set(1, 60)
         client.connect_timeout = CONNECT_TIMEOUT
         if settings.username:

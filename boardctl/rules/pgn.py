@@ -121,12 +121,15 @@ def export(
     headers: dict[str, str] | None = None,
     clocks: Sequence[float | None] = (),
     notes: Sequence[MoveNote] = (),
+    sans: Sequence[str] | None = None,
 ) -> str:
     """The game as PGN text (tags, then movetext wrapped at 80 columns).
 
     ``clocks[i]``, when given and not None, is the time the mover of the
     ``i``-th move (from 0) had left after it, written as ``{[%clk h:mm:ss]}``;
-    ``notes[i]``, when given, is what a review says of that move.
+    ``notes[i]``, when given, is what a review says of that move; ``sans``,
+    the game's moves in SAN where the caller has them already (a hall keeps
+    a hundred games' and writes them every second).
 
     :raises ValueError: for a clock reading :func:`clk` refuses.
     """
@@ -144,7 +147,7 @@ def export(
     number = int(game.start_fen.split()[5])
     black_first = game.start_fen.split()[1] == "b"
     commented = False
-    for i, text in enumerate(game.sans()):
+    for i, text in enumerate(game.sans() if sans is None else sans):
         black = (i % 2 == 1) != black_first
         if not black:
             words.append(f"{number}.")

@@ -87,18 +87,32 @@ def client_key(address: str | None) -> str:
 
 # ---------------------------------------------------------------- streams
 class Seats:
-    """Who holds the live streams (see the module docstring)."""
+    """Who holds the live streams (see the module docstring); a hall, which
+    serves a whole room, holds more (``total``, ``per_address``, ``reserved``)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        total: int | None = None,
+        per_address: int | None = None,
+        reserved: int | None = None,
+    ) -> None:
+        # None: the board's own limits, read when the page starts (not when
+        # this module was loaded), so that they stay the module's to set.
+        self.limits = (
+            MAX_STREAMS if total is None else total,
+            STREAMS_PER_ADDRESS if per_address is None else per_address,
+            STREAMS_RESERVED if reserved is None else reserved,
+        )
         self.held: dict[str, int] = {}
         self.total = 0
 
     def take(self, key: str) -> str | None:
         """Take a seat for ``key``; None when it got one, else why not."""
+        most, per_address, reserved = self.limits
         mine = self.held.get(key, 0)
-        if mine >= STREAMS_PER_ADDRESS:
-            return f"at most {STREAMS_PER_ADDRESS} live streams from one address"
-        if self.total >= MAX_STREAMS or (mine and self.total >= MAX_STREAMS - STREAMS_RESERVED):
+        if mine >= per_address:
+            return f"at most {per_address} live streams from one address"
+        if self.total >= most or (mine and self.total >= most - reserved):
             return "too many spectators: try again later"
         self.held[key] = mine + 1
         self.total += 1

@@ -16,27 +16,24 @@ The configuration is a small TOML file::
 from __future__ import annotations
 
 import ipaddress
-import signal
-import sys
-import threading
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
 from ..errors import BoardctlError
+from ..hall.place import HALL_PORT
 from ..userfiles import TOML_LIMIT, parse_toml, read_text
 from .guard import security_headers
 from .pages import hall_page
-from .server import ServerThread, add_static
+from .server import ServerThread, add_static, serve_until_signalled
 
 MAX_BOARDS = 64
 MAX_NAME = 80
-DEFAULT_PORT = 8090
+DEFAULT_PORT = HALL_PORT
 
 
 class HallError(BoardctlError, ValueError):
@@ -140,17 +137,5 @@ def hall_command(path: Path) -> int:
     """Serve the hall until SIGINT or SIGTERM.  :raises HallError: WebError:"""
     hall = load_hall(path)
     server = ServerThread(lambda: make_hall_app(hall), host=hall.bind, port=hall.port)
-    server.start()
-    done = threading.Event()
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        done.set()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    print(f"boardctl hall: {len(hall.boards)} boards on {server.url}", file=sys.stderr)
-    try:
-        done.wait()
-    finally:
-        server.stop()
+    serve_until_signalled(server, lambda url: f"{len(hall.boards)} boards on {url}")
     return 0

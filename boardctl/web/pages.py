@@ -223,6 +223,53 @@ def hall_page(boards: Sequence[tuple[str, str]]) -> str:
     return _page("boardctl: hall", body, scripts=("board.js", "hall.js"))
 
 
+def round_page(
+    title: str, number: int, seats: Sequence[tuple[int, str, str]], state_json: str = ""
+) -> str:
+    """A round of a tournament (boardctl.hall): a tile for each board, one
+    board large (``#N``), and the results; ``seats``: (board number, White,
+    Black) as the round file names them; ``state_json``: the round as
+    ``/api/round`` has it, drawn at once (round.js keeps it up to date)."""
+    tiles, rows = [], []
+    for board, white, black in seats:
+        names = (
+            f'<span class="name white-name">{escape(white)}</span> – '
+            f'<span class="name black-name">{escape(black)}</span>'
+        )
+        tiles.append(
+            f'<article class="tile" id="board-{board}" data-number="{board}" '
+            f'data-presence="waiting"><a class="open" href="#{board}"><h2><span class="no">'
+            f"{board}</span> {names}</h2>"
+            f'<svg class="board" role="img" aria-label="board {board}"></svg></a>'
+            '<p class="clocks"><span class="clock white-clock"></span>'
+            '<span class="clock black-clock"></span></p><p class="status"></p></article>'
+        )
+        rows.append(
+            f'<tr data-number="{board}"><td>{board}</td><td class="name">{escape(white)}</td>'
+            f'<td class="score">*</td><td class="name">{escape(black)}</td></tr>'
+        )
+    body = f"""{_initial_state(state_json)}
+<header><h1>{escape(title)}</h1><span class="round-number">Round {number}</span>
+<span id="link" class="link">connecting…</span>
+<nav><a href="#">All boards</a> <a href="/round.pgn">round.pgn</a></nav></header>
+<main class="round">
+<section id="boards" class="boards">{"".join(tiles)}</section>
+<section id="detail" class="detail panel" hidden><h2 id="detail-title"></h2>
+<div class="detail-area"><svg id="detail-board" class="board" role="img" aria-label="board">
+</svg><div class="detail-side">
+<div class="player"><span class="swatch black"></span><span class="name" id="detail-black">
+</span><span class="clock" id="detail-black-clock"></span></div>
+<div class="player"><span class="swatch white"></span><span class="name" id="detail-white">
+</span><span class="clock" id="detail-white-clock"></span></div>
+<p id="detail-status" class="turn"></p><ol id="detail-moves" class="moves"></ol>
+<p><a href="#">All boards</a></p></div></div></section>
+<section class="results"><h2>Results</h2><table class="games results-table"><thead><tr>
+<th>Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead>
+<tbody>{"".join(rows)}</tbody></table></section>
+</main>"""
+    return _page(f"{title}: round {number}", body, scripts=("board.js", "round.js"))
+
+
 def _field(key: str, label: str, control: str, hint: str = "") -> str:
     """One row of the settings form: its label, control, a hint and the place
     where the server's error for it goes (the control names that place, so a

@@ -41,13 +41,16 @@ import json
 import logging
 import math
 import secrets
+import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
+from types import FrameType
 from typing import Any, TypeVar
 
 from aiohttp import hdrs, web
@@ -774,6 +777,24 @@ class ServerThread:
         if self._thread is not None:
             self._thread.join(SHUTDOWN_TIMEOUT + 5)
             self._thread = None
+
+
+def serve_until_signalled(server: ServerThread, describe: Callable[[str], str]) -> None:
+    """Serve until SIGINT or SIGTERM, having said on stderr what is served
+    (``describe`` is given the address).  :raises WebError: when it cannot listen."""
+    server.start()
+    done = threading.Event()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        done.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(f"boardctl hall: {describe(server.url)}", file=sys.stderr)
+    try:
+        done.wait()
+    finally:
+        server.stop()
 
 
 class WebServer(ServerThread):
