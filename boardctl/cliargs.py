@@ -13,7 +13,7 @@ from typing import Any, NoReturn, TypeVar
 
 from .board import lights
 from .config import CHOICES
-from .engine import uci
+from .engine import MAX_SKILL, uci
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
@@ -125,7 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"in the window:\n{keys.help_text()}\n\nwhat the lights mean:\n{_lights_help()}",
     )
     p.add_argument("--config", type=Path, help="configuration file")
-    p.add_argument("--mode", choices=CHOICES["game", "mode"], help="override the configured mode")
+    p.add_argument(
+        "--mode",
+        choices=CHOICES["game", "mode"],
+        help="override the configured mode: teaching plays the engine with a coach (a lifted "
+        "piece lights its moves, a losing move is offered back, hints name the good moves)",
+    )
+    p.add_argument(
+        "--level",
+        type=_whole(0, MAX_SKILL),
+        help=f"the engine's level, 0 (a beginner) to {MAX_SKILL} (full strength; "
+        "default: the configuration's [engine] skill); + and - change it in the window",
+    )
     p.add_argument("--human", choices=CHOICES["game", "human"], help="the human's colour")
     p.add_argument(
         "--variant",
