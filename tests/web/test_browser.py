@@ -696,10 +696,17 @@ def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, 
 # ------------------------------------------------------------ the Speak switch
 # A stand-in for the browser's voice, put in before the page's own scripts run:
 # it notes each cancel and each text spoken in window.__speech, and refuses to
-# speak, as Chrome does on a page not yet touched, while window.__refuse is set.
+# speak, as Chrome does on a page not yet touched, while window.__refuse is set;
+# its voices are window.__voices (one unless a test empties it first), and
+# window.__voicesCame() says that they changed, as a browser's "voiceschanged".
 SPEECH_STUB = """
 window.__speech = [];
 window.__refuse = false;
+if (!window.__voices) window.__voices = [{name: "Stand-in", lang: "en-GB"}];
+const voiceListeners = [];
+window.__voicesCame = () => {
+  for (const listener of voiceListeners) listener(new Event("voiceschanged"));
+};
 const fakeVoice = {
   speaking: false, pending: false, paused: false,
   speak(utterance) {
@@ -710,7 +717,8 @@ const fakeVoice = {
     }
   },
   cancel() { window.__speech.push(["cancel"]); },
-  pause() {}, resume() {}, getVoices() { return []; },
+  pause() {}, resume() {}, getVoices() { return window.__voices; },
+  addEventListener(kind, listener) { if (kind === "voiceschanged") voiceListeners.push(listener); },
 };
 Object.defineProperty(window, "speechSynthesis", {value: fakeVoice, configurable: true});
 """
@@ -908,6 +916,27 @@ def test_a_browser_that_cannot_speak_shows_the_switch_disabled_and_why(browser, 
         assert box.get_attribute("aria-describedby") == "speak-note"
         publish(browser, hub, words(1, "White plays e4."))  # and nothing breaks
         assert text(browser, "turn") == "White to move"
+
+
+def test_a_browser_with_no_voice_shows_the_switch_disabled_until_a_voice_comes(
+    browser, talking_board
+):
+    """The speech API with no voice to speak with (Chromium on Linux without
+    speech-dispatcher): the switch was enabled and said nothing."""
+    _, server = talking_board
+    with before_scripts(browser, "window.__voices = [];" + SPEECH_STUB):
+        browser.set_window_size(390, 844)
+        open_live(browser, server)
+        box = browser.find_element(By.ID, "speak")
+        assert not box.is_enabled() and not box.is_selected()
+        note = browser.find_element(By.ID, "speak-note")
+        assert note.is_displayed() and note.text == "this browser has no voice to speak with"
+        # The browser's voices come late: the switch is the usual one then.
+        browser.execute_script("window.__voices.push({name: 'Late', lang: 'en'}); __voicesCame()")
+        wait_for(browser, lambda d: d.find_element(By.ID, "speak").is_enabled(), "still disabled")
+        assert not browser.find_element(By.ID, "speak-note").is_displayed()
+        browser.find_element(By.ID, "speak").click()
+        wait_for(browser, lambda d: said(d) == [["cancel"], ["speak", "Speech on"]], "silent")
 
 
 # ------------------------------------------------------------ as the board's screen says it
