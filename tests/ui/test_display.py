@@ -522,3 +522,41 @@ def test_the_engines_move_is_tinted_on_the_board_not_the_players_last(size, draw
     for name in ("e2", "e4"):
         sq = SQ(name)
         assert corner(surface, view.rect(sq)) == display.LAST_MOVE[view.shade(sq)], name
+
+
+# ------------------------------------------------------------ the move list's pairs
+LONG_SANS = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4", "Fxe5+", "Kd7", "Qxg4+", "Kc7")
+
+
+@pytest.mark.parametrize("size", [(480, 320), (400, 240), (800, 480)], ids=str)
+def test_the_move_list_keeps_pairs_on_a_line_after_a_long_move(size):
+    """After "Fxe5+" it fell to one ply a line: 6 plies shown of 12."""
+    from dataclasses import replace
+
+    from boardctl.ui.gallery import ALL_SCENES
+
+    state = replace(ALL_SCENES["two-players"][1](), moves=LONG_SANS)
+    renderer = Renderer(size)
+    renderer.render(state, pygame.Surface(size))
+    lines = renderer.move_list
+    assert all(len(line) == 3 and line[0].endswith(".") for line in lines), lines
+    assert sum(len(line) - 1 for line in lines) >= 10  # plies shown
+    assert lines[-1] == ("6.", "Qxg4+", "Kc7") and renderer.cut == []
+
+
+def test_a_pair_too_wide_for_the_panel_puts_blacks_move_under_its_column():
+    """At 480x320 with the engine's lines, "5. Fxe5+ Nxe5" is wider than the panel
+    at the smallest legible size: that pair takes two lines, none cut, and the
+    solved puzzle's "1. Qxi7+ Kxi7" stays on one."""
+    from dataclasses import replace
+
+    from boardctl.ui.gallery import ALL_SCENES
+
+    renderer = Renderer((480, 320))
+    surface = pygame.Surface((480, 320))
+    renderer.render(ALL_SCENES["puzzle-solved"][1](), surface)
+    assert renderer.move_list == [("1.", "Qxi7+", "Kxi7"), ("2.", "j6#")]
+    state = replace(ALL_SCENES["engine-move"][1](), moves=(*LONG_SANS[:8], "Fxe5+", "Nxe5"))
+    renderer.render(state, surface)
+    assert renderer.move_list[-2:] == [("5.", "Fxe5+"), ("Nxe5",)]
+    assert renderer.cut == []
