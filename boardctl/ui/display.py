@@ -156,6 +156,16 @@ def move_lines(
     return lines
 
 
+# The banner's words keep this share of its height clear on either side: at
+# the pad alone (6 px at 480x320) a long line ran to its edges.
+BANNER_MARGIN_SHARE = 0.25
+
+
+def banner_margin(box: pygame.Rect) -> int:
+    """Pixels the banner's words keep from its left and right edges."""
+    return round(box.height * BANNER_MARGIN_SHARE)
+
+
 class Renderer:
     """Draws display states onto surfaces of one size (fonts and sprites built once).
 
@@ -303,20 +313,14 @@ class Renderer:
         kind, words = self.banner(state)
         box = lay.banner
         pygame.draw.rect(surface, BANNER_BG[kind], box, border_radius=lay.pad)
-        inset = lay.pad
-        width = box.width - 2 * inset
         ink = BANNER_INK.get(kind, TEXT)
-        # One line as large as fits (up to the big size), else two body lines,
-        # else as many as fit at the smallest readable size.
-        font = self.fonts.fitting(words, width, min(lay.big, box.height - 2 * inset), lay.body)
-        lines = [words] if font.size(words)[0] <= width else []
-        if not lines:
-            for height in range(lay.body, lay.small - 1, -1):
-                font = self.fonts.get(height)
-                lines = wrap(words, font, width)
-                if len(lines) * font.get_height() <= box.height - 2 * inset:
-                    break
-        fit = max(1, (box.height - 2 * inset) // font.get_height())
+        # Clear of the edges by the margin; words that would be cut short
+        # there (a coach's two long lines) take the width to the pad instead.
+        font, lines = self._banner_lines(words, lay, box.width - 2 * banner_margin(box))
+        if len(lines) * font.get_height() > box.height - 2 * lay.pad:
+            font, lines = self._banner_lines(words, lay, box.width - 2 * lay.pad)
+        width = box.width - 2 * lay.pad
+        fit = max(1, (box.height - 2 * lay.pad) // font.get_height())
         if len(lines) > fit:
             self.cut.append(words)
             lines = lines[:fit]
@@ -327,6 +331,23 @@ class Renderer:
             image = font.render(line, True, ink)
             surface.blit(image, image.get_rect(centerx=box.centerx, top=y))
             y += step
+
+    def _banner_lines(
+        self, words: str, lay: Layout, width: int
+    ) -> tuple[pygame.font.Font, list[str]]:
+        """The banner's words in lines ``width`` wide: one line as large as
+        fits (up to the big size), else two body lines, else as many as fit
+        at the smallest readable size."""
+        room = lay.banner.height - 2 * lay.pad
+        font = self.fonts.fitting(words, width, min(lay.big, room), lay.body)
+        if font.size(words)[0] <= width:
+            return font, [words]
+        for height in range(lay.body, lay.small - 1, -1):
+            font = self.fonts.get(height)
+            lines = wrap(words, font, width)
+            if len(lines) * font.get_height() <= room:
+                break
+        return font, lines
 
     # ------------------------------------------------------------------ panel
     def _panel(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
