@@ -97,9 +97,11 @@ VEIL_ALPHA = 150
 
 
 def to_move(state: DisplayState, colour: int) -> bool:
-    """Whether ``colour``'s row is lit as the one to move: nobody is while a
+    """Whether ``colour``'s row is lit as the one to move (or the one the board
+    waits for, :attr:`~.state.DisplayState.awaited`): nobody is while a
     position is set up, nor once the game is over."""
-    return colour == state.turn and state.prompt_kind != "over" and not state.setting_up
+    side = state.turn if state.awaited is None else state.awaited
+    return colour == side and state.prompt_kind != "over" and not state.setting_up
 
 
 def player_label(state: DisplayState, colour: int, active: bool) -> str:
