@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -1002,6 +1003,26 @@ def test_the_score_is_said_in_words_as_the_screen_says_it(browser, fed_page, vie
     assert page == [score_words(score) for score in ODD_SCORES]
     publish(browser, hub, scored(""))
     assert not browser.find_element(By.ID, "score-line").is_displayed()
+
+
+@pytest.mark.parametrize("view", ["", "?view=projector"])
+def test_against_the_engine_the_bar_is_there_before_its_first_score(browser, fed_page, view):
+    """After a resume the projector showed no bar until the engine had searched
+    (the scores of the moves before a restart are not kept)."""
+    hub, server = fed_page
+    open_live(browser, server, view)
+    resumed = replace(scored(""), evals=(None, None, None), level=8, engine="ready")
+    publish(browser, hub, resumed)
+    bar = browser.find_element(By.ID, "evalbar")
+    assert bar.is_displayed() and bar.get_attribute("aria-label") == "evaluation: none yet"
+    fill = browser.execute_script("return document.getElementById('evalfill').style.height")
+    assert fill == "50%"  # even
+    assert not browser.find_element(By.ID, "evalgraph").is_displayed()
+    publish(browser, hub, scored("+0.35"))
+    assert bar.get_attribute("aria-label") == "evaluation: White +0.35"
+    # Two players: no engine, no bar.
+    publish(browser, hub, replace(scored(""), evals=(), level=None, engine="off"))
+    assert not browser.find_element(By.ID, "evalbar").is_displayed()
 
 
 def engine_waiting(driver: Any) -> str:
