@@ -119,6 +119,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
     p.add_argument("--puzzle", metavar="ID", help=_PUZZLE_HELP)
     _add_replay(p)
+    _add_sim(commands)
+    p = commands.add_parser("pgn", help="export stored games as PGN")
+    p.add_argument(
+        "game", nargs="?", type=_whole(1, MAX_GAME_ID), help="game number (default: the latest)"
+    )
+    p.add_argument("--all", action="store_true", help="every stored game")
+    p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
+    _add_review(commands)
+    _add_puzzles(commands)
+    _add_screenshot(commands)
+    p = commands.add_parser("hall", help="serve one page with several boards side by side")
+    p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
+    _add_diag(commands)
+    return parser
+
+
+def _add_sim(commands: argparse._SubParsersAction[_Parser]) -> None:
     p = commands.add_parser(
         "sim",
         help="the desktop simulator (a window, or --headless)",
@@ -151,19 +168,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--speak", action="store_true", help="say moves aloud with espeak-ng ([speech] enabled)"
     )
-    p = commands.add_parser("pgn", help="export stored games as PGN")
-    p.add_argument(
-        "game", nargs="?", type=_whole(1, MAX_GAME_ID), help="game number (default: the latest)"
-    )
-    p.add_argument("--all", action="store_true", help="every stored game")
-    p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
-    _add_review(commands)
-    _add_puzzles(commands)
-    _add_screenshot(commands)
-    p = commands.add_parser("hall", help="serve one page with several boards side by side")
-    p.add_argument("config", type=Path, help="TOML file naming the boards and their URLs")
-    _add_diag(commands)
-    return parser
 
 
 def _add_replay(p: argparse.ArgumentParser) -> None:
