@@ -22,10 +22,11 @@ from . import puzzles
 from .board.replay import parse_log, read_log, replay_events
 from .board.stepping import Stepping
 from .cliargs import UsageError, build_parser
-from .config import Config, load_config, with_game
+from .config import DEFAULT_PATH, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
 from .daemon.restart import RESTART_STATUS, command_line, reexec, under_systemd
+from .daemon.session import LEVEL_SETTING
 from .engine import Limits, uci
 from .errors import BoardctlError
 from .progress import Progress
@@ -79,6 +80,9 @@ def _config(args: argparse.Namespace) -> Config:
         for key in ("mode", "human", "variant")
         if getattr(args, key, None) is not None
     }
+    level = getattr(args, "level", None)
+    if level is not None:
+        config = replace(config, engine=replace(config.engine, skill=level))
     return with_game(config, **overrides)
 
 
@@ -184,6 +188,13 @@ def _run(args: argparse.Namespace) -> int:
     config, replay = _replay_game(args, config)
     setup = _setup(args, config)
     wiring.check_run(config)
+    if args.config is None and not DEFAULT_PATH.exists():
+        # Nothing names a board: run would play a game on sensors nobody can
+        # touch (and open a screen where there may be none).
+        raise UsageError(
+            f"no configuration ({DEFAULT_PATH} is not there): give --config PATH (a file not "
+            "there yet is written for a first start), or play on the desktop with boardctl sim"
+        )
     if first is not None:
         first.write()
         logging.getLogger("boardctl").info("first start: wrote %s with the web page on", first.path)
@@ -219,7 +230,13 @@ def _sim(args: argparse.Namespace) -> int:
             raise UsageError("--script needs --headless")
         config, puzzle = _puzzle(args, config)
         config, replay = _replay_game(args, config)
-        return wiring.sim(config, _setup(args, config), puzzle, replay)
+        setup = _setup(args, config)
+        if args.level is not None:
+            # A level set at the board (+ and -) wins over the file's; the one
+            # asked for here is set as those are, and kept as they are.
+            with GameStore(default_db_path()) as store:
+                store.set_setting(LEVEL_SETTING, str(args.level))
+        return wiring.sim(config, setup, puzzle, replay)
     for option, value in (
         ("--setup", args.setup),
         ("--puzzle", args.puzzle),

@@ -13,7 +13,7 @@ from typing import Any, NoReturn, TypeVar
 
 from .board import lights
 from .config import CHOICES
-from .engine import uci
+from .engine import MAX_SKILL, uci
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .hall.place import HALL_PORT
@@ -120,13 +120,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--setup", metavar="FEN", help=_SETUP_HELP)
     p.add_argument("--puzzle", metavar="ID", help=_PUZZLE_HELP)
     _add_replay(p)
+    _add_sim(commands)
+    p = commands.add_parser("pgn", help="export stored games as PGN")
+    p.add_argument(
+        "game", nargs="?", type=_whole(1, MAX_GAME_ID), help="game number (default: the latest)"
+    )
+    p.add_argument("--all", action="store_true", help="every stored game")
+    p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
+    _add_review(commands)
+    _add_puzzles(commands)
+    _add_screenshot(commands)
+    _add_hall(commands)
+    _add_diag(commands)
+    return parser
+
+
+def _add_sim(commands: argparse._SubParsersAction[_Parser]) -> None:
     p = commands.add_parser(
         "sim",
         help="the desktop simulator (a window, or --headless)",
         epilog=f"in the window:\n{keys.help_text()}\n\nwhat the lights mean:\n{_lights_help()}",
     )
     p.add_argument("--config", type=Path, help="configuration file")
-    p.add_argument("--mode", choices=CHOICES["game", "mode"], help="override the configured mode")
+    p.add_argument(
+        "--mode",
+        choices=CHOICES["game", "mode"],
+        help="override the configured mode: teaching plays the engine with a coach (a lifted "
+        "piece lights its moves, a losing move is offered back, hints name the good moves)",
+    )
+    p.add_argument(
+        "--level",
+        type=_whole(0, MAX_SKILL),
+        help=f"the engine's level, 0 (a beginner) to {MAX_SKILL} (full strength; "
+        "default: the configuration's [engine] skill); + and - change it in the window",
+    )
     p.add_argument("--human", choices=CHOICES["game", "human"], help="the human's colour")
     p.add_argument(
         "--variant",
@@ -141,18 +168,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--speak", action="store_true", help="say moves aloud with espeak-ng ([speech] enabled)"
     )
-    p = commands.add_parser("pgn", help="export stored games as PGN")
-    p.add_argument(
-        "game", nargs="?", type=_whole(1, MAX_GAME_ID), help="game number (default: the latest)"
-    )
-    p.add_argument("--all", action="store_true", help="every stored game")
-    p.add_argument("--db", type=Path, help="game database (default: in the state directory)")
-    _add_review(commands)
-    _add_puzzles(commands)
-    _add_screenshot(commands)
-    _add_hall(commands)
-    _add_diag(commands)
-    return parser
 
 
 def _add_hall(commands: argparse._SubParsersAction[_Parser]) -> None:

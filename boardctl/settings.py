@@ -65,6 +65,20 @@ MODE_WORDS = {
     "teaching": "Teaching (a lifted piece shows its moves)",
     "remote": "Remote (a person in a browser, or another board)",
 }
+# What each mode is, shown under the list for the mode chosen (the page's
+# hint followed the first line of the list, Remote, whatever was chosen).
+MODE_HINTS = {
+    "engine": "You play the engine at the level below; the hint button asks it for a move.",
+    "two-players": "Two people at the board; the board checks the moves and keeps the clock.",
+    "teaching": (
+        "Against the engine, with a coach: a lifted piece lights its moves, a losing move"
+        " is offered back, and a hint names the good moves."
+    ),
+    "remote": (
+        "A person in a browser or another board plays the other side; taken when the"
+        " board restarts."
+    ),
+}
 SIDE_WORDS = {"white": "White", "black": "Black"}
 _BIG = 10**9  # past any range a key has: the range check then says what is allowed
 
@@ -248,6 +262,7 @@ class SettingsFile:
         return {
             "values": {name(key): value_of(config, key) for key in FIELDS},
             "choices": form_choices(),
+            "hints": {name(("game", "mode")): MODE_HINTS},
             "ranges": {name(key): RANGES[key] for key in FIELDS if key in RANGES},
             "ratings": level_ratings(config),
             "leds": config.leds.enabled,

@@ -330,3 +330,62 @@ def test_sim_help_names_the_keys_for_stepping(capsys):
         main(["sim", "--help"])
     out = capsys.readouterr().out
     assert "--replay GAME" in out and "Right  Left" in out and "play on from here" in out
+
+
+# ------------------------------------------------------------ run with nothing configured
+def test_run_with_no_configuration_refuses_in_one_line_and_starts_nothing(
+    tmp_path, monkeypatch, capsys
+):
+    """It printed SDL's "error: XDG_RUNTIME_DIR is invalid" and played a game on
+    sensors nobody can touch, stored empty."""
+    from boardctl import cli
+    from boardctl.daemon import wiring
+
+    monkeypatch.setattr(cli, "DEFAULT_PATH", tmp_path / "etc" / "config.toml")
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    started = []
+    monkeypatch.setattr(wiring, "run", lambda *args, **kwargs: started.append(args) or 0)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "boardctl run: no configuration (" + str(tmp_path / "etc" / "config.toml") + " is not "
+        "there): give --config PATH (a file not there yet is written for a first start), or "
+        "play on the desktop with boardctl sim"
+    ]
+    assert started == [] and not (tmp_path / "state").exists()
+    # A configuration there, at the default path or named, and it runs.
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "config.toml").write_text("[game]\n")
+    assert main(["run"]) == 0
+    assert main(["run", "--config", str(tmp_path / "etc" / "config.toml")]) == 0
+    assert len(started) == 2
+
+
+# ------------------------------------------------------------ sim --level
+def test_sim_level_plays_at_that_level_and_keeps_it_as_the_level_buttons_do(tmp_path, monkeypatch):
+    """Nothing on the command line set the level: only the file, the settings
+    page or + and - in the window."""
+    from boardctl.daemon import wiring
+    from boardctl.daemon.session import LEVEL_SETTING
+    from boardctl.storage.store import GameStore, default_db_path
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    played = []
+    monkeypatch.setattr(wiring, "sim", lambda config, *rest: played.append(config) or 0)
+    assert main(["sim", "--level", "3", "--mode", "teaching"]) == 0
+    assert (played[0].engine.skill, played[0].game.mode) == (3, "teaching")
+    with GameStore(default_db_path()) as store:
+        assert store.setting(LEVEL_SETTING) == "3"  # a level set at the board wins over the file's
+
+
+def test_sim_level_is_refused_outside_0_to_20(capsys):
+    assert main(["sim", "--level", "21"]) == 2
+    assert "--level: expected a whole number from 0 to 20, got '21'" in capsys.readouterr().err
+
+
+def test_the_sim_help_names_teaching_mode_and_the_level(capsys):
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "teaching plays the engine with a coach" in out
+    assert "--level LEVEL the engine's level, 0 (a beginner) to 20 (full strength" in out

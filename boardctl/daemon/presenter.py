@@ -177,6 +177,7 @@ class Presenter:
             marks=marks,
             status="; ".join(faults) or _puzzle_line(machine),
             status_alert=bool(faults),
+            awaited=_awaited(machine, self.engine_side),
         )
 
     def setup_state(
@@ -249,6 +250,13 @@ def _engine_status(machine: Machine, engine: EngineSession) -> str:
     if machine.puzzle is not None and machine.puzzle.thinking:
         return "thinking"
     return machine.opponent_status or engine.text
+
+
+def _awaited(machine: Machine, engine_side: int | None) -> int | None:
+    """The side the board waits for out of turn: after a puzzle's wrong move
+    the engine does not play on, the player takes the move back."""
+    failed = machine.puzzle is not None and machine.puzzle.kind == "error"
+    return engine_side ^ 1 if failed and engine_side is not None else None
 
 
 def _puzzle_line(machine: Machine) -> str:

@@ -97,9 +97,11 @@ VEIL_ALPHA = 150
 
 
 def to_move(state: DisplayState, colour: int) -> bool:
-    """Whether ``colour``'s row is lit as the one to move: nobody is while a
+    """Whether ``colour``'s row is lit as the one to move (or the one the board
+    waits for, :attr:`~.state.DisplayState.awaited`): nobody is while a
     position is set up, nor once the game is over."""
-    return colour == state.turn and state.prompt_kind != "over" and not state.setting_up
+    side = state.turn if state.awaited is None else state.awaited
+    return colour == side and state.prompt_kind != "over" and not state.setting_up
 
 
 def player_label(state: DisplayState, colour: int, active: bool) -> str:
@@ -111,6 +113,59 @@ def player_label(state: DisplayState, colour: int, active: bool) -> str:
     if colour == state.engine_side:
         return f"{state.opponent}'s move" if active else state.opponent
     return "Your move" if active else "You"
+
+
+# One line of the move list: each text (a move number, a move) with its x
+# from the list's left and its ply counted from the game's first (0: a number).
+MoveLine = list[tuple[str, int, int]]
+
+
+def move_lines(
+    rows: list[tuple[int, str | None, str | None]], font: pygame.font.Font, width: int, gap: int
+) -> list[MoveLine]:
+    """The move list's lines: a number, White's move and Black's in columns,
+    Black's column placed where the most pairs fit on one line; a pair too
+    wide for it takes two lines, Black's move under its column."""
+    if not rows:
+        return []
+    number_w = font.size(f"{rows[-1][0]}. ")[0]
+    whites = [font.size(white or "…")[0] for _, white, _ in rows]
+    blacks = [font.size(black)[0] if black else 0 for _, _, black in rows]
+    # Both moves in columns as wide as the widest move, where that fits;
+    # else Black's column after the White move that puts the most pairs on
+    # one line while the widest Black move still ends inside the list.
+    column = number_w + max(whites + blacks) + gap
+    if column + max(blacks) > width:
+        candidates = sorted({number_w + w + gap for w in whites})
+        column = max(
+            (x for x in candidates if x + max(blacks) <= width),
+            default=candidates[0],
+            key=lambda x: (sum(number_w + w + gap <= x for w in whites), -x),
+        )
+    lines: list[MoveLine] = []
+    ply = 0
+    for (number, white, black), white_w, black_w in zip(rows, whites, blacks, strict=True):
+        line: MoveLine = [(f"{number}.", 0, 0), (white or "…", number_w, ply + 1 if white else 0)]
+        ply += 1 if white else 0
+        if black is not None:
+            ply += 1
+            if number_w + white_w + gap <= column and column + black_w <= width:
+                line.append((black, column, ply))
+            else:
+                lines.append(line)
+                line = [(black, column if column + black_w <= width else number_w, ply)]
+        lines.append(line)
+    return lines
+
+
+# The banner's words keep this share of its height clear on either side: at
+# the pad alone (6 px at 480x320) a long line ran to its edges.
+BANNER_MARGIN_SHARE = 0.25
+
+
+def banner_margin(box: pygame.Rect) -> int:
+    """Pixels the banner's words keep from its left and right edges."""
+    return round(box.height * BANNER_MARGIN_SHARE)
 
 
 class Renderer:
@@ -126,6 +181,8 @@ class Renderer:
         # Texts the last render had to cut short: none, for every state the
         # gallery shows (tests/ui/test_gallery.py).
         self.cut: list[str] = []
+        # The move list's lines as the last render drew them, each its texts.
+        self.move_list: list[tuple[str, ...]] = []
         self.layout(10, 8)  # fail now, not at the first render, on a bad size
 
     def layout(self, files: int, ranks: int) -> Layout:
@@ -258,20 +315,14 @@ class Renderer:
         kind, words = self.banner(state)
         box = lay.banner
         pygame.draw.rect(surface, BANNER_BG[kind], box, border_radius=lay.pad)
-        inset = lay.pad
-        width = box.width - 2 * inset
         ink = BANNER_INK.get(kind, TEXT)
-        # One line as large as fits (up to the big size), else two body lines,
-        # else as many as fit at the smallest readable size.
-        font = self.fonts.fitting(words, width, min(lay.big, box.height - 2 * inset), lay.body)
-        lines = [words] if font.size(words)[0] <= width else []
-        if not lines:
-            for height in range(lay.body, lay.small - 1, -1):
-                font = self.fonts.get(height)
-                lines = wrap(words, font, width)
-                if len(lines) * font.get_height() <= box.height - 2 * inset:
-                    break
-        fit = max(1, (box.height - 2 * inset) // font.get_height())
+        # Clear of the edges by the margin; words that would be cut short
+        # there (a coach's two long lines) take the width to the pad instead.
+        font, lines = self._banner_lines(words, lay, box.width - 2 * banner_margin(box))
+        if len(lines) * font.get_height() > box.height - 2 * lay.pad:
+            font, lines = self._banner_lines(words, lay, box.width - 2 * lay.pad)
+        width = box.width - 2 * lay.pad
+        fit = max(1, (box.height - 2 * lay.pad) // font.get_height())
         if len(lines) > fit:
             self.cut.append(words)
             lines = lines[:fit]
@@ -282,6 +333,23 @@ class Renderer:
             image = font.render(line, True, ink)
             surface.blit(image, image.get_rect(centerx=box.centerx, top=y))
             y += step
+
+    def _banner_lines(
+        self, words: str, lay: Layout, width: int
+    ) -> tuple[pygame.font.Font, list[str]]:
+        """The banner's words in lines ``width`` wide: one line as large as
+        fits (up to the big size), else two body lines, else as many as fit
+        at the smallest readable size."""
+        room = lay.banner.height - 2 * lay.pad
+        font = self.fonts.fitting(words, width, min(lay.big, room), lay.body)
+        if font.size(words)[0] <= width:
+            return font, [words]
+        for height in range(lay.body, lay.small - 1, -1):
+            font = self.fonts.get(height)
+            lines = wrap(words, font, width)
+            if len(lines) * font.get_height() <= room:
+                break
+        return font, lines
 
     # ------------------------------------------------------------------ panel
     def _panel(self, surface: pygame.Surface, lay: Layout, state: DisplayState) -> None:
@@ -312,9 +380,10 @@ class Renderer:
             bottom_row.top - top_row.bottom - pad,
         )
         y = middle.top + self._engine(surface, lay, state, middle)
-        self._moves(
-            surface, lay, state, pygame.Rect(middle.left, y, middle.width, middle.bottom - y)
-        )
+        # The move list may run to half a pad from the panel's edge: a pair
+        # such as "1. Qxi7+ Kxi7" then stays on one line at 480x320.
+        width = middle.width + lay.pad // 2
+        self._moves(surface, lay, state, pygame.Rect(middle.left, y, width, middle.bottom - y))
 
     def _line(
         self,
@@ -416,55 +485,31 @@ class Renderer:
     def _moves(
         self, surface: pygame.Surface, lay: Layout, state: DisplayState, rect: pygame.Rect
     ) -> None:
-        """The latest moves as numbered rows ("12. Nf3  Nc6"), from the
-        largest size at which the widest row fits down to the smallest
-        legible one; where even that is too wide, one ply a row ("12… Nc6")."""
+        """The latest moves as numbered pairs ("12. Nf3  Nc6"), from the
+        largest size at which the widest pair fits down to the smallest
+        legible one; where even that is too narrow for a long move's pair,
+        that pair alone takes two lines, Black's move under its column
+        (:func:`move_lines`).  The lines drawn are kept in :attr:`move_list`."""
+        self.move_list = []
         if not state.moves or rect.height <= 0:
             return
         rows = list(iter_move_rows(state))
         for height in range(lay.body, lay.small - 1, -1):
             font = self.fonts.get(height)
-            shown = rows[-max(1, rect.height // font.get_linesize()) :]
-            number_w = font.size(f"{shown[-1][0]}.")[0] + max(3, height // 3)
-            sans = [text for row in shown for text in row[1:] if text] or ["…"]
-            gap = max(lay.pad, height // 3)
-            san_w = max(font.size(text)[0] for text in sans) + gap
-            if number_w + 2 * san_w - gap <= rect.width:
+            room = max(1, rect.height // font.get_linesize())
+            lines = move_lines(rows[-room:], font, rect.width, font.size(" ")[0] + 1)
+            shown = lines[-room:]
+            if all(line[0][1] == 0 for line in shown):  # every pair on a line of its own
                 break
-        else:
-            self._plies(surface, font, rows, rect)
-            return
         y = rect.top
-        for index, (number, white, black) in enumerate(shown):
-            final = index == len(shown) - 1
-            self._ply(surface, font, f"{number}.", (rect.left, y), False)
-            x = rect.left + number_w
-            self._ply(surface, font, white or "…", (x, y), final and black is None)
-            if black is not None:
-                self._ply(surface, font, black, (x + san_w, y), final)
-            y += font.get_linesize()
-
-    def _plies(
-        self,
-        surface: pygame.Surface,
-        font: pygame.font.Font,
-        rows: list[tuple[int, str | None, str | None]],
-        rect: pygame.Rect,
-    ) -> None:
-        """The latest plies one a row, White's "12. Nf3", Black's "12… Nc6"."""
-        plies = [
-            (f"{number}{mark} {text}", text)
-            for number, white, black in rows
-            for mark, text in ((".", white), ("\N{HORIZONTAL ELLIPSIS}", black))
-            if text
-        ]
-        shown = plies[-max(1, rect.height // font.get_linesize()) :]
-        y = rect.top
-        for index, (line, _) in enumerate(shown):
-            if font.size(line)[0] > rect.width:
-                self.cut.append(line)
-                line = ellipsize(line, font, rect.width)
-            self._ply(surface, font, line, (rect.left, y), index == len(shown) - 1)
+        final = len(state.moves)
+        for line in shown:
+            self.move_list.append(tuple(text for text, _, _ in line))
+            for text, x, ply in line:
+                if font.size(text)[0] > rect.width - x:
+                    self.cut.append(text)
+                    text = ellipsize(text, font, rect.width - x)
+                self._ply(surface, font, text, (rect.left + x, y), ply == final)
             y += font.get_linesize()
 
     @staticmethod

@@ -3,13 +3,16 @@ glow through the wood, the pieces in the hand, and the help over it all."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 
 from ..board.lights import DIM, ONE_PATH, legend
 from ..colour import Colour
 from ..rules import PieceType
 from ..rules.pieces import piece_colour, piece_kind
-from .keys import KEYS
+from .display import CHOICE_CHOSEN_BG
+from .keys import GROUPS
 from .pieces import sprite
 from .text import Fonts, wrap
 
@@ -22,6 +25,14 @@ FRAME = (90, 55, 30)
 LABEL = (240, 220, 190)
 BACKGROUND = (40, 40, 44)
 HELP_TEXT, HELP_TEXT_MIN = 20, 12  # the help's line height, px: largest, smallest
+HELP_HEADING_MORE = 4  # px a heading's line is taller than the text's
+HELP_GUTTER = 2 * MARGIN  # between the help's two columns
+HELP_KEY_SHARE = 0.26  # the keys' column, at most, of a help column
+HELP_VEIL = 235  # the veil's alpha: the board's pieces under it are not read as text
+# Keys in the screen's chosen-option yellow, apart from what they do.
+HELP_HEADING: Colour = (255, 255, 255)
+HELP_KEY: Colour = CHOICE_CHOSEN_BG
+HELP_INK: Colour = (225, 225, 225)
 HAND_DISC = (128, 128, 136)  # behind the second piece in hand: light and dark pieces show
 
 # An LED at or below this share of full brightness is a square on the way
@@ -69,36 +80,99 @@ def paint_hand(surface: pygame.Surface, held: list[int], mouse: tuple[int, int],
         surface.blit(image, image.get_rect(center=centre))
 
 
-def paint_help(surface: pygame.Surface, fonts: Fonts) -> None:
-    """The keys, the mouse and the LED colours, over the whole window, in
-    the largest text that fits it."""
-    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    veil.fill((0, 0, 0, 215))
-    surface.blit(veil, (0, 0))
-    width = surface.get_width() - 4 * MARGIN
-    for size in range(HELP_TEXT, HELP_TEXT_MIN - 1, -1):
-        font, bold = fonts.get(size), fonts.get(size + 4)
-        keys = [wrap(f"{key}: {words}", font, width) for key, _, words in KEYS]
-        lights = [(hue, wrap(meaning, font, width - 30)) for hue, meaning in legend()]
-        lines = sum(map(len, keys)) + sum(len(text) for _, text in lights)
-        if (
-            2 * MARGIN + 2 * (bold.get_height() + 6) + 10 + lines * font.get_height()
-            <= surface.get_height()
-        ):
+@dataclass(frozen=True)
+class Placed:
+    """One line of the help where it is drawn: a heading, a key, what a key
+    does, or what a light means (``hue``: the light's disc beside it)."""
+
+    text: str
+    rect: pygame.Rect
+    ink: Colour
+    height: int  # the font's line height, px
+    hue: Colour | None = None
+    heading: bool = False
+
+
+_Row = tuple[str | Colour, str]  # a key (or a light's hue) and what it means
+
+
+def _blocks() -> list[tuple[str, list[_Row]]]:
+    """The help's lists: the keys by group, then the lights."""
+    blocks: list[tuple[str, list[_Row]]] = [
+        (title, [(key, words) for key, _, words in keys]) for title, keys in GROUPS
+    ]
+    blocks.append(("What the lights mean", [(hue.rgb, meaning) for hue, meaning in legend()]))
+    return blocks
+
+
+def _column(
+    blocks: list[tuple[str, list[_Row]]], left: int, top: int, width: int, fonts: Fonts, size: int
+) -> tuple[list[Placed], int]:
+    """The lists of one column from ``top``: each key in a column of its own
+    (as wide as the widest, at most :data:`HELP_KEY_SHARE` of the column),
+    its meaning beside it.  Returns the lines and where the column ends."""
+    font, bold = fonts.get(size), fonts.get(size + HELP_HEADING_MORE)
+    gap = size
+    keys = [key for _, rows in blocks for key, _ in rows if isinstance(key, str)]
+    key_w = min(max((font.size(k)[0] for k in keys), default=0), round(width * HELP_KEY_SHARE))
+    key_w = max(key_w, size)  # a light's disc
+    placed: list[Placed] = []
+    y = top
+    for title, rows in blocks:
+        if y > top:
+            y += size // 2
+        rect = pygame.Rect(left, y, bold.size(title)[0], bold.get_height())
+        placed.append(Placed(title, rect, HELP_HEADING, size + HELP_HEADING_MORE, heading=True))
+        y += bold.get_height() + size // 4
+        for key, words in rows:
+            meaning = wrap(words, font, width - key_w - gap)
+            if isinstance(key, str):
+                said = wrap(key, font, key_w)
+                for index, line in enumerate(said):
+                    rect = pygame.Rect(left, y + index * size, font.size(line)[0], size)
+                    placed.append(Placed(line, rect, HELP_KEY, size))
+            else:
+                said = [""]
+                disc = pygame.Rect(left, y, size, size)
+                placed.append(Placed("", disc, key, size, hue=key))
+            for index, line in enumerate(meaning):
+                rect = pygame.Rect(left + key_w + gap, y + index * size, font.size(line)[0], size)
+                placed.append(Placed(line, rect, HELP_INK, size))
+            y += max(len(said), len(meaning)) * size + size // 5  # rows apart
+    return placed, y
+
+
+def help_layout(size: tuple[int, int], fonts: Fonts) -> list[Placed]:
+    """Every line of the help on a window of ``size``: the lists in two
+    columns, split where the columns come out most even, in the largest text
+    with which both fit."""
+    width, height = size
+    blocks = _blocks()
+    column_w = (width - 2 * MARGIN - HELP_GUTTER) // 2
+    best: list[Placed] = []
+    for text in range(HELP_TEXT, HELP_TEXT_MIN - 1, -1):
+        options = []
+        # The keys' groups in their order down the columns, the lights last.
+        for split in range(1, len(blocks)):
+            left, left_end = _column(blocks[:split], MARGIN, MARGIN, column_w, fonts, text)
+            right_x = MARGIN + column_w + HELP_GUTTER
+            right, right_end = _column(blocks[split:], right_x, MARGIN, column_w, fonts, text)
+            options.append((max(left_end, right_end), left + right))
+        end, best = min(options, key=lambda option: option[0])
+        if end <= height - MARGIN:
             break
-    white, grey = (255, 255, 255), (235, 235, 235)
-    y = MARGIN
-    surface.blit(bold.render("Keys and mouse", True, white), (2 * MARGIN, y))
-    y += bold.get_height() + 6
-    for text in keys:
-        for line in text:
-            surface.blit(font.render(line, True, grey), (2 * MARGIN, y))
-            y += font.get_height()
-    y += 10
-    surface.blit(bold.render("What the lights mean", True, white), (2 * MARGIN, y))
-    y += bold.get_height() + 6
-    for hue, text in lights:
-        pygame.draw.circle(surface, hue.rgb, (2 * MARGIN + 8, y + font.get_height() // 2), 8)
-        for line in text:
-            surface.blit(font.render(line, True, grey), (2 * MARGIN + 26, y))
-            y += font.get_height()
+    return best
+
+
+def paint_help(surface: pygame.Surface, fonts: Fonts) -> None:
+    """The keys, the mouse and the LED colours, over the whole window
+    (:func:`help_layout`)."""
+    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    veil.fill((0, 0, 0, HELP_VEIL))
+    surface.blit(veil, (0, 0))
+    for line in help_layout(surface.get_size(), fonts):
+        if line.hue is not None:
+            pygame.draw.circle(surface, line.hue, line.rect.center, line.height * 2 // 5)
+            continue
+        image = fonts.get(line.height).render(line.text, True, line.ink)
+        surface.blit(image, line.rect.topleft)

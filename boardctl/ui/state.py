@@ -67,6 +67,9 @@ class DisplayState:
     :param setting_up: ``fen`` is a position the player is being guided to set
         up, not the pieces on the board (the simulator keeps its own until the
         set-up is complete).
+    :param awaited: the side the board waits for when it is not the side to
+        move (a puzzle's wrong move, to be taken back: the player's, not the
+        engine's), or None; its row is the one lit.
     :raises ValueError: for an unknown prompt kind, orientation or choice index.
     """
 
@@ -94,6 +97,7 @@ class DisplayState:
     status: str = ""
     status_alert: bool = False
     setting_up: bool = False
+    awaited: int | None = None
 
     def __post_init__(self) -> None:
         # Lists are welcome on the way in; the value keeps tuples so it stays hashable.

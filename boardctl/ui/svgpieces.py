@@ -2,9 +2,10 @@
 
 The web page draws the same pieces as the screen (the falcon with its amber
 beak included) from ``boardctl/web/static/pieces.svg``, which this module
-writes; a test checks that the shipped file is what it writes now::
+writes, with the pages' icon (the white falcon on a dark square,
+``favicon.svg``); a test checks that the shipped files are what it writes now::
 
-    python -m boardctl.ui.svgpieces boardctl/web/static/pieces.svg
+    python -m boardctl.ui.svgpieces boardctl/web/static
 
 Each piece is a ``<symbol id="wF">`` (colour, then the upper-case letter) on
 the designs' 100 × 100 grid; the outline is the silhouette stroked twice as
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from ..colour import Colour
 from ..rules import BLACK, WHITE, PieceType
+from .display import DARK
 from .pieces import ACCENT, DESIGNS, DETAIL, OUTLINE, PALETTES, Circle, Ellipse, Poly, Shape
 
 
@@ -44,13 +46,12 @@ def _shape(shape: Shape, attrs: str) -> str:
     )
 
 
-def symbol(piece: PieceType, colour: int) -> str:
-    """One piece as an SVG ``<symbol>``."""
+def _drawing(piece: PieceType, colour: int) -> list[str]:
+    """One piece's shapes on the designs' 100 × 100 grid."""
     design = DESIGNS[piece]
     palette = PALETTES[colour]
-    name = ("w" if colour == WHITE else "b") + piece.symbol.upper()
     outline = _hex(palette.outline)
-    parts = [f'<symbol id="{name}" viewBox="0 0 100 100">']
+    parts = []
     ring = (
         f'fill="{outline}" stroke="{outline}" stroke-width="{_num(2 * OUTLINE)}" '
         'stroke-linejoin="round"'
@@ -66,8 +67,26 @@ def symbol(piece: PieceType, colour: int) -> str:
             f'stroke-width="{_num(DETAIL)}" stroke-linecap="round" '
             'stroke-linejoin="round"/>'
         )
-    parts.append("</symbol>")
-    return "".join(parts)
+    return parts
+
+
+def symbol(piece: PieceType, colour: int) -> str:
+    """One piece as an SVG ``<symbol>``."""
+    name = ("w" if colour == WHITE else "b") + piece.symbol.upper()
+    shapes = "".join(_drawing(piece, colour))
+    return f'<symbol id="{name}" viewBox="0 0 100 100">{shapes}</symbol>'
+
+
+def favicon() -> str:
+    """The pages' icon, as the text of ``favicon.svg``: the white falcon,
+    the piece the board is named for, on the screen's dark square."""
+    shapes = "".join(_drawing(PieceType.FALCON, WHITE))
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">\n'
+        "<!-- Written by boardctl.ui.svgpieces from the screen's designs. -->\n"
+        f'<rect width="100" height="100" rx="14" fill="{_hex(DARK)}"/>'
+        f"{shapes}\n</svg>\n"
+    )
 
 
 def sprite_sheet() -> str:
@@ -81,4 +100,6 @@ def sprite_sheet() -> str:
 
 
 if __name__ == "__main__":
-    Path(sys.argv[1]).write_text(sprite_sheet(), encoding="utf-8")
+    folder = Path(sys.argv[1])
+    (folder / "pieces.svg").write_text(sprite_sheet(), encoding="utf-8")
+    (folder / "favicon.svg").write_text(favicon(), encoding="utf-8")

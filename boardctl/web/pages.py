@@ -15,6 +15,9 @@ from ..storage.store import GameSummary
 from .remote_page import OWNER_CONTROLS, PLAYER_PANEL
 
 VIEWS = ("", "projector")
+# Every page names its icon, so that no browser asks for a /favicon.ico that
+# is not there (the server answers that too, for those that ask anyway).
+ICON = "/static/favicon.svg"
 
 
 def _page(
@@ -32,6 +35,7 @@ def _page(
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
         f"<title>{escape(title)}</title>"
+        f'<link rel="icon" href="{ICON}" type="image/svg+xml">'
         f'<link rel="stylesheet" href="/static/style.css">{tags}</head>'
         f'<body class="view-{escape(view or "normal")}"{attrs}>{body}</body></html>\n'
     )
@@ -270,12 +274,13 @@ def round_page(
     return _page(f"{title}: round {number}", body, scripts=("board.js", "round.js"))
 
 
-def _field(key: str, label: str, control: str, hint: str = "") -> str:
-    """One row of the settings form: its label, control, a hint and the place
-    where the server's error for it goes (the control names that place, so a
-    screen reader reads the error with the field)."""
+def _field(key: str, label: str, control: str, hint: str | None = None) -> str:
+    """One row of the settings form: its label, control, a hint (an empty one
+    for settings.js to fill) and the place where the server's error for it
+    goes (the control names that place, so a screen reader reads the error
+    with the field)."""
     ident = key.replace(".", "-")
-    note = f'<span class="hint" id="{ident}-hint">{hint}</span>' if hint else ""
+    note = f'<span class="hint" id="{ident}-hint">{hint}</span>' if hint is not None else ""
     return (
         f'<div class="field" data-field="{key}"><label for="{ident}">{label}</label>'
         f'<span class="control">{control.format(id=ident, name=key)}</span>{note}'
@@ -291,7 +296,7 @@ _SETTINGS_FORM = "".join(
             "game.mode",
             "Mode",
             '<select id="{id}" name="{name}"></select>',
-            "Remote: a person in a browser or another board; taken at the next start.",
+            "",  # the chosen mode's words (settings.MODE_HINTS), shown by settings.js
         ),
         _field(
             "engine.skill",

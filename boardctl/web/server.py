@@ -67,7 +67,7 @@ from .feeds import Versions, http_date, live_pgn, not_modified, state_json
 from .games import Replay, StoredGames
 from .guard import PinGate, RequestLog, Seats, client_key, same_origin, security_headers
 from .owner import Refused, SettingsService
-from .pages import VIEWS, games_page, live_page, replay_page, settings_page
+from .pages import ICON, VIEWS, games_page, live_page, replay_page, settings_page
 from .remote_routes import LINK, add_remote
 from .snapshot import ACTION_KINDS, START_KINDS, ActionKind, Hub, WebAction
 from .starts import StartRefused, puzzles_for, refusal, target, under_way
@@ -605,9 +605,17 @@ async def _no_tracebacks(
 
 
 def add_static(app: web.Application) -> None:
-    """The scripts, styles and piece sprites shipped in the package (no CDN:
-    a club's network may have no internet)."""
-    app.router.add_static("/static", Path(str(resources.files("boardctl.web") / "static")))
+    """The scripts, styles, piece sprites and icon shipped in the package (no
+    CDN: a club's network may have no internet); the icon at /favicon.ico too,
+    for a browser that asks there whatever the page names."""
+    folder = Path(str(resources.files("boardctl.web") / "static"))
+    icon = folder / ICON.removeprefix("/static/")
+
+    async def favicon(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(icon, headers={hdrs.CONTENT_TYPE: "image/svg+xml"})
+
+    app.router.add_static("/static", folder)
+    app.router.add_get("/favicon.ico", favicon)
 
 
 # Every page and API route but the static files and remote play's.

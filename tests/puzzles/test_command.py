@@ -33,15 +33,17 @@ def test_verify_checks_every_puzzle_and_says_how_long_it_took(capsys):
 
 
 @pytest.mark.parametrize("command", ["run", "sim"])
-def test_a_puzzle_is_played_in_its_own_preset(command, monkeypatch):
+def test_a_puzzle_is_played_in_its_own_preset(command, monkeypatch, tmp_path):
     started = {}
+    config = tmp_path / "config.toml"  # run refuses to start with none
+    config.write_text("[game]\n")
 
     def start(config, setup=None, puzzle=None, replay=None, first_start=False):
         started.update(variant=config.game.variant, setup=setup, puzzle=puzzle, replay=replay)
         return 0
 
     monkeypatch.setattr(wiring, command, start)
-    assert main([command, "--puzzle", "kfk8-easy-1"]) == 0
+    assert main([command, "--config", str(config), "--puzzle", "kfk8-easy-1"]) == 0
     assert started == {
         "variant": "falcon-8x8",
         "setup": None,

@@ -522,3 +522,81 @@ def test_the_engines_move_is_tinted_on_the_board_not_the_players_last(size, draw
     for name in ("e2", "e4"):
         sq = SQ(name)
         assert corner(surface, view.rect(sq)) == display.LAST_MOVE[view.shade(sq)], name
+
+
+# ------------------------------------------------------------ the move list's pairs
+LONG_SANS = ("e4", "e5", "Nh3", "Nc6", "Ff4", "d6", "d3", "Bg4", "Fxe5+", "Kd7", "Qxg4+", "Kc7")
+
+
+@pytest.mark.parametrize("size", [(480, 320), (400, 240), (800, 480)], ids=str)
+def test_the_move_list_keeps_pairs_on_a_line_after_a_long_move(size):
+    """After "Fxe5+" it fell to one ply a line: 6 plies shown of 12."""
+    from dataclasses import replace
+
+    from boardctl.ui.gallery import ALL_SCENES
+
+    state = replace(ALL_SCENES["two-players"][1](), moves=LONG_SANS)
+    renderer = Renderer(size)
+    renderer.render(state, pygame.Surface(size))
+    lines = renderer.move_list
+    assert all(len(line) == 3 and line[0].endswith(".") for line in lines), lines
+    assert sum(len(line) - 1 for line in lines) >= 10  # plies shown
+    assert lines[-1] == ("6.", "Qxg4+", "Kc7") and renderer.cut == []
+
+
+def test_a_pair_too_wide_for_the_panel_puts_blacks_move_under_its_column():
+    """At 480x320 with the engine's lines, "5. Fxe5+ Nxe5" is wider than the panel
+    at the smallest legible size: that pair takes two lines, none cut, and the
+    solved puzzle's "1. Qxi7+ Kxi7" stays on one."""
+    from dataclasses import replace
+
+    from boardctl.ui.gallery import ALL_SCENES
+
+    renderer = Renderer((480, 320))
+    surface = pygame.Surface((480, 320))
+    renderer.render(ALL_SCENES["puzzle-solved"][1](), surface)
+    assert renderer.move_list == [("1.", "Qxi7+", "Kxi7"), ("2.", "j6#")]
+    state = replace(ALL_SCENES["engine-move"][1](), moves=(*LONG_SANS[:8], "Fxe5+", "Nxe5"))
+    renderer.render(state, surface)
+    assert renderer.move_list[-2:] == [("5.", "Fxe5+"), ("Nxe5",)]
+    assert renderer.cut == []
+
+
+# ------------------------------------------------------------ the banner's margins
+def ink_margins(renderer: Renderer, state: DisplayState, surface: pygame.Surface) -> int:
+    """The fewest pixels between the banner's words and its left or right edge,
+    as drawn (columns of the banner's straight middle that hold anything but
+    its colour)."""
+    renderer.render(state, surface)
+    box = renderer.board_layout(get_variant(state.variant).geometry).banner
+    background = display.BANNER_BG[renderer.banner(state)[0]]
+    rows = range(box.top + box.height // 6, box.bottom - box.height // 6)
+    inked = [
+        x
+        for x in range(box.left + 1, box.right - 1)
+        if any(rgb(surface, (x, y)) != background for y in rows)
+    ]
+    return min(inked[0] - box.left, box.right - 1 - inked[-1])
+
+
+@pytest.mark.parametrize("size", [(480, 320), (800, 480)], ids=str)
+def test_the_banners_words_keep_clear_of_its_edges(size):
+    """ "Solved! Checkmate in 2 moves" and the player-code banner ran to the
+    banner's edges (6 px at 480x320): a quarter of its height on each side now,
+    for every state of the gallery but two long lines that need the width to
+    the pad (the coach's, at 480x320), which keep the pad as before."""
+    from boardctl.ui.gallery import ALL_SCENES
+
+    renderer = Renderer(size)
+    surface = pygame.Surface(size)
+    lay = renderer.layout(10, 8)
+    clear = round(lay.banner.height / 4) - 1  # antialiasing
+    code = DisplayState.from_fen(Game().start_fen, prompt="Remote game: player code WXYZ7KQM")
+    states = {name: build() for name, (_, build) in ALL_SCENES.items()} | {"code": code}
+    margins = {name: ink_margins(renderer, state, surface) for name, state in states.items()}
+    assert renderer.cut == []
+    for name in ("puzzle-solved", "first-start", "code"):
+        assert margins[name] >= clear, name
+    narrow = sorted(name for name, margin in margins.items() if margin < clear)
+    assert narrow == (["coach"] if size == (480, 320) else [])
+    assert min(margins.values()) >= lay.pad

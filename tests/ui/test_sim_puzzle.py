@@ -15,7 +15,8 @@ from boardctl.config import parse_config, with_game
 from boardctl.daemon import wiring as app
 from boardctl.daemon.activity import SettingUp, Solving, then_of
 from boardctl.puzzles import find
-from boardctl.rules import BLACK, Position
+from boardctl.rules import BLACK, WHITE, Position
+from boardctl.ui.display import player_label, to_move
 from boardctl.ui.state import banner_line
 from boardctl.voice.speaker import Recorder
 from tests.ui.test_sim_window import Rig, follow_the_set_up
@@ -105,6 +106,33 @@ def test_a_wrong_move_fails_with_the_key_and_is_taken_back_to_try_again(solving)
     settle(rig)
     assert banner(rig) == ("info", "White to mate in 2")
     assert rig.store.moves(rig.daemon.game_id) == []
+
+
+def rows(rig: Rig) -> list[str]:
+    """The panel's two player rows as the screen words them, the lit one starred."""
+    state = rig.window.state
+    return [
+        player_label(state, colour, to_move(state, colour))
+        + ("*" if to_move(state, colour) else "")
+        for colour in (BLACK, WHITE)
+    ]
+
+
+def test_after_a_wrong_move_the_panel_waits_for_the_player_not_the_engine(solving):
+    """The header said "Engine's move" while the board waited for the takeback."""
+    rig, _ = solving("duke-a")
+    assert rows(rig) == ["Engine", "Your move*"]
+    rig.drag("c1", "c7")  # 1. Qc7?
+    settle(rig)
+    assert banner(rig)[0] == "error" and rig.window.state.turn == BLACK
+    assert rows(rig) == ["Engine", "Your move*"]
+    rig.drag("c7", "c1")  # taken back
+    settle(rig)
+    assert rows(rig) == ["Engine", "Your move*"]
+    rig.click("i7", button=3)  # 1. Qxi7+, the key: the engine's move, lit as ever
+    rig.drag("c1", "i7")
+    settle(rig)
+    assert rows(rig) == ["Engine's move*", "You"]
 
 
 def carry_out_the_engines_move(rig: Rig) -> None:

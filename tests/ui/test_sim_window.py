@@ -25,10 +25,11 @@ from boardctl.puzzles import Puzzle
 from boardctl.rules import Game, PieceType, Position, get_variant
 from boardctl.rules.pieces import piece_from_symbol
 from boardctl.storage.store import GameStore, default_db_path
-from boardctl.ui.keys import KEYS
+from boardctl.ui.keys import GROUPS, KEYS
 from boardctl.ui.sim import SimWindow
-from boardctl.ui.simpaint import DARK_WOOD, LIGHT_WOOD, WOODS, led_glow
+from boardctl.ui.simpaint import DARK_WOOD, HELP_KEY, LIGHT_WOOD, WOODS, help_layout, led_glow
 from boardctl.ui.state import DisplayState
+from boardctl.ui.text import Fonts
 from boardctl.ui.tray import off_the_board
 from boardctl.voice.speaker import Recorder
 from tests.daemon_fakes import MemoryStore, ScriptedOpponent
@@ -213,6 +214,39 @@ def test_question_mark_shows_the_help_with_every_key_and_the_lights():
     rig.key("", pygame.K_F1)
     assert not rig.window.help
     assert len(KEYS) >= 6
+
+
+# The simulator's window as the gallery draws it, and a laptop's; the text as
+# large as the one list's was on each (14 and 20 px lines).
+@pytest.mark.parametrize(
+    ("size", "text"), [((1096, 464), 14), ((1280, 800), 20)], ids=["1096x464", "1280x800"]
+)
+def test_the_help_lists_the_keys_in_groups_in_two_columns_keys_apart_from_meanings(size, text):
+    """It was one list of 26 lines, each "key: what it does" in one grey."""
+    lines = help_layout(size, Fonts())
+    assert min(line.height for line in lines) >= text
+    window = pygame.Rect((0, 0), size)
+    assert all(window.contains(line.rect) for line in lines)
+    for index, line in enumerate(lines):
+        for other in lines[index + 1 :]:
+            assert not line.rect.colliderect(other.rect), (line.text, other.text)
+    headings = [line for line in lines if line.heading]
+    assert [h.text for h in headings] == [title for title, _ in GROUPS] + ["What the lights mean"]
+    columns = sorted({h.rect.left for h in headings})
+    assert len(columns) == 2
+    keys = [line for line in lines if line.ink == HELP_KEY]
+    meanings = [x for x in lines if not x.heading and x.ink != HELP_KEY and x.hue is None]
+    assert all(line.ink != HELP_KEY for line in meanings)
+    # Every key, whole, in the keys' colour; its meaning starts to its right.
+    shown = " ".join(line.text for line in keys)
+    for key, _, _ in KEYS:
+        assert " ".join(key.split()) in " ".join(shown.split()), key
+    for column, right in zip(columns, [*columns[1:], size[0]], strict=True):
+        inside = [line for line in keys if column <= line.rect.left < right]
+        said = [line for line in meanings if column <= line.rect.left < right]
+        assert inside and said
+        assert max(line.rect.right for line in inside) < min(line.rect.left for line in said)
+        assert len({line.rect.left for line in said}) == 1  # one column of meanings
 
 
 def test_the_board_names_its_files_and_ranks():

@@ -14,7 +14,7 @@ def test_the_shipped_sprites_are_the_screens_designs():
     shipped = (resources.files("boardctl.web") / "static" / "pieces.svg").read_text("utf-8")
     assert shipped == sprite_sheet(), (
         "boardctl/web/static/pieces.svg is stale: python -m boardctl.ui.svgpieces "
-        "boardctl/web/static/pieces.svg"
+        "boardctl/web/static"
     )
 
 

@@ -14,6 +14,7 @@ import os
 import shutil
 import socket
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -693,10 +694,17 @@ def test_a_hex_engine_move_is_an_arrow_on_the_hexagon_turned_for_black(browser, 
 # ------------------------------------------------------------ the Speak switch
 # A stand-in for the browser's voice, put in before the page's own scripts run:
 # it notes each cancel and each text spoken in window.__speech, and refuses to
-# speak, as Chrome does on a page not yet touched, while window.__refuse is set.
+# speak, as Chrome does on a page not yet touched, while window.__refuse is set;
+# its voices are window.__voices (one unless a test empties it first), and
+# window.__voicesCame() says that they changed, as a browser's "voiceschanged".
 SPEECH_STUB = """
 window.__speech = [];
 window.__refuse = false;
+if (!window.__voices) window.__voices = [{name: "Stand-in", lang: "en-GB"}];
+const voiceListeners = [];
+window.__voicesCame = () => {
+  for (const listener of voiceListeners) listener(new Event("voiceschanged"));
+};
 const fakeVoice = {
   speaking: false, pending: false, paused: false,
   speak(utterance) {
@@ -707,7 +715,8 @@ const fakeVoice = {
     }
   },
   cancel() { window.__speech.push(["cancel"]); },
-  pause() {}, resume() {}, getVoices() { return []; },
+  pause() {}, resume() {}, getVoices() { return window.__voices; },
+  addEventListener(kind, listener) { if (kind === "voiceschanged") voiceListeners.push(listener); },
 };
 Object.defineProperty(window, "speechSynthesis", {value: fakeVoice, configurable: true});
 """
@@ -911,6 +920,27 @@ def test_a_browser_that_cannot_speak_shows_the_switch_disabled_and_why(browser, 
         assert text(browser, "turn") == "White to move"
 
 
+def test_a_browser_with_no_voice_shows_the_switch_disabled_until_a_voice_comes(
+    browser, talking_board
+):
+    """The speech API with no voice to speak with (Chromium on Linux without
+    speech-dispatcher): the switch was enabled and said nothing."""
+    _, server = talking_board
+    with before_scripts(browser, "window.__voices = [];" + SPEECH_STUB):
+        browser.set_window_size(390, 844)
+        open_live(browser, server)
+        box = browser.find_element(By.ID, "speak")
+        assert not box.is_enabled() and not box.is_selected()
+        note = browser.find_element(By.ID, "speak-note")
+        assert note.is_displayed() and note.text == "this browser has no voice to speak with"
+        # The browser's voices come late: the switch is the usual one then.
+        browser.execute_script("window.__voices.push({name: 'Late', lang: 'en'}); __voicesCame()")
+        wait_for(browser, lambda d: d.find_element(By.ID, "speak").is_enabled(), "still disabled")
+        assert not browser.find_element(By.ID, "speak-note").is_displayed()
+        browser.find_element(By.ID, "speak").click()
+        wait_for(browser, lambda d: said(d) == [["cancel"], ["speak", "Speech on"]], "silent")
+
+
 # ------------------------------------------------------------ as the board's screen says it
 # The scores of the tester's report, and texts at the edges of the screen's
 # mapping (exact halves, whitespace, underscores, other scripts' digits, no number).
@@ -974,6 +1004,26 @@ def test_the_score_is_said_in_words_as_the_screen_says_it(browser, fed_page, vie
     assert page == [score_words(score) for score in ODD_SCORES]
     publish(browser, hub, scored(""))
     assert not browser.find_element(By.ID, "score-line").is_displayed()
+
+
+@pytest.mark.parametrize("view", ["", "?view=projector"])
+def test_against_the_engine_the_bar_is_there_before_its_first_score(browser, fed_page, view):
+    """After a resume the projector showed no bar until the engine had searched
+    (the scores of the moves before a restart are not kept)."""
+    hub, server = fed_page
+    open_live(browser, server, view)
+    resumed = replace(scored(""), evals=(None, None, None), level=8, engine="ready")
+    publish(browser, hub, resumed)
+    bar = browser.find_element(By.ID, "evalbar")
+    assert bar.is_displayed() and bar.get_attribute("aria-label") == "evaluation: none yet"
+    fill = browser.execute_script("return document.getElementById('evalfill').style.height")
+    assert fill == "50%"  # even
+    assert not browser.find_element(By.ID, "evalgraph").is_displayed()
+    publish(browser, hub, scored("+0.35"))
+    assert bar.get_attribute("aria-label") == "evaluation: White +0.35"
+    # Two players: no engine, no bar.
+    publish(browser, hub, replace(scored(""), evals=(), level=None, engine="off"))
+    assert not browser.find_element(By.ID, "evalbar").is_displayed()
 
 
 def engine_waiting(driver: Any) -> str:

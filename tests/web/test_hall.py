@@ -77,6 +77,9 @@ def test_the_hall_page_escapes_names_and_links_each_board():
             assert "&quot;Table&quot; &amp; 2" in text
             assert 'href="http://10.0.0.5:8080/"' in text and "/static/hall.js" in text
             assert (await client.get("/static/pieces.svg")).status == 200
+            assert '<link rel="icon" href="/static/favicon.svg"' in text
+            assert (await client.get("/static/favicon.svg")).status == 200
+            assert (await client.get("/favicon.ico")).status == 200
 
     asyncio.run(check())
 

@@ -86,6 +86,40 @@ def test_static_assets_are_shipped_in_the_package(game):
     serve(game.hub, check)
 
 
+ICON_LINK = re.compile(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">')
+
+
+def test_every_page_names_an_icon_that_is_there(game):
+    """A browser asks for every page's icon: it must be there (it was a 404)."""
+
+    async def check(client: TestClient) -> None:
+        for path in ("/", "/?view=projector", "/games", "/settings"):
+            text = await (await client.get(path)).text()
+            named = ICON_LINK.search(text)
+            assert named is not None, f"{path} names no icon"
+            icon = await client.get(named.group(1))
+            assert icon.status == 200 and icon.content_type == "image/svg+xml", path
+            assert "<svg" in await icon.text()
+        # A browser that asks anyway finds the same icon.
+        asked = await client.get("/favicon.ico")
+        assert asked.status == 200 and asked.content_type == "image/svg+xml"
+
+    serve(game.hub, check)
+
+
+def test_the_shipped_icon_is_the_falcon_on_a_dark_square():
+    pytest.importorskip("pygame")
+    from importlib import resources
+
+    from boardctl.ui.svgpieces import favicon
+
+    shipped = (resources.files("boardctl.web") / "static" / "favicon.svg").read_text("utf-8")
+    assert shipped == favicon(), (
+        "boardctl/web/static/favicon.svg is stale: python -m boardctl.ui.svgpieces "
+        "boardctl/web/static"
+    )
+
+
 def initial_state(page: str) -> dict[str, Any] | None:
     """The snapshot a live page carries for its first drawing, if any."""
     found = re.search(r'<script type="application/json" id="initial-state">(.*?)</script>', page)

@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import Select
 
 from boardctl.config import load_config
 from boardctl.engine import core, levels
-from boardctl.settings import MODE_WORDS, SettingsFile
+from boardctl.settings import MODE_HINTS, MODE_WORDS, SettingsFile
 from boardctl.web.server import WebServer
 
 from ..daemon_fakes import ScriptedOpponent
@@ -119,6 +119,21 @@ def test_a_guest_sees_only_the_pin_and_a_wrong_one_is_refused(browser, owned):
     wait_for(browser, lambda d: text(d, "pin-status") == "wrong PIN", "a wrong PIN was not refused")
     assert not field(browser, "settings-form").is_displayed()
     assert path.read_bytes() == before
+
+
+def test_the_mode_hint_describes_the_mode_chosen(browser, owned):
+    """The hint said what Remote is while "Against the engine" was chosen."""
+    _, server, _ = owned
+    browser.set_window_size(*LAPTOP)
+    unlock(browser, server.url)
+    mode = Select(field(browser, "game-mode"))
+    assert mode.first_selected_option.get_attribute("value") == "engine"
+    assert text(browser, "game-mode-hint") == MODE_HINTS["engine"]
+    assert "Remote" not in text(browser, "game-mode-hint")
+    for chosen in MODE_WORDS:
+        mode.select_by_value(chosen)
+        assert text(browser, "game-mode-hint") == MODE_HINTS[chosen], chosen
+    assert len(set(MODE_HINTS.values())) == len(MODE_WORDS)
 
 
 def test_the_owner_saves_the_form_the_file_changes_and_the_daemon_takes_the_level(

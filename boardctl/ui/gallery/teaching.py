@@ -4,7 +4,7 @@ puzzle from its goal to solved or failed (docs/screens.md)."""
 from __future__ import annotations
 
 from ...review.coach import Evaluation, hint_words, remark
-from ...rules import BLACK, Game, Position, get_variant
+from ...rules import BLACK, WHITE, Game, Position, get_variant
 from ...rules.notation import parse_move
 from ..state import DisplayState
 from .play import MIDGAME, played
@@ -82,8 +82,10 @@ def _puzzle(*moves: str) -> DisplayState:
     for text in moves:
         game.push(parse_move(game.position, text))
     text, kind = judge(Attempt(puzzle), game, Solver()).banner()
+    # A wrong move waits for the player to take it back, as the daemon shows it.
+    awaited = WHITE if kind == "error" else None
     return DisplayState.from_game(
-        game, prompt=text, prompt_kind=kind, engine_side=BLACK, status="puzzle"
+        game, prompt=text, prompt_kind=kind, engine_side=BLACK, status="puzzle", awaited=awaited
     )
 
 

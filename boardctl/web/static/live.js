@@ -125,14 +125,17 @@ function renderEngine(s) {
   const words = scoreWords(s.score);
   $("score").textContent = words;
   $("score-line").hidden = !words;
-  const label = words ? `evaluation: ${words}` : "evaluation";
+  const evaluated = s.evals.some((v) => v !== null);
+  const label = words ? `evaluation: ${words}` : evaluated ? "evaluation" : "evaluation: none yet";
   $("evalbar").title = label;
   $("evalbar").setAttribute("aria-label", label);
   let score = null;
   for (let i = s.evals.length - 1; i >= 0 && score === null; i--) score = s.evals[i];
   $("evalfill").style.height = `${(1 - evalFraction(score)) * 100}%`;
-  const evaluated = s.evals.some((v) => v !== null);
-  $("evalbar").hidden = !evaluated;
+  // Against the engine (it has a level) the bar is always there, even. After
+  // a resume the scores of the moves before are gone: the bar had waited for
+  // the engine's first search, and the projector's board moved when it came.
+  $("evalbar").hidden = !evaluated && s.level === null;
   drawGraph($("evalgraph"), s.evals);
   $("evalgraph").style.display = evaluated ? "" : "none";
   showEngineMove($("engine-move"), engineMoveWords(s));

@@ -66,10 +66,17 @@ function showClock() {
   $("game-clock").closest(".field").hidden = !other;
 }
 
+// What the mode chosen is: its own words, not the list's first or last.
+function showMode() {
+  const hints = (current && current.hints["game.mode"]) || {};
+  $("game-mode-hint").textContent = hints[$("game-mode").value] || "";
+}
+
 function fill(form) {
   current = form;
   const v = form.values;
   fillSelect($("game-mode"), form.choices["game.mode"], v["game.mode"]);
+  showMode();
   fillSelect($("game-human"), form.choices["game.human"], v["game.human"]);
   fillSelect($("game-variant"), form.choices["game.variant"], v["game.variant"]);
   const presets = form.choices["game.clock"];
@@ -284,6 +291,7 @@ async function act(button) {
 $("pin-form").addEventListener("submit", unlock);
 $("settings-form").addEventListener("submit", save);
 $("clock-preset").addEventListener("change", showClock);
+$("game-mode").addEventListener("change", showMode);
 $("engine-skill").addEventListener("input", showAbout);
 $("game-variant").addEventListener("change", showAbout);
 $("leds-brightness").addEventListener("input", showBrightness);

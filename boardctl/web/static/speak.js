@@ -58,6 +58,15 @@ function hearSaid(s) {
   if (document.getElementById("speak").checked && s.said) say(s.said);
 }
 
+// A browser may have the speech API but no voice to speak with (Chromium on
+// Linux without speech-dispatcher): the switch would be on and silent.  Its
+// voices may also come a moment after the page loads ("voiceschanged"), so
+// the switch waits disabled, saying why, and is enabled when one comes.
+function hasVoice() {
+  const voices = window.speechSynthesis.getVoices();
+  return Boolean(voices && voices.length);
+}
+
 function setupSpeech() {
   const box = document.getElementById("speak");
   if (!canSpeak()) {
@@ -65,6 +74,27 @@ function setupSpeech() {
     speakNote("this browser cannot speak");
     return;
   }
+  if (hasVoice()) {
+    enableSpeech(box);
+    return;
+  }
+  box.disabled = true;
+  speakNote("this browser has no voice to speak with");
+  const synth = window.speechSynthesis;
+  const listen = typeof synth.addEventListener === "function"
+    ? (handler) => synth.addEventListener("voiceschanged", handler)
+    : (handler) => { synth.onvoiceschanged = handler; };
+  let enabled = false;
+  listen(() => {
+    if (enabled || !hasVoice()) return;
+    enabled = true;
+    box.disabled = false;
+    speakNote("");
+    enableSpeech(box);
+  });
+}
+
+function enableSpeech(box) {
   box.checked = rememberedOn();
   box.addEventListener("change", () => {
     remember(box.checked);
