@@ -24,6 +24,10 @@ settings.load_profile("boardctl")
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# BOARDCTL_CPU_PROBE=FOLDER: each test's wall and CPU seconds into FOLDER.
+if os.environ.get("BOARDCTL_CPU_PROBE"):
+    from cpu_probe import pytest_runtest_protocol  # noqa: F401
+
 
 # The fast tier (`make check`) leaves out what is marked slow: whole modules
 # below, which need a browser, MicroPython, an emulated Pico, a C compiler,
