@@ -12,7 +12,7 @@ from boardctl.rules import get_variant
 from boardctl.ui.state import DisplayState
 
 GEOMETRY = get_variant("falcon").geometry
-WAIT = 30.0  # real seconds any one wait may take before a test fails
+WAIT = 60.0  # real seconds any one wait may take before a test fails (a CI runner under load played 300 plies in more than 30)
 
 
 def sq(name: str) -> int:

@@ -3,6 +3,7 @@ level searches, the weakest level's moves, and games that do not repeat."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
@@ -196,14 +197,22 @@ def _loss(pos: Position, code: int) -> int:
     return max(scores.values()) - scores[code]
 
 
-def _self_play(seed: int, plies: int, opening: int = 0) -> list[str]:
+# Read at import, before the backend fixture stands the Python search in: the
+# games that give the tests their positions are played once per process, on
+# the compiled core where it was built, whichever core a test then checks (on
+# the Python search they were 17 s of CPU of one test).
+SELF_PLAY_COMPILED = core.available()
+
+
+@functools.cache
+def _self_play(seed: int, plies: int, opening: int = 0) -> tuple[str, ...]:
     """The positions of a seeded game at level 12 (``opening`` random moves
     first, as bench/levels.py plays), each with a move to make."""
     game = Game()
     rng = random.Random(seed)
     for _ in range(opening):
         game.push(rng.choice(game.position.legal_moves()))
-    engine = Engine(12, seed=seed)
+    engine = Engine(12, seed=seed, compiled=SELF_PLAY_COMPILED)
     fens = []
     while game.outcome() is None and len(game.moves) < plies:
         move = engine.search(game.position, Limits())
@@ -211,7 +220,7 @@ def _self_play(seed: int, plies: int, opening: int = 0) -> list[str]:
         game.push(move)
         if game.outcome() is None:
             fens.append(game.position.fen())
-    return fens
+    return tuple(fens)
 
 
 def _best_looking(pos: Position) -> int:
