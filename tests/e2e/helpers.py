@@ -12,7 +12,9 @@ from boardctl.rules import get_variant
 from boardctl.ui.state import DisplayState
 
 GEOMETRY = get_variant("falcon").geometry
-WAIT = 60.0  # real seconds any one wait may take before a test fails (a CI runner under load played 300 plies in more than 30)
+# Real seconds any one wait may take before a test fails (a machine at load 28
+# took more than 30 s to play test_kill9's 300 plies).
+WAIT = 60.0
 
 
 def sq(name: str) -> int:
