@@ -202,6 +202,8 @@ def _sim(args: argparse.Namespace) -> int:
         logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     if args.speak:
         config = replace(config, speech=replace(config.speech, enabled=True))
+    if args.seed is not None:
+        config = replace(config, engine=replace(config.engine, seed=args.seed))
     if not args.headless:
         if args.script:
             raise UsageError("--script needs --headless")

@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TypeVar
 from .board import lights
 from .config import CHOICES
 from .engine import uci
+from .engine.frontend import MAX_SEED
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .review.analysis import DEFAULT_MOVETIME, MOVETIME_RANGE
@@ -136,6 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay(p)
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
+    p.add_argument(
+        "--seed",
+        type=_whole(0, MAX_SEED),
+        help="the engine's seed ([engine] seed): the same replies every run (0: varied)",
+    )
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
     p.add_argument(
         "--speak", action="store_true", help="say moves aloud with espeak-ng ([speech] enabled)"
