@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import random
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +19,7 @@ from boardctl.engine.frontend import Output
 from boardctl.engine.uci import UciSession, parse_position
 from boardctl.rules import Game, get_variant
 
-from .test_uci import START, FakeEngine, bestmoves, errors, talk
+from .test_uci import START, TIMEOUT, FakeEngine, bestmoves, errors, talk
 
 FALCON = get_variant("falcon")
 
@@ -126,9 +127,19 @@ def test_a_position_sent_while_a_search_runs_leaves_the_searched_one_alone():
 
 # ---------------------------------------------------------------- seeds
 def best_at_depth(options: str, depth: int = 3, games: int = 1) -> list[str]:
-    """The real engine's moves from the start, ``games`` games in one session."""
+    """The real engine's moves from the start, ``games`` games in one session,
+    each search waited for (end of input would stop it where it is)."""
+    the_session, out = session(Engine())  # type: ignore[arg-type]
     script = options + f"ucinewgame\nposition startpos\ngo depth {depth}\n" * games
-    return bestmoves(talk(script, Engine()))  # type: ignore[arg-type]
+    for line in script.splitlines():
+        the_session.handle(line)
+        if line.startswith("go"):
+            wanted = out.getvalue().count("bestmove") + 1
+            deadline = time.monotonic() + TIMEOUT
+            while out.getvalue().count("bestmove") < wanted and time.monotonic() < deadline:
+                time.sleep(0.001)
+    the_session.close()
+    return bestmoves(out.getvalue().splitlines())
 
 
 def test_the_same_seed_gives_the_same_moves_run_after_run_and_game_after_game():
