@@ -25,7 +25,7 @@ from .config import Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
 from .daemon.restart import RESTART_STATUS, command_line, reexec, under_systemd
-from .engine import Limits, uci
+from .engine import Limits, cecp, uci
 from .errors import BoardctlError
 from .progress import Progress
 from .puzzles import Puzzle
@@ -277,6 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if args.command == "uci":
             return uci.main()
+        if args.command == "xboard":
+            return cecp.main()
         if args.command == "run":
             return _again_if_asked(_run, args)
         if args.command == "sim":

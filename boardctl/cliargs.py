@@ -13,7 +13,7 @@ from typing import Any, NoReturn, TypeVar
 
 from .board import lights
 from .config import CHOICES
-from .engine import uci
+from .engine import cecp, uci
 from .engine.frontend import MAX_SEED
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
@@ -110,6 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
         "uci",
         help="play as a UCI engine on stdin and stdout (for chess GUIs)",
         epilog="UCI options (setoption name NAME value VALUE):\n" + uci.options_help(),
+    )
+    commands.add_parser(
+        "xboard",
+        help="play as an XBoard (CECP) engine on stdin and stdout (XBoard, WinBoard)",
+        epilog="XBoard options (Engine Settings): " + cecp.options_help(),
     )
     p = commands.add_parser("run", help="run the board (the service's main loop)")
     p.add_argument(
