@@ -47,7 +47,6 @@ _missing = [
     if not there
 ]
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.timeout(RUN_LIMIT + 60),
     pytest.mark.skipif(
         bool(_missing), reason=f"needs {', '.join(_missing)}: make system-deps installs them"
