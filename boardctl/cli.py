@@ -21,7 +21,7 @@ from . import puzzles
 from .board.replay import parse_log, read_log, replay_events
 from .board.stepping import Stepping
 from .cliargs import UsageError, build_parser
-from .config import Config, load_config, with_game
+from .config import HEADLESS_SEED, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
 from .daemon.restart import RESTART_STATUS, command_line, reexec, under_systemd
@@ -219,6 +219,10 @@ def _sim(args: argparse.Namespace) -> int:
             raise UsageError(f"{option} needs the window (a script starts from the start position)")
     if args.script is None:
         raise UsageError("--headless needs --script LOG")
+    if args.seed is None and not config.engine.seed:
+        # A script is a test: the same moves get the same replies every run
+        # and on every machine, unless --seed 0 asks for variety.
+        config = replace(config, engine=replace(config.engine, seed=HEADLESS_SEED))
     try:
         text = read_text(args.script, SCRIPT_LIMIT)
     except OSError as exc:

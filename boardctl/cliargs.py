@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from .board import lights
-from .config import CHOICES
+from .config import CHOICES, HEADLESS_SEED
 from .engine import cecp, uci
 from .engine.frontend import MAX_SEED
 from .engine.params import MAX_PLY
@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed",
         type=_whole(0, MAX_SEED),
-        help="the engine's seed ([engine] seed): the same replies every run (0: varied)",
+        help="the engine's seed ([engine] seed): the same replies every run (0: varied;"
+        f" a headless script's default is {HEADLESS_SEED})",
     )
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
     p.add_argument(

@@ -95,6 +95,11 @@ class EngineConfig:
     seed: int = 0
 
 
+# A headless script's seed when neither the command line nor the file gives
+# one: a script is a test, and its replies repeat ([engine] seed above).
+HEADLESS_SEED = 1
+
+
 @dataclass(frozen=True)
 class GameConfig:
     mode: Mode = "engine"

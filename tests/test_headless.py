@@ -7,7 +7,7 @@ import pytest
 
 from boardctl.board.replay import RUN_ON
 from boardctl.cli import main
-from boardctl.config import parse_config
+from boardctl.config import HEADLESS_SEED, parse_config
 from boardctl.daemon import wiring
 from boardctl.daemon.headless import HeadlessError, run_script
 from boardctl.engine import Limits
@@ -169,7 +169,12 @@ def test_the_board_varies_its_play_by_default_and_a_seed_makes_it_repeat():
     assert (seeded._seed, seeded._nodes_per_second) == (5, PI_NODES_PER_SECOND)
 
 
-def test_sim_takes_the_seed_from_the_command_line(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("args", "seed"), [((), HEADLESS_SEED), (("--seed", "9"), 9), (("--seed", "0"), 0)]
+)
+def test_sim_takes_the_seed_from_the_command_line_and_a_script_repeats_by_default(
+    tmp_path, monkeypatch, args, seed
+):
     seen: list[int] = []
 
     def no_engine(config, vary=True):
@@ -178,8 +183,6 @@ def test_sim_takes_the_seed_from_the_command_line(tmp_path, monkeypatch):
     monkeypatch.setattr(wiring, "make_opponent", no_engine)
     script = tmp_path / "e4.log"
     script.write_text("0 lift e2\n0.4 place e4\n")
-    assert (
-        main(["sim", "--headless", "--script", str(script), "--mode", "two-players", "--seed", "9"])
-        == 0
-    )
-    assert seen == [9]
+    sim = ["sim", "--headless", "--script", str(script), "--mode", "two-players", *args]
+    assert main(sim) == 0
+    assert seen == [seed]

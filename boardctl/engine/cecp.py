@@ -59,7 +59,7 @@ from .cecpwire import (
     parse_whole_option,
     thinking,
 )
-from .frontend import MAX_SEED, Output, SearchEngine, SearchThread, tt_bits_for
+from .frontend import MAX_SEED, VARIETY, Output, SearchEngine, SearchThread, tt_bits_for
 
 DEFAULT_XBOARD_VARIANT = "falcon"
 MAX_MEMORY_MB = 1 << 20
@@ -91,6 +91,7 @@ class CecpSession:
     def __init__(self, out: Output, engine: SearchEngine) -> None:
         self.out = out
         self.engine = engine
+        self.engine.vary = VARIETY
         self.xboard_variant = DEFAULT_XBOARD_VARIANT
         self.game = Game(get_variant(VARIANTS[self.xboard_variant]))
         self.playable = True  # False after a setboard the rules refused
@@ -382,9 +383,9 @@ class CecpSession:
 def options_help() -> str:
     """The options XBoard shows, for ``boardctl xboard --help``."""
     return (
-        f"Skill Level 0 to {MAX_SKILL} (as boardctl uci's); Variety (on: full strength"
-        " varies its opening moves); Seed (0: a new game each run; another number:"
-        " the same random choices, from each new game).  XBoard's variant falcon is"
+        f"Skill Level 0 to {MAX_SKILL} (as boardctl uci's); Variety (off by default;"
+        " on: full strength varies its opening moves); Seed (0: a new game each run;"
+        " another number: the same random choices, from each new game).  XBoard's variant falcon is"
         " played with XBoard's castling (boardctl's falcon-xboard preset)."
     )
 

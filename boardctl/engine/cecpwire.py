@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .. import __version__
 from ..rules import BoardctlError, Position
 from ..rules.digits import NumberError, parse_decimal, parse_whole, shown
-from .frontend import MAX_SEED
+from .frontend import MAX_SEED, VARIETY
 from .levels import MAX_LEVEL
 from .limits import Info, Limits
 from .params import MAX_PLY
@@ -38,7 +38,7 @@ VARIANTS = {"falcon": "falcon-xboard"}
 PIECES = {"falcon": ("piece F& aflafrKafraflKafafsKafsafK",)}
 OPTIONS = (
     f"Skill Level -spin {MAX_LEVEL} 0 {MAX_LEVEL}",
-    "Variety -check 1",
+    f"Variety -check {int(VARIETY)}",
     f"Seed -spin 0 0 {MAX_SEED}",
 )
 

@@ -20,6 +20,10 @@ from .limits import Info, Limits
 from .params import MAX_PLY
 
 MAX_SEED = 2**31 - 1  # a GUI's spin box holds a 32-bit number
+# A GUI's engine gives the same reply to the same position (and search limit)
+# run after run, as analysis and engine matches expect; full strength's opening
+# variety is an option (Variety), on by default only on the board.
+VARIETY = False
 # The compiled core's table: 2 ** bits entries of TT_ENTRY bytes (core.py's TT_BITS
 # is the default); a GUI's hash size in MB picks the largest that fits.
 TT_ENTRY = 16

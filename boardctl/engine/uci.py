@@ -56,6 +56,7 @@ from .frontend import (
     MAX_TT_BITS,
     MIN_TT_BITS,
     TT_ENTRY,
+    VARIETY,
     Output,
     SearchEngine,
     SearchThread,
@@ -294,8 +295,8 @@ def options_help() -> str:
     )
     lines.append(f"{'':15}ratings on our own scale, Fairy-Max = {ANCHOR_RATING}: docs/levels.md")
     lines.append(
-        "  Variety      true (the default): full strength varies its opening moves"
-        f" among\n{'':15}near-equal ones; false: the same move every time"
+        f"  Variety      false (the default): the same move every time; true: full"
+        f" strength\n{'':15}varies its opening moves among near-equal ones"
     )
     lines.append(
         f"  Seed         0 (the default): a new game each run; 1 to {MAX_SEED}: the same"
@@ -316,7 +317,7 @@ def id_lines() -> list[str]:
         "id author boardctl developers",
         f"option name UCI_Variant type combo default {DEFAULT_VARIANT.name} {combo}",
         f"option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}",
-        "option name Variety type check default true",
+        f"option name Variety type check default {str(VARIETY).lower()}",
         f"option name Seed type spin default 0 min 0 max {MAX_SEED}",
         f"option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_HASH_MB} max {MAX_HASH_MB}",
         "uciok",
@@ -334,6 +335,7 @@ class UciSession:
     def __init__(self, out: Output, engine: SearchEngine) -> None:
         self.out = out
         self.engine = engine
+        self.engine.vary = VARIETY
         self.variant = DEFAULT_VARIANT
         self.line = PositionLine(self.variant)
         self.seed: int | None = None  # Seed's value; None: a new one each run

@@ -69,7 +69,7 @@ def test_protover_announces_the_features_xboard_needs_and_done_last():
         "sigterm=0",
         'myname="boardctl ',
         'option="Seed -spin 0 0 2147483647"',
-        'option="Variety -check 1"',
+        'option="Variety -check 0"',
         'option="Skill Level -spin 20 0 20"',
     ):
         assert feature in features
@@ -254,9 +254,10 @@ def test_analyze_thinks_until_told_otherwise_and_follows_the_moves():
 # ---------------------------------------------------------------- settings
 def test_options_set_the_level_the_variety_and_the_seed():
     engine = FakeEngine()
-    lines = talk("option Skill Level=5\noption Variety=0\noption Seed=77\nnew\n", engine)
+    assert talk("", engine) == [] and not engine.vary  # the same move every run by default
+    lines = talk("option Skill Level=5\noption Variety=1\noption Seed=77\nnew\n", engine)
     assert lines == []
-    assert (engine.skill, engine.vary) == (5, False)
+    assert (engine.skill, engine.vary) == (5, True)
     assert engine.seeds == [77, 77]  # set, and again at the new game
 
 
@@ -273,6 +274,12 @@ def test_memory_sizes_the_table_and_nps_counts_time_in_positions():
     assert (engine.tt_bits, engine.nodes_per_second) == (22, 50000)
     talk("nps 50000\nnew\n", engine)
     assert engine.nodes_per_second is None  # until the next new game
+
+
+def test_without_options_the_engine_opens_alike_every_run():
+    script = OPENING + "new\nvariant falcon\nsd 3\nforce\ngo\n"
+    first = moves_of(talk(script, Engine()))
+    assert first and first == moves_of(talk(script, Engine()))
 
 
 def test_the_same_seed_gives_the_same_game_start():

@@ -189,7 +189,7 @@ def test_uci_names_the_engine_and_its_options_then_uciok():
         "option name UCI_Variant type combo default falcon "
         + " ".join(f"var {name}" for name in VARIANTS),
         "option name Skill Level type spin default 20 min 0 max 20",
-        "option name Variety type check default true",
+        "option name Variety type check default false",
         "option name Seed type spin default 0 min 0 max 2147483647",
         "option name Hash type spin default 16 min 1 max 1024",
         "uciok",

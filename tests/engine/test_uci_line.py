@@ -149,8 +149,14 @@ def test_the_same_seed_gives_the_same_moves_run_after_run_and_game_after_game():
     assert len(set(first)) == 1  # each ucinewgame starts from the seed again
 
 
-def test_variety_is_on_by_default_and_the_seed_picks_among_near_equal_moves():
-    moves = {best_at_depth(f"setoption name Seed value {seed}\n")[0] for seed in range(1, 13)}
+def test_without_options_the_same_position_gets_the_same_move_every_run():
+    first = best_at_depth("", games=3)
+    assert len(set(first)) == 1 and first == best_at_depth("", games=3)
+
+
+def test_with_variety_the_seed_picks_among_near_equal_moves():
+    options = "setoption name Variety value true\nsetoption name Seed value {}\n"
+    moves = {best_at_depth(options.format(seed))[0] for seed in range(1, 13)}
     assert len(moves) > 1
 
 
