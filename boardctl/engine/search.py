@@ -36,6 +36,7 @@ from collections.abc import Callable, Collection
 from ..rules import Move, Position
 from . import core, levels, tablebase
 from .evaluate import Evaluator
+from .lag import ClockLag
 from .levels import MAX_LEVEL, OPENING_MOVES, OPENING_PIECES, OPENING_SPREAD, Level
 from .limits import Info, Limits
 from .params import (
@@ -99,6 +100,7 @@ class Engine(PythonTree):
         self._soft_nodes: int | None = None
         self._soft_deadline: float | None = None
         self._timed = False
+        self._lag = ClockLag()  # what the GUI's clock charges beyond the search
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
@@ -130,6 +132,7 @@ class Engine(PythonTree):
         """Forget what was learnt about earlier positions."""
         self.tt.clear()
         self.history.clear()
+        self._lag.forget()
         for one in self._cores.values():
             one.new_game()
 
@@ -161,7 +164,9 @@ class Engine(PythonTree):
         self._prepare(pos, limits, stop)
         self._root_moves = root_moves
         if plan.slip and self.rng.random() < plan.slip:
-            return self._glance(pos, root_moves, plan.spread, on_info)
+            glanced = self._glance(pos, root_moves, plan.spread, on_info)
+            self._lag.after(time.perf_counter())
+            return glanced
         self._noise = self._root_noise(pos, root_moves, plan)
         best = root_moves[0]
         best_score = -INF
@@ -194,6 +199,7 @@ class Engine(PythonTree):
                 pos.unmake()
             if self._current_best:
                 best = self._current_best
+        self._lag.after(time.perf_counter())
         return pos.to_move(best)
 
     def _prepare(self, pos: Position, limits: Limits, stop: Callable[[], bool] | None) -> None:
@@ -244,9 +250,13 @@ class Engine(PythonTree):
         # Every move to come costs some time to answer beyond the search (the
         # process, the pipes, a busy machine): kept back for each of them, a
         # clock that runs low is spent on one-ply answers, never overrun.
-        spare = max(0.0, clock - ANSWER_RESERVE * (moves_left + 2))
-        share = spare / moves_left + 0.8 * inc
-        hard = min(max(0.0, clock - ANSWER_RESERVE) * 0.4, share * 3)
+        # Counted in positions, the clock charges no such time.
+        reserve = ANSWER_RESERVE
+        if self.nodes_per_second is None:
+            reserve = self._lag.before(pos.turn, clock, inc, self.start)
+        spare = max(0.0, clock - reserve * (moves_left + 2))
+        share = spare / moves_left + 0.8 * (inc)
+        hard = min(max(0.0, clock - reserve) * 0.4, share * 3)
         share = min(share, hard)
         return hard, share * 0.6
 
