@@ -94,6 +94,7 @@ def _lights_help() -> str:
     return "\n".join(f"  {hue.name.ljust(width)}  {meaning}" for hue, meaning in lights.legend())
 
 
+# long: one subcommand after another, a few lines each, in the order --help lists them
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boardctl", description="Falcon Chess board controller.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)

@@ -137,6 +137,7 @@ class Engine(PythonTree):
             one.new_game()
 
     # ------------------------------------------------------------- driver
+    # long: iterative deepening with every reason to stop it, read best as one loop
     def search(
         self,
         pos: Position,
