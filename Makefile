@@ -37,12 +37,14 @@ docs: $(VENV)/.dev-installed
 # Debian packages some tests use: chromium and chromium-driver (the web page's browser
 # tests), fairymax (the reference engine the XBoard client is tested against),
 # shellcheck (the Pi installer's script), Node.js with npm (the emulated Pico), espeak-ng
-# (the board's voice, rendered to audio by its tests) and mosquitto (the MQTT broker two
-# boards play through).  As root (a fresh machine, CI) the missing
-# ones are installed; otherwise the tests that need them skip and say why.
+# (the board's voice, rendered to audio by its tests), mosquitto (the MQTT broker two
+# boards play through), and xboard with xvfb (the GUI that plays a match between
+# `boardctl xboard` and Fairy-Max, headless on a virtual X display).  As root (a
+# fresh machine, CI) the missing ones are installed; otherwise the tests that need
+# them skip and say why.
 SYSTEM_TOOLS := chromium:chromium chromedriver:chromium-driver /usr/games/fairymax:fairymax \
 	shellcheck:shellcheck node:nodejs npm:npm espeak-ng:espeak-ng \
-	/usr/sbin/mosquitto:mosquitto
+	/usr/sbin/mosquitto:mosquitto /usr/games/xboard:xboard Xvfb:xvfb
 system-deps:
 	@missing=""; for pair in $(SYSTEM_TOOLS); do tool=$${pair%%:*}; package=$${pair##*:}; \
 	  command -v $$tool >/dev/null 2>&1 || [ -x "$$tool" ] || missing="$$missing $$package"; \

@@ -22,12 +22,12 @@ from . import puzzles
 from .board.replay import parse_log, read_log, replay_events
 from .board.stepping import Stepping
 from .cliargs import UsageError, build_parser
-from .config import DEFAULT_PATH, Config, load_config, with_game
+from .config import DEFAULT_PATH, HEADLESS_SEED, Config, load_config, with_game
 from .daemon import wiring
 from .daemon.headless import run_script
 from .daemon.restart import RESTART_STATUS, command_line, reexec, under_systemd
 from .daemon.session import LEVEL_SETTING
-from .engine import Limits, uci
+from .engine import Limits, cecp, uci
 from .errors import BoardctlError
 from .progress import Progress
 from .puzzles import Puzzle
@@ -225,6 +225,8 @@ def _sim(args: argparse.Namespace) -> int:
         logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     if args.speak:
         config = replace(config, speech=replace(config.speech, enabled=True))
+    if args.seed is not None:
+        config = replace(config, engine=replace(config.engine, seed=args.seed))
     if not args.headless:
         if args.script:
             raise UsageError("--script needs --headless")
@@ -246,6 +248,10 @@ def _sim(args: argparse.Namespace) -> int:
             raise UsageError(f"{option} needs the window (a script starts from the start position)")
     if args.script is None:
         raise UsageError("--headless needs --script LOG")
+    if args.seed is None and not config.engine.seed:
+        # A script is a test: the same moves get the same replies every run
+        # and on every machine, unless --seed 0 asks for variety.
+        config = replace(config, engine=replace(config.engine, seed=HEADLESS_SEED))
     try:
         text = read_text(args.script, SCRIPT_LIMIT)
     except (OSError, UnicodeDecodeError) as exc:
@@ -322,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if args.command == "uci":
             return uci.main()
+        if args.command == "xboard":
+            return cecp.main()
         if args.command == "run":
             return _again_if_asked(_run, args)
         if args.command == "sim":

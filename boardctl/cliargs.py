@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from .board import lights
-from .config import CHOICES
-from .engine import MAX_SKILL, uci
+from .config import CHOICES, HEADLESS_SEED
+from .engine import MAX_SKILL, cecp, uci
+from .engine.frontend import MAX_SEED
 from .engine.params import MAX_PLY
 from .errors import BoardctlError
 from .hall.place import HALL_PORT
@@ -94,6 +95,7 @@ def _lights_help() -> str:
     return "\n".join(f"  {hue.name.ljust(width)}  {meaning}" for hue, meaning in lights.legend())
 
 
+# long: one subcommand after another, a few lines each, in the order --help lists them
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boardctl", description="Falcon Chess board controller.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -110,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
         "uci",
         help="play as a UCI engine on stdin and stdout (for chess GUIs)",
         epilog="UCI options (setoption name NAME value VALUE):\n" + uci.options_help(),
+    )
+    commands.add_parser(
+        "xboard",
+        help="play as an XBoard (CECP) engine on stdin and stdout (XBoard, WinBoard)",
+        epilog="XBoard options (Engine Settings): " + cecp.options_help(),
     )
     p = commands.add_parser("run", help="run the board (the service's main loop)")
     p.add_argument(
@@ -164,6 +171,12 @@ def _add_sim(commands: argparse._SubParsersAction[_Parser]) -> None:
     _add_replay(p)
     p.add_argument("--headless", action="store_true", help="no window: play --script")
     p.add_argument("--script", type=Path, help="sensor log to play (replay format)")
+    p.add_argument(
+        "--seed",
+        type=_whole(0, MAX_SEED),
+        help="the engine's seed ([engine] seed): the same replies every run (0: varied;"
+        f" a headless script's default is {HEADLESS_SEED})",
+    )
     p.add_argument("--web", action="store_true", help="serve the spectator page ([web] enabled)")
     p.add_argument(
         "--speak", action="store_true", help="say moves aloud with espeak-ng ([speech] enabled)"

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from .engine.frontend import MAX_SEED
 from .engine.search import MAX_SKILL
 from .hall.place import MAX_ROUND, NAME, NAME_RULE
 from .hw.errors import PinoutError
@@ -88,6 +89,16 @@ class EngineConfig:
     skill: int = 20
     movetime: float = 3.0  # seconds a move when there is no clock
     external: str = ""  # command of an external UCI engine, "" = built in
+    # 0: full strength varies its openings, and a move's time is the wall
+    # clock's.  A number: its random choices come from this seed and a move's
+    # time is counted in positions (as many as a Pi 4 searches in it), so the
+    # same moves get the same replies on every machine (a test, a headless script).
+    seed: int = 0
+
+
+# A headless script's seed when neither the command line nor the file gives
+# one: a script is a test, and its replies repeat ([engine] seed above).
+HEADLESS_SEED = 1
 
 
 @dataclass(frozen=True)
@@ -267,6 +278,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("leds", "brightness"): (0.0, 1.0),
     ("engine", "skill"): (0, MAX_SKILL),
     ("engine", "movetime"): (0.05, MAX_MOVETIME),
+    ("engine", "seed"): (0, MAX_SEED),
     ("web", "port"): (1, 65535),
     ("speech", "rate"): RATE_RANGE,
     ("speech", "volume"): VOLUME_RANGE,

@@ -54,6 +54,7 @@ SLOW_MODULES = {
     "tests/web/test_starts_browser.py": "headless Chromium",
     "tests/hw/test_firmware.py": "the firmware under MicroPython's unix port",
     "tests/engine/test_build.py": "builds the C core with a compiler",
+    "tests/engine/test_xboard_gui.py": "XBoard under Xvfb plays two games against Fairy-Max",
     "tests/e2e/test_kill9.py": "kills and restarts the daemon's process",
     "tests/e2e/test_restart_process.py": "a real boardctl run restarted from its page",
     "tests/e2e/test_remote_faults.py": "remote games through a fault proxy, sides killed",

@@ -89,6 +89,7 @@ def make_opponent(config: Config, vary: bool = True) -> Opponent | None:
 
         return ExternalEngine(config.engine.external)
     from ..engine import core
+    from ..engine.levels import PI_NODES_PER_SECOND
     from ..engine.worker import EngineWorker
 
     if core.available():
@@ -99,7 +100,11 @@ def make_opponent(config: Config, vary: bool = True) -> Opponent | None:
             "engine: the compiled search core is not built (no C compiler or "
             "Python headers at install); searching in Python, much weaker"
         )
-    return EngineWorker(config.engine.skill, vary=vary)
+    seed = config.engine.seed or None
+    # A seed makes the game reproducible: the same random choices, and time
+    # counted in positions, so that a faster or busier machine plays the same.
+    rate = PI_NODES_PER_SECOND if seed is not None else None
+    return EngineWorker(config.engine.skill, seed=seed, vary=vary, nodes_per_second=rate)
 
 
 def open_store(config: Config) -> GameStore:

@@ -38,8 +38,10 @@ CALIBRATED = "falcon"  # the game the levels were measured in
 # (config.py's ``movetime``): this machine's compiled core searches about
 # 1.3 M positions a second of CPU time (bench/engine.py), a Pi 4 core some
 # 3.6 times fewer (bench/piratio.py), so 3 s x 360 k/s.  The calibration plays
-# level 20 at this many positions a move.
-PI_MOVE_NODES = 1_080_000
+# level 20 at this many positions a move; an engine with a seed counts its
+# time at the Pi's rate (config.py's [engine] seed).
+PI_NODES_PER_SECOND = 360_000
+PI_MOVE_NODES = 3 * PI_NODES_PER_SECOND
 # Random points of level 20's opening moves (its first 6 moves, while 30 or
 # more pieces stand): near-equal moves vary, a worse one is never chosen for it.
 OPENING_SPREAD = 12

@@ -36,6 +36,7 @@ from collections.abc import Callable, Collection
 from ..rules import Move, Position
 from . import core, levels, tablebase
 from .evaluate import Evaluator
+from .lag import ClockLag
 from .levels import MAX_LEVEL, OPENING_MOVES, OPENING_PIECES, OPENING_SPREAD, Level
 from .limits import Info, Limits
 from .params import (
@@ -52,6 +53,7 @@ from .tree import PythonTree, SearchStopped
 from .weights import Weights
 
 MAX_SKILL = MAX_LEVEL
+MOVES_LEFT = 30  # the moves a clock is shared among when the GUI does not say
 
 
 class Engine(PythonTree):
@@ -86,7 +88,19 @@ class Engine(PythonTree):
         self.weights = weights
         self._cores: dict[str, core.Core] = {}
         self._core: core.Core | None = None
+        self._tt_bits = core.TT_BITS
         self.rng = random.Random(seed)
+        # None: time limits are seconds on the wall clock.  A number: they are
+        # counted in positions searched, this many to a second (XBoard's
+        # ``nps``; a reproducible game, the same on every machine).
+        self.nodes_per_second: int | None = None
+        # Each search's limits (_prepare): the positions it may search, the
+        # count or the time after which it starts no new iteration.
+        self._nodes_cap: int | None = None
+        self._soft_nodes: int | None = None
+        self._soft_deadline: float | None = None
+        self._timed = False
+        self._lag = ClockLag()  # what the GUI's clock charges beyond the search
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.history: dict[int, int] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
@@ -98,14 +112,32 @@ class Engine(PythonTree):
         self._evaluators: dict[str, Evaluator] = {}
         self._root_moves: list[int] = []  # the moves this search chooses among
 
+    def reseed(self, seed: int | None) -> None:
+        """Draw the random points from ``seed`` from now on (None: from the
+        system's entropy, so that no two runs repeat)."""
+        self.rng = random.Random(seed)
+
+    @property
+    def tt_bits(self) -> int:
+        """The compiled core's table holds ``2 ** tt_bits`` entries."""
+        return self._tt_bits
+
+    @tt_bits.setter
+    def tt_bits(self, bits: int) -> None:
+        if bits != self._tt_bits:
+            self._tt_bits = bits
+            self._cores.clear()  # built again, with the new table, when next needed
+
     def new_game(self) -> None:
         """Forget what was learnt about earlier positions."""
         self.tt.clear()
         self.history.clear()
+        self._lag.forget()
         for one in self._cores.values():
             one.new_game()
 
     # ------------------------------------------------------------- driver
+    # long: iterative deepening with every reason to stop it, read best as one loop
     def search(
         self,
         pos: Position,
@@ -133,16 +165,22 @@ class Engine(PythonTree):
         self._prepare(pos, limits, stop)
         self._root_moves = root_moves
         if plan.slip and self.rng.random() < plan.slip:
-            return self._glance(pos, root_moves, plan.spread, on_info)
+            glanced = self._glance(pos, root_moves, plan.spread, on_info)
+            self._lag.after(time.perf_counter())
+            return glanced
         self._noise = self._root_noise(pos, root_moves, plan)
         best = root_moves[0]
         best_score = -INF
         max_depth = self._max_depth(limits, plan)
         stack_depth = len(pos.ply_stack)
+        deadline = self._hard_deadline
         try:
             for depth in range(1, max_depth + 1):
                 if not self._may_deepen(depth, limits, plan):
                     break
+                # The first ply is always finished, whatever the clock says: a
+                # move from half of it would be the first legal one, no choice at all.
+                self._hard_deadline = deadline if depth > 1 else None
                 score, move = self._iterate(depth, best, best_score)
                 best, best_score = move, score
                 info = self._info(depth, score)
@@ -153,15 +191,16 @@ class Engine(PythonTree):
                     break
                 if abs(score) > MATE_BOUND and depth > 2 * (MATE - abs(score)) + 2:
                     break  # a forced mate is found and confirmed deeper
-                if self._soft_deadline is not None and time.perf_counter() >= self._soft_deadline:
+                if self._past_soft_limit():
                     break
-                if len(root_moves) == 1 and among is None and self._soft_deadline is not None:
+                if len(root_moves) == 1 and among is None and self._timed:
                     break  # the only move: no need to think
         except SearchStopped:
             while len(pos.ply_stack) > stack_depth:
                 pos.unmake()
             if self._current_best:
                 best = self._current_best
+        self._lag.after(time.perf_counter())
         return pos.to_move(best)
 
     def _prepare(self, pos: Position, limits: Limits, stop: Callable[[], bool] | None) -> None:
@@ -170,36 +209,62 @@ class Engine(PythonTree):
         self.nodes = 0
         self.seldepth = 0
         self.start = time.perf_counter()
-        self.node_limit = limits.nodes
-        self._hard_deadline, self._soft_deadline = self._deadlines(pos, limits)
+        hard, soft = self._budget(pos, limits)
+        self._timed = soft is not None
+        self._nodes_cap = limits.nodes
+        self._soft_nodes = None
+        self._hard_deadline = self._soft_deadline = None
+        rate = self.nodes_per_second
+        if rate is not None and hard is not None and soft is not None:
+            clock_nodes = max(1, round(hard * rate))
+            self._nodes_cap = min(clock_nodes, limits.nodes or clock_nodes)
+            self._soft_nodes = round(soft * rate)
+        elif hard is not None and soft is not None:
+            self._hard_deadline, self._soft_deadline = self.start + hard, self.start + soft
+        self.node_limit = self._nodes_cap
         self._current_best = 0
         self._core = None
         if self.compiled:
             name = pos.variant.name
             if name not in self._cores:
-                self._cores[name] = core.build(pos.variant, weights=self.weights)
+                self._cores[name] = core.build(pos.variant, self._tt_bits, weights=self.weights)
             self._core = self._cores[name]
             core.load(self._core, pos)
             self._core.reset_best()
             return
         self._prepare_tree(pos)
 
-    def _deadlines(self, pos: Position, limits: Limits) -> tuple[float | None, float | None]:
+    def _budget(self, pos: Position, limits: Limits) -> tuple[float | None, float | None]:
+        """Seconds this move may take (hard: the search stops there) and after
+        which it starts no new iteration (soft); None for no time limit."""
         if limits.infinite:
             return None, None
         if limits.movetime is not None:
             # Leave a little for the process to answer; never think past it.
             budget = limits.movetime - min(ANSWER_RESERVE, limits.movetime * ANSWER_SHARE)
-            return self.start + budget, self.start + budget
+            return budget, budget
         clock = limits.wtime if pos.turn == 0 else limits.btime
         if clock is None:
             return None, None
         inc = limits.winc if pos.turn == 0 else limits.binc
-        moves_left = limits.movestogo or 30
-        share = clock / moves_left + 0.8 * inc
-        hard = min(clock * 0.4, share * 3)
+        moves_left = limits.movestogo or MOVES_LEFT
+        # Every move to come costs some time to answer beyond the search (the
+        # process, the pipes, a busy machine): kept back for each of them, a
+        # clock that runs low is spent on one-ply answers, never overrun.
+        # Counted in positions, the clock charges no such time.
+        reserve = ANSWER_RESERVE
+        if self.nodes_per_second is None:
+            reserve = self._lag.before(pos.turn, clock, inc, self.start)
+        spare = max(0.0, clock - reserve * (moves_left + 2))
+        share = spare / moves_left + 0.8 * (inc)
+        hard = min(max(0.0, clock - reserve) * 0.4, share * 3)
         share = min(share, hard)
-        return self.start + hard, self.start + share * 0.6
+        return hard, share * 0.6
+
+    def _past_soft_limit(self) -> bool:
+        if self._soft_nodes is not None:
+            return self.nodes >= self._soft_nodes
+        return self._soft_deadline is not None and time.perf_counter() >= self._soft_deadline
 
     @property
     def level(self) -> Level:
@@ -224,7 +289,8 @@ class Engine(PythonTree):
             return True
         if self.nodes >= plan.nodes:
             return False
-        self.node_limit = plan.nodes if limits.nodes is None else min(limits.nodes, plan.nodes)
+        cap = self._nodes_cap
+        self.node_limit = plan.nodes if cap is None else min(cap, plan.nodes)
         return True
 
     def _root_noise(self, pos: Position, moves: list[int], plan: Level) -> dict[int, int]:

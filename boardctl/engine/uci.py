@@ -33,9 +33,8 @@ from __future__ import annotations
 import io
 import sys
 import textwrap
-import threading
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from .. import __version__
 from ..rules import (
@@ -51,7 +50,18 @@ from ..rules import (
     parse_uci,
 )
 from ..rules.digits import NumberError, parse_whole, shown
-from . import MAX_SKILL, Engine, Info, Limits, levels
+from . import MAX_SKILL, Engine, Info, Limits, core, levels
+from .frontend import (
+    MAX_SEED,
+    MAX_TT_BITS,
+    MIN_TT_BITS,
+    TT_ENTRY,
+    VARIETY,
+    Output,
+    SearchEngine,
+    SearchThread,
+    tt_bits_for,
+)
 from .params import MAX_PLY
 from .ratings import ANCHOR_RATING
 from .uciwire import MS
@@ -60,24 +70,14 @@ NULL_MOVE = "0000"  # the bestmove when there is no legal move
 ERROR_PREFIX = "info string error: "
 
 
+MEGABYTE = 1024 * 1024
+DEFAULT_HASH_MB = (TT_ENTRY << core.TT_BITS) // MEGABYTE
+MIN_HASH_MB = max(1, (TT_ENTRY << MIN_TT_BITS) // MEGABYTE)
+MAX_HASH_MB = (TT_ENTRY << MAX_TT_BITS) // MEGABYTE
+
+
 class UciError(BoardctlError, ValueError):
     """A UCI command that is malformed or asks for something the engine lacks."""
-
-
-class SearchEngine(Protocol):
-    """What the front end needs from an engine (:class:`Engine`, or a test fake)."""
-
-    skill: int
-
-    def new_game(self) -> None: ...
-
-    def search(
-        self,
-        pos: Position,
-        limits: Limits,
-        stop: Callable[[], bool] | None = None,
-        on_info: Callable[[Info], None] | None = None,
-    ) -> Move | None: ...
 
 
 # ---------------------------------------------------------------- parsing
@@ -145,6 +145,14 @@ def parse_go(args: list[str]) -> Limits:
     )
 
 
+def split_position(args: list[str]) -> tuple[list[str], list[str]]:
+    """``position``'s words before ``moves`` and the moves after it."""
+    if "moves" in args:
+        split = args.index("moves")
+        return args[:split], args[split + 1 :]
+    return args, []
+
+
 def parse_position(args: list[str], variant: Variant) -> Position:
     """The position of ``position startpos|fen <FEN> [moves <m1> <m2> ...]``.
 
@@ -152,11 +160,14 @@ def parse_position(args: list[str], variant: Variant) -> Position:
     :raises FenError: on a bad FEN.
     :raises IllegalMoveError: naming the first move of the list that is not legal.
     """
-    if "moves" in args:
-        split = args.index("moves")
-        setup, moves = args[:split], args[split + 1 :]
-    else:
-        setup, moves = args, []
+    setup, moves = split_position(args)
+    pos = setup_position(setup, variant)
+    play_moves(pos, moves, 1)
+    return pos
+
+
+def setup_position(setup: list[str], variant: Variant) -> Position:
+    """The position ``startpos`` or ``fen <FEN>`` names, before its moves."""
     match setup:
         case ["startpos"]:
             pos = Position(None, variant)
@@ -170,14 +181,71 @@ def parse_position(args: list[str], variant: Variant) -> Position:
             raise UciError("expected startpos or fen <FEN>")
         case [word, *_]:
             raise UciError(f"expected startpos or fen <FEN>, got {shown(word)}")
-    for number, text in enumerate(moves, 1):
+    return pos
+
+
+def play_moves(pos: Position, moves: list[str], first: int) -> None:
+    """Play ``moves`` on ``pos``, the first being the list's move number ``first``.
+
+    :raises IllegalMoveError: (or InvalidMoveError) naming the move; the moves
+        before it stay played.
+    """
+    for number, text in enumerate(moves, first):
         try:
-            pos.push(parse_uci(pos, text))
+            pos.make(pos.code_of(parse_uci(pos, text)))
         except IllegalMoveError as exc:
             raise IllegalMoveError(f"move {number} ({text}): {exc}") from None
         except InvalidMoveError as exc:
             raise InvalidMoveError(f"move {number} ({text}): {exc}") from None
-    return pos
+
+
+class PositionLine:
+    """The position of the last ``position`` command, with the words that made it.
+
+    A GUI sends the whole game before every move (``position startpos moves
+    e2e4 e7e5 ...``): replayed from the start, that costs more with every
+    move, some 14 ms at ply 240 here and four times as much on a Pi.  A
+    command whose moves extend the last one's (or take some back) plays or
+    takes back only the difference, on the same :class:`Position`, so its
+    cost does not grow with the game.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.position = Position(None, variant)
+        self._setup: list[str] | None = None  # None: not made by a command
+        self._moves: list[str] = []
+
+    def update(self, args: list[str], in_place: bool) -> Position:
+        """The position of ``position <args>``; on :attr:`position` itself when
+        ``in_place`` (no search is using it) and the set-up is the last one's.
+
+        :raises UciError: (and the errors of :func:`parse_position`) leaving
+            the line as it was.
+        """
+        setup, moves = split_position(args)
+        if not in_place or setup != self._setup:
+            self.position = parse_position(args, self.variant)
+            self._setup, self._moves = setup, moves
+            return self.position
+        pos, old = self.position, self._moves
+        same = 0
+        for mine, theirs in zip(old, moves, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        taken = [pos.unmake() for _ in range(len(old) - same)]
+        played = len(pos.ply_stack)
+        try:
+            play_moves(pos, moves[same:], same + 1)
+        except BoardctlError:
+            while len(pos.ply_stack) > played:
+                pos.unmake()
+            for code in reversed(taken):
+                pos.make(code)
+            raise
+        self._moves = moves
+        return pos
 
 
 def parse_setoption(args: list[str]) -> tuple[str, str | None]:
@@ -226,6 +294,18 @@ def options_help() -> str:
         f" about {levels.rating(MAX_SKILL)}; the default)"
     )
     lines.append(f"{'':15}ratings on our own scale, Fairy-Max = {ANCHOR_RATING}: docs/levels.md")
+    lines.append(
+        f"  Variety      false (the default): the same move every time; true: full"
+        f" strength\n{'':15}varies its opening moves among near-equal ones"
+    )
+    lines.append(
+        f"  Seed         0 (the default): a new game each run; 1 to {MAX_SEED}: the same"
+        f"\n{'':15}random choices each run, from each ucinewgame"
+    )
+    lines.append(
+        f"  Hash         the search's table in MB, {MIN_HASH_MB} to {MAX_HASH_MB}"
+        f" (default {DEFAULT_HASH_MB})"
+    )
     return "\n".join(lines)
 
 
@@ -237,72 +317,11 @@ def id_lines() -> list[str]:
         "id author boardctl developers",
         f"option name UCI_Variant type combo default {DEFAULT_VARIANT.name} {combo}",
         f"option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}",
+        f"option name Variety type check default {str(VARIETY).lower()}",
+        f"option name Seed type spin default 0 min 0 max {MAX_SEED}",
+        f"option name Hash type spin default {DEFAULT_HASH_MB} min {MIN_HASH_MB} max {MAX_HASH_MB}",
         "uciok",
     ]
-
-
-# ---------------------------------------------------------------- output
-class Output:
-    """Whole lines to the GUI, flushed at once; the search thread writes here too."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-        self._lock = threading.Lock()
-
-    def line(self, text: str) -> None:
-        with self._lock:
-            self._stream.write(text + "\n")
-            self._stream.flush()
-
-    def error(self, message: str) -> None:
-        self.line(ERROR_PREFIX + message)
-
-
-# ---------------------------------------------------------------- search
-class SearchThread:
-    """One ``go``: the engine searches in a daemon thread, then ``bestmove`` is sent.
-
-    ``stop()`` asks the engine to finish and waits for the ``bestmove`` line.
-    An infinite search holds its ``bestmove`` back until ``stop()``, as UCI
-    requires, even when the engine is done earlier.  ``pos`` belongs to this
-    thread while it runs: the session replaces its position on ``position``
-    and never changes one in place.
-    """
-
-    def __init__(self, engine: SearchEngine, pos: Position, limits: Limits, out: Output) -> None:
-        self._engine = engine
-        self._pos = pos
-        self._limits = limits
-        self._out = out
-        self._stopped = threading.Event()
-        # Asked for before the search may move pieces about: the answer when
-        # the engine has none to give (its contract says only when mated or
-        # stalemated) or fails.
-        legal = pos.legal_moves()
-        self._fallback = pos.uci(legal[0]) if legal else NULL_MOVE
-        self._thread = threading.Thread(target=self._run, name="uci-search", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self._thread.join()
-
-    def _info(self, info: Info) -> None:
-        self._out.line(format_info(info, self._pos))
-
-    def _run(self) -> None:
-        best = self._fallback
-        try:
-            move = self._engine.search(self._pos, self._limits, self._stopped.is_set, self._info)
-            if move is not None:
-                best = self._pos.uci(move)
-        except Exception as exc:  # the GUI waits for a bestmove whatever happens
-            self._out.error(f"search failed: {exc!r}")
-        if self._limits.infinite:
-            self._stopped.wait()
-        self._out.line(f"bestmove {best}")
 
 
 # ---------------------------------------------------------------- session
@@ -316,8 +335,10 @@ class UciSession:
     def __init__(self, out: Output, engine: SearchEngine) -> None:
         self.out = out
         self.engine = engine
+        self.engine.vary = VARIETY
         self.variant = DEFAULT_VARIANT
-        self.position = Position(None, self.variant)
+        self.line = PositionLine(self.variant)
+        self.seed: int | None = None  # Seed's value; None: a new one each run
         self._search: SearchThread | None = None
         self._commands: dict[str, Callable[[list[str]], None]] = {
             "uci": self._uci,
@@ -329,6 +350,18 @@ class UciSession:
             "go": self._go,
             "stop": self._stop,
         }
+        self._options: dict[str, Callable[[str, str], None]] = {
+            "uci_variant": self._set_variant,
+            "skill level": self._set_skill,
+            "variety": self._set_variety,
+            "seed": self._set_seed,
+            "hash": self._set_hash,
+        }
+
+    @property
+    def position(self) -> Position:
+        """The position the next ``go`` searches."""
+        return self.line.position
 
     def handle(self, line: str) -> bool:
         words = line.split()
@@ -340,15 +373,18 @@ class UciSession:
             return False
         handler = self._commands.get(command)
         if handler is None:
-            self.out.error(f"unknown command {shown(command)}")
+            self.error(f"unknown command {shown(command)}")
             return True
         try:
             handler(args)
         except BoardctlError as exc:
-            self.out.error(f"{command}: {exc}")
+            self.error(f"{command}: {exc}")
         except Exception as exc:  # a bug must not take the GUI's engine away
-            self.out.error(f"{command}: internal error: {exc!r}")
+            self.error(f"{command}: internal error: {exc!r}")
         return True
+
+    def error(self, message: str) -> None:
+        self.out.line(ERROR_PREFIX + message)
 
     def close(self) -> None:
         if self._search is not None:
@@ -371,32 +407,62 @@ class UciSession:
 
     def _setoption(self, args: list[str]) -> None:
         name, value = parse_setoption(args)
-        key = name.lower()
-        if key not in ("uci_variant", "skill level"):
+        setter = self._options.get(name.lower())
+        if setter is None:
             raise UciError(f"unknown option {shown(name)}")
         if not value:
             raise UciError(f"{name} needs a value")
-        if key == "uci_variant":
-            self.variant = get_variant(value.lower())
-            self.position = Position(None, self.variant)
-        else:
-            self.engine.skill = _integer(name, value, 0, MAX_SKILL)
+        setter(name, value)
+
+    def _set_variant(self, name: str, value: str) -> None:
+        self.variant = get_variant(value.lower())
+        self.line = PositionLine(self.variant)
+
+    def _set_skill(self, name: str, value: str) -> None:
+        self.engine.skill = _integer(name, value, 0, MAX_SKILL)
+
+    def _set_variety(self, name: str, value: str) -> None:
+        if value.lower() not in ("true", "false"):
+            raise UciError(f"{name} is true or false, not {shown(value)}")
+        self.engine.vary = value.lower() == "true"
+
+    def _set_seed(self, name: str, value: str) -> None:
+        self.seed = _integer(name, value, 0, MAX_SEED) or None
+        self.engine.reseed(self.seed)
+
+    def _set_hash(self, name: str, value: str) -> None:
+        megabytes = _integer(name, value, MIN_HASH_MB, MAX_HASH_MB)
+        self.close()  # the table a search is using is not replaced under it
+        self.engine.tt_bits = tt_bits_for(megabytes)
 
     def _ucinewgame(self, args: list[str]) -> None:
         _no_args(args)
         self.close()
         self.engine.new_game()
-        self.position = Position(None, self.variant)
+        if self.seed is not None:
+            self.engine.reseed(self.seed)  # every game from the seed plays alike
+        self.line = PositionLine(self.variant)
 
     def _position(self, args: list[str]) -> None:
-        self.position = parse_position(args, self.variant)
+        # A search that is done has handed its position back; one still
+        # running has it to itself, so the new position is built apart.
+        search = self._search
+        self.line.update(args, in_place=search is None or search.finished)
 
     def _go(self, args: list[str]) -> None:
         limits = parse_go(args)
         self.close()
-        # The thread has this Position to itself while it runs: the session
-        # only ever replaces ``self.position``, never changes it.
-        self._search = SearchThread(self.engine, self.position, limits, self.out)
+        pos = self.position
+
+        def info(found: Info) -> None:
+            self.out.line(format_info(found, pos))
+
+        def done(move: Move | None, error: str | None) -> None:
+            if error is not None:
+                self.error(error)
+            self.out.line(f"bestmove {pos.uci(move) if move is not None else NULL_MOVE}")
+
+        self._search = SearchThread(self.engine, pos, limits, info, done, hold=limits.infinite)
         self._search.start()
 
     def _stop(self, args: list[str]) -> None:

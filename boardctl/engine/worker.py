@@ -43,12 +43,14 @@ def _serve(
     seed: int | None,
     parent: int | None = None,
     vary: bool = True,
+    nodes_per_second: int | None = None,
 ) -> None:
     """The worker process: searches what it is sent until told to quit, or
     until the process ``parent`` that started it is gone (see ``lifeline``)."""
     if parent is not None:
         watch_parent(parent)
     engine = Engine(skill, seed, vary=vary)
+    engine.nodes_per_second = nodes_per_second
     while True:
         try:
             command = conn.recv()
@@ -59,6 +61,8 @@ def _serve(
             return
         if kind == "new_game":
             engine.new_game()
+            if seed is not None:
+                engine.reseed(seed)  # each game from the seed plays alike
         elif kind == "skill":
             engine.skill = command[1]
         elif kind in ("go", "rank"):
@@ -93,13 +97,21 @@ def _answer(engine: Engine, conn: Connection, command: tuple[Any, ...], cancelle
 class EngineWorker:
     """Starts the engine process on first use; see the module docstring."""
 
-    def __init__(self, skill: int = MAX_SKILL, seed: int | None = None, vary: bool = True) -> None:
+    def __init__(
+        self,
+        skill: int = MAX_SKILL,
+        seed: int | None = None,
+        vary: bool = True,
+        nodes_per_second: int | None = None,
+    ) -> None:
         """``vary``: full strength's opening variety (off for an engine that
-        judges: see :class:`~.search.Engine`)."""
+        judges: see :class:`~.search.Engine`); ``nodes_per_second``: time
+        limits counted in positions searched (see ``Engine.nodes_per_second``)."""
         self._ctx = mp.get_context("spawn")
         self._skill = skill
         self._seed = seed
         self.vary = vary
+        self._nodes_per_second = nodes_per_second
         self._process: Any = None
         self._conn: Connection | None = None
         self._cancelled: Any = self._ctx.Value("q", 0)
@@ -111,7 +123,15 @@ class EngineWorker:
         parent, child = self._ctx.Pipe()
         self._process = self._ctx.Process(
             target=_serve,
-            args=(child, self._cancelled, self._skill, self._seed, os.getpid(), self.vary),
+            args=(
+                child,
+                self._cancelled,
+                self._skill,
+                self._seed,
+                os.getpid(),
+                self.vary,
+                self._nodes_per_second,
+            ),
             name="boardctl-engine",
             daemon=True,
         )

@@ -6,10 +6,14 @@ from __future__ import annotations
 import pytest
 
 from boardctl.board.replay import RUN_ON
-from boardctl.config import parse_config
+from boardctl.cli import main
+from boardctl.config import HEADLESS_SEED, parse_config
+from boardctl.daemon import wiring
 from boardctl.daemon.headless import HeadlessError, run_script
 from boardctl.engine import Limits
 from boardctl.engine.interface import BestMove, Message
+from boardctl.engine.levels import PI_NODES_PER_SECOND
+from boardctl.engine.worker import EngineWorker
 from boardctl.rules import BLACK
 
 from ..daemon_fakes import MemoryStore, ScriptedOpponent
@@ -130,3 +134,55 @@ def test_a_delay_clock_gives_each_move_its_seconds_before_it_charges_and_tells_t
     script = "0 lift e2\n0.4 place e4\n"
     run_script(engine_plays, script, MemoryStore(), emit=lambda line: None, opponent=engine)
     assert engine.limits.binc == 5.0 and engine.limits.btime == 60.0  # a delay's seconds are free
+
+
+# ---------------------------------------------------------------- a seed
+SEEDED = {"game": {"mode": "engine", "human": "white"}, "engine": {"movetime": 0.05}}
+
+
+def _engine_lines(seed: int) -> list[str]:
+    """The engine's replies in a headless game through the real engine process."""
+    config = parse_config({**SEEDED, "engine": {**SEEDED["engine"], "seed": seed}})
+    opponent = wiring.make_opponent(config)
+    assert opponent is not None
+    try:
+        lines = _lines(config, "0 lift e2\n0.4 place e4\n", opponent=opponent)
+    finally:
+        opponent.close()
+    return [line for line in lines if line.startswith("engine ")]
+
+
+def test_a_seeded_script_gets_the_same_replies_every_run():
+    first = _engine_lines(17)
+    assert len(first) == 1 and first == _engine_lines(17)
+
+
+def test_the_board_varies_its_play_by_default_and_a_seed_makes_it_repeat():
+    def worker(**engine: object) -> EngineWorker:
+        opponent = wiring.make_opponent(parse_config({**SEEDED, "engine": engine}))
+        assert isinstance(opponent, EngineWorker)
+        return opponent
+
+    default = worker()
+    assert (default._seed, default._nodes_per_second, default.vary) == (None, None, True)
+    seeded = worker(seed=5)
+    assert (seeded._seed, seeded._nodes_per_second) == (5, PI_NODES_PER_SECOND)
+
+
+@pytest.mark.parametrize(
+    ("args", "seed"), [((), HEADLESS_SEED), (("--seed", "9"), 9), (("--seed", "0"), 0)]
+)
+def test_sim_takes_the_seed_from_the_command_line_and_a_script_repeats_by_default(
+    tmp_path, monkeypatch, args, seed
+):
+    seen: list[int] = []
+
+    def no_engine(config, vary=True):
+        seen.append(config.engine.seed)
+
+    monkeypatch.setattr(wiring, "make_opponent", no_engine)
+    script = tmp_path / "e4.log"
+    script.write_text("0 lift e2\n0.4 place e4\n")
+    sim = ["sim", "--headless", "--script", str(script), "--mode", "two-players", *args]
+    assert main(sim) == 0
+    assert seen == [seed]

@@ -242,8 +242,8 @@ def test_skill_is_sent_clamped_and_options_are_set_at_start():
 
 
 def test_an_option_the_engine_lacks_is_refused_at_start():
-    engine = ExternalEngine(BOARDCTL, {"Hash": "64"})
-    with pytest.raises(WorkerError, match="no option 'Hash'"):
+    engine = ExternalEngine(BOARDCTL, {"Ponder": "true"})
+    with pytest.raises(WorkerError, match="no option 'Ponder'"):
         engine.start()
     assert not engine.alive
 

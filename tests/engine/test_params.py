@@ -50,6 +50,8 @@ STRUCTURAL = {
     "MAX_MOVES",
     "MAX_FILES",
     "MAX_FUTILITY",
+    "MAX_LMR_DEPTHS",
+    "MAX_LMR_MOVES",
     "EXACT",
     "LOWER",
     "UPPER",

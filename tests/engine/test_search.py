@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardctl.engine import MAX_SKILL, Engine, Limits
+from boardctl.engine import MAX_SKILL, Engine, Limits, params, tree
 from boardctl.rules import VARIANTS, Game, Position
 from tests.engine_mates import forces_mate_with
 
@@ -77,6 +77,33 @@ def test_clock_limits_give_a_move():
     pos = Position()
     move = Engine().search(pos, Limits(wtime=2.0, btime=2.0, winc=0.1, binc=0.1))
     assert move in pos.legal_moves()
+
+
+def test_a_node_clock_counts_a_moves_time_in_positions_and_repeats_exactly():
+    pos = Position()
+
+    def search(limits: Limits) -> tuple[int, list[tuple[int, int, str]]]:
+        engine = Engine(seed=3)
+        engine.nodes_per_second = 20_000
+        infos = []
+        engine.search(pos, limits, on_info=infos.append)
+        return engine.nodes, [(i.depth, i.nodes, " ".join(map(pos.uci, i.pv))) for i in infos]
+
+    nodes, infos = search(Limits(movetime=0.5))
+    assert 0 < nodes <= 0.5 * 20_000  # the move's time in positions, whatever the machine
+    assert (nodes, infos) == search(Limits(movetime=0.5))
+    nodes, _ = search(Limits(wtime=30.0, btime=30.0))
+    assert 0 < nodes <= 30.0 * 0.4 * 20_000  # never more than a clock's hard limit
+
+
+def test_the_first_ply_is_finished_however_little_time_there_is(monkeypatch):
+    # The clock looked at every node, so that a time limit would cut the first ply short.
+    monkeypatch.setattr(params, "CORE_CHECK_EVERY", 1)
+    monkeypatch.setattr(tree, "CHECK_EVERY", 1)
+    # The queen on e4 hangs; the first legal move is not its capture.
+    pos = Position("k9/10/10/10/4q5/10/4R5/K9 w - - 0 1")
+    assert pos.uci(pos.legal_moves()[0]) != "e2e4"
+    assert pos.uci(Engine().search(pos, Limits(movetime=1e-6))) == "e2e4"
 
 
 def test_skill_zero_is_shallow_and_varied():

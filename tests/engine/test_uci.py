@@ -48,12 +48,19 @@ class FakeEngine:
 
     def __init__(self) -> None:
         self.skill = MAX_SKILL
+        self.vary = True
+        self.nodes_per_second = None
+        self.tt_bits = 20
+        self.seeds: list[int | None] = []  # each reseed's seed
         self.new_games = 0
         self.searches: list[tuple[str, Limits]] = []  # (FEN, limits) of each go
         self.searching = threading.Event()
 
     def new_game(self) -> None:
         self.new_games += 1
+
+    def reseed(self, seed: int | None) -> None:
+        self.seeds.append(seed)
 
     def search(self, pos, limits, stop=None, on_info=None):
         self.searches.append((pos.fen(), limits))
@@ -182,6 +189,9 @@ def test_uci_names_the_engine_and_its_options_then_uciok():
         "option name UCI_Variant type combo default falcon "
         + " ".join(f"var {name}" for name in VARIANTS),
         "option name Skill Level type spin default 20 min 0 max 20",
+        "option name Variety type check default false",
+        "option name Seed type spin default 0 min 0 max 2147483647",
+        "option name Hash type spin default 16 min 1 max 1024",
         "uciok",
     ]
 
@@ -486,7 +496,10 @@ def test_skill_level_sets_the_engines_skill(line):
         ("setoption name Skill Level value high", "Skill Level: expected a whole number"),
         ("setoption name Skill Level value", "Skill Level needs a value"),
         ("setoption name Skill Level", "Skill Level needs a value"),
-        ("setoption name Hash value 64", "unknown option 'Hash'"),
+        ("setoption name Ponder value true", "unknown option 'Ponder'"),
+        ("setoption name Hash value 0", "Hash: expected a whole number from 1 to 1024, got '0'"),
+        ("setoption name Variety value maybe", "Variety is true or false, not 'maybe'"),
+        ("setoption name Seed value -3", "Seed: expected a whole number from 0 to 2147483647"),
         ("setoption name UCI_Variant value shogi", "unknown variant 'shogi'"),
         ("setoption name UCI_Variant", "UCI_Variant needs a value"),
         ("setoption", "expected 'setoption name <name> [value <value>]'"),

@@ -73,7 +73,9 @@
 #define LOWER 1
 #define UPPER 2
 #define NWEIGHTS 29       /* len(evaluate.core_weights()) */
-#define NSEARCH 19        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
+#define NSEARCH 20        /* len(params.core_search()) before FUTILITY and ORDER_VALUE */
+#define MAX_LMR_DEPTHS 64 /* the late-move reductions' table: rows (by depth) */
+#define MAX_LMR_MOVES 128 /* and columns (by the move's number) it may have */
 /* Ordering keys: the table's move, then captures and promotions (by value),
  * then killers, then quiet moves by history (within +-HISTORY_LIMIT < KEY_KILLER),
  * then captures that lose material. */
@@ -146,9 +148,10 @@ typedef struct {
     /* the search's numbers (params.py) */
     int mate, mate_bound, inf, max_ply, check_every, null_min_depth, null_reduction, null_deeper;
     int lazy_margin, reverse_futility, reverse_depth, delta_margin;
-    int lmr_min_depth, lmr_min_moves, lmr_more_after, history_limit, fifty_moves;
-    int iir_depth;
+    int lmr_min_depth, lmr_min_moves, history_limit, fifty_moves;
+    int iir_depth, lmp_depth, lmp_moves;
     int nfutility, futility[MAX_FUTILITY], order_value[8];
+    int lmr_depths, lmr_moves, lmr[MAX_LMR_DEPTHS * MAX_LMR_MOVES];  /* by depth, then move */
     /* the position */
     uint8_t board[NSQ];
     int turn, castling, ep, halfmove, king[2], count[16], mg, eg;

@@ -111,8 +111,14 @@ static int null_holds(Core *c, int depth, int beta, int ply) {
  * (or a losing capture), searched again in full when it beats alpha. */
 static int later_move(Core *c, const Node *nd, int legal, int reducible) {
     int reduction = 0;
-    if (nd->depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && reducible && !nd->check)
-        reduction = legal < c->lmr_more_after ? 1 : 2;
+    if (nd->depth >= c->lmr_min_depth && legal >= c->lmr_min_moves && reducible && !nd->check) {
+        int row = nd->depth < c->lmr_depths ? nd->depth : c->lmr_depths - 1;
+        int column = legal < c->lmr_moves ? legal : c->lmr_moves - 1;
+        reduction = c->lmr[row * c->lmr_moves + column];
+        if (nd->pv_node && reduction > 0) reduction--;
+        if (reduction > nd->depth - 2) reduction = nd->depth - 2;  /* never into quiescence */
+        if (reduction < 1) reduction = 1;
+    }
     int score = -negamax(c, nd->depth - 1 - reduction, -nd->alpha - 1, -nd->alpha, nd->ply + 1, 1);
     if (score > nd->alpha && (reduction || score < nd->beta))
         score = -negamax(c, nd->depth - 1, -nd->beta, -nd->alpha, nd->ply + 1, 1);
@@ -125,13 +131,15 @@ static int search_moves(Core *c, Node *nd, Move *best_move, int *flag, int *lega
     Move moves[MAX_MOVES], tried[MAX_MOVES];     /* tried: quiet moves that did not cut off */
     int keys[MAX_MOVES], n = generate(c, moves, 0), best = -c->inf, ntried = 0;
     score_moves(c, moves, keys, n, nd->tt_move, nd->ply);
-    int futile = nd->depth < c->nfutility && !nd->check && !nd->pv_node
-        && abs(nd->alpha) < c->mate_bound && nd->stat + c->futility[nd->depth] <= nd->alpha;
+    int shallow = !nd->check && !nd->pv_node && abs(nd->alpha) < c->mate_bound;
+    int futile = shallow && nd->depth < c->nfutility && nd->stat + c->futility[nd->depth] <= nd->alpha;
+    /* Late-move pruning: past this many moves, a shallow node's quiet moves are left out. */
+    int late = shallow && nd->depth <= c->lmp_depth ? c->lmp_moves + nd->depth * nd->depth : n + 1;
     for (int i = 0; i < n; i++) {
         pick(moves, keys, i, n);
         Move m = moves[i];
         int quiet = !victim_of(c, m) && !M_PROMO(m);
-        if (futile && quiet && *legal > 0 && m != nd->tt_move) continue;
+        if (quiet && m != nd->tt_move && ((futile && *legal > 0) || *legal >= late)) continue;
         if (!make_legal(c, m)) continue;
         /* A key below -KEY_KILLER is a losing capture (score_moves): reduced like a quiet move. */
         int score = *legal == 0

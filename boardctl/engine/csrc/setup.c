@@ -76,34 +76,53 @@ static int read_square_table(Core *c, PyObject *rows, void *dst, int is_u64, con
 /* ------------------------------------------------------ the search's numbers */
 
 /* The search's numbers, in params.core_search's order: NSEARCH scalars, the
- * futility margins (their count first) and the ordering values. */
+ * futility margins (their count first), the ordering values, and the
+ * late-move reductions' table (its rows and columns first). */
 static int *search_fields(Core *c, int i) {
     int *scalars[NSEARCH] = {
         &c->mate, &c->mate_bound, &c->inf, &c->max_ply, &c->check_every, &c->null_min_depth,
         &c->null_reduction, &c->null_deeper, &c->lazy_margin, &c->reverse_futility,
         &c->reverse_depth, &c->delta_margin, &c->lmr_min_depth, &c->lmr_min_moves,
-        &c->lmr_more_after, &c->history_limit, &c->fifty_moves, &c->iir_depth, &c->nfutility,
+        &c->history_limit, &c->fifty_moves, &c->iir_depth, &c->lmp_depth, &c->lmp_moves,
+        &c->nfutility,
     };
     if (i < NSEARCH) return scalars[i];
-    if (i < NSEARCH + c->nfutility) return &c->futility[i - NSEARCH];
-    return &c->order_value[i - NSEARCH - c->nfutility];
+    i -= NSEARCH;
+    if (i < c->nfutility) return &c->futility[i];
+    i -= c->nfutility;
+    if (i < 8) return &c->order_value[i];
+    i -= 8;
+    if (i == 0) return &c->lmr_depths;
+    if (i == 1) return &c->lmr_moves;
+    return &c->lmr[i - 2];
 }
 
-static int search_count(const Core *c) { return NSEARCH + c->nfutility + 8; }
+static int lmr_at(const Core *c) { return NSEARCH + c->nfutility + 8; }
+static int search_count(const Core *c) { return lmr_at(c) + 2 + c->lmr_depths * c->lmr_moves; }
+
+/* The item at i of a sequence as an int, or -1 when there is none. */
+static int item_at(PyObject *fast, Py_ssize_t i) {
+    if (i >= PySequence_Fast_GET_SIZE(fast)) return -1;
+    return (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+}
 
 static int read_search(Core *c, PyObject *seq) {
     PyObject *fast = PySequence_Fast(seq, "search");
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    c->nfutility = n >= NSEARCH
-        ? (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, NSEARCH - 1)) : -1;
+    c->nfutility = item_at(fast, NSEARCH - 1);
+    int fits = c->nfutility >= 0 && c->nfutility <= MAX_FUTILITY;
+    c->lmr_depths = fits ? item_at(fast, lmr_at(c)) : -1;
+    c->lmr_moves = fits ? item_at(fast, lmr_at(c) + 1) : -1;
     Py_DECREF(fast);
     if (PyErr_Occurred()) return -1;
-    if (c->nfutility < 0 || c->nfutility > MAX_FUTILITY || n != search_count(c)) {
+    fits = fits && c->lmr_depths >= 1 && c->lmr_depths <= MAX_LMR_DEPTHS && c->lmr_moves >= 1
+        && c->lmr_moves <= MAX_LMR_MOVES;
+    if (!fits || n != search_count(c)) {
         PyErr_SetString(PyExc_ValueError, "search: not params.core_search()'s numbers");
         return -1;
     }
-    int vals[NSEARCH + MAX_FUTILITY + 8];
+    int vals[NSEARCH + MAX_FUTILITY + 8 + 2 + MAX_LMR_DEPTHS * MAX_LMR_MOVES];
     if (!read_int_list(seq, vals, n, "search")) return -1;
     for (int i = 0; i < n; i++) *search_fields(c, i) = vals[i];
     /* The table keeps scores in 16 bits; mates are scored within max_ply of mate. */
