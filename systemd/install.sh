@@ -206,7 +206,11 @@ install_unit() {
     say "systemd units $UNIT_DIR/$UNIT and $UNIT_DIR/$ROLLBACK_UNIT"
     run install -m 0644 "$SRC/systemd/$UNIT" "$UNIT_DIR/$UNIT"
     run install -m 0644 "$SRC/systemd/$ROLLBACK_UNIT" "$UNIT_DIR/$ROLLBACK_UNIT"
-    run systemctl daemon-reload
+    # Only where systemd runs: building a card image, the root is a chroot, where
+    # systemd 257 refuses a reload (enable works offline, on the files alone).
+    if [[ -d /run/systemd/system ]] || ((DRY_RUN)); then
+        run systemctl daemon-reload
+    fi
     run systemctl enable "$UNIT"
 }
 
