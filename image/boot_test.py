@@ -622,6 +622,11 @@ class Run:
 
     def page_checks(self) -> None:
         with self.check("page: answers through the forwarded port") as notes:
+            try:
+                self.wait_page()
+            except CheckFailed as exc:
+                listening = self.sh.shell("ss -ltn; ip -brief address")[1]
+                raise CheckFailed(f"{exc}; in the guest:\n{listening}") from None
             status, body = self.page.get("/")
             if status != 200 or b"<html" not in body.lower():
                 raise CheckFailed(f"GET /: {status}")
