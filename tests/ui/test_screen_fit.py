@@ -17,11 +17,16 @@ def rgb(surface: pygame.Surface, at: tuple[int, int]) -> tuple[int, int, int]:
     return (colour.r, colour.g, colour.b)
 
 
-def test_a_screen_of_another_mode_shows_the_board_scaled_and_centred(monkeypatch):
-    display = pygame.Surface((640, 480), 0, 32)
+def screen_on(display: pygame.Surface, monkeypatch) -> Screen:
+    """A full screen of 480x320 where set_mode gives ``display``, as KMSDRM does."""
     monkeypatch.setattr(screen_module.pygame.display, "set_mode", lambda size, flags=0: display)
     monkeypatch.setattr(screen_module.pygame.display, "flip", lambda: None)
-    shown = Screen((480, 320), fullscreen=True)
+    return Screen((480, 320), fullscreen=True)
+
+
+def test_a_screen_of_another_mode_shows_the_board_scaled_and_centred(monkeypatch):
+    display = pygame.Surface((640, 480), 0, 32)
+    shown = screen_on(display, monkeypatch)
     try:
         shown.show(DisplayState())
         # 480x320 scaled by 4/3 is 640x427, centred: black bands of 26 and 27 rows.
@@ -36,9 +41,7 @@ def test_a_screen_of_another_mode_shows_the_board_scaled_and_centred(monkeypatch
 
 def test_a_screen_of_the_size_asked_for_is_drawn_on_directly(monkeypatch):
     display = pygame.Surface((480, 320), 0, 32)
-    monkeypatch.setattr(screen_module.pygame.display, "set_mode", lambda size, flags=0: display)
-    monkeypatch.setattr(screen_module.pygame.display, "flip", lambda: None)
-    shown = Screen((480, 320), fullscreen=True)
+    shown = screen_on(display, monkeypatch)
     try:
         assert shown.canvas is display
         shown.show(DisplayState())
