@@ -714,6 +714,11 @@ class Run:
             self.sh.check(f"systemctl restart {UNIT}", SERVICE_WAIT)
             state = self.wait_active("after systemctl restart")
             page = self.wait_page()
+            # The page may answer before the stored game is back: wait for it.
+            deadline = time.monotonic() + MOVE_WAIT
+            while page["moves"] != self.moves() and time.monotonic() < deadline:
+                time.sleep(2)
+                page = self.page.state()
             if state["MainPID"] == pid or page["moves"] != self.moves():
                 raise CheckFailed(f"after restart: pid {state['MainPID']}, moves {page['moves']}")
             notes.append(f"game {page['game_id']}, {len(page['moves'])} moves")
