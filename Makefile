@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 # The compiled core's sources: a change to any of them rebuilds it.
 CORE_SOURCES := $(wildcard boardctl/engine/csrc/*.c boardctl/engine/csrc/*.h)
 
-.PHONY: run test check lint docs bench clean system-deps emulator-deps test-arm64
+.PHONY: run test check lint docs bench clean system-deps emulator-deps test-arm64 \
+	image-deps image test-image
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +24,8 @@ run: $(VENV)/.run-installed
 	$(BIN)/boardctl sim
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check boardctl tests bench scripts emulator firmware
-	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware hardware setup.py
+	$(BIN)/ruff check boardctl tests bench scripts emulator firmware image
+	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware image hardware setup.py
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 
@@ -78,8 +79,8 @@ test: lint docs system-deps emulator-deps
 # (tests/conftest.py lists what is left out and why: browsers, MicroPython, the emulated
 # Pico, compilers, killed processes, long properties).  `make test` runs everything.
 check: $(VENV)/.dev-installed
-	$(BIN)/ruff check boardctl tests bench scripts emulator firmware
-	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware hardware setup.py
+	$(BIN)/ruff check boardctl tests bench scripts emulator firmware image
+	$(BIN)/ruff format --check boardctl tests bench scripts emulator firmware image hardware setup.py
 	$(BIN)/mypy --strict boardctl
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
@@ -91,6 +92,32 @@ check: $(VENV)/.dev-installed
 # minutes, so it is run on demand and is not part of `test`.
 test-arm64:
 	bash scripts/test-arm64.sh
+
+# A card image for a Raspberry Pi 4 or 5, from Debian's packages with boardctl installed
+# (image/build.sh; docs/card-image.md), into /var/tmp/boardctl-image (IMAGE_DIR).  As root; it
+# takes tens of minutes, so like test-arm64 it is never part of `test`.  image-deps
+# installs Debian's tools for it with apt-get, as system-deps does for the tests'.
+IMAGE_TOOLS := mmdebstrap:mmdebstrap qemu-aarch64-static:qemu-user-static \
+	update-binfmts:binfmt-support qemu-system-aarch64:qemu-system-arm qemu-img:qemu-utils \
+	mkfs.ext4:e2fsprogs mkfs.vfat:dosfstools mcopy:mtools sfdisk:fdisk xz:xz-utils \
+	arch-test:arch-test
+image-deps:
+	@missing=""; for pair in $(IMAGE_TOOLS); do tool=$${pair%%:*}; package=$${pair##*:}; \
+	  command -v $$tool >/dev/null 2>&1 || [ -x "/usr/sbin/$$tool" ] || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" != 0 ]; then echo "image-deps: run as root to install$$missing"; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+image: image-deps
+	bash image/build.sh
+
+# Boots the image `make image` built in qemu-system-aarch64 and checks boardctl under its
+# systemd (image/boot_test.py says what): on demand, tens of minutes, not part of `test`.
+test-image: image-deps $(VENV)/.dev-installed
+	$(BIN)/python image/boot_test.py
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/perft.py

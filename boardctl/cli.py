@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import puzzles
+from . import journald, puzzles
 from .board.replay import parse_log, read_log, replay_events
 from .board.stepping import Stepping
 from .cliargs import UsageError, build_parser
@@ -180,7 +180,8 @@ def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Step
 
 
 def _run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s")
+    # Under systemd each line carries its priority: journalctl -p err shows the errors.
+    journald.setup_logging("%(levelname)s %(message)s")
     # Every argument is checked before anything is written: a refused
     # command leaves no first configuration behind.
     config, first = _run_config(args)
@@ -352,8 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 load_config(args.config), sim=args.sim, steps=args.steps, variant=variant
             )
     except BoardctlError as exc:
-        # One form for every error: the command, then what is wrong.
-        print(f"boardctl {args.command}: {exc}", file=sys.stderr)
+        # One form for every error: the command, then what is wrong (filed as
+        # an error when stderr is the journal's).
+        print(journald.line(logging.ERROR, f"boardctl {args.command}: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -5,15 +5,25 @@
 #
 #   sudo systemd/install.sh             install, enable and (re)start the service
 #   systemd/install.sh --dry-run        print what it would do, change nothing
+#   sudo systemd/install.sh --package FILE --no-start
+#                                       install FILE (a wheel or sdist of boardctl)
+#                                       rather than this checkout, and start nothing
+#                                       (image/build.sh, making a card image)
 #
 # What goes where (systemd/boardctl.service expects exactly these paths):
 #   system user and group  boardctl, in the groups gpio spi dialout video render input
-#   /opt/boardctl/venv     virtual environment with boardctl[pi,display,web,remote]
+#   /opt/boardctl/versions/*  one virtual environment with boardctl[pi,display,web,remote]
+#                          per installed version (systemd/update.sh)
+#   /opt/boardctl/venv     a link to the version in use; running this script again
+#                          installs a new version beside it, switches, and goes back
+#                          by itself if the new one does not become ready
+#   /usr/local/sbin/boardctl-update  that switch (systemd/update.sh): later updates,
+#                          and going back by hand
 #   /opt/boardctl/README.md  the README, for the unit's Documentation=
 #   /etc/boardctl/config.example.toml  every key, with its default and what it does
 #   /etc/boardctl/config.toml  written by boardctl at its first start (the web
 #                          page on, and a new PIN the board's screen shows)
-#   /etc/systemd/system/boardctl.service
+#   /etc/systemd/system/boardctl.service, boardctl-rollback.service (OnFailure=)
 #   /var/lib/boardctl      state (games); systemd creates it (StateDirectory=)
 # The unit file is overwritten on every run: keep local changes in a drop-in
 # (systemctl edit boardctl).
@@ -26,21 +36,27 @@ readonly VENV=$PREFIX/venv
 readonly CONFIG_DIR=/etc/boardctl
 readonly CONFIG=$CONFIG_DIR/config.toml
 readonly UNIT=boardctl.service
+readonly ROLLBACK_UNIT=boardctl-rollback.service
+readonly UPDATE=/usr/local/sbin/boardctl-update
 readonly UNIT_DIR=/etc/systemd/system
 readonly STATE_DIR=/var/lib/boardctl
 # Debian's Python, not whatever python3 comes first on root's PATH: a venv made
 # from a Python under /root (pyenv) would not run as the service user.
 readonly PYTHON=/usr/bin/python3
 # Debian packages needed to build the extras: lgpio has no wheel for 64-bit Pi
-# OS, so pip compiles it with swig against Raspberry Pi OS's liblgpio; spidev is
+# OS, so pip compiles it with swig against Raspberry Pi OS's liblgpio (Debian has
+# none: there update.sh builds lgpio with the library inside); spidev is
 # source-only; gcc and python3-dev also build the engine's compiled search core
 # (without it the engine would search in Python, some 30 times slower);
 # mosquitto is the broker a board runs itself for a remote game on its own network.
-readonly APT_PACKAGES=(python3-venv python3-dev gcc swig liblgpio-dev espeak-ng mosquitto)
+readonly APT_PACKAGES=(python3-venv python3-dev gcc swig espeak-ng mosquitto)
+readonly APT_IF_KNOWN=(liblgpio-dev)
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly SRC
 DRY_RUN=0
+PACKAGE=""
+START=1
 
 usage() {
     sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
@@ -72,6 +88,12 @@ parse_args() {
     while (($#)); do
         case $1 in
             --dry-run|-n) DRY_RUN=1 ;;
+            --no-start) START=0 ;;
+            --package)
+                (($# > 1)) || die "--package: name a wheel or sdist of boardctl"
+                PACKAGE=$2
+                shift
+                ;;
             --help|-h) usage; exit 0 ;;
             *) die "unknown argument: $1 (try --help)" ;;
         esac
@@ -96,8 +118,13 @@ check_system() {
 
 install_packages() {
     say "Debian packages: ${APT_PACKAGES[*]}"
-    local missing=() package
-    for package in "${APT_PACKAGES[@]}"; do
+    local missing=() package wanted=("${APT_PACKAGES[@]}")
+    for package in "${APT_IF_KNOWN[@]}"; do
+        if apt-cache show "$package" >/dev/null 2>&1; then
+            wanted+=("$package")
+        fi
+    done
+    for package in "${wanted[@]}"; do
         if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then
             missing+=("$package")
         fi
@@ -133,36 +160,33 @@ create_user() {
     run usermod --append --groups "${GROUPS_NEEDED[*]}" "$USER_NAME"
 }
 
-install_venv() {
-    say "virtual environment $VENV with boardctl[pi,display,web,remote] from $SRC"
-    if [[ -x $VENV/bin/python ]]; then
-        echo "    $VENV exists: upgrading boardctl in it"
-    else
-        run install -d -m 0755 "$PREFIX"
-        run "$PYTHON" -m venv "$VENV"
-    fi
-    # Build from a copy: pip writes build/ and *.egg-info into the source tree, and
-    # root-owned files there would get in the way of the checkout's owner.  Never
-    # an editable install: the service cannot see a checkout under /home
-    # (ProtectHome=yes), and the venv must not change when the checkout does.
-    local build
-    if ((DRY_RUN)); then
-        build=/tmp/boardctl-build.XXXXXX
-    else
-        build=$(mktemp -d /tmp/boardctl-build.XXXXXX)
-        # shellcheck disable=SC2064  # expand $build now, while it is set
-        trap "rm -rf '$build'" EXIT
-    fi
-    echo "    copying the checkout to $build (without .git, .venv and caches)"
-    if ((!DRY_RUN)); then
-        tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude='./.*_cache' \
-            --exclude=./.hypothesis --exclude=./build --exclude='*.egg-info' \
-            --exclude='__pycache__' --exclude='*.so' -cf - . | tar -C "$build" -xf -
-    fi
-    # An absolute path: a bare name would make pip look for a package of that name.
-    run "$VENV/bin/pip" install --disable-pip-version-check --no-cache-dir \
-        "${build}[pi,display,web,remote]"
+install_tools() {
+    say "the updater $UPDATE and $ROLLBACK_UNIT"
+    run install -d -m 0755 "$PREFIX"
+    run install -m 0755 "$SRC/systemd/update.sh" "$UPDATE"
     run install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
+}
+
+# A new version beside the one in use (none at the first install), then the switch:
+# the updater restarts the service, waits until it is ready, and goes back to the
+# version before if it is not.  Never an editable install: the service cannot see a
+# checkout under /home (ProtectHome=yes), and the venv must not change when the
+# checkout does.
+install_version() {
+    local source=${PACKAGE:-$SRC} options=()
+    say "a new version of boardctl[pi,display,web,remote] from $source in $PREFIX/versions, linked from $VENV"
+    if ((DRY_RUN)); then
+        options+=(--dry-run)
+    fi
+    if ((!START)); then
+        options+=(--no-restart)
+    fi
+    if ((DRY_RUN)); then
+        # Shows its own steps, changing nothing.
+        "$SRC/systemd/update.sh" "${options[@]}" install "$source"
+    else
+        run "$UPDATE" "${options[@]}" install "$source"
+    fi
 }
 
 install_config() {
@@ -180,14 +204,15 @@ install_config() {
 }
 
 install_unit() {
-    say "systemd unit $UNIT_DIR/$UNIT"
+    say "systemd units $UNIT_DIR/$UNIT and $UNIT_DIR/$ROLLBACK_UNIT"
     run install -m 0644 "$SRC/systemd/$UNIT" "$UNIT_DIR/$UNIT"
-    run systemctl daemon-reload
-    run systemctl enable "$UNIT"
-    # restart, not start: after an upgrade the running daemon must pick up the new code.
-    if ! run systemctl restart "$UNIT"; then
-        warn "$UNIT did not start; see: journalctl -u $UNIT -b"
+    run install -m 0644 "$SRC/systemd/$ROLLBACK_UNIT" "$UNIT_DIR/$ROLLBACK_UNIT"
+    # Only where systemd runs: building a card image, the root is a chroot, where
+    # systemd 257 refuses a reload (enable works offline, on the files alone).
+    if [[ -d /run/systemd/system ]] || ((DRY_RUN)); then
+        run systemctl daemon-reload
     fi
+    run systemctl enable "$UNIT"
 }
 
 next_steps() {
@@ -219,10 +244,11 @@ main() {
     check_system
     install_packages
     create_user
-    install_venv
+    install_tools
     install_config
     install_unit
-    next_steps
+    install_version
+    ((!START)) || next_steps
 }
 
 main "$@"

@@ -269,7 +269,12 @@ def test_dry_run_changes_nothing(dry_run):
         r"system user boardctl",
         r"useradd --system .*boardctl|user boardctl exists",
         r"usermod --append --groups gpio,spi,dialout,video,render,input,audio boardctl",
-        r"-m venv /opt/boardctl/venv|/opt/boardctl/venv exists",
+        # Each version in a venv of its own; /opt/boardctl/venv links the one in use.
+        r"-m venv /opt/boardctl/versions/[\w.+]+-\d{8}T\d{6}Z\n",
+        r"mv -Tf /opt/boardctl/venv\.new /opt/boardctl/venv\n",
+        r"install -m 0755 \S+/systemd/update\.sh /usr/local/sbin/boardctl-update",
+        r"install -m 0644 \S+/systemd/boardctl-rollback\.service "
+        r"/etc/systemd/system/boardctl-rollback\.service",
         r"pip install .*\[pi,display,web,remote\]",
         r"install -d -m 0775 -g boardctl /etc/boardctl\n",
         r"install -m 0644 \S+/systemd/config\.example\.toml /etc/boardctl/config\.example\.toml",
@@ -338,3 +343,29 @@ def test_restarts_from_the_page_never_reach_the_start_limit():
     interval = int(value("Unit", "StartLimitIntervalSec"))
     between = RESTART_GAP + int(value("Service", "RestartSec"))
     assert burst * between > interval
+
+
+# --------------------------------------------------------------- the rollback unit
+ROLLBACK = SYSTEMD_DIR / "boardctl-rollback.service"
+
+
+@needs_systemd_analyze
+def test_the_rollback_unit_passes_systemd_analyze_verify(tmp_path):
+    # As for the main unit: its ExecStart exists only where install.sh has run.
+    update = install_constant("UPDATE")
+    text = ROLLBACK.read_text()
+    true = shutil.which("true") or "/bin/true"
+    copy = tmp_path / ROLLBACK.name
+    copy.write_text(text.replace(f"ExecStart={update} ", f"ExecStart={true} "))
+    assert copy.read_text() != text
+    result = verify(copy)
+    assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+
+
+def test_a_failure_of_the_board_starts_the_rollback_unit():
+    # The unit fails for good (after its restarts); the rollback acts only on an
+    # update on trial (tests/test_update.py).
+    assert value("Unit", "OnFailure") == ROLLBACK.name
+    rollback = parse_unit(ROLLBACK.read_text())["Service"]
+    assert ("Type", "oneshot") in rollback
+    assert ("ExecStart", f"{install_constant('UPDATE')} rollback --if-trial") in rollback

@@ -23,6 +23,13 @@ class Screen:
         pygame.display.set_caption("boardctl")
         pygame.mouse.set_visible(not fullscreen)
         self.renderer = Renderer(size)
+        # Full screen, KMSDRM gives the screen's mode nearest the size asked for
+        # when it has none of that size (640x480 for 480x320 on qemu's virtio-gpu;
+        # an HDMI monitor likewise): the screen is drawn at its own size, then
+        # scaled onto the display, centred, its proportions kept.
+        self.canvas = (
+            self.surface if self.surface.get_size() == size else pygame.Surface(size, 0, 32)
+        )
         self.last: DisplayState | None = None
 
     def show(self, state: DisplayState) -> None:
@@ -30,8 +37,20 @@ class Screen:
         if state == self.last:
             return
         self.last = state
-        self.renderer.render(state, self.surface)
+        self.renderer.render(state, self.canvas)
+        if self.canvas is not self.surface:
+            self._fit()
         pygame.display.flip()
+
+    def _fit(self) -> None:
+        width, height = self.surface.get_size()
+        scale = min(width / self.canvas.get_width(), height / self.canvas.get_height())
+        fitted = pygame.transform.smoothscale(
+            self.canvas,
+            (round(self.canvas.get_width() * scale), round(self.canvas.get_height() * scale)),
+        )
+        self.surface.fill((0, 0, 0))
+        self.surface.blit(fitted, fitted.get_rect(center=(width // 2, height // 2)))
 
     def close(self) -> None:
         pygame.display.quit()
