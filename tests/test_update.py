@@ -237,7 +237,7 @@ def test_install_builds_a_version_from_a_wheel_and_switches(box):
     assert box.link("previous") == "0.0.9-old"
     pip = next(call for call in box.calls if call.startswith("pip install"))
     assert f"--no-index --find-links {box.prefix}/wheels" in pip
-    assert pip.endswith(f"{wheel}[pi,display,web]")
+    assert pip.endswith(f"{wheel}[pi,display,web,remote]")
 
 
 def test_install_from_a_checkout_reads_its_version(box):
