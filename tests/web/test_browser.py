@@ -1170,9 +1170,7 @@ def test_a_level_set_from_the_page_is_confirmed_beside_the_control_then_the_note
     assert game.hub.latest.level == 12
 
 
-def test_a_level_typed_but_not_yet_sent_is_kept_through_the_boards_snapshots(
-    browser, engine_game
-):
+def test_a_level_typed_but_not_yet_sent_is_kept_through_the_boards_snapshots(browser, engine_game):
     # A snapshot that came between WebDriver's clear() (which leaves the field
     # unfocused) and the click put the board's level back in the field: the
     # board was sent its own level, and the refusal the test waited for never came.
