@@ -554,7 +554,7 @@ def test_boardctl_sim_web_serves_the_simulated_board(browser, tmp_path):
         assert text(browser, "turn") == "White to move"
     finally:
         child.terminate()
-        child.wait(10)
+        child.wait(WAIT)
 
 
 # ------------------------------------------------------------ the hexagon
