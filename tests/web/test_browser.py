@@ -1128,17 +1128,23 @@ def unlock(driver: Any) -> None:
     wait_for(driver, shown("actions"), "not unlocked")
 
 
-def test_a_level_set_from_the_page_is_confirmed_beside_the_control_then_the_note_goes(
-    browser, engine_game, shots
-):
-    game, server = engine_game
-    browser.set_window_size(1280, 800)
+def level_typed(browser: Any, server: WebServer, value: str) -> Any:
+    """The live page, unlocked, with ``value`` typed in its level field (not sent)."""
     browser.get(server.url)
     unlock(browser)
     wait_for(browser, lambda d: "level" in text(d, "engine"), "the engine's level is not shown")
     level = browser.find_element(By.ID, "level")
     level.clear()
-    level.send_keys("12")
+    level.send_keys(value)
+    return level
+
+
+def test_a_level_set_from_the_page_is_confirmed_beside_the_control_then_the_note_goes(
+    browser, engine_game, shots
+):
+    game, server = engine_game
+    browser.set_window_size(1280, 800)
+    level = level_typed(browser, server, "12")
     browser.find_element(By.CSS_SELECTOR, "#level-control button[data-action=level]").click()
     note = browser.find_element(By.ID, "level-status")
     # The scripted engine rates level 12 at 600 + 50 x 12.
@@ -1175,12 +1181,7 @@ def test_a_level_typed_but_not_yet_sent_is_kept_through_the_boards_snapshots(bro
     # unfocused) and the click put the board's level back in the field: the
     # board was sent its own level, and the refusal the test waited for never came.
     game, server = engine_game
-    browser.get(server.url)
-    unlock(browser)
-    wait_for(browser, lambda d: "level" in text(d, "engine"), "the engine's level is not shown")
-    level = browser.find_element(By.ID, "level")
-    level.clear()
-    level.send_keys("7")
+    level = level_typed(browser, server, "7")
     browser.execute_script("document.getElementById('level').blur()")
     game.do("e2e4")  # snapshots: the move, the engine's answer
     wait_for(browser, lambda d: "e4" in text(d, "moves"), "the move is not shown")
