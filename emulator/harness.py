@@ -255,14 +255,18 @@ class EmulatedPico:
 
     # -- commands ------------------------------------------------------------------
 
-    def command(self, cmd: str, **fields: object) -> None:
-        """Send a command and wait until the emulator has carried it out."""
+    def command(self, cmd: str, **fields: object) -> dict[str, object]:
+        """Send a command and wait until the emulator has carried it out.
+
+        Returns the emulator's `done` event, whose `ns` is the simulated time
+        the command took effect: the clock read after the wait may be well
+        past it, for the chip runs on while this process waits its turn."""
         self._id += 1
         ident = self._id
         assert self._process.stdin is not None
         self._process.stdin.write(json.dumps({"cmd": cmd, "id": ident, **fields}) + "\n")
         self._process.stdin.flush()
-        self._wait_event(lambda e: e["ev"] == "done" and e["id"] == ident, wall=30.0)
+        return self._wait_event(lambda e: e["ev"] == "done" and e["id"] == ident, wall=30.0)
 
     def close(self) -> None:
         if self._process.poll() is None:

@@ -111,14 +111,21 @@ class _Run:
 class Reviewer:
     """Reviews of the games in the store at ``db_path``, each within
     ``limits`` a position, one at a time (see the module docstring).
-    ``analyser`` must be a module-level function (it is sent to the process)."""
+    ``analyser`` must be a module-level function (it is sent to the process);
+    ``stop_wait`` is how long :meth:`close` lets a stopped review end."""
 
     def __init__(
-        self, db_path: Path, limits: Limits, *, analyser: Analyser = engine_review
+        self,
+        db_path: Path,
+        limits: Limits,
+        *,
+        analyser: Analyser = engine_review,
+        stop_wait: float = STOP_WAIT,
     ) -> None:
         self.db_path = db_path
         self.limits = limits
         self._analyser = analyser
+        self._stop_wait = stop_wait
         self._ctx = mp.get_context("spawn")
         # The flag every review's process polls, made here once: the first
         # one starts multiprocessing's resource tracker, a process of its own
@@ -231,16 +238,16 @@ class Reviewer:
             log.warning("review of game %d failed: %s", game_id, ended.note)
 
     def close(self) -> None:
-        """Stop the running review (killed if it does not end in
-        :data:`STOP_WAIT`) and forget those waiting; nothing of an unfinished
-        review is kept."""
+        """Stop the running review (killed if it does not end in the
+        ``stop_wait`` given, :data:`STOP_WAIT` by default) and forget those
+        waiting; nothing of an unfinished review is kept."""
         self._waiting.clear()
         run, self._run = self._run, None
         if run is None:
             return
         run.stopped.set()
-        run.process.join(STOP_WAIT)
+        run.process.join(self._stop_wait)
         if run.process.is_alive():
             run.process.kill()
-            run.process.join(STOP_WAIT)
+            run.process.join(self._stop_wait)
         run.conn.close()

@@ -114,7 +114,7 @@ def children():
         if int(ppid) == os.getpid():
             found.append(state)
     return found
-deadline = time.monotonic() + 10
+deadline = time.monotonic() + 60  # the children end on their own time at load
 while any(state != "Z" for state in children()) and time.monotonic() < deadline:
     time.sleep(0.05)
 print(children().count("Z"), len(children()))
@@ -125,7 +125,7 @@ print(children().count("Z"), len(children()))
 def test_a_restart_in_the_same_process_leaves_no_zombie_child(tmp_path):
     program = f"SECOND_RUN = {SECOND_RUN!r}\n{FIRST_RUN}"
     done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, cwd=tmp_path
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
     zombies, children = map(int, done.stdout.split())

@@ -28,6 +28,7 @@ from boardctl.storage.store import DB_NAME, GameStore
 PIN = "2468"
 OPENING = ["e2e4", "e7e5", "d2d4"]
 WAIT = 60.0  # seconds for the program to start (Python, the web server, a review process)
+REQUEST_WAIT = 30.0  # seconds for one answer from the running program (at load 28)
 
 
 def free_port() -> int:
@@ -45,7 +46,7 @@ class Page:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 
     def get(self, path: str) -> Any:
-        with self.opener.open(self.base + path, timeout=5) as response:
+        with self.opener.open(self.base + path, timeout=REQUEST_WAIT) as response:
             return json.load(response)
 
     def post(self, path: str, body: dict[str, Any]) -> int:
@@ -54,7 +55,7 @@ class Page:
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
         )
-        with self.opener.open(request, timeout=5) as response:
+        with self.opener.open(request, timeout=REQUEST_WAIT) as response:
             return int(response.status)
 
     def session(self) -> dict[str, Any] | None:

@@ -26,6 +26,10 @@ START = get_variant("falcon").start_fen
 EIGHT = get_variant("falcon-8x8").start_fen
 POLLS = 600  # polls of up to POLL seconds each before a wait fails
 POLL = 0.1
+# Seconds for an engine's uciok and each readyok here.  The client's own
+# DEFAULT_TIMEOUT (10 s) is for the board, whose loop waits while an engine
+# starts; a Python engine on a machine at load 20 took longer than that.
+STARTUP = 60.0
 
 # A UCI engine with no options: it plays e2e4, whatever it is asked.
 PLAIN = """
@@ -65,13 +69,13 @@ def after(fen: str, *moves: str, variant: str = "falcon") -> Position:
 
 @pytest.fixture
 def engine():
-    with ExternalEngine(BOARDCTL) as e:
+    with ExternalEngine(BOARDCTL, timeout=STARTUP) as e:
         yield e
 
 
 @pytest.fixture
 def plain():
-    with ExternalEngine([sys.executable, "-c", PLAIN]) as e:
+    with ExternalEngine([sys.executable, "-c", PLAIN], timeout=STARTUP) as e:
         yield e
 
 
@@ -229,7 +233,7 @@ def test_a_bad_request_fails_in_its_turn_and_the_next_one_works(engine):
 
 
 def test_skill_is_sent_clamped_and_options_are_set_at_start():
-    with ExternalEngine(BOARDCTL, {"skill level": "3"}) as engine:
+    with ExternalEngine(BOARDCTL, {"skill level": "3"}, timeout=STARTUP) as engine:
         engine.set_skill(99)
         engine.new_game()
         request = engine.go(START, [], Limits(depth=1))
@@ -242,7 +246,7 @@ def test_skill_is_sent_clamped_and_options_are_set_at_start():
 
 
 def test_an_option_the_engine_lacks_is_refused_at_start():
-    engine = ExternalEngine(BOARDCTL, {"Ponder": "true"})
+    engine = ExternalEngine(BOARDCTL, {"Ponder": "true"}, timeout=STARTUP)
     with pytest.raises(WorkerError, match="no option 'Ponder'"):
         engine.start()
     assert not engine.alive
@@ -308,7 +312,7 @@ def test_a_program_that_is_not_an_engine_times_out_and_is_killed():
 
 
 def test_a_program_that_exits_at_once():
-    engine = ExternalEngine([sys.executable, "-c", "raise SystemExit(3)"])
+    engine = ExternalEngine([sys.executable, "-c", "raise SystemExit(3)"], timeout=STARTUP)
     with pytest.raises(WorkerError, match="code 3"):
         engine.start()
 

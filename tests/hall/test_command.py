@@ -53,11 +53,11 @@ def test_hall_round_serves_from_the_configured_broker_until_stopped(tmp_path: Pa
             line = hall.stderr.readline()
             url = re.search(r"on (http://\S+/);", line)
             assert url is not None, line
-            with urllib.request.urlopen(url[1] + "api/round", timeout=10) as response:
+            with urllib.request.urlopen(url[1] + "api/round", timeout=60) as response:
                 whole = json.load(response)
             assert whole["round"] == 5 and whole["boards"][0]["white"] == "Anna"
             hall.send_signal(signal.SIGTERM)
-            assert hall.wait(15) == 0
+            assert hall.wait(60) == 0  # a child process ending at load
         finally:
             if hall.poll() is None:
                 hall.kill()

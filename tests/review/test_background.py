@@ -69,12 +69,18 @@ def gate_files(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def held_back(tmp_path: Path) -> tuple[Reviewer, int, Path, Path]:
-    """A reviewer whose review of a finished game waits at a gate, started."""
+    """A reviewer whose review of a finished game waits at a gate, started.
+
+    Its review runs niced: on a machine at load 20 it was given too little of
+    the CPU to end in the daemon's STOP_WAIT (2 s) and was killed, so a stop
+    here may take as long as a review may take to start."""
     db = tmp_path / "games.sqlite3"
     with GameStore(db) as store:
         game_id = stored(store, *MISSES_MATE, result="0-1")
     gate, started = gate_files(tmp_path)
-    reviewer = Reviewer(db, LIMITS, analyser=functools.partial(gated, str(gate), str(started)))
+    reviewer = Reviewer(
+        db, LIMITS, analyser=functools.partial(gated, str(gate), str(started)), stop_wait=WAIT
+    )
     reviewer.request(game_id)
     until(reviewer, started.exists, "the review did not start")
     return reviewer, game_id, gate, db

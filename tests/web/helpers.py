@@ -164,7 +164,7 @@ class LiveGame(threading.Thread):
 
     def start(self) -> None:
         super().start()
-        self._ready.wait(10)
+        self._ready.wait(60)  # its SimGame is built in the thread: slow on a loaded machine
 
     def run(self) -> None:
         sim = SimGame(self.db, hub=self.hub, **self.options)

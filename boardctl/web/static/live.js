@@ -201,7 +201,11 @@ function connect() {
 // short confirmation then) or LEVEL_WAIT_MS pass without one.
 const LEVEL_SHOWN_MS = 4000;
 const LEVEL_WAIT_MS = 6000;
-const level = {asked: null, timer: 0};
+// `shown` is what a snapshot last put in the field: a field that holds
+// something else holds the user's edit, which no snapshot overwrites until it
+// is sent (WebDriver's clear() leaves the field unfocused, and a snapshot in
+// the moment before the click once sent the board's own level back to it).
+const level = {asked: null, timer: 0, shown: null};
 
 function levelNote(text, kind, ms) {
   const note = $("level-status");
@@ -226,7 +230,12 @@ function levelAsked(value) {
 function renderLevel(s) {
   // No engine, no level to set: the control would only be refused.
   $("level-control").hidden = s.level === null;
-  if (s.level !== null && document.activeElement !== $("level")) $("level").value = s.level;
+  const field = $("level");
+  const edited = level.shown !== null && field.value !== level.shown;
+  if (s.level !== null && document.activeElement !== field && !edited) {
+    field.value = s.level;
+    level.shown = field.value;
+  }
   if (level.asked !== null && s.level === level.asked) {
     const about = s.rating === null ? "" : ` (about ${s.rating})`;
     levelNote(`Engine level set to ${s.level}${about}`, "ok", LEVEL_SHOWN_MS);
@@ -246,7 +255,10 @@ async function setupControls() {
     button.addEventListener("click", async () => {
       const kind = button.dataset.action;
       const body = {kind};
-      if (kind === "level") body.value = parseInt($("level").value, 10);
+      if (kind === "level") {
+        body.value = parseInt($("level").value, 10);
+        level.shown = null; // sent: the board's level may show in the field again
+      }
       const [status, data] = await post("/api/action", body);
       if (status === 401) unlocked(false);
       const refused = data.error || `refused (${status})`;
