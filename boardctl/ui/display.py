@@ -158,6 +158,29 @@ def move_lines(
     return lines
 
 
+def engine_layout(
+    layouts: list[list[str]], font: pygame.font.Font, width: int, indent: int
+) -> tuple[list[str], int]:
+    """The first of the engine's ``layouts`` that fits ``width`` px, the
+    first line after the dot's ``indent``, and where the lines under it start.
+
+    They stand under the first line's words; where one is too wide for that
+    (a rating beside the hexagon, 152 px at 480x320) they start under the dot.
+    """
+
+    def fit(lines: list[str], hang: int) -> bool:
+        first, rest = lines[0], lines[1:]
+        return font.size(first)[0] <= width - indent and all(
+            font.size(words)[0] <= width - hang for words in rest
+        )
+
+    for hang in (indent, 0):
+        for lines in layouts:
+            if fit(lines, hang):
+                return lines, hang
+    return layouts[-1], indent
+
+
 # The banner's words keep this share of its height clear on either side: at
 # the pad alone (6 px at 480x320) a long line ran to its edges.
 BANNER_MARGIN_SHARE = 0.25
@@ -464,24 +487,7 @@ class Renderer:
         dot = ENGINE_DOT.get(state.engine_status, ALERT)
         pygame.draw.circle(surface, dot, (rect.left + radius, rect.top + line_h // 2), radius)
         indent = 3 * radius
-        room = rect.width - indent
-
-        def fit(lines: list[str], hang: int) -> bool:
-            """Whether the first line fits after the dot, the others after ``hang``."""
-            first, rest = lines[0], lines[1:]
-            return font.size(first)[0] <= room and all(
-                font.size(words)[0] <= rect.width - hang for words in rest
-            )
-
-        layouts = engine_lines(state)
-        # The lines under the first stand under its words; where one is too
-        # wide for that (a rating beside the hexagon, 152 px at 480x320) they
-        # start under the dot.
-        fits = [lines for lines in layouts if fit(lines, indent)]
-        hang = indent
-        if not fits:
-            fits, hang = [lines for lines in layouts if fit(lines, 0)], 0
-        lines = fits[0] if fits else layouts[-1]
+        lines, hang = engine_layout(engine_lines(state), font, rect.width, indent)
         used = 0
         # A short panel (beside the board, over a long banner) shows the
         # lines that fit, the engine's state first.

@@ -473,6 +473,15 @@ def test_nobody_is_to_move_while_a_position_is_set_up_or_once_it_is_over():
     assert not to_move(DisplayState(prompt_kind="over"), WHITE)
 
 
+def without_pieces(renderer: Renderer, state: DisplayState, monkeypatch) -> pygame.Surface:
+    """The screen of ``state`` with every piece drawn as nothing."""
+    blank = pygame.Surface((1, 1), pygame.SRCALPHA)
+    monkeypatch.setattr(display, "sprite", lambda *args: blank)
+    without = pygame.Surface(renderer.size)
+    renderer.render(state, without)
+    return without
+
+
 @pytest.mark.parametrize("variant", ["falcon-hex", "falcon"])
 @pytest.mark.parametrize("orientation", [WHITE, BLACK])
 def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientation, monkeypatch):
@@ -482,10 +491,7 @@ def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientati
     # are drawn as nothing; every changed pixel must be in its own cell.
     state = DisplayState.from_fen(None, variant=variant, orientation=orientation)
     with_pieces, renderer = draw(state, size)
-    blank = pygame.Surface((1, 1), pygame.SRCALPHA)
-    monkeypatch.setattr(display, "sprite", lambda *args: blank)
-    without = pygame.Surface(size)
-    renderer.render(state, without)
+    without = without_pieces(renderer, state, monkeypatch)
     view = renderer.view(state)
     pos = Position(state.fen, get_variant(variant))
     pieces = {sq for sq in range(view.cells) if pos.piece_at(sq) is not None}
@@ -512,10 +518,7 @@ def test_a_pawn_stands_as_tall_as_a_capital_of_the_smallest_text(size, draw, var
 
     state = DisplayState.from_fen(None, variant=variant)
     with_pieces, renderer = draw(state, size)
-    blank = pygame.Surface((1, 1), pygame.SRCALPHA)
-    monkeypatch.setattr(display, "sprite", lambda *args: blank)
-    without = pygame.Surface(size)
-    renderer.render(state, without)
+    without = without_pieces(renderer, state, monkeypatch)
     view = renderer.view(state)
     pos = Position(state.fen, get_variant(variant))
     pawns = [sq for sq in range(view.cells) if pos.piece_at(sq) == (PieceType.PAWN, WHITE)]
