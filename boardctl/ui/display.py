@@ -158,6 +158,29 @@ def move_lines(
     return lines
 
 
+def engine_layout(
+    layouts: list[list[str]], font: pygame.font.Font, width: int, indent: int
+) -> tuple[list[str], int]:
+    """The first of the engine's ``layouts`` that fits ``width`` px, the
+    first line after the dot's ``indent``, and where the lines under it start.
+
+    They stand under the first line's words; where one is too wide for that
+    (a rating beside the hexagon, 152 px at 480x320) they start under the dot.
+    """
+
+    def fit(lines: list[str], hang: int) -> bool:
+        first, rest = lines[0], lines[1:]
+        return font.size(first)[0] <= width - indent and all(
+            font.size(words)[0] <= width - hang for words in rest
+        )
+
+    for hang in (indent, 0):
+        for lines in layouts:
+            if fit(lines, hang):
+                return lines, hang
+    return layouts[-1], indent
+
+
 # The banner's words keep this share of its height clear on either side: at
 # the pad alone (6 px at 480x320) a long line ran to its edges.
 BANNER_MARGIN_SHARE = 0.25
@@ -183,6 +206,9 @@ class Renderer:
         self.cut: list[str] = []
         # The move list's lines as the last render drew them, each its texts.
         self.move_list: list[tuple[str, ...]] = []
+        # The layout as the last render drew it: a banner beside the board is
+        # as tall as its words (:meth:`~.layout.Layout.fitted`).
+        self.drawn: Layout | None = None
         self.layout(10, 8)  # fail now, not at the first render, on a bad size
 
     def layout(self, files: int, ranks: int) -> Layout:
@@ -212,6 +238,7 @@ class Renderer:
         self._board(surface, lay, state, pos.piece_at)
         if state.choices:
             self._choices(surface, lay, state)
+        lay = self.drawn = lay.fitted(self._banner_height(state, lay))
         self._panel(surface, lay, state)
         self._banner(surface, lay, state)
 
@@ -334,6 +361,12 @@ class Renderer:
             surface.blit(image, image.get_rect(centerx=box.centerx, top=y))
             y += step
 
+    def _banner_height(self, state: DisplayState, lay: Layout) -> int:
+        """The height the banner's words need in the layout's banner (a banner
+        beside the board gives the panel what its words leave)."""
+        font, lines = self._banner_lines(self.banner(state)[1], lay, lay.banner.width - 2 * lay.pad)
+        return len(lines) * font.get_height() + 2 * lay.pad
+
     def _banner_lines(
         self, words: str, lay: Layout, width: int
     ) -> tuple[pygame.font.Font, list[str]]:
@@ -448,25 +481,26 @@ class Renderer:
             return 0
         font = self.fonts.get(lay.small)
         line_h = font.get_linesize()
+        if rect.height < line_h:
+            return 0
         radius = max(3, lay.small // 4)
         dot = ENGINE_DOT.get(state.engine_status, ALERT)
         pygame.draw.circle(surface, dot, (rect.left + radius, rect.top + line_h // 2), radius)
-        room = rect.width - 3 * radius
-        fits = [
-            lines
-            for lines in engine_lines(state)
-            if all(font.size(words)[0] <= room for words in lines)
-        ]
-        lines = fits[0] if fits else engine_lines(state)[-1]
+        indent = 3 * radius
+        lines, hang = engine_layout(engine_lines(state), font, rect.width, indent)
         used = 0
-        for words in lines:
+        # A short panel (beside the board, over a long banner) shows the
+        # lines that fit, the engine's state first.
+        lines = lines[: max(0, rect.height // line_h)]
+        for index, words in enumerate(lines):
+            left = indent if index == 0 else hang
             self._line(
                 surface,
                 font,
                 words,
                 DIM_TEXT,
-                room,
-                midleft=(rect.left + 3 * radius, rect.top + used + line_h // 2),
+                rect.width - left,
+                midleft=(rect.left + left, rect.top + used + line_h // 2),
             )
             used += line_h
         score = score_words(state.engine_score)
@@ -477,7 +511,7 @@ class Renderer:
             )
             if font.size(deeper)[0] <= rect.width:
                 score = deeper
-        if score:
+        if score and used + line_h <= rect.height:
             self._line(surface, font, score, TEXT, rect.width, topleft=(rect.left, rect.top + used))
             used += line_h
         return used + lay.pad // 2
@@ -491,7 +525,7 @@ class Renderer:
         that pair alone takes two lines, Black's move under its column
         (:func:`move_lines`).  The lines drawn are kept in :attr:`move_list`."""
         self.move_list = []
-        if not state.moves or rect.height <= 0:
+        if not state.moves or rect.height < self.fonts.get(lay.small).get_linesize():
             return
         rows = list(iter_move_rows(state))
         for height in range(lay.body, lay.small - 1, -1):

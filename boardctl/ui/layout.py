@@ -10,12 +10,19 @@ text, so a prompt is read in whole words even on a 480 × 320 screen; the
 board takes what height is left, and the panel keeps at least
 :data:`PANEL_MIN_SHARE` of the width so that a move list row
 ("12. Nxe5+ Fxe5+") fits.
+
+Where the board would then draw its pieces smaller than a capital of the
+smallest text (:func:`capital_px`), as the hexagon's 11 rows did at
+480 × 320 (20 px cells, 16 px pieces), the banner stands under the panel
+instead, beside the board, which takes the full height (25 px cells, 20 px
+pieces); the banner is then as tall as its words need, up to
+:data:`BESIDE_BANNER_LINES` body lines, and the panel takes the rest.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import singledispatch
 
 import pygame
@@ -32,6 +39,9 @@ LABEL_SHARE = 0.045  # label strip, of the screen height
 LABEL_TEXT = 0.85  # a label's text, of the strip
 BODY_SHARE = 0.06  # body text line, of the screen height
 BANNER_LINES = 2
+# A banner beside the board is the panel's width (152 px at 480 x 320): the
+# longest prompt ("Choose the new piece: prev and next, then ok") takes 5 lines.
+BESIDE_BANNER_LINES = 5
 
 # The smallest text: a capital letter 16 minutes of arc high (the minimum of
 # ISO 9241-303 and ANSI/HFES 100-2007 for reading on a screen; 20 to 22 is
@@ -83,6 +93,21 @@ class Layout:
     big: int
     small: int
     views: tuple[BoardView, BoardView]  # the board with White, with Black at the bottom
+    beside: bool = False  # the banner stands under the panel, beside the board
+
+    def fitted(self, banner_h: int) -> Layout:
+        """This layout with a banner beside the board ``banner_h`` px high
+        (at most its own), the panel above it taking the rest."""
+        if not self.beside or banner_h >= self.banner.height:
+            return self
+        gap = self.banner.top - self.panel.bottom
+        banner = pygame.Rect(
+            self.banner.left, self.banner.bottom - banner_h, self.banner.width, banner_h
+        )
+        panel = pygame.Rect(
+            self.panel.topleft, (self.panel.width, banner.top - gap - self.panel.top)
+        )
+        return replace(self, banner=banner, panel=panel)
 
     def view(self, orientation: int) -> BoardView:
         """The board laid out with ``orientation``'s pieces at the bottom."""
@@ -98,22 +123,46 @@ def compute_layout(size: tuple[int, int], geometry: BoardGeometry, fonts: Fonts)
     width, height = size
     if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
         raise ValueError(f"screen {width}x{height} is smaller than {MIN_SIZE[0]}x{MIN_SIZE[1]}")
+    under = _arrange(size, geometry, fonts, beside=False)
+    if under.view(0).piece >= capital_px(size):
+        return under
+    beside = _arrange(size, geometry, fonts, beside=True)
+    return beside if beside.view(0).piece > under.view(0).piece else under
+
+
+def capital_px(size: tuple[int, int]) -> int:
+    """The height (px) of a capital of the smallest text: the least a piece
+    is drawn at, since a piece too is a shape to tell apart at a glance."""
+    return math.ceil(legible_px(size) * CAP_SHARE)
+
+
+def _arrange(
+    size: tuple[int, int], geometry: BoardGeometry, fonts: Fonts, *, beside: bool
+) -> Layout:
+    """The layout with the banner along the bottom of the whole screen, or
+    (``beside``) under the panel, the board then taking the full height."""
+    width, height = size
     edge = max(2, height // 160)
     small = legible_px(size)
     body = max(small, round(height * BODY_SHARE))
     pad = max(3, body // 4)
-    banner_h = BANNER_LINES * body + 2 * pad
-    banner = pygame.Rect(edge, height - edge - banner_h, width - 2 * edge, banner_h)
+    lines = BESIDE_BANNER_LINES if beside else BANNER_LINES
+    banner_h = lines * body + 2 * pad
     labels = max(12, round(height * LABEL_SHARE))
     label_text = round(labels * LABEL_TEXT)
     measure = fonts.get(label_text).size
     gap = max(4, width // 120)
-    room_h = banner.top - gap - edge
+    room_h = height - 2 * edge if beside else height - banner_h - gap - 2 * edge
     panel_min = round(width * PANEL_MIN_SHARE)
     room = pygame.Rect(edge, edge, width - panel_min - gap - 2 * edge, room_h)
     views, right, choice = _board(geometry, room, labels, measure)
-    panel = pygame.Rect(right + gap, edge, 0, room_h)
-    panel.width = width - edge - panel.left
+    left = right + gap
+    if beside:
+        banner = pygame.Rect(left, height - edge - banner_h, width - edge - left, banner_h)
+        panel = pygame.Rect(left, edge, banner.width, banner.top - gap - edge)
+    else:
+        banner = pygame.Rect(edge, height - edge - banner_h, width - 2 * edge, banner_h)
+        panel = pygame.Rect(left, edge, width - edge - left, room_h)
     return Layout(
         size=(width, height),
         square=views[0].cell,
@@ -128,6 +177,7 @@ def compute_layout(size: tuple[int, int], geometry: BoardGeometry, fonts: Fonts)
         big=round(body * 1.4),
         small=small,
         views=views,
+        beside=beside,
     )
 
 

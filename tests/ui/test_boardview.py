@@ -155,15 +155,17 @@ def test_the_names_stand_by_their_files_and_ranks(size, orientation):
             assert names_its_rank(view, text, (x, y)), text
 
 
-def test_the_board_and_its_names_fit_left_of_the_panel_and_above_the_banner(size):
+def test_the_board_and_its_names_fit_left_of_the_panel_and_clear_of_the_banner(size):
     lay = Renderer(size).board_layout(FALCON_HEX)
     for view in lay.views:
         assert view.bounds.right < lay.panel.left
-        assert view.bounds.bottom < lay.banner.top
+        assert not view.bounds.colliderect(lay.banner)
         assert view.bounds.left >= 0 and view.bounds.top >= 0
     # The hexagon is as tall as the room allows: its 12 cells on file f
-    # and the letters under it take the height above the banner.
-    assert lay.views[0].bounds.height >= lay.panel.height - 2
+    # and the letters under it take the height above the banner, or the
+    # screen's whole height where the banner stands beside it.
+    room = size[1] - 2 * lay.panel.top if lay.beside else lay.panel.height
+    assert lay.views[0].bounds.height >= room - 2
 
 
 def test_the_two_orientations_put_the_cells_in_the_same_places(size):

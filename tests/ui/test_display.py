@@ -473,6 +473,15 @@ def test_nobody_is_to_move_while_a_position_is_set_up_or_once_it_is_over():
     assert not to_move(DisplayState(prompt_kind="over"), WHITE)
 
 
+def without_pieces(renderer: Renderer, state: DisplayState, monkeypatch) -> pygame.Surface:
+    """The screen of ``state`` with every piece drawn as nothing."""
+    blank = pygame.Surface((1, 1), pygame.SRCALPHA)
+    monkeypatch.setattr(display, "sprite", lambda *args: blank)
+    without = pygame.Surface(renderer.size)
+    renderer.render(state, without)
+    return without
+
+
 @pytest.mark.parametrize("variant", ["falcon-hex", "falcon"])
 @pytest.mark.parametrize("orientation", [WHITE, BLACK])
 def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientation, monkeypatch):
@@ -482,10 +491,7 @@ def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientati
     # are drawn as nothing; every changed pixel must be in its own cell.
     state = DisplayState.from_fen(None, variant=variant, orientation=orientation)
     with_pieces, renderer = draw(state, size)
-    blank = pygame.Surface((1, 1), pygame.SRCALPHA)
-    monkeypatch.setattr(display, "sprite", lambda *args: blank)
-    without = pygame.Surface(size)
-    renderer.render(state, without)
+    without = without_pieces(renderer, state, monkeypatch)
     view = renderer.view(state)
     pos = Position(state.fen, get_variant(variant))
     pieces = {sq for sq in range(view.cells) if pos.piece_at(sq) is not None}
@@ -500,6 +506,33 @@ def test_every_piece_is_drawn_inside_its_own_cell(size, draw, variant, orientati
             if not near & pieces:
                 strays.append((x, y))
     assert inked > 1000 and strays == []
+
+
+@pytest.mark.parametrize("variant", ["falcon-hex", "falcon"])
+def test_a_pawn_stands_as_tall_as_a_capital_of_the_smallest_text(size, draw, variant, monkeypatch):
+    """The hexagon's pieces were about 10 px at 480x320 (its 11 rows shared
+    the height with the banner: 20 px cells, 16 px pieces): a pawn's ink 13 px
+    high, under the 17 px of a capital of the smallest text the screen shows.
+    A pawn, the smallest piece, is a shape to tell apart at a glance too."""
+    from boardctl.ui.layout import legible_px
+
+    state = DisplayState.from_fen(None, variant=variant)
+    with_pieces, renderer = draw(state, size)
+    without = without_pieces(renderer, state, monkeypatch)
+    view = renderer.view(state)
+    pos = Position(state.fen, get_variant(variant))
+    pawns = [sq for sq in range(view.cells) if pos.piece_at(sq) == (PieceType.PAWN, WHITE)]
+    rect = view.rect(pawns[0])
+    rows = [
+        y
+        for y in range(rect.top, rect.bottom)
+        if any(
+            with_pieces.get_at((x, y)) != without.get_at((x, y))
+            for x in range(rect.left, rect.right)
+        )
+    ]
+    capital = renderer.fonts.get(legible_px(size)).render("H", True, (255, 255, 255))
+    assert rows[-1] - rows[0] + 1 >= capital.get_bounding_rect().height
 
 
 def test_the_engines_move_is_tinted_on_the_board_not_the_players_last(size, draw):
@@ -568,7 +601,8 @@ def ink_margins(renderer: Renderer, state: DisplayState, surface: pygame.Surface
     as drawn (columns of the banner's straight middle that hold anything but
     its colour)."""
     renderer.render(state, surface)
-    box = renderer.board_layout(get_variant(state.variant).geometry).banner
+    assert renderer.drawn is not None
+    box = renderer.drawn.banner
     background = display.BANNER_BG[renderer.banner(state)[0]]
     rows = range(box.top + box.height // 6, box.bottom - box.height // 6)
     inked = [
@@ -579,12 +613,18 @@ def ink_margins(renderer: Renderer, state: DisplayState, surface: pygame.Surface
     return min(inked[0] - box.left, box.right - 1 - inked[-1])
 
 
+def beside(renderer: Renderer, state: DisplayState) -> bool:
+    """Whether the banner of ``state`` stands beside the board."""
+    return renderer.board_layout(get_variant(state.variant).geometry).beside
+
+
 @pytest.mark.parametrize("size", [(480, 320), (800, 480)], ids=str)
 def test_the_banners_words_keep_clear_of_its_edges(size):
     """ "Solved! Checkmate in 2 moves" and the player-code banner ran to the
     banner's edges (6 px at 480x320): a quarter of its height on each side now,
     for every state of the gallery but two long lines that need the width to
-    the pad (the coach's, at 480x320), which keep the pad as before."""
+    the pad (the coach's, at 480x320), which keep the pad as before.  A
+    banner beside the hexagon (152 px wide at 480x320) keeps the pad."""
     from boardctl.ui.gallery import ALL_SCENES
 
     renderer = Renderer(size)
@@ -597,6 +637,58 @@ def test_the_banners_words_keep_clear_of_its_edges(size):
     assert renderer.cut == []
     for name in ("puzzle-solved", "first-start", "code"):
         assert margins[name] >= clear, name
-    narrow = sorted(name for name, margin in margins.items() if margin < clear)
+    along = {name for name, state in states.items() if not beside(renderer, state)}
+    assert along >= {"puzzle-solved", "first-start", "code", "coach"}
+    narrow = sorted(name for name in along if margins[name] < clear)
     assert narrow == (["coach"] if size == (480, 320) else [])
     assert min(margins.values()) >= lay.pad
+
+
+# ------------------------------------------------------------ the banner beside the hexagon
+@pytest.mark.parametrize("size", [(480, 320), (400, 240)], ids=str)
+@pytest.mark.parametrize("scene", ["hex-promotion", "hex-black", "hex-fix"])
+def test_a_short_panel_beside_the_hexagon_draws_nothing_over_the_players_rows(
+    size, scene, monkeypatch
+):
+    """Beside the hexagon the banner stands under the panel, as tall as its
+    words: under a prompt of five lines the evaluation and a move were drawn
+    over the bottom player's row.  The panel's middle shows what fits."""
+    from dataclasses import replace
+
+    from boardctl.ui.gallery import ALL_SCENES
+
+    state = replace(
+        ALL_SCENES[scene][1](), level=12, rating=1275, engine_score="+0.31", engine_depth=7
+    )
+    renderer = Renderer(size)
+    rows: list[pygame.Rect] = []
+    texts: list[tuple[str, pygame.Rect]] = []
+    side, line, ply = renderer._side, renderer._line, renderer._ply
+
+    def spy_side(surface, lay, st, colour, rect):
+        rows.append(pygame.Rect(rect))
+        return side(surface, lay, st, colour, rect)
+
+    def spy_line(surface, font, words, ink, width, **where):
+        texts.append((words, pygame.Rect((0, 0), font.size(words)).move_to(**where)))
+        return line(surface, font, words, ink, width, **where)
+
+    def spy_ply(surface, font, text, at, last):
+        texts.append((text, pygame.Rect(at, font.size(text))))
+        return ply(surface, font, text, at, last)
+
+    monkeypatch.setattr(renderer, "_side", spy_side)
+    monkeypatch.setattr(renderer, "_line", spy_line)
+    monkeypatch.setattr(renderer, "_ply", spy_ply)
+    renderer.render(state, pygame.Surface(size))
+    assert renderer.drawn is not None and renderer.drawn.beside
+    assert renderer.cut == []
+    assert len(rows) == 2 and len(texts) >= 4
+    over = [
+        words
+        for words, rect in texts
+        for row in rows
+        if rect.colliderect(row) and not row.contains(rect)
+    ]
+    assert over == []
+    assert all(renderer.drawn.panel.contains(rect) for _, rect in texts)
