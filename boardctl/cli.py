@@ -18,29 +18,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import journald, puzzles
-from .board.replay import parse_log, read_log, replay_events
-from .board.stepping import Stepping
+from . import journald
 from .cliargs import UsageError, build_parser
 from .config import DEFAULT_PATH, HEADLESS_SEED, Config, load_config, with_game
-from .daemon import wiring
-from .daemon.headless import run_script
-from .daemon.restart import RESTART_STATUS, command_line, reexec, under_systemd
-from .daemon.session import LEVEL_SETTING
-from .engine import Limits, cecp, uci
 from .errors import BoardctlError
-from .progress import Progress
-from .puzzles import Puzzle
-from .review.command import review_command
 from .rules import Game, Position, divide, get_variant, perft
-from .storage.command import pgn_command
-from .storage.store import GameStore, default_db_path
-from .ui import gallery
-from .ui.screenshot import parse_size
-from .userfiles import SCRIPT_LIMIT, open_regular, read_text, unreadable
 
+# A command imports what it runs when it runs: a child process started for
+# one command (the tests start about a hundred) does not load the daemon,
+# the store and the puzzles' library for nothing.
 if TYPE_CHECKING:
+    from .board.stepping import Stepping
     from .configfile import FirstFile  # tomlkit: the web page's extra
+    from .puzzles import Puzzle
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -56,6 +46,10 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from .board.replay import parse_log, read_log, replay_events
+    from .progress import Progress
+    from .userfiles import open_regular, unreadable
+
     game = Game(get_variant(args.variant), args.fen)
     try:
         stream = open_regular(args.log)  # closed by the with below
@@ -121,6 +115,8 @@ def _puzzle(args: argparse.Namespace, config: Config) -> tuple[Config, Puzzle | 
     :raises UnknownPuzzleError: for an id the library does not hold.
     :raises UsageError: with ``--setup``, or another ``--variant``.
     """
+    from . import puzzles
+
     if args.puzzle is None:
         return config, None
     if args.setup is not None:
@@ -135,6 +131,8 @@ def _puzzle(args: argparse.Namespace, config: Config) -> tuple[Config, Puzzle | 
 def _puzzles(args: argparse.Namespace) -> int:
     """``boardctl puzzles``: the library, one puzzle a line; ``--verify``:
     each one checked, with what was found and how long it took."""
+    from . import puzzles
+
     if args.every_move and not args.verify:
         raise UsageError("--every-move needs --verify")
     found = puzzles.library()
@@ -166,6 +164,9 @@ def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Step
     :raises StoreValueError: for a game not stored, or one that cannot be read.
     :raises StartRefused: for a game without a move.
     """
+    from .daemon import wiring
+    from .storage.store import default_db_path
+
     if args.replay is None:
         return config, None
     if args.setup is not None:
@@ -180,6 +181,8 @@ def _replay_game(args: argparse.Namespace, config: Config) -> tuple[Config, Step
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .daemon import wiring
+
     # Under systemd each line carries its priority: journalctl -p err shows the errors.
     journald.setup_logging("%(levelname)s %(message)s")
     # Every argument is checked before anything is written: a refused
@@ -207,6 +210,8 @@ def _again_if_asked(command: Callable[[argparse.Namespace], int], args: argparse
     not under systemd (which starts the service again itself, see
     boardctl.daemon.restart), the same command line runs again in this
     process, everything of the first run closed."""
+    from .daemon.restart import RESTART_STATUS, command_line, reexec, under_systemd
+
     systemd, folder = under_systemd(), os.getcwd()  # as they were at the start
     status = command(args)
     if status == RESTART_STATUS and not systemd:
@@ -215,6 +220,12 @@ def _again_if_asked(command: Callable[[argparse.Namespace], int], args: argparse
 
 
 def _sim(args: argparse.Namespace) -> int:
+    from .daemon import wiring
+    from .daemon.headless import run_script
+    from .daemon.session import LEVEL_SETTING
+    from .storage.store import GameStore, default_db_path
+    from .userfiles import SCRIPT_LIMIT, read_text, unreadable
+
     config = _config(args)
     if args.web:
         if args.headless:
@@ -270,6 +281,8 @@ def _sim(args: argparse.Namespace) -> int:
 
 def _hall(args: argparse.Namespace) -> int:
     """``boardctl hall``: key, --round, or the older HALL.toml (see boardctl.hall.command)."""
+    from .storage.store import default_db_path
+
     target = args.target
     if (target is None) == (args.round is None):
         raise UsageError("give one of key, --round ROUND.toml or HALL.toml")
@@ -291,6 +304,9 @@ def _hall(args: argparse.Namespace) -> int:
 
 
 def _pgn(args: argparse.Namespace) -> int:
+    from .storage.command import pgn_command
+    from .storage.store import default_db_path
+
     db = args.db or default_db_path()
     if args.all and args.game is not None:
         raise UsageError("give a game number or --all, not both")
@@ -298,12 +314,17 @@ def _pgn(args: argparse.Namespace) -> int:
 
 
 def _review(args: argparse.Namespace) -> int:
+    from .engine import Limits
+    from .review.command import review_command
+    from .storage.store import default_db_path
+
     limits = Limits(depth=args.depth, movetime=args.movetime)
     return review_command(args.db or default_db_path(), args.game, limits, sys.stdout)
 
 
 def _screenshot(args: argparse.Namespace) -> int:
-    from .ui.screenshot import render_state, screenshot_command
+    from .ui import gallery
+    from .ui.screenshot import parse_size, render_state, screenshot_command
 
     if args.state is None:
         print(screenshot_command(args.fen, args.out, args.size, get_variant(args.variant).name))
@@ -328,8 +349,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args)
         if args.command == "uci":
+            from .engine import uci
+
             return uci.main()
         if args.command == "xboard":
+            from .engine import cecp
+
             return cecp.main()
         if args.command == "run":
             return _again_if_asked(_run, args)

@@ -25,6 +25,24 @@ def example_config(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def shared_chromium():
+    """One headless Chromium per xdist worker for every browser module
+    (tests/web, tests/hall), each of which takes it as a fresh one through
+    tests/web/test_browser.py's ``browser``: a start and a quit cost some
+    0.5 s of CPU, paid once rather than once a module."""
+    from selenium.common.exceptions import WebDriverException
+
+    from .web import chromium
+
+    try:
+        driver = chromium.start()
+    except WebDriverException as exc:
+        pytest.skip(f"chromium does not start here: {exc.msg}")
+    yield driver
+    driver.quit()
+
+
 # The run keeps its bytecode even where PYTHONDONTWRITEBYTECODE is set (the
 # shells of this project's machines set it): without it every xdist worker
 # compiles and assert-rewrites all the test modules again (13.5 s of CPU to

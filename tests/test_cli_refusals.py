@@ -89,7 +89,7 @@ def test_with_every_argument_good_the_first_start_writes_its_configuration(
 ) -> None:
     started = []
     monkeypatch.setattr(
-        "boardctl.cli.wiring.run", lambda *args, first_start: started.append(first_start) or 0
+        "boardctl.daemon.wiring.run", lambda *args, first_start: started.append(first_start) or 0
     )
     fen = "4k5/10/10/10/10/10/10/4K5 w - - 0 1"
     assert main(["run", "--config", NEW, "--setup", fen]) == 0

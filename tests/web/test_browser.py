@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import socket
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -19,10 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -38,13 +34,12 @@ from boardctl.web.server import WebServer
 from boardctl.web.snapshot import Hub, Snapshot, WebAction
 
 from ..review.games import ERRATIC, LIMITS, QUEEN_LOST, stored
+from .chromium import CHROMIUM, DRIVER
 from .helpers import LiveGame, ThinkingOpponent
 
 PIN = "1357"
 WAIT = 30.0  # seconds a page may take to show something (a loaded machine is slow)
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="no chromium/chromedriver: install Debian's chromium and chromium-driver "
@@ -53,27 +48,18 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    options = Options()
-    options.binary_location = CHROMIUM or ""
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--hide-scrollbars",
-        "--window-size=1280,800",
-        "--force-device-scale-factor=1",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    except WebDriverException as exc:
-        pytest.skip(f"chromium does not start here: {exc.msg}")
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
+def browser(shared_chromium: Any) -> Any:
+    """The worker's Chromium (tests/conftest.py) as a module found it when each started its own:
+    a blank page at a laptop's size, no cookie (every server of the tests is
+    127.0.0.1, whatever its port, so one module's PIN cookie would reach the
+    next one's pages), no cached file, nothing on the console."""
+    driver = shared_chromium
+    driver.get("about:blank")
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.set_window_size(1280, 800)
+    driver.get_log("browser")
+    return driver
 
 
 @pytest.fixture(autouse=True)
