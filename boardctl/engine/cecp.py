@@ -27,9 +27,7 @@ it from a test with :func:`run` and any pair of text streams.
 
 from __future__ import annotations
 
-import io
 import signal
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TextIO
@@ -59,7 +57,16 @@ from .cecpwire import (
     parse_whole_option,
     thinking,
 )
-from .frontend import MAX_SEED, VARIETY, Output, SearchEngine, SearchThread, tt_bits_for
+from .frontend import (
+    MAX_SEED,
+    VARIETY,
+    Output,
+    SearchEngine,
+    SearchThread,
+    serve,
+    standard_streams,
+    tt_bits_for,
+)
 
 DEFAULT_XBOARD_VARIANT = "falcon"
 MAX_MEMORY_MB = 1 << 20
@@ -423,14 +430,7 @@ def _looks_like_move(word: str) -> bool:
 def run(stdin: TextIO, stdout: TextIO, engine_factory: Callable[[], SearchEngine] = Engine) -> int:
     """Answer XBoard commands from ``stdin`` on ``stdout`` until ``quit`` or
     end of input; returns 0."""
-    session = CecpSession(Output(stdout), engine_factory())
-    try:
-        for line in iter(stdin.readline, ""):
-            if not session.handle(line):
-                break
-    finally:
-        session.close()
-    return 0
+    return serve(CecpSession(Output(stdout), engine_factory()), stdin)
 
 
 def main() -> int:
@@ -439,8 +439,4 @@ def main() -> int:
     # terminal's Ctrl-C goes to the whole process group: the engine ends on
     # "quit" or end of input only.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if isinstance(sys.stdin, io.TextIOWrapper):
-        sys.stdin.reconfigure(errors="replace")  # stray bytes are a bad command, not a crash
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(line_buffering=True)
-    return run(sys.stdin, sys.stdout)
+    return run(*standard_streams())

@@ -11,6 +11,8 @@ thinks.  :class:`Output` writes whole lines from either thread;
 
 from __future__ import annotations
 
+import io
+import sys
 import threading
 from collections.abc import Callable
 from typing import Protocol, TextIO
@@ -60,6 +62,35 @@ def tt_bits_for(megabytes: int) -> int:
 def depth_limit(depth: int | None) -> int | None:
     """A GUI's depth limit within what the search can do."""
     return None if depth is None else max(1, min(depth, MAX_PLY))
+
+
+class Session(Protocol):
+    """One GUI's conversation: a line in, whether to go on; closed at the end."""
+
+    def handle(self, line: str) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+def serve(session: Session, stdin: TextIO) -> int:
+    """Hand ``session`` each line of ``stdin`` until it says stop or the input
+    ends, then close it; returns 0."""
+    try:
+        for line in iter(stdin.readline, ""):
+            if not session.handle(line):
+                break
+    finally:
+        session.close()
+    return 0
+
+
+def standard_streams() -> tuple[TextIO, TextIO]:
+    """This process's stdin and stdout, made fit for a GUI."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # stray bytes are a bad command, not a crash
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
+    return sys.stdin, sys.stdout
 
 
 class Output:

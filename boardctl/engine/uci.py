@@ -30,8 +30,6 @@ search (:class:`SearchThread`) and the command dispatch (:class:`UciSession`).
 
 from __future__ import annotations
 
-import io
-import sys
 import textwrap
 from collections.abc import Callable
 from typing import TextIO
@@ -60,6 +58,8 @@ from .frontend import (
     Output,
     SearchEngine,
     SearchThread,
+    serve,
+    standard_streams,
     tt_bits_for,
 )
 from .params import MAX_PLY
@@ -477,20 +477,9 @@ def run(stdin: TextIO, stdout: TextIO, engine_factory: Callable[[], SearchEngine
     End of input is ``quit``: a running search is stopped and its ``bestmove``
     sent before this returns 0.
     """
-    session = UciSession(Output(stdout), engine_factory())
-    try:
-        for line in iter(stdin.readline, ""):
-            if not session.handle(line):
-                break
-    finally:
-        session.close()
-    return 0
+    return serve(UciSession(Output(stdout), engine_factory()), stdin)
 
 
 def main() -> int:
     """``boardctl uci``: :func:`run` on this process's stdin and stdout."""
-    if isinstance(sys.stdin, io.TextIOWrapper):
-        sys.stdin.reconfigure(errors="replace")  # stray bytes are a bad command, not a crash
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(line_buffering=True)
-    return run(sys.stdin, sys.stdout)
+    return run(*standard_streams())
