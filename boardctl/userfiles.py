@@ -18,6 +18,7 @@ import errno
 import os
 import stat
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -82,6 +83,20 @@ def unreadable(name: object, exc: OSError | UnicodeDecodeError) -> str:
     if isinstance(exc, UnicodeDecodeError):
         return f"{name} is not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x})"
     return f"cannot read {name}: {exc.strerror or exc}"
+
+
+def load_toml(path: Path, label: str, error: Callable[[str], Exception]) -> dict[str, Any]:
+    """The TOML file at ``path`` (:func:`read_text`, :func:`parse_toml`).
+
+    :raises Exception: ``error`` of one line starting with ``label``: the file
+        cannot be read, or it is not TOML (nor UTF-8).
+    """
+    try:
+        return parse_toml(read_text(path, TOML_LIMIT))
+    except OSError as exc:
+        raise error(f"{label}: cannot read it: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise error(f"{label}: not valid TOML: {exc}") from None
 
 
 def parse_toml(text: str) -> dict[str, Any]:

@@ -21,14 +21,13 @@ out).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import BoardctlError
 from ..names import InvalidName, clean_name
-from ..userfiles import TOML_LIMIT, parse_toml, read_text
+from ..userfiles import load_toml
 from .place import MAX_ROUND, NAME, NAME_RULE
 from .wire import TRUSTED, TRUSTED_RULE
 
@@ -139,10 +138,4 @@ def _text(value: object, at: str) -> str:
 
 def load_round(path: Path) -> Round:
     """:raises RoundError: one line, for a file that cannot be read or used."""
-    try:
-        data = parse_toml(read_text(path, TOML_LIMIT))
-    except OSError as exc:
-        raise RoundError(f"round {path}: cannot read it: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise RoundError(f"round {path}: not valid TOML: {exc}") from None
-    return parse_round(data, str(path))
+    return parse_round(load_toml(path, f"round {path}", RoundError), str(path))

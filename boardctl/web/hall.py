@@ -16,7 +16,6 @@ The configuration is a small TOML file::
 from __future__ import annotations
 
 import ipaddress
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from aiohttp import web
 
 from ..errors import BoardctlError
 from ..hall.place import HALL_PORT
-from ..userfiles import TOML_LIMIT, parse_toml, read_text
+from ..userfiles import load_toml
 from .guard import security_headers
 from .pages import hall_page
 from .server import ServerThread, add_static, serve_until_signalled
@@ -104,13 +103,7 @@ def _is_board_url(text: str) -> bool:
 
 def load_hall(path: Path) -> Hall:
     """:raises HallError: one line, for a file that cannot be read or used."""
-    try:
-        data = parse_toml(read_text(path, TOML_LIMIT))
-    except OSError as exc:
-        raise HallError(f"hall {path}: cannot read it: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise HallError(f"hall {path}: not valid TOML: {exc}") from None
-    return parse_hall(data, str(path))
+    return parse_hall(load_toml(path, f"hall {path}", HallError), str(path))
 
 
 def _origin(url: str) -> str:
