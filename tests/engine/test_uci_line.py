@@ -132,12 +132,15 @@ def best_at_depth(options: str, depth: int = 3, games: int = 1) -> list[str]:
     the_session, out = session(Engine())  # type: ignore[arg-type]
     script = options + f"ucinewgame\nposition startpos\ngo depth {depth}\n" * games
     for line in script.splitlines():
+        # Counted before the command: a search at depth 3 can answer before
+        # handle() returns, and a count taken after it would wait for a second.
+        wanted = out.getvalue().count("bestmove") + 1
         the_session.handle(line)
         if line.startswith("go"):
-            wanted = out.getvalue().count("bestmove") + 1
             deadline = time.monotonic() + TIMEOUT
             while out.getvalue().count("bestmove") < wanted and time.monotonic() < deadline:
                 time.sleep(0.001)
+            assert out.getvalue().count("bestmove") >= wanted, f"no bestmove for {line!r}"
     the_session.close()
     return bestmoves(out.getvalue().splitlines())
 
