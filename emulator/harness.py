@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,21 +48,22 @@ FS_BLOCK_SIZE = 4096
 FS_BLOCK_COUNT = 352
 FS_PROG_SIZE = 256
 
-# The files main.py needs on the Pico (firmware/README.md, "Deploy"): all of
-# firmware/ but hexboard.py, which the hex board adds
-# (tests/hw/test_firmware_files.py holds the three to the same set).
-FIRMWARE_FILES = (
-    "main.py",
-    "app.py",
-    "wire.py",
-    "protocol_constants.py",
-    "protocol.py",
-    "link.py",
-    "scanner.py",
-    "ws2812.py",
-    "hal.py",
-    "pins.py",
-)
+
+def _deploy_module():  # type: ignore[no-untyped-def]
+    """scripts/firmware_files.py: what `make firmware` puts on a Pico, one source for both."""
+    import importlib.util
+    import sys
+
+    path = ROOT / "scripts" / "firmware_files.py"
+    spec = importlib.util.spec_from_file_location("firmware_files", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["firmware_files"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+deploy = _deploy_module()
 
 
 def missing() -> str | None:
@@ -103,12 +104,11 @@ def filesystem_image(files: dict[str, bytes]) -> bytes:
     return bytes(fs.context.buffer)
 
 
-def firmware_files(pins: str | None = None, extra: Iterable[str] = ()) -> dict[str, bytes]:
-    """The firmware as deployed: its files, pins.py replaced by `pins` if given."""
-    files = {name: (FIRMWARE_DIR / name).read_bytes() for name in (*FIRMWARE_FILES, *extra)}
-    if pins is not None:
-        files["pins.py"] = pins.encode()
-    return files
+def firmware_files(pins: str | None = None) -> dict[str, bytes]:
+    """The firmware as deployed (`make firmware`, one build for every board): main.py
+    and pins.py as source, the other modules compiled; pins.py replaced by `pins` if
+    given."""
+    return dict(deploy.compiled(deploy.sources(pins, deploy.HEX_BOARD)))
 
 
 @dataclass(frozen=True)
@@ -396,7 +396,7 @@ def boards() -> dict[str, Board]:
     hexboard = Board(
         "hex",
         hexp.cells,
-        firmware_files(pins_source(BOARD="hex121"), extra=("hexboard.py",)),
+        firmware_files(pins_source(BOARD="hex121")),
         "matrix",
         tuple(hex_crossings),
         hex_rows,

