@@ -17,6 +17,7 @@ from ..board.explain import occupancy
 from ..board.replay import RUN_ON, LogEvent, parse_log
 from ..config import Config
 from ..engine.interface import Opponent
+from ..hw.scan import SCAN_HZ
 from ..hw.sim import SimBoard, SimLeds
 from ..rules import BoardctlError, Game, get_variant
 from ..rules.boardgeometry import BoardGeometry
@@ -25,7 +26,6 @@ from .boards import e_board
 from .loop import Daemon
 from .parts import Hardware, Services, Start
 
-SCAN_HZ = 100
 ENGINE_WAIT = 120.0  # real seconds an engine may think before it is told to stop
 STOP_WAIT = 10.0  # real seconds a stopped engine may take to answer
 
@@ -56,9 +56,7 @@ def run_script(
     events = list(parse_log(log_text, variant))
     start = resume[1].position if resume else Game(variant).position
     geo = start.geometry
-    board = SimBoard(
-        geo.squares(occupancy(start)), scan_hz=SCAN_HZ, files=geo.files, ranks=geo.ranks
-    )
+    board = SimBoard(geo.squares(occupancy(start)), files=geo.files, ranks=geo.ranks)
     daemon = Daemon(
         config,
         Hardware(board, leds=_board_leds(geo)),

@@ -45,7 +45,7 @@ from gpiozero import (  # type: ignore[import-untyped]
 from . import gpio
 from .errors import HardwareError
 from .pins import MatrixPins
-from .scan import MatrixScanner, ScanningSource
+from .scan import DEBOUNCE_SCANS, HEARTBEAT_S, SCAN_HZ, MatrixScanner, ScanningSource
 
 
 class GpioMatrixLines:
@@ -145,9 +145,9 @@ class GpioMatrix(ScanningSource):
         row_active_low: bool = False,
         column_pull_up: bool = False,
         settle: float = 50e-6,
-        debounce: int = 3,
-        scan_hz: float = 100.0,
-        heartbeat: float | None = 1.0,
+        debounce: int = DEBOUNCE_SCANS,
+        scan_hz: float = SCAN_HZ,
+        heartbeat: float | None = HEARTBEAT_S,
         sleep: Callable[[float], None] = time.sleep,
         pin_factory: Any = None,
     ) -> None:

@@ -25,6 +25,14 @@ from .pins import FILES, RANKS, SQUARES
 
 ALL_SQUARES = (1 << SQUARES) - 1
 
+# Every board's defaults (matrix, 74HC165 chain, simulator): a change is
+# believed after DEBOUNCE_SCANS equal scans at SCAN_HZ (20-30 ms, past a reed
+# switch's bounce of about 1 ms), and the board is reported every HEARTBEAT_S even when
+# still, so that a lost reading is made good within a second.
+DEBOUNCE_SCANS = 3
+SCAN_HZ = 100.0
+HEARTBEAT_S = 1.0
+
 
 class MatrixLines(Protocol):
     """The electrical side of a row/column matrix."""
@@ -145,9 +153,9 @@ class ScanningSource:
         self,
         scanner: RawScanner,
         *,
-        debounce: int = 3,
-        scan_hz: float = 100.0,
-        heartbeat: float | None = 1.0,
+        debounce: int = DEBOUNCE_SCANS,
+        scan_hz: float = SCAN_HZ,
+        heartbeat: float | None = HEARTBEAT_S,
         squares: int = SQUARES,
     ) -> None:
         if scan_hz <= 0:

@@ -32,7 +32,7 @@ from gpiozero import DigitalOutputDevice, GPIOZeroError  # type: ignore[import-u
 from . import gpio
 from .errors import HardwareError
 from .pins import SQUARES, ShiftRegPins
-from .scan import ScanningSource
+from .scan import DEBOUNCE_SCANS, HEARTBEAT_S, SCAN_HZ, ScanningSource
 
 
 def chips_for(squares: int) -> int:
@@ -137,9 +137,9 @@ class ShiftRegisterSensor(ScanningSource):
         self,
         chain: ShiftRegisterChain,
         *,
-        debounce: int = 3,
-        scan_hz: float = 100.0,
-        heartbeat: float | None = 1.0,
+        debounce: int = DEBOUNCE_SCANS,
+        scan_hz: float = SCAN_HZ,
+        heartbeat: float | None = HEARTBEAT_S,
     ) -> None:
         super().__init__(
             chain, debounce=debounce, scan_hz=scan_hz, heartbeat=heartbeat, squares=chain.squares

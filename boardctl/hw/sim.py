@@ -18,7 +18,7 @@ No gpiozero, no SPI: pure Python, but through the drivers' own code paths.
 
 Usage in a test::
 
-    board = SimBoard(start_squares, debounce=3, scan_hz=100)
+    board = SimBoard(start_squares)
     board.lift(sq("e2"))
     for i in range(3):
         reading = board.read(0.01 * i)
@@ -34,7 +34,7 @@ from .base import Press
 from .errors import HardwareError
 from .leds import RESET_BYTES, LedMap, SpiLeds
 from .pins import FILES, RANKS, LedLayout, default_pinout
-from .scan import MatrixScanner, ScanningSource
+from .scan import DEBOUNCE_SCANS, HEARTBEAT_S, SCAN_HZ, MatrixScanner, ScanningSource
 
 
 class DiodeMatrix:
@@ -146,9 +146,9 @@ class SimBoard(ScanningSource):
         self,
         occupied: Iterable[int] = (),
         *,
-        debounce: int = 3,
-        scan_hz: float = 100.0,
-        heartbeat: float | None = 1.0,
+        debounce: int = DEBOUNCE_SCANS,
+        scan_hz: float = SCAN_HZ,
+        heartbeat: float | None = HEARTBEAT_S,
         diodes: bool = True,
         files: int = FILES,
         ranks: int = RANKS,
