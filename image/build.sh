@@ -90,15 +90,11 @@ if [[ $(id -u) -ne 0 ]]; then
     exit 2
 fi
 
-started=$SECONDS
-stage_start=$SECONDS
-declare -a TIMES=()
-stage_done() {  # $1: stage name, $2: optional note
-    local took=$((SECONDS - stage_start))
-    TIMES+=("$(printf '%-9s %5d s  (%dm%02ds)%s' "$1" "$took" $((took / 60)) $((took % 60)) "${2:+  $2}")")
-    say "$1: ${took} s${2:+ ($2)}"
-    stage_start=$SECONDS
-}
+# shellcheck source=scripts/lib/stage-times.sh disable=SC1091
+source "$REPO/scripts/lib/stage-times.sh"
+# shellcheck source=scripts/lib/worktree.sh disable=SC1091
+source "$REPO/scripts/lib/worktree.sh"
+stages_begin 9
 
 # --- the host's tools ------------------------------------------------------------------
 need=(mmdebstrap qemu-aarch64-static update-binfmts mkfs.ext4 mkfs.vfat mcopy sfdisk)
@@ -272,15 +268,8 @@ mount --make-rslave "$ROOT/dev"
 # scripts/test-arm64.sh copies it: uncommitted changes are what gets built.
 readonly SRC_IN_ROOT=/tmp/boardctl-src
 mkdir -p "$ROOT$SRC_IN_ROOT" "$ROOT$ROOT_WHEELS"
-(
-    cd "$REPO"
-    git -c safe.directory="$REPO" ls-files -z --cached --others --exclude-standard \
-        | while IFS= read -r -d '' f; do
-            if [[ -f $f ]]; then printf '%s\0' "$f"; fi
-        done \
-        | tar --null -T - -cf -
-) | tar -C "$ROOT$SRC_IN_ROOT" -xf -
-revision=$(git -c safe.directory="$REPO" -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)
+copy_worktree "$REPO" "$ROOT$SRC_IN_ROOT"
+revision=$(worktree_revision "$REPO")
 cp "$WHEELS"/*.whl "$WHEELS"/*.tar.gz "$ROOT$ROOT_WHEELS/"
 
 # Wheels of what has none (lgpio with its library built in: PYPI=1, lgpio's own
@@ -425,10 +414,8 @@ dd if="$OUT/root.ext4" of="$IMAGE" bs=1M seek=$((ALIGN_MIB + FIRMWARE_MIB)) \
 rm -f "$OUT/root.ext4" "$OUT/firmware.vfat"
 stage_done "image" "$IMAGE, ${total_mib} MiB"
 
-total=$((SECONDS - started))
 echo
 echo "image: wall times:"
-printf '  %s\n' "${TIMES[@]}"
-printf '  %-9s %5d s  (%dm%02ds)\n' "total" "$total" $((total / 60)) $((total % 60))
+stage_summary
 echo "image: $IMAGE (${total_mib} MiB): boardctl $boardctl_wheel, Debian $RELEASE, ${firmware_note:-with $RASPI_FIRMWARE}"
 echo "image: flash it with: sudo dd if=$IMAGE of=/dev/sdX bs=4M conv=fsync status=progress"

@@ -174,13 +174,7 @@ class PawnTable:
                     start = back + files
                     if start < n and self.double_from >> start & 1 and not occ >> start & 1:
                         sources.append(self.index(k, f, b, start))
-                for j in sources:
-                    if weak[j] == DRAW:
-                        left = moves_left[j] - 1
-                        moves_left[j] = left
-                        if not left:
-                            weak[j] = value
-                            lost.append(j)
+                tablebase.count_down(weak, moves_left, sources, value, lost)
             plies += 2
             if value >= ILLEGAL:
                 raise OverflowError("a DTM beyond a byte")

@@ -59,15 +59,11 @@ case $ROOT_DIR in
     *) die "ARM64_ROOT must be an absolute path other than /, not '$ROOT_DIR'" ;;
 esac
 
-started=$SECONDS
-stage_start=$SECONDS
-declare -a TIMES=()
-stage_done() {  # $1: stage name, $2: optional note
-    local took=$((SECONDS - stage_start))
-    TIMES+=("$(printf '%-14s %4d s  (%dm%02ds)%s' "$1" "$took" $((took / 60)) $((took % 60)) "${2:+  $2}")")
-    say "$1: ${took} s${2:+ ($2)}"
-    stage_start=$SECONDS
-}
+# shellcheck source=scripts/lib/stage-times.sh disable=SC1091
+source "$REPO/scripts/lib/stage-times.sh"
+# shellcheck source=scripts/lib/worktree.sh disable=SC1091
+source "$REPO/scripts/lib/worktree.sh"
+stages_begin 14
 
 # Mounts under the root, deepest first (the root's own /proc, /dev and its submounts).
 mounts_under_root() {
@@ -235,15 +231,8 @@ fi
 # the core, no caches), so that uncommitted changes are what gets tested.
 rm -rf "${ROOT_DIR:?}$SRC"
 mkdir -p "$ROOT_DIR$SRC"
-(
-    cd "$REPO"
-    git -c safe.directory="$REPO" ls-files -z --cached --others --exclude-standard \
-        | while IFS= read -r -d '' f; do
-            if [[ -f $f ]]; then printf '%s\0' "$f"; fi
-        done \
-        | tar --null -T - -cf -
-) | tar -C "$ROOT_DIR$SRC" -xf -
-revision=$(git -c safe.directory="$REPO" -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)
+copy_worktree "$REPO" "$ROOT_DIR$SRC"
+revision=$(worktree_revision "$REPO")
 say "copied the working tree ($revision) to $SRC"
 # Editable, as on the host: the core is built in place by the root's gcc, next to the
 # sources pytest imports from the working directory.
@@ -293,10 +282,8 @@ stage_done "tests"
 
 summary=$(grep -E '(passed|failed|error|skipped|no tests ran).* in [0-9.]+s' "$PYTEST_LOG" \
     | tail -n 1 | sed -E 's/^=+ //; s/ =+$//')
-total=$((SECONDS - started))
 echo
 echo "test-arm64: wall times on $(uname -m) emulating aarch64:"
-printf '  %s\n' "${TIMES[@]}"
-printf '  %-14s %4d s  (%dm%02ds)\n' "total" "$total" $((total / 60)) $((total % 60))
+stage_summary
 echo "test-arm64: pytest on aarch64: ${summary:-no summary line} (exit status $status)"
 exit "$status"

@@ -181,10 +181,18 @@ def _default_sigterm() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def core_missing(program: str) -> bool:
+    """Whether the compiled core is missing, said on stderr as ``program``'s:
+    the Texel scripts play and score with it."""
+    if core.available():
+        return False
+    print(f"{program}: the compiled core is not built (see setup.py)", file=sys.stderr)
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if not core.available():
-        print("texel_data: the compiled core is not built (see setup.py)", file=sys.stderr)
+    if core_missing("texel_data"):
         return 2
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import texel_data
 
-from boardctl.engine import Engine, Limits, core
+from boardctl.engine import Engine, Limits
 from boardctl.engine.weights import default_weights
 from boardctl.rules import BLACK, WHITE
 
@@ -104,8 +104,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if not core.available():
-        print("texel_selfplay: the compiled core is not built (see setup.py)", file=sys.stderr)
+    if texel_data.core_missing("texel_selfplay"):
         return 2
     try:
         tuned = read_weights(args.weights)

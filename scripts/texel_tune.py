@@ -52,6 +52,8 @@ from dataclasses import dataclass
 from operator import mul
 from pathlib import Path
 
+import texel_data
+
 from boardctl.engine import core
 from boardctl.engine.weights import Weights, default_weights
 from boardctl.rules import FenError, Position, get_variant
@@ -397,8 +399,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if not core.available():
-        print("texel_tune: the compiled core is not built (see setup.py)", file=sys.stderr)
+    if texel_data.core_missing("texel_tune"):
         return 2
     try:
         samples = [s for path in args.data for s in load(path)]

@@ -18,7 +18,8 @@
 #                          installs a new version beside it, switches, and goes back
 #                          by itself if the new one does not become ready
 #   /usr/local/sbin/boardctl-update  that switch (systemd/update.sh): later updates,
-#                          and going back by hand
+#                          and going back by hand; a link to /usr/local/lib/boardctl/
+#                          update.sh, beside dryrun.sh, which it sources
 #   /opt/boardctl/README.md  the README, for the unit's Documentation=
 #   /etc/boardctl/config.example.toml  every key, with its default and what it does
 #   /etc/boardctl/config.toml  written by boardctl at its first start (the web
@@ -38,6 +39,7 @@ readonly CONFIG=$CONFIG_DIR/config.toml
 readonly UNIT=boardctl.service
 readonly ROLLBACK_UNIT=boardctl-rollback.service
 readonly UPDATE=/usr/local/sbin/boardctl-update
+readonly TOOLS=/usr/local/lib/boardctl  # the updater and what it sources; UPDATE links to it
 readonly UNIT_DIR=/etc/systemd/system
 readonly STATE_DIR=/var/lib/boardctl
 # Debian's Python, not whatever python3 comes first on root's PATH: a venv made
@@ -66,23 +68,9 @@ say() { printf '==> %s\n' "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
-# Runs a command, or only shows it under --dry-run.
-run() {
-    if ((DRY_RUN)); then
-        local arg
-        printf '    would run:'
-        for arg in "$@"; do
-            if [[ $arg =~ ^[][A-Za-z0-9_@%+=:,./-]+$ ]]; then
-                printf ' %s' "$arg"
-            else
-                printf ' %q' "$arg"
-            fi
-        done
-        printf '\n'
-    else
-        "$@"
-    fi
-}
+# run: a command, or only what it would be under --dry-run.
+# shellcheck source=systemd/dryrun.sh disable=SC1091
+source "$SRC/systemd/dryrun.sh"
 
 parse_args() {
     while (($#)); do
@@ -162,8 +150,10 @@ create_user() {
 
 install_tools() {
     say "the updater $UPDATE and $ROLLBACK_UNIT"
-    run install -d -m 0755 "$PREFIX"
-    run install -m 0755 "$SRC/systemd/update.sh" "$UPDATE"
+    run install -d -m 0755 "$PREFIX" "$TOOLS"
+    run install -m 0755 "$SRC/systemd/update.sh" "$TOOLS/update.sh"
+    run install -m 0644 "$SRC/systemd/dryrun.sh" "$TOOLS/dryrun.sh"
+    run ln -sfn "$TOOLS/update.sh" "$UPDATE"
     run install -m 0644 "$SRC/README.md" "$PREFIX/README.md"
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a new version of boardctl beside the one in use, switches to it, and goes
 # back to the old one by itself if the new one does not become ready.  install.sh
-# puts this script at /usr/local/sbin/boardctl-update; run it as root.
+# puts this script (with dryrun.sh) in /usr/local/lib/boardctl, linked from
+# /usr/local/sbin/boardctl-update; run it as root.
 #
 #   boardctl-update install [--offline] [--no-restart] SOURCE
 #                              SOURCE: a boardctl checkout, or a wheel or sdist file;
@@ -60,27 +61,14 @@ DRY_RUN=0
 OFFLINE=0
 RESTART=1
 
-usage() { sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 say() { printf 'boardctl-update: %s\n' "$*"; }
 die() { printf 'boardctl-update: %s\n' "$*" >&2; exit 1; }
 
-# Runs a command, or only shows it under --dry-run.
-run() {
-    if ((DRY_RUN)); then
-        local arg
-        printf '    would run:'
-        for arg in "$@"; do
-            if [[ $arg =~ ^[][A-Za-z0-9_@%+=:,./-]+$ ]]; then
-                printf ' %s' "$arg"
-            else
-                printf ' %q' "$arg"
-            fi
-        done
-        printf '\n'
-    else
-        "$@"
-    fi
-}
+# run: a command, or only what it would be under --dry-run.  Beside this script,
+# whether it is run from a checkout or as the link install.sh makes to it.
+# shellcheck source=systemd/dryrun.sh disable=SC1091
+source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/dryrun.sh"
 
 # The version a link names ("" for none), as a name under versions/.
 version_of() {

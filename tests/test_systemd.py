@@ -272,7 +272,9 @@ def test_dry_run_changes_nothing(dry_run):
         # Each version in a venv of its own; /opt/boardctl/venv links the one in use.
         r"-m venv /opt/boardctl/versions/[\w.+]+-\d{8}T\d{6}Z\n",
         r"mv -Tf /opt/boardctl/venv\.new /opt/boardctl/venv\n",
-        r"install -m 0755 \S+/systemd/update\.sh /usr/local/sbin/boardctl-update",
+        r"install -m 0755 \S+/systemd/update\.sh /usr/local/lib/boardctl/update\.sh\n",
+        r"install -m 0644 \S+/systemd/dryrun\.sh /usr/local/lib/boardctl/dryrun\.sh\n",
+        r"ln -sfn /usr/local/lib/boardctl/update\.sh /usr/local/sbin/boardctl-update\n",
         r"install -m 0644 \S+/systemd/boardctl-rollback\.service "
         r"/etc/systemd/system/boardctl-rollback\.service",
         r"pip install .*\[pi,display,web,remote\]",

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 UPDATE = Path(__file__).resolve().parent.parent / "systemd" / "update.sh"
+DRYRUN = UPDATE.with_name("dryrun.sh")  # what update.sh sources from beside itself
 
 # A systemctl that records its calls and plays boardctl.service: restart
 # starts whatever version the venv link names.
@@ -104,9 +105,9 @@ class Box:
         path = self.prefix / name
         return os.readlink(path).split("/")[-1] if path.is_symlink() else None
 
-    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, script: Path = UPDATE) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            ["bash", str(UPDATE), *args],
+            ["bash", str(script), *args],
             capture_output=True,
             text=True,
             env=self.env,
@@ -290,6 +291,22 @@ def test_dry_run_changes_nothing(box):
     assert box.calls == []
 
 
+def test_the_updater_runs_as_install_sh_lays_it_out(box, tmp_path):
+    """A link in sbin to the script, and what it sources beside the script."""
+    tools = tmp_path / "lib" / "boardctl"
+    tools.mkdir(parents=True)
+    for source in (UPDATE, DRYRUN):
+        shutil.copy(source, tools / source.name)
+    (tmp_path / "sbin").mkdir()
+    link = tmp_path / "sbin" / "boardctl-update"
+    link.symlink_to(tools / UPDATE.name)
+    box.use(box.version("1-old"))
+    box.version("2-new")
+    result = box.run("--dry-run", "switch", "2-new", script=link)
+    assert result.returncode == 0, result.stderr
+    assert "would run: ln -sfn versions/2-new" in result.stdout
+
+
 def test_list_marks_the_version_in_use_and_the_previous(box):
     box.use(box.version("2-new"), previous=box.version("1-old"))
     box.version("0-other")
@@ -313,8 +330,9 @@ def test_mistakes_are_one_line(box, args, message):
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
-def test_update_sh_is_shellcheck_clean():
+@pytest.mark.parametrize("script", [UPDATE, DRYRUN], ids=lambda path: path.name)
+def test_update_sh_is_shellcheck_clean(script):
     result = subprocess.run(
-        ["shellcheck", str(UPDATE)], capture_output=True, text=True, check=False, timeout=60
+        ["shellcheck", str(script)], capture_output=True, text=True, check=False, timeout=60
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
+from ..queues import drain
 from .core import TICK, Diagnostics
 from .report import DiagReport
 from .steps import Phase
@@ -40,10 +41,7 @@ class StdinKeys:
             self._queue.put(True)
 
     def take(self) -> list[bool]:
-        keys = []
-        while not self._queue.empty():
-            keys.append(self._queue.get_nowait())
-        return keys
+        return drain(self._queue)
 
 
 def run_terminal(

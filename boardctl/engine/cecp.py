@@ -60,6 +60,7 @@ from .cecpwire import (
 from .frontend import (
     MAX_SEED,
     VARIETY,
+    LineSession,
     Output,
     SearchEngine,
     SearchThread,
@@ -88,7 +89,7 @@ _COMMENTS = {  # how a result is said, by what ended the game
 }
 
 
-class CecpSession:
+class CecpSession(LineSession):
     """The engine's state between commands, and one handler per command.
 
     :meth:`handle` takes one line and returns ``False`` on ``quit``;
@@ -142,21 +143,14 @@ class CecpSession:
         }
 
     # ------------------------------------------------------------ dispatch
-    def handle(self, line: str) -> bool:
-        words = line.split()
-        if not words:
-            return True
-        command, args = words[0], words[1:]
-        if command == "quit":
-            self.close()
-            return False
+    def command(self, command: str, args: list[str], line: str) -> None:
         handler = self._commands.get(command)
         if handler is None and command not in IGNORED:
-            if len(words) == 1 and _looks_like_move(command):
-                handler, args = self._usermove, words  # a GUI that did not take usermove=1
+            if not args and _looks_like_move(command):
+                handler, args = self._usermove, [command]  # a GUI that did not take usermove=1
             else:
                 self.out.line(f"Error (unknown command): {_echo(command)}")
-                return True
+                return
         try:
             if handler is not None:
                 handler(args)
@@ -166,7 +160,6 @@ class CecpSession:
             self.out.line(f"Error ({exc}): {_echo(line.strip())}")
         except Exception as exc:  # a bug must not take the GUI's engine away
             self.out.line(f"Error (internal error {exc!r}): {_echo(line.strip())}")
-        return True
 
     def close(self) -> None:
         self._halt(play=False)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import sys
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
@@ -70,6 +71,30 @@ class Session(Protocol):
     def handle(self, line: str) -> bool: ...
 
     def close(self) -> None: ...
+
+
+class LineSession(ABC):
+    """What the UCI and XBoard sessions share: a blank line is nothing,
+    ``quit`` closes the session and ends the conversation, and any other line
+    goes to :meth:`command` as its first word and the words after it."""
+
+    def handle(self, line: str) -> bool:
+        words = line.split()
+        if not words:
+            return True
+        if words[0] == "quit":
+            self.close()
+            return False
+        self.command(words[0], words[1:], line)
+        return True
+
+    @abstractmethod
+    def command(self, command: str, args: list[str], line: str) -> None:
+        """Carry out ``line``, whose first word is ``command``."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """End what is under way (the conversation is over)."""
 
 
 def serve(session: Session, stdin: TextIO) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import lzma
 import time
+from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -213,17 +214,28 @@ def _lost_before(
         k, rest = divmod(i, n * n)
         f, b = divmod(rest, n)
         base = (k * n + f) * n
-        for s in neighbours[b]:
-            if s in (k, f) or king_bb[k] >> s & 1:
-                continue
-            j = base + s
-            if weak[j] == DRAW:
-                left = moves_left[j] - 1
-                moves_left[j] = left
-                if not left:
-                    weak[j] = value
-                    lost.append(j)
+        sources = [base + s for s in neighbours[b] if s not in (k, f) and not king_bb[k] >> s & 1]
+        count_down(weak, moves_left, sources, value, lost)
     return lost
+
+
+def count_down(
+    weak: bytearray,
+    moves_left: bytearray,
+    sources: Iterable[int],
+    value: int,
+    lost: MutableSequence[int],
+) -> None:
+    """Each of the weak side's positions in ``sources`` not decided yet has
+    one move fewer that does not lose; those left with none are lost in
+    ``value`` (the longest defence) and appended to ``lost``."""
+    for j in sources:
+        if weak[j] == DRAW:
+            left = moves_left[j] - 1
+            moves_left[j] = left
+            if not left:
+                weak[j] = value
+                lost.append(j)
 
 
 def fen_of(geo: Geometry, king: int, falcon: int, bare: int, strong_to_move: bool) -> str:

@@ -55,6 +55,7 @@ from .frontend import (
     MIN_TT_BITS,
     TT_ENTRY,
     VARIETY,
+    LineSession,
     Output,
     SearchEngine,
     SearchThread,
@@ -325,7 +326,7 @@ def id_lines() -> list[str]:
 
 
 # ---------------------------------------------------------------- session
-class UciSession:
+class UciSession(LineSession):
     """The engine's state between commands, and one handler per command.
 
     :meth:`handle` takes one line and returns ``False`` on ``quit``;
@@ -363,25 +364,17 @@ class UciSession:
         """The position the next ``go`` searches."""
         return self.line.position
 
-    def handle(self, line: str) -> bool:
-        words = line.split()
-        if not words:
-            return True
-        command, args = words[0], words[1:]
-        if command == "quit":
-            self.close()
-            return False
+    def command(self, command: str, args: list[str], line: str) -> None:
         handler = self._commands.get(command)
         if handler is None:
             self.error(f"unknown command {shown(command)}")
-            return True
+            return
         try:
             handler(args)
         except BoardctlError as exc:
             self.error(f"{command}: {exc}")
         except Exception as exc:  # a bug must not take the GUI's engine away
             self.error(f"{command}: internal error: {exc!r}")
-        return True
 
     def error(self, message: str) -> None:
         self.out.line(ERROR_PREFIX + message)

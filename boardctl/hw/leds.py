@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..colour import Colour
 from .base import OFF
-from .errors import HardwareError, LedFrameError
+from .errors import HardwareError
+from .ledframe import dimmed, led_colours
 from .pins import FILES, LedLayout, Pinout
 
 if TYPE_CHECKING:
@@ -166,26 +167,16 @@ class LedEncoder:
             raise ValueError(f"brightness {value} is outside 0–1")
         self._level = round(min(value, self.layout.brightness_cap) * 255)
 
+    def _leds_of(self, square: int) -> list[int]:
+        return [self.map.index(x, y) for x, y in self.map.points(square)]
+
     def pixels(self, colours: Mapping[int, Colour]) -> list[Colour]:
         """LED colours in chain order after brightness and the current limit.
 
         :raises LedFrameError: for a square outside 0–79 or a bad colour.
         """
-        raw = [OFF] * self.layout.count
-        for square, colour in colours.items():
-            if not (isinstance(square, int) and 0 <= square < self.map.cells):
-                raise LedFrameError(f"no square {square!r} on the board")
-            if len(colour) != 3 or not all(isinstance(c, int) and 0 <= c <= 255 for c in colour):
-                raise LedFrameError(f"square {square}: colour {colour!r} is not three 0–255")
-            for x, y in self.map.points(square):
-                i = self.map.index(x, y)
-                old = raw[i]
-                raw[i] = (max(old[0], colour[0]), max(old[1], colour[1]), max(old[2], colour[2]))
-        level = self._level
-        scaled = [
-            ((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
-            for r, g, b in raw
-        ]
+        raw = led_colours(colours, self.map.cells, self.layout.count, self._leds_of)
+        scaled = dimmed(raw, self._level)
         total = sum(sum(p) for p in scaled)
         limit = int(self.layout.max_current_ma * 255 / self.layout.ma_per_channel)
         if total > limit:

@@ -152,11 +152,11 @@ class Mock74HC165Chain(MockSPIDevice):  # type: ignore[misc]
 
     def __init__(
         self,
-        clock_pin: int | str = 11,
-        mosi_pin: int | str = 10,
-        miso_pin: int | str = 9,
-        select_pin: int | str = 7,
-        load_pin: int | str = 25,
+        clock_pin: int | str,
+        mosi_pin: int | str,
+        miso_pin: int | str,
+        select_pin: int | str,
+        load_pin: int | str,
         *,
         occupancy: int = 0,
         active_low: bool = True,

@@ -74,7 +74,7 @@ from typing import Protocol
 
 from ..colour import Colour
 from .base import OFF, Reading
-from .errors import LedFrameError
+from .ledframe import dimmed, led_colours
 from .protocol import events
 from .protocol.constants import DEFAULT_PALETTE, LINK_TIMEOUT, PALETTE_SIZE, DropReason
 from .protocol.link import HostLink
@@ -513,20 +513,8 @@ class SerialBoard:
     def _led_colours(self, colours: Mapping[int, Colour]) -> list[Colour]:
         """Each LED's colour after brightness (a corner shared by two lit
         squares takes the brighter of each channel)."""
-        leds = [OFF] * self.shape.leds
-        for square, colour in colours.items():
-            if not (isinstance(square, int) and 0 <= square < self.shape.squares):
-                raise LedFrameError(f"no square {square!r} on the board")
-            if len(colour) != 3 or not all(isinstance(c, int) and 0 <= c <= 255 for c in colour):
-                raise LedFrameError(f"square {square}: colour {colour!r} is not three 0–255")
-            for led in self._points[square]:
-                old = leds[led]
-                leds[led] = (max(old[0], colour[0]), max(old[1], colour[1]), max(old[2], colour[2]))
-        level = self._level
-        return [
-            ((r * level + 127) // 255, (g * level + 127) // 255, (b * level + 127) // 255)
-            for r, g, b in leds
-        ]
+        leds = led_colours(colours, self.shape.squares, self.shape.leds, self._points.__getitem__)
+        return dimmed(leds, self._level)
 
     def _allocate(self, leds: list[Colour]) -> tuple[tuple[int, ...], tuple[Colour, ...]]:
         """Palette indices for the LEDs, and the palette.

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..queues import drain
 from ..rules import WHITE
 from .entry import Offer
 
@@ -113,12 +114,7 @@ class Desk:
             wake()
 
     def take(self) -> list[Note]:
-        out = []
-        while True:
-            try:
-                out.append(self._notes.get_nowait())
-            except queue.Empty:
-                return out
+        return drain(self._notes)
 
     def on_note(self, wake: Callable[[], None]) -> None:
         """Call ``wake`` after every note (from the daemon's thread)."""

@@ -27,6 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from ..queues import drain
 from .invite import parse_broker
 
 log = logging.getLogger("boardctl.remote")
@@ -146,12 +147,7 @@ class MqttTransport:
                 self._client.subscribe(pattern, qos=1)
 
     def take(self) -> list[tuple[str, bytes]]:
-        out = []
-        while True:
-            try:
-                out.append(self._inbox.get_nowait())
-            except queue.Empty:
-                return out
+        return drain(self._inbox)
 
     def connected(self) -> bool:
         return self._up.is_set()

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, get_args
 
+from ..queues import drain
 from ..review.status import ReviewStatus
 from .layout import board_layout
 
@@ -182,12 +183,7 @@ class Hub:
 
     def take_actions(self) -> list[WebAction]:
         """Every action asked for since the last call (never blocks)."""
-        out = []
-        while True:
-            try:
-                out.append(self._actions.get_nowait())
-            except queue.Empty:
-                return out
+        return drain(self._actions)
 
 
 class History:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from boardctl.board import Event, Reconciler, ReconcilerConfig
 from boardctl.board.explain import footprint, occupancy
-from boardctl.rules import Game, Position, get_variant
+from boardctl.rules import Game, PieceType, Position, get_variant
 from boardctl.rules.moves import CASTLE, EN_PASSANT, code_flag, code_from, code_to
 
 
@@ -21,6 +21,30 @@ class Step:
     square: int = -1
     piece: int = 0
     pause: float = 0.1
+
+
+def run(rec: Reconciler, now: float, until: float, lines: list[str]) -> float:
+    """Let virtual time pass, firing every timer on time."""
+    while (due := rec.next_deadline()) is not None and due <= until:
+        now = max(now, due)
+        lines += [e.line() for e in rec.tick(now)]
+    return max(now, until)
+
+
+def hand_does(
+    rec: Reconciler, step: Step, reading: int, now: float, lines: list[str]
+) -> tuple[int, float]:
+    """``step`` after its pause: a lift or a place fed as the reading it makes,
+    a choice as a choice; what the reconciler says goes to ``lines``.  Returns
+    the reading and the time after it."""
+    now = run(rec, now, now + step.pause, lines)
+    if step.verb == "choose":
+        lines += [e.line() for e in rec.choose(PieceType(step.piece), now)]
+        return reading, now
+    bit = 1 << step.square
+    reading = reading & ~bit if step.verb == "lift" else reading | bit
+    lines += [e.line() for e in rec.feed(reading, now)]
+    return reading, now
 
 
 def carried(

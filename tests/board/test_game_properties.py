@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from boardctl.board import Reconciler, ReconcilerConfig, State
 from boardctl.board.explain import footprint, occupancy
-from boardctl.rules import VARIANTS, Game, Move, PieceType, Position
+from boardctl.rules import VARIANTS, Game, Move, Position
 from boardctl.rules.moves import (
     CASTLE,
     EN_PASSANT,
@@ -34,7 +34,7 @@ from boardctl.rules.moves import (
     code_to,
 )
 
-from .helpers import Step, carried, handled_squares, twin_squares
+from .helpers import Step, carried, hand_does, handled_squares, run, twin_squares
 
 CONFIG = ReconcilerConfig()
 LONGEST_WAIT = max(CONFIG.settle, CONFIG.grace, CONFIG.new_game_hold, CONFIG.promotion_wait)
@@ -184,14 +184,6 @@ def _classify(
         event("a pause past every wait inside the move")
 
 
-def run(rec: Reconciler, now: float, until: float, lines: list[str]) -> float:
-    """Let virtual time pass, firing every timer on time."""
-    while (due := rec.next_deadline()) is not None and due <= until:
-        now = max(now, due)
-        lines += [e.line() for e in rec.tick(now)]
-    return max(now, until)
-
-
 def play_back(
     game: Game, moves: list[Move], data: st.DataObject, engine_side: int | None
 ) -> tuple[Reconciler, list[str], list[Step]]:
@@ -224,14 +216,8 @@ def play_back(
             done.append(Step("engine", move.from_square, pause=0.0))
         code = pos.code_of(move)
         for step in data.draw(handling(pos, code, by_engine, avoid)):
-            now = run(rec, now, now + step.pause, lines)
             done.append(step)
-            if step.verb == "choose":
-                lines += [e.line() for e in rec.choose(PieceType(step.piece), now)]
-                continue
-            bit = 1 << step.square
-            reading = reading & ~bit if step.verb == "lift" else reading | bit
-            lines += [e.line() for e in rec.feed(reading, now)]
+            reading, now = hand_does(rec, step, reading, now, lines)
         # Nor, in a quick reply, on the squares of the move's twins: the
         # last move has not settled, and no sensor could tell that apart.
         avoid = twin_squares(pos, code)

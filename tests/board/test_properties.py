@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from boardctl.board import MoveMade, Reconciler, ReconcilerConfig, State
 from boardctl.board.explain import footprint, occupancy
-from boardctl.rules import VARIANTS, Game, PieceType, Position
+from boardctl.rules import VARIANTS, Game, Position
 from boardctl.rules.moves import CASTLE, EN_PASSANT
 
-from .helpers import Step, carried, handled_squares, twin_squares
+from .helpers import Step, carried, hand_does, handled_squares, run, twin_squares
 
 CONFIG = ReconcilerConfig()
 FAST = CONFIG.settle * 0.8  # longest pause that never lets a reading settle
@@ -94,22 +94,8 @@ def carry_out(rec: Reconciler, steps: list[Step], now: float) -> tuple[float, li
     reading = rec.reading
     lines: list[str] = []
     for step in steps:
-        now = run(rec, now, now + step.pause, lines)
-        if step.verb == "choose":
-            lines += [e.line() for e in rec.choose(PieceType(step.piece), now)]
-            continue
-        bit = 1 << step.square
-        reading = reading & ~bit if step.verb == "lift" else reading | bit
-        lines += [e.line() for e in rec.feed(reading, now)]
+        reading, now = hand_does(rec, step, reading, now, lines)
     return now, lines
-
-
-def run(rec: Reconciler, now: float, until: float, lines: list[str]) -> float:
-    """Let virtual time pass, firing every timer on time."""
-    while (due := rec.next_deadline()) is not None and due <= until:
-        now = max(now, due)
-        lines += [e.line() for e in rec.tick(now)]
-    return until
 
 
 # BOARDCTL_EXAMPLES=5000 for a long soak; the suite's default keeps CI quick.

@@ -7,6 +7,7 @@ is checked to be what they make of the same readings.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
@@ -28,8 +29,8 @@ from boardctl.board.phases import (
 )
 from boardctl.rules import Game, PieceType, Position, get_variant, parse_uci
 
-from .helpers import Table
-from .test_properties import CONFIG, Step, games, handlings, run
+from .helpers import Table, run
+from .test_properties import CONFIG, Step, games, handlings
 
 START = Position(None, get_variant("falcon"))
 BASE = occupancy(START)
@@ -281,6 +282,17 @@ def move_steps(game: Game, data: st.DataObject) -> list[Step] | None:
     return data.draw(handlings(pos.copy(), data.draw(st.sampled_from(codes)), False))
 
 
+def paced(rec: Reconciler, steps: list[Step]) -> Iterator[tuple[Step, float, int]]:
+    """Each step once its pause has run on ``rec`` (timers fired), with the
+    time and the reading a lift or a place makes; the caller feeds it."""
+    reading, now, lines = rec.reading, 0.0, []
+    for step in steps:
+        now = run(rec, now, now + step.pause, lines)
+        if step.verb != "choose":
+            reading ^= 1 << step.square
+        yield step, now, reading
+
+
 @HANDS
 @given(games(), st.data())
 def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(game, data):
@@ -291,13 +303,10 @@ def test_a_reading_that_decides_nothing_moves_the_shell_as_the_transition_does(g
     if steps is None:
         return
     rec = Reconciler(game, CONFIG)
-    reading, now, lines = rec.reading, 0.0, []
-    for step in steps:
-        now = run(rec, now, now + step.pause, lines)
+    for step, now, reading in paced(rec, steps):
         if step.verb == "choose":
             rec.choose(PieceType(step.piece), now)
             continue
-        reading ^= 1 << step.square
         before, played = rec.phase, len(rec.game.moves)
         theirs = rec.game.position.colors[rec.game.position.turn]
         if rec.feed(reading, now) or len(rec.game.moves) != played:
@@ -359,17 +368,15 @@ def test_label_text_and_choices_agree_while_a_move_is_made(game, data):
     if steps is None:
         return
     rec = Reconciler(game, CONFIG)
-    reading, now, lines = rec.reading, 0.0, []
-    for step in steps:
-        now = run(rec, now, now + step.pause, lines)
+    for step, now, reading in paced(rec, steps):
         assert agrees(rec)
         if step.verb == "choose":
             rec.choose(PieceType(step.piece), now)
         else:
-            reading ^= 1 << step.square
             rec.feed(reading, now)
         assert agrees(rec)
-    run(rec, now, now + 10, lines)
+    end = sum(step.pause for step in steps)
+    run(rec, end, end + 10, [])
     assert agrees(rec)
 
 

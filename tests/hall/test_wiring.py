@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from boardctl.config import parse_config
+from boardctl.config import Config, parse_config
 from boardctl.daemon import wiring
 from boardctl.hall.boardkey import key_path
 
@@ -21,6 +21,17 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def _two_players(port: int, **more: dict[str, object]) -> Config:
+    """Two players at the board, its page on ``port``, and the tables in ``more``."""
+    return parse_config(
+        {
+            "game": {"mode": "two-players"},
+            "web": {"enabled": True, "bind": "127.0.0.1", "port": port},
+            **more,
+        }
+    )
 
 
 def _play(daemon: wiring.Daemon, moves: list[tuple[str, str]]) -> None:
@@ -43,14 +54,9 @@ def test_a_board_whose_broker_is_out_of_reach_plays_and_serves_its_page_as_ever(
 ) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     port = _free_port()
-    config = parse_config(
-        {
-            "game": {"mode": "two-players"},
-            "web": {"enabled": True, "bind": "127.0.0.1", "port": port},
-            # Nothing listens there: the broadcast waits for it on its own thread.
-            "hall": {"broker": f"mqtt://127.0.0.1:{_free_port()}", "event": "open", "board": "t1"},
-        }
-    )
+    # Nothing listens there: the broadcast waits for it on its own thread.
+    broker = f"mqtt://127.0.0.1:{_free_port()}"
+    config = _two_players(port, hall={"broker": broker, "event": "open", "board": "t1"})
     with caplog.at_level(logging.INFO), ExitStack() as stack:
         daemon = wiring.build(config, stack, now=0.0)
         _play(daemon, [("e2", "e4"), ("e7", "e5")])
@@ -64,12 +70,7 @@ def test_a_board_with_no_hall_starts_no_broadcast_and_no_key(
 ) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     port = _free_port()
-    config = parse_config(
-        {
-            "game": {"mode": "two-players"},
-            "web": {"enabled": True, "bind": "127.0.0.1", "port": port},
-        }
-    )
+    config = _two_players(port)
     with ExitStack() as stack:
         daemon = wiring.build(config, stack, now=0.0)
         _play(daemon, [("d2", "d4")])

@@ -436,6 +436,20 @@ class Session:
         self.lines.append(line)
         return self.feed(Received(line))
 
+    def heartbeats(self, board: int, count: int = 1) -> list[Action]:
+        """The device's next ``count`` heartbeats, each a snapshot of ``board``."""
+        got: list[Action] = []
+        for _ in range(count):
+            self.now += HEARTBEAT
+            got += self.device(Snap(board))
+        return got
+
+    def deliver_again(self, lines: list[bytes], gap: float = 0.05) -> None:
+        """Lines the device sent before, delivered again ``gap`` seconds apart."""
+        for line in lines:
+            self.now += gap
+            self.feed(Received(line))
+
     def reboot(self) -> Hello:
         """The device restarts: its next boot, a new numbering; its HELLO."""
         self.epoch += 1
@@ -456,6 +470,16 @@ class Session:
             if not isinstance(f.message, Ack | Nak):
                 self.device(Ack(f.seq))
         self.actions.clear()
+
+
+def up(board: int | None = None) -> Session:
+    """A session with the link up; with ``board``, the device has sent its
+    first snapshot of it."""
+    s = Session()
+    s.connect()
+    if board is not None:
+        s.device(Snap(board))
+    return s
 
 
 def sent(actions: list[Action], shape: BoardShape = DEFAULT_SHAPE) -> list[Frame]:
@@ -489,8 +513,7 @@ def test_the_device_hello_brings_the_link_up_and_gets_palette_and_frame() -> Non
 
 
 def test_snapshots_are_acknowledged_and_passed_on_with_their_time() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     s.now = 0.75
     got = s.device(Snap(START))
     assert SnapshotReceived(START, 0.75) in got
@@ -652,9 +675,7 @@ def version_1_hello(version: int) -> bytes:
 
 @pytest.mark.parametrize("version", [1, 3])
 def test_a_version_1_hello_amid_good_lines_does_not_stop_the_readings(version: int) -> None:
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     s.now += 0.1
     got = s.feed(Received(version_1_hello(version)))
     if version == 1:  # a version-1 board's HELLO, or a damaged line like one
@@ -678,8 +699,7 @@ def test_a_version_1_hello_amid_good_lines_does_not_stop_the_readings(version: i
 
 
 def test_an_unacknowledged_frame_is_sent_three_more_times_then_given_up() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     frame = tuple(1 if i == 14 else 0 for i in range(80))
     first = s.feed(ShowLeds(frame))
     line = next(a.data for a in first if isinstance(a, Send))
@@ -694,8 +714,7 @@ def test_an_unacknowledged_frame_is_sent_three_more_times_then_given_up() -> Non
 
 
 def test_an_ack_stops_the_retries() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     (frame,) = sent(s.feed(ShowLeds((2,) * 80)))
     s.device(Ack(frame.seq))
     assert not sent(s.wait(1.0))
@@ -703,8 +722,7 @@ def test_an_ack_stops_the_retries() -> None:
 
 
 def test_nak_crc_gets_the_line_again_at_once_and_nak_arg_drops_it() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     (frame,) = sent(s.feed(ShowLeds((3,) * 80)))
     assert sent(s.device(Nak(frame.seq, NakReason.CRC))) == [frame]
     assert s.link.counters["NAKRX"] == 1 and s.link.counters["RETRY"] == 1
@@ -713,8 +731,7 @@ def test_nak_crc_gets_the_line_again_at_once_and_nak_arg_drops_it() -> None:
 
 
 def test_the_newest_frame_replaces_a_pending_one() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     (old,) = sent(s.feed(ShowLeds((1,) * 80)))
     (new,) = sent(s.feed(ShowLeds((2,) * 80)))
     retried = sent(s.wait(ACK_TIMEOUT + 0.01))
@@ -722,15 +739,13 @@ def test_the_newest_frame_replaces_a_pending_one() -> None:
 
 
 def test_the_same_frame_twice_is_sent_once() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     assert len(sent(s.feed(ShowLeds((1,) * 80)))) == 1
     assert sent(s.feed(ShowLeds((1,) * 80))) == []
 
 
 def test_palette_and_frame_are_refreshed_every_five_seconds() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     s.feed(SetPalette(((9, 9, 9),)))
     got: list[Action] = []
     while s.now < LED_REFRESH + 0.1:
@@ -745,8 +760,7 @@ def test_palette_and_frame_are_refreshed_every_five_seconds() -> None:
 
 
 def test_a_silent_device_takes_the_link_back_to_connecting() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     got = s.wait(LINK_TIMEOUT - 0.1)
     assert not any(isinstance(a, StateChanged) for a in got)
     got = s.wait(0.2)
@@ -755,8 +769,7 @@ def test_a_silent_device_takes_the_link_back_to_connecting() -> None:
 
 
 def test_a_device_reset_is_noticed_by_its_hello_and_the_leds_are_sent_again() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     s.feed(ShowLeds((4,) * 80))
     s.device(Snap(START))
     got = s.device(s.reboot())  # rebooted: its next boot, numbering starts again
@@ -765,8 +778,7 @@ def test_a_device_reset_is_noticed_by_its_hello_and_the_leds_are_sent_again() ->
 
 
 def test_missing_and_repeated_lines_are_counted() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     s.device(Snap(0), seq=10)
     before = s.link.counters
     s.device(Snap(0), seq=13)  # 11 and 12 missing
@@ -778,16 +790,14 @@ def test_missing_and_repeated_lines_are_counted() -> None:
 
 
 def test_commands_that_go_the_other_way_are_nakked() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     got = s.device(Led((0,) * 80), seq=40)
     assert sent_messages(got) == [Nak(40, NakReason.CMD)]
     assert s.link.counters["CMD"] == 1
 
 
 def test_garbage_then_a_good_line_resynchronises() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     rx = s.link.counters["RX"]
     junk = b"Traceback (most recent\r\n" + b"\x00\xff" + b"$05 SN"  # noise, noise, trunc
     got = s.feed(Received(junk + encode(Frame(s.seq, Snap(7, Stamp(EPOCH, 1))))))
@@ -797,8 +807,7 @@ def test_garbage_then_a_good_line_resynchronises() -> None:
 
 
 def test_a_damaged_device_line_is_nakked_with_its_claimed_number() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     line = encode(Frame(33, Snap(START, Stamp(EPOCH, 1)))).replace(b"FFFFF0", b"FFFFF1")
     got = s.feed(Received(line))
     assert sent_messages(got) == [Nak(33, NakReason.CRC)]
@@ -806,16 +815,14 @@ def test_a_damaged_device_line_is_nakked_with_its_claimed_number() -> None:
 
 
 def test_counters_are_asked_for_and_reported() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     assert sent_messages(s.feed(RequestCounters())) == [Stat()]
     got = s.device(Counters((("RX", 5), ("SCANS", 4000))))
     assert DeviceCounters((("RX", 5), ("SCANS", 4000))) in got
 
 
 def test_reopening_the_port_starts_afresh() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     got = s.feed(Reopened())
     assert StateChanged(LinkState.CONNECTING, "port reopened") in got
     assert any(isinstance(m, Hello) for m in sent_messages(got))
@@ -832,8 +839,7 @@ def test_a_frame_that_does_not_fit_the_board_is_refused() -> None:
 
 
 def test_no_line_the_host_sends_contains_a_control_byte() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     s.feed(ShowLeds(tuple(i % 16 for i in range(80))))
     s.feed(SetPalette(DEFAULT_PALETTE))
     s.wait(HELLO_INTERVAL * 6)
@@ -884,8 +890,7 @@ def far_from(board: int, squares: int) -> int:
 
 
 def test_a_hand_sized_change_passes_at_once() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     assert snapshots(s.device(Snap(START))) == [START]
     moved = far_from(START, MAX_HAND_CHANGE)
     assert snapshots(s.device(Snap(moved))) == [moved]
@@ -893,9 +898,7 @@ def test_a_hand_sized_change_passes_at_once() -> None:
 
 
 def test_a_held_jump_is_confirmed_by_the_same_board_in_sequence() -> None:
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     swept = far_from(START, MAX_HAND_CHANGE + 1)
     s.now = 0.5
     assert snapshots(s.device(Snap(swept))) == []
@@ -906,9 +909,7 @@ def test_a_held_jump_is_confirmed_by_the_same_board_in_sequence() -> None:
 
 
 def test_a_held_jump_that_the_next_snapshot_contradicts_is_dropped() -> None:
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     phantom = far_from(START, 12)
     moved = START ^ 1 << 14  # e2 lifted
     assert snapshots(s.device(Snap(phantom))) == []
@@ -919,20 +920,16 @@ def test_a_held_jump_that_the_next_snapshot_contradicts_is_dropped() -> None:
 
 
 def test_a_snapshot_after_missing_lines_is_held_until_confirmed() -> None:
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     moved = START ^ 1 << 14
     s.seq += 3  # three lines lost on the way
     assert snapshots(s.device(Snap(moved))) == []
-    s.now += HEARTBEAT
-    assert snapshots(s.device(Snap(moved))) == [moved]
+    assert snapshots(s.heartbeats(moved)) == [moved]
     assert s.link.counters["LOST"] == 3
 
 
 def test_a_repeated_or_older_snapshot_is_acknowledged_but_never_used() -> None:
-    s = Session()
-    s.connect()
+    s = up()
     first, second = START ^ 1 << 14, START ^ 1 << 14 | 1 << 34
     old = s.seq
     s.device(Snap(first))
@@ -980,15 +977,12 @@ def test_the_link_is_behind_from_a_damaged_or_missing_line_to_the_next_snapshot(
 def test_a_stray_line_from_far_ahead_does_not_stop_the_count() -> None:
     """A stale copy numbered far ahead would make every line after it look
     like a repeat; two lines in a row that follow each other re-anchor."""
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     s.device(Snap(START), seq=(s.seq + 100) % 256)  # a stray, taken as after 100 lost lines
     moved = START ^ 1 << 14
     assert snapshots(s.device(Snap(moved))) == []  # looks like a repeat
     assert snapshots(s.device(Snap(moved))) == []  # re-anchored, after "missing lines": held
-    s.now += HEARTBEAT
-    assert snapshots(s.device(Snap(moved))) == [moved]
+    assert snapshots(s.heartbeats(moved)) == [moved]
 
 
 def test_the_hex_vectors_opening_is_the_falcon_hex_presets() -> None:
@@ -1011,8 +1005,7 @@ def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, ba
     again; numbered one after the other they re-anchor the count, and the
     third used to pass as current (issue 22: 299 stale readings in 75,000
     lines).  A snapshot numbered at or before the one passed on is older."""
-    s = Session()
-    s.connect()
+    s = up()
     boards = [START]
     for k in range(1, 8):  # a piece walks: hand-sized changes
         boards.append(START ^ 1 << (14 + k) | 1 << (40 + k))
@@ -1027,9 +1020,7 @@ def test_a_replayed_run_of_old_lines_never_brings_an_old_board_back(run: int, ba
         s.device(Snap(board), seq=seq)
     assert snapshots(s.actions[start:]) == [], replay
     now = boards[-1]
-    for _ in range(3):  # the device goes on: heartbeats
-        s.now += HEARTBEAT
-        s.device(Snap(now))
+    s.heartbeats(now, 3)  # the device goes on
     after = snapshots(s.actions[start:])
     assert after and set(after) == {now}
     assert s.link.counters["OLDSNAP"] >= 1
@@ -1068,8 +1059,7 @@ def test_an_old_hello_replayed_with_old_snapshots_never_brings_an_old_board_back
     """A replayed run that holds the device's old HELLO starts a new count,
     in which the old snapshots behind it are in order: the first snapshot
     after a HELLO mid-session is held, and a burst never confirms itself."""
-    s = Session()
-    s.connect()
+    s = up()
     old = START ^ 1 << 14
     s.device(Snap(old))
     s.now += 0.5
@@ -1089,9 +1079,7 @@ def test_an_old_hello_replayed_with_old_snapshots_never_brings_an_old_board_back
 
 
 def test_a_device_that_restarts_mid_game_is_read_again_after_one_heartbeat() -> None:
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     s.now = 5.0
     s.device(s.reboot())  # it restarted: its next boot, a new count
     assert snapshots(s.device(Snap(START ^ 1 << 14))) == []
@@ -1103,14 +1091,11 @@ def test_a_device_that_restarts_mid_game_is_read_again_after_one_heartbeat() -> 
 
 
 def test_a_held_jump_is_not_confirmed_by_a_copy_in_the_same_burst() -> None:
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     swept = far_from(START, MAX_HAND_CHANGE + 1)
     assert snapshots(s.device(Snap(swept))) == []
     assert snapshots(s.device(Snap(swept))) == []  # at the same instant: one burst
-    s.now += HEARTBEAT
-    assert snapshots(s.device(Snap(swept))) == [swept]
+    assert snapshots(s.heartbeats(swept)) == [swept]
 
 
 def test_the_device_hello_that_answers_ours_is_no_restart_even_after_its_boot_hello() -> None:
@@ -1149,23 +1134,14 @@ def test_old_heartbeats_from_further_back_than_the_window_never_bring_an_old_boa
     """Three heartbeats from 43 lines back, delivered again 50 ms apart: their
     numbers, counting round at 256, re-anchored the count, and the old board
     came back for 1.8 s.  Each snapshot's stamp says it is older."""
-    s = Session()
-    s.connect()
-    for _ in range(3):  # heartbeats of the old board
-        s.now += HEARTBEAT
-        s.device(Snap(START))
+    s = up()
+    s.heartbeats(START, 3)  # of the old board
     old = s.lines[-3:]
     moved = START ^ 1 << 14
-    for _ in range(44):  # a piece lifted, and the board still for a while
-        s.now += HEARTBEAT
-        s.device(Snap(moved))
+    s.heartbeats(moved, 44)  # a piece lifted, and the board still for a while
     start = len(s.actions)
-    for line in old:
-        s.now += 0.05
-        s.feed(Received(line))
-    for _ in range(3):
-        s.now += HEARTBEAT
-        s.device(Snap(moved))
+    s.deliver_again(old)
+    s.heartbeats(moved, 3)
     assert START not in snapshots(s.actions[start:])
     assert s.link.counters["OLDSNAP"] >= 1
 
@@ -1174,24 +1150,15 @@ def test_old_lines_delivered_again_after_the_device_restarted_are_never_believed
     """Lines from before a restart, its HELLO among them, delivered after it:
     the HELLO names an older boot and answers none of the host's, and the
     snapshots are stamped with that boot."""
-    s = Session()
-    s.connect()
-    for _ in range(3):
-        s.now += HEARTBEAT
-        s.device(Snap(START))
+    s = up()
+    s.heartbeats(START, 3)
     before = list(s.lines)  # the HELLO of the last boot among them
     s.device(s.reboot())  # restarted, with a piece lifted meanwhile
     moved = START ^ 1 << 14
-    s.now += HEARTBEAT
-    s.device(Snap(moved))
-    s.now += HEARTBEAT
-    s.device(Snap(moved))
+    s.heartbeats(moved, 2)
     start = len(s.actions)
-    for line in before:
-        s.now += 0.05
-        s.feed(Received(line))
-    s.now += HEARTBEAT
-    s.device(Snap(moved))
+    s.deliver_again(before)
+    s.heartbeats(moved)
     assert START not in snapshots(s.actions[start:])
     assert s.link.counters["OLDHELLO"] == 1 and s.link.device == device_hello(s.epoch)
 
@@ -1199,9 +1166,7 @@ def test_old_lines_delivered_again_after_the_device_restarted_are_never_believed
 def test_a_device_that_counts_its_boots_from_further_back_is_heard_once_it_answers() -> None:
     """Its flash erased, a device names an older boot than before: the host
     says HELLO, and believes the answer that repeats its nonce."""
-    s = Session()
-    s.connect()
-    s.device(Snap(START))
+    s = up(START)
     s.epoch = 0  # the next boot is boot 1: the count started again
     s.now += HEARTBEAT
     got = s.device(s.reboot())

@@ -776,18 +776,22 @@ def shown_seq(driver: Any) -> str | None:
     return None if seq is None else str(seq)
 
 
+def shows_latest(driver: Any, hub: Hub, message: str = "the snapshot did not arrive") -> None:
+    """Wait until the page has drawn ``hub``'s latest snapshot."""
+    latest = str(hub.latest.seq)
+    wait_for(driver, lambda d: shown_seq(d) == latest, message)
+
+
 def open_live(driver: Any, server: WebServer, view: str = "") -> None:
     driver.get(server.url + view)
-    latest = str(server.hub.latest.seq)
-    wait_for(driver, lambda d: shown_seq(d) == latest, "the snapshot did not arrive")
+    shows_latest(driver, server.hub)
 
 
 def publish(driver: Any, hub: Hub, snapshot: Snapshot) -> None:
     """Publish ``snapshot`` and wait until the page has drawn it (and so has
     heard its words)."""
     assert hub.publish(snapshot)
-    latest = str(hub.latest.seq)
-    wait_for(driver, lambda d: shown_seq(d) == latest, "the snapshot did not arrive")
+    shows_latest(driver, hub)
 
 
 def switch_speech_on(driver: Any) -> None:
@@ -831,8 +835,7 @@ def test_switched_on_it_says_the_words_on_show_then_each_new_one_once(
     again = WebServer(hub, host="127.0.0.1", port=port)
     again.start()
     try:
-        latest = str(hub.latest.seq)
-        wait_for(browser, lambda d: shown_seq(d) == latest, "no resync after reconnecting")
+        shows_latest(browser, hub, "no resync after reconnecting")
     finally:
         again.stop()
     # Each text once, in order, each after a cancel that cuts a stale one short.
@@ -868,8 +871,7 @@ def test_the_switch_stays_on_after_a_reload_and_old_words_are_not_said_again(
     open_live(browser, server)
     switch_speech_on(browser)
     browser.refresh()
-    latest = str(hub.latest.seq)
-    wait_for(browser, lambda d: shown_seq(d) == latest, "the page did not come back")
+    shows_latest(browser, hub, "the page did not come back")
     assert browser.find_element(By.ID, "speak").is_selected()
     assert said(browser) == []  # a new page, and White's move is not news to it
     publish(browser, hub, words(2, "Black plays e5."))

@@ -107,19 +107,6 @@ def test_every_page_names_an_icon_that_is_there(game):
     serve(game.hub, check)
 
 
-def test_the_shipped_icon_is_the_falcon_on_a_dark_square():
-    pytest.importorskip("pygame")
-    from importlib import resources
-
-    from boardctl.ui.svgpieces import favicon
-
-    shipped = (resources.files("boardctl.web") / "static" / "favicon.svg").read_text("utf-8")
-    assert shipped == favicon(), (
-        "boardctl/web/static/favicon.svg is stale: python -m boardctl.ui.svgpieces "
-        "boardctl/web/static"
-    )
-
-
 def initial_state(page: str) -> dict[str, Any] | None:
     """The snapshot a live page carries for its first drawing, if any."""
     found = re.search(r'<script type="application/json" id="initial-state">(.*?)</script>', page)
