@@ -991,7 +991,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-install",
         action="store_true",
-        help="leave out installing a new version (the longest check); keep the rollbacks",
+        help="leave out the two installs (the longest checks); keep the interrupted switch",
     )
     args = parser.parse_args(argv)
     if shutil.which("qemu-system-aarch64") is None:
