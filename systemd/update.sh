@@ -21,8 +21,9 @@
 # version has passed, /opt/boardctl/trial names the version to go back to, so that a
 # failure this script does not see (it was stopped, the Pi lost power and the new
 # version fails at boot) is caught too: the unit's OnFailure= starts
-# boardctl-rollback.service, which runs "boardctl-update rollback --if-trial" once
-# systemd has given up restarting the service (StartLimitBurst).
+# boardctl-rollback.service, which runs "boardctl-update rollback --if-trial" when
+# the service fails (systemd 257: at each failed start; while an updater runs, it
+# leaves the going back to that updater).
 #
 #   --offline      install from /opt/boardctl/wheels only (the card image keeps the
 #                  wheels it was built from there), not from the package index
@@ -262,7 +263,7 @@ go_back() {
 
 cmd_rollback() {
     if [[ ${1:-} == --if-trial ]]; then
-        # boardctl-rollback.service: the service failed for good; undo an update on trial.
+        # boardctl-rollback.service: the service failed; undo an update on trial.
         if [[ ! -f $TRIAL ]]; then
             say "$UNIT failed, but no update is on trial: nothing to go back to"
             return 0
@@ -330,7 +331,15 @@ main() {
     if ((!DRY_RUN)) && [[ $command != list && $command != "" ]]; then
         ((EUID == 0)) || [[ -n ${BOARDCTL_PREFIX:-} ]] || die "run as root: sudo $0 $command"
         exec 9>"$LOCK"
-        flock -n 9 || die "another boardctl-update is running"
+        if ! flock -n 9; then
+            # boardctl-rollback.service (the unit's OnFailure=) while an updater runs:
+            # that updater watches its new version and goes back itself.
+            if [[ $command == rollback && ${args[0]:-} == --if-trial ]]; then
+                say "another boardctl-update is running: it goes back itself if its version fails"
+                exit 0
+            fi
+            die "another boardctl-update is running"
+        fi
     fi
     case $command in
         install) cmd_install "${args[@]}" ;;

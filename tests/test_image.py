@@ -5,10 +5,12 @@ figures of the last run."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,62 @@ def test_the_boot_test_says_what_it_does():
     )
     assert result.returncode == 0, result.stderr
     assert "qemu-system-aarch64" in result.stdout
+
+
+def _boot_test():
+    spec = importlib.util.spec_from_file_location("boot_test", IMAGE_DIR / "boot_test.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("span", "seconds"), [("5s", 5.0), ("100ms", 0.1), ("1min 30s", 90.0), ("5min", 300.0)]
+)
+def test_the_boot_test_reads_systemds_time_spans(span, seconds):
+    assert _boot_test().seconds(span) == pytest.approx(seconds)
+
+
+def test_the_boot_test_breaks_a_copy_of_the_cards_wheel(tmp_path):
+    # The update check's version that never becomes ready: its daemon fails at import,
+    # everything else in the wheel is the card's own.
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    card = wheels / "boardctl-0.1.0-cp313-cp313-linux_aarch64.whl"
+    files = {
+        "boardctl/__init__.py": b"",
+        "boardctl/daemon/__init__.py": b"",
+        "boardctl/daemon/notify.py": b"READY = 1\n",
+        "boardctl-0.1.0.dist-info/RECORD": b"boardctl/__init__.py,,\n",
+    }
+    with zipfile.ZipFile(card, "w") as wheel:
+        for name, data in files.items():
+            wheel.writestr(name, data)
+    result = subprocess.run(
+        [sys.executable, "-", str(tmp_path / "broken"), str(wheels)],
+        input=_boot_test().BREAK_WHEEL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    broken = Path(result.stdout.strip())
+    assert broken == tmp_path / "broken" / card.name
+    with zipfile.ZipFile(broken) as wheel:
+        assert sorted(wheel.namelist()) == sorted(files)
+        for name, data in files.items():
+            if name != "boardctl/daemon/notify.py":
+                assert wheel.read(name) == data
+        wheel.extractall(tmp_path / "site")
+    imported = subprocess.run(
+        [sys.executable, "-c", "import boardctl.daemon.notify"],
+        cwd=tmp_path / "site",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert imported.returncode == 1
+    assert "broken on purpose" in imported.stderr

@@ -9,6 +9,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -194,6 +197,46 @@ def test_rollback_if_trial_undoes_an_interrupted_update(box):
     assert (box.link("venv"), box.link("previous")) == ("1-old", "0-older")
     assert not (box.prefix / "trial").exists()
     assert box.calls == ["reset-failed boardctl.service", "start --no-block boardctl.service"]
+
+
+@contextmanager
+def lock_held(box: Box) -> Iterator[None]:
+    """Another boardctl-update holding the lock (flock(1), as the script takes it)."""
+    lock = box.env["BOARDCTL_LOCK"]
+    with subprocess.Popen(["flock", lock, "sleep", "60"]) as holder:
+        try:
+            deadline = time.monotonic() + 10
+            while subprocess.run(["flock", "-n", lock, "true"], check=False).returncode == 0:
+                assert time.monotonic() < deadline, "flock never took the lock"
+                time.sleep(0.05)
+            yield
+        finally:
+            holder.kill()
+
+
+def test_rollback_if_trial_leaves_an_update_under_way_to_its_updater(box):
+    # OnFailure= starts the rollback unit at a failed start of the version on trial
+    # while boardctl-update still waits for it: that updater goes back itself, and
+    # the rollback unit must neither wait for its lock nor fail.
+    box.use(box.version("2-new"), previous=box.version("1-old"))
+    (box.prefix / "trial").write_text("from=1-old\nprevious=0-older\nto=2-new\n")
+    with lock_held(box):
+        result = box.run("rollback", "--if-trial")
+    assert result.returncode == 0, result.stderr
+    assert "another boardctl-update is running" in result.stdout
+    assert box.link("venv") == "2-new"
+    assert (box.prefix / "trial").exists()
+    assert box.calls == []
+
+
+def test_a_second_update_while_one_runs_is_refused(box):
+    box.use(box.version("1-old"))
+    box.version("2-new")
+    with lock_held(box):
+        result = box.run("switch", "2-new")
+    assert result.returncode == 1
+    assert "another boardctl-update is running" in result.stderr
+    assert box.link("venv") == "1-old"
 
 
 def test_rollback_by_hand_goes_to_the_previous_version(box):
