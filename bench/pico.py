@@ -75,17 +75,17 @@ def applied_at(rig: Rig, tag: int) -> float:
     raise harness.EmulatorError(f"sensor change {tag} never applied")
 
 
-def firmware_share(rig: Rig, closed: float, occupancy: int, lit: float) -> float:
+def firmware_share(rig: Rig, closed: float, occupancy: int, lit: float) -> tuple[float, float]:
     """Of contact -> light, the seconds the firmware took: from the contact to
     the last byte of the SNAP that reported it leaving the chip, and from the
     last byte of the LED line that lights it reaching the chip to the frame's
-    first bit (the emulator's line events, PICO_LINES)."""
+    first bit (the emulator's line events, PICO_LINES); the two parts."""
     digits = f" SNAP {occupancy:0{(rig.board.squares + 3) // 4}X} "
     lines = [e for e in rig.pico.log if e["ev"] == "line" and int(e["ns"]) >= closed * 1e9]  # type: ignore[call-overload]
     snap = next(e for e in lines if e["dir"] == "tx" and digits in str(e["text"]))
     led = [e for e in lines if e["dir"] == "rx" and " LED " in str(e["text"])]
     led_in = max(int(e["ns"]) for e in led if int(e["ns"]) <= lit * 1e9)  # type: ignore[call-overload]
-    return (int(snap["ns"]) / 1e9 - closed) + (lit - led_in / 1e9)  # type: ignore[call-overload]
+    return int(snap["ns"]) / 1e9 - closed, lit - led_in / 1e9  # type: ignore[call-overload]
 
 
 def heap(rig: Rig, minutes: float) -> None:
@@ -141,7 +141,7 @@ def board(name: str, samples: int, minutes: float) -> None:
         rig.show({})
         rig.pump(0.3)
 
-        reading, frame, light, share = [], [], [], []
+        reading, frame, light, share, to_snap, from_led = [], [], [], [], [], []
         squares = rig.board.squares
         for k in range(samples):
             sq = (k * 37 + 5) % squares
@@ -164,7 +164,10 @@ def board(name: str, samples: int, minutes: float) -> None:
             )
             shown = next(f for f in rig.pico.frames[since:] if list(f.words) == words)
             light.append(shown.start / 1e9 - closed)
-            share.append(firmware_share(rig, closed, bits({sq}), shown.start / 1e9))
+            snap, led = firmware_share(rig, closed, bits({sq}), shown.start / 1e9)
+            share.append(snap + led)
+            to_snap.append(snap)
+            from_led.append(led)
             # frame -> last bit: a frame sent with the board still
             since = len(rig.pico.frames)
             sent = rig.now()
@@ -184,6 +187,8 @@ def board(name: str, samples: int, minutes: float) -> None:
             "    of it in the firmware (contact -> SNAP out, LED line in -> first bit): "
             + ms(share)
         )
+        print(f"      contact -> SNAP out: {ms(to_snap)}")
+        print(f"      LED line in -> first bit: {ms(from_led)}")
         if minutes > 0:
             heap(rig, minutes)
         emu1 = emulator_stats(rig)
@@ -289,6 +294,9 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=12)
     parser.add_argument("--no-parts", action="store_true", help="skip the on-chip benches")
     parser.add_argument(
+        "--no-daemon", action="store_true", help="skip lift -> light through the daemon's loop"
+    )
+    parser.add_argument(
         "--minutes",
         type=float,
         default=1.0,
@@ -302,7 +310,8 @@ def main() -> int:
     os.environ["PICO_LINES"] = "1"  # the emulator says when each line leaves or arrives
     for name in args.boards.split(","):
         board(name, args.samples, args.minutes)
-        through_daemon(name, args.samples)
+        if not args.no_daemon:
+            through_daemon(name, args.samples)
     if not args.no_parts:
         on_chip("bench_link.py")
         on_chip("bench_scan.py", ("hexboard.py",))

@@ -7,7 +7,8 @@ from protocol_constants import MAX_LINE
 
 FIRMWARE_VERSION = "0.1.0"
 SCAN_PERIOD_US = 2500  # 400 scans a second (the issue asks for at least 200)
-DEBOUNCE_READS = 4  # a square changes after 4 equal reads: 7.5-10 ms
+DEBOUNCE_READS = 3  # a square changes after 3 equal reads: 5-7.5 ms (a reed
+# switch bounces for about 1 ms; firmware/README.md, "What holds for the debounce")
 READ_LIMIT = 64  # bytes taken from the host per step, and then the rest of the
 # line: a new LED frame (with the ACK before it, 118 bytes on
 # 8 x 10) is carried out in one step, the host's 260-byte

@@ -73,7 +73,7 @@ def test_it_boots_says_hello_and_sends_the_board(rig: Rig) -> None:
 def test_every_square_reads_as_its_own_square(rig: Rig) -> None:
     # Two pieces walk the board's two halves at once, square after
     # square, each closing as the one before opens, 40 ms apart: faster than
-    # any hand (the debounce needs 7.5-10 ms, a SNAP 20 ms after the one
+    # any hand (the debounce needs 5-7.5 ms, a SNAP 20 ms after the one
     # before, and the host's LED refresh holds the scan up to some 15 ms).
     # Every state of the walk must be read, in order.
     n = rig.board.squares
@@ -144,7 +144,7 @@ def test_bounces_shorter_than_the_debounce_are_never_read(rig: Rig) -> None:
     sq = rig.board.squares // 3
     changes: list[tuple[float, set[int]]] = []
     t = 0.01
-    for _ in range(8):  # 3 ms closed, 20 ms open: never 4 equal reads
+    for _ in range(8):  # 3 ms closed, 20 ms open: never 3 equal reads
         changes += [(t, {sq}), (t + 0.003, set())]
         t += 0.023
     for k in range(20):  # then chatter every 2 ms and settle closed
