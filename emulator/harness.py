@@ -20,6 +20,7 @@ import json
 import os
 import queue
 import re
+import runpy
 import shutil
 import subprocess
 import tempfile
@@ -28,6 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import serial
 
@@ -49,21 +51,8 @@ FS_BLOCK_COUNT = 352
 FS_PROG_SIZE = 256
 
 
-def _deploy_module():  # type: ignore[no-untyped-def]
-    """scripts/firmware_files.py: what `make firmware` puts on a Pico, one source for both."""
-    import importlib.util
-    import sys
-
-    path = ROOT / "scripts" / "firmware_files.py"
-    spec = importlib.util.spec_from_file_location("firmware_files", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["firmware_files"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-deploy = _deploy_module()
+# What `make firmware` puts on a Pico (scripts/firmware_files.py): one source for both.
+deploy = SimpleNamespace(**runpy.run_path(str(ROOT / "scripts" / "firmware_files.py")))
 
 
 def missing() -> str | None:
