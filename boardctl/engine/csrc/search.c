@@ -139,12 +139,16 @@ static int search_moves(Core *c, Node *nd, Move *best_move, int *flag, int *lega
         pick(moves, keys, i, n);
         Move m = moves[i];
         int quiet = !victim_of(c, m) && !M_PROMO(m);
-        if (quiet && m != nd->tt_move && ((futile && *legal > 0) || *legal >= late)) continue;
+        int prunable = quiet && m != nd->tt_move && ((futile && *legal > 0) || *legal >= late);
         if (!make_legal(c, m)) continue;
+        /* A check is never pruned nor reduced: at a shallow depth it is the
+         * move whose reply the search most needs to see. */
+        int checks = in_check(c);
+        if (prunable && !checks) { unmake(c); continue; }
         /* A key below -KEY_KILLER is a losing capture (score_moves): reduced like a quiet move. */
         int score = *legal == 0
             ? -negamax(c, nd->depth - 1, -nd->beta, -nd->alpha, nd->ply + 1, 1)
-            : later_move(c, nd, *legal, quiet || keys[i] < -KEY_KILLER);
+            : later_move(c, nd, *legal, !checks && (quiet || keys[i] < -KEY_KILLER));
         (*legal)++;
         unmake(c);
         if (c->stopped) return 0;
