@@ -141,6 +141,7 @@ class EmulatedPico:
         self._id = 0
         self.frames: list[Frame] = []
         self.log: list[dict[str, object]] = []
+        self.chatter: list[str] = []  # lines on the emulator's stdout that are not events
         self._process = subprocess.Popen(
             [
                 "node",
@@ -172,7 +173,14 @@ class EmulatedPico:
     def _read(self) -> None:
         assert self._process.stdout is not None
         for text in self._process.stdout:
-            event = json.loads(text)
+            try:
+                event = json.loads(text)
+            except json.JSONDecodeError:
+                # Not one of pico.mjs's events: something in rp2040js printed
+                # to stdout.  Kept for a failure's message; the stream goes on
+                # (a reader that stopped here left every later wait to time out).
+                self.chatter.append(text.rstrip("\n"))
+                continue
             with self._lock:
                 self._ns = max(self._ns, int(event["ns"]))
                 if event["ev"] == "frame":
