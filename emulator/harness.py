@@ -135,13 +135,8 @@ class EmulatedPico:
         image = Path(self._dir.name) / "littlefs.img"
         image.write_bytes(filesystem_image(files))
         self.wall_limit = wall_limit
-        self._events: queue.Queue[dict[str, object]] = queue.Queue()
-        self._lock = threading.Lock()
-        self._ns = 0
         self._id = 0
-        self.frames: list[Frame] = []
-        self.log: list[dict[str, object]] = []
-        self.chatter: list[str] = []  # lines on the emulator's stdout that are not events
+        self._open_stream()
         self._process = subprocess.Popen(
             [
                 "node",
@@ -169,6 +164,15 @@ class EmulatedPico:
         self.url = f"pico://127.0.0.1:{self.port}"
 
     # -- the event stream ----------------------------------------------------
+
+    def _open_stream(self) -> None:
+        """What the reader fills from the emulator's stdout (see _read)."""
+        self._events: queue.Queue[dict[str, object]] = queue.Queue()
+        self._lock = threading.Lock()
+        self._ns = 0
+        self.frames: list[Frame] = []
+        self.log: list[dict[str, object]] = []
+        self.chatter: list[str] = []  # lines on the emulator's stdout that are not events
 
     def _read(self) -> None:
         assert self._process.stdout is not None

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import queue
 import subprocess
 import sys
-import threading
 
 from .rig import harness
 
@@ -24,12 +22,7 @@ def test_a_line_that_is_no_event_is_kept_and_the_events_after_it_still_come() ->
         stdout=subprocess.PIPE,
         text=True,
     )
-    pico._events = queue.Queue()
-    pico._lock = threading.Lock()
-    pico._ns = 0
-    pico.frames = []
-    pico.log = []
-    pico.chatter = []
+    pico._open_stream()
     pico._read()
     pico._process.wait(timeout=10)
     assert pico.chatter == [LINES[1]]
