@@ -82,6 +82,9 @@ class DisplayConfig:
     enabled: bool = True
     size: str = "480x320"
     fullscreen: bool = True
+    # A frame buffer device (/dev/fb0, an SPI screen's /dev/fb1) to draw into
+    # without SDL; "" draws through SDL (KMSDRM full screen, or a window).
+    framebuffer: str = ""
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,7 @@ class Config:
 MAX_CLOCK_MINUTES = 600.0
 MAX_MOVETIME = 600.0
 _CLOCK = re.compile(r"([0-9.]+)([+d])([0-9.]+)", re.ASCII)
+FRAMEBUFFER = re.compile(r"/dev/fb[0-9]{1,2}", re.ASCII)
 
 
 def parse_clock(text: str) -> tuple[float, float]:
@@ -400,6 +404,11 @@ def _size(text: str) -> None:
     parse_size(text)
 
 
+def _framebuffer(text: str) -> None:
+    if text and not FRAMEBUFFER.fullmatch(text):
+        raise ConfigError(f'expected "" or a frame buffer such as /dev/fb0; got {shown(text)}')
+
+
 # Keys whose text has a format of its own; each raises with what is wrong.
 def _bind(text: str) -> None:
     if text == "auto":
@@ -471,6 +480,7 @@ _FORMATS: dict[tuple[str, str], Callable[[str], None]] = {
     ("board", "pinout"): _readable_pinout,
     ("board", "record"): _writable_file,
     ("display", "size"): _size,
+    ("display", "framebuffer"): _framebuffer,
     ("engine", "external"): _engine_command,
     ("game", "clock"): _clock,
     ("game", "white_name"): _name,

@@ -58,6 +58,9 @@ FIRST_HEADER = """\
 # default: config.example.toml, beside this file or in the source's systemd/.
 """
 
+# A card's own settings for its first start, beside the configuration's path.
+FIRST_DEFAULTS = "first-start.toml"
+
 assert PIN_LENGTH[0] <= PIN_DIGITS <= PIN_LENGTH[1]
 
 
@@ -202,16 +205,40 @@ class FirstFile:
 
 def first_file(path: Path) -> FirstFile:
     """The first start: no file at ``path``.  The file to write there, with
-    the web page on and a new PIN to open its settings; nothing is written."""
-    document = tomlkit.parse(FIRST_HEADER)
-    web = tomlkit.table()
+    the web page on and a new PIN to open its settings; nothing is written.
+
+    A card's own settings (:data:`FIRST_DEFAULTS` beside ``path``, which
+    ``make image`` puts there: its screen) are written into it too.
+
+    :raises ConfigError: when those settings are not TOML, or would not start.
+    """
+    defaults = path.with_name(FIRST_DEFAULTS)
+    try:
+        own = read_text(defaults, TOML_LIMIT)
+    except FileNotFoundError:
+        own = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(unreadable(defaults, exc)) from None
+    try:
+        parse_toml(own)  # its depth bounded before tomlkit reads it
+        document = tomlkit.parse(FIRST_HEADER + own)
+    except (tomllib.TOMLDecodeError, TOMLKitError) as exc:
+        raise ConfigError(f"{defaults}: not TOML: {exc}") from None
+    web = document.get("web")
+    if not isinstance(web, Table):
+        web = tomlkit.table()
+        document["web"] = web
     pin = new_pin()
     web["enabled"] = True
     web["pin"] = pin
-    document["web"] = web
     text = tomlkit.dumps(document)
     changes = {("web", "enabled"): True, ("web", "pin"): pin}
-    return FirstFile(path, text, _read_back(text, str(path), changes))
+    try:
+        return FirstFile(path, text, _read_back(text, str(path), changes))
+    except ConfigError as exc:
+        if not own:
+            raise
+        raise ConfigError(f"{exc} (set in {defaults})", exc.key, exc.reason) from None
 
 
 def first_config(path: Path) -> Config:

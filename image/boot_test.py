@@ -609,7 +609,10 @@ class Run:
             address = re.search(r"web page on (http://[^ ]+)", log)
             if not address or "127.0.0.1" in address.group(1):
                 raise CheckFailed(f"the page listens on {address and address.group(1)}")
-            notes.append(f"KMSDRM opened; page on {address.group(1)}")
+            screen = re.search(r"screen: (/dev/fb\d+, \d+x\d+ at \d+ bits a pixel)", log)
+            if not screen:
+                raise CheckFailed(f"the frame buffer was not opened: {log}")
+            notes.append(f"{screen.group(1)}; page on {address.group(1)}")
             ppm = WORK / "screen.ppm"
             time.sleep(5)
             self.screendump(ppm)

@@ -343,8 +343,10 @@ EOF
 in_root systemctl enable systemd-networkd.service systemd-resolved.service \
     systemd-timesyncd.service grow-root.service root-password.service >/dev/null 2>&1 \
     || die "could not enable the network, the clock and the card's first-boot units"
-# The screen is boardctl's (KMSDRM, full screen): no login prompt on tty1 behind it.
+# The screen is boardctl's (the frame buffer, image/first-start.toml): no login prompt
+# on tty1 under it, and no cursor blinking there (raspi-extra-cmdline in the overlay).
 in_root systemctl mask getty@tty1.service autovt@tty1.service >/dev/null 2>&1
+install -m 0644 "$REPO/image/first-start.toml" "$ROOT/etc/boardctl/first-start.toml"
 ln -sfn ../run/systemd/resolve/stub-resolv.conf "$ROOT/etc/resolv.conf"
 if [[ -f $ROOT/etc/default/raspi-firmware ]]; then
     # Debian's raspi-firmware writes cmdline.txt from these: the root by its label (not

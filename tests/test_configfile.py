@@ -202,6 +202,39 @@ def test_the_first_configuration_on_a_read_only_disk_says_so(tmp_path):
         assert not (view / "config.toml").exists()
 
 
+def test_a_cards_own_settings_are_written_into_its_first_configuration(tmp_path):
+    (tmp_path / configfile.FIRST_DEFAULTS).write_text(
+        '[display]\n# the card draws into the frame buffer\nframebuffer = "/dev/fb0"\n'
+        '[web]\nbind = "auto"\npin = "000000"\n'
+    )
+    path = tmp_path / "config.toml"
+    config = first_config(path)
+    assert config.display.framebuffer == "/dev/fb0"
+    assert config.web.enabled and config.web.pin != "000000"  # a new PIN, whatever it said
+    assert load_config(path) == config
+    assert "# the card draws into the frame buffer" in path.read_text()
+
+
+@pytest.mark.parametrize(
+    ("own", "message"),
+    [
+        (
+            '[display]\nframebuffer = "/tmp/screen"\n',
+            r"\[display\] framebuffer.*\(set in .*first-start.toml\)$",
+        ),
+        ("[display\n", r"first-start.toml: not TOML"),
+        ("a = " + "[" * 200 + "]" * 200 + "\n", r"first-start.toml: not TOML"),
+        (b"\xff", r"first-start.toml is not UTF-8"),
+    ],
+)
+def test_a_cards_settings_that_would_not_start_write_nothing(tmp_path, own, message):
+    defaults = tmp_path / configfile.FIRST_DEFAULTS
+    defaults.write_bytes(own if isinstance(own, bytes) else own.encode())
+    with pytest.raises(ConfigError, match=message):
+        first_config(tmp_path / "config.toml")
+    assert not (tmp_path / "config.toml").exists()
+
+
 # ---------------------------------------------------------------- round trip
 NAMES = st.text(
     st.characters(codec="utf-8", categories=("L", "N", "P", "S", "Zs")), max_size=NAME_LENGTH

@@ -18,7 +18,7 @@ from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from ..board.explain import occupancy
 from ..board.stepping import Stepping
@@ -249,6 +249,34 @@ def check_run(config: Config) -> None:
         _fits_sensors(get_variant(config.game.variant), config)
 
 
+class _OwnScreen(Display, Protocol):
+    def close(self) -> None: ...
+
+
+def open_screen(config: Config) -> _OwnScreen:
+    """The board's own screen: a frame buffer when ``[display] framebuffer``
+    names one, else SDL's (KMSDRM full screen on a Pi, a window on a desktop).
+
+    :raises Exception: whatever keeps it from opening (pygame's, the device's).
+    """
+    if config.display.framebuffer:
+        from ..ui.framebuffer import FramebufferScreen
+
+        screen = FramebufferScreen(Path(config.display.framebuffer), config.display_size)
+        f = screen.frame
+        log.info(
+            "screen: %s, %dx%d at %d bits a pixel",
+            config.display.framebuffer,
+            f.width,
+            f.height,
+            f.depth,
+        )
+        return screen
+    from ..ui.screen import Screen
+
+    return Screen(config.display_size, config.display.fullscreen)
+
+
 def run(
     config: Config,
     setup: Position | None = None,
@@ -270,9 +298,7 @@ def run(
         display = None
         if config.display.enabled:
             try:
-                from ..ui.screen import Screen
-
-                display = Screen(config.display_size, config.display.fullscreen)
+                display = open_screen(config)
                 stack.callback(display.close)
             except Exception as exc:  # no screen is no reason not to play
                 log.warning("no display (%s): running without one", exc)

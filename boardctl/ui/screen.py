@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 
 from .display import Renderer
+from .fit import fit_onto
 from .state import DisplayState
 
 
@@ -39,18 +40,8 @@ class Screen:
         self.last = state
         self.renderer.render(state, self.canvas)
         if self.canvas is not self.surface:
-            self._fit()
+            fit_onto(self.canvas, self.surface)
         pygame.display.flip()
-
-    def _fit(self) -> None:
-        width, height = self.surface.get_size()
-        scale = min(width / self.canvas.get_width(), height / self.canvas.get_height())
-        fitted = pygame.transform.smoothscale(
-            self.canvas,
-            (round(self.canvas.get_width() * scale), round(self.canvas.get_height() * scale)),
-        )
-        self.surface.fill((0, 0, 0))
-        self.surface.blit(fitted, fitted.get_rect(center=(width // 2, height // 2)))
 
     def close(self) -> None:
         pygame.display.quit()
