@@ -57,18 +57,16 @@ class Timer:
         return out[0], out[1]
 
 
+@dataclass(eq=False)  # a side is itself, not its fields
 class Side:
     """See the module docstring.  ``increment``: the clock's, in seconds."""
 
-    def __init__(
-        self, record: Record, me: int, key: SigningKey, keep: Keep, timer: Timer, increment: float
-    ) -> None:
-        self.record = record
-        self.me = me
-        self.key = key
-        self.keep = keep
-        self.timer = timer
-        self.increment = increment
+    record: Record
+    me: int
+    key: SigningKey
+    keep: Keep
+    timer: Timer
+    increment: float
 
     @property
     def state(self) -> State:
