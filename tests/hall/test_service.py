@@ -22,11 +22,14 @@ from boardctl.rules.pgn import read_games
 from .helpers import MemoryRound, make_round, snapshot
 
 WAIT = 15.0
+# Seconds between the hall's writes of its PGN file: what the tests read is the
+# file's text, not how seldom it is written (the hall's 1 s would be 2 s of waiting).
+PGN_PERIOD = 0.05
 
 
 @asynccontextmanager
 async def serving(room: MemoryRound, pgn: Path | None = None) -> AsyncIterator[TestClient]:
-    hall = Hall(room.round, room.bus.client(), pgn)
+    hall = Hall(room.round, room.bus.client(), pgn, pgn_period=PGN_PERIOD)
     async with TestClient(TestServer(make_round_app(hall))) as client:
         yield client
 
