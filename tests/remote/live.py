@@ -30,6 +30,7 @@ from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.remote.desk import Desk
 from boardctl.remote.journal import JOURNAL_NAME
 from boardctl.remote.link import Link
+from boardctl.remote.transport import MqttTransport
 from boardctl.rules import WHITE, Game
 from boardctl.storage.store import GameStore
 from boardctl.web.server import WebServer
@@ -40,6 +41,11 @@ from .broker import free_port
 PIN = "1357"
 TICK = 0.01  # seconds between the daemon's steps
 HAND = 0.04  # seconds between one movement of the hand and the next
+# Seconds before a board tries its broker again after a loss, doubling up to
+# half a second: what is tested is that it connects again and loses nothing,
+# not how long it backs off (a board's 1 s first, doubling to a minute, finds a
+# broker that was down for 3 s only some 4 s after it is back).
+RETRY = (0.1, 0.5)
 
 
 @dataclass
@@ -85,7 +91,12 @@ class LiveSide:
         self.desk = Desk()
         self.hub = Hub()
         settings = replace(link_settings(self.config), offer_at_start=options.offer)
-        self.link = Link(self.desk, folder / JOURNAL_NAME, settings)
+        self.link = Link(
+            self.desk,
+            folder / JOURNAL_NAME,
+            settings,
+            transport_for=lambda broker: MqttTransport(broker, retry=RETRY),
+        )
         self.server = WebServer(
             self.hub,
             host="127.0.0.1",
