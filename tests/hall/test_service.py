@@ -19,12 +19,9 @@ from boardctl.hall.round import Round, Seat
 from boardctl.hall.service import Hall, make_round_app
 from boardctl.rules.pgn import read_games
 
-from .helpers import MemoryRound, make_round, snapshot
+from .helpers import PGN_PERIOD, MemoryRound, make_round, snapshot
 
 WAIT = 15.0
-# Seconds between the hall's writes of its PGN file: what the tests read is the
-# file's text, not how seldom it is written (the hall's 1 s would be 2 s of waiting).
-PGN_PERIOD = 0.05
 
 
 @asynccontextmanager

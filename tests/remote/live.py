@@ -36,16 +36,11 @@ from boardctl.storage.store import GameStore
 from boardctl.web.server import WebServer
 from boardctl.web.snapshot import Hub
 
-from .broker import free_port
+from .broker import RETRY, free_port
 
 PIN = "1357"
 TICK = 0.01  # seconds between the daemon's steps
 HAND = 0.04  # seconds between one movement of the hand and the next
-# Seconds before a board tries its broker again after a loss, doubling up to
-# half a second: what is tested is that it connects again and loses nothing,
-# not how long it backs off (a board's 1 s first, doubling to a minute, finds a
-# broker that was down for 3 s only some 4 s after it is back).
-RETRY = (0.1, 0.5)
 
 
 @dataclass
