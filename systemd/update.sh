@@ -16,7 +16,7 @@
 # the link /opt/boardctl/venv names (systemd/boardctl.service's ExecStart), so a
 # switch is one rename of a link.  A switch restarts the service and waits for it:
 # under Type=notify "systemctl restart" returns once boardctl says READY=1 (or fails),
-# and the new version must then keep running for BOARDCTL_SETTLE seconds.  If it
+# and the new version must then keep running for 20 seconds (BOARDCTL_SETTLE_MS).  If it
 # does not, the link goes back and the old version is started again.  Until the new
 # version has passed, /opt/boardctl/trial names the version to go back to, so that a
 # failure this script does not see (it was stopped, the Pi lost power and the new
@@ -39,8 +39,8 @@
 # its own the first time, so that it can be gone back to.
 #
 # Environment (the tests use these): BOARDCTL_PREFIX (/opt/boardctl), BOARDCTL_UNIT
-# (boardctl.service), BOARDCTL_PYTHON (/usr/bin/python3), BOARDCTL_SETTLE (20 seconds),
-# SYSTEMCTL (systemctl), BOARDCTL_LOCK (/run/boardctl-update.lock).
+# (boardctl.service), BOARDCTL_PYTHON (/usr/bin/python3), BOARDCTL_SETTLE_MS (20000),
+# BOARDCTL_CHECK_MS (1000), SYSTEMCTL (systemctl), BOARDCTL_LOCK (/run/boardctl-update.lock).
 set -euo pipefail
 
 readonly PREFIX=${BOARDCTL_PREFIX:-/opt/boardctl}
@@ -51,9 +51,12 @@ readonly TRIAL=$PREFIX/trial
 readonly WHEELHOUSE=$PREFIX/wheels
 readonly UNIT=${BOARDCTL_UNIT:-boardctl.service}
 readonly PYTHON=${BOARDCTL_PYTHON:-/usr/bin/python3}
-# Seconds the new version must keep running after it said ready: one that starts and
-# falls over at its first game (a missing library, a crash in the loop) is caught.
-readonly SETTLE=${BOARDCTL_SETTLE:-20}
+# Milliseconds the new version must keep running after it said ready: one that starts
+# and falls over at its first game (a missing library, a crash in the loop) is caught.
+# It is looked at every CHECK_MS meanwhile (the tests shorten both, to the same
+# number of checks).
+readonly SETTLE_MS=${BOARDCTL_SETTLE_MS:-20000}
+readonly CHECK_MS=${BOARDCTL_CHECK_MS:-1000}
 readonly SYSTEMCTL=${SYSTEMCTL:-systemctl}
 readonly LOCK=${BOARDCTL_LOCK:-/run/boardctl-update.lock}
 readonly EXTRAS=pi,display,web,remote
@@ -87,8 +90,11 @@ point() {
 
 unit_state() { "$SYSTEMCTL" show -p "$1" --value "$UNIT" 2>/dev/null || true; }
 
-# The service restarted and ready, and still running the same process SETTLE
-# seconds later.  Under Type=notify, restart returns once READY=1 came (or fails).
+# Milliseconds as seconds with a decimal point, for sleep(1) and for people.
+seconds() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
+
+# The service restarted and ready, and still running the same process SETTLE_MS
+# later.  Under Type=notify, restart returns once READY=1 came (or fails).
 healthy() {
     if ((DRY_RUN)); then
         run "$SYSTEMCTL" restart "$UNIT"
@@ -98,12 +104,12 @@ healthy() {
     "$SYSTEMCTL" restart "$UNIT" || return 1
     local pid waited=0
     pid=$(unit_state MainPID)
-    while ((waited < SETTLE)); do
-        sleep 1
-        waited=$((waited + 1))
+    while ((waited < SETTLE_MS)); do
+        sleep "$(seconds "$CHECK_MS")"
+        waited=$((waited + CHECK_MS))
         [[ $(unit_state ActiveState) == active && $(unit_state MainPID) == "$pid" ]] || return 1
     done
-    say "$UNIT is ready and kept running for ${SETTLE} s"
+    say "$UNIT is ready and kept running for $(seconds "$SETTLE_MS") s"
 }
 
 # An older install's venv folder becomes versions/legacy-…: moved, and its scripts'

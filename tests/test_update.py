@@ -86,7 +86,11 @@ class Box:
             "FAKE": str(fake),
             "SYSTEMCTL": str(fake / "systemctl"),
             "BOARDCTL_PYTHON": str(fake / "python3"),
-            "BOARDCTL_SETTLE": "2",
+            # Two checks of the new version after it said ready, as the service's
+            # twenty, a twentieth of a second apart: the flaky one is caught at
+            # its second.
+            "BOARDCTL_SETTLE_MS": "100",
+            "BOARDCTL_CHECK_MS": "50",
             "BOARDCTL_LOCK": str(root / "lock"),
         }
 

@@ -69,11 +69,14 @@ class Hall:
         transport: Transport,
         pgn_path: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
+        pgn_period: float = PGN_PERIOD,
     ) -> None:
+        """``pgn_period``: seconds between two writes of ``pgn_path``, at most."""
         self.round = rnd
         self.transport = transport
         self.pgn_path = pgn_path
         self.clock = clock
+        self.pgn_period = pgn_period
         self.watch = Watch(rnd)
         self.shown = Shown(self.watch)
         self.fanout = Fanout()
@@ -111,7 +114,7 @@ class Hall:
         if self._pgn_stale and now >= self._pgn_due:
             self.pgn_text = self.pgn.text(self.watch.tables)
             self._pgn_stale = False
-            self._pgn_due = now + PGN_PERIOD
+            self._pgn_due = now + self.pgn_period
             self._write_pgn()
 
     def _write_pgn(self) -> None:

@@ -36,6 +36,10 @@ MAX_PACKET = 8192  # bytes: a signed entry is some 600, a status some 500
 MAX_WAITING = 256  # messages received and not yet taken by the link
 KEEPALIVE = 30  # seconds between pings when nothing else is said
 CONNECT_TIMEOUT = 10.0
+# Seconds before the first try again after a loss, doubling at each failed
+# try up to RETRY_MAX (and back to RETRY_FIRST once connected).
+RETRY_FIRST = 1.0
+RETRY_MAX = 60.0
 
 
 class Transport(Protocol):
@@ -74,7 +78,7 @@ class _BoundedClient(mqtt.Client):
 
 class MqttTransport:
     """See the module docstring.  Connects at once and again after any
-    loss, backing off to a minute; ``take`` never waits."""
+    loss, backing off to :data:`RETRY_MAX`; ``take`` never waits."""
 
     def __init__(
         self,
@@ -82,11 +86,13 @@ class MqttTransport:
         *,
         will: tuple[str, bytes] | None = None,
         waiting: int = MAX_WAITING,
+        retry: tuple[float, float] = (RETRY_FIRST, RETRY_MAX),
     ) -> None:
         """``will``: a topic and payload the broker publishes, retained, when
         this client drops without a goodbye (a board's broadcast says it is
         offline so); ``waiting``: messages held for :meth:`take` (a hall
-        subscribes to a whole round's boards)."""
+        subscribes to a whole round's boards); ``retry``: the first and the
+        longest wait before connecting again, in seconds."""
         scheme, host, port = parse_broker(settings.url)
         self.settings = settings
         self.dropped = 0  # messages dropped because the link fell behind
@@ -102,7 +108,8 @@ class MqttTransport:
         client.max_queued_messages_set(MAX_WAITING)
         if will is not None:
             client.will_set(will[0], will[1], qos=1, retain=True)
-        client.reconnect_delay_set(1, 60)
+        # paho annotates whole seconds but waits for any float (time.sleep).
+        client.reconnect_delay_set(*retry)  # type: ignore[arg-type]
         client.connect_timeout = CONNECT_TIMEOUT
         if settings.username:
             client.username_pw_set(settings.username, settings.password or None)

@@ -141,18 +141,24 @@ def test_the_page_restarts_the_program_in_the_same_process_and_the_game_goes_on(
     assert "restarting: " in text
 
 
-def children(pid: int) -> list[str]:
-    """The states (R, S, Z, ...) of ``pid``'s children, from /proc."""
-    states = []
+def children(pid: int) -> dict[tuple[int, int], str]:
+    """The state (R, S, Z, ...) of each of ``pid``'s children, from /proc, by
+    its id and its start (clock ticks since boot: an id may be used again)."""
+    states = {}
     for name in filter(str.isdigit, os.listdir("/proc")):
         try:
             stat = (Path("/proc") / name / "stat").read_text()
         except OSError:
             continue  # not a process, or one that has just ended
-        state, ppid = stat[stat.rindex(")") + 2 :].split()[:2]
-        if int(ppid) == pid:
-            states.append(state)
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[1]) == pid:
+            states[int(name), int(fields[19])] = fields[0]
     return states
+
+
+def ticks() -> int:
+    """Clock ticks since boot, as /proc counts a process's start."""
+    return int(float(Path("/proc/uptime").read_text().split()[0]) * os.sysconf("SC_CLK_TCK"))
 
 
 RESTARTS = 3
@@ -165,9 +171,14 @@ def test_restarts_from_the_page_leave_no_zombie_children(tmp_path):
     with board_run(tmp_path) as (proc, page, _):
         run = wait_for_run(page, proc)
         for _ in range(RESTARTS):
+            before = ticks()  # a child started by now is an earlier run's
             run = restart(page, proc, run)
-        # A child ending after execv ends within its pipe's EOF; give it a second.
-        deadline = time.monotonic() + 1.0
-        while "Z" not in children(proc.pid) and time.monotonic() < deadline:
+        # A child of an earlier run that outlives execv ends at its pipe's
+        # EOF, and then stays a zombie: wait until each has ended or is one.
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and any(
+            start <= before and state != "Z" for (_, start), state in children(proc.pid).items()
+        ):
             time.sleep(0.05)
-        assert children(proc.pid).count("Z") == 0, children(proc.pid)
+        states = list(children(proc.pid).values())
+        assert states.count("Z") == 0, states

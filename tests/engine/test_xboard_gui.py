@@ -33,6 +33,10 @@ REPO = Path(__file__).resolve().parents[2]
 GAMES = 2
 SECONDS_A_GAME = 5  # each side's clock for a game, no increment
 DRAW_AFTER_MOVES = 40  # XBoard adjudicates a draw after this many moves: a bounded run
+# Milliseconds XBoard waits between the games (its default, 10 s, is for engines
+# without ping, whose move thought on as a game ended could land in the next;
+# both of these answer ping, so XBoard knows when they have caught up).
+MATCH_PAUSE_MS = 500
 RUN_LIMIT = 240  # seconds for the whole match before it counts as hung
 # XBoard's words for a game lost by what an engine did, not by the board or the clock.
 BAD_ENDINGS = ("illegal", "false", "crash", "disconnect", "forfeit", "error")
@@ -81,7 +85,7 @@ def test_xboard_plays_boardctl_against_fairy_max_and_every_move_is_legal(tmp_pat
         "-variant", "falcon",
         "-fcp", f"{sys.executable} -m boardctl xboard", "-fd", str(REPO),
         "-scp", FAIRYMAX,
-        "-matchGames", str(GAMES),
+        "-matchGames", str(GAMES), "-matchPause", str(MATCH_PAUSE_MS),
         "-tc", f"0:{SECONDS_A_GAME:02d}", "-inc", "0",
         "-ponderNextMove", "false",  # two engines thinking at once on a small machine
         "-adjudicateDrawMoves", str(DRAW_AFTER_MOVES),

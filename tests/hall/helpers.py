@@ -20,6 +20,10 @@ from boardctl.web.snapshot import Hub, Snapshot
 EVENT = "spring-open"
 STARTED = 1_750_000_000.0  # a game's start, UTC seconds (2025-06-15)
 WAIT = 15.0
+# Hall(pgn_period=): seconds between the hall's writes of its PGN file.  What
+# the tests read is the file's text, not how seldom it is written (the hall's
+# 1 s is a wait of up to a second at each change a test looks for there).
+PGN_PERIOD = 0.05
 
 
 @cache

@@ -27,9 +27,9 @@ from boardctl.remote.transport import BrokerSettings, MqttTransport
 from boardctl.rules.pgn import read_games
 from boardctl.web.server import ServerThread
 
-from ..remote.broker import Broker
+from ..remote.broker import RETRY, Broker
 from ..remote.tcpproxy import TcpFaults, TcpProxy
-from .helpers import EVENT, SimBoard, make_round, snapshot
+from .helpers import EVENT, PGN_PERIOD, SimBoard, make_round, snapshot
 
 WAIT = 20.0
 NO_FAULTS = TcpFaults(delay=0, drip=0, reset=0, stall=0, budget=0)
@@ -111,7 +111,7 @@ def test_a_round_through_mosquitto_reaches_spectators_and_the_pgn_and_a_drop_sho
 
         def board(number: int, url: str, key: SigningKey | None = None) -> SimBoard:
             via = BrokerSettings(url)
-            connect = lambda will: MqttTransport(via, will=will)  # noqa: E731
+            connect = lambda will: MqttTransport(via, will=will, retry=RETRY)  # noqa: E731
             made = SimBoard(number, connect, thread=True, key=key)
             stack.callback(made.broadcast.close)
             return made
@@ -121,7 +121,7 @@ def test_a_round_through_mosquitto_reaches_spectators_and_the_pgn_and_a_drop_sho
         pgn = tmp_path / "round3.pgn"
         hall_transport = MqttTransport(settings, waiting=1024)
         stack.callback(hall_transport.close)
-        hall = Hall(make_round(3), hall_transport, pgn)
+        hall = Hall(make_round(3), hall_transport, pgn, pgn_period=PGN_PERIOD)
         server = ServerThread(lambda: make_round_app(hall), host="127.0.0.1", port=0)
         server.start()
         stack.callback(server.stop)

@@ -19,14 +19,14 @@ from boardctl.hall.round import Round, Seat
 from boardctl.hall.service import Hall, make_round_app
 from boardctl.rules.pgn import read_games
 
-from .helpers import MemoryRound, make_round, snapshot
+from .helpers import PGN_PERIOD, MemoryRound, make_round, snapshot
 
 WAIT = 15.0
 
 
 @asynccontextmanager
 async def serving(room: MemoryRound, pgn: Path | None = None) -> AsyncIterator[TestClient]:
-    hall = Hall(room.round, room.bus.client(), pgn)
+    hall = Hall(room.round, room.bus.client(), pgn, pgn_period=PGN_PERIOD)
     async with TestClient(TestServer(make_round_app(hall))) as client:
         yield client
 

@@ -30,12 +30,13 @@ from boardctl.hw.sim import SimBoard, SimButtons
 from boardctl.remote.desk import Desk
 from boardctl.remote.journal import JOURNAL_NAME
 from boardctl.remote.link import Link
+from boardctl.remote.transport import MqttTransport
 from boardctl.rules import WHITE, Game
 from boardctl.storage.store import GameStore
 from boardctl.web.server import WebServer
 from boardctl.web.snapshot import Hub
 
-from .broker import free_port
+from .broker import RETRY, free_port
 
 PIN = "1357"
 TICK = 0.01  # seconds between the daemon's steps
@@ -85,7 +86,12 @@ class LiveSide:
         self.desk = Desk()
         self.hub = Hub()
         settings = replace(link_settings(self.config), offer_at_start=options.offer)
-        self.link = Link(self.desk, folder / JOURNAL_NAME, settings)
+        self.link = Link(
+            self.desk,
+            folder / JOURNAL_NAME,
+            settings,
+            transport_for=lambda broker: MqttTransport(broker, retry=RETRY),
+        )
         self.server = WebServer(
             self.hub,
             host="127.0.0.1",
