@@ -37,6 +37,7 @@ Usage: ``.venv/bin/python bench/remote_faults.py [--games 3] [--plies 60]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import select
@@ -100,6 +101,9 @@ class Side:
         self.folder, self.args, self.log = folder, args, log
         self.lines: list[str] = []
         self.proc: subprocess.Popen[bytes] | None = None
+        # Each start's process group: a board killed outright leaves what it
+        # started (its own broker) running, as a crash would; stop() ends them.
+        self.groups: list[int] = []
         self.start()
 
     def start(self, extra: tuple[str, ...] = ()) -> None:
@@ -108,7 +112,9 @@ class Side:
                 [sys.executable, str(CHILD), str(self.folder), *self.args, *extra],
                 stdout=subprocess.PIPE,
                 stderr=err,
+                start_new_session=True,
             )
+        self.groups.append(self.proc.pid)
         self.buffer = b""
 
     def read(self, timeout: float = 0.0) -> None:
@@ -150,6 +156,9 @@ class Side:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+        for group in self.groups:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)
 
 
 def free_port() -> int:
@@ -285,8 +294,9 @@ def run_game(
     broker_down: Callable[[], None],
 ) -> int:
     """Wait for both sides to end the game, killing a board (or the broker,
-    one time in four) at each ply of ``plan`` but the last, where a board's
-    network is cut off instead."""
+    one time in four once a board has been killed: every game kills a board)
+    at each ply of ``plan`` but the last, where a board's network is cut off
+    instead."""
     kills = 0
     while True:
         for side in sides:
@@ -301,7 +311,7 @@ def run_game(
             if not plan:
                 cut()
                 continue
-            if rng.random() < 0.25:
+            if kills and rng.random() < 0.25:
                 broker_down()
                 continue
             victim = rng.choice(sides)

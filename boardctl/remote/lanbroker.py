@@ -15,6 +15,7 @@ import logging
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -26,6 +27,8 @@ from .transport import MAX_PACKET
 log = logging.getLogger("boardctl.remote")
 
 START_TIMEOUT = 10.0  # seconds for mosquitto to listen
+STOP_TIMEOUT = 5.0  # seconds for a broker left from before to go
+PID_FILE = "mosquitto.pid"
 PLACES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
 
 
@@ -74,6 +77,7 @@ class LanBroker:
         folder.mkdir(parents=True, exist_ok=True)
         conf = folder / "mosquitto.conf"
         conf.write_text(config_text(port, folder, bind))
+        _stop_left_over(folder / PID_FILE, conf)
         self._log = (folder / "mosquitto.log").open("ab")
         self.process = subprocess.Popen(
             [program, "-c", str(conf)],
@@ -81,6 +85,7 @@ class LanBroker:
             stdout=self._log,
             stderr=self._log,
         )
+        (folder / PID_FILE).write_text(f"{self.process.pid}\n")
         if not self._listening(START_TIMEOUT):
             self.close()
             raise LanBrokerError(
@@ -115,6 +120,39 @@ class LanBroker:
                 self.process.kill()
                 self.process.wait()
         self._log.close()
+
+
+def _stop_left_over(pid_file: Path, conf: Path) -> None:
+    """Stop the broker a board killed outright (SIGKILL, a crash; not under
+    systemd, which stops the whole service) left running on its port: one
+    whose command line names this board's ``conf``, so that another program
+    given that pid since is never touched."""
+    try:
+        pid = int(pid_file.read_text())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except (OSError, ValueError):
+        return
+    if os.fsencode(conf) not in command or pid == os.getpid():
+        return
+    log.warning("remote: stopping the broker left from this board's last run (pid %d)", pid)
+    for sig, wait in ((signal.SIGTERM, STOP_TIMEOUT), (signal.SIGKILL, STOP_TIMEOUT)):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if not _running(pid):
+                return
+            time.sleep(0.02)
+
+
+def _running(pid: int) -> bool:
+    """Alive, and not a zombie (which holds no port): its parent is gone, and
+    nothing may reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def lan_address() -> str:

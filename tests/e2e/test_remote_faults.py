@@ -44,4 +44,5 @@ def test_a_game_through_a_bad_network_with_kills_loses_and_doubles_nothing(form:
     assert (result.lost, result.doubled, result.same) == (0, 0, True), result.notes
     assert result.forged == 0, result.notes
     if form == "boards":
+        assert result.kills >= 1  # a board, not only the broker, was killed
         assert result.forgeries > 0  # the stranger on the broker really forged
