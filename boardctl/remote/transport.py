@@ -34,7 +34,10 @@ log = logging.getLogger("boardctl.remote")
 
 MAX_PACKET = 8192  # bytes: a signed entry is some 600, a status some 500
 MAX_WAITING = 256  # messages received and not yet taken by the link
-KEEPALIVE = 30  # seconds between pings when nothing else is said
+# Seconds of silence before a ping; a link that died without a word (a router
+# that dropped the connection's state) is noticed one more keepalive later, and
+# the broker publishes the board's will after one and a half.
+KEEPALIVE = 10
 CONNECT_TIMEOUT = 10.0
 # Seconds before the first try again after a loss, doubling at each failed
 # try up to RETRY_MAX (and back to RETRY_FIRST once connected).
@@ -87,12 +90,14 @@ class MqttTransport:
         will: tuple[str, bytes] | None = None,
         waiting: int = MAX_WAITING,
         retry: tuple[float, float] = (RETRY_FIRST, RETRY_MAX),
+        keepalive: int = KEEPALIVE,
     ) -> None:
         """``will``: a topic and payload the broker publishes, retained, when
         this client drops without a goodbye (a board's broadcast says it is
         offline so); ``waiting``: messages held for :meth:`take` (a hall
         subscribes to a whole round's boards); ``retry``: the first and the
-        longest wait before connecting again, in seconds."""
+        longest wait before connecting again, in seconds; ``keepalive``: see
+        :data:`KEEPALIVE`."""
         scheme, host, port = parse_broker(settings.url)
         self.settings = settings
         self.dropped = 0  # messages dropped because the link fell behind
@@ -121,7 +126,7 @@ class MqttTransport:
         props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         props.MaximumPacketSize = MAX_PACKET  # a broker that keeps to MQTT sends no more
         self._client = client
-        client.connect_async(host, port, KEEPALIVE, clean_start=True, properties=props)
+        client.connect_async(host, port, keepalive, clean_start=True, properties=props)
         client.loop_start()
 
     def _on_connect(self, client: mqtt.Client, _: Any, __: Any, reason: Any, ___: Any) -> None:

@@ -9,7 +9,9 @@ and now and then:
 * ``drip``: passes a chunk on a few bytes at a time;
 * ``reset``: drops the connection at once, both ends (a Wi-Fi drop);
 * ``stall``: stops passing anything for ``stall_seconds`` without closing (a
-  link that has died without telling anyone: the keepalive must notice);
+  link that freezes a while, then goes on; :meth:`TcpProxy.freeze` freezes it
+  until :meth:`TcpProxy.thaw`, a link that died without telling anyone, which
+  the keepalive must notice);
 * ``cut``: for ``cut_seconds`` closes every connection and refuses new ones;
   :meth:`TcpProxy.cut` cuts it at a moment of the caller's choosing.
 
@@ -54,6 +56,7 @@ class TcpProxy:
         self.faults: Counter[str] = Counter()
         self.port = 0
         self._cut_until = 0.0
+        self._frozen = threading.Event()  # set: nothing passes, nothing is closed
         self._writers: set[asyncio.StreamWriter] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
@@ -80,6 +83,14 @@ class TcpProxy:
         self._cut_until = time.monotonic() + seconds
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._close_all)
+
+    def freeze(self) -> None:
+        """From now on pass nothing either way and close nothing."""
+        self.faults["freeze"] += 1
+        self._frozen.set()
+
+    def thaw(self) -> None:
+        self._frozen.clear()
 
     def _run(self) -> None:
         asyncio.run(self._main())
@@ -132,6 +143,8 @@ class TcpProxy:
                 chunk = await reader.read(4096)
                 if not chunk or time.monotonic() < self._cut_until:
                     break
+                while self._frozen.is_set():
+                    await asyncio.sleep(0.05)
                 if self._chance("reset"):
                     break
                 if self._chance("stall"):

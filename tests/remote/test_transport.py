@@ -14,6 +14,7 @@ import pytest
 from boardctl.remote.transport import MAX_PACKET, BrokerSettings, MqttTransport, matches
 
 from .broker import RETRY, Broker
+from .tcpproxy import TcpFaults, TcpProxy
 
 WAIT = 15.0
 
@@ -125,3 +126,36 @@ def test_a_bad_broker_address_is_refused_with_its_reason() -> None:
 
     with pytest.raises(InviteError, match="mqtt://HOST:PORT"):
         MqttTransport(BrokerSettings("http://example.invalid"))
+
+
+def test_a_link_that_dies_without_a_word_is_noticed_and_joined_again(tmp_path: Path) -> None:
+    """A router that dropped the connection's state: nothing passes, nothing
+    closes.  Only the keepalive's unanswered ping can tell; with a keepalive
+    of 1 s the client must say it is out of reach well within 8 s (with 30 s,
+    as before, it took a minute), then connect again once the link carries."""
+    broker = Broker(tmp_path / "broker")
+    proxy = TcpProxy(broker.port, TcpFaults(delay=0, drip=0, reset=0, stall=0), seed=1)
+    proxy.start()
+    board = MqttTransport(BrokerSettings(proxy.url), retry=RETRY, keepalive=1)
+    other = MqttTransport(BrokerSettings(broker.url), retry=RETRY)
+    try:
+        assert board.wait_connected(WAIT) and other.wait_connected(WAIT)
+        board.subscribe("game/#")
+        proxy.freeze()
+        until(lambda: not board.connected(), timeout=8.0)
+        assert "out of reach" in board.problem
+        proxy.thaw()
+        assert board.wait_connected(WAIT)
+        seen: list[tuple[str, bytes]] = []
+
+        def heard() -> bool:
+            other.publish("game/1", b"after the thaw")
+            seen.extend(board.take())
+            return ("game/1", b"after the thaw") in seen
+
+        until(heard)
+    finally:
+        board.close()
+        other.close()
+        proxy.stop()
+        broker.close()
