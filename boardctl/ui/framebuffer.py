@@ -47,55 +47,89 @@ class FramebufferError(OSError):
 
 @dataclass(frozen=True)
 class FrameFormat:
-    """A frame buffer's visible size, bytes per line and pixel layout."""
+    """A frame buffer's visible size, bytes per line, pixel layout, and
+    where the visible part starts (a buffer panned within a larger one)."""
 
     width: int
     height: int
     stride: int
     depth: int
     masks: tuple[int, int, int, int]
+    offset: int = 0
 
     @classmethod
     def of(cls, device: Path, sysfs: Path = SYSFS) -> FrameFormat:
-        """Read from sysfs (size, depth, stride) and the device (bitfields).
+        """The stride from sysfs; the rest from the driver, or from sysfs and
+        the standard layout for the depth where the driver does not answer
+        (a file in tests, a driver without the ioctl).
 
         :raises FramebufferError: when a value is missing or unusable.
         """
         folder = sysfs / device.name
         try:
-            width, height = (int(v) for v in (folder / "virtual_size").read_text().split(","))
-            depth = int((folder / "bits_per_pixel").read_text())
             stride = int((folder / "stride").read_text())
+            info = _screeninfo(device)
+            if info is None:
+                width, height = (int(v) for v in (folder / "virtual_size").read_text().split(","))
+                depth = int((folder / "bits_per_pixel").read_text())
+                info = (width, height, 0, 0, depth, STANDARD_MASKS.get(depth))
         except (OSError, ValueError) as exc:
             raise FramebufferError(
                 f"{device}: cannot read its format from {folder}: {exc}"
             ) from None
-        masks = _bitfields(device, depth)
+        return cls.checked(device, stride, *info)
+
+    @classmethod
+    def from_screeninfo(cls, device: Path, stride: int, raw: bytes) -> FrameFormat:
+        """From the driver's ``struct fb_var_screeninfo``.
+
+        :raises FramebufferError: when it describes a buffer this cannot draw.
+        """
+        return cls.checked(device, stride, *_parse_screeninfo(raw))
+
+    @classmethod
+    def checked(
+        cls,
+        device: Path,
+        stride: int,
+        width: int,
+        height: int,
+        x: int,
+        y: int,
+        depth: int,
+        masks: tuple[int, int, int, int] | None,
+    ) -> FrameFormat:
         if masks is None:
             raise FramebufferError(f"{device}: {depth} bits a pixel, which is not drawn")
-        if stride < width * depth // 8 or width <= 0 or height <= 0:
+        if width <= 0 or height <= 0 or stride < (x + width) * depth // 8:
             raise FramebufferError(f"{device}: {width}x{height}, stride {stride}: inconsistent")
-        return cls(width, height, stride, depth, masks)
+        return cls(width, height, stride, depth, masks, y * stride + x * depth // 8)
 
 
-def _bitfields(device: Path, depth: int) -> tuple[int, int, int, int] | None:
-    """The pixel masks the driver reports; the standard ones for the depth
-    where it reports none (a file in tests, a driver without the ioctl)."""
+Screeninfo = tuple[int, int, int, int, int, tuple[int, int, int, int] | None]
+
+
+def _screeninfo(device: Path) -> Screeninfo | None:
     try:
         with open(device, "rb", buffering=0) as handle:
             raw = fcntl.ioctl(handle, FBIOGET_VSCREENINFO, bytes(VAR_SCREENINFO_SIZE))
     except OSError:
-        return STANDARD_MASKS.get(depth)
+        return None
+    return _parse_screeninfo(raw)
+
+
+def _parse_screeninfo(raw: bytes) -> Screeninfo:
+    """The visible size, its offset in the buffer, the depth and the pixel
+    masks (None for a palette or greyscale buffer)."""
     words = struct.unpack_from("20I", raw)
-    if words[6] != depth:
-        return STANDARD_MASKS.get(depth)
+    width, height, x, y, depth = words[0], words[1], words[4], words[5], words[6]
     masks = []
     for colour in range(4):
-        offset, length = words[BITFIELDS_AT + 3 * colour : BITFIELDS_AT + 3 * colour + 2]
-        masks.append(((1 << length) - 1) << offset if length else 0)
+        shift, length = words[BITFIELDS_AT + 3 * colour : BITFIELDS_AT + 3 * colour + 2]
+        masks.append(((1 << length) - 1) << shift if length else 0)
     if depth not in STANDARD_MASKS or not all(masks[:3]):
-        return None  # a palette or greyscale buffer
-    return (masks[0], masks[1], masks[2], masks[3])
+        return width, height, x, y, depth, None
+    return width, height, x, y, depth, (masks[0], masks[1], masks[2], masks[3])
 
 
 class FramebufferScreen:
@@ -130,20 +164,23 @@ class FramebufferScreen:
             self.renderer.render(state, self.canvas)
             fit_onto(self.canvas, self.target)
             self.pixels = self._lines()
-        os.pwrite(self.fd, self.pixels, 0)
+        os.pwrite(self.fd, self.pixels, self.frame.offset)
         self.written = now
 
     def _lines(self) -> bytes:
-        """The target's pixels laid out at the frame buffer's stride."""
+        """The target's pixels laid out at the frame buffer's stride, up to
+        the last visible pixel (what lies beyond it in a line is not shown)."""
         raw = self.target.get_buffer().raw
         pitch, stride = self.target.get_pitch(), self.frame.stride
-        if pitch == stride:
-            return raw
         used = self.frame.width * self.frame.depth // 8
+        end = (self.frame.height - 1) * stride + used
+        if pitch == stride:
+            return raw[:end]
         pad = bytes(stride - used)
-        return b"".join(
+        lines = b"".join(
             raw[row * pitch : row * pitch + used] + pad for row in range(self.frame.height)
         )
+        return lines[:end]
 
     def close(self) -> None:
         os.close(self.fd)

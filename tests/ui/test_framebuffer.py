@@ -1,10 +1,11 @@
 """The screen written straight into a Linux frame buffer: a regular file stands for
 ``/dev/fbN`` and a folder for its sysfs entry.  What lands in the file, read back in
 the buffer's own layout, is the screen the renderer draws, scaled and centred as on
-SDL's display; padding at the end of each line is left alone."""
+SDL's display; nothing is written past the last visible pixel."""
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import pygame
@@ -84,10 +85,9 @@ def test_the_file_holds_the_screen_scaled_in_the_buffers_format(
         else:  # RGB565, little-endian
             pixel = (red >> 3) << 11 | (green >> 2) << 5 | blue >> 3
             assert data[stride + 2 : stride + 4] == pixel.to_bytes(2, "little")
-        padding = b"".join(
-            data[y * stride + width * depth // 8 : (y + 1) * stride] for y in range(height)
-        )
-        assert set(padding) <= {0}
+        assert len(data) == stride * height  # nothing written past the buffer
+        beyond = data[(height - 1) * stride + width * depth // 8 :]
+        assert set(beyond) <= {0xA5}  # nor past the last visible pixel
     finally:
         screen.close()
 
@@ -160,3 +160,36 @@ def test_the_daemon_opens_the_configured_frame_buffer(tmp_path, monkeypatch):
         assert opened_at == [Path("/dev/fb1")] and set(device.read_bytes()) != {0xA5}
     finally:
         screen.close()
+
+
+def screeninfo(width, height, yres_virtual, yoffset, depth, fields) -> bytes:
+    """linux/fb.h's struct fb_var_screeninfo, as the driver fills it."""
+    words = [width, height, width, yres_virtual, 0, yoffset, depth, 0]
+    for offset, length in fields:
+        words += [offset, length, 0]
+    return struct.pack("20I", *words) + bytes(160 - 80)
+
+
+def test_a_panned_buffer_is_drawn_where_it_is_shown(tmp_path):
+    # RGB565, the visible half the lower one of a buffer twice its height.
+    raw = screeninfo(480, 320, 640, 320, 16, [(11, 5), (5, 6), (0, 5), (0, 0)])
+    frame = FrameFormat.from_screeninfo(Path("/dev/fb1"), 960, raw)
+    assert frame.masks == (0xF800, 0x07E0, 0x001F, 0) and frame.offset == 320 * 960
+    device = tmp_path / "fb1"
+    device.write_bytes(b"\xa5" * 960 * 640)
+    screen = FramebufferScreen(device, SIZE, frame)
+    try:
+        screen.show(DisplayState())
+        data = device.read_bytes()
+        assert set(data[: frame.offset]) == {0xA5}  # the hidden half untouched
+        red, green, blue = BACKGROUND
+        pixel = (red >> 3) << 11 | (green >> 2) << 5 | blue >> 3
+        assert data[frame.offset + 960 + 2 : frame.offset + 960 + 4] == pixel.to_bytes(2, "little")
+    finally:
+        screen.close()
+
+
+def test_a_palette_buffer_is_one_clear_error():
+    raw = screeninfo(480, 320, 320, 0, 8, [(0, 0)] * 4)
+    with pytest.raises(FramebufferError, match="8 bits a pixel"):
+        FrameFormat.from_screeninfo(Path("/dev/fb1"), 480, raw)
