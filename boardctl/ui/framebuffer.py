@@ -13,6 +13,7 @@ an unchanged frame is written again every :data:`REWRITE_S` to cover it.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import struct
 import time
@@ -24,6 +25,8 @@ import pygame
 from .display import Renderer
 from .fit import fit_onto
 from .state import DisplayState
+
+log = logging.getLogger("boardctl")
 
 SYSFS = Path("/sys/class/graphics")
 # linux/fb.h: FBIOGET_VSCREENINFO fills struct fb_var_screeninfo; its first 20
@@ -154,6 +157,7 @@ class FramebufferScreen:
         self.last: DisplayState | None = None
         self.pixels = b""
         self.written = 0.0
+        self.failing = False  # said once in the log, until a write goes through
 
     def show(self, state: DisplayState) -> None:
         now = time.monotonic()
@@ -164,8 +168,15 @@ class FramebufferScreen:
             self.renderer.render(state, self.canvas)
             fit_onto(self.canvas, self.target)
             self.pixels = self._lines()
-        os.pwrite(self.fd, self.pixels, self.frame.offset)
         self.written = now
+        try:
+            os.pwrite(self.fd, self.pixels, self.frame.offset)
+        except OSError as exc:  # a screen unplugged, a driver's error: play on
+            if not self.failing:
+                log.warning("screen: cannot write to the frame buffer: %s", exc.strerror or exc)
+            self.failing = True
+        else:
+            self.failing = False
 
     def _lines(self) -> bytes:
         """The target's pixels laid out at the frame buffer's stride, up to

@@ -193,3 +193,26 @@ def test_a_palette_buffer_is_one_clear_error():
     raw = screeninfo(480, 320, 320, 0, 8, [(0, 0)] * 4)
     with pytest.raises(FramebufferError, match="8 bits a pixel"):
         FrameFormat.from_screeninfo(Path("/dev/fb1"), 480, raw)
+
+
+def test_a_write_that_fails_is_said_once_and_the_board_plays_on(tmp_path, monkeypatch, caplog):
+    clock = [100.0]
+    monkeypatch.setattr(framebuffer.time, "monotonic", lambda: clock[0])
+    device, _, screen = opened(tmp_path, 640, 480, 32, 2560)
+    real = framebuffer.os.pwrite
+
+    def unplugged(fd: int, data: bytes, offset: int) -> int:
+        raise OSError(5, "Input/output error")
+
+    try:
+        monkeypatch.setattr(framebuffer.os, "pwrite", unplugged)
+        for _ in range(3):
+            screen.show(DisplayState())
+            clock[0] += framebuffer.REWRITE_S
+        said = [r for r in caplog.records if "frame buffer" in r.getMessage()]
+        assert len(said) == 1 and "Input/output error" in said[0].getMessage()
+        monkeypatch.setattr(framebuffer.os, "pwrite", real)
+        screen.show(DisplayState())  # plugged back: the same frame is written
+        assert set(device.read_bytes()) != {0xA5}
+    finally:
+        screen.close()
