@@ -4,7 +4,8 @@ For screens that SDL's KMSDRM does not reach: a small SPI screen (its driver
 gives ``/dev/fb1``), and a card whose GPU has no Mesa driver (qemu's
 virtio-gpu under ``make test-image``, where KMSDRM scanned out black frames).
 The frame is drawn at the configured size, scaled onto the frame buffer as
-:mod:`.screen` does, converted to its pixel format and written at offset 0.
+:mod:`.screen` does, converted to its pixel format and written where the
+visible part of the buffer starts (:attr:`FrameFormat.offset`).
 
 The kernel's console draws into the same memory (a boot message, a cursor):
 an unchanged frame is written again every :data:`REWRITE_S` to cover it.
