@@ -234,10 +234,14 @@ def test_install_sh_is_shellcheck_clean():
 MUTATING = ("apt-get", "groupadd", "useradd", "usermod", "install", "systemctl", "pip", "tar")
 
 
-@pytest.fixture
-def dry_run(tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+@pytest.fixture(scope="module")
+def dry_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[subprocess.CompletedProcess[str], Path]:
     """install.sh --dry-run, with every command that changes the system replaced
-    by a stub that records being called."""
+    by a stub that records being called.  Run once for the module: the tests
+    only read what it printed and called (a run is a second of CPU)."""
+    tmp_path = tmp_path_factory.mktemp("dry-run")
     stubs = tmp_path / "bin"
     stubs.mkdir()
     called = tmp_path / "called"
