@@ -309,12 +309,18 @@ function applySensors(change) {
 }
 
 function applyDueInjections() {
+  // Kept in order of time (holdBytes): looked at once an instruction.
   const now = mcu.clock.nanos + clockBase;
-  const due = pendingInjections.filter((held) => held.at <= now);
-  if (!due.length) return;
-  pendingInjections = pendingInjections.filter((held) => held.at > now);
-  for (const held of due) for (const byte of held.data) fromHost.push(byte);
+  if (pendingInjections[0].at > now) return;
+  while (pendingInjections.length && pendingInjections[0].at <= now) {
+    for (const byte of pendingInjections.shift().data) fromHost.push(byte);
+  }
   feedUsb();
+}
+
+function holdBytes(at, data) {
+  pendingInjections.push({ at, data });
+  pendingInjections.sort((a, b) => a.at - b.at);
 }
 
 function applyDueSensorChanges() {
@@ -344,7 +350,7 @@ function wireLeds() {
       line.rise = t;
       if (line.bits.length === 0) {
         line.start = t;
-        for (const held of injectOnFrame) pendingInjections.push({ at: t + held.after, data: held.data });
+        for (const held of injectOnFrame) holdBytes(t + held.after, held.data);
         injectOnFrame = [];
       }
     } else if (line.rise !== null) {
@@ -496,10 +502,12 @@ function command(message) {
       emit({ ev: 'stats', clk: mcu.clkSys, instructions: stats.instructions, idle_ns: stats.idleNs, wall_ms: Date.now() - stats.started });
       break;
     case 'inject': {
-      // Bytes as if the host had sent them (damaged lines, noise): now, or
-      // `on_frame` ns after the next LED frame's first bit.
+      // Bytes as if the host had sent them (damaged lines, noise, a burst of
+      // lines): now, at the simulated time `at` (ns, as the sensors' changes),
+      // or `on_frame` ns after the next LED frame's first bit.
       const data = Buffer.from(message.data, 'base64');
       if (message.on_frame !== undefined) injectOnFrame.push({ data, after: message.on_frame });
+      else if (message.at !== undefined) holdBytes(message.at, data);
       else for (const byte of data) fromHost.push(byte);
       break;
     }

@@ -39,6 +39,10 @@ class Firmware:
 
     def __init__(self, scanner, strip, serial, link, status=None, heap=None):
         self.scanner = scanner
+        # The board read and the board last sent, compared at each scan made
+        # in a long step (two calls cost the chip some 44 us).
+        self._bits = scanner.bits
+        self._sent_bits = link.sent_board
         # heap() is the free heap in bytes (gc.mem_free on the Pico); the
         # free heap only grows when the collector has run, so a rise between
         # two looks counts one collection, which stops the scan for a while.
@@ -62,6 +66,7 @@ class Firmware:
         self.step_max = 0  # the caller's too: the longest step since STAT, us
         self._step_max_sent = False  # ... cleared after the step that sent it
         self.now = 0  # the time of the last step, ms (link.TIME_WRAP)
+        self._step_ms = 0  # and the clock's ticks_ms then
         self.uptime_s = 0  # counted here: as ms it would outgrow a small int
         self._uptime_ms = 0
         self.watchdog_resets = 0  # since power-on (main.run sets it from the chip)
@@ -72,6 +77,8 @@ class Firmware:
             self._uptime_ms -= 1000
             self.uptime_s += 1
         self.now = now
+        if self.clock is not None:
+            self._step_ms = self.clock.ticks_ms()
         if self._step_max_sent:  # not before: the answer itself is a long step
             self._step_max_sent = False
             self.step_max = 0
@@ -105,8 +112,7 @@ class Firmware:
         present = self.link.host_present(now)
         self.strip.show(not present)
         self._tick()
-        self.link.poll(now, self.scanner.reading())
-        self.flush()
+        self._report()
         if self.status is not None:
             self.status.set(present or (now // STATUS_BLINK_MS) % 2 == 0)
         return escape < 0
@@ -126,11 +132,27 @@ class Firmware:
         self._rx_count = count
 
     def _tick(self):
-        """While a line is read: scan if a scan is due, on time."""
+        """While a line is read: scan if a scan is due, on time, and report
+        what it read (a change read in a long step must not wait for its
+        end: the contact may be gone by then, and its closing never sent)."""
         clock = self.clock
         if clock is not None and clock.ticks_diff(clock.ticks_us(), self.due) >= 0:
-            self.scanner.scan()
+            changed = self.scanner.scan()
             self.due = clock.ticks_add(self.due, SCAN_PERIOD_US)
+            # Only then: the report costs the read time (the LEDs' line waits).
+            if changed or self._bits != self._sent_bits:
+                self._report()
+
+    def _report(self):
+        """The link's timers and the board (a SNAP if it changed), timed
+        now: the step's start is some milliseconds back after a long read,
+        which held a change back as sent too soon after the last."""
+        now = self.now
+        clock = self.clock
+        if clock is not None:
+            now = (now + clock.ticks_diff(clock.ticks_ms(), self._step_ms)) & (link.TIME_WRAP - 1)
+        self.link.poll(now, self.scanner.reading())
+        self.flush()
 
     def idle(self, clock, due):
         """Wait for the next scan (due, in ticks_us), reading the host's

@@ -89,7 +89,7 @@ class DeviceLink:
         self._hello_acked = False
         self._last_hello = None
         self._last_snap = None
-        self._sent_board = bytearray((shape.squares + 7) // 8)
+        self.sent_board = bytearray((shape.squares + 7) // 8)  # the last SNAP's (app.py reads it)
         self._snap_now = False
         self._carried_out = None  # the number of the last LED or PAL line carried out
         self._sink = self._frame  # made once: a bound method is an allocation
@@ -422,7 +422,7 @@ class DeviceLink:
             self._send_hello(now)
         if board is not None:
             since = None if self._last_snap is None else age(now, self._last_snap)
-            changed = board != self._sent_board
+            changed = board != self.sent_board
             if (
                 self._snap_now
                 or since is None
@@ -435,7 +435,7 @@ class DeviceLink:
                 self._unshare(line)
                 if changed:
                     wire.put_bits_hex(board, self.shape.snap_digits, line, _SNAP_DIGITS_AT)
-                    wire.copy(board, 0, len(board), self._sent_board, 0)
+                    wire.copy(board, 0, len(board), self.sent_board, 0)
                 # Each snapshot its own number (a retry repeats the line as it is).
                 self._snap_count = (self._snap_count + 1) % _COUNT_WRAP
                 wire.put_hex(line, self._count_at, self._snap_count, COUNT_DIGITS)
