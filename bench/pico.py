@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import time
@@ -46,6 +47,9 @@ sys.path.insert(0, str(ROOT))
 from tests.pico.rig import Rig, bits, harness  # noqa: E402
 
 LIT = (0, 0, 255)
+# The firmware's scan period in seconds, read from its source (it runs on the chip).
+_PERIOD = re.search(r"^SCAN_PERIOD_US = (\d+)", (ROOT / "firmware" / "app.py").read_text(), re.M)
+SCAN_PERIOD = int(_PERIOD[1]) / 1e6  # type: ignore[index]
 
 
 def counters(rig: Rig) -> dict[str, int]:
@@ -148,8 +152,12 @@ def board(name: str, samples: int, minutes: float) -> None:
             # contact -> reading, and -> the first bit of the frame lighting it
             tag = 1000 + k
             since = len(rig.pico.frames)
+            # Each contact at another phase of the scan: a contact read just
+            # after its rank was scanned waits a whole period more (the
+            # samples all fell at one phase before, near the worst).
+            after = 0.01 + k * SCAN_PERIOD / samples
             rig.pico.command(
-                "sensors", changes=[{**rig.board.change({sq}, after=0.01), "tag": tag}]
+                "sensors", changes=[{**rig.board.change({sq}, after=after), "tag": tag}]
             )
             assert rig.settle(bits({sq}), 1.0), (name, sq)
             closed = applied_at(rig, tag)
