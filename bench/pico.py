@@ -61,12 +61,6 @@ def counters(rig: Rig) -> dict[str, int]:
     return rig.host.device_counters
 
 
-def emulator_stats(rig: Rig) -> dict[str, float]:
-    rig.pico.command("stats")
-    event = [e for e in rig.pico.log if e["ev"] == "stats"][-1]
-    return {key: float(event[key]) for key in ("ns", "idle_ns")}  # type: ignore[arg-type]
-
-
 def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1e3:.1f} ms, max {max(values) * 1e3:.1f} ms"
 
@@ -119,7 +113,7 @@ def board(name: str, samples: int, minutes: float) -> None:
     try:
         wall0 = time.monotonic()
         rig.connect(limit=6.0)
-        emu0 = emulator_stats(rig)
+        emu0 = rig.pico.stats()
         c0 = dict(counters(rig))
         t0 = rig.now()
         rig.pump(2.0)
@@ -199,7 +193,7 @@ def board(name: str, samples: int, minutes: float) -> None:
         print(f"      LED line in -> first bit: {ms(from_led)}")
         if minutes > 0:
             heap(rig, minutes)
-        emu1 = emulator_stats(rig)
+        emu1 = rig.pico.stats()
         sim = (emu1["ns"] - emu0["ns"]) / 1e9
         print(
             f"  emulator: {sim / (time.monotonic() - wall0):.2f} simulated s per wall s, "

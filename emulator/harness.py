@@ -269,6 +269,13 @@ class EmulatedPico:
         self._process.stdin.flush()
         return self._wait_event(lambda e: e["ev"] == "done" and e["id"] == ident, wall=30.0)
 
+    def stats(self) -> dict[str, float]:
+        """The emulator's counts so far: simulated ns (`ns`), of them asleep
+        (`idle_ns`, the chip waiting for an interrupt), and `instructions`."""
+        self.command("stats")
+        event = [e for e in self.log if e["ev"] == "stats"][-1]
+        return {key: float(event[key]) for key in ("ns", "idle_ns", "instructions")}  # type: ignore[arg-type]
+
     def close(self) -> None:
         if self._process.poll() is None:
             try:

@@ -37,7 +37,7 @@ class Firmware:
     (_tick, every 16 bytes the port reads): with the host sending frames the scans
     came late, and contacts the debounce should have read were missed."""
 
-    def __init__(self, scanner, strip, serial, link, status=None, heap=None):
+    def __init__(self, scanner, strip, serial, link, status=None, heap=None, collect=None):
         self.scanner = scanner
         # The board read and the board last sent, compared at each scan made
         # in a long step (two calls cost the chip some 44 us).
@@ -47,6 +47,12 @@ class Firmware:
         # free heap only grows when the collector has run, so a rise between
         # two looks counts one collection, which stops the scan for a while.
         self._heap = heap
+        # collect() collects the garbage (gc.collect on the Pico).  Called
+        # after a step in which the link allocated: with a few KB of garbage
+        # in the heap (a HELLO, the counters, a damaged line) the chip never
+        # slept again and a new frame's first bit came 1-2 ms later, until a
+        # collection, which nothing else would make (play allocates nothing).
+        self._collect = collect
         self.heap_free = None
         self.heap_min = None
         self.collections = 0
@@ -115,6 +121,9 @@ class Firmware:
         self._report()
         if self.status is not None:
             self.status.set(present or (now // STATUS_BLINK_MS) % 2 == 0)
+        if self.link.garbage and self._collect is not None:
+            self.link.garbage = False
+            self._collect()  # some 6 ms: after the answer, in a step long anyway
         return escape < 0
 
     def _receive(self):

@@ -111,6 +111,9 @@ class DeviceLink:
         self._count_at = _SNAP_DIGITS_AT + shape.snap_digits + 1 + EPOCH_DIGITS
         self._snap_count = 0  # snapshots sent in this boot
         self._hello_line = None  # made at the first HELLO
+        # True once the link has allocated (a line read or written the slow
+        # way, the counters, a HELLO): the firmware then collects the garbage.
+        self.garbage = False
         self._entries = {}  # {command: its pending entry, reused}
 
     # -- state
@@ -142,6 +145,7 @@ class DeviceLink:
         if seq >= 0:
             self._receive(seq, self._command, None, self._now)
             return
+        self.garbage = True  # what follows allocates
         try:
             seq, command, value = protocol.decode(bytes(line[:size]), self.shape)
         except protocol.ProtocolError as error:
@@ -264,6 +268,7 @@ class DeviceLink:
         held = request[1]
         for i in range(len(requests)):
             if requests[i] is request:
+                self.garbage = True
                 requests[i] = (request[0], held[:])
         if request is self._led_request:
             wire.copy(decoded, 0, len(held), held, 0)
@@ -324,6 +329,7 @@ class DeviceLink:
         buffers, numbered here."""
         seq = self._next_seq()
         if line is None:
+            self.garbage = True
             line = protocol.encode(seq, command, value, self.shape)
         else:
             self._unshare(line)
@@ -374,6 +380,7 @@ class DeviceLink:
     def _send_hello(self, now):
         self._last_hello = now
         if self._hello_line is None:
+            self.garbage = True
             shape = self.shape
             info = shape.hello_info() + [(EPOCH_KEY, "%04X" % self.epoch)] + list(self.info)
             if self._nonce is not None:

@@ -74,7 +74,13 @@ def assemble(shape, scan, strip, now, serial=None, epoch=0):
     if serial is None:
         serial = hal.UsbSerial()
     return app.Firmware(
-        scan, strip, serial, device, hal.StatusLed(pins.STATUS_LED_PIN), hal.heap_free
+        scan,
+        strip,
+        serial,
+        device,
+        hal.StatusLed(pins.STATUS_LED_PIN),
+        hal.heap_free,
+        hal.collect,
     )
 
 
