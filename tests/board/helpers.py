@@ -62,6 +62,7 @@ def carried(
     a random order a hand can use: a piece goes down only on an empty square.
     Before each goes down, ``detour(dest, empty)`` gives what the hand does
     first (``empty``: where it could put the piece meanwhile)."""
+    start = board
     pending = [("lift", s) for s in carries] + [("off", s) for s in removals]
     held: dict[int, int] = {}  # piece (by its from-square) -> where it goes
     steps: list[Step] = []
@@ -76,8 +77,18 @@ def carried(
                 held[square] = carries[square]
             continue
         dest = held.pop(square)
+        # Never where the board would be the start again (the piece put back
+        # where it or another carried piece stood, the rest home): by the
+        # sensors that is the move taken back, and what the hand does next is
+        # another move (castling's king home, its rook then to the king's side
+        # reads as the rook's move).
         empty = [
-            s for s in range(size) if not board >> s & 1 and s != dest and s not in held.values()
+            s
+            for s in range(size)
+            if not board >> s & 1
+            and s != dest
+            and s not in held.values()
+            and board | 1 << s != start
         ]
         steps += detour(dest, empty)
         steps.append(Step("place", dest, pause=draw(pause)))

@@ -79,7 +79,10 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
             if not others:
                 break
             sq = draw(st.sampled_from(others))
-            at = draw(st.integers(0, len(steps)))
+            # Never while a piece rests on a square it slides over (placed there,
+            # lifted next): the nudge's pauses would add to the rest, which could
+            # then settle, and a piece left on a legal square that long is a move.
+            at = draw(st.sampled_from([i for i in range(len(steps) + 1) if not _resting(steps, i)]))
             steps[at:at] = [
                 Step("lift", sq, pause=draw(st.floats(0.02, FAST))),
                 Step("place", sq, pause=draw(st.floats(0.02, FAST))),
@@ -88,6 +91,14 @@ def handlings(draw: st.DrawFn, pos: Position, code: int, slow: bool) -> list[Ste
     if promo and (promo != CONFIG.default_promotion or draw(st.booleans())):
         steps.insert(draw(st.integers(0, len(steps))), Step("choose", piece=promo, pause=0.05))
     return steps
+
+
+def _resting(steps: list[Step], at: int) -> bool:
+    """True if ``at`` falls between a piece put down on a square and its lift from it."""
+    if not 0 < at < len(steps):
+        return False
+    before, after = steps[at - 1], steps[at]
+    return before.verb == "place" and after.verb == "lift" and before.square == after.square
 
 
 def carry_out(rec: Reconciler, steps: list[Step], now: float) -> tuple[float, list[str]]:
