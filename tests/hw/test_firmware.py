@@ -794,6 +794,27 @@ def test_the_free_heap_and_the_collections_are_counted(
     assert (counters["HEAP"], counters["HEAPMIN"], counters["GCS"]) == (5200, 4000, 2)
 
 
+def test_the_garbage_of_a_rare_line_is_collected_and_play_never_collects(
+    pico: SimpleNamespace,
+) -> None:
+    """Garbage left in the heap kept the chip from sleeping and slowed every
+    step (firmware/README.md, the seventh round): a step in which the link
+    allocated (here the counters' answer) is followed by one collection,
+    and steps that allocate nothing by none."""
+    serial = FakeSerial()
+    firmware = _build(pico, serial)
+    collections: list[int] = []
+    firmware._collect = lambda: collections.append(firmware.scanner.scans)
+    pico.main.loop(firmware, pico.clock, steps=20)
+    quiet = len(collections)  # the HELLO's own line is made once, at the first
+    serial.inbox += host_codec.encode(host_messages.Frame(0, host_messages.Stat()))
+    pico.main.loop(firmware, pico.clock, steps=20)
+    assert _cmds(serial.take(), host_messages.Counters)  # answered
+    assert len(collections) == quiet + 1
+    pico.main.loop(firmware, pico.clock, steps=40)
+    assert len(collections) == quiet + 1
+
+
 def test_the_free_heap_reported_after_start_is_what_play_has(
     pico: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
