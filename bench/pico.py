@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import sys
 import time
@@ -44,12 +43,10 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHES = ROOT / "bench" / "firmware"  # the firmware's own benches, never flashed
 sys.path.insert(0, str(ROOT))
 
-from tests.pico.rig import Rig, bits, harness  # noqa: E402
+from tests.pico.rig import Rig, app_constant, bits, harness  # noqa: E402
 
 LIT = (0, 0, 255)
-# The firmware's scan period in seconds, read from its source (it runs on the chip).
-_PERIOD = re.search(r"^SCAN_PERIOD_US = (\d+)", (ROOT / "firmware" / "app.py").read_text(), re.M)
-SCAN_PERIOD = int(_PERIOD[1]) / 1e6  # type: ignore[index]
+SCAN_PERIOD = app_constant("SCAN_PERIOD_US") / 1e6  # seconds
 
 
 def counters(rig: Rig) -> dict[str, int]:

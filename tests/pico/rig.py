@@ -7,6 +7,7 @@ board although the emulator runs several times slower than a Pico.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -23,6 +24,12 @@ import harness
 
 Board = harness.Board
 EmulatedPico = harness.EmulatedPico
+
+
+def app_constant(name: str) -> int:
+    """One of the firmware's numbers, read from its source (it runs on the chip, not here)."""
+    source = (harness.FIRMWARE_DIR / "app.py").read_text()
+    return int(re.search(rf"^{name} = (\d+)", source, re.M)[1])  # type: ignore[index]
 
 
 @dataclass

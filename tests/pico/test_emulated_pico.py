@@ -10,7 +10,6 @@ leaving the board empty and the host connected.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -20,7 +19,7 @@ from boardctl.hw.protocol.constants import DEFAULT_PALETTE
 from boardctl.hw.protocol.messages import BoardShape, Frame, Led, Palette
 
 from ..hw.helpers import crc8_smbus
-from .rig import Rig, bits, harness
+from .rig import Rig, app_constant, bits, harness
 
 REASON = harness.missing()
 if REASON is not None:
@@ -40,13 +39,6 @@ BIT_PERIOD = (1100, 1400)
 # than a hand's four squares is held by the host until the next heartbeat.
 WALKERS = 2
 WALK_DWELL = 0.04  # seconds each rests on a square
-
-
-# The firmware's watchdog timeout.
-def app_constant(name: str) -> int:
-    """One of the firmware's numbers, read from its source (it runs on the chip, not here)."""
-    source = (harness.FIRMWARE_DIR / "app.py").read_text()
-    return int(re.search(rf"^{name} = (\d+)", source, re.M)[1])  # type: ignore[index]
 
 
 WATCHDOG_MS = app_constant("WATCHDOG_MS")
