@@ -146,10 +146,11 @@ class Firmware:
         end: the contact may be gone by then, and its closing never sent)."""
         clock = self.clock
         if clock is not None and clock.ticks_diff(clock.ticks_us(), self.due) >= 0:
-            changed = self.scanner.scan()
+            self.scanner.scan()
             self.due = clock.ticks_add(self.due, SCAN_PERIOD_US)
-            # Only then: the report costs the read time (the LEDs' line waits).
-            if changed or self._bits != self._sent_bits:
+            # Only when the board read is not the one last sent (a change, or
+            # one held back): the report costs the read time (the LEDs' line waits).
+            if self._bits != self._sent_bits:
                 self._report()
 
     def _report(self):
