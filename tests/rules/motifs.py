@@ -37,8 +37,8 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from boardctl.rules import VARIANTS, Variant
+from boardctl.rules.boardgeometry import BoardGeometry
 from boardctl.rules.fen import pawn_start_squares
-from boardctl.rules.geometry import Tables
 
 WHITE, BLACK = 0, 1
 LINE_STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
@@ -96,39 +96,30 @@ class Board:
     ep: str = "-"
 
     @property
-    def t(self) -> Tables:
-        return self.variant.geometry.tables
-
-    @property
-    def files(self) -> int:
-        return self.variant.files
-
-    @property
-    def ranks(self) -> int:
-        return self.variant.ranks
+    def geo(self) -> BoardGeometry:
+        return self.variant.geometry
 
     def free(self, sq: int) -> bool:
         return sq not in self.pieces and sq not in self.keep_empty
 
     def free_squares(self) -> list[int]:
-        return [sq for sq in range(self.files * self.ranks) if self.free(sq)]
+        return [sq for sq in range(self.geo.size) if self.free(sq)]
 
     def step(self, sq: int, df: int, dr: int) -> int | None:
-        f, r = sq % self.files + df, sq // self.files + dr
-        return r * self.files + f if 0 <= f < self.files and 0 <= r < self.ranks else None
+        return self.geo.leap(sq, (df, dr))
 
     def pawn_ok(self, sq: int) -> bool:
-        return 0 < sq // self.files < self.ranks - 1
+        return 0 < self.geo.rank_of(sq) < self.geo.ranks - 1
 
     def put(self, sq: int, letter: str, colour: int) -> None:
         self.pieces[sq] = letter.upper() if colour == WHITE else letter.lower()
 
     def fen(self) -> str:
         rows = []
-        for rank in range(self.ranks - 1, -1, -1):
+        for rank in range(self.geo.ranks - 1, -1, -1):
             row, empty = "", 0
-            for file in range(self.files):
-                letter = self.pieces.get(rank * self.files + file)
+            for file in range(self.geo.files):
+                letter = self.pieces.get(self.geo.square(file, rank))
                 if letter is None:
                     empty += 1
                     continue
@@ -150,7 +141,7 @@ class Board:
 
     def attackers(self, sq: int, colour: int) -> list[int]:
         """Squares of the pieces of ``colour`` that attack ``sq``."""
-        t = self.t
+        t = self.geo.tables
         occ = sum(1 << s for s in self.pieces)
         out = []
         for s, p in self.pieces.items():
@@ -208,7 +199,7 @@ def _close(draw: st.DrawFn, board: Board, path: tuple[int, int], own_bias: bool)
 def _falcon(draw: st.DrawFn, board: Board, open_paths: bool) -> None:
     _place_king(draw, board)
     k = board.king
-    paths_by_dest = board.t.falcon_paths[k]
+    paths_by_dest = board.geo.tables.falcon_paths[k]
     dests = [sq for sq in paths_by_dest if board.free(sq)]
     assume(dests)
     falcon = draw(st.sampled_from(dests))
@@ -264,14 +255,12 @@ def _line_check(draw: st.DrawFn, board: Board) -> None:
 
 def _leaper_check(draw: st.DrawFn, board: Board) -> None:
     _place_king(draw, board)
-    t = board.t
+    t = board.geo.tables
     k = board.king
     them = board.us ^ 1
-    options = [(sq, "N") for sq in board.variant.geometry.squares(t.knight[k])]
+    options = [(sq, "N") for sq in board.geo.squares(t.knight[k])]
     options += [
-        (sq, "P")
-        for sq in board.variant.geometry.squares(t.pawn_attacks[board.us][k])
-        if board.pawn_ok(sq)
+        (sq, "P") for sq in board.geo.squares(t.pawn_attacks[board.us][k]) if board.pawn_ok(sq)
     ]
     options = [(sq, kind) for sq, kind in options if board.free(sq)]
     assume(options)
@@ -298,7 +287,7 @@ def _line_pin(draw: st.DrawFn, board: Board) -> None:
 
 def _reaching(board: Board, kind: str, target: int) -> int:
     """Squares from which a piece of ``kind`` moves to ``target`` on an empty board."""
-    t = board.t
+    t = board.geo.tables
     if kind == "N":
         return t.knight[target]
     if kind == "R":
@@ -329,7 +318,7 @@ def _interposers(draw: st.DrawFn, board: Board) -> None:
         kind = draw(st.sampled_from("NBRQFP"))
         froms = [
             sq
-            for sq in board.variant.geometry.squares(_reaching(board, kind, target))
+            for sq in board.geo.squares(_reaching(board, kind, target))
             if board.free(sq) and (kind != "P" or board.pawn_ok(sq))
         ]
         if froms:
@@ -339,7 +328,7 @@ def _interposers(draw: st.DrawFn, board: Board) -> None:
 def _en_passant(draw: st.DrawFn, board: Board) -> None:
     """The pawns first, then the king where the capture changes something."""
     us = board.us
-    files, ranks = board.files, board.ranks
+    files, ranks = board.geo.files, board.geo.ranks
     forward = 1 if us == WHITE else -1
     file = draw(st.integers(0, files - 1))
     side = draw(st.sampled_from([s for s in (-1, 1) if 0 <= file + s < files]))
@@ -353,9 +342,9 @@ def _en_passant(draw: st.DrawFn, board: Board) -> None:
     board.put(victim, "P", us ^ 1)
     board.put(capturer, "P", us)
     board.keep_empty |= {ep, origin}
-    board.ep = board.variant.geometry.name(ep)
+    board.ep = board.geo.name(ep)
     mode = draw(st.sampled_from(["falcon", "line", "block", "none"]))
-    t = board.t
+    t = board.geo.tables
     if mode in ("falcon", "block"):
         # (king, falcon, path) with the chosen square on the path.
         square = ep if mode == "block" else draw(st.sampled_from([victim, capturer]))
@@ -406,18 +395,18 @@ def _en_passant(draw: st.DrawFn, board: Board) -> None:
 
 def _castling(draw: st.DrawFn, board: Board) -> None:
     v = board.variant
-    back = 0 if board.us == WHITE else board.ranks - 1
-    home = back * board.files
+    back = 0 if board.us == WHITE else board.geo.ranks - 1
+    home = back * board.geo.files
     board.king = home + v.king_file
     board.put(board.king, "K", board.us)
     for rook_file, letter in zip(v.rook_files, "QK", strict=True):
         board.put(home + rook_file, "R", board.us)
         board.castling[home + rook_file] = letter if board.us == WHITE else letter.lower()
-    board.keep_empty |= set(range(home + 1, home + board.files - 1)) - {board.king}
+    board.keep_empty |= set(range(home + 1, home + board.geo.files - 1)) - {board.king}
     near = [
         sq
         for sq in board.free_squares()
-        if abs(sq // board.files - back) <= 3 and sq // board.files != back
+        if abs(board.geo.rank_of(sq) - back) <= 3 and board.geo.rank_of(sq) != back
     ]
     for _ in range(draw(st.integers(1, 3))):
         spots = [sq for sq in near if board.free(sq)]
@@ -455,7 +444,7 @@ def built(
         sq = draw(st.sampled_from(spots))
         board.put(sq, _piece(draw, board, sq), draw(st.sampled_from([WHITE, BLACK])))
     them = board.us ^ 1
-    t = board.t
+    t = board.geo.tables
     spots = [sq for sq in board.free_squares() if not t.king[board.king] >> sq & 1]
     enemy_king = draw(st.sampled_from(spots))
     board.put(enemy_king, "K", them)
