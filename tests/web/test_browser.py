@@ -83,15 +83,24 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
+@contextlib.contextmanager
+def served(game: LiveGame, pin: str = "") -> Iterator[WebServer]:
+    """``game`` started and its page served on a free port; both stopped after."""
+    game.start()
+    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=pin, db_path=game.db)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        game.stop()
+
+
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
     game = LiveGame(tmp_path / "games.sqlite", game={"clock": "10+5"}, web={"pin": PIN})
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=PIN, db_path=game.db)
-    server.start()
-    yield game, server
-    server.stop()
-    game.stop()
+    with served(game, pin=PIN) as server:
+        yield game, server
 
 
 @contextlib.contextmanager
@@ -106,16 +115,10 @@ def socket_port() -> Iterator[int]:
 def live_page(browser: Any, db: Path, **options: Any) -> Iterator[LiveGame]:
     """A :class:`LiveGame` with ``options`` and its page open in ``browser`` at a laptop's size."""
     game = LiveGame(db, **options)
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
-    server.start()
-    try:
+    with served(game) as server:
         browser.set_window_size(1280, 800)
         browser.get(server.url)
         yield game
-    finally:
-        server.stop()
-        game.stop()
 
 
 def wait_for(driver: Any, what: Callable[[Any], Any], message: str) -> Any:
@@ -403,10 +406,7 @@ def test_an_engine_game_shows_the_engine_move_and_the_evaluation(browser, tmp_pa
         opponent=opponent,
         game={"mode": "engine", "human": "white", "clock": "5+3"},
     )
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
-    server.start()
-    try:
+    with served(game) as server:
         browser.set_window_size(1280, 800)
         for uci in ("e2e4", "e7e5", "i1h3", "b8c6", "d2d4"):
             game.do(uci)
@@ -419,28 +419,19 @@ def test_an_engine_game_shows_the_engine_move_and_the_evaluation(browser, tmp_pa
         assert browser.find_element(By.ID, "evalbar").is_displayed()
         assert browser.find_elements(By.CSS_SELECTOR, "#evalgraph polyline")
         browser.save_screenshot(str(shots / "web-engine.png"))
-    finally:
-        server.stop()
-        game.stop()
 
 
 def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
     from boardctl.web.hall import Hall, make_hall_app
     from boardctl.web.server import ServerThread
 
-    games, servers = [], []
-    try:
-        for number in (1, 2):
-            game = LiveGame(tmp_path / f"board{number}.sqlite", game={"clock": "15+10"})
-            game.start()
-            server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
-            server.start()
-            games.append(game)
-            servers.append(server)
+    games = [LiveGame(tmp_path / f"board{n}.sqlite", game={"clock": "15+10"}) for n in (1, 2)]
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(served(game)) for game in games]
         hall = Hall(tuple((f"Table {n}", s.url) for n, s in enumerate(servers, start=1)))
         hall_server = ServerThread(lambda: make_hall_app(hall), host="127.0.0.1", port=0)
         hall_server.start()
-        servers.append(hall_server)
+        stack.callback(hall_server.stop)
         for uci in ("e2e4", "e7e5", "i1h3"):
             games[0].do(uci)
         for uci in ("d2d4", "d7d5"):
@@ -470,11 +461,6 @@ def test_the_hall_shows_two_boards_side_by_side_live(browser, tmp_path, shots):
         assert "last 2. Nh3" in tiles[0].text and "last 2. c4" in tiles[1].text
         assert tiles[0].location["y"] == tiles[1].location["y"]  # side by side
         browser.save_screenshot(str(shots / "web-hall.png"))
-    finally:
-        for server in servers:
-            server.stop()
-        for game in games:
-            game.stop()
 
 
 def test_hostile_names_stay_text_in_the_browser(browser, tmp_path):
@@ -550,12 +536,8 @@ HEX_MOVES = ("h5h7", "i8i6", "e3d7")
 @pytest.fixture
 def hex_board(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
     game = LiveGame(tmp_path / "games.sqlite", game={"variant": "falcon-hex", "clock": "10+5"})
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, db_path=game.db)
-    server.start()
-    yield game, server
-    server.stop()
-    game.stop()
+    with served(game) as server:
+        yield game, server
 
 
 def drawn_hexagon(driver: Any) -> dict[str, Any]:
@@ -801,6 +783,20 @@ def switch_speech_on(driver: Any) -> None:
     wait_for(driver, lambda d: len(said(d)) == 2, "switching on said nothing")
 
 
+def speaking_page(
+    driver: Any, talking_board: tuple[Hub, WebServer], first: Snapshot | None = None
+) -> Hub:
+    """The live page open with speech switched on, after the board said
+    ``first`` (or nothing, and the page says "Speech on"); the page has said
+    two things by then."""
+    hub, server = talking_board
+    if first is not None:
+        hub.publish(first)
+    open_live(driver, server)
+    switch_speech_on(driver)
+    return hub
+
+
 def test_the_speak_switch_is_off_at_first_and_then_the_page_says_nothing(
     browser, talking_board, voice
 ):
@@ -866,10 +862,7 @@ def test_with_nothing_said_yet_switching_on_says_speech_on_and_off_is_quiet_at_o
 def test_the_switch_stays_on_after_a_reload_and_old_words_are_not_said_again(
     browser, talking_board, voice
 ):
-    hub, server = talking_board
-    hub.publish(words(1, "White plays e4."))
-    open_live(browser, server)
-    switch_speech_on(browser)
+    hub = speaking_page(browser, talking_board, words(1, "White plays e4."))
     browser.refresh()
     shows_latest(browser, hub, "the page did not come back")
     assert browser.find_element(By.ID, "speak").is_selected()
@@ -881,10 +874,7 @@ def test_the_switch_stays_on_after_a_reload_and_old_words_are_not_said_again(
 def test_words_from_a_restarted_daemon_are_counted_from_where_it_starts_again(
     browser, talking_board, voice
 ):
-    hub, server = talking_board
-    hub.publish(words(40, "Draw agreed."))
-    open_live(browser, server)
-    switch_speech_on(browser)
+    hub = speaking_page(browser, talking_board, words(40, "Draw agreed."))
     publish(browser, hub, words(1, "New game."))  # a lower number: the count began again
     publish(browser, hub, words(2, "White plays e4."))
     assert said(browser)[2:] == [["cancel"], ["speak", "White plays e4."]]
@@ -893,9 +883,7 @@ def test_words_from_a_restarted_daemon_are_counted_from_where_it_starts_again(
 def test_words_the_browser_refuses_before_a_tap_are_said_at_the_first_tap(
     browser, talking_board, voice
 ):
-    hub, server = talking_board
-    open_live(browser, server)
-    switch_speech_on(browser)
+    hub = speaking_page(browser, talking_board)
     browser.execute_script("window.__refuse = true")
     publish(browser, hub, words(1, "White plays e4."))
     note = browser.find_element(By.ID, "speak-note")
@@ -1045,12 +1033,8 @@ def engine_game(tmp_path: Path) -> Iterator[tuple[LiveGame, WebServer]]:
         game={"mode": "engine", "human": "white", "clock": "5+3"},
         web={"pin": PIN},
     )
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=PIN, db_path=game.db)
-    server.start()
-    yield game, server
-    server.stop()
-    game.stop()
+    with served(game, pin=PIN) as server:
+        yield game, server
 
 
 def test_the_engines_move_waiting_on_the_board_is_said_until_it_is_played(
@@ -1399,10 +1383,7 @@ def test_the_review_button_asks_the_board_and_the_page_shows_the_review_when_rea
 ):
     db = tmp_path / "games.sqlite"
     game = LiveGame(db, reviewer=Reviewer(db, LIMITS), review={"at_end": False})
-    game.start()
-    server = WebServer(game.hub, host="127.0.0.1", port=0, pin=PIN, db_path=db)
-    server.start()
-    try:
+    with served(game, pin=PIN) as server:
         for uci in QUEEN_LOST:
             game.do(uci)
         browser.get(server.url)
@@ -1433,9 +1414,6 @@ def test_the_review_button_asks_the_board_and_the_page_shows_the_review_when_rea
         wait_for(browser, lambda d: "Review ready" in text(d, "review-note"), "no word of it")
         link = browser.find_element(By.CSS_SELECTOR, "#review-note a")
         assert link.get_attribute("href") == f"{server.url}games/1"
-    finally:
-        server.stop()
-        game.stop()
 
 
 # Every piece of text the live page shows, with the size it is drawn at in
