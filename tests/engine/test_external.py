@@ -21,6 +21,8 @@ from boardctl.engine.interface import BestMove, Failed, Message, Thinking, Worke
 from boardctl.engine.uciwire import EngineOption, go_command, parse_info, parse_option
 from boardctl.rules import Position, get_variant, parse_uci
 
+from ..positions import after
+
 BOARDCTL = [sys.executable, "-m", "boardctl", "uci"]
 START = get_variant("falcon").start_fen
 EIGHT = get_variant("falcon-8x8").start_fen
@@ -58,13 +60,6 @@ def wait_for(engine: ExternalEngine, request: int, kind: type) -> list[Message]:
             if isinstance(message, kind) and message.request == request:
                 return seen
     raise AssertionError(f"no {kind.__name__} for request {request}: {seen}")
-
-
-def after(fen: str, *moves: str, variant: str = "falcon") -> Position:
-    pos = Position(fen, get_variant(variant))
-    for text in moves:
-        pos.push(parse_uci(pos, text))
-    return pos
 
 
 @pytest.fixture

@@ -11,21 +11,16 @@ from boardctl.review.falcon import (
 from boardctl.rules import Position, parse_uci
 from boardctl.rules.pieces import KNIGHT, PAWN, QUEEN
 
+from ..positions import after
+
 # White's falcon on e5 looks at h7, a (+3, +2) move: its paths run e5-f6-g7-h7,
 # e5-f6-g6-h7 and e5-f5-g6-h7.  The pawn on f6 blocks the first two, the
 # knight on g6 the last two.
 BLOCKED = "9k/7p2/5pn3/4F5/10/10/10/K9 b - - 0 1"
 
 
-def played(fen: str, *moves: str) -> Position:
-    pos = Position(fen)
-    for text in moves:
-        pos.push(parse_uci(pos, text))
-    return pos
-
-
 def test_a_falcon_move_opened_by_the_knight_leaving_its_path():
-    pos = played(BLOCKED, "g6e7")
+    pos = after(BLOCKED, "g6e7")
     capture = parse_uci(pos, "e5h7")
     opened = opened_path(pos, capture)
     assert opened is not None
@@ -39,14 +34,14 @@ def test_a_falcon_move_opened_by_the_knight_leaving_its_path():
 
 def test_no_opening_when_the_path_was_open_before_or_stays_shut():
     # The king's move opens nothing: the capture is not even legal.
-    pos = played(BLOCKED, "j8i8")
+    pos = after(BLOCKED, "j8i8")
     square = pos.geometry.parse_square
     assert not pos.open_falcon_paths(square("e5"), square("h7"))
     # Without the pawn on f6 the way by f6 and g7 was open all along.
-    pos = played("9k/7p2/6n3/4F5/10/10/10/K9 b - - 0 1", "g6e7")
+    pos = after("9k/7p2/6n3/4F5/10/10/10/K9 b - - 0 1", "g6e7")
     assert opened_path(pos, parse_uci(pos, "e5h7")) is None
     # A falcon move elsewhere, and a move that is no falcon's.
-    pos = played(BLOCKED, "g6e7")
+    pos = after(BLOCKED, "g6e7")
     assert opened_path(pos, parse_uci(pos, "e5f8")) is None
     assert opened_path(pos, parse_uci(pos, "a1b2")) is None
     # No history: nothing to have opened it.
@@ -57,7 +52,7 @@ def test_a_pawn_taken_en_passant_opens_the_path_too():
     # The falcon on c3 looks at f5 by c3-d4-e5-f5, c3-d4-e4-f5 and c3-d3-e4-f5:
     # the knight on d4 shuts the first two, the pawn that steps to e4 the last,
     # until Black takes it en passant.
-    pos = played("9k/10/10/10/3N1p4/2F7/4P5/K9 w - - 0 1", "e2e4", "f4e3")
+    pos = after("9k/10/10/10/3N1p4/2F7/4P5/K9 w - - 0 1", "e2e4", "f4e3")
     opened = opened_path(pos, parse_uci(pos, "c3f5"))
     assert opened is not None
     assert (opened.piece, opened.taken) == (PAWN, True)
