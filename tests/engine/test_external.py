@@ -17,17 +17,16 @@ import pytest
 
 from boardctl.engine import Limits
 from boardctl.engine.external import ExternalEngine
-from boardctl.engine.interface import BestMove, Failed, Message, Thinking, WorkerError
+from boardctl.engine.interface import BestMove, Failed, Thinking, WorkerError
 from boardctl.engine.uciwire import EngineOption, go_command, parse_info, parse_option
 from boardctl.rules import Position, get_variant, parse_uci
 
 from ..positions import after
+from .answers import POLL, POLLS, wait_for
 
 BOARDCTL = [sys.executable, "-m", "boardctl", "uci"]
 START = get_variant("falcon").start_fen
 EIGHT = get_variant("falcon-8x8").start_fen
-POLLS = 600  # polls of up to POLL seconds each before a wait fails
-POLL = 0.1
 # Seconds for an engine's uciok and each readyok here.  The client's own
 # DEFAULT_TIMEOUT (10 s) is for the board, whose loop waits while an engine
 # starts; a Python engine on a machine at load 20 took longer than that.
@@ -49,17 +48,6 @@ for line in sys.stdin:
     elif words == ["quit"]:
         break
 """
-
-
-def wait_for(engine: ExternalEngine, request: int, kind: type) -> list[Message]:
-    """Messages until one of ``kind`` for ``request``."""
-    seen: list[Message] = []
-    for _ in range(POLLS):
-        for message in engine.poll(POLL):
-            seen.append(message)
-            if isinstance(message, kind) and message.request == request:
-                return seen
-    raise AssertionError(f"no {kind.__name__} for request {request}: {seen}")
 
 
 @pytest.fixture

@@ -9,18 +9,9 @@ from boardctl.engine.interface import BestMove, Failed, Ranked, Ranks, Thinking,
 from boardctl.engine.worker import EngineWorker
 from boardctl.rules import Position, parse_uci
 
+from .answers import wait_for
+
 START = Position().fen()
-
-
-def wait_for(worker: EngineWorker, request: int, kind: type, limit: int = 600) -> list:
-    """Messages until one of ``kind`` for ``request`` (each poll waits up to 0.1 s)."""
-    seen = []
-    for _ in range(limit):
-        for message in worker.poll(0.1):
-            seen.append(message)
-            if isinstance(message, kind) and message.request == request:
-                return seen
-    raise AssertionError(f"no {kind.__name__} for request {request}: {seen}")
 
 
 @pytest.fixture
