@@ -119,6 +119,10 @@ class Pin:
 
 
 class SPI:
+    """MicroPython's signature, so that a keyword the chip would refuse fails
+    here too; the settings themselves change nothing in the fake, and it keeps
+    none of them."""
+
     MSB = 0
     LSB = 1
 
@@ -136,16 +140,6 @@ class SPI:
         miso: Pin | None = None,
     ) -> None:
         self.id = id
-        self.settings = dict(
-            baudrate=baudrate,
-            polarity=polarity,
-            phase=phase,
-            bits=bits,
-            firstbit=firstbit,
-            sck=sck,
-            mosi=mosi,
-            miso=miso,
-        )
 
     def readinto(self, buf: bytearray, write: int = 0) -> None:
         board.clock_out(buf)
