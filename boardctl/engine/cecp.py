@@ -59,14 +59,11 @@ from .cecpwire import (
 )
 from .frontend import (
     MAX_SEED,
-    VARIETY,
     LineSession,
     Output,
     SearchEngine,
-    SearchThread,
     serve,
     standard_streams,
-    tt_bits_for,
 )
 
 DEFAULT_XBOARD_VARIANT = "falcon"
@@ -97,9 +94,7 @@ class CecpSession(LineSession):
     """
 
     def __init__(self, out: Output, engine: SearchEngine) -> None:
-        self.out = out
-        self.engine = engine
-        self.engine.vary = VARIETY
+        super().__init__(out, engine)
         self.xboard_variant = DEFAULT_XBOARD_VARIANT
         self.game = Game(get_variant(VARIANTS[self.xboard_variant]))
         self.playable = True  # False after a setboard the rules refused
@@ -108,8 +103,6 @@ class CecpSession(LineSession):
         self.clock = TimeControl()
         self.post = False
         self.analyzing = False
-        self.seed: int | None = None
-        self._search: SearchThread | None = None
         self._discard = False  # the running search's move is not to be played
         self._commands: dict[str, Callable[[list[str]], None]] = {
             "xboard": _nothing,
@@ -172,9 +165,7 @@ class CecpSession(LineSession):
     def _new(self, args: list[str]) -> None:
         self._halt(play=False)
         self.analyzing = False
-        self.engine.new_game()
-        if self.seed is not None:
-            self.engine.reseed(self.seed)  # every game from the seed plays alike
+        self.engine_new_game()
         self.engine.nodes_per_second = None
         self.xboard_variant = DEFAULT_XBOARD_VARIANT
         self._reset(None)
@@ -299,8 +290,7 @@ class CecpSession(LineSession):
 
     def _memory(self, args: list[str]) -> None:
         megabytes = parse_whole_option("memory", _one(args, "memory"), 1, MAX_MEMORY_MB)
-        self._halt(play=False)
-        self.engine.tt_bits = tt_bits_for(megabytes)
+        self.use_table(megabytes)
 
     def _option(self, args: list[str]) -> None:
         name, equals, value = " ".join(args).partition("=")
@@ -312,8 +302,7 @@ class CecpSession(LineSession):
         elif key == "variety":
             self.engine.vary = parse_whole_option(name, value, 0, 1) == 1
         elif key == "seed":
-            self.seed = parse_whole_option(name, value, 0, MAX_SEED) or None
-            self.engine.reseed(self.seed)
+            self.use_seed(parse_whole_option(name, value, 0, MAX_SEED))
         else:
             raise CecpError("unknown option", name.strip())
 
@@ -366,8 +355,7 @@ class CecpSession(LineSession):
                 self.out.line(_result_line(self.game))
 
         self._discard = False
-        self._search = SearchThread(self.engine, pos, limits, info, done, hold=analysis)
-        self._search.start()
+        self.start_search(pos, limits, info, done, hold=analysis)
 
     def _halt(self, play: bool) -> None:
         """End the running search: its move is played when ``play``, and

@@ -74,9 +74,17 @@ class Session(Protocol):
 
 
 class LineSession(ABC):
-    """What the UCI and XBoard sessions share: a blank line is nothing,
-    ``quit`` closes the session and ends the conversation, and any other line
-    goes to :meth:`command` as its first word and the words after it."""
+    """What the UCI and XBoard sessions share: the engine, its seed and the
+    search under way; and the conversation: a blank line is nothing, ``quit``
+    closes the session and ends the conversation, and any other line goes to
+    :meth:`command` as its first word and the words after it."""
+
+    def __init__(self, out: Output, engine: SearchEngine) -> None:
+        self.out = out
+        self.engine = engine
+        self.engine.vary = VARIETY
+        self.seed: int | None = None  # the Seed option's; None: a new one each run
+        self._search: SearchThread | None = None
 
     def handle(self, line: str) -> bool:
         words = line.split()
@@ -95,6 +103,35 @@ class LineSession(ABC):
     @abstractmethod
     def close(self) -> None:
         """End what is under way (the conversation is over)."""
+
+    def engine_new_game(self) -> None:
+        """The engine forgets the game; from the seed again, when one is set."""
+        self.engine.new_game()
+        if self.seed is not None:
+            self.engine.reseed(self.seed)  # every game from the seed plays alike
+
+    def use_seed(self, seed: int) -> None:
+        """The Seed option: 0 for a new seed each run."""
+        self.seed = seed or None
+        self.engine.reseed(self.seed)
+
+    def use_table(self, megabytes: int) -> None:
+        """The table that fits ``megabytes``; a search running is ended first,
+        as the table it uses is not replaced under it."""
+        self.close()
+        self.engine.tt_bits = tt_bits_for(megabytes)
+
+    def start_search(
+        self,
+        pos: Position,
+        limits: Limits,
+        on_info: Callable[[Info], None],
+        on_done: Callable[[Move | None, str | None], None],
+        hold: bool,
+    ) -> None:
+        """Search ``pos`` on the search thread (:class:`SearchThread`)."""
+        self._search = SearchThread(self.engine, pos, limits, on_info, on_done, hold=hold)
+        self._search.start()
 
 
 def serve(session: Session, stdin: TextIO) -> int:

@@ -58,10 +58,8 @@ from .frontend import (
     LineSession,
     Output,
     SearchEngine,
-    SearchThread,
     serve,
     standard_streams,
-    tt_bits_for,
 )
 from .params import MAX_PLY
 from .ratings import ANCHOR_RATING
@@ -334,13 +332,9 @@ class UciSession(LineSession):
     """
 
     def __init__(self, out: Output, engine: SearchEngine) -> None:
-        self.out = out
-        self.engine = engine
-        self.engine.vary = VARIETY
+        super().__init__(out, engine)
         self.variant = DEFAULT_VARIANT
         self.line = PositionLine(self.variant)
-        self.seed: int | None = None  # Seed's value; None: a new one each run
-        self._search: SearchThread | None = None
         self._commands: dict[str, Callable[[list[str]], None]] = {
             "uci": self._uci,
             "debug": self._debug,
@@ -420,20 +414,16 @@ class UciSession(LineSession):
         self.engine.vary = value.lower() == "true"
 
     def _set_seed(self, name: str, value: str) -> None:
-        self.seed = _integer(name, value, 0, MAX_SEED) or None
-        self.engine.reseed(self.seed)
+        self.use_seed(_integer(name, value, 0, MAX_SEED))
 
     def _set_hash(self, name: str, value: str) -> None:
         megabytes = _integer(name, value, MIN_HASH_MB, MAX_HASH_MB)
-        self.close()  # the table a search is using is not replaced under it
-        self.engine.tt_bits = tt_bits_for(megabytes)
+        self.use_table(megabytes)
 
     def _ucinewgame(self, args: list[str]) -> None:
         _no_args(args)
         self.close()
-        self.engine.new_game()
-        if self.seed is not None:
-            self.engine.reseed(self.seed)  # every game from the seed plays alike
+        self.engine_new_game()
         self.line = PositionLine(self.variant)
 
     def _position(self, args: list[str]) -> None:
@@ -455,8 +445,7 @@ class UciSession(LineSession):
                 self.error(error)
             self.out.line(f"bestmove {pos.uci(move) if move is not None else NULL_MOVE}")
 
-        self._search = SearchThread(self.engine, pos, limits, info, done, hold=limits.infinite)
-        self._search.start()
+        self.start_search(pos, limits, info, done, hold=limits.infinite)
 
     def _stop(self, args: list[str]) -> None:
         _no_args(args)
