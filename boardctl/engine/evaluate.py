@@ -216,20 +216,18 @@ class Evaluator:
         return score if pos.turn == WHITE else -score
 
     def _attacks(self, ptype: int, sq: int, occ: int) -> int:
+        # Through the attack functions every board's tables have: the
+        # rectangle's and the hexagon's (HexEvaluator) alike.
         t = self.t
         if ptype == KNIGHT:
             return t.knight[sq]
         if ptype == FALCON:
-            att = 0
-            for mask, table in t.falcon_quadrants[sq]:
-                att |= table[occ & mask]
-            return att
-        att = 0
-        if ptype != ROOK:
-            att |= t.diag_att[sq][occ & t.diag_mask[sq]] | t.anti_att[sq][occ & t.anti_mask[sq]]
-        if ptype != BISHOP:
-            att |= t.rank_att[sq][occ & t.rank_mask[sq]] | t.file_att[sq][occ & t.file_mask[sq]]
-        return att
+            return t.falcon_attacks(sq, occ)
+        if ptype == ROOK:
+            return t.rook_attacks(sq, occ)
+        if ptype == BISHOP:
+            return t.bishop_attacks(sq, occ)
+        return t.rook_attacks(sq, occ) | t.bishop_attacks(sq, occ)
 
     def _pieces(self, pos: Position, occ: int, phase: int) -> int:
         """Mobility of every piece but pawns and kings, and king danger."""
@@ -355,18 +353,6 @@ class HexEvaluator(Evaluator):
         score = (mg * phase + eg * (self.full_phase - phase)) // self.full_phase
         score += self._pieces(pos, occ, phase)
         return score if pos.turn == WHITE else -score
-
-    def _attacks(self, ptype: int, sq: int, occ: int) -> int:
-        t = self.t
-        if ptype == KNIGHT:
-            return t.knight[sq]
-        if ptype == FALCON:
-            return t.falcon_attacks(sq, occ)
-        if ptype == ROOK:
-            return t.rook_attacks(sq, occ)
-        if ptype == BISHOP:
-            return t.bishop_attacks(sq, occ)
-        return t.rook_attacks(sq, occ) | t.bishop_attacks(sq, occ)
 
 
 @_evaluator.register
