@@ -71,6 +71,14 @@ class Geometry(Cells):
     files: int
     ranks: int
 
+    # What BoardGeometry asks that is the same on every rectangle.
+    shades = 2
+    compass = COMPASS
+    grid = True
+    noun = "square"
+    pawn_barred = "the first or last rank"
+    pinout_schema = SQUARE_PINOUT
+
     @property
     def size(self) -> int:
         return self.files * self.ranks
@@ -90,10 +98,6 @@ class Geometry(Cells):
     def is_light(self, sq: Square) -> bool:
         """a1 is light (RULES.md), so on 10 files j1 is dark."""
         return (sq % self.files + sq // self.files) % 2 == 0
-
-    @property
-    def shades(self) -> int:
-        return 2
 
     def shade(self, sq: Square) -> int:
         """0 for a light square, 1 for a dark one."""
@@ -160,28 +164,8 @@ class Geometry(Cells):
         return tables_for(self.files, self.ranks)
 
     @property
-    def compass(self) -> tuple[tuple[str, Vector], ...]:
-        return COMPASS
-
-    @property
-    def grid(self) -> bool:
-        return True
-
-    @property
     def description(self) -> str:
         return f"a {self.ranks}×{self.files} board"
-
-    @property
-    def noun(self) -> str:
-        return "square"
-
-    @property
-    def pawn_barred(self) -> str:
-        return "the first or last rank"
-
-    @property
-    def pinout_schema(self) -> str:
-        return SQUARE_PINOUT
 
     def coordinates(self) -> tuple[Vector, ...]:
         return tuple((sq % self.files, sq // self.files) for sq in range(self.size))

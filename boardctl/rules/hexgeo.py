@@ -60,6 +60,14 @@ class HexGeometry(Cells):
     trimmed: bool = True
     glinski_names: bool = False
 
+    # What BoardGeometry asks that is the same on every hexagon.
+    shades = 3
+    compass = COMPASS
+    grid = False
+    noun = "cell"
+    pawn_barred = "the last cell of its file"
+    pinout_schema = HEX_PINOUT
+
     @property
     def cells(self) -> tuple[Axial, ...]:
         """Axial coordinates of every cell, in index order."""
@@ -94,10 +102,6 @@ class HexGeometry(Cells):
         """How many rank numbers the names use (the FEN's ranks)."""
         return len(_rows(self))
 
-    @property
-    def shades(self) -> int:
-        return 3
-
     def shade(self, cell: Cell) -> int:
         """The cell's colour (:meth:`colour`)."""
         return self.colour(cell)
@@ -118,28 +122,8 @@ class HexGeometry(Cells):
         return hex_tables_for(self)
 
     @property
-    def compass(self) -> tuple[tuple[str, Vector], ...]:
-        return COMPASS
-
-    @property
-    def grid(self) -> bool:
-        return False
-
-    @property
     def description(self) -> str:
         return f"a {self.size}-cell hexagon"
-
-    @property
-    def noun(self) -> str:
-        return "cell"
-
-    @property
-    def pawn_barred(self) -> str:
-        return "the last cell of its file"
-
-    @property
-    def pinout_schema(self) -> str:
-        return HEX_PINOUT
 
     def coordinates(self) -> tuple[Vector, ...]:
         """Axial ``(q, r)`` shifted to start at 0."""
