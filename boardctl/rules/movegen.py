@@ -126,29 +126,17 @@ def _piece_moves(
         bb ^= low
         sq = low.bit_length() - 1
         jobs.append((sq, knight[sq] & target))
-    for sliders, lines in (
-        (p[BISHOP] | p[QUEEN], t.bishop_lines),
-        (p[ROOK] | p[QUEEN], t.rook_lines),
+    for sliders, attacks in (
+        (p[BISHOP] | p[QUEEN], t.bishop_attacks),
+        (p[ROOK] | p[QUEEN], t.rook_attacks),
+        (p[FALCON], t.falcon_attacks),
     ):
         bb = sliders & movers
         while bb:
             low = bb & -bb
             bb ^= low
             sq = low.bit_length() - 1
-            att = 0
-            for masks, tables in lines:
-                att |= tables[sq][occ & masks[sq]]
-            jobs.append((sq, att & target))
-    bb = p[FALCON] & movers
-    groups = t.falcon_groups
-    while bb:
-        low = bb & -bb
-        bb ^= low
-        sq = low.bit_length() - 1
-        att = 0
-        for mask, table in groups[sq]:
-            att |= table[occ & mask]
-        jobs.append((sq, att & target))
+            jobs.append((sq, attacks(sq, occ) & target))
     n = 0
     if out is None:
         for _, targets in jobs:
