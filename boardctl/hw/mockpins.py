@@ -28,39 +28,40 @@ from .shiftreg import occupancy_to_bytes
 from .sim import DiodeMatrix
 
 
-class MatrixRowPin(MockPin):  # type: ignore[misc]
-    """A row line: every change re-evaluates the matrix."""
+class _MatrixPin(MockPin):  # type: ignore[misc]
+    """A matrix line that tells its wiring when the matrix must be re-evaluated."""
 
     def __init__(self, factory: Any, info: Any, wiring: MockMatrixWiring | None = None) -> None:
         super().__init__(factory, info)
         self.wiring = wiring
 
+    def _refresh(self) -> None:
+        # MockPin's constructor sets the pin up before ``wiring`` exists.
+        wiring = getattr(self, "wiring", None)
+        if wiring is not None:
+            wiring.refresh()
+
+
+class MatrixRowPin(_MatrixPin):
+    """A row line: every change re-evaluates the matrix."""
+
     def _change_state(self, value: bool) -> bool:
         changed: bool = super()._change_state(value)
-        wiring = getattr(self, "wiring", None)
-        if changed and wiring is not None:
-            wiring.refresh()
+        if changed:
+            self._refresh()
         return changed
 
     def _set_function(self, value: str) -> None:
         super()._set_function(value)
-        wiring = getattr(self, "wiring", None)
-        if wiring is not None:
-            wiring.refresh()
+        self._refresh()
 
 
-class MatrixColumnPin(MockPin):  # type: ignore[misc]
+class MatrixColumnPin(_MatrixPin):
     """A column line: after its pull changes, the matrix may still pull it low."""
-
-    def __init__(self, factory: Any, info: Any, wiring: MockMatrixWiring | None = None) -> None:
-        super().__init__(factory, info)
-        self.wiring = wiring
 
     def _set_pull(self, value: str) -> None:
         super()._set_pull(value)
-        wiring = getattr(self, "wiring", None)
-        if wiring is not None:
-            wiring.refresh()
+        self._refresh()
 
 
 class MockMatrixWiring:
