@@ -190,6 +190,15 @@ def core_missing(program: str) -> bool:
     return True
 
 
+def unreadable(program: str, exc: Exception) -> int:
+    """Say on stderr, as ``program``'s, why an input could not be read (a
+    file's name and the system's reason, or what was wrong in it); 2, the exit
+    status."""
+    message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) else str(exc)
+    print(f"{program}: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if core_missing("texel_data"):

@@ -110,9 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         tuned = read_weights(args.weights)
         base = read_weights(args.base)
     except (OSError, ValueError) as exc:
-        message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) else str(exc)
-        print(f"texel_selfplay: {message}", file=sys.stderr)
-        return 2
+        return texel_data.unreadable("texel_selfplay", exc)
     stats = load_match_statistics()
     jobs = [(n, args.seed + n // 2, args.nodes, args.plies, tuned, base) for n in range(args.games)]
     points = {1.0: 0, 0.5: 0, 0.0: 0}

@@ -404,9 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         samples = [s for path in args.data for s in load(path)]
     except (OSError, DataError) as exc:
-        message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) else str(exc)
-        print(f"texel_tune: {message}", file=sys.stderr)
-        return 2
+        return texel_data.unreadable("texel_tune", exc)
     cut = int(len(samples) * (1 - HELD_OUT))
     train, held = samples[:cut], samples[cut:]
     if args.limit is not None and args.limit < len(train):
