@@ -21,6 +21,7 @@ WATCHDOG_MS = 2000  # a step that has not ended by then is a hang: the chip rese
 # read (MicroPython's USB transmit timeout, 500 ms); a step is some 3 ms.
 REPL_ESCAPE = 0x03  # never sent by a host; a developer's Ctrl-C or mpremote
 _ESCAPE = bytes([REPL_ESCAPE])  # made once: a step that allocates sets off the collector
+_STAT = b" STAT*"  # the host's request for the counters, as it stands in a line
 LINE_ROOM = MAX_LINE + 2  # the longest frame and its CR LF
 IDLE_POLL_US = 10  # the least a look at the port takes, for idle's bound
 
@@ -62,6 +63,7 @@ class Firmware:
         self._rx = bytearray(READ_LIMIT + LINE_ROOM)
         self._rx_count = 0  # bytes in _rx not yet given to the link
         self._rx_open = True  # False once this step's share is read
+        self._present = False  # the host's, at the last _serve
         # The loop's clock and when the next scan is due (ticks_us): a read
         # that runs past it scans there and moves it on.
         self.clock = None
@@ -93,6 +95,14 @@ class Firmware:
             self._watch_heap()
         self._receive()
         self._tick()  # each part of the step looks: a scan due comes on time, give or take one part
+        go_on = self._serve(now)
+        if self.status is not None:
+            self.status.set(self._present or (now // STATUS_BLINK_MS) % 2 == 0)
+        return go_on
+
+    def _serve(self, now):
+        """Carry out the lines read, light the LEDs and report: a step's
+        work but the scan.  False if the host sent byte 0x03."""
         data = self._rx
         count = self._rx_count
         self._rx_count = 0
@@ -116,14 +126,15 @@ class Firmware:
         # The LEDs first: a new frame's first bit goes out now, the lines
         # after it (writing the frame blocks while the PIO shifts it out).
         present = self.link.host_present(now)
+        self._present = present
         self.strip.show(not present)
         self._tick()
         self._report()
-        if self.status is not None:
-            self.status.set(present or (now // STATUS_BLINK_MS) % 2 == 0)
         if self.link.garbage and self._collect is not None:
+            # After the answer, where it was made (a step, or the wait
+            # between two): some 6 ms, and not a step of play's.
             self.link.garbage = False
-            self._collect()  # some 6 ms: after the answer, in a step long anyway
+            self._collect()
         return escape < 0
 
     def _receive(self):
@@ -157,20 +168,23 @@ class Firmware:
         """The link's timers and the board (a SNAP if it changed), timed
         now: the step's start is some milliseconds back after a long read,
         which held a change back as sent too soon after the last."""
-        now = self.now
-        clock = self.clock
-        if clock is not None:
-            now = (now + clock.ticks_diff(clock.ticks_ms(), self._step_ms)) & (link.TIME_WRAP - 1)
-        self.link.poll(now, self.scanner.reading())
+        self.link.poll(self._now(), self.scanner.reading())
         self.flush()
+
+    def _now(self):
+        """The link's time (ms) now: the last step's, and the clock since."""
+        clock = self.clock
+        if clock is None:
+            return self.now
+        return (self.now + clock.ticks_diff(clock.ticks_ms(), self._step_ms)) & (link.TIME_WRAP - 1)
 
     def idle(self, clock, due):
         """Wait for the next scan (due, in ticks_us), reading the host's
-        bytes as they arrive: the host's answer to a SNAP, some 0.3 ms after
-        it, is read while the chip would sleep, not in the next step, so
-        the frame it carries is lit some 2.5 ms sooner.  A line read past
-        `due` scans on time meanwhile (_tick); returns when the next step is
-        due."""
+        bytes as they arrive and carrying out each line as soon as it is
+        whole: the host's answer to a SNAP, some 0.3 ms after it, is lit
+        in the wait, not in the next step (on the Pico 1.3 ms later on
+        average, 2.5 at most).  A line read past `due` scans on time
+        meanwhile (_tick); returns when the next step is due."""
         # The port waits in whole milliseconds, so the last one is polled
         # (13 us a look on the Pico).  The looks that find nothing are
         # bounded, for a clock that does not move (the tests') or a port
@@ -184,12 +198,29 @@ class Firmware:
                 return self.due
             if self.serial.wait(left // 1000):
                 self._receive()
+                self._serve_whole_lines()
             else:
                 polls -= 1
         left = clock.ticks_diff(self.due, clock.ticks_us())
         if left > 0:
             clock.sleep_us(left)
         return self.due
+
+    def _serve_whole_lines(self):
+        """_serve what was read if it ends a line and holds neither 0x03
+        nor STAT: those wait for the step, which stops at 0x03, and whose
+        time STEPMAX leaves out when it answered STAT (answered here, the
+        answer and its collection made the next scan late, and that step
+        the longest)."""
+        count = self._rx_count
+        rx = self._rx
+        if (
+            count
+            and rx[count - 1] == 0x0A
+            and rx.find(_ESCAPE, 0, count) < 0
+            and rx.find(_STAT, 0, count) < 0
+        ):
+            self._serve(self._now())
 
     def _watch_heap(self):
         free = self._heap()
