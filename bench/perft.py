@@ -6,6 +6,9 @@ counted with the library's own counter (``Position.count_legal`` /
 last ply by building the move list (``len(legal_codes())`` /
 ``len(list(board.legal_moves))``) for those who want that comparison too.
 
+Last, the lookup tables every process builds at its first move (cached
+after it): a fresh build of the 10×8 board's and the hexagon's, best of five.
+
 Run: ``make bench`` (or ``.venv/bin/python bench/perft.py``).
 """
 
@@ -18,6 +21,9 @@ from functools import partial
 import chess
 
 from boardctl.rules import Position, get_variant
+from boardctl.rules.geometry import Tables
+from boardctl.rules.hexgeo import FALCON_HEX
+from boardctl.rules.hextables import HexTables
 
 FALCON_CASES = [
     ("falcon start", None, 4),
@@ -116,6 +122,17 @@ def main() -> None:
     measure("counted leaves", Position.count_legal, lambda b: b.legal_moves.count())
     print("Last ply counted by building the move list:")
     measure("listed leaves", lambda p: len(p.legal_codes()), lambda b: len(list(b.legal_moves)))
+    print("The tables a process builds at its first move, a fresh build (best of 5):")
+    builds = (("10×8", lambda: Tables(10, 8)), ("hexagon", lambda: HexTables(FALCON_HEX)))
+    for name, build in builds:
+        best = min(_seconds(build) for _ in range(5))
+        print(f"  {name}: {best * 1e3:.0f} ms")
+
+
+def _seconds(work: Callable[[], object]) -> float:
+    started = time.process_time()
+    work()
+    return time.process_time() - started
 
 
 if __name__ == "__main__":
