@@ -13,6 +13,7 @@
 #   "SNAP"      (occupancy, epoch, count): occupancy int, bit sq = square sq
 #               (a1 = 0); the boot and the snapshot's number in it
 #   "LED"       bytes, one palette index (0-15) per LED
+#   "LEDS"      the same, written as the lit LEDs only (PROTOCOL.md, LEDS)
 #   "PAL"       list of (r, g, b), 1 to 15 entries
 #   "STAT"      None
 #   "COUNTERS"  list of (name, int)
@@ -54,6 +55,7 @@ from protocol_constants import (
     NOISE,
     NUMBER_KEYS,
     PALETTE_SIZE,
+    SPARSE_INDEX_DIGITS,
     SUPPORTED_VERSIONS,
     TRUNC,
     VALUE_CHARS,
@@ -179,6 +181,11 @@ def _args(command, value, shape):
         if len(value) != shape.leds:
             raise ValueError("LED frame length")
         return ["".join([HEX_DIGITS[i] for i in value])]
+    if command == "LEDS":
+        if len(value) != shape.leds:
+            raise ValueError("LED frame length")
+        lit = [_hex2(led) + HEX_DIGITS[value[led]] for led in range(len(value)) if value[led]]
+        return ["".join(lit)] if lit else []
     if command == "PAL":
         if not 1 <= len(value) <= PALETTE_SIZE:
             raise ValueError("palette size")
@@ -233,6 +240,28 @@ def _nibbles(text):
         return _unhexlify("0" + "0".join(text))
     except ValueError:  # CPython's binascii.Error is one
         return None
+
+
+def _sparse_frame(args, shape):
+    """The frame (bytes, one palette index an LED) a LEDS line's argument
+    lights, or None: three hex digits a lit LED, its index (below L, each
+    above the last) and its palette index (1-15); no argument, all off."""
+    frame = bytearray(shape.leds)
+    if not args:
+        return bytes(frame)
+    text = args[0]
+    step = SPARSE_INDEX_DIGITS + 1
+    if len(args) != 1 or len(text) % step or not _is_hex(text, len(text)):
+        return None
+    last = -1
+    for at in range(0, len(text), step):
+        led = int(text[at : at + SPARSE_INDEX_DIGITS], 16)
+        index = HEX_DIGITS.index(text[at + SPARSE_INDEX_DIGITS])
+        if not last < led < shape.leds or not index:
+            return None
+        frame[led] = index
+        last = led
+    return bytes(frame)
 
 
 def _decimal(text):
@@ -296,6 +325,10 @@ def _decode_value(command, args, seq, shape):
             frame = _nibbles(args[0])
             if frame is not None:
                 return frame
+    elif command == "LEDS":
+        frame = _sparse_frame(args, shape)
+        if frame is not None:
+            return frame
     elif command == "PAL":
         if 1 <= len(args) <= PALETTE_SIZE:
             colours = []

@@ -73,7 +73,7 @@ def meaning(seq, command, value, shape):
             square_name(sq, shape) for sq in range(shape.squares) if occupancy >> sq & 1
         ]
         result["stamp"] = [epoch, count]
-    elif command == "LED":
+    elif command == "LED" or command == "LEDS":
         result["lit"] = [[i, value[i]] for i in range(len(value)) if value[i]]
     elif command == "PAL":
         result["colours"] = [[r, g, b] for r, g, b in value]
@@ -97,7 +97,7 @@ def value_of(m, shape):
         for name in m["occupied"]:
             occupancy |= 1 << square_of(name, shape)
         return (occupancy, m["stamp"][0], m["stamp"][1])
-    if command == "LED":
+    if command == "LED" or command == "LEDS":
         frame = bytearray(shape.leds)
         for i, index in m["lit"]:
             frame[i] = index

@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 
 from boardctl.hw.hexpins import HEX_BOARDS
 from boardctl.hw.protocol.acceptance import MAX_HAND_CHANGE
-from boardctl.hw.protocol.codec import LineAssembler, ProtocolError, crc32, decode, encode
+from boardctl.hw.protocol.codec import (
+    LineAssembler,
+    ProtocolError,
+    crc32,
+    decode,
+    encode,
+    shorter_led,
+)
 from boardctl.hw.protocol.constants import (
     ACK_TIMEOUT,
     BOARDS,
@@ -151,8 +158,9 @@ def meaning(frame: Frame, shape: BoardShape) -> dict[str, Any]:
                 occupied=[name(sq, shape) for sq in range(shape.squares) if occupancy >> sq & 1],
                 stamp=[stamp.epoch, stamp.count],
             )
-        case Led(indices):
-            result.update(cmd="LED", lit=[[i, v] for i, v in enumerate(indices) if v])
+        case Led(indices, sparse):
+            lit = [[i, v] for i, v in enumerate(indices) if v]
+            result.update(cmd="LEDS" if sparse else "LED", lit=lit)
         case Palette(colours):
             result.update(cmd="PAL", colours=[list(c) for c in colours])
         case Stat():
@@ -175,11 +183,11 @@ def message_of(m: dict[str, Any], shape: BoardShape) -> Message:
             )
         case "SNAP":
             return Snap(sum(1 << square_of(n, shape) for n in m["occupied"]), Stamp(*m["stamp"]))
-        case "LED":
+        case "LED" | "LEDS":
             indices = [0] * shape.leds
             for i, v in m["lit"]:
                 indices[i] = v
-            return Led(tuple(indices))
+            return Led(tuple(indices), sparse=m["cmd"] == "LEDS")
         case "PAL":
             return Palette(tuple((r, g, b) for r, g, b in m["colours"]))
         case "STAT":
@@ -221,7 +229,7 @@ def test_the_vectors_are_all_read() -> None:
 
 def test_the_vectors_cover_every_command_and_reason() -> None:
     commands = {json.loads(r.text.partition(" => ")[2])["cmd"] for r in RECORDS if r.kind == "ok"}
-    assert commands == {"HELLO", "SNAP", "LED", "PAL", "STAT", "COUNTERS", "ACK", "NAK"}
+    assert commands == {"HELLO", "SNAP", "LED", "LEDS", "PAL", "STAT", "COUNTERS", "ACK", "NAK"}
     reasons = {r.text.split(" ")[0] for r in RECORDS if r.kind == "bad"}
     reasons |= {
         x
@@ -365,6 +373,47 @@ def test_encode_refuses_what_the_protocol_cannot_carry() -> None:
         encode(Frame(0, Counters(tuple((f"K{i}", 10**9) for i in range(20)))))
     with pytest.raises(ValueError):
         BoardShape(17, 8, 80)
+
+
+def led_frames(shape: BoardShape, lit: int | None = None) -> st.SearchStrategy[tuple[int, ...]]:
+    """Frames for ``shape``: any, or with at most ``lit`` LEDs lit."""
+    if lit is None:
+        return st.lists(st.integers(0, 15), min_size=shape.leds, max_size=shape.leds).map(tuple)
+    return st.dictionaries(
+        st.integers(0, shape.leds - 1), st.integers(1, 15), max_size=min(lit, shape.leds)
+    ).map(lambda on: tuple(on.get(i, 0) for i in range(shape.leds)))
+
+
+@given(shape=shapes, data=st.data())
+def test_any_frame_goes_through_both_forms_and_comes_back_the_same(
+    shape: BoardShape, data: st.DataObject
+) -> None:
+    indices = data.draw(led_frames(shape) | led_frames(shape, 8))
+    seq = data.draw(seqs)
+    dense = encode(Frame(seq, Led(indices)), shape)
+    assert decode(dense[:-1], shape) == Frame(seq, Led(indices))
+    lit = sum(1 for i in indices if i)
+    if len(f"${seq:02X} LEDS {'000' * lit}*00000000") > MAX_LINE:
+        with pytest.raises(ValueError, match="longer than"):
+            encode(Frame(seq, Led(indices, sparse=True)), shape)
+        return
+    line = encode(Frame(seq, Led(indices, sparse=True)), shape)
+    assert line.startswith(b"$%02X LEDS" % seq) and len(line) == 18 + (1 + 3 * lit if lit else 0)
+    assert decode(line[:-1], shape) == Frame(seq, Led(indices, sparse=True))
+
+
+@given(shape=shapes, data=st.data())
+def test_the_host_writes_a_frame_sparsely_only_where_the_device_takes_it_and_it_is_shorter(
+    shape: BoardShape, data: st.DataObject
+) -> None:
+    indices = data.draw(led_frames(shape) | led_frames(shape, 8))
+    assert shorter_led(indices, sparse=False) == Led(indices)
+    dense = len(encode(Frame(0, Led(indices)), shape))
+    try:
+        sparse = len(encode(Frame(0, Led(indices, sparse=True)), shape))
+    except ValueError:  # longer than a line may be
+        sparse = MAX_LINE + 2
+    assert shorter_led(indices, sparse=True) == Led(indices, sparse=sparse < dense)
 
 
 def test_protocol_errors_are_boardctl_value_errors() -> None:

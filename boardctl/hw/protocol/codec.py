@@ -21,6 +21,7 @@ What to send and when is the link's (:mod:`.link`); the port is
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 
 from ...errors import BoardctlError
 from .constants import (
@@ -38,6 +39,7 @@ from .constants import (
     NUMBER_KEYS,
     PALETTE_SIZE,
     SEQ_MODULO,
+    SPARSE_INDEX_DIGITS,
     SUPPORTED_VERSIONS,
     VALUE_CHARS,
     DropReason,
@@ -136,11 +138,18 @@ def _args(message: Message, shape: BoardShape) -> tuple[str, list[str]]:
             if stamp is None:
                 raise ValueError("cannot encode: a SNAP without its stamp")
             return "SNAP", [f"{occupancy:0{shape.snap_digits}X}", _stamp_text(stamp)]
-        case Led(indices):
+        case Led(indices, sparse):
             _check(
                 len(indices) == shape.leds and all(0 <= i <= PALETTE_SIZE for i in indices),
                 "LED frame does not fit the board shape",
             )
+            if sparse:
+                lit = "".join(
+                    f"{led:0{SPARSE_INDEX_DIGITS}X}{HEX_DIGITS[i]}"
+                    for led, i in enumerate(indices)
+                    if i
+                )
+                return "LEDS", [lit] if lit else []
             return "LED", ["".join(HEX_DIGITS[i] for i in indices)]
         case Palette(colours):
             _check(
@@ -161,6 +170,19 @@ def _args(message: Message, shape: BoardShape) -> tuple[str, list[str]]:
             _check(0 <= ref < SEQ_MODULO, "NAK reference")
             return "NAK", [f"{ref:02X}", reason.value]
     raise TypeError(f"not a message: {message!r}")
+
+
+def shorter_led(indices: tuple[int, ...], sparse: bool) -> Led:
+    """The frame ``indices`` in the shorter of its two lines: ``LEDS`` (the
+    lit LEDs only) for a device that takes it (``sparse``, its HELLO's
+    ``S=1``) where that line is shorter than ``LED``'s, else ``LED``.  The
+    device reads the host's line byte by byte, so every byte saved is time
+    from a contact to its light."""
+    lit = sum(1 for i in indices if i)
+    # "LEDS" and, with a lit LED, a space and three digits each; "LED", a
+    # space and a digit per LED.
+    sparse_size = len("LEDS") + (1 + (SPARSE_INDEX_DIGITS + 1) * lit if lit else 0)
+    return Led(indices, sparse and sparse_size < len("LED ") + len(indices))
 
 
 def _stamp_text(stamp: Stamp) -> str:
@@ -247,6 +269,8 @@ def _decode_message(command: str, args: list[str], seq: int, shape: BoardShape) 
         case "LED":
             need(len(args) == 1 and _is_hex(args[0], shape.leds), "one digit per LED")
             return Led(tuple(HEX_DIGITS.index(c) for c in args[0]))
+        case "LEDS":
+            return Led(_sparse_frame(args, shape, need), sparse=True)
         case "PAL":
             need(1 <= len(args) <= PALETTE_SIZE and all(_is_hex(a, 6) for a in args), "colours")
             return Palette(tuple((int(a[0:2], 16), int(a[2:4], 16), int(a[4:6], 16)) for a in args))
@@ -268,6 +292,27 @@ def _decode_message(command: str, args: list[str], seq: int, shape: BoardShape) 
             )
             return Nak(int(args[0], 16), NakReason[args[1]])
     raise ProtocolError(DropReason.CMD, seq, f"unknown command {command!r}")
+
+
+def _sparse_frame(
+    args: list[str], shape: BoardShape, need: Callable[[bool, str], None]
+) -> tuple[int, ...]:
+    """The frame a ``LEDS`` line's argument lights: none (all off), or one of
+    three hex digits a lit LED, its index (below L, each above the last)
+    and its palette index (1-15)."""
+    need(len(args) <= 1, "one argument")
+    text = args[0] if args else ""
+    step = SPARSE_INDEX_DIGITS + 1
+    need(len(text) % step == 0 and _is_hex(text, len(text)), "three digits a lit LED")
+    indices = [0] * shape.leds
+    last = -1
+    for at in range(0, len(text), step):
+        led = int(text[at : at + SPARSE_INDEX_DIGITS], 16)
+        need(last < led < shape.leds, "LEDs in increasing order, below L")
+        indices[led] = HEX_DIGITS.index(text[at + SPARSE_INDEX_DIGITS])
+        need(indices[led] != 0, "a lit LED's colour")
+        last = led
+    return tuple(indices)
 
 
 def decode(frame: bytes, shape: BoardShape = DEFAULT_SHAPE) -> Frame:

@@ -45,6 +45,12 @@ NONCE_KEY = "N"
 EPOCH_DIGITS = 4  # hex digits: boots count round at 65,536
 COUNT_DIGITS = 6  # hex digits: snapshots count round at 16,777,216 in a boot
 NONCE_DIGITS = 8
+# A device whose HELLO says SPARSE_KEY=1 takes LEDS, the sparse form of an LED
+# frame (PROTOCOL.md 5): three hex digits a lit LED, its index and its palette
+# index.  Reading the host's line costs the Pico some 25 us a byte, and most
+# frames light a few LEDs.
+SPARSE_KEY = "S"
+SPARSE_INDEX_DIGITS = 2  # an LED's index in LEDS, hex: below MAX_LEDS
 
 # Timing, in seconds (PROTOCOL.md, "Timing").
 HEARTBEAT = 1.0  # the device sends a SNAP at least this often ...
@@ -200,6 +206,8 @@ def firmware_module() -> str:
             f"EPOCH_DIGITS = {EPOCH_DIGITS}",
             f"COUNT_DIGITS = {COUNT_DIGITS}",
             f"NONCE_DIGITS = {NONCE_DIGITS}",
+            f"SPARSE_KEY = {_literal(SPARSE_KEY)}",
+            f"SPARSE_INDEX_DIGITS = {SPARSE_INDEX_DIGITS}",
             "",
             *(f"{name}_MS = {_milliseconds(seconds)}" for name, seconds in timing),
             f"MAX_RETRIES = {MAX_RETRIES}",

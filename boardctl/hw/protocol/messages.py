@@ -21,6 +21,7 @@ from .constants import (
     MAX_RANKS,
     NONCE_KEY,
     PROTOCOL_VERSION,
+    SPARSE_KEY,
     NakReason,
 )
 
@@ -120,6 +121,11 @@ class Hello:
         """The ``N`` key: the host's nonce, which a device's answer repeats."""
         return dict(self.info).get(NONCE_KEY)
 
+    @property
+    def sparse(self) -> bool:
+        """True if the device takes ``LEDS``, the sparse LED frame (``S=1``)."""
+        return dict(self.info).get(SPARSE_KEY) == "1"
+
     def shape(self) -> BoardShape | None:
         """The board shape announced, or None if the HELLO has none (or one
         that does not hold together: a named board with files and ranks, or
@@ -199,9 +205,12 @@ class Snap:
 
 @dataclass(frozen=True)
 class Led:
-    """``LED``: a palette index (0 = off, 1-15) for every LED, in LED order."""
+    """``LED``: a palette index (0 = off, 1-15) for every LED, in LED order.
+    ``sparse``: written as ``LEDS``, the lit LEDs only (the same frame, the
+    same state: only its line differs)."""
 
     indices: tuple[int, ...]
+    sparse: bool = False
 
 
 @dataclass(frozen=True)
