@@ -48,6 +48,7 @@ _STATE = ("LED", "PAL")
 # Commands as they stand in a line, after "$NN ".
 _ACK_WORD = b"ACK "
 _LED_WORD = b"LED "
+_LEDS_WORD = b"LEDS"
 _PAL_WORD = b"PAL "
 _STAT_WORD = b"STAT"
 _SNAP_DIGITS_AT = len("$00 SNAP ")
@@ -155,7 +156,8 @@ class DeviceLink:
                     self._heard(error.nak, self._now, error.reason == protocol.VER)
                 self._send("NAK", (error.nak, error.reason), self._now)
             return
-        if command == "LED":
+        if command == "LED" or command == "LEDS":  # one frame, two spellings
+            command = "LED"
             wire.copy(value, 0, len(value), self._frame_in, 0)
         elif command == "PAL":
             colours = self._colours_in
@@ -167,7 +169,7 @@ class DeviceLink:
         self._receive(seq, command, value, self._now)
 
     def _read_in_place(self, line, size):
-        """The number of an ACK, LED, PAL or STAT line that is whole and
+        """The number of an ACK, LED, LEDS, PAL or STAT line that is whole and
         whose checksum holds, its command in _command and its value decoded
         (into _reference, _frame_in or _colours_in); -1 for any other line,
         which protocol.decode then reads, or refuses with its reason."""
@@ -182,6 +184,17 @@ class DeviceLink:
             self._command = "ACK"
         elif wire.same(line, 4, _LED_WORD, 4):
             if star != 8 + self.shape.leds or not wire.nibbles(line, 8, star - 8, self._frame_in):
+                return -1
+            self._command = "LED"
+        elif wire.same(line, 4, _LEDS_WORD, 4):
+            # Nothing (all off), or a space and three digits a lit LED:
+            # the same frame as LED's, decoded into the same buffer.
+            count = (star - 9) // 3
+            if star == 8:
+                count = 0
+            elif count < 1 or star != 9 + 3 * count or line[8] != 0x20:
+                return -1
+            if not wire.sparse(line, 9, count, self._frame_in, self.shape.leds):
                 return -1
             self._command = "LED"
         elif wire.same(line, 4, _PAL_WORD, 3):

@@ -1,7 +1,7 @@
 # The protocol's bytes, worked on in place: checking a line, reading its
 # hex fields and writing a line's number and checksum, inside buffers made
-# once.  The link reads and writes its frequent lines (ACK, SNAP, LED, PAL,
-# STAT) with these, so that a step allocates nothing: on the Pico every
+# once.  The link reads and writes its frequent lines (ACK, SNAP, LED, LEDS,
+# PAL, STAT) with these, so that a step allocates nothing: on the Pico every
 # allocation brings the next garbage collection closer, and a collection
 # stops the scan for milliseconds.  protocol.py stays the reference codec;
 # the link falls back on it for every other line.
@@ -263,6 +263,43 @@ if sys.implementation.name == "micropython":
         return True
 
     @micropython.viper
+    def sparse(buf, at: int, count: int, out, size: int) -> bool:
+        """A LEDS line's `count` lit LEDs, three hex digits each from
+        buf[at] (two of the LED's index, one of its palette index), into
+        out[0:size], 0 for the LEDs not given; False (out part written)
+        unless each index is above the last and below size and each
+        palette index is not 0."""
+        p = ptr8(buf)  # noqa: F821
+        o = ptr8(out)  # noqa: F821
+        i = 0
+        while i < size:
+            o[i] = 0
+            i += 1
+        last = -1
+        end = at + 3 * count
+        while at < end:
+            # The three digits read here: a call to hex_value would cost
+            # the Pico some 10 us a lit LED.
+            value = 0
+            i = at
+            while i < at + 3:
+                c = p[i]
+                if c >= 0x30 and c <= 0x39:
+                    value = (value << 4) | (c - 0x30)
+                elif c >= 0x41 and c <= 0x46:
+                    value = (value << 4) | (c - 0x37)
+                else:
+                    return False
+                i += 1
+            led = value >> 4
+            if led <= last or led >= size or not (value & 15):
+                return False
+            o[led] = value & 15
+            last = led
+            at += 3
+        return True
+
+    @micropython.viper
     def same(buf, at: int, pattern, size: int) -> bool:
         """True if buf[at:at + size] equals pattern[0:size]."""
         p = ptr8(buf)  # noqa: F821
@@ -427,6 +464,24 @@ else:  # CPython: the same, in Python
             if c not in _HEX:
                 return False
             out[i] = _HEX.index(c)
+        return True
+
+    def sparse(buf, at, count, out, size):
+        """A LEDS line's `count` lit LEDs, three hex digits each from
+        buf[at] (two of the LED's index, one of its palette index), into
+        out[0:size], 0 for the LEDs not given; False (out part written)
+        unless each index is above the last and below size and each
+        palette index is not 0."""
+        for i in range(size):
+            out[i] = 0
+        last = -1
+        for k in range(count):
+            value = hex_value(buf, at + 3 * k, 3)
+            led = value >> 4
+            if value < 0 or not last < led < size or not value & 15:
+                return False
+            out[led] = value & 15
+            last = led
         return True
 
     def same(buf, at, pattern, size):

@@ -286,7 +286,8 @@ def run_play_allocates_nothing(c):
     clock counts round (link.TIME_WRAP): heartbeats and their ACKs, the
     host's refresh of palette and frame every 5 s, a new frame and a piece
     lifted and put down again every 5 s (each a new board to spell out in a
-    SNAP).  Under MicroPython it allocates nothing, so the collector, which
+    SNAP), the frames written whole (LED) and sparsely (LEDS).  Under
+    MicroPython it allocates nothing, so the collector, which
     stops the scan for milliseconds, never runs."""
     import gc
 
@@ -297,7 +298,18 @@ def run_play_allocates_nothing(c):
     strip._out.write = len  # no frames kept
     fw = app.Firmware(scanner.Scanner(sensors, 10, 8, app.DEBOUNCE_READS), strip, serial, device)
     host_seq = [0]
-    frames = [bytearray(protocol.encode(0, "LED", bytes([k % 16] * 80), SHAPE)) for k in (1, 2)]
+    # Frames as LED and as LEDS (the few lit LEDs of a lifted piece's moves).
+    sparse = (bytearray(80), bytearray(80))
+    for led, index in ((0, 1), (14, 6), (24, 2), (34, 2)):
+        sparse[0][led] = index
+    sparse[1][0] = 2
+    sparse[1][79] = 3
+    frames = [
+        bytearray(protocol.encode(0, "LED", bytes([1] * 80), SHAPE)),
+        bytearray(protocol.encode(0, "LEDS", sparse[0], SHAPE)),
+        bytearray(protocol.encode(0, "LED", bytes([2] * 80), SHAPE)),
+        bytearray(protocol.encode(0, "LEDS", sparse[1], SHAPE)),
+    ]
     palette = bytearray(protocol.encode(0, "PAL", DEFAULT_PALETTE, SHAPE))
     ack = bytearray(protocol.encode(0, "ACK", 0, SHAPE))
     hello = protocol.encode(0, "HELLO", (PROTOCOL_VERSION, None, None, None, []), SHAPE)
@@ -322,9 +334,9 @@ def run_play_allocates_nothing(c):
             serial.waiting = 0
             if step % 2500 == 0:
                 send(palette)
-                send(frames[(step // 2500) % 2])
+                send(frames[(step // 2500) % 4])
             elif step % 2500 == 1250:
-                send(frames[(step // 2500) % 2])  # the same frame again
+                send(frames[(step // 2500) % 4])  # the same frame again
                 sensors.rows = boards[(step // 2500) % 2]
             now = (now + 2) & wrap
         return now
@@ -351,6 +363,10 @@ def run_play_allocates_nothing(c):
     )
     c.check(serial.boards - new_boards == 12, "the moves were sent")
     c.check(present[0] and strip.frame[0] in (1, 2), "the host was present and its frames shown")
+    c.check(
+        bytes(strip.frame) == bytes(sparse[1]) and device.counters["ARG"] == 0,
+        "the last frame, sent as LEDS, shown",
+    )
     c.check(fw.uptime_s - uptime == 60, "uptime counted on across the clock's round")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -45,6 +46,7 @@ from boardctl.rules import Game, get_variant
 from boardctl.rules.hexgeo import FALCON_HEX
 
 from .fake_mcu import CHECKS, FIRMWARE_MODULES, take_waiting
+from .test_protocol import RECORDS as PROTOCOL_RECORDS
 from .test_protocol import frames, meaning
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +58,7 @@ HARDWARE = ("hal", "pins", "main")
 FILES = "abcdefghij"
 START = sum(1 << s for s in [*range(0, 20), *range(60, 80)])
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks wrap here
+HEX_SHAPE = BoardShape.named("hex121")
 
 
 def sq(name: str) -> int:
@@ -398,6 +401,73 @@ def test_a_host_led_frame_is_what_the_firmware_decodes(
 ) -> None:
     line = host_codec.encode(Frame(7, host_messages.Led(tuple(indices))))
     assert fw.protocol.decode(line[:-1], fw.protocol.Shape()) == (7, "LED", bytes(indices))
+
+
+def _device_requests(
+    fw: SimpleNamespace, shape: BoardShape, line: bytes, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[tuple[str, object]], Any]:
+    """What a fresh device link, the host's HELLO heard, asks for on ``line``
+    (one of the host's), and the link; the general decoder is not to read it."""
+    fw_shape = fw.protocol.Shape(shape.files, shape.ranks, shape.leds, shape.board)
+    device = fw.link.DeviceLink(fw_shape, [], 0)
+    hello = (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, [])
+    device.feed(fw.protocol.encode(0, "HELLO", hello, fw_shape), 0)
+    device.outbox.clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(fw.protocol, "decode", None)  # read in place, or this fails
+        requests = [(c, bytes(v) if c == "LED" else v) for c, v in device.feed(line, 10)]
+    return requests, device
+
+
+@settings(max_examples=200, deadline=None)
+@given(shape=st.sampled_from([host_messages.DEFAULT_SHAPE, HEX_SHAPE]), data=st.data())
+def test_the_firmware_reads_a_sparse_frame_in_place_as_the_whole_one(
+    fw: SimpleNamespace, shape: BoardShape, data: st.DataObject
+) -> None:
+    lit = data.draw(
+        st.dictionaries(st.integers(0, shape.leds - 1), st.integers(1, 15), max_size=40)
+    )
+    indices = tuple(lit.get(i, 0) for i in range(shape.leds))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        got = []
+        for sparse in (False, True):
+            line = host_codec.encode(Frame(1, host_messages.Led(indices, sparse)), shape)
+            assert line.startswith(b"$01 LEDS" if sparse else b"$01 LED ")
+            requests, device = _device_requests(fw, shape, line, monkeypatch)
+            answers = [fw.protocol.decode(bytes(a[:-2]), device.shape) for a in device.outbox]
+            assert [answer[1:] for answer in answers] == [("ACK", 1)]
+            got.append(requests)
+    assert got[0] == got[1] == [("LED", bytes(indices))]
+
+
+_LEDS_VECTORS = [r for r in PROTOCOL_RECORDS if " LEDS" in r.text]
+
+
+@pytest.mark.parametrize("record", _LEDS_VECTORS, ids=lambda r: f"line{r.line}-{r.kind}")
+def test_every_leds_vector_is_read_in_place_as_the_codecs_read_it(
+    fw: SimpleNamespace, record: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sparse frame is carried out, or refused for its reason and answered
+    with its NAK, by the link's own reading (wire.sparse), as by both codecs."""
+    shape = record.shape
+    if record.kind == "ok":
+        text, _, expected = record.text.partition(" => ")
+        requests, device = _device_requests(fw, shape, text.encode() + b"\n", monkeypatch)
+        frame = bytearray(shape.leds)
+        for led, index in json.loads(expected)["lit"]:
+            frame[led] = index
+        assert requests == [("LED", bytes(frame))]
+        return
+    reason, nak, text = record.text.split(" ", 2)
+    fw_shape = fw.protocol.Shape(shape.files, shape.ranks, shape.leds, shape.board)
+    device = fw.link.DeviceLink(fw_shape, [], 0)
+    hello = (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, [])
+    device.feed(fw.protocol.encode(0, "HELLO", hello, fw_shape), 0)
+    device.outbox.clear()
+    assert device.feed(text.encode() + b"\n", 10) == []
+    assert device.counters[reason.upper()] == 1
+    naks = [fw.protocol.decode(bytes(line[:-2]), fw_shape)[2] for line in device.outbox]
+    assert naks == ([] if nak == "-" else [(int(nak, 16), reason.upper())])
 
 
 @given(st.integers(0, (1 << 80) - 1), st.integers(0, 0xFFFF), st.integers(0, 0xFFFFFF))
