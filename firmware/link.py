@@ -29,6 +29,7 @@ from protocol_constants import (
     PROTOCOL_VERSION,
     REPLAY_WINDOW,
     SNAP_MIN_INTERVAL_MS,
+    SPARSE_KEY,
 )
 from protocol_constants import COUNTER_NAMES as SHARED_COUNTER_NAMES
 
@@ -395,7 +396,9 @@ class DeviceLink:
         if self._hello_line is None:
             self.garbage = True
             shape = self.shape
-            info = shape.hello_info() + [(EPOCH_KEY, "%04X" % self.epoch)] + list(self.info)
+            # S=1: this firmware takes LEDS, the sparse LED frame.
+            info = shape.hello_info() + [(EPOCH_KEY, "%04X" % self.epoch), (SPARSE_KEY, "1")]
+            info.extend(self.info)
             if self._nonce is not None:
                 info.append((NONCE_KEY, self._nonce))
             hello = (PROTOCOL_VERSION, shape.files, shape.ranks, shape.leds, info)

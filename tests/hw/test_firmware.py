@@ -971,7 +971,7 @@ def test_the_firmware_reports_the_board_and_its_changes(pico: SimpleNamespace) -
     assert [type(f.message) for f in out] == [host_messages.Hello, host_messages.Snap]
     hello = out[0].message
     assert (hello.files, hello.ranks, hello.leds) == (10, 8, 80)
-    assert dict(hello.info) == {"E": "0000", "FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
+    assert dict(hello.info) == {"E": "0000", "S": "1", "FW": "0.1.0", "ID": "E6614C311B4F7E2A"}
     assert _boards(out) == [START]
     pico.board.closed.discard(sq("e2"))  # a pawn lifted
     pico.main.loop(firmware, clock, steps=12)  # 30 ms: 4 reads, 20 ms after the last
@@ -1309,7 +1309,7 @@ def test_a_session_between_host_and_firmware(pico: SimpleNamespace) -> None:
     assert bench.snapshots()[-1] == START & ~bits("e2")
     frame = [0] * 80
     frame[sq("e2")], frame[sq("e3")], frame[sq("e4")] = 6, 2, 2
-    bench.damage = b"00600"  # spoiled on the wire, once
+    bench.damage = b" 0E6"  # e2's colour spoiled on the wire, once (the sparse frame)
     bench.show(ShowLeds(tuple(frame)))
     bench.run(20)
     words = bench.leds()

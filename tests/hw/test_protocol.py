@@ -808,6 +808,71 @@ def test_palette_and_frame_are_refreshed_every_five_seconds() -> None:
     assert Palette(((9, 9, 9),)) in refreshed and Led((0,) * 80) in refreshed
 
 
+def sparse_session(hello: Hello) -> Session:
+    """A session whose device says ``hello`` (with ``S=1``: it takes LEDS)."""
+    s = Session()
+    s.feed(Tick())
+    s.device(hello)
+    for f in sent(s.actions):
+        if not isinstance(f.message, Ack | Nak):
+            s.device(Ack(f.seq))
+    s.actions.clear()
+    return s
+
+
+SPARSE_HELLO = Hello(PROTOCOL_VERSION, 10, 8, 80, (("E", "0007"), ("S", "1"), ("FW", "0.2.0")))
+
+
+def test_a_device_that_says_s_1_gets_its_frames_sparsely_where_that_is_shorter() -> None:
+    s = Session()
+    s.feed(Tick())
+    got = s.device(SPARSE_HELLO)
+    assert SPARSE_HELLO.sparse and not DEVICE_HELLO.sparse
+    assert sent_messages(got) == [Ack(0), Palette(DEFAULT_PALETTE), Led((0,) * 80, sparse=True)]
+    assert got[-1] == Send(b"$03 LEDS*%08X\n" % crc32(b"03 LEDS"))
+    lifted = tuple(6 if i == 14 else 2 if i in (24, 34) else 0 for i in range(80))
+    (frame,) = sent(s.feed(ShowLeds(lifted)))
+    assert frame.message == Led(lifted, sparse=True)
+    # 27 lit LEDs: "LEDS", a space and 81 digits, longer than "LED", a space
+    # and 80; 26 lit, 83 bytes against 84.
+    crowded = tuple(1 if i < 27 else 0 for i in range(80))
+    assert sent_messages(s.feed(ShowLeds(crowded))) == [Led(crowded)]
+    fewer = tuple(1 if i < 26 else 0 for i in range(80))
+    assert sent_messages(s.feed(ShowLeds(fewer))) == [Led(fewer, sparse=True)]
+
+
+def test_a_device_that_does_not_say_s_1_gets_every_frame_whole() -> None:
+    for hello in (DEVICE_HELLO, Hello(PROTOCOL_VERSION, 10, 8, 80, (("E", "0007"), ("S", "2")))):
+        s = sparse_session(hello)
+        lit = tuple(5 if i == 9 else 0 for i in range(80))
+        assert sent_messages(s.feed(ShowLeds(lit))) == [Led(lit)]
+        assert sent_messages(s.feed(ShowLeds((0,) * 80))) == [Led((0,) * 80)]
+
+
+def test_a_sparse_frame_is_retried_refreshed_and_replaced_as_a_whole_one_is() -> None:
+    s = sparse_session(SPARSE_HELLO)
+    whole = tuple(range(16)) * 5
+    (old,) = sent(s.feed(ShowLeds(whole)))
+    lit = tuple(3 if i == 79 else 0 for i in range(80))
+    new_actions = s.feed(ShowLeds(lit))
+    (new,) = sent(new_actions)
+    assert old.message == Led(whole) and new.message == Led(lit, sparse=True)
+    retried = s.wait(ACK_TIMEOUT + 0.01)
+    assert sent(retried) == [new], "newest wins across the two forms"
+    assert [a for a in retried if isinstance(a, Send)] == [
+        a for a in new_actions if isinstance(a, Send)
+    ]
+    s.device(Ack(new.seq))
+    s.actions.clear()
+    while s.now < LED_REFRESH + 1:  # a device that sends its heartbeats and ACKs all at once
+        for f in sent(s.wait(1 / 32)):
+            if not isinstance(f.message, Ack | Nak):
+                s.device(Ack(f.seq))
+        if s.now % HEARTBEAT == 0:
+            s.device(Snap(START))
+    assert [m for m in sent_messages(s.actions) if isinstance(m, Led)] == [Led(lit, sparse=True)]
+
+
 def test_a_silent_device_takes_the_link_back_to_connecting() -> None:
     s = up()
     got = s.wait(LINK_TIMEOUT - 0.1)

@@ -339,7 +339,7 @@ def test_a_nak_makes_the_host_send_the_frame_again(start: Start) -> None:
     clock = ManualClock()
     fake, s = start(clock)
     s.settle(fake)
-    fake.corrupt_incoming("LED")
+    fake.corrupt_incoming("LEDS")  # one lit LED: the firmware takes the sparse frame
     s.board.show({sq("a1"): (0, 0, 255)})
     s.pump(lambda: lit(fake, sq("a1")) == (0, 0, 255), "the frame, sent again")
     assert fake.counters()["CRC"] == 1  # the firmware saw the damage and said NAK
@@ -350,7 +350,7 @@ def test_without_an_ack_the_host_retries_then_gives_up(start: Start) -> None:
     clock = ManualClock()
     fake, s = start(clock)
     s.settle(fake)
-    fake.drop_incoming("LED", count=1 + MAX_RETRIES)
+    fake.drop_incoming("LEDS", count=1 + MAX_RETRIES)  # one lit LED: the sparse frame
     s.board.show({sq("j8"): (0, 255, 0)})
     s.pump(lambda: fake.dropped_rx == 1, "the frame")
     for retry in range(1, MAX_RETRIES + 1):

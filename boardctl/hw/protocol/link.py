@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ... import __version__
 from ...colour import Colour
 from .acceptance import HOST_COUNTER_NAMES, SeqTracker, SnapshotGate
-from .codec import LineAssembler, ProtocolError, decode, encode, is_value
+from .codec import LineAssembler, ProtocolError, decode, encode, is_value, shorter_led
 from .constants import (
     ACK_TIMEOUT,
     COUNTER_NAMES,
@@ -398,7 +398,8 @@ class HostLink:
     def _send_leds(self, now: float, actions: list[Action]) -> None:
         self._sent_leds = self._leds
         self._last_refresh = now
-        self._send(Led(self._leds), now, actions)
+        sparse = self._device is not None and self._device.sparse
+        self._send(shorter_led(self._leds, sparse), now, actions)
 
     def _send_palette(self, now: float, actions: list[Action]) -> None:
         self._sent_palette = self._palette
