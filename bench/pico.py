@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import sys
 import time
@@ -70,6 +71,10 @@ def applied_at(rig: Rig, tag: int) -> float:
     raise harness.EmulatorError(f"sensor change {tag} never applied")
 
 
+# A host's LED frame, whole (LED) or sparse (LEDS, to a firmware that takes it).
+_LED_LINE = re.compile(r"\$[0-9A-F]{2} LEDS?[ *]")
+
+
 def firmware_share(rig: Rig, closed: float, occupancy: int, lit: float) -> tuple[float, float]:
     """Of contact -> light, the seconds the firmware took: from the contact to
     the last byte of the SNAP that reported it leaving the chip, and from the
@@ -78,7 +83,7 @@ def firmware_share(rig: Rig, closed: float, occupancy: int, lit: float) -> tuple
     digits = f" SNAP {occupancy:0{(rig.board.squares + 3) // 4}X} "
     lines = [e for e in rig.pico.log if e["ev"] == "line" and int(e["ns"]) >= closed * 1e9]  # type: ignore[call-overload]
     snap = next(e for e in lines if e["dir"] == "tx" and digits in str(e["text"]))
-    led = [e for e in lines if e["dir"] == "rx" and " LED " in str(e["text"])]
+    led = [e for e in lines if e["dir"] == "rx" and _LED_LINE.match(str(e["text"]))]
     led_in = max(int(e["ns"]) for e in led if int(e["ns"]) <= lit * 1e9)  # type: ignore[call-overload]
     return int(snap["ns"]) / 1e9 - closed, lit - led_in / 1e9  # type: ignore[call-overload]
 

@@ -1,7 +1,8 @@
 # What the link's work costs the firmware, in microseconds per call: taking
-# one LED frame or palette line from the host (cut, checked, decoded and
-# answered), new or a repeat of the last, and writing a frame to the LEDs.  The LED output is a
-# stand-in, so a write is the firmware's own cost, not the PIO's.  A bench
+# one LED frame (whole, LED, or four LEDs lit, LEDS) or palette line from the
+# host (cut, checked, decoded and answered), new or a repeat of the last, and
+# writing a frame to the LEDs.  The LED output is a stand-in, so a write is
+# the firmware's own cost, not the PIO's.  A bench
 # beside the firmware, never flashed with it; from the repository's root:
 #
 #     MICROPYPATH=firmware .venv/bin/micropython bench/firmware/bench_link.py
@@ -31,13 +32,18 @@ class Output:
 
 
 def values(shape):
-    """Two different LED frames and two palettes."""
+    """Two different LED frames, two with four LEDs lit (a lifted piece's
+    square and moves) and two palettes."""
     frames = [bytes((i + k) % 16 for i in range(shape.leds)) for k in (0, 1)]
+    few = [bytearray(shape.leds) for k in (0, 1)]
+    for k in (0, 1):
+        for led in (14, 24, 34, 44):
+            few[k][led + k] = 2
     palettes = [
         [((37 * i + k) & 0xFF, (91 * i) & 0xFF, (53 * i) & 0xFF) for i in range(PALETTE_SIZE)]
         for k in (0, 1)
     ]
-    return frames, palettes
+    return frames, few, palettes
 
 
 def feeder(device, shape, command, choices):
@@ -72,16 +78,16 @@ def main():
     )
     print("us per call, " + sys.implementation.name + ":")
     for name, shape, width in boards:
-        frames, palettes = values(shape)
+        frames, few, palettes = values(shape)
         figures = []
-        for command, choices in (("LED", frames), ("PAL", palettes)):
+        for command, choices in (("LED", frames), ("LEDS", few), ("PAL", palettes)):
             for kept in (choices, choices[:1]):  # a new line each time, then repeats
                 device = link.DeviceLink(shape, [], 0)
                 figures.append(per_call_us(feeder(device, shape, command, kept)))
         figures.append(per_call_us(shower(ws2812.LedStrip(Output(), shape.leds, width))))
         print(
-            "  %-8s LED line %.0f (repeated %.0f), PAL line %.0f (repeated %.0f), "
-            "write frame %.0f" % tuple([name] + figures)
+            "  %-8s LED line %.0f (repeated %.0f), LEDS line of 4 %.0f (repeated %.0f), "
+            "PAL line %.0f (repeated %.0f), write frame %.0f" % tuple([name] + figures)
         )
 
 
