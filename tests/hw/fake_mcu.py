@@ -92,6 +92,12 @@ def command_of(line: bytes) -> str:
     return tokens[1].decode("ascii", "replace") if line[:1] == b"$" and len(tokens) > 1 else ""
 
 
+# A fault named for a command also takes the command's other spelling: "LED"
+# the LED frame however the host writes it (LEDS, the lit LEDs only, to a
+# firmware that takes it).
+_SPELLINGS = {"LEDS": "LED"}
+
+
 class _Faults:
     """Pending "do this to the next N lines of this command" faults."""
 
@@ -103,7 +109,7 @@ class _Faults:
 
     def take(self, command: str) -> str | None:
         for fault in self.pending:
-            if fault[1] is None or fault[1] == command:
+            if fault[1] in (None, command, _SPELLINGS.get(command)):
                 fault[2] -= 1
                 if fault[2] <= 0:
                     self.pending.remove(fault)
