@@ -195,6 +195,22 @@ class FakeSerial:
         return frames
 
 
+class ArrivingSerial(FakeSerial):
+    """A port whose host sends while the firmware waits: each of ``pending``
+    arrives 300 us into a wait of its own (a host's answer to a SNAP)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: list[bytes] = []
+
+    def wait(self, ms: int) -> bool:
+        if self.pending:
+            assert self.clock is not None
+            self.clock.advance(300)
+            self.inbox += self.pending.pop(0)
+        return super().wait(ms)
+
+
 def _cmds(frames: list[Frame], kind: type) -> list[Any]:
     return [f.message for f in frames if isinstance(f.message, kind)]
 
@@ -894,17 +910,7 @@ def test_what_the_wait_carries_out_is_collected_there_and_stat_waits_for_the_ste
     it, and answered in the wait, the answer and its collection made the next
     scan late and that step the longest (29 ms on the emulated Pico)."""
 
-    class Arriving(FakeSerial):
-        pending = b""
-
-        def wait(self, ms: int) -> bool:
-            if self.pending:  # the line arrives 300 us into the wait
-                pico.clock.advance(300)
-                self.inbox += self.pending
-                self.pending = b""
-            return super().wait(ms)
-
-    serial = Arriving()
+    serial = ArrivingSerial()
     firmware = _build(pico, serial)
     collected: list[int] = []
 
@@ -918,12 +924,12 @@ def test_what_the_wait_carries_out_is_collected_there_and_stat_waits_for_the_ste
     before = len(collected)
     scans = firmware.scanner.scans
     hello = host_messages.Hello(info=(("SW", "boardctl"), ("N", "0A0B0C0D")))
-    serial.pending = host_codec.encode(Frame(0, hello))
+    serial.pending = [host_codec.encode(Frame(0, hello))]
     firmware.idle(pico.clock, pico.clock.ticks_add(pico.clock.ticks_us(), 2500))
     assert _cmds(serial.take(), host_messages.Hello)  # answered in the wait
     assert collected[before:] == [scans]  # and collected there, before the next scan
 
-    serial.pending = host_codec.encode(Frame(1, host_messages.Stat()))
+    serial.pending = [host_codec.encode(Frame(1, host_messages.Stat()))]
     firmware.idle(pico.clock, pico.clock.ticks_add(pico.clock.ticks_us(), 2500))
     assert serial.inbox == b"" and not _cmds(serial.take(), host_messages.Counters)
     assert collected[before:] == [scans]  # read, not yet answered
@@ -1004,18 +1010,7 @@ def test_the_hosts_frame_is_read_and_lit_while_the_firmware_waits_for_its_next_s
     (read there but lit in the next step, it came 1.3 ms later on average
     on the Pico, 2.5 at most), and the scan still comes on time, not sooner."""
 
-    class Arriving(FakeSerial):
-        def __init__(self) -> None:
-            super().__init__()
-            self.pending: list[bytes] = []
-
-        def wait(self, ms: int) -> bool:
-            if self.pending:  # each part arrives 300 us after the one before
-                pico.clock.advance(300)
-                self.inbox += self.pending.pop(0)
-            return super().wait(ms)
-
-    serial = Arriving()
+    serial = ArrivingSerial()
     firmware = _build(pico, serial)
     pico.main.loop(firmware, pico.clock, steps=4)
     serial.take()
