@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import TypeVar
 
 import chess
 
@@ -36,6 +37,8 @@ FALCON_CASES = [
         4,
     ),
 ]
+T = TypeVar("T")
+
 CHESS_CASES = [
     ("chess start", chess.STARTING_FEN, 4),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
@@ -64,15 +67,15 @@ def chess_perft(board: chess.Board, depth: int, leaf: Callable[[chess.Board], in
     return total
 
 
-def best_of(runs: int, fn: Callable[[], int]) -> tuple[int, float]:
-    """Best wall time of several runs: the least disturbed by the machine."""
+def best_of(runs: int, fn: Callable[[], T]) -> tuple[T, float]:
+    """What ``fn`` returns, and its best wall time of several runs: the
+    least disturbed by the machine."""
     best = float("inf")
-    nodes = 0
     for _ in range(runs):
         start = time.perf_counter()
-        nodes = fn()
+        result = fn()
         best = min(best, time.perf_counter() - start)
-    return nodes, best
+    return result, best
 
 
 def rate(label: str, cases: list[tuple[str, int, Callable[[], int]]]) -> float:
@@ -125,14 +128,8 @@ def main() -> None:
     print("The tables a process builds at its first move, a fresh build (best of 5):")
     builds = (("10×8", lambda: Tables(10, 8)), ("hexagon", lambda: HexTables(FALCON_HEX)))
     for name, build in builds:
-        best = min(_seconds(build) for _ in range(5))
+        _, best = best_of(5, build)
         print(f"  {name}: {best * 1e3:.0f} ms")
-
-
-def _seconds(work: Callable[[], object]) -> float:
-    started = time.process_time()
-    work()
-    return time.process_time() - started
 
 
 if __name__ == "__main__":
