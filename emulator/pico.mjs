@@ -132,6 +132,18 @@ function boot() {
   wireSensors();
   wireLeds();
   pio = { ns: 0, carry: 0 };
+  pioIdle = false;
+  // Only a write to the PIO (the CPU's or a DMA channel's) starts a stalled
+  // machine: until one, run() need not step it (see pioIdle).
+  const pio0 = mcu.pio[0];
+  const write = pio0.writeUint32.bind(pio0);
+  pio0.writeUint32 = (offset, value) => {
+    if (pioIdle) {
+      pio.ns = mcu.clock.nanos;
+      pioIdle = false;
+    }
+    write(offset, value);
+  };
 }
 
 // ---- USB: the CDC port bridged to one TCP client ------------------------------
@@ -318,6 +330,14 @@ function applyDueInjections() {
   feedUsb();
 }
 
+// When the next held change falls due (simulated ns, with clockBase).
+function nextDue() {
+  let due = Infinity;
+  if (pendingSensorChanges.length) due = pendingSensorChanges[0].at;
+  if (pendingInjections.length) due = Math.min(due, pendingInjections[0].at);
+  return due;
+}
+
 function holdBytes(at, data) {
   pendingInjections.push({ at, data });
   pendingInjections.sort((a, b) => a.at - b.at);
@@ -335,6 +355,10 @@ function applyDueSensorChanges() {
 // ---- the WS2812 line ---------------------------------------------------------
 
 let pio = { ns: 0, carry: 0 }; // the LED state machine's own time
+// The LED machine is off or stalled on an empty FIFO, with no frame waiting
+// for its latch: its time is the CPU's, and stepping it after every
+// instruction (a third of the emulator's time) would change nothing.
+let pioIdle = false;
 let line = null; // the frame being received
 
 function wireLeds() {
@@ -342,6 +366,7 @@ function wireLeds() {
   mcu.gpio[ledPin].addListener(() => {
     const level = mcu.gpio[ledPin].outputValue;
     if (level === line.level) return;
+    if (pioIdle) pio.ns = mcu.clock.nanos;
     line.level = level;
     const t = pio.ns + clockBase;
     if (level) {
@@ -404,6 +429,7 @@ function stepPio(untilNs) {
     // change that, so the machine's time just follows the CPU's.
     pio.ns = untilNs;
     if (line.bits.length) endFrameAfterLatch();
+    pioIdle = line.bits.length === 0;
     return;
   }
   const divider = machine.clockDivInt + machine.clockDivFrac / 256;
@@ -434,6 +460,13 @@ let hung = false; // the CPU stopped (a `hang` command): only the clock and the 
 const stats = { instructions: 0, idleNs: 0, started: Date.now() };
 let lastTimeEvent = 0;
 
+// One instruction, and the clock moved on by the cycles it took.
+function execute(core, clock, cycleNs) {
+  const pc = core.PC;
+  if (pc === ROM_FLASH_ERASE || pc === ROM_FLASH_PROGRAM) flashCall();
+  clock.tick(core.executeInstruction() * cycleNs);
+}
+
 function run() {
   if (pendingReset) {
     pendingReset = false;
@@ -444,6 +477,7 @@ function run() {
   feedUsb();
   const { clock, core } = mcu;
   const cycleNs = 1e9 / mcu.clkSys;
+  let executed = 0;
   for (let i = 0; i < CHUNK_INSTRUCTIONS; i++) {
     if (core.waiting || hung) {
       // A chip asleep with no alarm set (MicroPython's REPL waits so for a
@@ -458,15 +492,29 @@ function run() {
       clock.tick(until);
       i += until / cycleNs;
       stats.idleNs += until;
+    } else if (pioIdle) {
+      // The common case, the CPU running and the LEDs still: nothing but the
+      // CPU needs stepping until it sleeps, writes to the PIO or a held
+      // change falls due, so the looks after each instruction wait till then.
+      const due = nextDue() - clockBase;
+      const limit = CHUNK_INSTRUCTIONS - i;
+      let n = 0;
+      do {
+        execute(core, clock, cycleNs);
+        n += 1;
+      } while (n < limit && !core.waiting && pioIdle && clock.nanos < due);
+      executed += n;
+      i += n - 1;
     } else {
-      if (core.PC === ROM_FLASH_ERASE || core.PC === ROM_FLASH_PROGRAM) flashCall();
-      clock.tick(core.executeInstruction() * cycleNs);
-      stats.instructions += 1;
+      execute(core, clock, cycleNs);
+      executed += 1;
     }
-    if (pio.ns < clock.nanos) stepPio(clock.nanos);
+    if (!pioIdle && pio.ns < clock.nanos) stepPio(clock.nanos);
     if (pendingSensorChanges.length) applyDueSensorChanges();
     if (pendingInjections.length) applyDueInjections();
   }
+  stats.instructions += executed;
+  if (pioIdle) pio.ns = clock.nanos;
   const now = clock.nanos + clockBase;
   if (now - lastTimeEvent >= TIME_EVENT_NS) {
     lastTimeEvent = now;
