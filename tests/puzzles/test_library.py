@@ -71,25 +71,25 @@ def test_each_drill_is_the_tables_distance_to_mate_and_its_grade(puzzle_id, solv
     assert low <= puzzle.goal.moves <= high and puzzle.goal.slack == slack
 
 
-def test_every_first_move_that_mates_is_found_and_the_brute_force_checker_agrees(solver):
+# One test per mate (some take seconds, one 13 s): a parallel run spreads them.
+@pytest.mark.parametrize("puzzle_id", [p.id for p in library() if p.goal.kind == "mate"])
+def test_every_first_move_that_mates_is_found_and_the_brute_force_checker_agrees(puzzle_id, solver):
     """The engine's mate search names every first move of each mate that
     mates in time, and for the mates in one and two the exhaustive checker
     (which shares no code with the engine) finds the same; each key is the
     only one (no puzzle has a second solution)."""
-    for puzzle in library():
-        if puzzle.goal.kind != "mate":
-            continue
-        report = verify(puzzle, solver, every_move=True)
-        assert set(report.solutions or ()) == {puzzle.key}, puzzle.id
-        if puzzle.goal.moves > 2:
-            continue  # the checker would take minutes
-        pos = puzzle.position()
-        brute = {
-            pos.uci(m)
-            for m in pos.legal_moves()
-            if forces_mate_with(pos, pos.code_of(m), puzzle.goal.moves)
-        }
-        assert brute == {puzzle.key}, puzzle.id
+    puzzle = find(puzzle_id)
+    report = verify(puzzle, solver, every_move=True)
+    assert set(report.solutions or ()) == {puzzle.key}
+    if puzzle.goal.moves > 2:
+        return  # the checker would take minutes
+    pos = puzzle.position()
+    brute = {
+        pos.uci(m)
+        for m in pos.legal_moves()
+        if forces_mate_with(pos, pos.code_of(m), puzzle.goal.moves)
+    }
+    assert brute == {puzzle.key}
 
 
 def test_the_shipped_drills_are_what_the_generator_writes():
