@@ -68,10 +68,12 @@ emulator/node_modules/.installed: emulator/package.json emulator/package-lock.js
 
 emulator-deps: system-deps emulator/node_modules/.installed
 
-# Every test, on every core: --dist worksteal hands each worker a run of the
-# collection and lets an idle one take the back half of another's, so long
-# tests even out; tests/conftest.py puts what a module shares (an emulated
-# Pico, a browser) and the slow tests at the head of the run (it says why).
+# Every test, on every core: -n auto starts two workers more than the machine
+# has cores, for the tests that wait in real time; --dist worksteal hands each
+# worker a run of the collection and lets an idle one take the back half of
+# another's, so long tests even out; tests/conftest.py says why of both, and
+# puts what a module shares (an emulated Pico, a browser) and the slow tests
+# at the head of the run.
 test: lint docs system-deps emulator-deps
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
