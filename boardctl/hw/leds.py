@@ -274,6 +274,8 @@ class SpiLeds:
         self.encoder = LedEncoder(layout, brightness=brightness, reset=reset)
         self.spi = spi
         self.pixels: list[Colour] = [OFF] * layout.count  # as last sent, chain order
+        self._sent: tuple[dict[int, Colour], float] | None = None  # that frame, at that brightness
+        self._data = b""  # and its bytes
 
     def set_brightness(self, brightness: float) -> None:
         """From the next frame on (clamped to the pinout's cap, as at start).
@@ -298,20 +300,26 @@ class SpiLeds:
         :raises LedFrameError: for a bad square or colour.
         :raises HardwareError: if the SPI write fails.
         """
-        pixels = self.encoder.pixels(colours)
-        data = encode_pixels(pixels, self.encoder.layout.colour_order, self.encoder.reset)
+        # The daemon shows a frame every turn of its loop, most often the last
+        # one again: its bytes are sent again, not worked out again.
+        frame = (dict(colours), self.encoder.brightness)
+        if frame == self._sent:
+            pixels, data = self.pixels, self._data
+        else:
+            pixels = self.encoder.pixels(colours)
+            data = encode_pixels(pixels, self.encoder.layout.colour_order, self.encoder.reset)
         try:
             self.spi.write(data)
         except HardwareError:
             raise
         except OSError as exc:
             raise HardwareError(f"SPI write failed: {exc}") from exc
-        self.pixels = pixels
+        self.pixels, self._sent, self._data = pixels, frame, data
 
     def close(self) -> None:
         """Turn every LED off and release the bus."""
         try:
             self.spi.write(self.encoder.encode({}))
-            self.pixels = [OFF] * self.encoder.layout.count
+            self.pixels, self._sent = [OFF] * self.encoder.layout.count, None
         finally:
             self.spi.close()

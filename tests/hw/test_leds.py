@@ -229,6 +229,30 @@ def test_close_turns_the_leds_off_and_releases_the_bus() -> None:
     assert leds.pixels[0] == (0, 0, 0)
 
 
+def test_every_show_sends_the_bytes_of_its_frame_at_the_brightness_then() -> None:
+    # show() keeps the last frame's bytes for the frame shown again: a frame
+    # changed in place, or the same one at another brightness, is worked out anew.
+    spi = FakeSpi()
+    leds = SpiLeds(ROWS, spi=spi)
+    frame = {0: (255, 0, 0), 9: (0, 255, 0)}
+
+    def shown(brightness: float, colours: dict[int, tuple[int, int, int]]) -> None:
+        leds.set_brightness(brightness)
+        leds.show(colours)
+        encoder = LedEncoder(ROWS, brightness=brightness)
+        assert spi.writes[-1] == encoder.encode(colours)
+        assert leds.pixels == encoder.pixels(colours)
+
+    shown(0.5, frame)
+    shown(0.5, dict(frame))
+    shown(1.0, frame)
+    frame[9] = (0, 0, 255)
+    shown(1.0, frame)
+    shown(1.0, {})
+    shown(0.2, {})
+    assert len(spi.writes) == 6  # each one sent, the same or not
+
+
 def test_a_failing_write_is_a_hardware_error() -> None:
     class Broken(FakeSpi):
         def write(self, data: bytes) -> None:
