@@ -40,6 +40,8 @@ def test_the_gallery_in_docs_is_what_the_code_draws(tmp_path):
         assert committed.exists(), f"{committed} is missing: run python -m boardctl.ui.gallery docs"
         new, old = pygame.image.load(str(path)), pygame.image.load(str(committed))
         assert new.get_size() == old.get_size()
+        if pygame.image.tobytes(new, "RGBA") == pygame.image.tobytes(old, "RGBA"):
+            continue  # the usual case: a look at every pixel costs seconds
         differ = sum(
             1
             for x in range(0, new.get_width(), 2)
