@@ -194,9 +194,8 @@ class Presenter:
         if lost is not None:
             prompt, kind = lost, "error"
         faults = _faults(machine)
-        return DisplayState.from_fen(
-            setup.target.fen(),
-            setup.target.variant.name,
+        return DisplayState.from_position(
+            setup.target,
             orientation=BLACK if self.engine_side == WHITE else WHITE,
             engine_side=self.engine_side,
             opponent=machine.opponent,

@@ -141,9 +141,15 @@ class DisplayState:
         :raises FenError: when the FEN is malformed.
         :raises UnknownVariantError: when there is no such variant.
         """
-        pos = Position(fen, get_variant(variant))
+        return cls.from_position(Position(fen, get_variant(variant)), variant=variant, **fields)
+
+    @classmethod
+    def from_position(cls, pos: Position, **fields: Any) -> DisplayState:
+        """A state for ``pos`` with the check found (what :meth:`from_fen`
+        makes, without writing the position out and reading it back)."""
         fields.setdefault("check_square", pos.kings[pos.turn] if pos.is_check() else None)
-        return cls(fen=pos.fen(), variant=variant, **fields)
+        fields.setdefault("variant", pos.variant.name)
+        return cls(fen=pos.fen(), **fields)
 
     @classmethod
     def from_game(cls, game: Game, **fields: Any) -> DisplayState:

@@ -54,6 +54,25 @@ def test_from_fen_checks_the_fen_and_keeps_other_fields():
     assert state.fen == get_variant("falcon-8x8").start_fen and state.prompt == "hello"
 
 
+@pytest.mark.parametrize(
+    ("fen", "variant"),
+    [
+        ("5k4/10/10/10/10/10/10/5K3r w - - 0 31", "falcon"),
+        (None, "falcon-hex"),
+        (None, "falcon-8x8"),
+    ],
+)
+def test_a_position_makes_the_state_its_fen_makes(fen, variant):
+    # In check or not, and with moves behind it, as a set-up's target may have.
+    game = Game(get_variant(variant), fen)
+    for _ in range(4):
+        pos = game.position
+        made = DisplayState.from_position(pos, prompt="p", marks=(1,))
+        assert made == DisplayState.from_fen(pos.fen(), variant, prompt="p", marks=(1,))
+        game.push(pos.legal_moves()[0])
+    assert DisplayState.from_fen(fen, variant).check_square == (SQ("f1") if fen else None)
+
+
 def test_from_game_carries_the_last_move_check_and_san():
     game = Game(get_variant("falcon"), "5k3r/10/10/10/10/10/10/5K4 b - - 0 30")
     game.push_text("j8j1")
