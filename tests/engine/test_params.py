@@ -27,6 +27,7 @@ STRUCTURAL = {
     "PY_SSIZE_T_CLEAN",
     "NSQ",
     "MAX_CELLS",
+    "OCC_WORDS",
     "MAX_STEPS",
     "MAX_LINES",
     "MAX_FALCON",

@@ -1,11 +1,22 @@
-/* Making and taking back moves: the board, the hash, the material sums and
- * the path of hashes that repetitions are looked up in. */
+/* Making and taking back moves: the board and its occupied cells, the hash,
+ * the material sums and the path of hashes that repetitions are looked up in. */
 #include "board.h"
 
 #include "movegen.h"
 
+/* A piece of colour arrives on sq, or leaves it: its bit in Core.occupied. */
+static inline void occupy(Core *c, int sq, int colour) {
+    unsigned cell = (unsigned)c->sq2py[sq];
+    c->occupied[colour][cell / 64] |= (uint64_t)1 << (cell % 64);
+}
+static inline void vacate(Core *c, int sq, int colour) {
+    unsigned cell = (unsigned)c->sq2py[sq];
+    c->occupied[colour][cell / 64] &= ~((uint64_t)1 << (cell % 64));
+}
+
 void put(Core *c, int sq, int piece) {
     c->board[sq] = (uint8_t)piece;
+    occupy(c, sq, piece >> COLOUR_SHIFT);
     c->hash ^= c->zpiece[piece][sq];
     c->mg += c->mgt[piece][sq];
     c->eg += c->egt[piece][sq];
@@ -15,6 +26,7 @@ void put(Core *c, int sq, int piece) {
 static inline void take(Core *c, int sq) {
     int piece = c->board[sq];
     c->board[sq] = 0;
+    vacate(c, sq, piece >> COLOUR_SHIFT);
     c->hash ^= c->zpiece[piece][sq];
     c->mg -= c->mgt[piece][sq];
     c->eg -= c->egt[piece][sq];
@@ -100,6 +112,9 @@ static void unplace(Core *c, Move m, int us, uint8_t captured) {
         uint8_t king = c->board[to], rook = c->board[rto];
         c->board[rto] = 0; c->board[to] = 0;
         c->board[rfrom] = rook; c->board[from] = king;
+        /* Left before filled: the rook may have landed where the king stood. */
+        vacate(c, rto, us); vacate(c, to, us);
+        occupy(c, rfrom, us); occupy(c, from, us);
         c->king[us] = from;
         return;
     }
@@ -109,12 +124,15 @@ static void unplace(Core *c, Move m, int us, uint8_t captured) {
     c->count[piece]++;
     c->board[from] = piece;
     c->board[to] = captured;
-    if (captured) c->count[captured]++;
+    occupy(c, from, us);
+    vacate(c, to, us);
+    if (captured) { c->count[captured]++; occupy(c, to, us ^ 1); }
     if ((piece & TYPE_MASK) == KING) c->king[us] = from;
     if (flag == F_EP) {
         int victim = to - c->push[us];
         c->board[victim] = PAWN | (us ^ 1) << COLOUR_SHIFT;
         c->count[PAWN | (us ^ 1) << COLOUR_SHIFT]++;
+        occupy(c, victim, us ^ 1);
     }
 }
 

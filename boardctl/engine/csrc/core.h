@@ -46,6 +46,7 @@
 
 #define NSQ 576           /* mailbox cells: the hexagon's 23 x 23 fits */
 #define MAX_CELLS 128     /* the rules core's cells: 7 bits of its move codes */
+#define OCC_WORDS ((MAX_CELLS + 63) / 64)  /* 64-bit words of a set of cells */
 #define MAX_STEPS 12      /* king steps (8 on a rectangle, 12 on a hexagon) */
 #define MAX_LINES 6       /* rook or bishop directions */
 #define MAX_FALCON 24     /* falcon destinations (16 or 24) */
@@ -155,6 +156,13 @@ typedef struct {
     /* the position */
     uint8_t board[NSQ];
     int turn, castling, ep, halfmove, king[2], count[16], mg, eg;
+    /* Bit i % 64 of word i / 64: cell i (cells[i]) holds a piece of that colour.
+     * Most cells are empty or the other side's, so generate and evaluate
+     * walk these bits in the cells' order rather than every cell; board.c
+     * keeps them with the board, which only make, unmake and set_position
+     * change for good (see() and castling's test put back what they move,
+     * calling neither generate nor evaluate meanwhile). */
+    uint64_t occupied[2][OCC_WORDS];
     uint64_t hash, epkey;
     Undo stack[MAX_STACK];
     int sp;
@@ -178,6 +186,10 @@ typedef struct {
 
 static inline int sq_of(const Core *c, int file, int rank) {
     return c->py2sq[rank * c->files + file];
+}
+/* The cell in the mailbox of the lowest bit set in bits, word w of a set of cells. */
+static inline int lowest_cell(const Core *c, int w, uint64_t bits) {
+    return c->cells[w * 64 + __builtin_ctzll(bits)];
 }
 static inline int near(const Core *c, int sq, int king) { return c->near_king[sq - king + NSQ]; }
 static inline int floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }

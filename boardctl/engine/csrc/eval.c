@@ -117,18 +117,20 @@ static int survey(const Core *c, Survey *s) {
         s->pawns.hi[0][f] = s->pawns.hi[1][f] = -1;
     }
     s->units[0] = s->units[1] = s->attackers[0] = s->attackers[1] = s->nrooks = 0;
-    for (int cell = 0; cell < c->ncells; cell++) {
-        int sq = c->cells[cell];
-        uint8_t p = c->board[sq];
-        if (!p) continue;
-        int colour = p >> COLOUR_SHIFT, type = p & TYPE_MASK;
-        if (type == PAWN) {
-            if (c->grid) note_pawn(c, sq, colour, &s->pawns);
-            continue;
+    /* Both sides' pieces by increasing cell, as a walk over every cell. */
+    for (int w = 0; w < OCC_WORDS; w++) {
+        for (uint64_t bits = c->occupied[0][w] | c->occupied[1][w]; bits; bits &= bits - 1) {
+            int sq = lowest_cell(c, w, bits);
+            uint8_t p = c->board[sq];
+            int colour = p >> COLOUR_SHIFT, type = p & TYPE_MASK;
+            if (type == PAWN) {
+                if (c->grid) note_pawn(c, sq, colour, &s->pawns);
+                continue;
+            }
+            if (type == KING) continue;
+            if (type == ROOK) s->rooks[s->nrooks++] = sq;
+            score += piece_term(c, sq, type, colour, s);
         }
-        if (type == KING) continue;
-        if (type == ROOK) s->rooks[s->nrooks++] = sq;
-        score += piece_term(c, sq, type, colour, s);
     }
     return score;
 }

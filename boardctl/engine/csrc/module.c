@@ -56,6 +56,7 @@ static int place_pieces(Core *c, PyObject *squares) {
     memset(c->count, 0, sizeof c->count);
     c->hash = 0; c->mg = 0; c->eg = 0;
     for (int s = 0; s < size; s++) c->board[c->py2sq[s]] = 0;
+    memset(c->occupied, 0, sizeof c->occupied);
     for (int s = 0; s < size; s++) {
         int p = vals[s];
         if (p < 0 || p > 15 || (p & TYPE_MASK) == 0) {

@@ -201,6 +201,7 @@ static int read_cells(Core *c, PyObject *cells, PyObject *files_of, PyObject *ra
     int fr[MAX_CELLS];
     for (int s = 0; s < NSQ; s++) { c->sq2py[s] = -1; c->file_at[s] = c->rank_at[s] = -1; }
     memset(c->board, OFF, sizeof c->board);
+    memset(c->occupied, 0, sizeof c->occupied);
     for (int s = 0; s < c->ncells; s++) {
         int sq = c->cells[s];
         if (sq < 0 || sq >= c->nsq || c->sq2py[sq] >= 0) {
