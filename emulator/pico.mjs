@@ -364,7 +364,7 @@ function applyDueSensorChanges() {
 let pio = { ns: 0, carry: 0 }; // the LED state machine's own time
 // The LED machine is off or stalled on an empty FIFO, with no frame waiting
 // for its latch: its time is the CPU's, and stepping it after every
-// instruction (a third of the emulator's time) would change nothing.
+// instruction (an eighth of the emulator's time) would change nothing.
 let pioIdle = false;
 let line = null; // the frame being received
 
