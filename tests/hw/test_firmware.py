@@ -419,16 +419,23 @@ def test_a_host_led_frame_is_what_the_firmware_decodes(
     assert fw.protocol.decode(line[:-1], fw.protocol.Shape()) == (7, "LED", bytes(indices))
 
 
-def _device_requests(
-    fw: SimpleNamespace, shape: BoardShape, line: bytes, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[tuple[str, object]], Any]:
-    """What a fresh device link, the host's HELLO heard, asks for on ``line``
-    (one of the host's), and the link; the general decoder is not to read it."""
+def _heard_device(fw: SimpleNamespace, shape: BoardShape) -> Any:
+    """A fresh device link for ``shape`` that has heard the host's HELLO and
+    answered it (its outbox emptied)."""
     fw_shape = fw.protocol.Shape(shape.files, shape.ranks, shape.leds, shape.board)
     device = fw.link.DeviceLink(fw_shape, [], 0)
     hello = (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, [])
     device.feed(fw.protocol.encode(0, "HELLO", hello, fw_shape), 0)
     device.outbox.clear()
+    return device
+
+
+def _device_requests(
+    fw: SimpleNamespace, shape: BoardShape, line: bytes, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[tuple[str, object]], Any]:
+    """What a fresh device link, the host's HELLO heard, asks for on ``line``
+    (one of the host's), and the link; the general decoder is not to read it."""
+    device = _heard_device(fw, shape)
     with monkeypatch.context() as patch:
         patch.setattr(fw.protocol, "decode", None)  # read in place, or this fails
         requests = [(c, bytes(v) if c == "LED" else v) for c, v in device.feed(line, 10)]
@@ -475,14 +482,10 @@ def test_every_leds_vector_is_read_in_place_as_the_codecs_read_it(
         assert requests == [("LED", bytes(frame))]
         return
     reason, nak, text = record.text.split(" ", 2)
-    fw_shape = fw.protocol.Shape(shape.files, shape.ranks, shape.leds, shape.board)
-    device = fw.link.DeviceLink(fw_shape, [], 0)
-    hello = (fw.protocol_constants.PROTOCOL_VERSION, None, None, None, [])
-    device.feed(fw.protocol.encode(0, "HELLO", hello, fw_shape), 0)
-    device.outbox.clear()
+    device = _heard_device(fw, shape)
     assert device.feed(text.encode() + b"\n", 10) == []
     assert device.counters[reason.upper()] == 1
-    naks = [fw.protocol.decode(bytes(line[:-2]), fw_shape)[2] for line in device.outbox]
+    naks = [fw.protocol.decode(bytes(line[:-2]), device.shape)[2] for line in device.outbox]
     assert naks == ([] if nak == "-" else [(int(nak, 16), reason.upper())])
 
 
