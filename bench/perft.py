@@ -37,8 +37,6 @@ FALCON_CASES = [
         4,
     ),
 ]
-T = TypeVar("T")
-
 CHESS_CASES = [
     ("chess start", chess.STARTING_FEN, 4),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
@@ -65,6 +63,9 @@ def chess_perft(board: chess.Board, depth: int, leaf: Callable[[chess.Board], in
         total += chess_perft(board, depth - 1, leaf)
         board.pop()
     return total
+
+
+T = TypeVar("T")
 
 
 def best_of(runs: int, fn: Callable[[], T]) -> tuple[T, float]:
