@@ -219,3 +219,40 @@ def pytest_collection_modifyitems(config, items):
     # whole (its module-scoped fixtures made once): in a parallel run the long
     # tests start at once, and the short ones, last, even out the workers' ends.
     items.sort(key=order)
+    items[:] = _waiters_first(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+
+
+# Tests that wait in real time for tens of seconds (a game through a faulty
+# network, daemons killed and restarted) and use little CPU meanwhile.  Left
+# in the order above, they sat behind the emulated Pico in the first worker's
+# run until another worker stole them near the end, and the run waited
+# 50 s for them on one worker with the others idle.  Each is put first in the
+# run of a worker but the first, so that its waiting overlaps the others' work.
+REAL_TIME_WAITERS = (
+    "tests/e2e/test_remote_faults.py::test_a_game_through_a_bad_network_with_kills_loses_and_doubles_nothing[boards]",
+    "tests/e2e/test_kill9.py::test_kill_9_at_random_points_loses_no_committed_move",
+    "tests/e2e/test_remote_faults.py::test_a_game_through_a_bad_network_with_kills_loses_and_doubles_nothing[browser]",
+)
+
+
+def _waiters_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """``items`` with each of REAL_TIME_WAITERS at the head of one of the runs
+    that --dist worksteal first hands the workers 2 to ``workers`` (equal
+    shares in order), the rest in their order."""
+    if workers < 2:
+        return items
+    waiters = [item for item in items if item.nodeid in REAL_TIME_WAITERS]
+    rest = [item for item in items if item.nodeid not in REAL_TIME_WAITERS]
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    for i, item in enumerate(waiters):
+        heads[1 + i % (workers - 1)].append(item)
+    out: list[pytest.Item] = []
+    left = len(items)
+    for worker in range(workers):
+        share = left // (workers - worker)  # xdist's split (scheduler/worksteal.py)
+        left -= share
+        out += heads[worker]
+        taken = max(0, share - len(heads[worker]))
+        out += rest[:taken]
+        rest = rest[taken:]
+    return out + rest

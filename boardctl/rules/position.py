@@ -47,6 +47,8 @@ class Position:
     __slots__ = (
         "_ep_key",
         "_ep_keys",
+        "_legal",
+        "_legal_key",
         "_rights_lost",
         "_stack",
         "castling",
@@ -85,6 +87,8 @@ class Position:
                 rooks |= 1 << rook_sq
             self._rights_lost[self.geometry.square(variant.king_file, rank)] = rooks
         self._stack: list[_Undo] = []
+        self._legal: list[int] = []
+        self._legal_key: tuple[int, int, int] | None = None
         self.set_fen(variant.start_fen if fen is None else fen)
 
     # ------------------------------------------------------------------ FEN
@@ -359,7 +363,18 @@ class Position:
 
     def legal_codes(self) -> list[int]:
         """Every legal move, packed (the fast interface for perft and the engine)."""
-        return movegen.legal_codes(self)
+        return self._legal_now()[:]
+
+    def _legal_now(self) -> list[int]:
+        """The legal codes, kept for the position they were made for (its hash,
+        and the occupancy as a check on it): code_of, is_legal and is_capture
+        ask for them at every move they look at, and a generation was most of
+        what that cost.  Not to be changed: legal_codes hands out copies."""
+        key = (self.hash, self.colors[0], self.colors[1])
+        if key != self._legal_key:
+            self._legal = movegen.legal_codes(self)
+            self._legal_key = key
+        return self._legal
 
     def pseudo_legal_codes(self) -> list[int]:
         """Moves by the pieces' movement rules, legal or not (see movegen)."""
@@ -418,10 +433,10 @@ class Position:
         return Move(frm, to, PieceType(promo) if promo else None)
 
     def legal_moves(self) -> list[Move]:
-        return [self.to_move(code) for code in self.legal_codes()]
+        return [self.to_move(code) for code in self._legal_now()]
 
     def iter_legal(self) -> Iterator[tuple[Move, int]]:
-        for code in self.legal_codes():
+        for code in self._legal_now():
             yield self.to_move(code), code
 
     def code_of(self, move: Move) -> int:
@@ -440,7 +455,7 @@ class Position:
         # Only the codes from the move's square are unpacked (unpacking all was
         # a quarter of the CPU of the board's property tests).
         frm = move.from_square
-        for code in self.legal_codes():
+        for code in self._legal_now():
             if code & 127 == frm and self.to_move(code) == move:
                 return code
         return None

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardctl.rules import VARIANTS, Game, Position, parse_san, parse_uci, san
+from boardctl.rules import VARIANTS, FenError, Game, Position, movegen, parse_san, parse_uci, san
 from boardctl.rules.pgn import export, read_game
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,6 +37,43 @@ def test_make_unmake_and_the_incremental_hash(game):
         assert Position(pos.fen(), game.variant).fen() == pos.fen()
         pos.unmake()
         assert pos.fen() == fen and pos.hash == key
+
+
+@SETTINGS
+@given(games(), st.randoms(use_true_random=False))
+def test_the_kept_legal_moves_are_always_the_positions_own(game, rng):
+    # Position keeps its legal codes for the position they were made for:
+    # whatever moves, takes back, passes, copies or turns, what it answers is
+    # what the generator says now, and a caller's changes to the list it was
+    # handed change nothing.
+    pos = game.position
+
+    def fresh(p: Position) -> list[int]:
+        return sorted(movegen.legal_codes(p))
+
+    for _ in range(12):
+        handed = pos.legal_codes()
+        assert sorted(handed) == fresh(pos)
+        handed.clear()
+        assert sorted(pos.legal_codes()) == fresh(pos)
+        assert [pos.code_of(m) for m in pos.legal_moves()] == pos.legal_codes()
+        other = pos.copy() if rng.random() < 0.3 else pos
+        step = rng.random()
+        if step < 0.5 and other.legal_codes():
+            other.make(rng.choice(other.legal_codes()))
+        elif step < 0.7 and other.ply_stack:
+            other.unmake()
+        elif step < 0.8 and not other.is_check():
+            other.make_null()
+            assert sorted(other.legal_codes()) == fresh(other)
+            other.unmake_null()
+        elif step < 0.9:
+            with contextlib.suppress(FenError):  # the side not to move would be in check
+                other = other.with_turn(other.turn ^ 1)
+        else:
+            other.set_fen(other.fen())
+        assert sorted(other.legal_codes()) == fresh(other)
+        assert sorted(pos.legal_codes()) == fresh(pos)
 
 
 @SETTINGS
