@@ -433,6 +433,30 @@ def make_move(position: Position, move: Move) -> Position:
     )
 
 
+def within_reach(piece: str, start: Cell, cell: Cell, variant: Variant) -> bool:
+    """False only where ``piece`` on ``start`` could not reach ``cell`` on an
+    empty board: not one of a king's or a knight's offsets, not one of the
+    falcon's destinations, not on a slider's lines.  A filter before reach(),
+    which decides."""
+    kind = piece.upper()
+    offset = (cell[0] - start[0], cell[1] - start[1])
+    if kind == "K":
+        return offset in STEPS.values()
+    if kind == "N":
+        return offset in KNIGHT_OFFSETS
+    if kind == "F":
+        return cell in falcon_paths(start, variant)
+    if kind in SLIDES:
+        return any(_along(offset, step) for step in SLIDES[kind])
+    return True
+
+
+def _along(offset: Cell, step: Cell) -> bool:
+    """Is ``offset`` a whole number, one or more, of ``step``s?"""
+    k = offset[0] // step[0] if step[0] else offset[1] // step[1]
+    return k >= 1 and offset == (k * step[0], k * step[1])
+
+
 def king_attacked(position: Position, white: bool) -> bool:
     """Could the other side, if it were to move, move onto ``white``'s king?"""
     king = "K" if white else "k"
@@ -440,7 +464,18 @@ def king_attacked(position: Position, white: bool) -> bool:
     if not cells:
         return False
     attacker = Position(position.board, not white, None, 0, 1, position.variant)
-    return any(move.end == cells[0] for move in pseudo_legal_moves(attacker))
+    board, variant = position.board, position.variant
+    for start, piece in board.items():
+        if is_white(piece) == white:
+            continue
+        if piece.upper() == "P":
+            if any(move.end == cells[0] for move in pawn_moves(attacker, start)):
+                return True
+        elif within_reach(piece, start, cells[0], variant) and cells[0] in reach(
+            board, start, piece, variant
+        ):
+            return True
+    return False
 
 
 def in_check(position: Position) -> bool:
