@@ -79,7 +79,8 @@ emulator-deps: system-deps emulator/node_modules/.installed
 # hands each worker a run of the collection and lets an idle one take the back
 # half of another's, so long tests even out; tests/conftest.py says why of
 # both, and puts what a module shares (an emulated Pico, a browser) and the
-# slow tests at the head of the run.
+# slow tests at the head of the run, and the tests that wait in real time at the
+# heads of the other workers' runs.
 test: $(VENV)/.dev-installed system-deps emulator-deps
 	@$(MAKE) --no-print-directory lint docs & checks=$$!; \
 	$(BIN)/python -m pytest --collect-only -q > /dev/null; \
