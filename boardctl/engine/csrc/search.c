@@ -65,7 +65,7 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
     TTEntry *e = tt_slot(c);
     int best, n;
     if (tt_cutoff(c, e, 0, alpha, beta, ply, &best)) return best;
-    int check = in_check(c);
+    int check = in_check(c), alpha0 = alpha;
     Move moves[MAX_MOVES];
     int keys[MAX_MOVES];
     if (check) {
@@ -96,7 +96,10 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
             }
         }
     }
-    if (check && !legal) return -c->mate + ply;
+    if (check && !legal) best = -c->mate + ply;
+    /* Kept where the slot holds nothing deeper: the main search's entries stay. */
+    if (e->depth == 0)
+        tt_store(c, e, 0, best >= beta ? LOWER : best > alpha0 ? EXACT : UPPER, best, ply, 0);
     return best;
 }
 
