@@ -8,7 +8,9 @@ Run::
 A build is a directory holding a boardctl tree (``.`` is this one) or a git
 revision of this repository, exported with ``git archive`` into a temporary
 directory (no worktree is added) and given its own build of the C core
-(``cc``, as ``setup.py`` builds it).  Each side is ``python -m boardctl uci``
+(``cc``, as ``setup.py`` builds it); a directory whose core is missing or
+older than its sources (a fresh worktree) has its core built in place, since
+without it the side would play with the Python search.  Each side is ``python -m boardctl uci``
 run in its build's directory, so two revisions never share a module; a
 ``--base-option``/``--test-option NAME=VALUE`` is sent with ``setoption``
 (the same build with two option values is the cheapest A/B test).
@@ -202,7 +204,12 @@ def prepare_build(spec: str, into: Path) -> Path:
     :raises SystemExit: the revision is unknown or its build failed.
     """
     if Path(spec).is_dir() and (Path(spec) / "boardctl").is_dir():
-        return Path(spec).resolve()
+        tree = Path(spec).resolve()
+        # A worktree without its own core would play with the Python search, some
+        # thirty times slower, and look like a weaker engine: its core is built.
+        if stale_core(tree):
+            build_core(tree, spec)
+        return tree
     rev = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "--verify", f"{spec}^{{commit}}"],
         capture_output=True,
@@ -218,32 +225,50 @@ def prepare_build(spec: str, into: Path) -> Path:
             ["git", "-C", str(REPO), "archive", commit], capture_output=True, check=True
         )
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
-        # The compiler directly, as setup.py would: an old revision's pyproject.toml
-        # may not suit today's setuptools.
-        # Its sources: csrc/*.c since the core was split by concern, _core.c before.
-        suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        sources = sorted(
-            str(path.relative_to(target)) for path in (target / "boardctl/engine/csrc").glob("*.c")
-        )
-        built = subprocess.run(
-            [
-                "cc",
-                "-O2",
-                "-std=c11",
-                "-shared",
-                "-fPIC",
-                f"-I{sysconfig.get_paths()['include']}",
-                *(sources or ["boardctl/engine/_core.c"]),
-                "-o",
-                f"boardctl/engine/_core{suffix}",
-            ],
-            cwd=target,
-            capture_output=True,
-            text=True,
-        )
-        if built.returncode:
-            raise SystemExit(f"sprt: building {spec} failed:\n{built.stderr[-2000:]}")
+        build_core(target, spec)
     return target
+
+
+def stale_core(tree: Path) -> bool:
+    """True if the tree's compiled core is missing or older than one of its sources."""
+    built = tree / f"boardctl/engine/_core{sysconfig.get_config_var('EXT_SUFFIX')}"
+    sources = list((tree / "boardctl/engine/csrc").glob("*.[ch]"))
+    if not built.exists():
+        return bool(sources)
+    return any(path.stat().st_mtime > built.stat().st_mtime for path in sources)
+
+
+def build_core(target: Path, spec: str) -> None:
+    """Build the compiled core of the tree at ``target`` in place.
+
+    :raises SystemExit: the build failed.
+    """
+    # The compiler directly, as setup.py would: an old revision's pyproject.toml
+    # may not suit today's setuptools.
+    # Its sources: csrc/*.c since the core was split by concern, _core.c before.
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    sources = sorted(
+        str(path.relative_to(target)) for path in (target / "boardctl/engine/csrc").glob("*.c")
+    )
+    built = subprocess.run(
+        [
+            "cc",
+            "-O2",
+            "-std=c11",
+            "-funsigned-char",
+            "-shared",
+            "-fPIC",
+            f"-I{sysconfig.get_paths()['include']}",
+            *(sources or ["boardctl/engine/_core.c"]),
+            "-o",
+            f"boardctl/engine/_core{suffix}",
+        ],
+        cwd=target,
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode:
+        raise SystemExit(f"sprt: building {spec} failed:\n{built.stderr[-2000:]}")
 
 
 class UciEngine:

@@ -289,10 +289,33 @@ def attacked_by_piece(board: dict, start: tuple[int, int], variant: Variant) -> 
     return {square for square in squares if on_board(square, variant)}
 
 
+def within_reach(kind: str, start: tuple[int, int], square: tuple[int, int]) -> bool:
+    """False only where a piece of ``kind`` on ``start`` could not attack ``square``
+    on an empty board: too far for a king, pawn, knight or falcon (whose three
+    unit steps go at most three squares either way), off its lines for a slider.
+    A filter before attacked_by_piece, which decides."""
+    files, ranks = abs(square[0] - start[0]), abs(square[1] - start[1])
+    if kind in "PK":
+        return max(files, ranks) <= 1
+    if kind == "N":
+        return max(files, ranks) <= 2
+    if kind == "F":
+        return max(files, ranks) <= 3
+    if kind == "R":
+        return files == 0 or ranks == 0
+    if kind == "B":
+        return files == ranks
+    return True
+
+
 def is_attacked(board: dict, square: tuple[int, int], by_white: bool, variant: Variant) -> bool:
     """Can any piece of the given colour reach ``square`` by its movement rule?"""
     for start, piece in board.items():
-        if is_white(piece) == by_white and square in attacked_by_piece(board, start, variant):
+        if (
+            is_white(piece) == by_white
+            and within_reach(piece.upper(), start, square)
+            and square in attacked_by_piece(board, start, variant)
+        ):
             return True
     return False
 

@@ -1,5 +1,7 @@
 from collections.abc import Callable, Sequence
 
+CHAR_UNSIGNED: int  # 1 where this build's plain char is unsigned (setup.py asks for it)
+
 class Core:
     def __init__(
         self,

@@ -24,29 +24,30 @@ def test_the_core_is_built_wherever_a_compiler_and_headers_exist():
     )
 
 
-# aarch64 (the Pi) makes a plain `char` unsigned, x86-64 signed: the core is
-# built here as it would be there, warnings as errors, and its tests run on
-# that build (issue 22).  The real arm64 run is `make test-arm64`.
+# aarch64 (the Pi) makes a plain `char` unsigned, x86-64 signed: setup.py
+# builds the core with an unsigned char everywhere, so the core's tests that
+# run here (tests/engine) run the Pi's arithmetic; and its sources compile with
+# warnings as errors (issue 22).  The real arm64 run is `make test-arm64`.
 AARCH64_FLAGS = ("-funsigned-char", "-Werror", "-Wall", "-Wextra", "-O2", "-std=c11")
-CORE_TESTS = ("tests/engine/test_core.py", "tests/engine/test_core_legality.py")
 ROOT = Path(__file__).resolve().parents[2]
-
-RUN_ON_BUILD = """
+READ_CHAR = """
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location("boardctl.engine._core", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-sys.modules["boardctl.engine._core"] = module
-from boardctl.engine import core
-assert core._Compiled is module.Core, "the core under test is not the one just built"
-import pytest
-sys.exit(pytest.main(["-p", "no:cacheprovider", *sys.argv[2:]]))
+print(module.CHAR_UNSIGNED)
 """
 
 
-def test_the_core_built_with_unsigned_char_and_warnings_as_errors_passes_its_tests(
-    tmp_path: Path,
-) -> None:
+def test_the_core_under_test_has_the_pis_unsigned_char() -> None:
+    if not core.available():
+        pytest.skip("no compiled core: the Python search stands in")
+    from boardctl.engine import _core
+
+    assert _core.CHAR_UNSIGNED == 1, "the core was built with a signed char: see setup.py"
+
+
+def test_the_core_compiles_without_a_warning_under_the_pis_flags(tmp_path: Path) -> None:
     paths = sysconfig.get_paths()
     compiler = shutil.which("cc") or shutil.which("gcc")
     if not (compiler and (Path(paths["include"]) / "Python.h").exists()):
@@ -68,12 +69,8 @@ def test_the_core_built_with_unsigned_char_and_warnings_as_errors_passes_its_tes
         timeout=120,
     )
     assert compiled.returncode == 0, compiled.stderr
-    tests = subprocess.run(
-        [sys.executable, "-c", RUN_ON_BUILD, str(built), *CORE_TESTS],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=280,
+    # What the build says of its char is what the compiler made of the flag.
+    answer = subprocess.run(
+        [sys.executable, "-c", READ_CHAR, str(built)], capture_output=True, text=True, timeout=60
     )
-    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
-    assert " passed" in tests.stdout
+    assert answer.stdout.split() == ["1"], answer.stderr

@@ -1,11 +1,14 @@
 """bench/sprt.py's statistics: the GSPRT log-likelihood ratio (exact and its
 normal approximation), Wald's bounds, the Elo and its error.  The expected
 values are worked by hand from the formulas in the module's docstring (logistic
-Elo: elo 10 expects a score of 0.5143872), or found by a second, direct way."""
+Elo: elo 10 expects a score of 0.5143872), or found by a second, direct way;
+and which trees it builds a core for before playing them."""
 
 from __future__ import annotations
 
 import math
+import os
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -120,3 +123,21 @@ def test_the_tally_counts_games_and_pairs_and_tests_on_pairs_once_it_has_them():
     tally.add_pair(0.0, 0.5)
     assert tally.pairs == [0, 1, 0, 1, 0]
     assert tally.llr(0, 10) == sprt.llr([0, 1, 0, 1, 0], 0, 10)
+
+
+def test_a_tree_whose_core_is_missing_or_older_than_its_sources_is_built(tmp_path):
+    # A fresh worktree has no compiled core: played as it is, it would run the
+    # Python search and lose for being slow, not for its moves.
+    csrc = tmp_path / "boardctl/engine/csrc"
+    csrc.mkdir(parents=True)
+    source = csrc / "search.c"
+    source.write_text("/* a source */\n")
+    assert sprt.stale_core(tmp_path)
+    built = tmp_path / f"boardctl/engine/_core{sysconfig.get_config_var('EXT_SUFFIX')}"
+    built.write_bytes(b"")
+    os.utime(source, (1_000, 1_000))
+    assert not sprt.stale_core(tmp_path)
+    os.utime(source, (built.stat().st_mtime + 10,) * 2)
+    assert sprt.stale_core(tmp_path)
+    # A tree from before the compiled core has nothing to build.
+    assert not sprt.stale_core(tmp_path / "elsewhere")

@@ -367,5 +367,11 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
+    /* Whether this build's plain char is unsigned, as on the Pi (setup.py asks for it
+     * everywhere); CHAR_MIN is limits.h's, which Python.h includes. */
+    if (PyModule_AddIntConstant(m, "CHAR_UNSIGNED", CHAR_MIN == 0) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }
