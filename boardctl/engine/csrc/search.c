@@ -61,7 +61,11 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
     if (++c->nodes >= c->next_check) check_limits(c);
     if (c->stopped) return 0;
     if (ply > c->seldepth) c->seldepth = ply;
-    int check = in_check(c), best, n;
+    /* The main search's verdict on this position, at any depth, settles it here too. */
+    TTEntry *e = tt_slot(c);
+    int best, n;
+    if (tt_cutoff(c, e, 0, alpha, beta, ply, &best)) return best;
+    int check = in_check(c), alpha0 = alpha;
     Move moves[MAX_MOVES];
     int keys[MAX_MOVES];
     if (check) {
@@ -92,7 +96,10 @@ static int quiesce(Core *c, int alpha, int beta, int ply) {
             }
         }
     }
-    if (check && !legal) return -c->mate + ply;
+    if (check && !legal) best = -c->mate + ply;
+    /* Kept where the slot holds nothing deeper: the main search's entries stay. */
+    if (e->depth == 0)
+        tt_store(c, e, 0, best >= beta ? LOWER : best > alpha0 ? EXACT : UPPER, best, ply, 0);
     return best;
 }
 
