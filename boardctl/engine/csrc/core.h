@@ -14,7 +14,8 @@
  * test_contract.py).  Its search adds what self-play at a Pi's time per move
  * measured as gains (bench/sprt.py, issue 15): static exchange evaluation,
  * null-move reductions growing with depth, a ply less where the table has no
- * move, a history penalty and a cache of evaluations.
+ * move, a history penalty, a cache of evaluations and a quiescence search that
+ * reads and fills the transposition table.
  *
  * The files, by concern: move.h (the packed moves), this header (the Core
  * and the small inline helpers every file uses; no function of any file),

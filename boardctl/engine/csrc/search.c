@@ -1,6 +1,7 @@
 /* The search: principal variation search with null move, reverse futility,
  * futility and late-move reductions, internal iterative reduction, and a
- * quiescence search of captures and promotions (every move in check).
+ * quiescence search of captures and promotions (every move in check) that
+ * reads the transposition table and fills its shallowest slots.
  * Every number is params.py's (params.core_search). */
 
 #include "search.h"
