@@ -154,13 +154,11 @@ class DisplayState:
     @classmethod
     def from_game(cls, game: Game, **fields: Any) -> DisplayState:
         """A state for the game's current position, its last move, check and SAN list."""
-        pos = game.position
         if game.moves:
             last = game.moves[-1]
             fields.setdefault("last_move", (last.from_square, last.to_square))
-        fields.setdefault("check_square", pos.kings[pos.turn] if pos.is_check() else None)
         fields.setdefault("moves", tuple(game.sans()))
-        return cls(fen=pos.fen(), variant=game.variant.name, **fields)
+        return cls.from_position(game.position, **fields)
 
 
 def banner_line(state: DisplayState) -> tuple[str, str]:
