@@ -10,10 +10,11 @@ revision of this repository, exported with ``git archive`` into a temporary
 directory (no worktree is added) and given its own build of the C core
 (``cc``, as ``setup.py`` builds it); a directory whose core is missing or
 older than its sources (a fresh worktree) has its core built in place, since
-without it the side would play with the Python search.  Each side is ``python -m boardctl uci``
-run in its build's directory, so two revisions never share a module; a
-``--base-option``/``--test-option NAME=VALUE`` is sent with ``setoption``
-(the same build with two option values is the cheapest A/B test).
+without it the side would play with the Python search.  Each side is
+``python -m boardctl uci`` run in its build's directory, so two revisions
+never share a module; a ``--base-option``/``--test-option NAME=VALUE`` is
+sent with ``setoption`` (the same build with two option values is the
+cheapest A/B test).
 
 The moves are limited by nodes (``go nodes N``, default 5,000), so the result
 does not depend on the machine's load; ``--movetime`` limits by time instead.
